@@ -1,0 +1,63 @@
+// `listings db migrate`, `listings import`, `listings facilities list`: getting operator data in and seeing it.
+import { Command } from 'commander';
+import { readFile } from 'node:fs/promises';
+import { ListingsError } from '../../server/errors.ts';
+import { parseImport } from '../../server/domain/import.ts';
+import { openDb, schemaVersionOf } from '../../server/store/db.ts';
+import { applyImport, listFacilities } from '../../server/store/facilities.ts';
+import { dbPathOf, withDb } from '../context.ts';
+import { json, table, type Io } from '../io.ts';
+
+export function dbCommand(io: Io): Command {
+  const db = new Command('db').description('manage the database file');
+  db.command('migrate')
+    .description('create the database file or bring its schema up to date')
+    .option('--json', 'print the result as JSON')
+    .addHelpText('after', '\nExample:\n  $ listings db migrate --db ./data/listings.db')
+    .action((opts: { json?: boolean }, cmd: Command) => {
+      const path = dbPathOf(cmd, io);
+      const handle = openDb(path);
+      const version = schemaVersionOf(handle);
+      handle.close();
+      io.out(opts.json ? json({ db: path, schema_version: version }) : `${path}: schema version ${version}`);
+    });
+  return db;
+}
+
+export function importCommand(io: Io): Command {
+  return new Command('import')
+    .description('import facilities and listings from a JSON file ("-" reads standard input); all or nothing')
+    .argument('<file>', 'import file, or - for standard input')
+    .option('--json', 'print the result as JSON')
+    .addHelpText('after', '\nExamples:\n  $ listings import demo/data.json\n  $ cat export.json | listings import -')
+    .action(async (file: string, opts: { json?: boolean }, cmd: Command) => {
+      const source = file === '-' ? 'stdin' : file;
+      let text: string;
+      try {
+        text = file === '-' ? await io.readStdin() : await readFile(file, 'utf8');
+      } catch (err) {
+        throw new ListingsError('unreadable_file', `${source}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      }
+      // Validate completely before the database is even opened.
+      const parsed = parseImport(text, source);
+      const summary = await withDb(cmd, io, (db) => applyImport(db, parsed));
+      io.out(
+        opts.json
+          ? json(summary)
+          : `imported ${summary.facilities} facilities, ${summary.listings} active listings; ${summary.deactivated} listings deactivated`,
+      );
+    });
+}
+
+export function facilitiesCommand(io: Io): Command {
+  const cmd = new Command('facilities').description('list the imported facilities');
+  cmd.command('list')
+    .description('list facilities with their listing counts')
+    .option('--json', 'print as JSON')
+    .addHelpText('after', '\nExample:\n  $ listings facilities list --json')
+    .action(async (opts: { json?: boolean }, sub: Command) => {
+      const rows = await withDb(sub, io, (db) => listFacilities(db));
+      io.out(opts.json ? json(rows) : table(rows, ['id', 'name', 'currency', 'active_listings', 'listings', 'imported_at']));
+    });
+  return cmd;
+}

@@ -1,0 +1,113 @@
+// `listings keys create|list|revoke|update`: partners' API keys, shown in full only once.
+import { Command, InvalidArgumentError } from 'commander';
+import { createKey, listKeys, revokeKey, updateKey, type KeyLimits } from '../../server/store/keys.ts';
+import { loadConfig } from '../../server/config.ts';
+import { globalsOf, withDb } from '../context.ts';
+import { json, table, type Io } from '../io.ts';
+
+const COLUMNS = ['id', 'facility_id', 'label', 'hint', 'created_at', 'last_used_at', 'revoked_at', 'rate_per_s', 'burst', 'allowed_origins'];
+
+/** `20/s`, `600/min` -> requests per second. */
+export function parseRate(value: string): number {
+  const m = /^(\d+(?:\.\d+)?)\/(s|sec|m|min|h|hour)$/.exec(value.trim());
+  if (!m) throw new InvalidArgumentError('expected a rate such as 20/s, 600/min or 1000/h');
+  const per = { s: 1, sec: 1, m: 60, min: 60, h: 3600, hour: 3600 }[m[2] as 's'];
+  const rate = Number(m[1]) / per;
+  if (rate <= 0) throw new InvalidArgumentError('must be more than 0');
+  return rate;
+}
+
+export function parseBurst(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 1_000_000) throw new InvalidArgumentError('expected a whole number from 1 to 1000000');
+  return n;
+}
+
+export function parseOrigin(value: string, previous: string[] = []): string[] {
+  let origin: string;
+  try {
+    const url = new URL(value);
+    if (!/^https?:$/.test(url.protocol) || url.origin !== value.replace(/\/$/, '')) throw new Error('not an origin');
+    origin = url.origin;
+  } catch {
+    throw new InvalidArgumentError(`"${value}" is not an origin such as https://partner.example (scheme, host and optional port only)`);
+  }
+  return [...previous, origin];
+}
+
+function limitOptions(cmd: Command): Command {
+  return cmd
+    .option('--rate <rate>', 'rate limit for this key, e.g. 20/s (default: the server default)', parseRate)
+    .option('--burst <n>', 'how many requests may come at once above the rate', parseBurst)
+    .option('--allowed-origin <origin>', 'browser origin allowed to use this key (repeatable)', parseOrigin);
+}
+
+function limitsOf(opts: { rate?: number; burst?: number; allowedOrigin?: string[] }): KeyLimits {
+  const limits: KeyLimits = {};
+  if (opts.rate !== undefined) limits.rate_per_s = opts.rate;
+  if (opts.burst !== undefined) limits.burst = opts.burst;
+  if (opts.allowedOrigin !== undefined) limits.allowed_origins = opts.allowedOrigin;
+  return limits;
+}
+
+export function keysCommand(io: Io): Command {
+  const keys = new Command('keys').description("issue, list, update and revoke partners' API keys");
+
+  limitOptions(
+    keys.command('create')
+      .description('issue a key for one facility; the full key is printed once and never stored')
+      .requiredOption('--facility <id>', 'the facility the key can read')
+      .option('--label <text>', 'who the key is for, e.g. "partner site"', '')
+      .option('--json', 'print as JSON (includes the key)'),
+  )
+    .addHelpText('after', '\nExample:\n  $ listings keys create --facility wro-1 --label "broker site" --allowed-origin https://broker.example')
+    .action(async (opts: { facility: string; label: string; json?: boolean; rate?: number; burst?: number; allowedOrigin?: string[] }, cmd: Command) => {
+      const prefix = loadConfig({ keyPrefix: globalsOf(cmd).keyPrefix, port: 0 }, io.env).keyPrefix;
+      const { key, info } = await withDb(cmd, io, (db) =>
+        createKey(db, { facilityId: opts.facility, label: opts.label, prefix, ...limitsOf(opts) }),
+      );
+      if (opts.json) io.out(json({ key, ...info }));
+      else {
+        io.out(`${key}`);
+        io.err(`Key ${info.id} for facility ${info.facility_id}. Copy it now: it will not be shown again (only its SHA-256 digest is stored).`);
+      }
+    });
+
+  keys.command('list')
+    .description('list keys (never the keys themselves): id, facility, label, hint, created, last used, revoked')
+    .option('--facility <id>', 'only this facility')
+    .option('--json', 'print as JSON')
+    .addHelpText('after', '\nExample:\n  $ listings keys list --facility wro-1')
+    .action(async (opts: { facility?: string; json?: boolean }, cmd: Command) => {
+      const rows = await withDb(cmd, io, (db) => listKeys(db, opts.facility));
+      io.out(opts.json ? json(rows) : table(rows, COLUMNS));
+    });
+
+  keys.command('revoke')
+    .description('revoke a key; the running server refuses it from its next request')
+    .argument('<key-id>', 'the key id shown by "keys list" (key_...)')
+    .option('--json', 'print as JSON')
+    .addHelpText('after', '\nExample:\n  $ listings keys revoke key_3kT9wQ2mZp8vL1xA')
+    .action(async (id: string, opts: { json?: boolean }, cmd: Command) => {
+      const info = await withDb(cmd, io, (db) => revokeKey(db, id));
+      io.out(opts.json ? json(info) : `revoked ${info.id} (facility ${info.facility_id}, ...${info.hint}) at ${info.revoked_at}`);
+    });
+
+  limitOptions(
+    keys.command('update')
+      .description("change a key's label, rate limit or allowed origins")
+      .argument('<key-id>', 'the key id (key_...)')
+      .option('--label <text>', 'new label')
+      .option('--any-origin', 'remove every origin restriction')
+      .option('--json', 'print as JSON'),
+  )
+    .addHelpText('after', '\nExample:\n  $ listings keys update key_3kT9wQ2mZp8vL1xA --allowed-origin https://a.example --allowed-origin https://b.example')
+    .action(async (id: string, opts: { label?: string; anyOrigin?: boolean; json?: boolean; rate?: number; burst?: number; allowedOrigin?: string[] }, cmd: Command) => {
+      const changes = { ...limitsOf(opts), ...(opts.label !== undefined ? { label: opts.label } : {}), ...(opts.anyOrigin ? { allowed_origins: [] } : {}) };
+      const info = await withDb(cmd, io, (db) => updateKey(db, id, changes));
+      io.out(opts.json ? json(info) : table([info], COLUMNS));
+    });
+
+  return keys;
+}
+

@@ -1,0 +1,52 @@
+// The `listings` command: createProgram() returns a fresh Command so tests can run it in-process.
+import { Command, CommanderError } from 'commander';
+import { ListingsError } from '../server/errors.ts';
+import { dbCommand, facilitiesCommand, importCommand } from './commands/data.ts';
+import { keysCommand } from './commands/keys.ts';
+import { serveCommand } from './commands/serve.ts';
+import type { Io } from './io.ts';
+
+export const EXIT_OK = 0;
+export const EXIT_BAD_INPUT = 1;
+export const EXIT_USAGE = 2;
+
+export function createProgram(io: Io): Command {
+  const program = new Command('listings')
+    .description('storage-listings: import operator data, issue API keys, serve the External Listings API, export signed snapshots')
+    .version('0.1.0')
+    .option('--db <file>', 'SQLite database file (env LISTINGS_DB, default ./data/listings.db)')
+    .option('--key-prefix <prefix>', 'brand prefix of API keys (env KEY_PREFIX, default svc)')
+    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  for (const sub of [dbCommand(io), importCommand(io), facilitiesCommand(io), keysCommand(io), serveCommand(io)]) {
+    program.addCommand(sub);
+  }
+  // exitOverride and output are not inherited by commands added with addCommand: apply them everywhere.
+  const apply = (cmd: Command) => {
+    cmd.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+    cmd.commands.forEach(apply);
+  };
+  program.commands.forEach(apply);
+  return program;
+}
+
+/** Runs the CLI and returns the exit code: 0 success, 1 bad input (one line on stderr), 2 usage error. */
+export async function runCli(argv: string[], io: Io): Promise<number> {
+  const program = createProgram(io);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT_OK;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT_OK;
+      return EXIT_USAGE; // commander has already printed the reason
+    }
+    if (err instanceof ListingsError) {
+      io.err(`error: ${err.message}`);
+      return EXIT_BAD_INPUT;
+    }
+    io.err(`error: unexpected failure: ${(err as Error).message ?? String(err)}`);
+    return EXIT_BAD_INPUT;
+  }
+}

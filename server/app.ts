@@ -1,0 +1,63 @@
+// Wires config -> database -> handler -> server, and stops it all cleanly on SIGTERM/SIGINT.
+import type { Config } from './config.ts';
+import { openDb } from './store/db.ts';
+import { createHandler, type HandlerOptions } from './http/handler.ts';
+import { JsonLog } from './http/log.ts';
+import { startServer, type RunningServer } from './http/server.ts';
+import type { Limit } from './http/rate-limit.ts';
+
+export interface AppOptions {
+  config: Config;
+  mounts?: HandlerOptions['mounts'];
+  links?: HandlerOptions['links'];
+  defaultLimit?: Limit;
+  authFailureLimit?: Limit;
+  lastUseIntervalMs?: number;
+  logWrite?: (text: string) => void;
+  quiet?: boolean;
+}
+
+export const DEFAULT_KEY_LIMIT: Limit = { rate: 100, burst: 500 };
+export const DEFAULT_AUTH_FAILURE_LIMIT: Limit = { rate: 5, burst: 30 };
+
+export interface App extends RunningServer {
+  stopped: Promise<void>;
+}
+
+export async function startApp(opts: AppOptions): Promise<App> {
+  const { config } = opts;
+  const db = openDb(config.db, { migrate: false });
+  const log = new JsonLog(opts.logWrite);
+  const handler = createHandler({
+    db,
+    publicUrl: config.publicUrl,
+    keyPrefix: config.keyPrefix,
+    defaultLimit: opts.defaultLimit ?? DEFAULT_KEY_LIMIT,
+    authFailureLimit: opts.authFailureLimit ?? DEFAULT_AUTH_FAILURE_LIMIT,
+    lastUseIntervalMs: opts.lastUseIntervalMs ?? 30_000,
+    mounts: opts.mounts,
+    links: opts.links,
+    log: opts.quiet ? undefined : log.log,
+  });
+  let running: RunningServer;
+  try {
+    running = await startServer(handler, log, { host: config.host, port: config.port });
+  } catch (err) {
+    handler.api.close();
+    db.close();
+    throw err;
+  }
+  let resolveStopped!: () => void;
+  const stopped = new Promise<void>((r) => (resolveStopped = r));
+  const close = async () => {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+    await running.close();
+    db.close();
+    resolveStopped();
+  };
+  const onSignal = () => void close();
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  return { ...running, close, stopped };
+}

@@ -1,0 +1,46 @@
+// Configuration from environment and flags, validated once at start-up; flags win over env.
+import { z } from 'zod';
+import { ListingsError } from './errors.ts';
+import { KEY_PREFIX_PATTERN } from './domain/keys.ts';
+import { jsonPath } from './schemas/import.ts';
+
+export const Config = z.object({
+  db: z.string().min(1, 'must not be empty'),
+  host: z.string().min(1, 'must not be empty'),
+  port: z.coerce.number().int('must be a whole number').min(0, 'must be 0-65535').max(65535, 'must be 0-65535'),
+  publicUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  keyPrefix: z.string().regex(KEY_PREFIX_PATTERN, 'must be 1-16 characters of a-z and 0-9, starting with a letter'),
+});
+export type Config = Required<z.infer<typeof Config>>;
+
+const ENV_NAMES: Record<keyof Config, string> = {
+  db: 'LISTINGS_DB', host: 'HOST', port: 'PORT', publicUrl: 'PUBLIC_URL', keyPrefix: 'KEY_PREFIX',
+};
+
+export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
+  return env.LISTINGS_DB || './data/listings.db';
+}
+
+/** Merges flags over env over defaults; throws a ListingsError naming the setting and the rule. */
+export function loadConfig(flags: Partial<Record<keyof Config, string | number | undefined>>, env: NodeJS.ProcessEnv = process.env): Config {
+  const pick = (k: keyof Config) => flags[k] ?? (env[ENV_NAMES[k]] || undefined);
+  const parsed = Config.safeParse({
+    db: pick('db') ?? './data/listings.db',
+    host: pick('host') ?? '127.0.0.1',
+    port: pick('port') ?? 8787,
+    publicUrl: pick('publicUrl'),
+    keyPrefix: pick('keyPrefix') ?? 'svc',
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? '') as keyof Config;
+    throw new ListingsError('invalid_config', `${ENV_NAMES[name] ?? jsonPath(issue.path)} (--${flagName(name)}): ${issue.message}`);
+  }
+  const c = parsed.data;
+  const hostForUrl = c.host.includes(':') ? `[${c.host}]` : c.host;
+  return { ...c, publicUrl: (c.publicUrl ?? `http://${hostForUrl}:${c.port}`).replace(/\/+$/, '') };
+}
+
+function flagName(k: keyof Config): string {
+  return k.replace(/[A-Z]/g, (m) => `-${m.toLowerCase()}`);
+}

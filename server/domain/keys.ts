@@ -1,0 +1,42 @@
+// API keys as values: generation from a CSPRNG, the stored digest, and the format check. No I/O.
+import { createHash, randomBytes } from 'node:crypto';
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const SECRET_LENGTH = 32;
+/** The largest multiple of 62 below 256: bytes at or above it are thrown away, so every character is equally likely. */
+const UNBIASED_LIMIT = 256 - (256 % ALPHABET.length);
+
+export const KEY_PREFIX_PATTERN = /^[a-z][a-z0-9]{0,15}$/;
+
+export function randomAlphanumeric(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < UNBIASED_LIMIT) out += ALPHABET[byte % ALPHABET.length];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+export function generateKey(prefix: string): string {
+  return `${prefix}_live_${randomAlphanumeric(SECRET_LENGTH)}`;
+}
+
+export function digestOf(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export function keyPattern(prefix: string): RegExp {
+  return new RegExp(`^${prefix}_live_[A-Za-z0-9]{${SECRET_LENGTH}}$`);
+}
+
+export function hintOf(key: string): string {
+  return key.slice(-4);
+}
+
+export function newKeyId(): string {
+  return `key_${randomAlphanumeric(16)}`;
+}
+
+export type KeyRejection = 'missing_api_key' | 'invalid_api_key' | 'revoked_api_key';

@@ -1,0 +1,74 @@
+// What a handler returns: status, headers and body, without a socket. server.ts writes it out.
+import type { ProblemCode } from '../schemas/listing.ts';
+
+export type Headers = Record<string, string | number>;
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: Buffer | string | null;
+}
+
+export interface RequestLike {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  remoteAddress: string;
+}
+
+export const PROBLEM_TYPE_BASE = 'https://storage-listings.dev/problems/';
+
+const TITLES: Record<ProblemCode, string> = {
+  missing_api_key: 'Missing API key',
+  invalid_api_key: 'Invalid API key',
+  revoked_api_key: 'Revoked API key',
+  origin_not_allowed: 'Origin not allowed',
+  not_found: 'Not found',
+  method_not_allowed: 'Method not allowed',
+  invalid_parameter: 'Invalid parameter',
+  uri_too_long: 'URI too long',
+  rate_limited: 'Too many requests',
+  internal_error: 'Internal error',
+};
+
+export const STATUS_OF: Record<ProblemCode, number> = {
+  missing_api_key: 401,
+  invalid_api_key: 401,
+  revoked_api_key: 401,
+  origin_not_allowed: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  invalid_parameter: 400,
+  uri_too_long: 414,
+  rate_limited: 429,
+  internal_error: 500,
+};
+
+/** An RFC 9457 problem body. No request id in it, so equal problems are equal bytes. */
+export function problemBody(code: ProblemCode, detail: string): string {
+  return JSON.stringify({ type: PROBLEM_TYPE_BASE + code, title: TITLES[code], status: STATUS_OF[code], detail, code });
+}
+
+export function problem(code: ProblemCode, detail: string, headers: Headers = {}): Answer {
+  return {
+    status: STATUS_OF[code],
+    headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...headers },
+    body: problemBody(code, detail),
+  };
+}
+
+/** The expected failures inside a handler; anything else becomes a generic 500. */
+export class HttpProblem extends Error {
+  constructor(
+    readonly code: ProblemCode,
+    readonly detail: string,
+    readonly headers: Headers = {},
+  ) {
+    super(detail);
+  }
+}
+
+export function header(req: RequestLike, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}

@@ -1,0 +1,39 @@
+// Key verification for the API with a digest cache; the cache is dropped on any write, so a revoke holds from the next request.
+import { keyPattern, digestOf } from '../domain/keys.ts';
+import type { Db } from '../store/db.ts';
+import { verifyKey, type KeyInfo, type Verification } from '../store/keys.ts';
+
+const MAX_CACHED = 10_000;
+
+export class KeyVerifier {
+  private readonly cache = new Map<string, Verification>();
+  private readonly pattern: RegExp;
+
+  constructor(
+    private readonly db: Db,
+    private readonly prefix: string,
+  ) {
+    this.pattern = keyPattern(prefix);
+  }
+
+  clear(): void {
+    this.cache.clear();
+  }
+
+  verify(presented: string | undefined): Verification {
+    if (presented === undefined || presented === '') return { ok: false, reason: 'missing_api_key' };
+    if (!this.pattern.test(presented)) return { ok: false, reason: 'invalid_api_key' };
+    const digest = digestOf(presented);
+    const hit = this.cache.get(digest);
+    if (hit) return hit;
+    const result = verifyKey(this.db, presented, this.prefix);
+    // Only known keys are cached: guessed keys must not grow memory.
+    if (result.ok || result.reason === 'revoked_api_key') {
+      if (this.cache.size >= MAX_CACHED) this.cache.clear();
+      this.cache.set(digest, result);
+    }
+    return result;
+  }
+}
+
+export type { KeyInfo };

@@ -1,0 +1,31 @@
+// Notices writes by any other process (an import, a revoke) via PRAGMA data_version, so caches never serve stale data.
+import type { Db } from '../store/db.ts';
+
+export class Freshness {
+  private readonly stmt;
+  private version: number;
+  private readonly listeners: (() => void)[] = [];
+
+  constructor(db: Db) {
+    this.stmt = db.prepare('PRAGMA data_version').pluck();
+    this.version = this.stmt.get() as number;
+  }
+
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Called once per request: one cheap pragma; on a change every cache is dropped before anything is served. */
+  check(): void {
+    const now = this.stmt.get() as number;
+    if (now !== this.version) {
+      this.version = now;
+      this.invalidate();
+    }
+  }
+
+  /** For writes made through this process's own connection, which data_version does not report. */
+  invalidate(): void {
+    for (const l of this.listeners) l();
+  }
+}

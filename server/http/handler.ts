@@ -1,0 +1,130 @@
+// The request handler: a function from a request to an answer, testable without a socket. One top-level catch.
+import { randomUUID } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import type { Db } from '../store/db.ts';
+import { HttpProblem, problem, type Answer, type RequestLike } from './answer.ts';
+import { ListingsApi, type ApiContext, type ApiOptions } from './api.ts';
+import { CORS_HEADERS } from './cors.ts';
+import { html, HTML_SECURITY_HEADERS, page } from './html.ts';
+import { openApiDocument } from './openapi.ts';
+import { rentalPage, RENT_PREFIX } from './rental-page.ts';
+import { StaticFiles } from './static-files.ts';
+import { bodyOf } from './views-cache.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = join(here, '..', '..');
+export const MAX_URL_LENGTH = 2048;
+
+export interface HandlerOptions extends Omit<ApiOptions, 'db'> {
+  db: Db;
+  /** Extra folders served under a URL prefix (the demo pages, exported snapshots). */
+  mounts?: { prefix: string; dir: string; cacheControl?: string }[];
+  /** Links shown on the index page. */
+  links?: { href: string; label: string; note?: string }[];
+  log?: (entry: Record<string, unknown>) => void;
+}
+
+export interface Handler {
+  (req: RequestLike): Answer;
+  api: ListingsApi;
+}
+
+export function createHandler(opts: HandlerOptions): Handler {
+  const api = new ListingsApi(opts);
+  const widget = new StaticFiles(join(repoRoot, 'dist', 'widget'), { ...CORS_HEADERS, 'cross-origin-resource-policy': 'cross-origin' }, 'public, max-age=300, must-revalidate');
+  const assets = new StaticFiles(join(here, '..', 'assets'), {}, 'public, max-age=3600');
+  const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const swagger = new StaticFiles(swaggerDir, {}, 'public, max-age=86400');
+  const mounts = (opts.mounts ?? []).map((m) => ({ prefix: m.prefix, files: new StaticFiles(m.dir, CORS_HEADERS, m.cacheControl ?? 'no-cache') }));
+  const openapi = bodyOf(openApiDocument(opts.publicUrl));
+
+  const route = (req: RequestLike, ctx: ApiContext): Answer => {
+    if (req.url.length > MAX_URL_LENGTH) return problem('uri_too_long', `The URL is longer than ${MAX_URL_LENGTH} characters.`, CORS_HEADERS);
+    const q = req.url.indexOf('?');
+    const path = q === -1 ? req.url : req.url.slice(0, q);
+    const search = q === -1 ? '' : req.url.slice(q);
+    if (api.handles(path)) return api.handle(req, path, search, ctx);
+    if (req.method === 'OPTIONS') return { status: 204, headers: { ...CORS_HEADERS, allow: 'GET, HEAD, OPTIONS' }, body: null };
+    const readOnly = req.method === 'GET' || req.method === 'HEAD';
+    const found = readOnly ? serveRead(req, path) : undefined;
+    if (found) return found;
+    if (!readOnly && isKnownPath(path)) return problem('method_not_allowed', `${req.method} is not allowed here.`, { ...CORS_HEADERS, allow: 'GET, HEAD, OPTIONS' });
+    return problem('not_found', 'There is nothing at this address.', CORS_HEADERS);
+  };
+
+  const isKnownPath = (path: string) =>
+    path === '/' || path === '/openapi.json' || path === '/docs' || path === '/healthz' || path.startsWith(RENT_PREFIX) || path.startsWith('/widget/') || path.startsWith('/assets/') || mounts.some((m) => path.startsWith(m.prefix));
+
+  const serveRead = (req: RequestLike, path: string): Answer | undefined => {
+    if (path === '/openapi.json') {
+      return { status: 200, headers: { ...CORS_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300', etag: openapi.etag }, body: openapi.bytes };
+    }
+    if (path === '/healthz') return { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'ok\n' };
+    if (path === '/docs' || path === '/docs/') return docsPage();
+    if (path === '/') return indexPage(opts.links ?? []);
+    if (path.startsWith(RENT_PREFIX)) {
+      api.freshness.check();
+      return rentalPage(opts.db, opts.publicUrl, path);
+    }
+    if (path.startsWith('/widget/')) return widget.serve(req, path.slice('/widget/'.length));
+    if (path.startsWith('/assets/swagger-ui/')) return swagger.serve(req, path.slice('/assets/swagger-ui/'.length));
+    if (path.startsWith('/assets/')) return assets.serve(req, path.slice('/assets/'.length));
+    for (const m of mounts) {
+      if (path.startsWith(m.prefix)) {
+        const rel = path.slice(m.prefix.length);
+        return m.files.serve(req, rel === '' || rel.endsWith('/') ? rel + 'index.html' : rel);
+      }
+    }
+    return undefined;
+  };
+
+  const handler = ((req: RequestLike): Answer => {
+    const started = performance.now();
+    const requestId = randomUUID();
+    const ctx: ApiContext = {};
+    let answer: Answer;
+    try {
+      answer = route(req, ctx);
+    } catch (err) {
+      if (err instanceof HttpProblem) answer = problem(err.code, err.detail, { ...CORS_HEADERS, ...err.headers });
+      else {
+        opts.log?.({ level: 'error', request_id: requestId, error: (err as Error).stack ?? String(err) });
+        answer = problem('internal_error', `Something went wrong on our side. Request id: ${requestId}`, CORS_HEADERS);
+      }
+    }
+    answer.headers['x-request-id'] = requestId;
+    answer.headers['x-content-type-options'] = 'nosniff';
+    if (answer.body !== null) answer.headers['content-length'] = typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.length;
+    if (req.method === 'HEAD') answer.body = null;
+    opts.log?.({
+      level: 'info', request_id: requestId, method: req.method, path: req.url.split('?')[0]!.slice(0, 200), status: answer.status,
+      duration_ms: Math.round((performance.now() - started) * 1000) / 1000, key_id: ctx.keyId ?? null,
+    });
+    return answer;
+  }) as Handler;
+  handler.api = api;
+  return handler;
+}
+
+function docsPage(): Answer {
+  const body = page(
+    'External Listings API reference',
+    html`<div id="swagger-ui"></div><script src="/assets/swagger-ui/swagger-ui-bundle.js"></script><script src="/assets/docs.js"></script>`,
+    { head: html`<link rel="stylesheet" href="/assets/swagger-ui/swagger-ui.css"><link rel="stylesheet" href="/assets/docs.css">` },
+  );
+  // Swagger UI sets inline styles, so this one page allows them; scripts stay 'self' only.
+  const csp = HTML_SECURITY_HEADERS['content-security-policy'].replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
+  return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...HTML_SECURITY_HEADERS, 'content-security-policy': csp }, body };
+}
+
+function indexPage(links: { href: string; label: string; note?: string }[]): Answer {
+  const all = [...links, { href: '/docs', label: 'API reference', note: 'the OpenAPI document, rendered' }, { href: '/openapi.json', label: 'OpenAPI document', note: 'JSON' }];
+  const body = page(
+    'storage-listings',
+    html`<main><h1>storage-listings</h1><p>Live self-storage prices, free units and photos for partner sites.</p>
+<ul class="links">${all.map((l) => html`<li><a href="${l.href}">${l.label}</a>${l.note ? html` — ${l.note}` : ''}</li>`)}</ul></main>`,
+  );
+  return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...HTML_SECURITY_HEADERS }, body };
+}

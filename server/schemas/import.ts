@@ -1,0 +1,112 @@
+// The operator's import file: validated completely here before the store is touched.
+import { z } from 'zod';
+import { IsoDuration } from './listing.ts';
+
+const currencies = new Set(Intl.supportedValuesOf('currency'));
+
+/** A percentage with at most 4 decimals, so pricing can compute on exact scaled integers. */
+const percent = (min: number, max: number) =>
+  z
+    .number()
+    .min(min)
+    .max(max)
+    .refine((v) => Math.abs(v * 10_000 - Math.round(v * 10_000)) < 1e-6, 'must have at most 4 decimals');
+
+const minor = z.int().min(0).max(1_000_000_000_000, 'must be at most 10^12 minor units');
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
+
+export const ImportPhoto = z.strictObject({
+  url: httpUrl,
+  caption: z.string().max(500),
+  width: z.int().positive().optional(),
+  height: z.int().positive().optional(),
+});
+
+export const ImportListing = z
+  .strictObject({
+    code: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 characters of letters, digits, ".", "_" or "-"'),
+    title: z.string().trim().min(1).max(200),
+    active: z.boolean(),
+    area_m2: z.number().positive().max(100_000),
+    dimensions: z.strictObject({
+      width_m: z.number().positive().max(1000),
+      depth_m: z.number().positive().max(1000),
+      height_m: z.number().positive().max(1000).optional(),
+    }),
+    description: z.string().max(10_000),
+    price_gross: minor,
+    price_period: IsoDuration.default('P1M'),
+    vat_rate: percent(0, 100),
+    dynamic_pricing: z.boolean(),
+    total_units: z.int().min(0).max(1_000_000),
+    free_units: z.int().min(0),
+    min_rental_period: IsoDuration,
+    notice_period: IsoDuration,
+    deposit: minor,
+    photos: z.array(ImportPhoto).max(100).default([]),
+  })
+  .superRefine((listing, ctx) => {
+    if (listing.free_units > listing.total_units) {
+      ctx.addIssue({ code: 'custom', path: ['free_units'], message: `must not exceed total_units (${listing.total_units})` });
+    }
+  });
+export type ImportListing = z.infer<typeof ImportListing>;
+
+export const PricingRuleInput = z.strictObject({
+  min_occupancy: z.number().min(0).max(1),
+  adjust_pct: percent(-100, 1000),
+});
+
+export const ImportFacility = z
+  .strictObject({
+    id: z.string().regex(/^[a-z0-9-]{1,64}$/, 'must be 1-64 characters of a-z, 0-9 or "-"'),
+    name: z.string().trim().min(1).max(200),
+    currency: z.string().refine((c) => /^[A-Z]{3}$/.test(c) && currencies.has(c), 'must be a known ISO 4217 currency code'),
+    rental_page_url: z
+      .string()
+      .refine((t) => /^https?:\/\//.test(t) && t.includes('{code}'), 'must be an http(s) URL template containing {code}')
+      .optional(),
+    pricing_rules: z.array(PricingRuleInput).max(50).default([]),
+    listings: z.array(ImportListing).max(10_000),
+  })
+  .superRefine((facility, ctx) => {
+    const seen = new Map<string, number>();
+    facility.listings.forEach((l, i) => {
+      const first = seen.get(l.code);
+      if (first !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['listings', i, 'code'], message: `duplicate code "${l.code}" (also at listings[${first}])` });
+      } else seen.set(l.code, i);
+    });
+    const tiers = new Set<number>();
+    facility.pricing_rules.forEach((r, i) => {
+      if (tiers.has(r.min_occupancy)) ctx.addIssue({ code: 'custom', path: ['pricing_rules', i, 'min_occupancy'], message: 'duplicate tier' });
+      tiers.add(r.min_occupancy);
+    });
+  });
+export type ImportFacility = z.infer<typeof ImportFacility>;
+
+export const ImportFile = z
+  .strictObject({ facilities: z.array(ImportFacility).min(1) })
+  .superRefine((file, ctx) => {
+    const seen = new Set<string>();
+    file.facilities.forEach((f, i) => {
+      if (seen.has(f.id)) ctx.addIssue({ code: 'custom', path: ['facilities', i, 'id'], message: `duplicate facility id "${f.id}"` });
+      seen.add(f.id);
+    });
+  });
+export type ImportFile = z.infer<typeof ImportFile>;
+
+/** `facilities[0].listings[3].free_units` from zod's path array. */
+export function jsonPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out || '(root)';
+}
+
+/** One line per problem: `path: rule`. */
+export function describeIssues(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${jsonPath(issue.path)}: ${issue.message}`);
+}

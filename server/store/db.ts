@@ -1,0 +1,64 @@
+// Opens the one SQLite file (WAL, busy timeout) and brings its schema up to date in a transaction.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ListingsError } from '../errors.ts';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations.ts';
+
+export type Db = Database.Database;
+
+export interface OpenOptions {
+  /** Apply pending migrations (default true). When false, an outdated file is an error. */
+  migrate?: boolean;
+  readonly?: boolean;
+  busyTimeoutMs?: number;
+}
+
+export function openDb(file: string, options: OpenOptions = {}): Db {
+  if (file !== ':memory:' && !options.readonly) {
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+    } catch (err) {
+      throw new ListingsError('db_unreadable', `cannot create the folder for database ${file}: ${(err as Error).message}`);
+    }
+  }
+  let db: Db;
+  try {
+    db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    if (!options.readonly) db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('synchronous = NORMAL');
+  } catch (err) {
+    throw new ListingsError('db_unreadable', `cannot open database ${file}: ${(err as Error).message}`);
+  }
+  try {
+    migrate(db, options.migrate ?? true);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
+
+export function schemaVersionOf(db: Db): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+function migrate(db: Db, apply: boolean): void {
+  const current = schemaVersionOf(db);
+  if (current > SCHEMA_VERSION) {
+    throw new ListingsError(
+      'db_too_new',
+      `database schema version ${current} is newer than this program supports (${SCHEMA_VERSION}); upgrade storage-listings`,
+    );
+  }
+  if (current === SCHEMA_VERSION) return;
+  if (!apply) throw new ListingsError('db_outdated', `database schema version ${current} needs migrating to ${SCHEMA_VERSION}: run "listings db migrate"`);
+  // IMMEDIATE: two processes starting at once must not both migrate.
+  db.transaction(() => {
+    const now = schemaVersionOf(db);
+    for (let v = now; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}

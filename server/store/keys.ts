@@ -1,0 +1,125 @@
+// Keys in the store: only the SHA-256 digest of a key is ever written; the key itself is returned once, at creation.
+import { ListingsError } from '../errors.ts';
+import { digestOf, generateKey, hintOf, keyPattern, newKeyId, type KeyRejection } from '../domain/keys.ts';
+import type { Db } from './db.ts';
+import { facilityById } from './facilities.ts';
+import { statementsFor } from './statements.ts';
+
+export interface KeyRow {
+  id: string;
+  facility_id: string;
+  label: string;
+  digest: string;
+  hint: string;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  rate_per_s: number | null;
+  burst: number | null;
+  allowed_origins: string;
+}
+
+/** What `keys list` shows: never the digest. */
+export interface KeyInfo {
+  id: string;
+  facility_id: string;
+  label: string;
+  hint: string;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  rate_per_s: number | null;
+  burst: number | null;
+  allowed_origins: string[];
+}
+
+export interface KeyLimits {
+  rate_per_s?: number | null;
+  burst?: number | null;
+  allowed_origins?: string[];
+}
+
+const stmts = statementsFor((db) => ({
+  insert: db.prepare(`INSERT INTO api_keys (id, facility_id, label, digest, hint, created_at, rate_per_s, burst, allowed_origins)
+    VALUES (@id, @facility_id, @label, @digest, @hint, @created_at, @rate_per_s, @burst, @allowed_origins)`),
+  byDigest: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE digest = ?'),
+  byId: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE id = ?'),
+  all: db.prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY created_at, id'),
+  byFacility: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE facility_id = ? ORDER BY created_at, id'),
+  revoke: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+  touch: db.prepare(`UPDATE api_keys SET last_used_at = ?1 WHERE id = ?2 AND (last_used_at IS NULL OR last_used_at < ?1)`),
+  update: db.prepare(`UPDATE api_keys SET rate_per_s = @rate_per_s, burst = @burst, allowed_origins = @allowed_origins,
+    label = @label WHERE id = @id`),
+}));
+
+function infoOf(row: KeyRow): KeyInfo {
+  const { digest: _digest, allowed_origins, ...rest } = row;
+  return { ...rest, allowed_origins: JSON.parse(allowed_origins) as string[] };
+}
+
+export function createKey(db: Db, opts: { facilityId: string; label?: string; prefix: string } & KeyLimits, now = new Date()) {
+  if (!facilityById(db, opts.facilityId)) {
+    throw new ListingsError('unknown_facility', `facility "${opts.facilityId}" does not exist: import it first`);
+  }
+  const key = generateKey(opts.prefix);
+  const row = {
+    id: newKeyId(), facility_id: opts.facilityId, label: opts.label ?? '', digest: digestOf(key), hint: hintOf(key),
+    created_at: now.toISOString(), rate_per_s: opts.rate_per_s ?? null, burst: opts.burst ?? null,
+    allowed_origins: JSON.stringify(opts.allowed_origins ?? []),
+  };
+  stmts(db).insert.run(row);
+  return { key, info: infoOf({ ...row, revoked_at: null, last_used_at: null }) };
+}
+
+export function listKeys(db: Db, facilityId?: string): KeyInfo[] {
+  const s = stmts(db);
+  return (facilityId ? s.byFacility.all(facilityId) : s.all.all()).map(infoOf);
+}
+
+export function keyById(db: Db, id: string): KeyInfo | undefined {
+  const row = stmts(db).byId.get(id);
+  return row && infoOf(row);
+}
+
+export function revokeKey(db: Db, id: string, now = new Date()): KeyInfo {
+  const s = stmts(db);
+  const row = s.byId.get(id);
+  if (!row) throw new ListingsError('unknown_key', `no key with id "${id}"`);
+  s.revoke.run(now.toISOString(), id);
+  return infoOf(s.byId.get(id)!);
+}
+
+export function updateKey(db: Db, id: string, changes: KeyLimits & { label?: string }): KeyInfo {
+  const s = stmts(db);
+  const row = s.byId.get(id);
+  if (!row) throw new ListingsError('unknown_key', `no key with id "${id}"`);
+  s.update.run({
+    id,
+    label: changes.label ?? row.label,
+    rate_per_s: changes.rate_per_s === undefined ? row.rate_per_s : changes.rate_per_s,
+    burst: changes.burst === undefined ? row.burst : changes.burst,
+    allowed_origins: changes.allowed_origins === undefined ? row.allowed_origins : JSON.stringify(changes.allowed_origins),
+  });
+  return infoOf(s.byId.get(id)!);
+}
+
+export type Verification = { ok: true; key: KeyInfo } | { ok: false; reason: KeyRejection };
+
+/** key -> its facility, or why not. Looks up the digest only; the key itself never reaches SQL. */
+export function verifyKey(db: Db, presented: string | undefined, prefix: string): Verification {
+  if (presented === undefined || presented === '') return { ok: false, reason: 'missing_api_key' };
+  if (!keyPattern(prefix).test(presented)) return { ok: false, reason: 'invalid_api_key' };
+  const row = stmts(db).byDigest.get(digestOf(presented));
+  if (!row) return { ok: false, reason: 'invalid_api_key' };
+  if (row.revoked_at !== null) return { ok: false, reason: 'revoked_api_key' };
+  return { ok: true, key: infoOf(row) };
+}
+
+/** Writes many last-use times in one transaction (the server coalesces them in memory first). */
+export function recordLastUse(db: Db, uses: ReadonlyMap<string, Date>): void {
+  if (uses.size === 0) return;
+  const s = stmts(db);
+  db.transaction(() => {
+    for (const [id, at] of uses) s.touch.run(at.toISOString(), id);
+  })();
+}

@@ -1,0 +1,76 @@
+// The schema, as an ordered list of migrations; PRAGMA user_version records how many have run.
+export const MIGRATIONS: readonly string[] = [
+  // 1: facilities, listings, photos, pricing rules, keys
+  `
+  CREATE TABLE facilities (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    currency TEXT NOT NULL,
+    rental_page_url TEXT,
+    imported_at TEXT NOT NULL
+  ) STRICT;
+  CREATE TABLE pricing_rules (
+    facility_id TEXT NOT NULL REFERENCES facilities(id) ON DELETE CASCADE,
+    min_occupancy REAL NOT NULL,
+    adjust_pct REAL NOT NULL,
+    PRIMARY KEY (facility_id, min_occupancy)
+  ) STRICT;
+  CREATE TABLE listings (
+    id TEXT PRIMARY KEY,
+    facility_id TEXT NOT NULL REFERENCES facilities(id) ON DELETE CASCADE,
+    code TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    active INTEGER NOT NULL,
+    title TEXT NOT NULL,
+    area_m2 REAL NOT NULL,
+    width_m REAL NOT NULL,
+    depth_m REAL NOT NULL,
+    height_m REAL,
+    description TEXT NOT NULL,
+    price_gross INTEGER NOT NULL,
+    price_period TEXT NOT NULL,
+    vat_rate REAL NOT NULL,
+    dynamic_pricing INTEGER NOT NULL,
+    total_units INTEGER NOT NULL,
+    free_units INTEGER NOT NULL,
+    min_rental_period TEXT NOT NULL,
+    notice_period TEXT NOT NULL,
+    deposit INTEGER NOT NULL,
+    UNIQUE (facility_id, code)
+  ) STRICT;
+  CREATE INDEX listings_by_facility ON listings (facility_id, active, position);
+  CREATE TABLE photos (
+    listing_id TEXT NOT NULL REFERENCES listings(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    url TEXT NOT NULL,
+    caption TEXT NOT NULL,
+    width INTEGER,
+    height INTEGER,
+    PRIMARY KEY (listing_id, position)
+  ) STRICT;
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    facility_id TEXT NOT NULL REFERENCES facilities(id),
+    label TEXT NOT NULL DEFAULT '',
+    digest TEXT NOT NULL UNIQUE,
+    hint TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT,
+    last_used_at TEXT
+  ) STRICT;
+  CREATE INDEX api_keys_by_facility ON api_keys (facility_id);
+  `,
+  // 2: snapshot versions (rollback protection) and per-key limits and origins
+  `
+  CREATE TABLE snapshot_versions (
+    facility_id TEXT PRIMARY KEY,
+    version INTEGER NOT NULL,
+    content_digest TEXT NOT NULL
+  ) STRICT;
+  ALTER TABLE api_keys ADD COLUMN rate_per_s REAL;
+  ALTER TABLE api_keys ADD COLUMN burst INTEGER;
+  ALTER TABLE api_keys ADD COLUMN allowed_origins TEXT NOT NULL DEFAULT '[]';
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;

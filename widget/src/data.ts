@@ -1,0 +1,174 @@
+// Network I/O for both data sources: the live API (the list, then one listing's details on demand) and static snapshots.
+import type { Detail, ListResponse, Problem, Snapshot, Summary } from '../../server/schemas/listing.ts';
+import { SORT_KEYS } from './arrange.ts';
+import { WidgetError } from './errors.ts';
+import { verifySignature } from './verify.ts';
+
+export interface LiveSource {
+  kind: 'live';
+  apiBase: string;
+  apiKey: string;
+  availableOnly: boolean;
+  sort: string | undefined;
+}
+export interface SnapshotSource {
+  kind: 'snapshot';
+  src: string;
+  keysUrl: string | undefined;
+}
+export type Source = LiveSource | SnapshotSource;
+
+export interface Loaded {
+  listings: Summary[];
+  /** Snapshots carry Detail objects already: no detail request is needed. */
+  complete: boolean;
+  /** The ETag, or the body itself when there is none: the same version means nothing changed. */
+  version: string;
+}
+
+/** An absolute URL for an attribute value that may be relative to the page. */
+export function absolute(url: string): URL {
+  try {
+    return new URL(url, document.baseURI);
+  } catch {
+    throw new WidgetError(0, 'invalid_config');
+  }
+}
+
+function apiUrl(apiBase: string, path: string): URL {
+  return new URL(path, absolute(apiBase.endsWith('/') ? apiBase : `${apiBase}/`));
+}
+
+/** Seconds from a Retry-After header (delta-seconds or an HTTP date); 0 when absent or unreadable. */
+function retryAfterOf(header: string | null): number {
+  if (!header) return 0;
+  const seconds = /^\s*\d+\s*$/.test(header) ? Number(header) : (Date.parse(header) - Date.now()) / 1000;
+  return Number.isFinite(seconds) ? Math.max(0, Math.ceil(seconds)) : 0;
+}
+
+async function failureOf(response: Response): Promise<WidgetError> {
+  let code = `http_${response.status}`;
+  try {
+    const problem = (await response.json()) as Partial<Problem> | null;
+    if (typeof problem?.code === 'string') code = problem.code;
+  } catch {
+    // not an RFC 9457 body: the status alone has to do
+  }
+  return new WidgetError(response.status, code, retryAfterOf(response.headers.get('Retry-After')));
+}
+
+/** fetch, with every failure turned into a WidgetError (an abort stays an AbortError: nobody is waiting for it). */
+async function request(url: URL, init: RequestInit): Promise<{ response: Response; bytes: ArrayBuffer }> {
+  try {
+    const response = await fetch(url, init);
+    if (!response.ok) throw await failureOf(response);
+    return { response, bytes: await response.arrayBuffer() };
+  } catch (error) {
+    if (error instanceof WidgetError || init.signal?.aborted) throw error;
+    throw new WidgetError(0, 'network_error');
+  }
+}
+
+function parse(bytes: ArrayBuffer, status: number): { value: unknown; text: string } {
+  const text = new TextDecoder().decode(bytes);
+  try {
+    return { value: JSON.parse(text) as unknown, text };
+  } catch {
+    throw new WidgetError(status, 'invalid_response');
+  }
+}
+
+function isSummary(value: unknown): value is Summary {
+  const l = value as Summary | null;
+  return (
+    typeof l?.id === 'string' &&
+    typeof l.title === 'string' &&
+    typeof l.code === 'string' &&
+    typeof l.area_m2 === 'number' &&
+    typeof l.free_units === 'number' &&
+    typeof l.price?.gross === 'number' &&
+    typeof l.price.currency === 'string' &&
+    typeof l.price.period === 'string'
+  );
+}
+
+function isDetail(value: unknown): value is Detail {
+  const d = value as Detail | null;
+  return (
+    isSummary(d) &&
+    Array.isArray(d.photos) &&
+    typeof d.dimensions?.width_m === 'number' &&
+    typeof d.deposit?.amount === 'number' &&
+    typeof d.description === 'string'
+  );
+}
+
+function listingsOf(body: unknown, status: number, complete: boolean): Summary[] {
+  const listings = (body as Partial<ListResponse> | null)?.listings;
+  if (!Array.isArray(listings)) throw new WidgetError(status, 'invalid_response');
+  return listings.filter(complete ? isDetail : isSummary); // one malformed listing must not hide the others
+}
+
+async function loadLive(source: LiveSource, signal: AbortSignal): Promise<Loaded> {
+  const url = apiUrl(source.apiBase, 'external/listings');
+  if (source.availableOnly) url.searchParams.set('available', 'true');
+  if (source.sort && SORT_KEYS.includes(source.sort)) url.searchParams.set('sort', source.sort);
+  // no-cache: the browser revalidates with If-None-Match from its HTTP cache (we may not add that header
+  // ourselves: the API's CORS allow-list is X-API-Key only), and a 304 reaches us as the cached 200.
+  const { response, bytes } = await request(url, { cache: 'no-cache', headers: { 'X-API-Key': source.apiKey }, signal });
+  const { value, text } = parse(bytes, response.status);
+  return {
+    listings: listingsOf(value, response.status, false),
+    complete: false,
+    version: response.headers.get('ETag') ?? text,
+  };
+}
+
+async function loadJson(url: URL, init: RequestInit, code: string): Promise<unknown> {
+  try {
+    const { response, bytes } = await request(url, init);
+    return parse(bytes, response.status).value;
+  } catch (error) {
+    throw error instanceof WidgetError && error.status ? new WidgetError(error.status, code) : error;
+  }
+}
+
+async function loadSnapshot(source: SnapshotSource, signal: AbortSignal): Promise<Loaded> {
+  const url = absolute(source.src);
+  const { response, bytes } = await request(url, { cache: 'no-cache', signal });
+  let kid: string | undefined;
+  if (source.keysUrl) {
+    const signatureUrl = new URL(url);
+    signatureUrl.pathname += '.sig';
+    const [signature, jwks] = await Promise.all([
+      loadJson(signatureUrl, { cache: 'no-cache', signal }, 'signature_unavailable'),
+      loadJson(absolute(source.keysUrl), { signal }, 'keys_unavailable'),
+    ]);
+    kid = await verifySignature(bytes, signature, jwks); // the exact bytes received, before any parsing
+  }
+  const { value, text } = parse(bytes, response.status);
+  if (kid !== undefined) {
+    const snapshot = value as Partial<Snapshot> | null;
+    if (snapshot?.kid !== kid) throw new WidgetError(0, 'kid_mismatch');
+    if (!(Date.parse(snapshot.expires_at ?? '') > Date.now())) throw new WidgetError(0, 'snapshot_expired');
+  }
+  return {
+    listings: listingsOf(value, response.status, true),
+    complete: true,
+    version: response.headers.get('ETag') ?? text,
+  };
+}
+
+/** The listings of a source; rejects with a WidgetError (or an AbortError once `signal` fires). */
+export function loadListings(source: Source, signal: AbortSignal): Promise<Loaded> {
+  return source.kind === 'live' ? loadLive(source, signal) : loadSnapshot(source, signal);
+}
+
+/** One listing's details from the live API, fetched when the visitor opens them. */
+export async function loadDetail(source: LiveSource, id: string, signal: AbortSignal): Promise<Detail> {
+  const url = apiUrl(source.apiBase, `external/listings/${encodeURIComponent(id)}`);
+  const { response, bytes } = await request(url, { cache: 'no-cache', headers: { 'X-API-Key': source.apiKey }, signal });
+  const { value } = parse(bytes, response.status);
+  if (!isDetail(value)) throw new WidgetError(response.status, 'invalid_response');
+  return value;
+}
