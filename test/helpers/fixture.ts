@@ -1,0 +1,96 @@
+// Test fixtures that use the real parts: a temp SQLite file, the real CLI, the real server on a free port.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startApp, type App, type AppOptions } from '../../server/app.ts';
+import { loadConfig } from '../../server/config.ts';
+import { parseImport } from '../../server/domain/import.ts';
+import { openDb, type Db } from '../../server/store/db.ts';
+import { applyImport } from '../../server/store/facilities.ts';
+import { createKey } from '../../server/store/keys.ts';
+import type { ImportFile } from '../../server/schemas/import.ts';
+
+export const REPO = fileURLToPath(new URL('../..', import.meta.url));
+export const BIN = join(REPO, 'bin', 'listings.js');
+export const DEMO_DATA = join(REPO, 'demo', 'data.json');
+
+/** A fresh folder removed by the returned cleanup. */
+export function tempDir(prefix = 'listings-test-'): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function demoImport(): ImportFile {
+  return parseImport(readFileSync(DEMO_DATA, 'utf8'), DEMO_DATA);
+}
+
+/** A temp database file with the demo data imported. */
+export function demoDb(dir: string, data: ImportFile = demoImport()): { file: string; db: Db } {
+  const file = join(dir, 'listings.db');
+  const db = openDb(file);
+  applyImport(db, data);
+  return { file, db };
+}
+
+export function issueKey(db: Db, facilityId: string, extra: Parameters<typeof createKey>[1] extends infer T ? Partial<T> : never = {}): { key: string; id: string } {
+  const { key, info } = createKey(db, { facilityId, prefix: 'svc', label: 'test', ...extra });
+  return { key, id: info.id };
+}
+
+export interface CliResult {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real `listings` binary in a child process (what an operator types). */
+export function cli(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string } = {}): CliResult {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: REPO,
+    env: { ...process.env, ...opts.env },
+    input: opts.input,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Starts the real server in this process on a free port over the given database file. */
+export async function startTestServer(dbFile: string, extra: Partial<AppOptions> = {}): Promise<App & { logs: string[] }> {
+  const logs: string[] = [];
+  const config = loadConfig({ db: dbFile, port: await freePort(), host: '127.0.0.1' }, {});
+  const app = await startApp({ config, logWrite: (t) => logs.push(t), ...extra });
+  return Object.assign(app, { logs });
+}
+
+/** Starts `listings serve` as a child process; resolves with its URL once it listens. */
+export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  const ready = new Promise<string>((resolve, reject) => {
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      const m = /at (http:\/\/[^\s]+)/.exec(stderr);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
+  });
+  return { child, ready, output: () => ({ stdout, stderr }) };
+}
+
+/** A port that was free a moment ago (the server's public URL must carry the real port, so 0 will not do). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
