@@ -1,7 +1,9 @@
 // `listings serve`: the External Listings API, the rental pages, the OpenAPI document and the widget bundle.
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../../server/config.ts';
 import { startApp } from '../../server/app.ts';
+import { isClusterWorker, superviseWorkers, tellPrimaryReady, workerCount } from '../../server/cluster.ts';
+import { openDb } from '../../server/store/db.ts';
 import { globalsOf } from '../context.ts';
 import type { Io } from '../io.ts';
 
@@ -10,6 +12,15 @@ export interface ServeFlags {
   port?: string;
   publicUrl?: string;
   quiet?: boolean;
+  workers?: number;
+}
+
+function parseWorkers(value: string): number {
+  try {
+    return workerCount(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
 }
 
 export function serveCommand(io: Io): Command {
@@ -18,13 +29,24 @@ export function serveCommand(io: Io): Command {
     .option('--host <host>', 'address to listen on (env HOST, default 127.0.0.1)')
     .option('--port <port>', 'port to listen on (env PORT, default 8787)')
     .option('--public-url <url>', 'URL partners reach this server at (env PUBLIC_URL, default http://HOST:PORT)')
+    .option('--workers <n>', 'processes sharing the port (node:cluster); "auto" = one per core', parseWorkers)
     .option('--quiet', 'no request log lines')
-    .addHelpText('after', '\nExamples:\n  $ listings serve --port 8787\n  $ PUBLIC_URL=https://listings.example.com HOST=0.0.0.0 listings serve')
+    .addHelpText('after', '\nExamples:\n  $ listings serve --port 8787\n  $ PUBLIC_URL=https://listings.example.com HOST=0.0.0.0 listings serve --workers auto')
     .action(async (flags: ServeFlags, cmd: Command) => {
       const g = globalsOf(cmd);
       const config = loadConfig({ db: g.db, keyPrefix: g.keyPrefix, host: flags.host, port: flags.port, publicUrl: flags.publicUrl }, io.env);
+      const workers = flags.workers ?? 1;
+      const banner = (url: string) =>
+        `storage-listings serving ${config.db} at ${url} (public URL ${config.publicUrl}${workers > 1 ? `, ${workers} workers` : ''}); API: ${config.publicUrl}/external/listings, docs: ${config.publicUrl}/docs`;
+      if (workers > 1 && !isClusterWorker()) {
+        // Migrate once here, so that workers never race to do it; it also fails early on a bad file.
+        openDb(config.db).close();
+        await superviseWorkers(workers, () => io.err(banner(`http://${config.host}:${config.port}`)), (l) => io.err(l));
+        return;
+      }
       const app = await startApp({ config, quiet: flags.quiet ?? false });
-      io.err(`storage-listings serving ${config.db} at ${app.url} (public URL ${config.publicUrl}); API: ${config.publicUrl}/external/listings, docs: ${config.publicUrl}/docs`);
+      if (isClusterWorker()) tellPrimaryReady();
+      else io.err(banner(app.url));
       await app.stopped;
     });
 }

@@ -55,12 +55,13 @@ export function createHandler(opts: HandlerOptions): Handler {
   };
 
   const isKnownPath = (path: string) =>
-    path === '/' || path === '/openapi.json' || path === '/docs' || path === '/healthz' || path.startsWith(RENT_PREFIX) || path.startsWith('/widget/') || path.startsWith('/assets/') || mounts.some((m) => path.startsWith(m.prefix));
+    path === '/' || path === '/openapi.json' || path === '/docs' || path === '/healthz' || path === '/favicon.ico' || path.startsWith(RENT_PREFIX) || path.startsWith('/widget/') || path.startsWith('/assets/') || mounts.some((m) => path.startsWith(m.prefix));
 
   const serveRead = (req: RequestLike, path: string): Answer | undefined => {
     if (path === '/openapi.json') {
       return { status: 200, headers: { ...CORS_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300', etag: openapi.etag }, body: openapi.bytes };
     }
+    if (path === '/favicon.ico') return assets.serve(req, 'favicon.svg');
     if (path === '/healthz') return { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'ok\n' };
     if (path === '/docs' || path === '/docs/') return docsPage();
     if (path === '/') return indexPage(opts.links ?? []);

@@ -41,6 +41,7 @@ export function page(title: string, body: Html, opts: { head?: Html; lang?: stri
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
+<link rel="icon" href="/assets/favicon.svg">
 <link rel="stylesheet" href="/assets/site.css">
 ${opts.head ?? ''}
 </head>

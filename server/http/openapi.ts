@@ -99,7 +99,6 @@ export function openApiDocument(publicUrl: string) {
   const curl = (path: string) => [{ lang: 'Shell', label: 'curl', source: `curl -H "X-API-Key: $LISTINGS_KEY" ${publicUrl}${path}` }];
   return {
     openapi: '3.1.0',
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
       title: 'External Listings API',
       version: '1.0.0',

@@ -5,6 +5,7 @@ import { extname, resolve, sep } from 'node:path';
 import type { Answer, Headers, RequestLike } from './answer.ts';
 import { header } from './answer.ts';
 import { etagMatches } from './api.ts';
+import { HTML_SECURITY_HEADERS } from './html.ts';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -52,11 +53,13 @@ export class StaticFiles {
     if (file !== this.root && !file.startsWith(this.root + sep)) return undefined;
     const entry = this.load(file);
     if (!entry) return undefined;
+    const html = extname(file).toLowerCase() === '.html';
     const headers: Headers = {
       'content-type': TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
       'cache-control': this.cacheControl,
       etag: entry.etag,
       ...this.headers,
+      ...(html ? HTML_SECURITY_HEADERS : {}),
     };
     const inm = header(req, 'if-none-match');
     if (inm !== undefined && etagMatches(inm, entry.etag)) return { status: 304, headers, body: null };

@@ -1,0 +1,74 @@
+// Everything `npm start` does before serving: build the widget if stale, load demo data, issue fresh demo keys, write the pages.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ListingsError } from '../server/errors.ts';
+import { parseImport } from '../server/domain/import.ts';
+import type { Db } from '../server/store/db.ts';
+import { applyImport } from '../server/store/facilities.ts';
+import { createKey, listKeys, revokeKey } from '../server/store/keys.ts';
+
+export const REPO = fileURLToPath(new URL('..', import.meta.url));
+export const WIDGET_BUNDLE = join(REPO, 'dist', 'widget', 'storage-listings.js');
+const DEMO_LABEL = 'demo (npm start)';
+/** The origin the demo data's photo URLs are written with; replaced by the running server's public URL. */
+const DATA_ORIGIN = 'http://127.0.0.1:8787';
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** Rebuilds dist/widget when any widget source is newer than the bundle. Returns whether it built. */
+export function buildWidgetIfStale(log: (line: string) => void): boolean {
+  const sources = Math.max(newestMtime(join(REPO, 'widget', 'src')), statSync(join(REPO, 'widget', 'vite.config.ts')).mtimeMs);
+  if (existsSync(WIDGET_BUNDLE) && statSync(WIDGET_BUNDLE).mtimeMs >= sources) return false;
+  log('building the widget (vite)...');
+  const vite = join(REPO, 'node_modules', 'vite', 'bin', 'vite.js');
+  const r = spawnSync(process.execPath, [vite, 'build', '--config', 'widget/vite.config.ts', '--logLevel', 'warn'], { cwd: REPO, encoding: 'utf8' });
+  if (r.status !== 0) throw new ListingsError('widget_build_failed', `the widget build failed: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`);
+  return true;
+}
+
+export function importDemoData(db: Db, publicUrl: string): void {
+  const text = readFileSync(join(REPO, 'demo', 'data.json'), 'utf8').replaceAll(DATA_ORIGIN, publicUrl);
+  applyImport(db, parseImport(text, 'demo/data.json'));
+}
+
+/** Revokes the previous demo keys and issues one fresh key per facility (kept in memory and in the git-ignored data/ folder only). */
+export function issueDemoKeys(db: Db, prefix: string, facilityIds: string[]): Record<string, string> {
+  const tx = db.transaction(() => {
+    for (const k of listKeys(db)) if (k.label === DEMO_LABEL && k.revoked_at === null) revokeKey(db, k.id);
+    return Object.fromEntries(
+      facilityIds.map((id) => [id, createKey(db, { facilityId: id, label: DEMO_LABEL, prefix, rate_per_s: 50, burst: 200 }).key]),
+    );
+  });
+  return tx.immediate();
+}
+
+/** Fills the page templates of demo/pages with the live values and writes them to outDir (served at /demo/). */
+export function writeDemoSite(outDir: string, values: Record<string, string>): void {
+  const pages = join(REPO, 'demo', 'pages');
+  const write = (rel: string) => {
+    const src = join(pages, rel);
+    const dest = join(outDir, rel);
+    mkdirSync(dirname(dest), { recursive: true });
+    if (statSync(src).isDirectory()) {
+      for (const e of readdirSync(src)) write(join(rel, e));
+      return;
+    }
+    let content: string | Buffer = readFileSync(src);
+    if (/\.(html|js|css)$/.test(rel)) {
+      content = content.toString('utf8').replace(/\{\{([A-Z0-9_]+)\}\}/g, (m, name: string) => values[name] ?? m);
+    }
+    const tmp = `${dest}.tmp`;
+    writeFileSync(tmp, content);
+    renameSync(tmp, dest);
+  };
+  for (const e of readdirSync(pages)) write(e);
+}

@@ -1,0 +1,30 @@
+// The widget's size budget and CSP hygiene, checked on the built bundle (`npm run build` runs before vitest in `npm test`).
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+
+const BUNDLE = new URL('../dist/widget/storage-listings.js', import.meta.url);
+const BUDGET_BYTES = 18 * 1024;
+
+describe('dist/widget/storage-listings.js', () => {
+  const source = readFileSync(BUNDLE);
+
+  it(`is at most ${BUDGET_BYTES} bytes gzipped, Lit included`, () => {
+    const gzipped = gzipSync(source).length;
+    expect(gzipped).toBeGreaterThan(5 * 1024); // Lit alone is more: a smaller file means a broken build
+    expect(gzipped).toBeLessThanOrEqual(BUDGET_BYTES);
+  });
+
+  it('runs under a strict CSP: no eval, no new Function', () => {
+    const text = source.toString('utf8');
+    expect(/\beval\s*\(/.test(text)).toBe(false);
+    expect(/new\s+Function\b/.test(text)).toBe(false);
+  });
+
+  it('is one self-contained ES module: no imports left for the page to resolve', () => {
+    const text = source.toString('utf8');
+    const imports = text.match(/(?<![.\w$])import[\s{*("'`]/g) ?? []; // not .importNode / .importKey
+    expect(imports).toEqual([]);
+    expect(/customElements\.define\([`"']storage-listings[`"']/.test(text)).toBe(true);
+  });
+});

@@ -1,0 +1,103 @@
+// One listing card (and its same-sized loading skeleton): pure templates over the public Summary shape.
+import { html, nothing, type TemplateResult } from 'lit';
+import type { Summary } from '../../server/schemas/listing.ts';
+import { formatArea, formatMoney, formatPercent, formatPeriod } from './format.ts';
+import type { Translate } from './i18n.ts';
+import { safeUrl } from './safe-url.ts';
+
+/** What the templates need from the element: settings, the translator, and the handlers of user actions. */
+export interface View {
+  t: Translate;
+  locale: string;
+  /** Resolves relative photo and rent URLs (the data source's URL). */
+  base: string;
+  showNet: boolean;
+  target: string;
+  rel: string;
+  headingLevel: number;
+  onDetails: (listing: Summary, opener: HTMLElement) => void;
+  onRent: (event: MouseEvent, listing: Summary) => void;
+}
+
+export function priceText(listing: Summary, v: View): TemplateResult {
+  const { gross, currency, period } = listing.price;
+  return html`<span class="amount">${formatMoney(gross, currency, v.locale)}</span>
+    <span class="period">${v.t('per', { period: formatPeriod(period, v.locale) })}</span>`;
+}
+
+export function netText(listing: Summary, v: View): string {
+  const { net, vat_rate, currency } = listing.price;
+  return v.t('net', { net: formatMoney(net, currency, v.locale), vat: formatPercent(vat_rate, v.locale) });
+}
+
+/** The availability class and words: "3 units left", "Last unit", "Sold out". */
+export function availability(listing: Summary, t: Translate): [string, string] {
+  const n = listing.free_units;
+  if (n <= 0) return ['sold-out', t('soldOut')];
+  if (n === 1) return ['last', t('lastUnit')];
+  return ['available', t('unitsLeft', { n }, n)];
+}
+
+/** The rent action; none for a sold-out listing or a rent URL that is not http(s). */
+export function rentLink(listing: Summary, v: View): TemplateResult | typeof nothing {
+  const href = listing.free_units > 0 ? safeUrl(listing.rent_url, v.base) : null;
+  if (!href) return nothing;
+  const hint = v.target === '_blank' ? ` ${v.t('newTab')}` : '';
+  return html`<a
+    part="rent-link"
+    class="primary"
+    href=${href}
+    target=${v.target || nothing}
+    rel=${v.rel || nothing}
+    @click=${(event: MouseEvent) => v.onRent(event, listing)}
+    >${v.t('rent')}<span class="sr-only"> ${listing.title}${hint}</span></a
+  >`;
+}
+
+export function card(listing: Summary, v: View): TemplateResult {
+  const cover = listing.cover_photo;
+  const photo = cover ? safeUrl(cover.url, v.base) : null;
+  const [state, free] = availability(listing, v.t);
+  return html`<li part="listing" class="card ${state}" data-listing-id=${listing.id}>
+    <div class="media">
+      ${photo ? html`<img part="photo" src=${photo} alt=${cover?.caption ?? ''} loading="lazy" decoding="async" />` : nothing}
+    </div>
+    <div class="body">
+      <div class="head">
+        <span class="title" role="heading" aria-level=${v.headingLevel}>${listing.title}</span>
+        <span class="code">${listing.code}</span>
+      </div>
+      <span class="area">${formatArea(listing.area_m2, v.locale)}</span>
+      <p part="price" class="price">${priceText(listing, v)}</p>
+      ${v.showNet ? html`<p class="net">${netText(listing, v)}</p>` : nothing}
+      <p part="free-units" class="free-units">${free}</p>
+      <div class="actions">
+        <button
+          type="button"
+          class="secondary"
+          aria-haspopup="dialog"
+          @click=${(event: Event) => v.onDetails(listing, event.currentTarget as HTMLElement)}
+        >
+          ${v.t('details')}<span class="sr-only"> ${listing.title}</span>
+        </button>
+        ${rentLink(listing, v)}
+      </div>
+    </div>
+  </li>`;
+}
+
+/** A placeholder with the card's exact structure, so the real cards replace it without a layout jump. */
+export function skeletonCard(showNet: boolean): TemplateResult {
+  const line = (size: string) => html`<span class="bar ${size}">&nbsp;</span>`;
+  return html`<li class="card skeleton">
+    <div class="media"></div>
+    <div class="body">
+      <div class="head"><span class="title">${line('wide')}</span></div>
+      <span class="area">${line('narrow')}</span>
+      <p class="price">${line('half')}</p>
+      ${showNet ? html`<p class="net">${line('half')}</p>` : nothing}
+      <p class="free-units">${line('narrow')}</p>
+      <div class="actions"><span class="bar button"></span></div>
+    </div>
+  </li>`;
+}

@@ -1,0 +1,35 @@
+// What each failure says to the visitor (or, for a 401 or a bad signature, to the site owner), and its Retry button.
+import { html, nothing, type TemplateResult } from 'lit';
+import type { WidgetError } from './errors.ts';
+import type { Translate } from './i18n.ts';
+
+const VERIFICATION = ['signature_invalid', 'unknown_kid', 'kid_mismatch', 'verification_unavailable'];
+
+export function messageFor(error: WidgetError, t: Translate): string {
+  if (error.status === 401) return t('errorAuth');
+  if (error.status === 429) return t('errorRate', { s: Math.max(1, error.retryAfter) });
+  if (error.code === 'network_error') return t('errorNetwork');
+  if (error.code === 'invalid_config') return t('errorConfig');
+  if (error.code === 'snapshot_expired') return t('errorExpired');
+  if (VERIFICATION.includes(error.code) || error.code.endsWith('_unavailable')) return t('errorVerify');
+  return t('errorServer');
+}
+
+export interface Retry {
+  onRetry: () => void;
+  /** True while a Retry-After period runs: retrying earlier would only be refused again. */
+  waiting: boolean;
+}
+
+/** The error state: a message, the code for whoever debugs it, and a Retry button when retrying can help. */
+export function problemView(message: string, error: WidgetError, t: Translate, retry?: Retry): TemplateResult {
+  return html`<div part="error" class="problem">
+    <p>${message}</p>
+    <p class="muted">${t('errorCode', { code: error.code })}</p>
+    ${retry && error.transient
+      ? html`<button type="button" class="primary" ?disabled=${retry.waiting} @click=${retry.onRetry}>
+          ${t('retry')}
+        </button>`
+      : nothing}
+  </div>`;
+}

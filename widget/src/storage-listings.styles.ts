@@ -1,0 +1,297 @@
+// The look of <storage-listings>: themed by --sl-* custom properties, light or dark by the page's color-scheme.
+import { css } from 'lit';
+
+// Every colour is a light-dark() pair: a page that declares `color-scheme: dark` gets the dark palette, any other page
+// the light one. Cards, messages and the dialog paint their own background, so text contrast never depends on the page.
+export const styles = css`
+  :host {
+    --_accent: var(--sl-accent, light-dark(#0a66c2, #4493f8));
+    --_on-accent: var(--sl-accent-text, light-dark(#ffffff, #0d1117));
+    --_text: var(--sl-text, light-dark(#1f2328, #e6edf3));
+    --_muted: var(--sl-muted, light-dark(#59636e, #9198a1));
+    --_bg: var(--sl-bg, light-dark(#ffffff, #151b23));
+    --_surface: var(--sl-surface, light-dark(#f6f8fa, #212830));
+    --_border: var(--sl-border, light-dark(#d1d9e0, #3d444d));
+    --_available: var(--sl-available, light-dark(#1a7f37, #3fb950));
+    --_low: var(--sl-low, light-dark(#9a6700, #d29922));
+    --_sold-out: var(--sl-sold-out, light-dark(#cf222e, #f85149));
+    --_radius: var(--sl-radius, 0.5rem);
+    --_gap: var(--sl-gap, 1rem);
+    display: block;
+    font-family: var(--sl-font); /* unset: the page's font */
+    font-size: var(--sl-font-size, 1rem);
+    line-height: 1.5;
+    color: var(--_text);
+  }
+  :host([hidden]) {
+    display: none;
+  }
+  * {
+    box-sizing: border-box;
+  }
+  p {
+    margin: 0;
+  }
+
+  .grid {
+    display: grid;
+    grid-template-columns: repeat(auto-fill, minmax(min(100%, var(--sl-card-min-width, 16rem)), 1fr));
+    gap: var(--_gap);
+    margin: 0;
+    padding: 0;
+    list-style: none;
+  }
+  .card {
+    display: flex;
+    flex-direction: column;
+    overflow: hidden;
+    background: var(--_bg);
+    color: var(--_text);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+  }
+  .media {
+    aspect-ratio: 4 / 3;
+    background: var(--_surface);
+  }
+  .media img {
+    display: block;
+    width: 100%;
+    height: 100%;
+    object-fit: cover;
+  }
+  .sold-out .media img {
+    filter: grayscale(1);
+  }
+  .body {
+    display: flex;
+    flex: 1;
+    flex-direction: column;
+    gap: 0.25rem;
+    padding: 0.875rem 1rem 1rem;
+  }
+  .head {
+    display: flex;
+    align-items: baseline;
+    justify-content: space-between;
+    gap: 0.5rem;
+  }
+  .title {
+    min-height: 2.6em; /* two lines, whatever the title: cards and skeletons keep one height */
+    font-size: 1.0625rem;
+    font-weight: 600;
+    line-height: 1.3;
+    overflow-wrap: anywhere;
+  }
+  .code,
+  .area,
+  .muted,
+  .period,
+  .net,
+  dt,
+  figcaption {
+    color: var(--_muted);
+    font-size: 0.875rem;
+  }
+  .code {
+    white-space: nowrap;
+    font-variant-numeric: tabular-nums;
+  }
+  .price {
+    font-size: 1.25rem;
+    font-weight: 700;
+  }
+  .period,
+  .net {
+    font-weight: 400;
+  }
+  .free-units {
+    color: var(--_available);
+    font-size: 0.875rem;
+    font-weight: 600;
+  }
+  .last .free-units {
+    color: var(--_low);
+  }
+  .sold-out .free-units {
+    color: var(--_sold-out);
+  }
+  .actions {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
+    margin-top: auto;
+    padding-top: 0.5rem;
+  }
+  .actions > * {
+    flex: 1 1 auto;
+  }
+
+  .primary,
+  .secondary {
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    min-height: 2.5rem;
+    padding: 0.375rem 1rem;
+    border: 1px solid var(--_accent);
+    border-radius: calc(var(--_radius) * 0.75);
+    font: inherit;
+    font-size: 0.9375rem;
+    font-weight: 600;
+    line-height: 1.25;
+    text-decoration: none;
+    cursor: pointer;
+  }
+  .primary {
+    background: var(--_accent);
+    color: var(--_on-accent);
+  }
+  .secondary {
+    background: var(--_bg);
+    color: var(--_accent);
+  }
+  .primary:hover {
+    filter: brightness(1.08);
+  }
+  .secondary:hover {
+    background: var(--_surface);
+  }
+  button:disabled {
+    cursor: not-allowed;
+    filter: grayscale(0.6);
+  }
+  :focus-visible {
+    outline: 2px solid var(--_accent);
+    outline-offset: 2px;
+  }
+
+  .skeleton .media,
+  .skeleton .bar {
+    animation: pulse 1.4s ease-in-out infinite;
+  }
+  .bar {
+    display: inline-block;
+    width: 40%;
+    border-radius: 0.25rem;
+    background: var(--_surface);
+  }
+  .bar.wide {
+    width: 75%;
+  }
+  .bar.half {
+    width: 55%;
+  }
+  .bar.button {
+    display: block;
+    height: 2.5rem;
+  }
+  @keyframes pulse {
+    50% {
+      opacity: 0.5;
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .skeleton .media,
+    .skeleton .bar {
+      animation: none;
+    }
+  }
+
+  .notice,
+  .problem {
+    display: grid;
+    gap: 0.5rem;
+    justify-items: start;
+    padding: 1rem 1.25rem;
+    background: var(--_bg);
+    color: var(--_text);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+  }
+  .problem {
+    border-inline-start: 4px solid var(--_sold-out);
+  }
+
+  dialog {
+    width: min(44rem, calc(100vw - 2rem));
+    max-height: calc(100dvh - 2rem);
+    padding: 0;
+    background: var(--_bg);
+    color: var(--_text);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+  }
+  dialog::backdrop {
+    background: rgb(0 0 0 / 0.55);
+  }
+  .sheet {
+    display: grid;
+    gap: 1rem;
+    padding: 1.25rem;
+  }
+  .sheet-head {
+    display: flex;
+    align-items: flex-start;
+    justify-content: space-between;
+    gap: 1rem;
+  }
+  h2,
+  h3 {
+    margin: 0;
+    line-height: 1.3;
+  }
+  h2 {
+    font-size: 1.25rem;
+    overflow-wrap: anywhere;
+  }
+  h3 {
+    font-size: 1rem;
+  }
+  .facts {
+    display: grid;
+    grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr));
+    gap: 0.75rem 1.5rem;
+    margin: 0;
+  }
+  dd {
+    margin: 0;
+    font-weight: 600;
+  }
+  .description {
+    white-space: pre-line;
+    overflow-wrap: anywhere;
+  }
+  .gallery figure {
+    display: grid;
+    gap: 0.5rem;
+    margin: 0;
+  }
+  .gallery img {
+    width: 100%;
+    height: auto;
+    max-height: 55dvh;
+    object-fit: contain;
+    background: var(--_surface);
+    border-radius: calc(var(--_radius) * 0.75);
+  }
+  .gallery-nav {
+    display: flex;
+    align-items: center;
+    justify-content: space-between;
+    gap: 0.5rem;
+    margin-top: 0.5rem;
+  }
+
+  .sr-only {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    margin: -1px;
+    padding: 0;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+    border: 0;
+  }
+`;

@@ -1,0 +1,84 @@
+// axe-core in the page: no violations in the list, the open details dialog, the error state, on light and dark pages.
+import type { AxeResults, RunOptions } from 'axe-core';
+import { equal, ok } from './assert.ts';
+import { describe, it, liveAttributes, mount, part, root, token, waitFor, waitForCards } from './helpers.ts';
+
+declare global {
+  interface Window {
+    axe?: { run(context: Element, options: RunOptions): Promise<AxeResults> };
+  }
+}
+
+async function axe(): Promise<NonNullable<Window['axe']>> {
+  if (!window.axe) {
+    await new Promise<void>((resolve, reject) => {
+      const script = document.createElement('script');
+      script.src = '/node_modules/axe-core/axe.min.js';
+      script.onload = () => resolve();
+      script.onerror = () => reject(new Error('axe-core did not load'));
+      document.head.append(script);
+    });
+  }
+  return window.axe as NonNullable<Window['axe']>;
+}
+
+/** Runs axe on the element (its shadow root included) and fails with a readable list of what it found. */
+async function assertAccessible(element: Element, what: string, hasText = true): Promise<void> {
+  const results = await (await axe()).run(element, { resultTypes: ['violations'] });
+  const found = results.violations.map((v) => `${v.id} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  equal(found.join('; '), '', `axe violations in ${what}`);
+  ok(results.passes.length > 0, `axe checked ${what}`);
+  if (hasText) ok(results.passes.some((rule) => rule.id === 'color-contrast'), `axe checked the contrast of ${what}`);
+}
+
+function darkPage(): () => void {
+  const html = document.documentElement;
+  const before = [html.style.colorScheme, document.body.style.background, document.body.style.color];
+  html.style.colorScheme = 'dark';
+  document.body.style.background = '#0d1117';
+  document.body.style.color = '#e6edf3';
+  return () => {
+    [html.style.colorScheme, document.body.style.background, document.body.style.color] = before as [string, string, string];
+  };
+}
+
+describe('accessibility (axe-core)', () => {
+  it('has no violations in the list view', async () => {
+    const el = mount({ ...liveAttributes('basic', token()), locale: 'en', 'show-net': true });
+    await waitForCards(el, 3);
+    await assertAccessible(el, 'the list');
+  });
+
+  it('has no violations with the details dialog open', async () => {
+    const el = mount({ ...liveAttributes('basic', token()), locale: 'en' });
+    const [first] = await waitForCards(el, 3);
+    (first!.querySelector('button') as HTMLButtonElement).click();
+    await waitFor(() => root(el).querySelector('dialog[open] .gallery img'), 'the open dialog');
+    await assertAccessible(el, 'the details dialog');
+  });
+
+  it('has no violations on a dark page, in the list and the error state', async () => {
+    const restore = darkPage();
+    try {
+      const el = mount({ ...liveAttributes('basic', token()), locale: 'en' });
+      await waitForCards(el, 3);
+      const cardBackground = getComputedStyle(root(el).querySelector('.card')!).backgroundColor;
+      equal(cardBackground, 'rgb(21, 27, 35)', 'the dark palette follows the page color-scheme');
+      await assertAccessible(el, 'the list on a dark page');
+      const failing = mount({ 'api-key': 'svc_live_wrong', 'api-base': `/api/basic/${token()}`, locale: 'en' });
+      await waitFor(() => part(root(failing), 'error'), 'the error state');
+      await assertAccessible(failing, 'the error state on a dark page');
+    } finally {
+      restore();
+    }
+  });
+
+  it('has no violations in the loading skeleton and the 429 state', async () => {
+    const loading = mount({ ...liveAttributes('slow', token()), locale: 'en' });
+    await waitFor(() => root(loading).querySelector('.skeleton'), 'the skeleton');
+    await assertAccessible(loading, 'the skeleton', false); // placeholders only: no visible text
+    const limited = mount({ ...liveAttributes('ratelimited', token()), locale: 'en' });
+    await waitFor(() => part(root(limited), 'error')?.querySelector('button'), 'the Retry button');
+    await assertAccessible(limited, 'the 429 state');
+  });
+});

@@ -1,0 +1,51 @@
+// storage-listings-rent: fired on a rent click with the listing; cancelable, and a canceled click goes nowhere.
+import { equal, ok } from './assert.ts';
+import { describe, it, liveAttributes, mount, part, record, server, token, waitFor, waitForCards } from './helpers.ts';
+
+type RentDetail = { listing: { id: string; rent_url: string } };
+
+function click(link: HTMLElement): MouseEvent {
+  const event = new MouseEvent('click', { bubbles: true, cancelable: true, composed: true });
+  link.dispatchEvent(event);
+  return event;
+}
+
+describe('rent events', () => {
+  it('fires a cancelable storage-listings-rent; preventDefault keeps the visitor on the page', async () => {
+    const expected = await server.fixture('basic');
+    let rents: CustomEvent<RentDetail>[] = [];
+    const el = mount({ ...liveAttributes('basic', token()) }, (e) => {
+      rents = record(e, 'storage-listings-rent');
+      e.addEventListener('storage-listings-rent', (event) => event.preventDefault());
+    });
+    const [first] = await waitForCards(el, 3);
+    const before = location.href;
+    const event = click(part(first!, 'rent-link')!);
+
+    equal(rents.length, 1);
+    equal(rents[0]?.detail.listing.id, expected[0]?.id);
+    ok(rents[0]?.bubbles && rents[0]?.composed && rents[0]?.cancelable, 'bubbles, composed, cancelable');
+    equal(event.defaultPrevented, true, 'the link click is canceled');
+    equal(location.href, before);
+  });
+
+  it('lets the link work when nobody cancels, in the configured target', async () => {
+    const expected = await server.fixture('basic');
+    const frame = document.createElement('iframe');
+    frame.name = 'rent-frame';
+    document.body.append(frame);
+    try {
+      let rents: CustomEvent<RentDetail>[] = [];
+      const el = mount({ ...liveAttributes('basic', token()), target: 'rent-frame' }, (e) => (rents = record(e, 'storage-listings-rent')));
+      const [first] = await waitForCards(el, 3);
+      const link = part(first!, 'rent-link') as HTMLAnchorElement;
+      equal(link.target, 'rent-frame');
+      const event = click(link);
+      equal(event.defaultPrevented, false);
+      equal(rents.length, 1);
+      await waitFor(() => frame.contentWindow?.location.href === expected[0]?.rent_url, 'the rental page in the target');
+    } finally {
+      frame.remove();
+    }
+  });
+});

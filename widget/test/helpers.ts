@@ -1,0 +1,116 @@
+// Shared test plumbing: mocha's globals typed, mounting a widget, waiting for it, and the fake API's test routes.
+import type { Detail } from '../../server/schemas/listing.ts';
+import '../src/define.ts';
+import type { StorageListings } from '../src/storage-listings.ts';
+
+type Test = () => void | Promise<void>;
+interface Mocha {
+  describe(title: string, body: () => void): void;
+  it(title: string, test: Test): void;
+  beforeEach(hook: Test): void;
+  afterEach(hook: Test): void;
+}
+export const { describe, it, beforeEach, afterEach } = globalThis as unknown as Mocha;
+
+/** Must match widget/test/server/fake-api.js. */
+export const API_KEY = 'svc_live_Widget0Tests0Key0000000000000';
+
+/** A fresh token: its own request log, state and HTTP cache entries on the fake server. */
+export function token(): string {
+  return `t${crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
+}
+
+export function liveAttributes(scenario: string, t: string): Record<string, string> {
+  return { 'api-key': API_KEY, 'api-base': `/api/${scenario}/${t}` };
+}
+
+const mounted = new Set<HTMLElement>();
+afterEach(() => {
+  for (const element of mounted) element.remove();
+  mounted.clear();
+});
+
+/** Creates a <storage-listings>, lets `before` attach listeners, then puts it in the page. */
+export function mount(
+  attributes: Record<string, string | boolean>,
+  before?: (element: StorageListings) => void,
+  parent: HTMLElement = document.body,
+): StorageListings {
+  const element = document.createElement('storage-listings');
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === true) element.setAttribute(name, '');
+    else if (value !== false) element.setAttribute(name, value);
+  }
+  before?.(element);
+  parent.append(element);
+  mounted.add(element);
+  return element;
+}
+
+export function root(element: HTMLElement): ShadowRoot {
+  const shadow = element.shadowRoot;
+  if (!shadow) throw new Error('no shadow root');
+  return shadow;
+}
+
+export function cards(element: HTMLElement): HTMLElement[] {
+  return [...root(element).querySelectorAll<HTMLElement>('[part~="listing"]')];
+}
+
+export function part(scope: ParentNode, name: string): HTMLElement | null {
+  return scope.querySelector<HTMLElement>(`[part~="${name}"]`);
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Polls until `probe` returns something truthy; fails with `what` after `timeout` ms. */
+export async function waitFor<T>(probe: () => T | null | undefined | false, what: string, timeout = 5000): Promise<T> {
+  const until = Date.now() + timeout;
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+export function waitForCards(element: HTMLElement, count = 1): Promise<HTMLElement[]> {
+  return waitFor(() => cards(element).length >= count && cards(element), `${count} card(s)`);
+}
+
+/** Every event of `type` the element fires, from the moment this is called. */
+export function record<T = unknown>(element: HTMLElement, type: string): CustomEvent<T>[] {
+  const events: CustomEvent<T>[] = [];
+  element.addEventListener(type, (event) => events.push(event as CustomEvent<T>));
+  return events;
+}
+
+export interface LogEntry {
+  path: string;
+  query: string;
+  key?: string | null;
+  ifNoneMatch?: string | null;
+  status: number;
+}
+
+async function testRoute<T>(path: string): Promise<T> {
+  const response = await fetch(path, { cache: 'no-store' });
+  return (await response.json()) as T;
+}
+
+/** The fake server's log of this token's requests (and the switches that change its answers). */
+export const server = {
+  log: (t: string) => testRoute<LogEntry[]>(`/__test/${t}/log`),
+  bump: (t: string) => testRoute<LogEntry[]>(`/__test/${t}/bump`),
+  heal: (t: string) => testRoute<LogEntry[]>(`/__test/${t}/heal`),
+  break: (t: string) => testRoute<LogEntry[]>(`/__test/${t}/break`),
+  fixture: (name: string) => testRoute<Detail[]>(`/__test/fixtures/${name}`),
+};
+
+/** Text a sighted visitor sees: without the visually hidden parts meant for screen readers. */
+export function visibleText(element: Element | null | undefined): string {
+  if (!element) return '';
+  const copy = element.cloneNode(true) as Element;
+  for (const hidden of copy.querySelectorAll('.sr-only')) hidden.remove();
+  return (copy.textContent ?? '').replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,65 @@
+// Hostile data stays inert text, non-http(s) URLs never become links or images, double registration is harmless,
+// and the widget works under a strict Content-Security-Policy (with Trusted Types).
+import { equal, includes, ok } from './assert.ts';
+import { cards, describe, it, liveAttributes, mount, root, server, token, waitFor, waitForCards } from './helpers.ts';
+import { StorageListings } from '../src/storage-listings.ts';
+
+declare global {
+  interface Window {
+    __pwned?: boolean;
+    __violations?: string[];
+  }
+}
+
+describe('safety', () => {
+  it('renders a hostile fixture as inert text: no img, no javascript: or data: links, nothing executed', async () => {
+    const hostile = await server.fixture('hostile');
+    const el = mount({ ...liveAttributes('hostile', token()), locale: 'en' });
+    const [first, second] = await waitForCards(el, 2);
+    const shadow = root(el);
+
+    equal(first!.querySelector('.title')?.textContent, hostile[0]?.title, 'the markup is shown literally');
+    equal(shadow.querySelectorAll('img').length, 0, 'no image from a javascript: URL');
+    equal(shadow.querySelectorAll('a').length, 0, 'no link from javascript: or data: rent URLs');
+    equal(second!.querySelectorAll('[part~="rent-link"]').length, 0);
+
+    (first!.querySelector('button') as HTMLButtonElement).click();
+    const dialog = shadow.querySelector('dialog') as HTMLDialogElement;
+    await waitFor(() => dialog.querySelector('.description'), 'the details');
+    equal(dialog.querySelector('.description')?.textContent, hostile[0]?.description, 'description as text');
+    equal(dialog.querySelectorAll('img, script, b').length, 0, 'no element made from data');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    equal(window.__pwned, undefined, 'no injected code ran');
+  });
+
+  it('registers once: loading the definition again does not throw', async () => {
+    const first = customElements.get('storage-listings');
+    equal(first, StorageListings);
+    const again = new URL('../src/define.ts?second-copy', import.meta.url).href;
+    const module = (await import(again)) as { StorageListings: typeof StorageListings };
+    ok(module.StorageListings, 'the second copy evaluated');
+    equal(customElements.get('storage-listings'), first, 'the first definition stays');
+  });
+
+  it('works under a strict CSP (script-src self, Trusted Types) with no violation', async () => {
+    const t = token();
+    const frame = document.createElement('iframe');
+    frame.src = `/csp/page.html?t=${t}`;
+    frame.style.width = '800px';
+    document.body.append(frame);
+    try {
+      const widgets = await waitFor(() => {
+        const found = [...(frame.contentDocument?.querySelectorAll('storage-listings') ?? [])];
+        // not upgraded yet: no shadow root until the module has run in the frame
+        return found.length === 2 && found.every((w) => w.shadowRoot && cards(w).length > 0) && found;
+      }, 'both widgets rendered inside the CSP page');
+      equal(cards(widgets[0]!).length, 3, 'verified snapshot (WebCrypto) under CSP');
+      includes(cards(widgets[1]!)[0]?.textContent, '<img src=x', 'hostile text, literally');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      equal(JSON.stringify(frame.contentWindow?.__violations), '[]', 'no CSP violations');
+      equal(frame.contentWindow?.__pwned, undefined);
+    } finally {
+      frame.remove();
+    }
+  });
+});

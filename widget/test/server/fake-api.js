@@ -1,0 +1,177 @@
+// The test runner's stand-in for the server: the contract's two API routes (ETag and 304, 401, 429 with Retry-After,
+// dropped connections), snapshot files, photos, a rental page and a strict-CSP page. Every test puts its own token in
+// the path (`/api/<scenario>/<token>/external/...`), so its request log and state belong to it alone.
+import { createHash } from 'node:crypto';
+import { absolutize, fixtures, summaryOf } from './fixtures.js';
+import { snapshotFile } from './snapshots.js';
+
+export const API_KEY = 'svc_live_Widget0Tests0Key0000000000000';
+
+/** token -> { log, version, healed, broken } */
+const sessions = new Map();
+function session(token) {
+  if (!sessions.has(token)) sessions.set(token, { log: [], version: 0, healed: false, broken: false });
+  return sessions.get(token);
+}
+
+function send(ctx, status, body, headers = {}) {
+  if (status === 404) {
+    // A deliberate 404, answered by hand: the test runner reports every request that ends with status 404 as a
+    // missing file, so once the answer is sent, koa is told another status (which never reaches the wire).
+    ctx.respond = false;
+    ctx.res.writeHead(404, headers);
+    ctx.res.end(body);
+    ctx.res.statusCode = 204;
+    return;
+  }
+  ctx.status = status;
+  if (body !== undefined) ctx.body = body;
+  ctx.set(headers);
+}
+
+function problem(ctx, status, code, headers = {}) {
+  const body = { type: `https://example.test/problems/${code}`, title: code, status, detail: code, code };
+  send(ctx, status, JSON.stringify(body), { 'Content-Type': 'application/problem+json', ...headers });
+}
+
+const sorters = {
+  price: (a, b) => a.price.gross - b.price.gross,
+  area: (a, b) => a.area_m2 - b.area_m2,
+  code: (a, b) => a.code.localeCompare(b.code),
+};
+
+/** The scenario's listings as this session sees them: each bump sells one more unit of the first listing. */
+function listingsOf(scenario, state, origin) {
+  const base = fixtures[scenario] ?? fixtures.basic; // slow, down, ratelimited: the basic listings
+  return base.map((l, i) =>
+    absolutize(i === 0 && state.version ? { ...l, free_units: Math.max(0, l.free_units - state.version) } : l, origin),
+  );
+}
+
+function failure(ctx, scenario, state) {
+  if (state.broken || (scenario === 'down' && !state.healed)) {
+    ctx.respond = false; // the connection drops without an answer: fetch rejects with a TypeError
+    ctx.status = 204; // only koa's bookkeeping (the runner reports koa 404s as missing files); nothing is sent
+    ctx.req.socket.destroy();
+    return true;
+  }
+  if (scenario === 'ratelimited' && !state.healed) {
+    problem(ctx, 429, 'rate_limited', { 'Retry-After': '1' });
+    return true;
+  }
+  return false;
+}
+
+async function api(ctx, scenario, token, id) {
+  const state = session(token);
+  const entry = {
+    path: ctx.path.replace(`/api/${scenario}/${token}`, ''),
+    query: ctx.querystring,
+    key: ctx.get('X-API-Key') || null,
+    ifNoneMatch: ctx.get('If-None-Match') || null,
+    status: 0,
+  };
+  state.log.push(entry);
+  if (scenario === 'slow') await new Promise((resolve) => setTimeout(resolve, 700));
+  if (failure(ctx, scenario, state)) {
+    entry.status = ctx.respond === false ? 0 : ctx.status;
+    return;
+  }
+  const common = { 'Cache-Control': 'private, no-cache', Vary: 'X-API-Key, Origin', 'X-Request-Id': `req_${token}` };
+  if (!entry.key) return problem(ctx, (entry.status = 401), 'missing_api_key', common);
+  if (entry.key !== API_KEY) return problem(ctx, (entry.status = 401), 'invalid_api_key', common);
+
+  let listings = listingsOf(scenario, state, ctx.origin);
+  let body;
+  if (id) {
+    const detail = listings.find((l) => l.id === id);
+    if (!detail) return problem(ctx, (entry.status = 404), 'not_found', common);
+    body = JSON.stringify(detail);
+  } else {
+    if (ctx.query.available === 'true') listings = listings.filter((l) => l.free_units > 0);
+    const sort = ctx.query.sort;
+    if (typeof sort === 'string' && sorters[sort.replace('-', '')]) {
+      const sign = sort.startsWith('-') ? -1 : 1;
+      listings = [...listings].sort((a, b) => sign * sorters[sort.replace('-', '')](a, b));
+    }
+    body = JSON.stringify({ facility: { id: 'wro-1', name: 'SafeBox Wroclaw Centrum' }, listings: listings.map(summaryOf) });
+  }
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  if (ctx.get('If-None-Match') === etag) return send(ctx, (entry.status = 304), undefined, { ...common, ETag: etag });
+  send(ctx, (entry.status = 200), body, { ...common, 'Content-Type': 'application/json', ETag: etag });
+}
+
+function image(name) {
+  const hue = [...name].reduce((sum, c) => sum + c.charCodeAt(0), 0) % 360;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="hsl(${hue} 40% 70%)"/></svg>`;
+}
+
+const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self'",
+  "style-src 'self'",
+  "require-trusted-types-for 'script'",
+  'trusted-types lit-html',
+].join('; ');
+
+const cspPage = (token) => `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <title>storage-listings under a strict CSP</title>
+    <script src="/csp/listener.js"></script>
+    <script type="module" src="/widget/src/define.ts"></script>
+  </head>
+  <body>
+    <storage-listings src="/snap/valid/listings.json?t=${token}" keys-url="/snap/keys.json"></storage-listings>
+    <storage-listings api-key="${API_KEY}" api-base="/api/hostile/${token}"></storage-listings>
+  </body>
+</html>`;
+
+// Runs before any module, under the page's CSP: collects every violation for the test to read.
+const cspListener = `window.__violations = [];
+document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));`;
+
+/** Koa middleware for @web/test-runner's `middleware` option. */
+export function fakeApi() {
+  return async function fakeApiMiddleware(ctx, next) {
+    const path = ctx.path;
+    let m;
+    if ((m = /^\/api\/([\w-]+)\/([\w-]+)\/external\/listings(?:\/([^/]+))?$/.exec(path))) {
+      return api(ctx, m[1], m[2], m[3] && decodeURIComponent(m[3]));
+    }
+    if ((m = /^\/__test\/([\w-]+)\/(log|bump|heal|break)$/.exec(path))) {
+      const state = session(m[1]);
+      if (m[2] === 'bump') state.version += 1;
+      if (m[2] === 'heal') state.healed = true;
+      if (m[2] === 'break') state.broken = true;
+      return send(ctx, 200, JSON.stringify(state.log), { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+    }
+    if ((m = /^\/__test\/fixtures\/([\w-]+)$/.exec(path)) && fixtures[m[1]]) {
+      const listings = fixtures[m[1]].map((l) => absolutize(l, ctx.origin));
+      return send(ctx, 200, JSON.stringify(listings), { 'Content-Type': 'application/json' });
+    }
+    if (path.startsWith('/snap/')) {
+      const file = snapshotFile(ctx.origin, path);
+      const token = ctx.query.t;
+      if (typeof token === 'string') session(token).log.push({ path, query: ctx.querystring, status: file ? 200 : 404 });
+      if (!file) return problem(ctx, 404, 'not_found');
+      return send(ctx, 200, file, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' });
+    }
+    if ((m = /^\/img\/([\w-]+)\.svg$/.exec(path))) {
+      return send(ctx, 200, image(m[1]), { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'max-age=3600' });
+    }
+    if (path.startsWith('/rent/')) {
+      return send(ctx, 200, `<!doctype html><title>Rent</title><h1>Rental page ${path}</h1>`, {
+        'Content-Type': 'text/html',
+      });
+    }
+    if (path === '/csp/page.html' && /^[\w-]+$/.test(String(ctx.query.t))) {
+      return send(ctx, 200, cspPage(ctx.query.t), { 'Content-Type': 'text/html', 'Content-Security-Policy': CSP });
+    }
+    if (path === '/csp/listener.js') return send(ctx, 200, cspListener, { 'Content-Type': 'text/javascript' });
+    return next();
+  };
+}

@@ -1,0 +1,86 @@
+// The pure helpers, in the browser's own Intl: money, durations in words, plurals, locale choice, URLs, arrangement.
+import type { Summary } from '../../server/schemas/listing.ts';
+import { arrange } from '../src/arrange.ts';
+import { formatDuration, formatMoney, formatPeriod, parseDuration } from '../src/format.ts';
+import { pickLocale, translator } from '../src/i18n.ts';
+import { safeUrl } from '../src/safe-url.ts';
+import { deepEqual, equal } from './assert.ts';
+import { describe, it } from './helpers.ts';
+
+describe('format', () => {
+  it('formats minor units by the currency exponent', () => {
+    equal(formatMoney(32900, 'PLN', 'pl-PL'), new Intl.NumberFormat('pl-PL', { style: 'currency', currency: 'PLN' }).format(329));
+    equal(formatMoney(1200, 'JPY', 'en'), new Intl.NumberFormat('en', { style: 'currency', currency: 'JPY' }).format(1200));
+    equal(formatMoney(500, 'nope', 'en'), '5 nope', 'an invalid currency code never throws');
+  });
+
+  it('writes ISO 8601 durations in words per locale', () => {
+    equal(formatDuration('P14D', 'en'), '14 days');
+    equal(formatDuration('P1M', 'en'), '1 month');
+    equal(formatDuration('P1Y2M', 'en'), '1 year, 2 months');
+    equal(formatDuration('P1W', 'de-DE'), '1 Woche');
+    equal(formatDuration('P5M', 'pl-PL'), '5 miesięcy');
+    equal(formatDuration('PT1H', 'en'), 'PT1H', 'unsupported durations stay as written');
+    equal(parseDuration('P'), null);
+  });
+
+  it('writes a billing period as it follows a price', () => {
+    equal(formatPeriod('P1M', 'en'), 'month');
+    equal(formatPeriod('P1M', 'pl-PL'), 'miesiąc');
+    equal(formatPeriod('P1W', 'de-DE'), 'Woche');
+    equal(formatPeriod('P3M', 'en'), '3 months');
+  });
+});
+
+describe('i18n', () => {
+  it('picks Polish plural forms', () => {
+    const t = translator('pl-PL', undefined);
+    equal(t('unitsLeft', { n: 2 }, 2), 'Zostały 2 jednostki');
+    equal(t('unitsLeft', { n: 5 }, 5), 'Zostało 5 jednostek');
+    equal(t('unitsLeft', { n: 22 }, 22), 'Zostały 22 jednostki');
+  });
+
+  it('falls back to English for other languages, and applies overrides of any shape without throwing', () => {
+    equal(translator('fr-FR', undefined)('rent'), 'Rent');
+    const t = translator('en', { rent: 'Book', unitsLeft: { other: '{n} free' }, soldOut: 42 as unknown as string });
+    equal(t('rent'), 'Book');
+    equal(t('unitsLeft', { n: 4 }, 4), '4 free');
+    equal(t('soldOut'), '42');
+  });
+
+  it('chooses the locale attribute, then the page language, ignoring invalid tags', () => {
+    equal(pickLocale('de-AT'), 'de-AT');
+    const before = document.documentElement.lang;
+    document.documentElement.lang = 'pl';
+    try {
+      equal(pickLocale(undefined), 'pl');
+      equal(pickLocale('not a locale!'), 'pl');
+    } finally {
+      document.documentElement.lang = before;
+    }
+  });
+});
+
+describe('safeUrl', () => {
+  it('keeps http(s) URLs and drops every other scheme', () => {
+    equal(safeUrl('https://img.example.com/a.jpg', 'https://x.test/'), 'https://img.example.com/a.jpg');
+    equal(safeUrl('/rent/a', 'https://x.test/api/'), 'https://x.test/rent/a');
+    for (const bad of ['javascript:alert(1)', ' JAVASCRIPT:alert(1)', 'data:text/html,x', 'vbscript:x', 'blob:https://x/y', '', null]) {
+      equal(safeUrl(bad, 'https://x.test/'), null, String(bad));
+    }
+  });
+});
+
+describe('arrange', () => {
+  const listing = (code: string, gross: number, area: number, free: number) =>
+    ({ id: code, code, price: { gross }, area_m2: area, free_units: free }) as unknown as Summary;
+  const all = [listing('B-10', 300, 5, 0), listing('B-2', 100, 9, 2), listing('A-1', 300, 1, 1)];
+
+  it('filters, sorts stably and limits', () => {
+    const codes = (list: Summary[]) => list.map((l) => l.code);
+    deepEqual(codes(arrange(all, { availableOnly: false, sort: 'code', limit: undefined })), ['A-1', 'B-2', 'B-10']);
+    deepEqual(codes(arrange(all, { availableOnly: false, sort: '-price', limit: undefined })), ['B-10', 'A-1', 'B-2']);
+    deepEqual(codes(arrange(all, { availableOnly: true, sort: 'area', limit: 1 })), ['A-1']);
+    deepEqual(codes(arrange(all, { availableOnly: false, sort: 'bogus', limit: 0 })), ['B-10', 'B-2', 'A-1']);
+  });
+});
