@@ -26,7 +26,8 @@ export interface App extends RunningServer {
 
 export async function startApp(opts: AppOptions): Promise<App> {
   const { config } = opts;
-  const db = openDb(config.db, { migrate: false });
+  // A newer program migrates an older file on start; a file newer than the program is refused with one line.
+  const db = openDb(config.db);
   const log = new JsonLog(opts.logWrite);
   const handler = createHandler({
     db,
