@@ -1,6 +1,6 @@
 // Opens the one SQLite file (WAL, busy timeout) and brings its schema up to date in a transaction.
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ListingsError } from '../errors.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.ts';
@@ -17,7 +17,7 @@ export interface OpenOptions {
 export function openDb(file: string, options: OpenOptions = {}): Db {
   if (file !== ':memory:' && !options.readonly) {
     try {
-      mkdirSync(dirname(file), { recursive: true });
+      makeParents(dirname(file));
     } catch (err) {
       throw new ListingsError('db_unreadable', `cannot create the folder for database ${file}: ${(err as Error).message}`);
     }
@@ -61,4 +61,12 @@ function migrate(db: Db, apply: boolean): void {
     for (let v = now; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
+}
+
+/** mkdir -p, one level at a time: Node's recursive mkdir never returns on some paths (under /proc, for one). */
+function makeParents(dir: string): void {
+  if (existsSync(dir)) return;
+  const parent = dirname(dir);
+  if (parent !== dir) makeParents(parent);
+  mkdirSync(dir);
 }
