@@ -4,6 +4,7 @@ import { ListingsError } from '../server/errors.ts';
 import { dbCommand, facilitiesCommand, importCommand } from './commands/data.ts';
 import { keysCommand } from './commands/keys.ts';
 import { serveCommand } from './commands/serve.ts';
+import { snapshotCommand } from './commands/snapshot.ts';
 import { demoCommand } from './commands/demo.ts';
 import type { Io } from './io.ts';
 
@@ -21,7 +22,7 @@ export function createProgram(io: Io): Command {
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', '\nExamples:\n  $ listings import demo/data.json\n  $ listings keys create --facility wro-1 --label "broker site"\n  $ listings serve --port 8787')
     .exitOverride();
-  for (const sub of [dbCommand(io), importCommand(io), facilitiesCommand(io), keysCommand(io), serveCommand(io), demoCommand(io)]) {
+  for (const sub of [dbCommand(io), importCommand(io), facilitiesCommand(io), keysCommand(io), serveCommand(io), demoCommand(io), snapshotCommand(io)]) {
     program.addCommand(sub);
   }
   // exitOverride and output are not inherited by commands added with addCommand: apply them everywhere.

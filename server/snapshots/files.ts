@@ -1,0 +1,97 @@
+// Durable, atomic file replacement for the output folder, and the lock that keeps two exports out of one folder.
+import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { ListingsError } from '../errors.ts';
+
+/** A hidden temp name in the same folder (same file system, so rename is atomic); fixed, since the lock admits one writer. */
+export function tempPathOf(path: string): string {
+  return join(dirname(path), `.${basename(path)}.tmp`);
+}
+
+/** Writes the whole file and fsyncs it, so a later rename can never expose a short or empty file, even after a power cut. */
+export async function writeDurable(path: string, bytes: Uint8Array | string): Promise<void> {
+  const fh = await open(path, 'w', 0o644);
+  try {
+    await fh.writeFile(bytes);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Makes the renames in a folder durable. */
+export async function syncDir(dir: string): Promise<void> {
+  const fh = await open(dir, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Replaces one file atomically: readers see the old bytes or the new bytes, never a mix. */
+export async function replaceFile(path: string, bytes: Uint8Array | string): Promise<void> {
+  const tmp = tempPathOf(path);
+  await writeDurable(tmp, bytes);
+  await rename(tmp, path);
+  await syncDir(dirname(path));
+}
+
+/** The tail of the rename queue: pairs are renamed one at a time, off the main thread. */
+let renaming: Promise<unknown> = Promise.resolve();
+
+function serially<T>(task: () => Promise<T>): Promise<T> {
+  const run = renaming.then(task);
+  renaming = run.catch(() => undefined);
+  return run;
+}
+
+/**
+ * Replaces a file and its detached signature. Both are complete and fsynced before either is renamed; then the
+ * signature goes first and the file last. So a listings.json never appears before its signature exists, and an
+ * existing pair is mismatched (old file, new signature: verification fails, never passes) only between the two
+ * renames. Pairs are renamed one at a time, so if the process dies, at most one facility is left mismatched,
+ * until its next export. The folder itself is not fsynced (1,000 more journal commits per export): after a power
+ * cut a rename may be lost, which leaves the previous complete pair, or at worst the same one-mismatch state.
+ */
+export async function replaceSignedFile(path: string, bytes: Uint8Array, sigPath: string, sigBytes: Uint8Array): Promise<void> {
+  const tmp = tempPathOf(path);
+  const sigTmp = tempPathOf(sigPath);
+  await Promise.all([writeDurable(tmp, bytes), writeDurable(sigTmp, sigBytes)]);
+  await serially(async () => {
+    await rename(sigTmp, sigPath);
+    await rename(tmp, path);
+  });
+}
+
+export const LOCK_FILE = '.export.lock';
+
+/** Takes OUT/.export.lock (holding this process id); a lock left by a process that no longer runs is taken over. */
+export async function lockOutput(dir: string): Promise<() => Promise<void>> {
+  const path = join(dir, LOCK_FILE);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fh = await open(path, 'wx');
+      await fh.writeFile(`${process.pid}\n`);
+      await fh.close();
+      return () => unlink(path).catch(() => undefined);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const pid = Number((await readFile(path, 'utf8').catch(() => '')).trim());
+      if (Number.isInteger(pid) && pid > 0 && isRunning(pid)) {
+        throw new ListingsError('export_locked', `${dir} is being exported by process ${pid}; wait for it, or delete ${path} if that process is not an export`);
+      }
+      await unlink(path).catch(() => undefined); // stale: its process is gone
+    }
+  }
+  throw new ListingsError('export_locked', `${path}: could not take the export lock`);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

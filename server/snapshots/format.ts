@@ -1,0 +1,66 @@
+// The snapshot file format: one facility's Details in a fixed key order, compact JSON, signed over its exact bytes.
+import { createHash, sign } from 'node:crypto';
+import { detailOf } from '../domain/views.ts';
+import type { Snapshot, SnapshotSignature } from '../schemas/listing.ts';
+import type { FacilityData } from '../store/facilities.ts';
+import type { SigningKey } from './keygen.ts';
+
+export interface SnapshotMeta {
+  version: number;
+  generatedAt: Date;
+  expiresAt: Date;
+  kid: string;
+}
+
+/** 2030-01-01T12:00:00Z: whole seconds, as snapshots state their times. */
+export function isoSeconds(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The Details come from detailOf, the function the API answers with, so a snapshot and the API cannot disagree. */
+export function snapshotOf(data: FacilityData, publicUrl: string, meta: SnapshotMeta): Snapshot {
+  // Key order here is the order in the file: facility, listings, version, generated_at, expires_at, kid.
+  return {
+    facility: { id: data.facility.id, name: data.facility.name },
+    listings: data.listings.map((l) => detailOf(l, data, publicUrl)),
+    version: meta.version,
+    generated_at: isoSeconds(meta.generatedAt),
+    expires_at: isoSeconds(meta.expiresAt),
+    kid: meta.kid,
+  };
+}
+
+export interface EncodedSnapshot {
+  bytes: Buffer;
+  /** sha256 of the facility and Details: equal digests mean "the data has not changed" (key, version, times aside). */
+  contentDigest: string;
+}
+
+/**
+ * Compact JSON (like the API's bodies) plus one trailing newline, all of it signed: exactly
+ * `JSON.stringify(snapshot) + "\n"`. JSON.stringify keeps insertion order and snapshotOf builds every object in a
+ * fixed order, so the same data always gives the same bytes. The content part is stringified once and reused for
+ * the digest, which matters at tens of thousands of listings.
+ */
+export function encodeSnapshot(snapshot: Snapshot): EncodedSnapshot {
+  const { facility, listings, ...rest } = snapshot;
+  const content = JSON.stringify({ facility, listings });
+  const bytes = Buffer.from(`${content.slice(0, -1)},${JSON.stringify(rest).slice(1)}\n`);
+  return { bytes, contentDigest: digestOf(content) };
+}
+
+export function contentDigestOf(snapshot: Pick<Snapshot, 'facility' | 'listings'>): string {
+  return digestOf(JSON.stringify({ facility: snapshot.facility, listings: snapshot.listings }));
+}
+
+function digestOf(content: string): string {
+  return createHash('sha256').update(content).digest('hex');
+}
+
+export function signatureOf(bytes: Uint8Array, key: SigningKey): SnapshotSignature {
+  return { alg: 'EdDSA', kid: key.kid, sig: sign(null, bytes, key.privateKey).toString('base64url') };
+}
+
+export function serialiseSignature(signature: SnapshotSignature): Buffer {
+  return Buffer.from(`${JSON.stringify(signature)}\n`);
+}

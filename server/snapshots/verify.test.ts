@@ -1,0 +1,110 @@
+// verifySnapshot: each way a snapshot can be wrong fails with its own reason; a good one says what it checked.
+import { generateKeyPairSync } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { Snapshot } from '../schemas/listing.ts';
+import { encodeSnapshot, serialiseSignature, signatureOf } from './format.ts';
+import { jwkOf, signingKeyOf, type SigningKey } from './keygen.ts';
+import { verifySnapshot } from './verify.ts';
+
+const newKey = (): SigningKey => signingKeyOf(generateKeyPairSync('ed25519').privateKey);
+const NOW = new Date('2030-01-01T00:00:00Z');
+
+function snapshotOf(key: SigningKey, extra: Partial<Snapshot> = {}): Snapshot {
+  return {
+    facility: { id: 'wro-1', name: 'SafeBox' },
+    listings: [],
+    version: 3,
+    generated_at: '2029-12-31T00:00:00Z',
+    expires_at: '2030-01-07T00:00:00Z',
+    kid: key.kid,
+    ...extra,
+  };
+}
+
+function signed(key: SigningKey, extra: Partial<Snapshot> = {}) {
+  const { bytes } = encodeSnapshot(snapshotOf(key, extra));
+  return { bytes, sig: serialiseSignature(signatureOf(bytes, key)).toString() };
+}
+
+describe('verifySnapshot', () => {
+  const key = newKey();
+  const jwks = { keys: [jwkOf(key.publicKey)] };
+
+  it('accepts a good snapshot and reports what it checked', () => {
+    const { bytes, sig } = signed(key);
+    const r = verifySnapshot(bytes, sig, JSON.stringify(jwks), { now: NOW, minVersion: 3 });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.checked).toEqual({
+      bytes: bytes.length, alg: 'EdDSA', kid: key.kid, facility: { id: 'wro-1', name: 'SafeBox' }, version: 3, min_version: 3,
+      generated_at: '2029-12-31T00:00:00Z', expires_at: '2030-01-07T00:00:00Z', expires_in_seconds: 6 * 86_400, listings: 0,
+    });
+  });
+
+  it('finds the key by kid among several (rotation)', () => {
+    const { bytes, sig } = signed(key);
+    const r = verifySnapshot(bytes, sig, { keys: [jwkOf(newKey().publicKey), jwkOf(key.publicKey)] }, { now: NOW });
+    expect(r.ok).toBe(true);
+  });
+
+  const failures: [string, () => ReturnType<typeof verifySnapshot>][] = [
+    ['signature_invalid', () => {
+      const { bytes, sig } = signed(key);
+      const i = bytes.indexOf('"version":3') + 10;
+      bytes[i] = '4'.charCodeAt(0);
+      return verifySnapshot(bytes, sig, jwks, { now: NOW });
+    }],
+    ['signature_invalid', () => {
+      // The signature of another facility's file, by the same key.
+      const other = signed(key, { facility: { id: 'krk-1', name: 'Other' } });
+      return verifySnapshot(signed(key).bytes, other.sig, jwks, { now: NOW });
+    }],
+    ['unknown_kid', () => {
+      const { bytes, sig } = signed(key);
+      return verifySnapshot(bytes, sig, { keys: [jwkOf(newKey().publicKey)] }, { now: NOW });
+    }],
+    ['kid_mismatch', () => {
+      // Re-signed with another key without updating the kid inside the file.
+      const other = newKey();
+      const { bytes } = signed(key);
+      return verifySnapshot(bytes, signatureOf(bytes, other), { keys: [jwkOf(key.publicKey), jwkOf(other.publicKey)] }, { now: NOW });
+    }],
+    ['expired', () => {
+      const { bytes, sig } = signed(key, { expires_at: '2030-01-01T00:00:00Z' });
+      return verifySnapshot(bytes, sig, jwks, { now: NOW });
+    }],
+    ['rollback', () => {
+      const { bytes, sig } = signed(key);
+      return verifySnapshot(bytes, sig, jwks, { now: NOW, minVersion: 4 });
+    }],
+    ['facility_mismatch', () => {
+      const { bytes, sig } = signed(key);
+      return verifySnapshot(bytes, sig, jwks, { now: NOW, facility: 'krk-1' });
+    }],
+    ['malformed', () => {
+      const { bytes } = signed(key);
+      return verifySnapshot(bytes, '<html>not found</html>', jwks, { now: NOW });
+    }],
+    ['malformed', () => {
+      const { bytes, sig } = signed(key);
+      return verifySnapshot(bytes, sig, { keys: [{ kty: 'RSA', kid: key.kid }] }, { now: NOW });
+    }],
+    ['malformed', () => {
+      // Correctly signed, but not a snapshot.
+      const bytes = Buffer.from(JSON.stringify({ hello: 'world', kid: key.kid }));
+      return verifySnapshot(bytes, signatureOf(bytes, key), jwks, { now: NOW });
+    }],
+  ];
+
+  it.each(failures.map(([reason, run], i) => [i, reason, run] as const))('case %i fails with %s', (_i, reason, run) => {
+    const r = run();
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.reason).toBe(reason);
+  });
+
+  it('a signature of the wrong length is signature_invalid, not a crash', () => {
+    const { bytes } = signed(key);
+    const r = verifySnapshot(bytes, { alg: 'EdDSA', kid: key.kid, sig: 'AAAA' }, jwks, { now: NOW });
+    expect(r).toMatchObject({ ok: false, reason: 'signature_invalid' });
+  });
+});

@@ -1,0 +1,113 @@
+// Checks a snapshot the way a partner would: signature over the exact bytes, key by kid, expiry, and rollback.
+import { createPublicKey, verify as verifyEd25519, type KeyObject } from 'node:crypto';
+import { Jwks, Snapshot, SnapshotSignature, type Jwk } from '../schemas/listing.ts';
+
+export type VerifyFailureReason =
+  | 'malformed' // the signature file, the JWKS, or the signed content is not what the contract describes
+  | 'kid_mismatch' // the signature names another key than listings.json does
+  | 'unknown_kid' // no key in the JWKS has the signature's kid (signed with another key)
+  | 'signature_invalid' // the bytes are not what the key signed (tampered, or another file's signature)
+  | 'facility_mismatch' // a valid snapshot of another facility than the one expected
+  | 'expired' // now is at or after expires_at
+  | 'rollback'; // version is lower than the lowest one the reader accepts
+
+export interface VerifyOptions {
+  now: Date;
+  /** Reject versions below this one (the highest version the reader has seen before). */
+  minVersion?: number;
+  /** Reject a snapshot of any other facility (guards against a whole pair copied to another facility's URL). */
+  facility?: string;
+}
+
+export interface Checked {
+  bytes: number;
+  alg: 'EdDSA';
+  kid: string;
+  facility: { id: string; name: string };
+  version: number;
+  min_version: number | null;
+  generated_at: string;
+  expires_at: string;
+  expires_in_seconds: number;
+  listings: number;
+}
+
+export type VerifyResult =
+  | { ok: true; checked: Checked; snapshot: Snapshot }
+  | { ok: false; reason: VerifyFailureReason; message: string };
+
+const fail = (reason: VerifyFailureReason, message: string): VerifyResult => ({ ok: false, reason, message });
+
+/**
+ * Authenticity first: nothing in listings.json is trusted until its signature verifies. The one earlier check
+ * (a kid that differs between the two files) can only reject, never accept, so reading unverified bytes there is safe.
+ */
+export function verifySnapshot(listingsBytes: Uint8Array, signature: unknown, jwks: unknown, opts: VerifyOptions): VerifyResult {
+  const sig = SnapshotSignature.safeParse(typeof signature === 'string' ? parseJson(signature) : signature);
+  if (!sig.success) return fail('malformed', 'the signature file is not {"alg":"EdDSA","kid":...,"sig":...}');
+  const keys = Jwks.safeParse(typeof jwks === 'string' ? parseJson(jwks) : jwks);
+  if (!keys.success) return fail('malformed', 'the keys file is not a JWKS of Ed25519 keys ({"keys":[{"kty":"OKP","crv":"Ed25519","x":...,"kid":...}]})');
+
+  const text = Buffer.from(listingsBytes).toString('utf8');
+  const content = parseJson(text);
+  const claimedKid = (content as { kid?: unknown } | undefined)?.kid;
+  if (typeof claimedKid === 'string' && claimedKid !== sig.data.kid) {
+    return fail('kid_mismatch', `the signature is by key ${sig.data.kid} but listings.json names key ${claimedKid}`);
+  }
+
+  const jwk = keys.data.keys.find((k) => k.kid === sig.data.kid);
+  if (!jwk) return fail('unknown_kid', `no key with kid ${sig.data.kid} in the keys file (it has: ${keys.data.keys.map((k) => k.kid).join(', ') || 'none'})`);
+  const publicKey = publicKeyOf(jwk);
+  if (!publicKey) return fail('malformed', `the key ${jwk.kid} in the keys file is not a valid Ed25519 public key`);
+  const signatureBytes = Buffer.from(sig.data.sig, 'base64url');
+  if (signatureBytes.length !== 64 || !verifyEd25519(null, listingsBytes, publicKey, signatureBytes)) {
+    return fail('signature_invalid', `the signature does not match the bytes of listings.json (changed, or the signature of another file)`);
+  }
+
+  const parsed = Snapshot.safeParse(content);
+  if (!parsed.success) return fail('malformed', 'listings.json is signed but is not a snapshot ({ facility, listings, version, generated_at, expires_at, kid })');
+  const snapshot = parsed.data;
+  if (opts.facility !== undefined && snapshot.facility.id !== opts.facility) {
+    return fail('facility_mismatch', `this is the snapshot of facility ${snapshot.facility.id}, not ${opts.facility}`);
+  }
+  const expiresInSeconds = Math.floor((Date.parse(snapshot.expires_at) - opts.now.getTime()) / 1000);
+  if (Date.parse(snapshot.expires_at) <= opts.now.getTime()) {
+    return fail('expired', `expired at ${snapshot.expires_at} (${-expiresInSeconds} s ago): the copy is stale or the export has stopped`);
+  }
+  if (opts.minVersion !== undefined && snapshot.version < opts.minVersion) {
+    return fail('rollback', `version ${snapshot.version} is older than the minimum accepted version ${opts.minVersion}: an old file is being served`);
+  }
+  return {
+    ok: true,
+    snapshot,
+    checked: {
+      bytes: listingsBytes.length,
+      alg: 'EdDSA',
+      kid: sig.data.kid,
+      facility: snapshot.facility,
+      version: snapshot.version,
+      min_version: opts.minVersion ?? null,
+      generated_at: snapshot.generated_at,
+      expires_at: snapshot.expires_at,
+      expires_in_seconds: expiresInSeconds,
+      listings: snapshot.listings.length,
+    },
+  };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function publicKeyOf(jwk: Jwk): KeyObject | undefined {
+  try {
+    const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, format: 'jwk' });
+    return Buffer.from(jwk.x, 'base64url').length === 32 ? key : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,263 @@
+// `listings snapshot keygen|export|verify` end to end: the real CLI, the real server's answers, stock OpenSSL, and HTTP.
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join, normalize } from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Io } from '../cli/io.ts';
+import { runCli } from '../cli/program.ts';
+import { Detail, Snapshot, Summary } from '../server/schemas/listing.ts';
+import type { Db } from '../server/store/db.ts';
+import { BIN, REPO, cli, demoDb, demoImport, issueKey, startTestServer, tempDir, type CliResult } from './helpers/fixture.ts';
+
+let dir: string;
+let cleanup: () => void;
+let db: Db;
+let dbFile: string;
+let keyFile: string;
+let kid: string;
+const OUT = () => join(dir, 'out');
+
+/** The CLI in this process (fast); exit code and output as an operator would see them. */
+async function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: Io = { out: (t) => out.push(t), err: (t) => err.push(t), readStdin: async () => '', env, isTTY: false };
+  const status = await runCli(args, io);
+  return { status, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+
+/** The real binary without blocking this process (an HTTP server in this process must keep answering). */
+function cliAsync(args: string[]): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ status: code ?? -1, stdout, stderr }));
+  });
+}
+
+const verifyArgs = (target: string, keys = join(OUT(), 'keys.json'), ...extra: string[]) => ['snapshot', 'verify', target, '--keys', keys, ...extra];
+
+/** A copy of the exported folder to spoil. */
+function copyOut(name: string): string {
+  const copy = join(dir, name);
+  cpSync(OUT(), copy, { recursive: true });
+  return copy;
+}
+
+beforeAll(() => {
+  ({ dir, cleanup } = tempDir());
+  ({ db, file: dbFile } = demoDb(dir));
+  const keygen = cli(['snapshot', 'keygen', '--out', join(dir, 'secrets'), '--json']);
+  expect(keygen.status).toBe(0);
+  ({ kid, private_key: keyFile } = JSON.parse(keygen.stdout) as { kid: string; private_key: string });
+  const exported = cli(['snapshot', 'export', '--db', dbFile, '--out', OUT(), '--signing-key', keyFile]);
+  expect(exported.stderr).not.toMatch(/error/);
+  expect(exported.status).toBe(0);
+});
+afterAll(() => {
+  db.close();
+  cleanup();
+});
+
+describe('snapshot keygen', () => {
+  it('writes the private key with mode 600 and refuses to overwrite it without --force', () => {
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    const again = cli(['snapshot', 'keygen', '--out', join(dir, 'secrets')]);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toMatch(/already exists.*--force/);
+  });
+});
+
+describe('snapshot export -> verify', () => {
+  it('exports every facility in the contract layout and verifies with the real binary', () => {
+    for (const f of demoImport().facilities) {
+      const text = readFileSync(join(OUT(), f.id, 'listings.json'), 'utf8');
+      expect(Snapshot.parse(JSON.parse(text))).toMatchObject({ facility: { id: f.id }, kid, version: 1 });
+    }
+    const r = cli(verifyArgs(join(OUT(), 'wro-1')));
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/signature\s+valid Ed25519/);
+    expect(r.stdout).toContain(`kid        ${kid}`);
+    expect(r.stdout).toMatch(/expires\s+\S+ \(in 6d 23h/);
+    expect(r.stdout).toMatch(/version\s+1 \(no --min-version/);
+    expect(r.stdout).toMatch(/listings\s+6/);
+  });
+
+  it('prints the checks as JSON and accepts the file path as well as its folder', async () => {
+    const r = await run([...verifyArgs(join(OUT(), 'krk-1', 'listings.json')), '--min-version', '1', '--json']);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, checked: { kid, version: 1, min_version: 1, facility: { id: 'krk-1' }, listings: 3 } });
+  });
+
+  it('fails with a distinct reason and exit 1 for a flipped byte, a swapped signature, a wrong key, an expired file and a lower version', async () => {
+    const reasons: Record<string, string> = {};
+    const expectFailure = async (name: string, args: string[], reason: string) => {
+      const r = await run([...args, '--json']);
+      expect(r.status, name).toBe(1);
+      expect(JSON.parse(r.stdout), name).toMatchObject({ ok: false, reason });
+      expect(r.stderr, name).toContain(reason);
+      reasons[name] = reason;
+    };
+
+    const flipped = copyOut('flipped');
+    const file = join(flipped, 'wro-1', 'listings.json');
+    const bytes = readFileSync(file);
+    const at = bytes.indexOf('"gross":') + 8;
+    bytes[at] = bytes[at] === 0x31 ? 0x32 : 0x31; // one digit of a price
+    writeFileSync(file, bytes);
+    await expectFailure('flipped byte', verifyArgs(join(flipped, 'wro-1')), 'signature_invalid');
+
+    const swapped = copyOut('swapped');
+    cpSync(join(swapped, 'krk-1', 'listings.json.sig'), join(swapped, 'wro-1', 'listings.json.sig'));
+    await expectFailure('swapped signature', verifyArgs(join(swapped, 'wro-1')), 'signature_invalid');
+
+    const other = join(dir, 'other');
+    expect((await run(['snapshot', 'keygen', '--out', join(other, 'secrets')])).status).toBe(0);
+    expect((await run(['snapshot', 'export', '--db', dbFile, '--out', join(other, 'out'), '--signing-key', join(other, 'secrets', 'signing-key.pem'), '--facility', 'zrh-1'])).status).toBe(0);
+    await expectFailure('wrong key', verifyArgs(join(OUT(), 'wro-1'), join(other, 'out', 'keys.json')), 'unknown_kid');
+
+    const shortLived = join(dir, 'short');
+    expect((await run(['snapshot', 'export', '--db', dbFile, '--out', shortLived, '--signing-key', keyFile, '--facility', 'ber-1', '--ttl', '1s'])).status).toBe(0);
+    await new Promise((r) => setTimeout(r, 1_100));
+    await expectFailure('expired', verifyArgs(join(shortLived, 'ber-1'), join(shortLived, 'keys.json')), 'expired');
+
+    const old = copyOut('old');
+    expect((await run(['snapshot', 'export', '--db', dbFile, '--out', OUT(), '--signing-key', keyFile, '--facility', 'wro-1'])).status).toBe(0);
+    const current = await run([...verifyArgs(join(OUT(), 'wro-1')), '--min-version', '2', '--json']);
+    expect(JSON.parse(current.stdout)).toMatchObject({ ok: true, checked: { version: 2 } });
+    await expectFailure('lower version', [...verifyArgs(join(old, 'wro-1')), '--min-version', '2'], 'rollback');
+
+    expect(new Set(Object.values(reasons))).toEqual(new Set(['signature_invalid', 'unknown_kid', 'expired', 'rollback']));
+    // The same failure from the real binary: exit 1 and the reason on stderr.
+    const real = cli(verifyArgs(join(flipped, 'wro-1')));
+    expect(real.status).toBe(1);
+    expect(real.stderr).toMatch(/^error: .*signature_invalid/);
+  });
+
+  it('reports a missing file as unreadable (exit 1)', async () => {
+    const r = await run(verifyArgs(join(dir, 'nowhere')));
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('unreadable');
+  });
+});
+
+describe('snapshot export options', () => {
+  it('refuses an unknown facility (exit 1) and reads the database from LISTINGS_DB', async () => {
+    const unknown = await run(['snapshot', 'export', '--out', join(dir, 'x'), '--signing-key', keyFile, '--facility', 'nope-1'], { LISTINGS_DB: dbFile });
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('unknown facility');
+    const viaEnv = await run(['snapshot', 'export', '--out', join(dir, 'env-out'), '--signing-key', keyFile, '--facility', 'zrh-1', '--json'], { LISTINGS_DB: dbFile });
+    expect(viaEnv.status).toBe(0);
+    expect(JSON.parse(viaEnv.stdout)).toMatchObject({ facilities: 1, kid, results: [{ id: 'zrh-1' }] });
+    expect(viaEnv.stderr).toMatch(/^zrh-1: version \d+, 3 listings/);
+  });
+
+  it.each([
+    [['snapshot', 'export', '--out', 'x', '--signing-key', 'k', '--ttl', '7x']],
+    [['snapshot', 'export', '--out', 'x', '--signing-key', 'k', '--ttl', '0d']],
+    [['snapshot', 'export', '--out', 'x', '--signing-key', 'k', '--facility', 'Not_An_Id']],
+    [['snapshot', 'export', '--out', 'x']],
+    [['snapshot', 'verify', 'x', '--keys', 'k', '--min-version', '0']],
+    [['snapshot', 'verify', 'x']],
+  ])('usage error exits 2: %j', async (args) => {
+    expect((await run(args)).status).toBe(2);
+  });
+
+  it.each(['keygen', 'export', 'verify'])('snapshot %s --help shows an example', async (sub) => {
+    const r = await run(['snapshot', sub, '--help']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/Examples?:\n\s+\$ listings snapshot /);
+  });
+});
+
+describe('snapshot and API agree', () => {
+  it('exports the same Detail objects (prices, free units, links) the API answers with', async () => {
+    const app = await startTestServer(dbFile);
+    try {
+      const out = join(dir, 'api-out');
+      const r = await run(['snapshot', 'export', '--db', dbFile, '--out', out, '--signing-key', keyFile, '--public-url', app.url]);
+      expect(r.status).toBe(0);
+      for (const f of demoImport().facilities) {
+        const { key } = issueKey(db, f.id);
+        const snapshot = Snapshot.parse(JSON.parse(readFileSync(join(out, f.id, 'listings.json'), 'utf8')));
+        const list = await getJson(`${app.url}/external/listings`, key);
+        expect(list.facility).toEqual(snapshot.facility);
+        expect(list.listings).toEqual(snapshot.listings.map((d) => Summary.parse(d)));
+        for (const detail of snapshot.listings) {
+          expect(Detail.parse(await getJson(`${app.url}/external/listings/${detail.id}`, key))).toEqual(detail);
+        }
+      }
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+async function getJson(url: string, key: string) {
+  const res = await request(url, { headers: { 'x-api-key': key } });
+  expect(res.statusCode).toBe(200);
+  return (await res.body.json()) as { facility: unknown; listings: unknown[] };
+}
+
+describe('verification with stock tools and over HTTP', () => {
+  it('openssl pkeyutl -verify -rawin accepts the file with the exported PEM key, and rejects a changed byte', () => {
+    const help = spawnSync('openssl', ['pkeyutl', '-help'], { encoding: 'utf8' });
+    expect(`${help.stdout}${help.stderr}`).toContain('-rawin');
+    const folder = join(OUT(), 'zrh-1');
+    const sig = JSON.parse(readFileSync(join(folder, 'listings.json.sig'), 'utf8')) as { kid: string; sig: string };
+    const raw = join(dir, 'zrh-1.sig.bin');
+    writeFileSync(raw, Buffer.from(sig.sig, 'base64url'));
+    const opensslVerify = (file: string) =>
+      spawnSync('openssl', ['pkeyutl', '-verify', '-pubin', '-inkey', join(OUT(), 'keys', `${sig.kid}.pem`), '-rawin', '-in', file, '-sigfile', raw], { encoding: 'utf8' });
+    const ok = opensslVerify(join(folder, 'listings.json'));
+    expect(ok.stdout).toContain('Signature Verified Successfully');
+    expect(ok.status).toBe(0);
+    const changed = join(dir, 'zrh-1.changed.json');
+    writeFileSync(changed, readFileSync(join(folder, 'listings.json'), 'utf8').replace('"version":', '"version":9'));
+    expect(opensslVerify(changed).status).not.toBe(0);
+  });
+
+  it('listings snapshot verify fetches listings.json, its .sig and keys.json over HTTP', async () => {
+    const tampered = new Map<string, Buffer>();
+    const server = await serveFolder(OUT(), tampered);
+    try {
+      const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      const ok = await cliAsync(['snapshot', 'verify', `${base}/wro-1/listings.json`, '--keys', `${base}/keys.json`]);
+      expect(ok.stderr).toBe('');
+      expect(ok.status).toBe(0);
+      expect(ok.stdout).toContain(`verified ${base}/wro-1/listings.json`);
+      const folder = await cliAsync(['snapshot', 'verify', `${base}/krk-1/`, '--keys', `${base}/keys.json`, '--json']);
+      expect(JSON.parse(folder.stdout)).toMatchObject({ ok: true, location: `${base}/krk-1/listings.json` });
+
+      tampered.set('/wro-1/listings.json', Buffer.from(readFileSync(join(OUT(), 'wro-1', 'listings.json'), 'utf8').replace('"free_units":', '"free_units":1')));
+      const bad = await cliAsync(['snapshot', 'verify', `${base}/wro-1/listings.json`, '--keys', `${base}/keys.json`]);
+      expect(bad.status).toBe(1);
+      expect(bad.stderr).toContain('signature_invalid');
+      const missing = await cliAsync(['snapshot', 'verify', `${base}/nope-1/listings.json`, '--keys', `${base}/keys.json`]);
+      expect(missing.status).toBe(1);
+      expect(missing.stderr).toMatch(/unreadable.*HTTP 404/);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+/** A plain static file server over a folder, as any static host would be; `override` serves other bytes for a path. */
+function serveFolder(root: string, override: Map<string, Buffer>): Promise<Server> {
+  const server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
+    try {
+      const body = override.get(path) ?? readFileSync(join(root, path));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
