@@ -6,6 +6,8 @@ export default defineConfig({
     include: ['server/**/*.test.ts', 'cli/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['node_modules/**', 'dist/**', 'widget/**'],
     environment: 'node',
+    // Records issued keys and server logs for the run; its teardown fails the run if any log holds a key.
+    globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

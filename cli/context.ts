@@ -1,6 +1,7 @@
 // Shared options every command understands (--db, --key-prefix) and the database they open.
 import type { Command } from 'commander';
 import { defaultDbPath } from '../server/config.ts';
+import { ListingsError } from '../server/errors.ts';
 import { openDb, type Db } from '../server/store/db.ts';
 import type { Io } from './io.ts';
 
@@ -19,9 +20,16 @@ export function dbPathOf(cmd: Command, io: Io): string {
 
 /** Opens the database for one command and always closes it, even when the action throws. */
 export async function withDb<T>(cmd: Command, io: Io, action: (db: Db) => T | Promise<T>): Promise<T> {
-  const db = openDb(dbPathOf(cmd, io));
+  const path = dbPathOf(cmd, io);
+  const db = openDb(path);
   try {
     return await action(db);
+  } catch (err) {
+    // Another process (an import, a revoke) held the write lock for longer than busy_timeout: say so, not "unexpected failure".
+    if (String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) {
+      throw new ListingsError('db_busy', `database ${path} is locked by another process that is writing to it (waited 5 s); try again when it has finished`);
+    }
+    throw err;
   } finally {
     db.close();
   }

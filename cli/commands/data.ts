@@ -9,7 +9,9 @@ import { dbPathOf, withDb } from '../context.ts';
 import { json, table, type Io } from '../io.ts';
 
 export function dbCommand(io: Io): Command {
-  const db = new Command('db').description('manage the database file');
+  const db = new Command('db')
+    .description('manage the database file')
+    .addHelpText('after', '\nExample:\n  $ listings db migrate --db ./data/listings.db');
   db.command('migrate')
     .description('create the database file or bring its schema up to date')
     .option('--json', 'print the result as JSON')
@@ -50,7 +52,9 @@ export function importCommand(io: Io): Command {
 }
 
 export function facilitiesCommand(io: Io): Command {
-  const cmd = new Command('facilities').description('list the imported facilities');
+  const cmd = new Command('facilities')
+    .description('list the imported facilities')
+    .addHelpText('after', '\nExample:\n  $ listings facilities list --json');
   cmd.command('list')
     .description('list facilities with their listing counts')
     .option('--json', 'print as JSON')

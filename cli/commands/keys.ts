@@ -51,7 +51,9 @@ function limitsOf(opts: { rate?: number; burst?: number; allowedOrigin?: string[
 }
 
 export function keysCommand(io: Io): Command {
-  const keys = new Command('keys').description("issue, list, update and revoke partners' API keys");
+  const keys = new Command('keys')
+    .description("issue, list, update and revoke partners' API keys")
+    .addHelpText('after', '\nExamples:\n  $ listings keys create --facility wro-1 --label "broker site"\n  $ listings keys list --facility wro-1\n  $ listings keys revoke key_3kT9wQ2mZp8vL1xA');
 
   limitOptions(
     keys.command('create')

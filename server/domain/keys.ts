@@ -31,6 +31,14 @@ export function keyPattern(prefix: string): RegExp {
   return new RegExp(`^${prefix}_live_[A-Za-z0-9]{${SECRET_LENGTH}}$`);
 }
 
+/** Runs of 32 or more letters and digits: where a key's secret could hide in text we log (a partner may paste a key into a URL). */
+const SECRET_LIKE = /[A-Za-z0-9]{32,}/g;
+
+/** The text with anything that could be a key's secret replaced, for log lines built from what clients send. */
+export function redactSecrets(text: string): string {
+  return text.length < SECRET_LENGTH ? text : text.replace(SECRET_LIKE, '[redacted]');
+}
+
 export function hintOf(key: string): string {
   return key.slice(-4);
 }

@@ -2,11 +2,24 @@
 import type { ProblemCode } from '../schemas/listing.ts';
 
 export type Headers = Record<string, string | number>;
+/** Headers as node:http also takes them: [name, value, name, value, ...]. The API's hot path joins pre-built lists. */
+export type HeaderList = string[];
 
 export interface Answer {
   status: number;
-  headers: Headers;
+  headers: Headers | HeaderList;
   body: Buffer | string | null;
+}
+
+/** The same headers as a list, built once where an answer is assembled from pre-built parts. */
+export function headerListOf(headers: Readonly<Headers>): HeaderList {
+  return Object.entries(headers).flatMap(([name, value]) => [name, String(value)]);
+}
+
+/** Adds a header the answer does not have yet, whichever form its headers take. */
+export function addHeader(answer: Answer, name: string, value: string | number): void {
+  if (Array.isArray(answer.headers)) answer.headers.push(name, String(value));
+  else answer.headers[name] = value;
 }
 
 export interface RequestLike {
@@ -27,6 +40,9 @@ const TITLES: Record<ProblemCode, string> = {
   method_not_allowed: 'Method not allowed',
   invalid_parameter: 'Invalid parameter',
   uri_too_long: 'URI too long',
+  bad_request: 'Bad request',
+  request_timeout: 'Request timeout',
+  headers_too_large: 'Request header fields too large',
   rate_limited: 'Too many requests',
   internal_error: 'Internal error',
 };
@@ -40,6 +56,9 @@ export const STATUS_OF: Record<ProblemCode, number> = {
   method_not_allowed: 405,
   invalid_parameter: 400,
   uri_too_long: 414,
+  bad_request: 400,
+  request_timeout: 408,
+  headers_too_large: 431,
   rate_limited: 429,
   internal_error: 500,
 };
@@ -49,7 +68,7 @@ export function problemBody(code: ProblemCode, detail: string): string {
   return JSON.stringify({ type: PROBLEM_TYPE_BASE + code, title: TITLES[code], status: STATUS_OF[code], detail, code });
 }
 
-export function problem(code: ProblemCode, detail: string, headers: Headers = {}): Answer {
+export function problem(code: ProblemCode, detail: string, headers: Headers = {}): Answer & { headers: Headers } {
   return {
     status: STATUS_OF[code],
     headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...headers },

@@ -2,12 +2,12 @@
 import type { Db } from '../store/db.ts';
 import { header, HttpProblem, problem, type Answer, type Headers, type RequestLike } from './answer.ts';
 import { KeyVerifier, type KeyInfo } from './auth.ts';
-import { allowedOriginFor, CORS_HEADERS } from './cors.ts';
+import { allowedOriginFor, CORS_HEADER_LIST, CORS_HEADERS, corsHeaderListFor } from './cors.ts';
 import { Freshness } from './freshness.ts';
 import { LastUse } from './last-use.ts';
-import { parseListQuery } from './query.ts';
-import { RateLimiter, type Limit } from './rate-limit.ts';
-import { ViewsCache, type Body } from './views-cache.ts';
+import { parseListQuery, type ListQuery } from './query.ts';
+import { RateLimiter, type Decision, type Limit } from './rate-limit.ts';
+import { ViewsCache, type ApiBody } from './views-cache.ts';
 
 export const API_PREFIX = '/external/listings';
 const ALLOW = 'GET, HEAD, OPTIONS';
@@ -28,6 +28,14 @@ export interface ApiOptions {
   cacheBudgetBytes?: number;
 }
 
+/** What every answer to one key shares, worked out on its first request (and again after a data change). */
+interface KeyProfile {
+  limit: Limit;
+  policy: string;
+  /** The CORS headers; undefined for an origin-restricted key, whose Allow-Origin depends on the request. */
+  cors: readonly string[] | undefined;
+}
+
 /** What the request log learns about a request from the API. */
 export interface ApiContext {
   keyId?: string;
@@ -40,6 +48,8 @@ export class ListingsApi {
   private readonly views: ViewsCache;
   private readonly keyLimiter = new RateLimiter('key');
   private readonly authLimiter = new RateLimiter('auth');
+  /** Keyed by the verifier's cached KeyInfo objects, so a data change (which drops those) drops these too. */
+  private readonly profiles = new WeakMap<KeyInfo, KeyProfile>();
 
   constructor(private readonly opts: ApiOptions) {
     this.freshness = new Freshness(opts.db);
@@ -64,33 +74,63 @@ export class ListingsApi {
     this.freshness.check();
     const key = this.authenticate(req, ctx);
     const origin = header(req, 'origin');
-    const cors = key.allowed_origins.length === 0 ? CORS_HEADERS : { ...CORS_HEADERS, 'access-control-allow-origin': allowedOriginFor(key.allowed_origins, origin) };
-    if (origin !== undefined && key.allowed_origins.length > 0 && !key.allowed_origins.includes(origin)) {
+    const restricted = key.allowed_origins.length > 0;
+    const cors = restricted ? { ...CORS_HEADERS, 'access-control-allow-origin': allowedOriginFor(key.allowed_origins, origin) } : CORS_HEADERS;
+    if (origin !== undefined && restricted && !key.allowed_origins.includes(origin)) {
       throw new HttpProblem('origin_not_allowed', 'This API key may not be used from this website.', cors);
     }
-    const limit = this.keyLimiter.take(key.id, key.rate_per_s ? { rate: key.rate_per_s, burst: key.burst ?? Math.ceil(key.rate_per_s * 5) } : this.opts.defaultLimit);
+    const profile = this.profileOf(key);
+    const limit = this.keyLimiter.take(key.id, profile.limit);
     if (!limit.ok) {
-      throw new HttpProblem('rate_limited', `Too many requests for this key; retry in ${limit.retryAfter} s.`, { ...cors, ...limit.headers, 'retry-after': limit.retryAfter });
+      throw new HttpProblem('rate_limited', `Too many requests for this key; retry in ${limit.retryAfter} s.`, { ...this.errorHeaders(cors, profile, limit), 'retry-after': limit.retryAfter });
     }
     this.lastUse.touch(key.id);
-    const headers = { ...cors, ...limit.headers };
     const views = this.views.get(key.facility_id);
+    let body: ApiBody | undefined;
     if (path === API_PREFIX) {
-      if (!views) throw new HttpProblem('not_found', NOT_FOUND, headers);
-      const query = (() => {
-        try {
-          return parseListQuery(search);
-        } catch (err) {
-          if (err instanceof HttpProblem) throw new HttpProblem(err.code, err.detail, headers);
-          throw err;
-        }
-      })();
-      return cached(req, this.views.listBody(views, query), headers);
+      if (!views) throw new HttpProblem('not_found', NOT_FOUND, this.errorHeaders(cors, profile, limit));
+      body = this.views.listBody(views, this.listQuery(search, cors, profile, limit));
+    } else {
+      body = views?.details.get(path.slice(API_PREFIX.length + 1));
+      if (!body) throw new HttpProblem('not_found', NOT_FOUND, this.errorHeaders(cors, profile, limit));
     }
-    const id = path.slice(API_PREFIX.length + 1);
-    const body = views?.details.get(id);
-    if (!body) throw new HttpProblem('not_found', NOT_FOUND, headers);
-    return cached(req, body, headers);
+    // The hot path: pre-built header lists joined, no per-request objects (see docs/performance.md).
+    const inm = header(req, 'if-none-match');
+    const notModified = inm !== undefined && etagMatches(inm, body.etag);
+    return {
+      status: notModified ? 304 : 200,
+      headers: [
+        ...(profile.cors ?? corsHeaderListFor(String(cors['access-control-allow-origin']))),
+        ...(notModified ? body.notModified : body.ok),
+        'ratelimit-policy', profile.policy,
+        'ratelimit', limit.rateLimit,
+      ],
+      body: notModified ? null : body.bytes,
+    };
+  }
+
+  // No closures are made per request (tsx's keepNames would name each one): helpers are methods.
+  private listQuery(search: string, cors: Headers, profile: KeyProfile, limit: Decision): ListQuery | undefined {
+    try {
+      return parseListQuery(search);
+    } catch (err) {
+      if (err instanceof HttpProblem) throw new HttpProblem(err.code, err.detail, this.errorHeaders(cors, profile, limit));
+      throw err;
+    }
+  }
+
+  private errorHeaders(cors: Headers, profile: KeyProfile, limit: Decision): Headers {
+    return { ...cors, ...this.keyLimiter.headersOf(profile.limit, limit) };
+  }
+
+  private profileOf(key: KeyInfo): KeyProfile {
+    let profile = this.profiles.get(key);
+    if (!profile) {
+      const limit = limitOf(key, this.opts.defaultLimit);
+      profile = { limit, policy: this.keyLimiter.policyOf(limit), cors: key.allowed_origins.length === 0 ? CORS_HEADER_LIST : undefined };
+      this.profiles.set(key, profile);
+    }
+    return profile;
   }
 
   private authenticate(req: RequestLike, ctx: ApiContext): KeyInfo {
@@ -112,11 +152,11 @@ export class ListingsApi {
   }
 }
 
-function cached(req: RequestLike, body: Body, headers: Headers): Answer {
-  const h: Headers = { ...headers, etag: body.etag, 'cache-control': 'private, no-cache', 'content-type': 'application/json; charset=utf-8' };
-  const inm = header(req, 'if-none-match');
-  if (inm !== undefined && etagMatches(inm, body.etag)) return { status: 304, headers: h, body: null };
-  return { status: 200, headers: h, body: body.bytes };
+/** A key's own rate and burst where set, the default for the part that is not (a rate alone gets a 5-second burst). */
+function limitOf(key: KeyInfo, fallback: Limit): Limit {
+  if (key.rate_per_s === null && key.burst === null) return fallback;
+  const rate = key.rate_per_s ?? fallback.rate;
+  return { rate, burst: key.burst ?? (key.rate_per_s === null ? fallback.burst : Math.ceil(rate * 5)) };
 }
 
 /** If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/ prefixes are ignored; `*` matches. */

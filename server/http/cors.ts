@@ -1,5 +1,5 @@
 // CORS headers: the same on every answer, so a browser can read errors too.
-import type { Headers } from './answer.ts';
+import { headerListOf, type Headers } from './answer.ts';
 
 export const CORS_HEADERS: Readonly<Headers> = Object.freeze({
   'access-control-allow-origin': '*',
@@ -9,6 +9,13 @@ export const CORS_HEADERS: Readonly<Headers> = Object.freeze({
   'access-control-expose-headers': 'ETag, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id',
   vary: 'X-API-Key, Origin',
 });
+
+export const CORS_HEADER_LIST: readonly string[] = Object.freeze(headerListOf(CORS_HEADERS));
+
+/** The CORS headers with this Access-Control-Allow-Origin (an origin-restricted key's). */
+export function corsHeaderListFor(allowOrigin: string): readonly string[] {
+  return headerListOf({ ...CORS_HEADERS, 'access-control-allow-origin': allowOrigin });
+}
 
 /** For an origin-restricted key: echo the request's origin only when it is allowed. */
 export function allowedOriginFor(origins: readonly string[], requestOrigin: string | undefined): string {

@@ -1,14 +1,15 @@
 // The request handler: a function from a request to an answer, testable without a socket. One top-level catch.
-import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { redactSecrets } from '../domain/keys.ts';
 import type { Db } from '../store/db.ts';
 import { HttpProblem, problem, type Answer, type RequestLike } from './answer.ts';
 import { ListingsApi, type ApiContext, type ApiOptions } from './api.ts';
 import { CORS_HEADERS } from './cors.ts';
 import { html, HTML_SECURITY_HEADERS, page } from './html.ts';
 import { openApiDocument } from './openapi.ts';
+import { nextRequestId } from './request-id.ts';
 import { rentalPage, RENT_PREFIX } from './rental-page.ts';
 import { StaticFiles } from './static-files.ts';
 import { bodyOf } from './views-cache.ts';
@@ -42,9 +43,8 @@ export function createHandler(opts: HandlerOptions): Handler {
 
   const route = (req: RequestLike, ctx: ApiContext): Answer => {
     if (req.url.length > MAX_URL_LENGTH) return problem('uri_too_long', `The URL is longer than ${MAX_URL_LENGTH} characters.`, CORS_HEADERS);
-    const q = req.url.indexOf('?');
-    const path = q === -1 ? req.url : req.url.slice(0, q);
-    const search = q === -1 ? '' : req.url.slice(q);
+    const path = pathOf(req.url);
+    const search = req.url.slice(path.length);
     if (api.handles(path)) return api.handle(req, path, search, ctx);
     if (req.method === 'OPTIONS') return { status: 204, headers: { ...CORS_HEADERS, allow: 'GET, HEAD, OPTIONS' }, body: null };
     const readOnly = req.method === 'GET' || req.method === 'HEAD';
@@ -82,8 +82,8 @@ export function createHandler(opts: HandlerOptions): Handler {
   };
 
   const handler = ((req: RequestLike): Answer => {
-    const started = performance.now();
-    const requestId = randomUUID();
+    const started = opts.log ? performance.now() : 0;
+    const requestId = nextRequestId();
     const ctx: ApiContext = {};
     let answer: Answer;
     try {
@@ -95,18 +95,29 @@ export function createHandler(opts: HandlerOptions): Handler {
         answer = problem('internal_error', `Something went wrong on our side. Request id: ${requestId}`, CORS_HEADERS);
       }
     }
-    answer.headers['x-request-id'] = requestId;
-    answer.headers['x-content-type-options'] = 'nosniff';
-    if (answer.body !== null) answer.headers['content-length'] = typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.length;
+    if (Array.isArray(answer.headers)) {
+      // A pre-built header list (the API's hot path) carries its own content-length.
+      answer.headers.push('x-request-id', requestId, 'x-content-type-options', 'nosniff');
+    } else {
+      answer.headers['x-request-id'] = requestId;
+      answer.headers['x-content-type-options'] = 'nosniff';
+      if (answer.body !== null) answer.headers['content-length'] = typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.length;
+    }
     if (req.method === 'HEAD') answer.body = null;
     opts.log?.({
-      level: 'info', request_id: requestId, method: req.method, path: req.url.split('?')[0]!.slice(0, 200), status: answer.status,
+      level: 'info', request_id: requestId, method: req.method, path: redactSecrets(pathOf(req.url)).slice(0, 200), status: answer.status,
       duration_ms: Math.round((performance.now() - started) * 1000) / 1000, key_id: ctx.keyId ?? null,
     });
     return answer;
   }) as Handler;
   handler.api = api;
   return handler;
+}
+
+/** The URL without its query: no URL parsing, as the request line's target is already origin-form. */
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
 }
 
 function docsPage(): Answer {

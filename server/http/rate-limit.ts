@@ -13,8 +13,9 @@ interface Bucket {
 
 export interface Decision {
   ok: boolean;
-  headers: Headers;
   retryAfter: number;
+  /** The RateLimit header's value, `"name";r=remaining;t=seconds`. */
+  rateLimit: string;
 }
 
 const MAX_BUCKETS = 100_000;
@@ -27,7 +28,17 @@ export class RateLimiter {
     private readonly now: () => number = () => performance.now() / 1000,
   ) {}
 
-  /** Takes one token; the headers follow draft-ietf-httpapi-ratelimit-headers (RateLimit-Policy and RateLimit). */
+  /** The RateLimit-Policy header's value: the same for every answer under this limit, so callers may keep it. */
+  policyOf(limit: Limit): string {
+    return `"${this.name}";q=${limit.burst};w=${Math.max(1, Math.ceil(limit.burst / limit.rate))}`;
+  }
+
+  /** RateLimit-Policy and RateLimit as headers (draft-ietf-httpapi-ratelimit-headers). */
+  headersOf(limit: Limit, decision: Decision): Headers {
+    return { 'ratelimit-policy': this.policyOf(limit), ratelimit: decision.rateLimit };
+  }
+
+  /** Takes one token. */
   take(id: string, limit: Limit): Decision {
     const t = this.now();
     let b = this.buckets.get(id);
@@ -41,16 +52,11 @@ export class RateLimiter {
     const ok = b.tokens >= 1;
     if (ok) b.tokens -= 1;
     const remaining = Math.floor(b.tokens);
-    const reset = Math.ceil((limit.burst - b.tokens) / limit.rate);
     const retryAfter = ok ? 0 : Math.max(1, Math.ceil((1 - b.tokens) / limit.rate));
-    return {
-      ok,
-      retryAfter,
-      headers: {
-        'ratelimit-policy': `"${this.name}";q=${limit.burst};w=${Math.max(1, Math.ceil(limit.burst / limit.rate))}`,
-        ratelimit: `"${this.name}";r=${remaining};t=${reset}`,
-      },
-    };
+    // t: seconds until the bucket is full again; on a refusal, until the next token, because the draft (section 6) says
+    // Retry-After must not point earlier than t, and a client should not wait for a full bucket to send one request.
+    const reset = ok ? Math.ceil((limit.burst - b.tokens) / limit.rate) : retryAfter;
+    return { ok, retryAfter, rateLimit: `"${this.name}";r=${remaining};t=${reset}` };
   }
 
   /** Drops full buckets (clients that have been quiet long enough to be back at burst). */

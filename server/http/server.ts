@@ -1,9 +1,12 @@
 // The only file that opens a socket: node:http with hardened limits, JSON logs and a graceful shutdown.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ListingsError } from '../errors.ts';
+import { addHeader, problem, type Answer, type Headers } from './answer.ts';
+import { CORS_HEADERS } from './cors.ts';
 import type { Handler } from './handler.ts';
 import { JsonLog } from './log.ts';
+import { nextRequestId } from './request-id.ts';
 
 export interface ServeOptions {
   host: string;
@@ -19,6 +22,19 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** An answer made below the handler (malformed requests): still problem+json, with CORS and a request id, so a browser can read it. */
+function bareProblem(code: Parameters<typeof problem>[0], detail: string, headers: Headers = {}): ReturnType<typeof problem> {
+  const answer = problem(code, detail, { ...CORS_HEADERS, ...headers, 'x-request-id': nextRequestId(), 'x-content-type-options': 'nosniff', connection: 'close' });
+  answer.headers['content-length'] = Buffer.byteLength(answer.body as string);
+  return answer;
+}
+
+/** The bytes of an answer for a socket that has no ServerResponse. */
+function rawAnswer(answer: Answer): string {
+  const head = Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  return `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${head}\r\n${answer.body as string}`;
+}
+
 export function startServer(handler: Handler, log: JsonLog, opts: ServeOptions): Promise<RunningServer> {
   const server = createServer(
     {
@@ -26,17 +42,25 @@ export function startServer(handler: Handler, log: JsonLog, opts: ServeOptions):
       requestTimeout: 30_000,
       keepAliveTimeout: 5_000,
       maxHeaderSize: 16 * 1024,
+      // Checked below, so that the 400 is problem+json like every other error.
+      requireHostHeader: false,
       // Long URLs are answered with 414 by the handler; request bodies are never read.
     },
-    (req: IncomingMessage, res: ServerResponse) => {
-      const answer = handler({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, remoteAddress: req.socket.remoteAddress ?? '' });
-      if (closing) answer.headers.connection = 'close';
-      res.writeHead(answer.status, answer.headers);
-      res.end(answer.body ?? undefined);
-      // A body we never read must not keep the connection busy.
-      req.resume();
-    },
+    onRequest,
   );
+  function onRequest(req: IncomingMessage, res: ServerResponse) {
+    const answer =
+      req.headers.host === undefined && req.httpVersionMinor === 1
+        ? bareProblem('bad_request', 'An HTTP/1.1 request needs a Host header.')
+        : handler({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, remoteAddress: req.socket.remoteAddress ?? '' });
+    if (closing) addHeader(answer, 'connection', 'close');
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body ?? undefined);
+    // A body we never read must not keep the connection busy.
+    req.resume();
+  }
+  // Expectations other than 100-continue are ignored (RFC 9110 10.1.1 allows it) rather than refused with a bare 417.
+  server.on('checkExpectation', onRequest);
   server.maxConnections = opts.maxConnections ?? 10_000;
   server.maxRequestsPerSocket = 0;
   let closing = false;
@@ -47,8 +71,17 @@ export function startServer(handler: Handler, log: JsonLog, opts: ServeOptions):
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) return socket.destroy();
-    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nConnection: close\r\nContent-Length: 0\r\nX-Content-Type-Options: nosniff\r\n\r\n`);
+    socket.end(
+      rawAnswer(
+        err.code === 'HPE_HEADER_OVERFLOW' ? bareProblem('headers_too_large', 'The request line and headers are larger than 16 KiB.') :
+        err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? bareProblem('request_timeout', 'The request took too long to arrive.') :
+        bareProblem('bad_request', 'The request is not valid HTTP/1.1.'),
+      ),
+    );
+  });
+  // No proxying here: without this listener Node would drop a CONNECT without a word.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    socket.end(rawAnswer(bareProblem('method_not_allowed', 'CONNECT is not allowed here.', { allow: 'GET, HEAD, OPTIONS' })));
   });
 
   return new Promise((resolveStart, rejectStart) => {

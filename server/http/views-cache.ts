@@ -11,12 +11,20 @@ export interface Body {
   etag: string;
 }
 
+/** An API answer's body with the headers that go with it, built once: etag, cache-control, content-type (and length). */
+export interface ApiBody extends Body {
+  /** For a 200 (and HEAD). */
+  ok: readonly string[];
+  /** For a 304: no content-length, as there is no body. */
+  notModified: readonly string[];
+}
+
 export interface FacilityViews {
   facility: { id: string; name: string };
   summaries: Summary[];
-  list: Body;
-  details: Map<string, Body>;
-  filtered: Map<string, Body>;
+  list: ApiBody;
+  details: Map<string, ApiBody>;
+  filtered: Map<string, ApiBody>;
   size: number;
 }
 
@@ -27,9 +35,16 @@ export function bodyOf(value: unknown): Body {
   return { bytes, etag: `"${createHash('sha1').update(bytes).digest('base64url')}"` };
 }
 
+function apiBodyOf(value: unknown): ApiBody {
+  const body = bodyOf(value);
+  const notModified = ['etag', body.etag, 'cache-control', 'private, no-cache', 'content-type', 'application/json; charset=utf-8'];
+  return { ...body, notModified: Object.freeze(notModified), ok: Object.freeze([...notModified, 'content-length', String(body.bytes.length)]) };
+}
+
 export class ViewsCache {
   private readonly entries = new Map<string, FacilityViews>();
   private bytes = 0;
+  private latest: string | undefined;
 
   constructor(
     private readonly db: Db,
@@ -40,31 +55,36 @@ export class ViewsCache {
   clear(): void {
     this.entries.clear();
     this.bytes = 0;
+    this.latest = undefined;
   }
 
   /** The facility's answers, built on first use; least recently used facilities leave first when over budget. */
   get(facilityId: string): FacilityViews | undefined {
     const hit = this.entries.get(facilityId);
     if (hit) {
-      // Re-insert to mark as most recently used.
-      this.entries.delete(facilityId);
-      this.entries.set(facilityId, hit);
+      // Re-insert to mark as most recently used (unless it already is: the common case of one busy facility).
+      if (this.latest !== facilityId) {
+        this.entries.delete(facilityId);
+        this.entries.set(facilityId, hit);
+        this.latest = facilityId;
+      }
       return hit;
     }
     const data = facilityData(this.db, facilityId);
     if (!data) return undefined;
     const summaries = data.listings.map((l) => summaryOf(l, data, this.publicUrl));
     const facility = { id: data.facility.id, name: data.facility.name };
-    const list = bodyOf({ facility, listings: summaries });
-    const details = new Map<string, Body>();
+    const list = apiBodyOf({ facility, listings: summaries });
+    const details = new Map<string, ApiBody>();
     let size = list.bytes.length;
     for (const l of data.listings) {
-      const b = bodyOf(detailOf(l, data, this.publicUrl));
+      const b = apiBodyOf(detailOf(l, data, this.publicUrl));
       details.set(l.id, b);
       size += b.bytes.length;
     }
     const views: FacilityViews = { facility, summaries, list, details, filtered: new Map(), size: size * 2 };
     this.entries.set(facilityId, views);
+    this.latest = facilityId;
     this.bytes += views.size;
     for (const [id, v] of this.entries) {
       if (this.bytes <= this.budgetBytes || this.entries.size === 1) break;
@@ -74,12 +94,12 @@ export class ViewsCache {
     return views;
   }
 
-  listBody(views: FacilityViews, query: ListQuery | undefined): Body {
+  listBody(views: FacilityViews, query: ListQuery | undefined): ApiBody {
     if (!query) return views.list;
     const key = queryKey(query);
     let body = views.filtered.get(key);
     if (!body) {
-      body = bodyOf({ facility: views.facility, listings: applyListQuery(views.summaries, query) });
+      body = apiBodyOf({ facility: views.facility, listings: applyListQuery(views.summaries, query) });
       if (views.filtered.size >= MAX_FILTERED) views.filtered.delete(views.filtered.keys().next().value!);
       views.filtered.set(key, body);
     }

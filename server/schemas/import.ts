@@ -106,7 +106,11 @@ export function jsonPath(path: readonly PropertyKey[]): string {
   return out || '(root)';
 }
 
-/** One line per problem: `path: rule`. */
+/** One line per problem: `path: rule`. An unknown field is named by its own path, not its parent object's. */
 export function describeIssues(error: z.ZodError): string[] {
-  return error.issues.map((issue) => `${jsonPath(issue.path)}: ${issue.message}`);
+  return error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => `${jsonPath([...issue.path, key])}: unknown field`)
+      : [`${jsonPath(issue.path)}: ${issue.message}`],
+  );
 }

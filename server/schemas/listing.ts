@@ -82,6 +82,9 @@ export const ProblemCode = z.enum([
   'method_not_allowed',
   'invalid_parameter',
   'uri_too_long',
+  'bad_request',
+  'request_timeout',
+  'headers_too_large',
   'rate_limited',
   'internal_error',
 ]);

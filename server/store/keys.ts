@@ -44,10 +44,11 @@ const stmts = statementsFor((db) => ({
     VALUES (@id, @facility_id, @label, @digest, @hint, @created_at, @rate_per_s, @burst, @allowed_origins)`),
   byDigest: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE digest = ?'),
   byId: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE id = ?'),
-  all: db.prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY created_at, id'),
-  byFacility: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE facility_id = ? ORDER BY created_at, id'),
+  // rowid breaks ties in creation order: keys created within one millisecond keep the order they were made in.
+  all: db.prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY created_at, rowid'),
+  byFacility: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE facility_id = ? ORDER BY created_at, rowid'),
   revoke: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
-  touch: db.prepare(`UPDATE api_keys SET last_used_at = ?1 WHERE id = ?2 AND (last_used_at IS NULL OR last_used_at < ?1)`),
+  touch: db.prepare(`UPDATE api_keys SET last_used_at = @at WHERE id = @id AND (last_used_at IS NULL OR last_used_at < @at)`),
   update: db.prepare(`UPDATE api_keys SET rate_per_s = @rate_per_s, burst = @burst, allowed_origins = @allowed_origins,
     label = @label WHERE id = @id`),
 }));
@@ -120,6 +121,6 @@ export function recordLastUse(db: Db, uses: ReadonlyMap<string, Date>): void {
   if (uses.size === 0) return;
   const s = stmts(db);
   db.transaction(() => {
-    for (const [id, at] of uses) s.touch.run(at.toISOString(), id);
+    for (const [id, at] of uses) s.touch.run({ at: at.toISOString(), id });
   })();
 }

@@ -1,6 +1,6 @@
 // Test fixtures that use the real parts: a temp SQLite file, the real CLI, the real server on a free port.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -12,6 +12,8 @@ import { openDb, type Db } from '../../server/store/db.ts';
 import { applyImport } from '../../server/store/facilities.ts';
 import { createKey } from '../../server/store/keys.ts';
 import type { ImportFile } from '../../server/schemas/import.ts';
+import type { Io } from '../../cli/io.ts';
+import { recordKey, recordKeysIn, recordLog } from './capture.ts';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = join(REPO, 'bin', 'listings.js');
@@ -27,6 +29,24 @@ export function demoImport(): ImportFile {
   return parseImport(readFileSync(DEMO_DATA, 'utf8'), DEMO_DATA);
 }
 
+/** The demo import file as plain JSON, for tests that change it before importing. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function demoJson(): { facilities: any[] } {
+  return JSON.parse(readFileSync(DEMO_DATA, 'utf8'));
+}
+
+export function writeJson(dir: string, name: string, value: unknown): string {
+  const file = join(dir, name);
+  writeFileSync(file, JSON.stringify(value, null, 2));
+  return file;
+}
+
+/** The bytes of a database as another process would find them: the file followed by its -wal, if any. */
+export function dbBytes(file: string): Buffer {
+  const wal = `${file}-wal`;
+  return Buffer.concat([readFileSync(file), existsSync(wal) ? readFileSync(wal) : Buffer.alloc(0)]);
+}
+
 /** A temp database file with the demo data imported. */
 export function demoDb(dir: string, data: ImportFile = demoImport()): { file: string; db: Db } {
   const file = join(dir, 'listings.db');
@@ -37,7 +57,26 @@ export function demoDb(dir: string, data: ImportFile = demoImport()): { file: st
 
 export function issueKey(db: Db, facilityId: string, extra: Parameters<typeof createKey>[1] extends infer T ? Partial<T> : never = {}): { key: string; id: string } {
   const { key, info } = createKey(db, { facilityId, prefix: 'svc', label: 'test', ...extra });
+  recordKey(key);
   return { key, id: info.id };
+}
+
+/** An Io for runCli in-process: output collected in memory, stdin from a string. */
+export function bufferIo(env: NodeJS.ProcessEnv = {}, stdin = ''): Io & { stdout: () => string; stderr: () => string } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out: (t) => {
+      recordKeysIn(t);
+      out.push(t.endsWith('\n') ? t : `${t}\n`);
+    },
+    err: (t) => err.push(t.endsWith('\n') ? t : `${t}\n`),
+    readStdin: async () => stdin,
+    env,
+    isTTY: false,
+    stdout: () => out.join(''),
+    stderr: () => err.join(''),
+  };
 }
 
 export interface CliResult {
@@ -55,14 +94,38 @@ export function cli(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: str
     encoding: 'utf8',
     timeout: 60_000,
   });
+  recordKeysIn(r.stdout ?? '');
   return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The same as cli(), without blocking this process: for runs that may go in parallel. */
+export function cliAsync(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env: { ...process.env, ...opts.env }, timeout: 60_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => {
+      recordKeysIn(stdout);
+      resolve({ status: code ?? -1, stdout, stderr });
+    });
+    child.stdin.end(opts.input ?? '');
+  });
 }
 
 /** Starts the real server in this process on a free port over the given database file. */
 export async function startTestServer(dbFile: string, extra: Partial<AppOptions> = {}): Promise<App & { logs: string[] }> {
   const logs: string[] = [];
   const config = loadConfig({ db: dbFile, port: await freePort(), host: '127.0.0.1' }, {});
-  const app = await startApp({ config, logWrite: (t) => logs.push(t), ...extra });
+  // Every log line also goes to the run's key-leak check (test/helpers/global-setup.ts).
+  const logWrite = (t: string) => {
+    recordLog(t);
+    if (extra.logWrite) extra.logWrite(t);
+    else logs.push(t);
+  };
+  const app = await startApp({ config, ...extra, logWrite });
   return Object.assign(app, { logs });
 }
 
@@ -71,9 +134,13 @@ export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}) {
   const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stdout.on('data', (d: Buffer) => {
+    recordLog(d.toString());
+    stdout += d.toString();
+  });
   const ready = new Promise<string>((resolve, reject) => {
     child.stderr.on('data', (d: Buffer) => {
+      recordLog(d.toString());
       stderr += d.toString();
       const m = /at (http:\/\/[^\s]+)/.exec(stderr);
       if (m) resolve(m[1]!);

@@ -1,0 +1,163 @@
+// The served OpenAPI document: its shape, and every 200 body of the API validated against it with a JSON-schema validator.
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoDb, demoJson, issueKey, startTestServer, tempDir } from './helpers/fixture.ts';
+import { call, json } from './helpers/http.ts';
+
+const LIST = '/external/listings';
+const DETAIL = '/external/listings/{id}';
+const DOC_ID = 'urn:storage-listings:openapi';
+
+let cleanup: () => void;
+let app: Awaited<ReturnType<typeof startTestServer>>;
+const keys = new Map<string, string>();
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+let doc: any;
+let ajv: Ajv2020;
+
+beforeAll(async () => {
+  let dir: string;
+  ({ dir, cleanup } = tempDir());
+  const { db, file } = demoDb(dir);
+  for (const f of demoJson().facilities) keys.set(f.id, issueKey(db, f.id).key);
+  db.close();
+  app = await startTestServer(file);
+  const r = await call(app.url, '/openapi.json');
+  expect(r.status).toBe(200);
+  expect(r.headers['content-type']).toMatch(/^application\/json/);
+  doc = json(r);
+  // The document's components under an $id, so that its "#/components/schemas/X" references resolve as they are.
+  ajv = new Ajv2020({ strict: true, allErrors: true });
+  ajv.addVocabulary(['components']);
+  ajv.addSchema({ $id: DOC_ID, components: { schemas: doc.components.schemas } });
+});
+afterAll(async () => {
+  await app.close();
+  cleanup();
+});
+
+/** A validator for a `$ref` as the document writes it. */
+function validatorFor(ref: string): ValidateFunction {
+  expect(ref).toMatch(/^#\/components\/schemas\/\w+$/);
+  return ajv.getSchema(DOC_ID + ref) ?? ajv.compile({ $ref: DOC_ID + ref });
+}
+
+function expectValid(ref: string, value: unknown) {
+  const validate = validatorFor(ref);
+  const ok = validate(value);
+  expect(validate.errors ?? []).toEqual([]);
+  expect(ok).toBe(true);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const responsesOf = (path: string): Record<string, any> => doc.paths[path].get.responses;
+const okSchemaOf = (path: string): string => responsesOf(path)['200'].content['application/json'].schema.$ref;
+
+describe('the document', () => {
+  it('is OpenAPI 3.1 with the X-API-Key security scheme and exactly the two API paths', () => {
+    expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
+    expect(doc.security).toEqual([{ ApiKey: [] }]);
+    expect(Object.keys(doc.paths).sort()).toEqual([LIST, DETAIL]);
+    expect(doc.servers[0].url).toBe(app.url);
+  });
+
+  it('documents every status code the API answers', () => {
+    const common = ['200', '304', '401', '403', '405', '429', '500'];
+    expect(Object.keys(responsesOf(LIST)).sort()).toEqual([...common, '400'].sort());
+    expect(Object.keys(responsesOf(DETAIL)).sort()).toEqual([...common, '404'].sort());
+    expect(responsesOf(LIST)['405'].headers).toHaveProperty('Allow');
+    expect(responsesOf(LIST)['429'].headers).toHaveProperty('Retry-After');
+    expect(responsesOf(DETAIL)['401'].headers).toHaveProperty('WWW-Authenticate');
+    expect(responsesOf(DETAIL)['200'].headers).toHaveProperty('ETag');
+  });
+
+  it('describes the list with its query parameters and the detail with its id', () => {
+    const names = (path: string) => doc.paths[path].get.parameters.map((p: { name: string }) => p.name);
+    expect(names(LIST)).toEqual(expect.arrayContaining(['available', 'min_area', 'max_area', 'sort', 'If-None-Match']));
+    expect(names(DETAIL)).toEqual(expect.arrayContaining(['id', 'If-None-Match']));
+    const sort = doc.paths[LIST].get.parameters.find((p: { name: string }) => p.name === 'sort');
+    expect(sort.schema.enum).toEqual(['price', '-price', 'area', '-area', 'code']);
+  });
+
+  it('answers 200 bodies with ListResponse and Detail, and errors with Problem', () => {
+    expect(okSchemaOf(LIST)).toBe('#/components/schemas/ListResponse');
+    expect(okSchemaOf(DETAIL)).toBe('#/components/schemas/Detail');
+    for (const path of [LIST, DETAIL]) {
+      for (const [status, response] of Object.entries(responsesOf(path))) {
+        if (Number(status) < 400) continue;
+        expect(response.content['application/problem+json'].schema.$ref).toBe('#/components/schemas/Problem');
+      }
+    }
+  });
+
+  it('has examples, and each validates against its own schema', () => {
+    let count = 0;
+    for (const path of [LIST, DETAIL]) {
+      const ok = responsesOf(path)['200'].content['application/json'];
+      expect(ok.example).toBeDefined();
+      expectValid(ok.schema.$ref, ok.example);
+      count++;
+      for (const [status, response] of Object.entries(responsesOf(path))) {
+        if (Number(status) < 400) continue;
+        const content = response.content['application/problem+json'];
+        const examples = Object.values(content.examples) as { value: { status: number } }[];
+        expect(examples.length).toBeGreaterThan(0);
+        for (const { value } of examples) {
+          expectValid(content.schema.$ref, value);
+          expect(value.status).toBe(Number(status));
+          count++;
+        }
+      }
+      expect(doc.paths[path].get['x-codeSamples'][0].source).toContain('X-API-Key');
+    }
+    expect(count).toBeGreaterThan(10);
+    const idParam = doc.paths[DETAIL].get.parameters.find((p: { name: string }) => p.name === 'id');
+    expect(idParam.example).toMatch(new RegExp(idParam.schema.pattern));
+  });
+
+  it('is strict enough to refuse a wrong body (the validator is really at work)', () => {
+    const example = structuredClone(responsesOf(DETAIL)['200'].content['application/json'].example);
+    const validate = validatorFor(okSchemaOf(DETAIL));
+    expect(validate({ ...example, price: { ...example.price, gross: '329.00' } })).toBe(false);
+    expect(validate({ ...example, extra: 1 })).toBe(false);
+    const { deposit: _d, ...withoutDeposit } = example;
+    expect(validate(withoutDeposit)).toBe(false);
+    expect(validatorFor('#/components/schemas/Problem')({ status: 404, code: 'not_found' })).toBe(false);
+  });
+});
+
+describe('every 200 body of the API', () => {
+  it('validates, for every listing of every demo facility', async () => {
+    let details = 0;
+    for (const [facility, key] of keys) {
+      for (const query of ['', '?available=true&sort=-price', '?min_area=1000']) {
+        const list = await call(app.url, LIST + query, { key });
+        expect(list.status).toBe(200);
+        expectValid(okSchemaOf(LIST), json(list));
+        expect(json(list).facility.id).toBe(facility);
+      }
+      for (const { id } of json(await call(app.url, LIST, { key })).listings) {
+        const detail = await call(app.url, `${LIST}/${id}`, { key });
+        expect(detail.status).toBe(200);
+        expectValid(okSchemaOf(DETAIL), json(detail));
+        details++;
+      }
+    }
+    const active = demoJson().facilities.flatMap((f) => f.listings.filter((l: { active: boolean }) => l.active));
+    expect(details).toBe(active.length);
+  });
+
+  it('and the problem bodies validate against Problem', async () => {
+    const key = keys.get('wro-1')!;
+    const replies = await Promise.all([
+      call(app.url, LIST),
+      call(app.url, LIST, { key: 'svc_live_x' }),
+      call(app.url, `${LIST}/nope`, { key }),
+      call(app.url, `${LIST}?sort=nope`, { key }),
+      call(app.url, LIST, { key, method: 'POST' }),
+    ]);
+    expect(replies.map((r) => r.status)).toEqual([401, 401, 404, 400, 405]);
+    for (const r of replies) expectValid(responsesOf(LIST)['401'].content['application/problem+json'].schema.$ref, json(r));
+  });
+});

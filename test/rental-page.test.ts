@@ -1,0 +1,163 @@
+// The rental page shows what the API answers: gross, net, free units and deposit, in its JSON-LD and its visible text.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyImport } from '../server/store/facilities.ts';
+import { parseImport } from '../server/domain/import.ts';
+import type { Detail } from '../server/schemas/listing.ts';
+import { demoDb, demoJson, issueKey, startTestServer, tempDir } from './helpers/fixture.ts';
+import { call, json } from './helpers/http.ts';
+
+const HOSTILE = {
+  id: 'evil-1',
+  name: '<b>Evil</b> & Co',
+  currency: 'EUR',
+  listings: [{
+    code: 'X-1', title: '<script>alert(1)</script>', active: true, area_m2: 1, dimensions: { width_m: 1, depth_m: 1 },
+    description: 'Fine print </script><script>alert(2)</script> & "quotes" \u2028 end', price_gross: 1000, vat_rate: 19,
+    dynamic_pricing: false, total_units: 1, free_units: 1, min_rental_period: 'P1M', notice_period: 'P1M', deposit: 0,
+    photos: [{ url: 'https://img.example/x.jpg', caption: '"><img src=x onerror=alert(3)>' }],
+  }],
+};
+
+let cleanup: () => void;
+let app: Awaited<ReturnType<typeof startTestServer>>;
+const keys = new Map<string, string>();
+
+beforeAll(async () => {
+  let dir: string;
+  ({ dir, cleanup } = tempDir());
+  const { db, file } = demoDb(dir);
+  applyImport(db, parseImport(JSON.stringify({ facilities: [HOSTILE] }), 'hostile.json'));
+  for (const f of demoJson().facilities) keys.set(f.id, issueKey(db, f.id).key);
+  db.close();
+  app = await startTestServer(file);
+});
+afterAll(async () => {
+  await app.close();
+  cleanup();
+});
+
+interface Shown {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  ld: any;
+  field: (name: string) => { minor: number | undefined; count: number | undefined; text: string };
+}
+
+/** What a visitor (and a search engine) reads on the page. */
+function read(html: string): Shown {
+  const scripts = [...html.matchAll(/<script type="application\/ld\+json">([^<]*)<\/script>/g)];
+  expect(scripts).toHaveLength(1);
+  return {
+    ld: JSON.parse(scripts[0]![1]!),
+    field: (name) => {
+      const m = new RegExp(`<[a-z]+[^>]* data-field="${name}"((?: data-[a-z]+="[^"]*")*)>([^<]*)<`).exec(html);
+      expect(m, `data-field="${name}"`).not.toBeNull();
+      const attr = (a: string) => {
+        const v = new RegExp(`data-${a}="(\\d+)"`).exec(m![1]!);
+        return v ? Number(v[1]) : undefined;
+      };
+      return { minor: attr('minor'), count: attr('count'), text: m![2]! };
+    },
+  };
+}
+
+/** "PLN 1,234.56" -> 123456: the digits of a formatted amount are its minor units. */
+const minorOfText = (text: string) => Number(text.replace(/\D/g, ''));
+const symbolOf = (currency: string) =>
+  new Intl.NumberFormat('en', { style: 'currency', currency }).formatToParts(0).find((p) => p.type === 'currency')!.value;
+const minorDigitsOf = (currency: string) => new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits!;
+
+describe('for every active listing of the demo data', () => {
+  it('the API and the rental page agree on gross, net, VAT, free units and deposit', async () => {
+    let checked = 0;
+    let adjusted = 0;
+    for (const f of demoJson().facilities) {
+      const key = keys.get(f.id)!;
+      const list = json(await call(app.url, '/external/listings', { key }));
+      const active = f.listings.filter((l: { active: boolean }) => l.active);
+      expect(list.listings.map((l: { code: string }) => l.code)).toEqual(active.map((l: { code: string }) => l.code));
+      for (const summary of list.listings) {
+        const api: Detail = json(await call(app.url, `/external/listings/${summary.id}`, { key }));
+        const page = await call(app.url, `/rent/${f.id}/${encodeURIComponent(api.code)}`);
+        expect(page.status).toBe(200);
+        expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+        const { ld, field } = read(page.text);
+        const { price } = api;
+        const where = `${f.id}/${api.code}`;
+
+        expect({ where, type: ld['@type'], offer: ld.offers['@type'], sku: ld.sku, name: ld.name }).toEqual({ where, type: 'Product', offer: 'Offer', sku: api.code, name: api.title });
+        expect(ld.offers.priceCurrency).toBe(price.currency);
+        expect(ld.offers.price).toEqual(expect.any(String));
+        const [, decimals = ''] = ld.offers.price.split('.');
+        expect(decimals.length).toBe(minorDigitsOf(price.currency));
+        expect(Number(ld.offers.price.replace('.', ''))).toBe(price.gross);
+        expect(ld.offers.availability).toBe(api.free_units > 0 ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock');
+
+        const gross = field('gross');
+        expect(gross.minor).toBe(price.gross);
+        expect(minorOfText(gross.text)).toBe(price.gross);
+        expect(gross.text).toContain(symbolOf(price.currency));
+        const net = field('net');
+        expect(net.minor).toBe(price.net);
+        expect(minorOfText(net.text)).toBe(price.net);
+        expect(Number(field('vat_rate').text)).toBe(price.vat_rate);
+        const deposit = field('deposit');
+        expect(deposit.minor).toBe(api.deposit.amount);
+        expect(minorOfText(deposit.text)).toBe(api.deposit.amount);
+        const free = field('free_units');
+        expect(free.count).toBe(api.free_units);
+        if (api.free_units === 0) expect(free.text).toBe('Sold out');
+        else expect(Number(/^(\d+) units? free$/.exec(free.text)?.[1])).toBe(api.free_units);
+        expect(field('code').text).toBe(api.code);
+
+        const base = active.find((l: { code: string }) => l.code === api.code).price_gross;
+        if (api.dynamic_pricing && price.gross !== base) adjusted++;
+        checked++;
+      }
+    }
+    expect(checked).toBe(demoJson().facilities.flatMap((f) => f.listings.filter((l: { active: boolean }) => l.active)).length);
+    // Dynamic pricing really moved some prices away from the operator's base price, and the page followed.
+    expect(adjusted).toBeGreaterThan(0);
+  });
+});
+
+describe('pages that do not exist', () => {
+  it.each([
+    ['an unknown code', '/rent/wro-1/NOPE'],
+    ['an unknown facility', '/rent/nowhere/M-07'],
+    ['an inactive listing', '/rent/wro-1/OLD-1'],
+    ['an extra segment', '/rent/wro-1/M-07/more'],
+    ['no code', '/rent/wro-1'],
+    ['a bad escape', '/rent/wro-1/%E0%A4%A'],
+  ])('%s is a 404 HTML page', async (_name, path) => {
+    const r = await call(app.url, path);
+    expect(r.status).toBe(404);
+    expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(r.text).toMatch(/^<!doctype html>/);
+    expect(r.text).not.toContain('application/ld+json');
+  });
+
+  it('the inactive listing is stored (its 404 is not for lack of data)', async () => {
+    expect((await call(app.url, '/rent/wro-1/M-07')).status).toBe(200);
+    expect(demoJson().facilities[0].listings.some((l: { code: string; active: boolean }) => l.code === 'OLD-1' && !l.active)).toBe(true);
+  });
+});
+
+describe('hostile operator text', () => {
+  it('is escaped in the HTML and cannot close the JSON-LD script', async () => {
+    const r = await call(app.url, '/rent/evil-1/X-1');
+    expect(r.status).toBe(200);
+    const html = r.text;
+    expect((html.match(/<script/g) ?? []).length).toBe(1);
+    expect(html).not.toContain('<script>alert');
+    expect(html).not.toContain('<img src=x');
+    expect(html).not.toContain('<b>Evil');
+    expect(html).toContain('<h1>&lt;script&gt;alert(1)&lt;/script&gt;</h1>');
+    expect(html).toContain('&lt;b&gt;Evil&lt;/b&gt; &amp; Co');
+    expect(html).toContain('alt="&quot;&gt;&lt;img src=x onerror=alert(3)&gt;"');
+    const { ld } = read(html);
+    const listing = HOSTILE.listings[0]!;
+    expect(ld.name).toBe(listing.title);
+    expect(ld.description).toBe(listing.description);
+    expect(/<script type="application\/ld\+json">([^<]*)<\/script>/.exec(html)![1]).not.toMatch(/[<\u2028]/);
+  });
+});
