@@ -1,10 +1,12 @@
 // Everything `npm start` does before serving: build the widget if stale, load demo data, issue fresh demo keys, write the pages.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ListingsError } from '../server/errors.ts';
 import { parseImport } from '../server/domain/import.ts';
+import { exportSnapshots, type ExportSummary } from '../server/snapshots/export.ts';
+import { generateSigningKey, loadSigningKey, PRIVATE_KEY_FILE } from '../server/snapshots/keygen.ts';
 import type { Db } from '../server/store/db.ts';
 import { applyImport } from '../server/store/facilities.ts';
 import { createKey, listKeys, revokeKey } from '../server/store/keys.ts';
@@ -49,6 +51,43 @@ export function issueDemoKeys(db: Db, prefix: string, facilityIds: string[]): Re
     );
   });
   return tx.immediate();
+}
+
+/** The demo's own files, all beside its database (data/ by default, git-ignored): another --db gives another, separate demo. */
+export function demoPaths(dbFile: string) {
+  const dir = dirname(dbFile);
+  return {
+    site: join(dir, 'demo-site'),
+    keys: join(dir, 'demo-keys.json'),
+    signing: join(dir, 'demo-signing'),
+  };
+}
+
+/** What demo/comparison-site.ts and the e2e test read: the running demo's URL and its fresh keys. Owner-only (0600). */
+export interface DemoKeysFile {
+  public_url: string;
+  keys: Record<string, string>;
+}
+
+export function writeDemoKeys(file: string, publicUrl: string, keys: Record<string, string>): void {
+  const body: DemoKeysFile = { public_url: publicUrl, keys };
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(body, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(tmp, 0o600); // exact, whatever the umask
+  renameSync(tmp, file);
+}
+
+/** Signs a fresh snapshot of every facility into outDir, with the demo's own signing key (made on first use). */
+export async function exportDemoSnapshots(db: Db, signingDir: string, outDir: string, publicUrl: string): Promise<ExportSummary> {
+  const keyFile = join(signingDir, PRIVATE_KEY_FILE);
+  if (!existsSync(keyFile)) {
+    // Another demo starting at the same moment may win the race to make it: then use that one.
+    await generateSigningKey(signingDir).catch((err: unknown) => {
+      if (!(err instanceof ListingsError && err.code === 'key_exists')) throw err;
+    });
+  }
+  const key = await loadSigningKey(keyFile);
+  return exportSnapshots(db, { outDir, key, publicUrl, ttlSeconds: 7 * 86_400 });
 }
 
 /** Fills the page templates of demo/pages with the live values and writes them to outDir (served at /demo/). */

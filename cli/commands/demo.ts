@@ -1,60 +1,89 @@
 // `listings demo` (what `npm start` runs): the whole product on one machine with real parts, and its URLs printed.
 import { Command } from 'commander';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { loadConfig } from '../../server/config.ts';
 import { startApp } from '../../server/app.ts';
 import { openDb } from '../../server/store/db.ts';
 import { listFacilities } from '../../server/store/facilities.ts';
-import { buildWidgetIfStale, importDemoData, issueDemoKeys, REPO, writeDemoSite } from '../../demo/prepare.ts';
+import {
+  buildWidgetIfStale, demoPaths, exportDemoSnapshots, importDemoData, issueDemoKeys, REPO, writeDemoKeys, writeDemoSite,
+} from '../../demo/prepare.ts';
 import { globalsOf } from '../context.ts';
 import type { Io } from '../io.ts';
 
+const PAGES = [
+  { href: '/demo/partner.html', label: 'Partner site', note: 'a moving company embeds the widget in live mode, with a demo key' },
+  { href: '/demo/comparison.html', label: 'Comparison site', note: 'four facilities side by side, each with its own key, from the raw JSON API' },
+  { href: '/demo/static.html', label: 'Static site', note: 'the widget on a signed snapshot, no key in the page' },
+  { href: '/rent/wro-1/M-07', label: 'A rental page', note: 'where every rent link lands' },
+];
+
 export function demoCommand(io: Io): Command {
   return new Command('demo')
-    .description('run the demo: build the widget if needed, load demo/data.json into data/demo.db, issue fresh demo keys, serve every page')
+    .description('run the demo: build the widget if needed, load demo/data.json into data/demo.db, issue fresh demo keys, sign snapshots, serve every page')
     .option('--host <host>', 'address to listen on (env HOST, default 127.0.0.1)')
     .option('--port <port>', 'port (env PORT, default 8787)')
     .option('--public-url <url>', 'URL the browser reaches the server at (env PUBLIC_URL)')
     .option('--quiet', 'no request log lines')
-    .addHelpText('after', '\nExamples:\n  $ npm start\n  $ PORT=9000 npm start')
+    .addHelpText('after', [
+      '',
+      'Everything the demo writes sits beside its database (data/ by default, git-ignored): demo-site/ (the pages and',
+      'signed snapshots), demo-keys.json (this run\'s keys, mode 600, read by `npm run demo:compare`) and demo-signing/.',
+      '',
+      'Examples:',
+      '  $ npm start',
+      '  $ PORT=9000 npm start',
+      '  $ npm start -- --db /tmp/demo/demo.db    # a second, separate demo',
+    ].join('\n'))
     .action(async (flags: { host?: string; port?: string; publicUrl?: string; quiet?: boolean }, cmd: Command) => {
       const g = globalsOf(cmd);
-      const dbFile = g.db ?? join(REPO, 'data', 'demo.db');
+      const dbFile = resolve(g.db ?? join(REPO, 'data', 'demo.db'));
       const config = loadConfig({ db: dbFile, keyPrefix: g.keyPrefix, host: flags.host, port: flags.port, publicUrl: flags.publicUrl }, io.env);
+      const paths = demoPaths(dbFile);
       const say = (line: string) => io.err(line);
       if (buildWidgetIfStale(say)) say('widget built: dist/widget/storage-listings.js');
-      const db = openDb(config.db);
+      // Create or migrate the file, then listen before changing anything: a port in use is one line, and the
+      // demo already running there keeps its keys and pages. The server notices the writes below on its next request.
+      openDb(config.db).close();
+      const app = await startApp({ config, quiet: flags.quiet ?? false, mounts: [{ prefix: '/demo/', dir: paths.site }], links: PAGES });
       let keys: Record<string, string>;
       try {
-        importDemoData(db, config.publicUrl);
-        const facilities = listFacilities(db).map((f) => f.id);
-        keys = issueDemoKeys(db, config.keyPrefix, facilities);
-      } finally {
-        db.close();
+        keys = await prepare(config.db, config.publicUrl, config.keyPrefix, paths);
+      } catch (err) {
+        await app.close();
+        throw err;
       }
-      const site = join(REPO, 'data', 'demo-site');
-      const values: Record<string, string> = { PUBLIC_URL: config.publicUrl };
-      for (const [id, key] of Object.entries(keys)) values[`KEY_${id.replace(/-/g, '_').toUpperCase()}`] = key;
-      writeDemoSite(site, values);
-      const pages = [
-        { href: '/demo/partner.html', label: 'Partner site', note: 'the widget in live mode, with a demo key' },
-        { href: '/demo/comparison.html', label: 'Comparison site', note: 'several facilities from the raw JSON API' },
-        { href: '/demo/static.html', label: 'Static site', note: 'the widget on a signed snapshot, no key' },
-        { href: '/rent/wro-1/M-07', label: 'A rental page', note: 'where every rent link lands' },
-      ];
-      const app = await startApp({ config, quiet: flags.quiet ?? false, mounts: [{ prefix: '/demo/', dir: site }], links: pages });
       const base = config.publicUrl;
+      const shown = (p: string) => (relative(REPO, p).startsWith('..') ? p : relative(REPO, p));
       io.err(
         [
-          `storage-listings demo is running (database ${config.db})`,
-          ...[{ href: '/', label: 'Start here' }, ...pages, { href: '/docs', label: 'API reference' }, { href: '/openapi.json', label: 'OpenAPI document' }].map(
+          `storage-listings demo is running (database ${shown(config.db)})`,
+          ...[{ href: '/', label: 'Start here' }, ...PAGES, { href: '/docs', label: 'API reference' }, { href: '/openapi.json', label: 'OpenAPI document' }].map(
             (p) => `  ${p.label.padEnd(18)} ${base}${p.href}`,
           ),
           `Try the API:  curl -H "X-API-Key: ${keys['wro-1'] ?? Object.values(keys)[0]}" ${base}/external/listings`,
+          `Keys of this run: ${shown(paths.keys)} (used by \`npm run demo:compare\`)`,
           'Press Ctrl-C to stop.',
         ].join('\n'),
       );
       await app.stopped;
       io.err('stopped');
     });
+}
+
+/** Demo data in, fresh keys out, pages filled in and snapshots signed; returns the keys by facility. */
+async function prepare(dbFile: string, publicUrl: string, keyPrefix: string, paths: ReturnType<typeof demoPaths>): Promise<Record<string, string>> {
+  const db = openDb(dbFile);
+  try {
+    importDemoData(db, publicUrl);
+    const keys = issueDemoKeys(db, keyPrefix, listFacilities(db).map((f) => f.id));
+    writeDemoKeys(paths.keys, publicUrl, keys);
+    const values: Record<string, string> = { PUBLIC_URL: publicUrl };
+    for (const [id, key] of Object.entries(keys)) values[`KEY_${id.replace(/-/g, '_').toUpperCase()}`] = key;
+    writeDemoSite(paths.site, values);
+    await exportDemoSnapshots(db, paths.signing, join(paths.site, 'snapshots'), publicUrl);
+    return keys;
+  } finally {
+    db.close();
+  }
 }

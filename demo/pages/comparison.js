@@ -1,46 +1,175 @@
-// The comparison site's front end: calls the API once per facility (each with its own key) and ranks units by price per m².
-const table = document.getElementById('compare');
-const base = table.dataset.apiBase;
-const keys = table.dataset.keys.split(',').map((pair) => pair.split('='));
+// StoreCompare's front end: one API call per facility (each with its own key), units ranked by price per m² within a currency.
+/* global FormData */
+const root = document.getElementById('compare');
+const table = document.getElementById('results');
+const form = document.getElementById('filters');
+const statusLine = document.getElementById('status');
+const notices = document.getElementById('notices');
+const facilityOptions = document.getElementById('facility-options');
 
+const base = root.dataset.apiBase;
+// "wro-1=svc_live_...,ber-1=..."; a placeholder left unfilled means the demo has no such facility.
+const keys = root.dataset.keys
+  .split(',')
+  .map((pair) => pair.split('='))
+  .filter(([id, key]) => id && key && !key.startsWith('{{'));
+
+const state = { rows: [], facilities: [], sort: { key: 'perM2', dir: 1 } };
+
+const formatters = new Map();
 function money(minor, currency) {
-  const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits;
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).format(minor / 10 ** digits);
+  let f = formatters.get(currency);
+  if (!f) {
+    f = new Intl.NumberFormat('en-GB', { style: 'currency', currency });
+    formatters.set(currency, f);
+  }
+  return f.format(minor / 10 ** f.resolvedOptions().maximumFractionDigits);
+}
+const area = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 });
+
+function el(tag, props = {}, ...children) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
 }
 
-function cell(text) {
-  const td = document.createElement('td');
-  td.textContent = text;
-  return td;
+function safeHref(url) {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** One facility's list, or an Error whose message is the API's problem code. */
+async function loadFacility(facilityId, key) {
+  const res = await fetch(`${base}/external/listings`, { headers: { 'X-API-Key': key }, cache: 'no-cache' });
+  if (!res.ok) {
+    const problem = await res.json().catch(() => ({}));
+    throw new Error(`${facilityId}: ${res.status} ${problem.code ?? 'error'}`);
+  }
+  return res.json();
+}
+
+function rowsOf(answer) {
+  return answer.listings.map((l) => ({
+    id: l.id,
+    facilityId: answer.facility.id,
+    facility: answer.facility.name,
+    code: l.code,
+    title: l.title,
+    area: l.area_m2,
+    gross: l.price.gross,
+    currency: l.price.currency,
+    period: l.price.period,
+    perM2: l.area_m2 > 0 ? l.price.gross / l.area_m2 : Infinity,
+    free: l.free_units,
+    rentUrl: safeHref(l.rent_url),
+  }));
+}
+
+const COMPARE = {
+  facility: (a, b) => a.facility.localeCompare(b.facility),
+  unit: (a, b) => a.code.localeCompare(b.code, 'en', { numeric: true }),
+  area: (a, b) => a.area - b.area,
+  price: (a, b) => a.gross - b.gross,
+  perM2: (a, b) => a.perM2 - b.perM2,
+  free: (a, b) => a.free - b.free,
+};
+
+function visibleRows() {
+  const data = new FormData(form);
+  const facilities = new Set(data.getAll('facility'));
+  const minArea = Number(data.get('minArea') ?? 0);
+  const availableOnly = data.get('available') === 'on';
+  const { key, dir } = state.sort;
+  return state.rows
+    .filter((r) => facilities.has(r.facilityId) && r.area >= minArea && (!availableOnly || r.free > 0))
+    .sort((a, b) => dir * COMPARE[key](a, b) || COMPARE.perM2(a, b) || COMPARE.unit(a, b));
+}
+
+function freeCell(free) {
+  const [text, cls] = free === 0 ? ['Sold out', 'sold-out'] : free === 1 ? ['Last unit', 'low'] : [`${free} free`, 'ok'];
+  return el('td', {}, el('span', { className: `pill ${cls}`, textContent: text }));
+}
+
+function rowOf(r, best) {
+  const tr = el('tr', { className: r.free === 0 ? 'sold-out' : '' });
+  tr.dataset.listingId = r.id;
+  tr.dataset.facility = r.facilityId;
+  const title = r.rentUrl ? el('a', { className: 'title', href: r.rentUrl, textContent: r.title }) : el('span', { className: 'title', textContent: r.title });
+  const unit = el('td', {}, title, el('span', { className: 'code', textContent: r.code }));
+  const perM2 = el('td', { className: 'num per-m2' }, el('b', { textContent: money(Math.round(r.perM2), r.currency) }));
+  if (best) perM2.append(el('span', { className: 'best', textContent: 'Best value' }));
+  const period = r.period === 'P1M' ? '' : ` / ${r.period}`;
+  const action = el('td', { className: 'action' });
+  if (r.rentUrl) action.append(el('a', { href: r.rentUrl, className: r.free === 0 ? 'link' : 'button', textContent: r.free === 0 ? 'Details' : 'Rent →' }));
+  tr.append(
+    el('td', { className: 'facility', textContent: r.facility }),
+    unit,
+    el('td', { className: 'num', textContent: `${area.format(r.area)} m²` }),
+    el('td', { className: 'num price', textContent: money(r.gross, r.currency) + period }),
+    perM2,
+    freeCell(r.free),
+    action,
+  );
+  return tr;
+}
+
+function render() {
+  const rows = visibleRows();
+  const currencies = [...new Set(rows.map((r) => r.currency))].sort();
+  const groups = currencies.map((currency) => {
+    const inGroup = rows.filter((r) => r.currency === currency);
+    const cheapest = inGroup.filter((r) => r.free > 0).reduce((min, r) => (!min || r.perM2 < min.perM2 ? r : min), null);
+    const names = [...new Set(inGroup.map((r) => r.facility))].join(' · ');
+    const header = el('tr', { className: 'group' }, el('th', { colSpan: 7, scope: 'rowgroup' }, `Prices in ${currency}`, el('span', { textContent: names })));
+    const body = el('tbody', {}, header, ...inGroup.map((r) => rowOf(r, r === cheapest)));
+    body.dataset.currency = currency;
+    return body;
+  });
+  for (const old of [...table.tBodies]) old.remove();
+  if (groups.length === 0) groups.push(el('tbody', {}, el('tr', {}, el('td', { colSpan: 7, className: 'empty', textContent: 'No units match these filters.' }))));
+  table.append(...groups);
+  for (const th of table.tHead.querySelectorAll('th[data-sort]')) {
+    if (th.dataset.sort === state.sort.key) th.setAttribute('aria-sort', state.sort.dir > 0 ? 'ascending' : 'descending');
+    else th.removeAttribute('aria-sort');
+  }
+  const time = new Date().toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
+  statusLine.textContent = `Showing ${rows.length} of ${state.rows.length} units from ${state.facilities.length} facilities · live prices at ${time}`;
+}
+
+function renderFacilityOptions() {
+  facilityOptions.replaceChildren(
+    ...state.facilities.map((f) =>
+      el('label', { className: 'chip' }, el('input', { type: 'checkbox', name: 'facility', value: f.id, checked: true }), ` ${f.name} `, el('span', { className: 'count', textContent: String(f.count) })),
+    ),
+  );
 }
 
 async function load() {
-  const answers = await Promise.all(
-    keys.map(async ([, key]) => {
-      const res = await fetch(`${base}/external/listings`, { headers: { 'X-API-Key': key } });
-      if (!res.ok) throw new Error(`API answered ${res.status}`);
-      return res.json();
-    }),
+  const results = await Promise.allSettled(keys.map(([id, key]) => loadFacility(id, key)));
+  const answers = results.filter((r) => r.status === 'fulfilled').map((r) => r.value);
+  notices.replaceChildren(
+    ...results.filter((r) => r.status === 'rejected').map((r) => el('li', { textContent: `Could not load ${r.reason.message}` })),
   );
-  const rows = answers.flatMap((a) => a.listings.map((l) => ({ facility: a.facility.name, ...l, perM2: l.price.gross / l.area_m2 })));
-  rows.sort((a, b) => a.price.currency.localeCompare(b.price.currency) || a.perM2 - b.perM2);
-  const body = table.tBodies[0];
-  body.replaceChildren(
-    ...rows.map((r) => {
-      const tr = document.createElement('tr');
-      tr.dataset.listingId = r.id;
-      if (r.free_units === 0) tr.className = 'sold-out';
-      const link = document.createElement('a');
-      link.href = r.rent_url;
-      link.textContent = r.free_units === 0 ? 'Details' : 'Rent';
-      const action = document.createElement('td');
-      action.append(link);
-      tr.append(cell(r.facility), cell(`${r.title} (${r.code})`), cell(`${r.area_m2} m²`), cell(money(r.price.gross, r.price.currency)), cell(money(Math.round(r.perM2), r.price.currency)), cell(r.free_units === 0 ? 'sold out' : String(r.free_units)), action);
-      return tr;
-    }),
-  );
+  state.rows = answers.flatMap(rowsOf);
+  state.facilities = answers.map((a) => ({ id: a.facility.id, name: a.facility.name, count: a.listings.length }));
+  renderFacilityOptions();
+  render();
 }
 
+form.addEventListener('change', render);
+form.addEventListener('submit', (e) => e.preventDefault());
+table.tHead.addEventListener('click', (e) => {
+  const th = e.target.closest('th[data-sort]');
+  if (!th) return;
+  const key = th.dataset.sort;
+  state.sort = { key, dir: state.sort.key === key ? -state.sort.dir : 1 };
+  render();
+});
+
 load().catch((err) => {
-  table.tBodies[0].replaceChildren(Object.assign(document.createElement('tr'), { textContent: `Could not load listings: ${err.message}` }));
+  statusLine.textContent = `Could not load listings: ${err.message}`;
 });

@@ -1,0 +1,185 @@
+// End to end: the real `npm start` on a free port, driven in the system Chromium: every demo page as a visitor sees it.
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, launchChromium, startDemo, type RunningDemo } from '../../demo/launch.ts';
+import type { DemoKeysFile } from '../../demo/prepare.ts';
+import type { ListResponse } from '../../server/schemas/listing.ts';
+
+const REPO = join(import.meta.dirname, '..', '..');
+
+let tmp: string;
+let demo: RunningDemo;
+let browser: Browser;
+let keysFile: DemoKeysFile;
+let base: string;
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'listings-e2e-'));
+  const port = await freePort();
+  // `npm start` exactly, on its own database: its keys, pages and snapshots land in tmp, so a demo running from data/
+  // is left alone. HOST and PUBLIC_URL are cleared so the demo's URLs carry this port.
+  demo = await startDemo('npm', ['start', '--', '--db', join(tmp, 'demo.db')], {
+    cwd: REPO,
+    env: { PORT: String(port), HOST: '', PUBLIC_URL: '', KEY_PREFIX: '' },
+    timeoutMs: 60_000,
+  });
+  keysFile = JSON.parse(readFileSync(join(tmp, 'demo-keys.json'), 'utf8')) as DemoKeysFile;
+  base = keysFile.public_url;
+  browser = await launchChromium();
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await demo?.stop();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+/**
+ * Opens one of the demo's printed URLs in a fresh browser context, runs the checks, then asserts that no page the
+ * context opened (popups included) logged a console error or threw.
+ */
+async function onPage(label: string, check: (page: Page, context: BrowserContext) => Promise<void>, before?: (page: Page) => void): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const errors: string[] = [];
+  context.on('console', (m) => void (m.type() === 'error' && errors.push(`${m.page()?.url()}: ${m.text()}`)));
+  context.on('weberror', (e) => errors.push(`pageerror: ${e.error().message}`));
+  try {
+    const page = await context.newPage();
+    before?.(page);
+    await page.goto(demo.urls[label]!);
+    await check(page, context);
+    expect(errors).toEqual([]);
+  } finally {
+    await context.close();
+  }
+}
+
+async function apiList(facility: string): Promise<ListResponse> {
+  const key = keysFile.keys[facility];
+  expect(key, `demo-keys.json has a key for ${facility}`).toBeTruthy();
+  const res = await fetch(`${base}/external/listings`, { headers: { 'X-API-Key': key! } });
+  expect(res.status).toBe(200);
+  return (await res.json()) as ListResponse;
+}
+
+interface Card {
+  id: string | null;
+  price: string;
+  free: string;
+  rent: string | null;
+}
+
+/** The widget's cards, read through its documented shadow parts. */
+async function cardsOf(page: Page): Promise<Card[]> {
+  const cards = page.locator('storage-listings [part~="listing"]');
+  await cards.first().waitFor({ timeout: 15_000 });
+  return cards.evaluateAll((els) =>
+    els.map((el) => ({
+      id: el.getAttribute('data-listing-id'),
+      price: el.querySelector('[part~="price"]')?.textContent ?? '',
+      free: el.querySelector('[part~="free-units"]')?.textContent ?? '',
+      rent: el.querySelector('[part~="rent-link"]')?.getAttribute('href') ?? null,
+    })),
+  );
+}
+
+/** "PLN 94.05 / month" -> 9405 (currencies with two decimals); "22 units left" -> 22, "Last unit" -> 1, "Sold out" -> 0. */
+const minorOf = (text: string) => Number(text.split('/')[0]!.replace(/\D/g, ''));
+const freeOf = (text: string) => (/\d/.test(text) ? Number(text.replace(/\D/g, '')) : /last/i.test(text) ? 1 : /sold out/i.test(text) ? 0 : NaN);
+
+describe('npm start, seen in Chromium', () => {
+  it('prints every page, writes its keys owner-only and answers the API', async () => {
+    for (const label of ['Start here', 'Partner site', 'Comparison site', 'Static site', 'A rental page', 'API reference']) {
+      expect(demo.urls[label], label).toMatch(new RegExp(`^${base}/`));
+    }
+    expect(statSync(join(tmp, 'demo-keys.json')).mode & 0o777).toBe(0o600);
+    expect(Object.keys(keysFile.keys).sort()).toEqual(['ber-1', 'krk-1', 'wro-1', 'zrh-1']);
+  });
+
+  it('partner page: the widget lists every active listing with the API prices and free units; a rent link opens the same price', async () => {
+    await onPage('Partner site', async (page, context) => {
+      const expected = await apiList('wro-1');
+      const demoData = JSON.parse(readFileSync(join(REPO, 'demo', 'data.json'), 'utf8')) as { facilities: { id: string; listings: { code: string; active: boolean }[] }[] };
+      const activeCodes = demoData.facilities.find((f) => f.id === 'wro-1')!.listings.filter((l) => l.active).map((l) => l.code);
+      expect(expected.listings.map((l) => l.code)).toEqual(activeCodes);
+      expect(await page.locator('storage-listings').getAttribute('api-key')).toBe(keysFile.keys['wro-1']);
+
+      const cards = await cardsOf(page);
+      expect(cards.map((c) => c.id)).toEqual(expected.listings.map((l) => l.id));
+      for (const [i, listing] of expected.listings.entries()) {
+        const card = cards[i]!;
+        expect(minorOf(card.price), `${listing.code} price`).toBe(listing.price.gross);
+        expect(freeOf(card.free), `${listing.code} free units`).toBe(listing.free_units);
+        expect(card.rent, `${listing.code} rent link`).toBe(listing.free_units > 0 ? listing.rent_url : null);
+      }
+
+      const listing = expected.listings.find((l) => l.free_units > 0)!;
+      const link = page.locator(`storage-listings [part~="listing"][data-listing-id="${listing.id}"] [part~="rent-link"]`);
+      const [rental] = await Promise.all([context.waitForEvent('page'), link.click()]);
+      await rental.waitForLoadState();
+      expect(rental.url()).toBe(listing.rent_url);
+      const gross = rental.locator('[data-field="gross"]');
+      expect(Number(await gross.getAttribute('data-minor'))).toBe(listing.price.gross);
+      expect(Number(await rental.locator('[data-field="free_units"]').getAttribute('data-count'))).toBe(listing.free_units);
+    });
+  });
+
+  it('static page: the widget shows the signed snapshot after verifying it, with no key', async () => {
+    const fetched: string[] = [];
+    const record = (page: Page) => page.on('response', (r) => void (r.status() === 200 && fetched.push(new URL(r.url()).pathname)));
+    await onPage('Static site', async (page) => {
+      const cards = await cardsOf(page);
+      const expected = await apiList('ber-1');
+      expect(cards.map((c) => c.id)).toEqual([...expected.listings].sort((a, b) => a.price.gross - b.price.gross).map((l) => l.id));
+      expect(await page.locator('storage-listings [part~="error"]').count()).toBe(0);
+      expect(await page.locator('storage-listings').getAttribute('api-key')).toBeNull();
+      expect(fetched).toEqual(expect.arrayContaining(['/demo/snapshots/ber-1/listings.json', '/demo/snapshots/ber-1/listings.json.sig', '/demo/snapshots/keys.json']));
+      await expect.poll(() => page.locator('#verify-state').getAttribute('data-state')).toBe('verified');
+    }, record);
+  });
+
+  it('comparison page: rows from every facility, each linking to its rental page', async () => {
+    await onPage('Comparison site', async (page) => {
+      const rows = page.locator('#results tr[data-listing-id]');
+      await rows.first().waitFor({ timeout: 15_000 });
+      const seen = await rows.evaluateAll((trs) =>
+        trs.map((tr) => ({ id: (tr as HTMLElement).dataset.listingId, facility: (tr as HTMLElement).dataset.facility, href: tr.querySelector('a')?.getAttribute('href') })),
+      );
+      const lists = await Promise.all(Object.keys(keysFile.keys).map(apiList));
+      const all = lists.flatMap((l) => l.listings);
+      expect(new Set(seen.map((r) => r.facility)).size).toBeGreaterThanOrEqual(2);
+      expect(seen.map((r) => r.id).sort()).toEqual(all.map((l) => l.id).sort());
+      for (const row of seen) expect(row.href).toBe(all.find((l) => l.id === row.id)!.rent_url);
+
+      await page.getByLabel('Free units only').check();
+      expect(await rows.count()).toBe(all.filter((l) => l.free_units > 0).length);
+    });
+  });
+
+  it('the start page links every demo page', async () => {
+    await onPage('Start here', async (page) => {
+      const hrefs = await page.locator('main a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+      expect(hrefs).toEqual(expect.arrayContaining(['/demo/partner.html', '/demo/comparison.html', '/demo/static.html', '/docs']));
+    });
+  });
+
+  it('/docs renders the API reference with both paths', async () => {
+    await onPage('API reference', async (page) => {
+      const paths = page.locator('.swagger-ui .opblock-summary-path');
+      await paths.first().waitFor({ timeout: 15_000 });
+      expect(await paths.evaluateAll((els) => els.map((e) => e.getAttribute('data-path')))).toEqual(
+        expect.arrayContaining(['/external/listings', '/external/listings/{id}']),
+      );
+    });
+  });
+
+  it('Ctrl-C stops it cleanly', async () => {
+    const { code, output } = await demo.stop();
+    expect(output).toMatch(/^stopped$/m);
+    expect(output).not.toMatch(/"level":"error"/);
+    expect(code).toBe(0);
+  });
+});
