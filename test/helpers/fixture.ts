@@ -2,7 +2,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startApp, type App, type AppOptions } from '../../server/app.ts';
@@ -12,6 +11,9 @@ import { openDb, type Db } from '../../server/store/db.ts';
 import { applyImport } from '../../server/store/facilities.ts';
 import { createKey } from '../../server/store/keys.ts';
 import type { ImportFile } from '../../server/schemas/import.ts';
+import { freePort } from '../../demo/launch.ts';
+
+export { freePort };
 import type { Io } from '../../cli/io.ts';
 import { recordKey, recordKeysIn, recordLog } from './capture.ts';
 
@@ -148,16 +150,4 @@ export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}) {
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
   });
   return { child, ready, output: () => ({ stdout, stderr }) };
-}
-
-/** A port that was free a moment ago (the server's public URL must carry the real port, so 0 will not do). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
