@@ -33,10 +33,7 @@ beforeAll(async () => {
   base = await server.ready;
 });
 afterAll(async () => {
-  if (server.child.exitCode === null) {
-    server.child.kill('SIGTERM');
-    await new Promise((r) => server.child.once('exit', r));
-  }
+  await server.stop();
   cleanup();
 });
 

@@ -149,5 +149,11 @@ export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}) {
     });
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
   });
-  return { child, ready, output: () => ({ stdout, stderr }) };
+  /** SIGTERM, then wait for the exit (at once if it has already exited). */
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  };
+  return { child, ready, stop, output: () => ({ stdout, stderr }) };
 }
