@@ -63,9 +63,19 @@ export const STATUS_OF: Record<ProblemCode, number> = {
   internal_error: 500,
 };
 
+/** Bodies made recently, by code and detail: a client hammering a wrong key gets the same few bodies over and over. */
+const recentBodies = new Map<string, string>();
+
 /** An RFC 9457 problem body. No request id in it, so equal problems are equal bytes. */
 export function problemBody(code: ProblemCode, detail: string): string {
-  return JSON.stringify({ type: PROBLEM_TYPE_BASE + code, title: TITLES[code], status: STATUS_OF[code], detail, code });
+  const id = `${code} ${detail}`;
+  let body = recentBodies.get(id);
+  if (body === undefined) {
+    body = JSON.stringify({ type: PROBLEM_TYPE_BASE + code, title: TITLES[code], status: STATUS_OF[code], detail, code });
+    if (recentBodies.size >= 256) recentBodies.clear();
+    recentBodies.set(id, body);
+  }
+  return body;
 }
 
 export function problem(code: ProblemCode, detail: string, headers: Headers = {}): Answer & { headers: Headers } {
@@ -78,12 +88,19 @@ export function problem(code: ProblemCode, detail: string, headers: Headers = {}
 
 /** The expected failures inside a handler; anything else becomes a generic 500. */
 export class HttpProblem extends Error {
-  constructor(
-    readonly code: ProblemCode,
-    readonly detail: string,
-    readonly headers: Headers = {},
-  ) {
+  readonly code: ProblemCode;
+  readonly detail: string;
+  readonly headers: Headers;
+
+  constructor(code: ProblemCode, detail: string, headers: Headers = {}) {
+    // An answer, not a bug: no stack trace is captured, which was the costliest step of refusing a wrong key.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(detail);
+    Error.stackTraceLimit = limit;
+    this.code = code;
+    this.detail = detail;
+    this.headers = headers;
   }
 }
 

@@ -10,7 +10,8 @@ export const CORS_HEADERS: Readonly<Headers> = Object.freeze({
   vary: 'X-API-Key, Origin',
 });
 
-export const CORS_HEADER_LIST: readonly string[] = Object.freeze(headerListOf(CORS_HEADERS));
+/** Readonly in type only: spread per request, and V8 spreads frozen arrays on a slower path. */
+export const CORS_HEADER_LIST: readonly string[] = headerListOf(CORS_HEADERS);
 
 /** The CORS headers with this Access-Control-Allow-Origin (an origin-restricted key's). */
 export function corsHeaderListFor(allowOrigin: string): readonly string[] {

@@ -1,0 +1,20 @@
+// One measured round against one server: the load generator's figures plus the server's CPU time and peak RSS.
+import type { BenchRequest, Figures, Generator, Load } from './load.ts';
+import { cpuMs, rssMb, type ServerProcess } from './servers.ts';
+
+export interface Round extends Figures {
+  /** Server CPU (user + system) per answered request, in microseconds: steadier than req/s on a shared machine. */
+  cpu_us_per_req: number;
+  rss_mb: number;
+}
+
+export async function measure(run: Generator, server: ServerProcess, requests: BenchRequest[], load: Load): Promise<Round> {
+  const rss: number[] = [];
+  const sampler = setInterval(() => rss.push(rssMb(server.pid)), 250);
+  const cpu = cpuMs(server.pid);
+  const figures = await run(server.url, requests, load);
+  const used = cpuMs(server.pid) - cpu;
+  clearInterval(sampler);
+  rss.push(rssMb(server.pid));
+  return { ...figures, cpu_us_per_req: Math.round((used * 1000 * 10) / figures.requests) / 10, rss_mb: Math.max(...rss.filter((x) => !Number.isNaN(x))) };
+}

@@ -1,0 +1,59 @@
+// What the bench prints and records: the machine, medians over rounds, ratios against the ceiling, text tables.
+import { cpus, loadavg, totalmem } from 'node:os';
+import type { Round } from './measure.ts';
+
+export function machine() {
+  return {
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    memory_gb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    loadavg_at_start: loadavg().map((l) => Math.round(l * 100) / 100),
+  };
+}
+
+export const median = (xs: number[]) => {
+  const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+export interface Side {
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  cpu_us_per_req: number;
+  rss_mb: number;
+  rounds: Round[];
+}
+
+/** Medians over the rounds; RSS is the peak of all of them. */
+export function sideOf(rounds: Round[]): Side {
+  return {
+    rps: Math.round(median(rounds.map((r) => r.rps))),
+    p50_ms: round3(median(rounds.map((r) => r.p50))),
+    p99_ms: round3(median(rounds.map((r) => r.p99))),
+    cpu_us_per_req: Math.round(median(rounds.map((r) => r.cpu_us_per_req)) * 10) / 10,
+    rss_mb: Math.round(Math.max(...rounds.map((r) => r.rss_mb).filter((x) => !Number.isNaN(x)), 0) * 10) / 10,
+    rounds,
+  };
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+export const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+
+/** Fixed-width text table; numbers right-aligned. */
+export function table(head: string[], rows: (string | number)[][]): string {
+  const cells = [head, ...rows.map((r) => r.map((c) => (typeof c === 'number' ? fmt(c) : c)))];
+  const widths = head.map((_, i) => Math.max(...cells.map((r) => String(r[i] ?? '').length)));
+  const line = (r: (string | number)[]) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]!) : String(c).padStart(widths[i]!))).join('  ');
+  return [line(cells[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n') + '\n';
+}
+
+function fmt(n: number): string {
+  if (Number.isNaN(n)) return '-';
+  if (Number.isInteger(n) && Math.abs(n) >= 100) return n.toLocaleString('en-US');
+  return String(n);
+}

@@ -1,0 +1,101 @@
+// `npm run bench:widget [-- --quick] [--runs N] [--listings N]`: the built widget rendering 200 listings in headless
+// Chromium, timed from the moment the list data has arrived to rendered cards (median of several page loads), and the
+// bundle's size. The page is bench/widget/; our own server serves it, the bundle and the API (one facility, a real key).
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { execFileSync } from 'node:child_process';
+import { freePort, launchChromium } from '../demo/launch.ts';
+import { startApp } from '../server/app.ts';
+import { loadConfig } from '../server/config.ts';
+import { generateDb, issueKeys } from './lib/data.ts';
+import { machine, median } from './lib/report.ts';
+import { REPO } from './lib/servers.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    runs: { type: 'string' },
+    listings: { type: 'string', default: '200' },
+    out: { type: 'string', default: join(REPO, 'bench', 'widget-results.json') },
+  },
+});
+const runs = Number(args.runs ?? (args.quick ? 5 : 15));
+const listings = Number(args.listings);
+const BUNDLE = join(REPO, 'dist', 'widget', 'storage-listings.js');
+const BUDGET_GZIP_BYTES = 18 * 1024; // test/widget-size.test.ts
+const out = (text: string) => process.stdout.write(text);
+
+interface PageResult {
+  cards?: number;
+  loadedMs?: number;
+  domMs?: number;
+  paintedMs?: number;
+  error?: string;
+}
+
+async function main() {
+  if (!existsSync(BUNDLE)) {
+    out('dist/widget/storage-listings.js is missing: npm run build\n');
+    execFileSync('npm', ['run', 'build'], { cwd: REPO, stdio: 'inherit' });
+  }
+  const bundle = readFileSync(BUNDLE);
+  const gzip = gzipSync(bundle, { level: 9 }).length;
+  const dir = mkdtempSync(join(tmpdir(), 'listings-bench-widget-'));
+  const db = generateDb(dir, 'widget', 1, listings);
+  const config = loadConfig({ db: db.file, host: '127.0.0.1', port: await freePort() }, {});
+  const app = await startApp({ config, quiet: true, mounts: [{ prefix: '/bench/', dir: join(REPO, 'bench', 'widget') }] });
+  const key = issueKeys(db, 1)[0]!;
+  const browser = await launchChromium();
+  const results: PageResult[] = [];
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.addInitScript((key: string) => Object.assign(window, { benchKey: key }), key);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    for (let i = 0; i < runs; i++) {
+      await page.goto(`${app.url}/bench/index.html`);
+      await page.waitForFunction(() => 'benchResult' in window, undefined, { timeout: 30_000 });
+      const r = (await page.evaluate(() => (window as unknown as { benchResult: PageResult }).benchResult));
+      if (r.error || r.cards !== listings) throw new Error(`run ${i + 1}: ${r.error ?? `${r.cards} cards rendered, expected ${listings}`}`);
+      results.push(r);
+    }
+    if (errors.length > 0) throw new Error(`page errors: ${errors.join(' | ')}`);
+  } finally {
+    await browser.close();
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  const round = (x: number) => Math.round(x * 10) / 10;
+  const loaded = results.map((r) => r.loadedMs!);
+  const dom = results.map((r) => r.domMs!);
+  const painted = results.map((r) => r.paintedMs!);
+  const report = {
+    date: new Date().toISOString(),
+    command: `npm run bench:widget${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+    machine: { ...machine(), chromium: process.env.CHROME_PATH || '/usr/bin/chromium' },
+    listings,
+    runs,
+    data_to_load_event_ms: { median: round(median(loaded)), min: round(Math.min(...loaded)), max: round(Math.max(...loaded)), all: loaded.map(round) },
+    data_to_dom_ms: { median: round(median(dom)), min: round(Math.min(...dom)), max: round(Math.max(...dom)), all: dom.map(round) },
+    data_to_painted_ms: { median: round(median(painted)), min: round(Math.min(...painted)), max: round(Math.max(...painted)), all: painted.map(round) },
+    bundle: { bytes: bundle.length, gzip_bytes: gzip, gzip_budget_bytes: BUDGET_GZIP_BYTES },
+  };
+  writeFileSync(args.out!, JSON.stringify(report, null, 2) + '\n');
+  out(`storage-listings widget bench — ${report.machine.cpu}, ${report.machine.cores} cores, Node ${report.machine.node}, headless Chromium\n`);
+  out(`${listings} listings, ${runs} page loads; from list data arrived to:\n`);
+  out(`  load event (parsed and checked):            median ${report.data_to_load_event_ms.median} ms (min ${report.data_to_load_event_ms.min}, max ${report.data_to_load_event_ms.max})\n`);
+  out(`  rendered cards in the DOM (updateComplete): median ${report.data_to_dom_ms.median} ms (min ${report.data_to_dom_ms.min}, max ${report.data_to_dom_ms.max})\n`);
+  out(`  next frame painted:                         median ${report.data_to_painted_ms.median} ms (min ${report.data_to_painted_ms.min}, max ${report.data_to_painted_ms.max})\n`);
+  out(`bundle: ${(bundle.length / 1024).toFixed(1)} KiB, ${(gzip / 1024).toFixed(1)} KiB gzip (budget ${BUDGET_GZIP_BYTES / 1024} KiB)\n`);
+  out(`wrote ${args.out}\n`);
+}
+
+main().catch((err: Error) => {
+  console.error(`bench:widget: ${err.stack ?? err.message}`);
+  process.exitCode = 1;
+});
