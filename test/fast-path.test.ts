@@ -97,6 +97,25 @@ describe('changes by another process reach the next request', () => {
     expect(json(refused).code).toBe('revoked_api_key');
     expect((await call(base, LIST, { key: reader.key })).status).toBe(200);
   });
+
+  it('requests answered together in one batch (one freshness check) all see an import that ended before they were sent', async () => {
+    const before = await call(base, LIST, { key: reader.key });
+    const data = demoJson();
+    data.facilities[0].listings.find((l: { code: string }) => l.code === 'M-07').price_gross += 700;
+    expect(cli(['import', writeJson(dir, 'raised-again.json', data)], { env: env() }).status).toBe(0);
+
+    // 60 requests at once on many connections: the server reads them in the same event-loop turns and answers them in batches.
+    const replies = await Promise.all(Array.from({ length: 60 }, () => call(base, LIST, { key: reader.key, headers: { 'if-none-match': before.headers.etag! } })));
+    const ids = new Set<string>();
+    for (const r of replies) {
+      expect(r.status).toBe(200);
+      expect(r.headers.etag).not.toBe(before.headers.etag);
+      expect(r.headers.etag).toBe(replies[0]!.headers.etag);
+      expect(grossOfM07(json(r))).toBeGreaterThan(grossOfM07(json(before)));
+      ids.add(r.headers['x-request-id']!);
+    }
+    expect(ids.size).toBe(60);
+  });
 });
 
 describe('last use, coalesced in memory', () => {

@@ -5,6 +5,8 @@ export class Freshness {
   private readonly stmt;
   private version: number;
   private readonly listeners: (() => void)[] = [];
+  /** Inside batch(): the check has been made for every request of the batch. */
+  private batched = false;
 
   constructor(db: Db) {
     this.stmt = db.prepare('PRAGMA data_version').pluck();
@@ -17,10 +19,25 @@ export class Freshness {
 
   /** Called once per request: one cheap pragma; on a change every cache is dropped before anything is served. */
   check(): void {
+    if (this.batched) return;
     const now = this.stmt.get() as number;
     if (now !== this.version) {
       this.version = now;
       this.invalidate();
+    }
+  }
+
+  /**
+   * Runs fn for a batch of requests after one check. Sound only when every request of the batch was read off its socket
+   * before this call: a commit that ended before a client sent its request then ended before the check too.
+   */
+  batch(fn: () => void): void {
+    this.check();
+    this.batched = true;
+    try {
+      fn();
+    } finally {
+      this.batched = false;
     }
   }
 
