@@ -2,8 +2,8 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ListingsError } from '../server/errors.ts';
+import { REPO_ROOT } from '../server/repo.ts';
 import { parseImport } from '../server/domain/import.ts';
 import { exportSnapshots, type ExportSummary } from '../server/snapshots/export.ts';
 import { generateSigningKey, loadSigningKey, PRIVATE_KEY_FILE } from '../server/snapshots/keygen.ts';
@@ -11,7 +11,7 @@ import type { Db } from '../server/store/db.ts';
 import { applyImport } from '../server/store/facilities.ts';
 import { createKey, listKeys, revokeKey } from '../server/store/keys.ts';
 
-export const REPO = fileURLToPath(new URL('..', import.meta.url));
+export const REPO = REPO_ROOT;
 export const WIDGET_BUNDLE = join(REPO, 'dist', 'widget', 'storage-listings.js');
 const DEMO_LABEL = 'demo (npm start)';
 /** The origin the demo data's photo URLs are written with; replaced by the running server's public URL. */

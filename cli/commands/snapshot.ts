@@ -4,7 +4,6 @@ import { loadConfig } from '../../server/config.ts';
 import { ListingsError } from '../../server/errors.ts';
 import { exportSnapshots, isFacilityId, type ExportSummary } from '../../server/snapshots/export.ts';
 import { generateSigningKey, loadSigningKey } from '../../server/snapshots/keygen.ts';
-import { loadSnapshotFiles, loadText } from '../../server/snapshots/load.ts';
 import { verifySnapshot, type Checked } from '../../server/snapshots/verify.ts';
 import { globalsOf, withDb } from '../context.ts';
 import { json, type Io } from '../io.ts';
@@ -105,6 +104,8 @@ export function snapshotCommand(io: Io): Command {
     .action(async (target: string, opts: { keys: string; minVersion?: number; facility?: string; json?: boolean }) => {
       let location = target;
       try {
+        // Loaded here, not at the top: undici is about 10 MB of memory that `listings serve` would carry for nothing.
+        const { loadSnapshotFiles, loadText } = await import('../../server/snapshots/load.ts');
         const [files, jwks] = await Promise.all([loadSnapshotFiles(target), loadText(opts.keys)]);
         location = files.location;
         const result = verifySnapshot(files.listings, files.signature, jwks, { now: new Date(), minVersion: opts.minVersion, facility: opts.facility });

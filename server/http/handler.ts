@@ -1,8 +1,8 @@
 // The request handler: a function from a request to an answer, testable without a socket. One top-level catch.
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { redactSecrets } from '../domain/keys.ts';
+import { REPO_ROOT } from '../repo.ts';
 import type { Db } from '../store/db.ts';
 import { HttpProblem, problem, type Answer, type RequestLike } from './answer.ts';
 import { ListingsApi, type ApiContext, type ApiOptions } from './api.ts';
@@ -14,8 +14,6 @@ import { rentalPage, RENT_PREFIX } from './rental-page.ts';
 import { StaticFiles } from './static-files.ts';
 import { bodyOf } from './views-cache.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = join(here, '..', '..');
 export const MAX_URL_LENGTH = 2048;
 
 export interface HandlerOptions extends Omit<ApiOptions, 'db'> {
@@ -34,8 +32,8 @@ export interface Handler {
 
 export function createHandler(opts: HandlerOptions): Handler {
   const api = new ListingsApi(opts);
-  const widget = new StaticFiles(join(repoRoot, 'dist', 'widget'), { ...CORS_HEADERS, 'cross-origin-resource-policy': 'cross-origin' }, 'public, max-age=300, must-revalidate');
-  const assets = new StaticFiles(join(here, '..', 'assets'), {}, 'public, max-age=3600');
+  const widget = new StaticFiles(join(REPO_ROOT, 'dist', 'widget'), { ...CORS_HEADERS, 'cross-origin-resource-policy': 'cross-origin' }, 'public, max-age=300, must-revalidate');
+  const assets = new StaticFiles(join(REPO_ROOT, 'server', 'assets'), {}, 'public, max-age=3600');
   const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   const swagger = new StaticFiles(swaggerDir, {}, 'public, max-age=86400');
   const mounts = (opts.mounts ?? []).map((m) => ({ prefix: m.prefix, files: new StaticFiles(m.dir, CORS_HEADERS, m.cacheControl ?? 'no-cache') }));

@@ -1,0 +1,76 @@
+// bin/listings.js runs the compiled bundle only while it matches the sources, and the sources through tsx otherwise.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bundleIsCurrent } from '../bin/current-bundle.js';
+import { REPO_ROOT } from '../server/repo.ts';
+import { tempDir } from './helpers/fixture.ts';
+
+let dir: string;
+let cleanup: () => void;
+beforeEach(() => ({ dir, cleanup } = tempDir()));
+afterEach(() => cleanup());
+
+const rootUrl = () => pathToFileURL(dir + '/');
+
+/** A fake repository: one source file and a manifest that records it as it is now. */
+function builtFrom(file = 'server/a.ts', text = 'export const a = 1;\n') {
+  mkdirSync(join(dir, 'server'), { recursive: true });
+  mkdirSync(join(dir, 'dist', 'server'), { recursive: true });
+  writeFileSync(join(dir, file), text);
+  const s = statSync(join(dir, file));
+  writeFileSync(join(dir, 'dist', 'server', 'sources.json'), JSON.stringify({ files: [[file, s.size, s.mtimeMs]] }));
+}
+
+describe('bundleIsCurrent', () => {
+  it('is true while every recorded source has its recorded size and modification time', () => {
+    builtFrom();
+    expect(bundleIsCurrent(rootUrl())).toBe(true);
+  });
+
+  it('is false once a source is touched, rewritten with another size, or gone', () => {
+    builtFrom();
+    const later = new Date(Date.now() + 5_000);
+    utimesSync(join(dir, 'server', 'a.ts'), later, later);
+    expect(bundleIsCurrent(rootUrl())).toBe(false);
+
+    builtFrom();
+    const recorded = statSync(join(dir, 'server', 'a.ts'));
+    writeFileSync(join(dir, 'server', 'a.ts'), 'export const a = 12;\n');
+    utimesSync(join(dir, 'server', 'a.ts'), recorded.atime, recorded.mtime); // same time, another size
+    expect(bundleIsCurrent(rootUrl())).toBe(false);
+
+    builtFrom('server/b.ts');
+    rmSync(join(dir, 'server', 'b.ts'));
+    expect(bundleIsCurrent(rootUrl())).toBe(false);
+  });
+
+  it('is false without a manifest, with a broken one, or with an empty list', () => {
+    expect(bundleIsCurrent(rootUrl())).toBe(false);
+    mkdirSync(join(dir, 'dist', 'server'), { recursive: true });
+    writeFileSync(join(dir, 'dist', 'server', 'sources.json'), '{"files":');
+    expect(bundleIsCurrent(rootUrl())).toBe(false);
+    writeFileSync(join(dir, 'dist', 'server', 'sources.json'), '{"files":[]}');
+    expect(bundleIsCurrent(rootUrl())).toBe(false);
+  });
+});
+
+describe('the real build', () => {
+  // `npm test` builds before it runs the tests, so the bundle exists and matches the sources here.
+  it('records the sources of the server and the CLI, and the binary runs the same program either way', () => {
+    const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'dist', 'server', 'sources.json'), 'utf8')) as { files: [string][] };
+    const paths = manifest.files.map(([p]) => p);
+    expect(paths).toEqual(expect.arrayContaining(['cli/main.ts', 'server/http/server.ts', 'server/domain/pricing.ts', 'server/store/db.ts']));
+    expect(bundleIsCurrent(pathToFileURL(REPO_ROOT + '/'))).toBe(true);
+
+    const bin = join(REPO_ROOT, 'bin', 'listings.js');
+    const compiled = spawnSync(process.execPath, [bin, 'keys', '--help'], { encoding: 'utf8', env: { ...process.env, LISTINGS_FROM_SOURCE: '' } });
+    const source = spawnSync(process.execPath, [bin, 'keys', '--help'], { encoding: 'utf8', env: { ...process.env, LISTINGS_FROM_SOURCE: '1' } });
+    expect(compiled.status).toBe(0);
+    expect(source.status).toBe(0);
+    expect(compiled.stdout).toContain('revoke');
+    expect(compiled.stdout).toBe(source.stdout);
+  });
+});
