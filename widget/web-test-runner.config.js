@@ -28,7 +28,9 @@ export default {
       },
     }),
   ],
-  concurrency: 2,
+  // One page at a time: a second page would be a background tab, hidden, where IntersectionObserver and
+  // requestAnimationFrame never run and refreshing widgets pause (as they should in a hidden tab).
+  concurrency: 1,
   testFramework: { config: { timeout: 10000 } },
   testsFinishTimeout: 180000,
 };

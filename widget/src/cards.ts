@@ -3,9 +3,13 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { Summary } from '../../server/schemas/listing.ts';
 import { formatArea, formatMoney, formatPercent, formatPeriod } from './format.ts';
 import type { Translate } from './i18n.ts';
+import { lazySrc } from './lazy-src.ts';
 import { safeUrl } from './safe-url.ts';
 
-/** What the templates need from the element: settings, the translator, and the handlers of user actions. */
+/**
+ * What the templates need from the element: settings and the translator. Clicks are not bound per card: the buttons
+ * and links carry `data-action` ("details", "rent") and the element handles them with one listener (see actionOf).
+ */
 export interface View {
   t: Translate;
   locale: string;
@@ -15,8 +19,20 @@ export interface View {
   target: string;
   rel: string;
   headingLevel: number;
-  onDetails: (listing: Summary, opener: HTMLElement) => void;
-  onRent: (event: MouseEvent, listing: Summary) => void;
+}
+
+export type Action = 'details' | 'rent';
+
+/** The action a click asks for, and the element that carries it (a card's button or link, the dialog's rent link). */
+export function actionOf(event: Event): { action: Action; element: HTMLElement } | null {
+  const element = (event.target as Element | null)?.closest?.<HTMLElement>('[data-action]');
+  const action = element?.dataset['action'];
+  return element && (action === 'details' || action === 'rent') ? { action, element } : null;
+}
+
+/** The id of the card an element is in. */
+export function cardIdOf(element: Element): string | null {
+  return element.closest('[data-listing-id]')?.getAttribute('data-listing-id') ?? null;
 }
 
 export function priceText(listing: Summary, v: View): TemplateResult {
@@ -49,7 +65,7 @@ export function rentLink(listing: Summary, v: View): TemplateResult | typeof not
     href=${href}
     target=${v.target || nothing}
     rel=${v.rel || nothing}
-    @click=${(event: MouseEvent) => v.onRent(event, listing)}
+    data-action="rent"
     >${v.t('rent')}<span class="sr-only"> ${listing.title}${hint}</span></a
   >`;
 }
@@ -60,7 +76,7 @@ export function card(listing: Summary, v: View): TemplateResult {
   const [state, free] = availability(listing, v.t);
   return html`<li part="listing" class="card ${state}" data-listing-id=${listing.id}>
     <div class="media">
-      ${photo ? html`<img part="photo" src=${photo} alt=${cover?.caption ?? ''} loading="lazy" decoding="async" />` : nothing}
+      ${photo ? html`<img part="photo" src=${lazySrc(photo)} alt=${cover?.caption ?? ''} loading="lazy" decoding="async" />` : nothing}
     </div>
     <div class="body">
       <div class="head">
@@ -68,16 +84,12 @@ export function card(listing: Summary, v: View): TemplateResult {
         <span class="code">${listing.code}</span>
       </div>
       <span class="area">${formatArea(listing.area_m2, v.locale)}</span>
-      <p part="price" class="price">${priceText(listing, v)}</p>
+      <p part="price" class="price"><span class="amount">${formatMoney(listing.price.gross, listing.price.currency, v.locale)}</span>
+        <span class="period">${v.t('per', { period: formatPeriod(listing.price.period, v.locale) })}</span></p>
       ${v.showNet ? html`<p class="net">${netText(listing, v)}</p>` : nothing}
       <p part="free-units" class="free-units">${free}</p>
       <div class="actions">
-        <button
-          type="button"
-          class="secondary"
-          aria-haspopup="dialog"
-          @click=${(event: Event) => v.onDetails(listing, event.currentTarget as HTMLElement)}
-        >
+        <button type="button" class="secondary" aria-haspopup="dialog" data-action="details">
           ${v.t('details')}<span class="sr-only"> ${listing.title}</span>
         </button>
         ${rentLink(listing, v)}

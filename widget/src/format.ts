@@ -13,11 +13,16 @@ function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.N
   return format;
 }
 
+/** Minor units per major unit of each currency format (100 for PLN, 1 for JPY), read once per format. */
+const minorUnits = new WeakMap<Intl.NumberFormat, number>();
+
 /** An amount in minor units (cents, grosze) as the locale writes that currency: 32900 PLN -> "329,00 zł". */
 export function formatMoney(minor: number, currency: string, locale: string): string {
   try {
     const format = numberFormat(locale, { style: 'currency', currency });
-    return format.format(minor / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
+    let divisor = minorUnits.get(format);
+    if (divisor === undefined) minorUnits.set(format, (divisor = 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2)));
+    return format.format(minor / divisor);
   } catch {
     return `${minor / 100} ${currency}`; // an unknown currency code: still readable, never an exception
   }
@@ -64,8 +69,17 @@ export function formatDuration(iso: string, locale: string): string {
   return new Intl.ListFormat(locale, { style: 'long', type: 'unit' }).format(words);
 }
 
+const periods = new Map<string, string>();
+
 /** A billing period as it follows a price: P1M -> "month" (as in "/ month"), P3M -> "3 months". */
 export function formatPeriod(iso: string, locale: string): string {
+  const key = `${locale} ${iso}`;
+  let text = periods.get(key);
+  if (text === undefined) periods.set(key, (text = periodText(iso, locale)));
+  return text;
+}
+
+function periodText(iso: string, locale: string): string {
   const parts = parseDuration(iso);
   if (parts?.length !== 1) return formatDuration(iso, locale);
   const [unit, n] = parts[0] as [DurationUnit, number];

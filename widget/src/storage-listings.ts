@@ -3,7 +3,7 @@ import { LitElement, html, nothing, type PropertyValues, type TemplateResult } f
 import { repeat } from 'lit/directives/repeat.js';
 import type { Detail, Summary } from '../../server/schemas/listing.ts';
 import { arrange } from './arrange.ts';
-import { card, skeletonCard, type View } from './cards.ts';
+import { actionOf, card, cardIdOf, skeletonCard, type View } from './cards.ts';
 import { absolute, loadDetail, loadListings, type Source } from './data.ts';
 import { detailsView, type DetailsView } from './details.ts';
 import { asWidgetError, WidgetError } from './errors.ts';
@@ -307,11 +307,22 @@ export class StorageListings extends LitElement {
   /** A click on the dialog element itself is a click on its backdrop (the content fills the box). */
   private onDialogClick = (event: MouseEvent): void => {
     if (event.target === event.currentTarget) this.closeDetails();
+    else if (this.opened && actionOf(event)?.action === 'rent') this.onRent(event, this.opened);
   };
 
-  private onRent = (event: MouseEvent, listing: Summary): void => {
-    if (!this.emit('storage-listings-rent', { listing }, true)) event.preventDefault();
+  /** Every card's Details button and rent link, with one listener on the list (200 cards, no per-card closures). */
+  private onGridClick = (event: MouseEvent): void => {
+    const hit = actionOf(event);
+    const id = hit && cardIdOf(hit.element);
+    const listing = id ? this.listings.find((l) => l.id === id) : undefined;
+    if (!hit || !listing) return;
+    if (hit.action === 'rent') this.onRent(event, listing);
+    else void this.openDetails(listing, hit.element);
   };
+
+  private onRent(event: MouseEvent, listing: Summary): void {
+    if (!this.emit('storage-listings-rent', { listing }, true)) event.preventDefault();
+  }
 
   private view(): View {
     let base = document.baseURI;
@@ -328,8 +339,6 @@ export class StorageListings extends LitElement {
       target: this.target,
       rel: this.rel,
       headingLevel: Math.min(Math.max(Math.trunc(Number(this.headingLevel)) || 3, 1), 6),
-      onDetails: (listing, opener) => void this.openDetails(listing, opener),
-      onRent: this.onRent,
     };
   }
 
@@ -352,7 +361,7 @@ export class StorageListings extends LitElement {
       return problemView(messageFor(this.failure, this.t), this.failure, this.t, retry);
     }
     if (!this.listings.length) return html`<p part="empty" class="notice">${this.t('empty')}</p>`;
-    return html`<ul class="grid">
+    return html`<ul class="grid" @click=${this.onGridClick}>
       ${repeat(
         this.listings,
         (listing) => listing.id,

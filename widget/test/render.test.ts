@@ -43,6 +43,7 @@ describe('rendering listings', () => {
     equal(part(soldOut, 'free-units')?.textContent?.trim(), 'Sold out');
 
     const photo = part(first, 'photo') as HTMLImageElement;
+    await waitFor(() => photo.getAttribute('src'), 'the cover photo in view gets its src');
     equal(photo.getAttribute('src'), expected[0]?.photos[0]?.url, 'cover photo');
     equal(photo.alt, 'Front', 'alt text from the caption');
 

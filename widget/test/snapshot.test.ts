@@ -32,7 +32,8 @@ describe('signed snapshots', () => {
       shown.map((c) => c.dataset.listingId),
       expected.map((l) => l.id),
     );
-    equal(part(shown[0]!, 'photo')?.getAttribute('src'), expected[0]?.cover_photo?.url, 'cover photo');
+    const photo = await waitFor(() => part(shown[0]!, 'photo')?.getAttribute('src'), 'the cover photo in view gets its src');
+    equal(photo, expected[0]?.cover_photo?.url, 'cover photo');
     deepEqual(
       (await server.log(t)).map((e) => e.path).sort(),
       ['/snap/valid/listings.json', '/snap/valid/listings.json.sig'],

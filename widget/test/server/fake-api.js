@@ -40,12 +40,21 @@ const sorters = {
   code: (a, b) => a.code.localeCompare(b.code),
 };
 
-/** The scenario's listings as this session sees them: each bump sells one more unit of the first listing. */
+/**
+ * The scenario's listings as this session sees them: each bump sells one more unit of the first listing (and, in
+ * `many`, gives it another cover photo).
+ */
 function listingsOf(scenario, state, origin) {
   const base = fixtures[scenario] ?? fixtures.basic; // slow, down, ratelimited: the basic listings
-  return base.map((l, i) =>
-    absolutize(i === 0 && state.version ? { ...l, free_units: Math.max(0, l.free_units - state.version) } : l, origin),
-  );
+  return base.map((l, i) => {
+    if (i !== 0 || !state.version) return absolutize(l, origin);
+    const changed = { ...l, free_units: Math.max(0, l.free_units - state.version) };
+    if (scenario === 'many') {
+      const photo = { url: '/img/locker.svg', caption: 'Locker', width: 400, height: 300 };
+      Object.assign(changed, { photos: [photo], cover_photo: { url: photo.url, caption: photo.caption } });
+    }
+    return absolutize(changed, origin);
+  });
 }
 
 function failure(ctx, scenario, state) {

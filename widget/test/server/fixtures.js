@@ -74,7 +74,12 @@ const hostile = [
   }),
 ];
 
-export const fixtures = { basic, eur, hostile, empty: [] };
+/** A long list: most of its cards (and their photos) start far below the fold. */
+const many = Array.from({ length: 60 }, (_, i) =>
+  listing(`m${i}`, `U-${String(i + 1).padStart(2, '0')}`, { photos: [photo(i % 2 ? 'inside' : 'front', `Photo ${i + 1}`)] }),
+);
+
+export const fixtures = { basic, eur, hostile, many, empty: [] };
 
 /** The Summary view of a Detail: what the list endpoint answers. */
 export function summaryOf(detail) {
