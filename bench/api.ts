@@ -84,7 +84,8 @@ async function main() {
       if (diff.length > 0) broken.push(`${s.name}: the ceiling does not answer what ours does: ${diff.join('; ')}`);
       const sides = { ours: [] as Round[], ceiling: [] as Round[] };
       for (let r = 0; r < rounds; r++) {
-        for (const [side, server] of [['ours', s.ours], ['ceiling', ceiling]] as const) {
+        const pair = [['ours', s.ours], ['ceiling', ceiling]] as const;
+        for (const [side, server] of r % 2 === 0 ? pair : [...pair].reverse()) {
           const round = await measure(run, server, [s.request], load);
           if (!s.errorsExpected && round.unexpected > 0) broken.push(`${s.name} (${server.name}, ${gen}): ${round.unexpected} unexpected errors`);
           sides[side].push(round);
