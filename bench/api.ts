@@ -2,7 +2,7 @@
 // Prints req/s, p50/p99, server CPU per answer and RSS per scenario, with the ratios ours/ceiling, and writes
 // bench/results.json; then 10 vs 10,000 facilities, RSS over 60 s of load and signed snapshot export throughput.
 // It reports figures and never judges them: the exit code is 0 unless something broke (a server died, answers differ).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,10 +25,12 @@ const { values: args } = parseArgs({
     'no-wrk': { type: 'boolean', default: false },
     /** Only the ours-vs-ceiling scenarios (for iterating on the server). */
     'scenarios-only': { type: 'boolean', default: false },
-    out: { type: 'string', default: join(REPO, 'bench', 'results.json') },
+    out: { type: 'string' },
   },
 });
 const quick = args.quick!;
+// A quick run's figures mean little, so by default they never overwrite the committed full run's bench/results.json.
+const outFile = args.out ?? (quick ? join(tmpdir(), 'storage-listings-bench-quick.json') : join(REPO, 'bench', 'results.json'));
 // --quick (CI) keeps the database small enough to generate and export in seconds; the API scenarios read one facility either way.
 const facilities = Number(args.facilities ?? (quick ? 200 : 1000));
 const load: Load = { connections: Number(args.connections), pipelining: Number(args.pipelining), duration: Number(args.duration ?? (quick ? 2 : 5)) };
@@ -122,8 +124,9 @@ async function main() {
     broken,
     seconds: Math.round((Date.now() - started) / 1000),
   };
-  writeFileSync(args.out!, JSON.stringify(report, null, 2) + '\n');
-  out(`\nwrote ${args.out} (${report.seconds} s)\n`);
+  writeFileSync(`${outFile}.tmp`, JSON.stringify(report, null, 2) + '\n');
+  renameSync(`${outFile}.tmp`, outFile); // a run stopped mid-write leaves the previous results whole
+  out(`\nwrote ${outFile} (${report.seconds} s)\n`);
 }
 
 function track<T extends ServerProcess>(s: T): T {
