@@ -1,0 +1,194 @@
+// `listings serve --workers N`: N real processes share one port, and every one of them stays exactly as fresh as a
+// single server. Each answer's X-Request-Id starts with a prefix chosen once per process, which tells the workers apart.
+import { execFileSync } from 'node:child_process';
+import { once } from 'node:events';
+import { request } from 'node:http';
+import { availableParallelism } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../server/store/db.ts';
+import { cli, demoDb, demoJson, freePort, issueKey, spawnServer, tempDir, writeJson } from './helpers/fixture.ts';
+
+const LIST = '/external/listings';
+
+interface Answer {
+  status: number;
+  worker: string;
+  etag: string | undefined;
+  body: string;
+}
+
+/** One GET on a connection of its own, so that the cluster's round robin hands it to the next worker. */
+function fresh(base: string, key: string, headers: Record<string, string> = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${LIST}`, { agent: false, headers: { 'x-api-key': key, ...headers } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => {
+        const id = String(res.headers['x-request-id'] ?? '');
+        resolve({ status: res.statusCode!, worker: id.slice(0, 24), etag: res.headers.etag, body });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function many(base: string, key: string, n: number, headers: Record<string, string> = {}): Promise<Answer[]> {
+  const out: Answer[] = [];
+  for (let i = 0; i < n; i++) out.push(await fresh(base, key, headers));
+  return out;
+}
+
+const workersOf = (answers: Answer[]) => new Set(answers.map((a) => a.worker));
+/** The primary's worker processes. Under tsx (sources newer than the bundle) it may also have an esbuild child: not counted. */
+const childrenOf = (pid: number) =>
+  execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => /^\s*(\d+)\s+(.*)$/.exec(l))
+    .filter((m) => m !== null && m[2]!.includes('listings.js'))
+    .map((m) => Number(m![1]));
+const grossOfM07 = (body: string) => (JSON.parse(body) as { listings: { code: string; price: { gross: number } }[] }).listings.find((l) => l.code === 'M-07')!.price.gross;
+
+async function until<T>(what: string, probe: () => T | undefined, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('listings serve --workers 2', () => {
+  let dir: string;
+  let cleanup: () => void;
+  let db: Db;
+  let file: string;
+  let server: ReturnType<typeof spawnServer>;
+  let base: string;
+  let reader: { key: string; id: string };
+  const env = () => ({ LISTINGS_DB: file });
+
+  beforeAll(async () => {
+    ({ dir, cleanup } = tempDir());
+    ({ db, file } = demoDb(dir));
+    reader = issueKey(db, 'wro-1', { rate_per_s: 100, burst: 200 });
+    server = spawnServer(['serve', '--port', String(await freePort()), '--quiet', '--workers', '2'], env());
+    base = await server.ready;
+  });
+  afterAll(async () => {
+    await server.stop();
+    if (db.open) db.close();
+    cleanup();
+  });
+
+  it('says so, and answers from two worker processes under one primary', async () => {
+    expect(server.output().stderr).toContain('2 workers');
+    expect(childrenOf(server.child.pid!)).toHaveLength(2);
+    const answers = await many(base, reader.key, 12);
+    expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
+    expect(workersOf(answers).size).toBe(2);
+    expect(new Set(answers.map((a) => a.etag)).size).toBe(1); // the same data gives the same ETag in every worker
+  });
+
+  it('an import in another process: every worker serves the new price and a new ETag on its next request', async () => {
+    const before = await many(base, reader.key, 8);
+    expect(workersOf(before).size).toBe(2);
+    const old = before[0]!;
+    for (const a of await many(base, reader.key, 8, { 'if-none-match': old.etag! })) expect(a.status).toBe(304); // both cached
+
+    const data = demoJson();
+    data.facilities[0].listings.find((l: { code: string }) => l.code === 'M-07').price_gross += 700;
+    expect(cli(['import', writeJson(dir, 'raised.json', data)], { env: env() }).status).toBe(0);
+
+    const after = await many(base, reader.key, 8, { 'if-none-match': old.etag! });
+    expect(workersOf(after).size).toBe(2);
+    for (const a of after) {
+      expect(a.status).toBe(200);
+      expect(a.etag).not.toBe(old.etag);
+      expect(grossOfM07(a.body)).toBeGreaterThan(grossOfM07(old.body));
+    }
+  });
+
+  it('a revoke in another process: the key is refused by every worker on its next request', async () => {
+    const doomed = issueKey(db, 'wro-1', { rate_per_s: 100, burst: 200 });
+    const warm = await many(base, doomed.key, 8);
+    expect(workersOf(warm).size).toBe(2);
+    for (const a of warm) expect(a.status).toBe(200);
+
+    expect(cli(['keys', 'revoke', doomed.id], { env: env() }).status).toBe(0);
+
+    const refused = await many(base, doomed.key, 8, { 'if-none-match': warm[0]!.etag! });
+    expect(workersOf(refused).size).toBe(2);
+    for (const a of refused) {
+      expect(a.status).toBe(401);
+      expect(JSON.parse(a.body).code).toBe('revoked_api_key');
+    }
+  });
+
+  it('a worker that dies is replaced, and the port keeps answering', async () => {
+    const [victim] = childrenOf(server.child.pid!);
+    process.kill(victim!, 'SIGKILL');
+    await until('a replacement worker', () => (/exited \(SIGKILL\); starting another/.test(server.output().stderr) ? true : undefined));
+    await until('two workers again', () => {
+      const pids = childrenOf(server.child.pid!);
+      return pids.length === 2 && !pids.includes(victim!) ? pids : undefined;
+    });
+    // The replacement announces itself only by answering: ask on fresh connections until two workers have answered.
+    let answers: Answer[] = [];
+    for (let i = 0; i < 100 && workersOf(answers).size < 2; i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 100));
+      answers = await many(base, reader.key, 6);
+    }
+    expect(workersOf(answers).size).toBe(2);
+    for (const a of answers) expect(a.status).toBe(200);
+  });
+
+  it('SIGTERM stops every worker, records last use, and exits 0', async () => {
+    const pids = childrenOf(server.child.pid!);
+    expect(pids).toHaveLength(2);
+    const exited = once(server.child, 'exit');
+    server.child.kill('SIGTERM');
+    const [code, signal] = await exited;
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow(); // no orphaned worker
+    const r = cli(['keys', 'list', '--json'], { env: env() });
+    const used = (JSON.parse(r.stdout) as { id: string; last_used_at: string | null }[]).find((k) => k.id === reader.id)!;
+    expect(used.last_used_at).not.toBeNull();
+  });
+});
+
+describe('listings serve --workers, values', () => {
+  let dir: string;
+  let cleanup: () => void;
+  let file: string;
+  beforeAll(() => {
+    ({ dir, cleanup } = tempDir());
+    const demo = demoDb(dir);
+    file = demo.file;
+    demo.db.close();
+  });
+  afterAll(() => cleanup());
+
+  it.each(['0', 'two', '1.5', '-1', '257'])('--workers %s is a usage error: one line naming the option, exit 2', (value) => {
+    const r = cli(['serve', '--port', '0', '--workers', value], { env: { LISTINGS_DB: file } });
+    expect(r.status).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('--workers');
+    expect(r.stderr).toContain('from 1 to 256, or auto');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('--workers auto starts one worker per core', async () => {
+    const server = spawnServer(['serve', '--port', String(await freePort()), '--quiet', '--workers', 'auto'], { LISTINGS_DB: file });
+    try {
+      await server.ready;
+      const n = availableParallelism();
+      if (n > 1) expect(server.output().stderr).toContain(`${n} workers`);
+      expect(childrenOf(server.child.pid!)).toHaveLength(n > 1 ? n : 0);
+    } finally {
+      await server.stop();
+    }
+  });
+});
