@@ -17,10 +17,12 @@ export const isClusterWorker = () => cluster.isWorker;
 export function superviseWorkers(count: number, onReady: () => void, log: (line: string) => void): Promise<void> {
   let stopping = false;
   let ready = 0;
+  let reason: string | undefined; // what the first worker that could not start said
   const fork = (): Worker => {
     const w = cluster.fork();
     w.on('message', (m: unknown) => {
       if (m === 'ready' && ++ready === count) onReady();
+      else if (typeof m === 'object' && m !== null && typeof (m as { failed?: unknown }).failed === 'string') reason ??= (m as { failed: string }).failed;
     });
     return w;
   };
@@ -30,7 +32,7 @@ export function superviseWorkers(count: number, onReady: () => void, log: (line:
     cluster.on('exit', (w, code, signal) => {
       if (!stopping && ready < count) {
         // A worker that cannot start (port in use, bad database) will not start on a retry either.
-        failed = new ListingsError('worker_failed', `a worker failed to start (${signal ?? `exit ${code}`}); stopped all workers`);
+        failed = new ListingsError('worker_failed', reason ?? `a worker failed to start (${signal ?? `exit ${code}`}); stopped all workers`);
         stop();
       } else if (!stopping) {
         log(`worker ${w.process.pid} exited (${signal ?? code}); starting another`);
@@ -54,4 +56,13 @@ export function superviseWorkers(count: number, onReady: () => void, log: (line:
 
 export function tellPrimaryReady(): void {
   process.send?.('ready');
+}
+
+/**
+ * A worker that cannot start hands its one-line reason to the primary and exits 1 without printing it, so that the
+ * operator reads the reason once, from the primary, instead of once per worker.
+ */
+export async function failWorker(message: string): Promise<never> {
+  await new Promise<void>((resolve) => (process.send ? process.send({ failed: message }, undefined, {}, () => resolve()) : resolve()));
+  process.exit(1);
 }

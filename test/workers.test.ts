@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { request } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../server/store/db.ts';
@@ -178,6 +179,20 @@ describe('listings serve --workers, values', () => {
     expect(r.stderr).toContain('--workers');
     expect(r.stderr).toContain('from 1 to 256, or auto');
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('workers that cannot start (port in use): one line with the reason, exit 1, no process left behind', async () => {
+    const blocker = createServer().listen(0, '127.0.0.1');
+    await once(blocker, 'listening');
+    try {
+      const { port } = blocker.address() as AddressInfo;
+      const r = cli(['serve', '--port', String(port), '--workers', '2'], { env: { LISTINGS_DB: file } });
+      expect(r.status).toBe(1);
+      expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(new RegExp(`^error: port ${port} .*already in use`))]);
+      expect(execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' })).not.toContain(`--port ${port} --workers`);
+    } finally {
+      await new Promise((r) => blocker.close(r));
+    }
   });
 
   it('--workers auto starts one worker per core', async () => {

@@ -2,7 +2,8 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../../server/config.ts';
 import { startApp } from '../../server/app.ts';
-import { isClusterWorker, superviseWorkers, tellPrimaryReady, workerCount } from '../../server/cluster.ts';
+import { failWorker, isClusterWorker, superviseWorkers, tellPrimaryReady, workerCount } from '../../server/cluster.ts';
+import { ListingsError } from '../../server/errors.ts';
 import { openDb } from '../../server/store/db.ts';
 import { globalsOf } from '../context.ts';
 import type { Io } from '../io.ts';
@@ -44,7 +45,10 @@ export function serveCommand(io: Io): Command {
         await superviseWorkers(workers, () => io.err(banner(`http://${config.host}:${config.port}`)), (l) => io.err(l));
         return;
       }
-      const app = await startApp({ config, quiet: flags.quiet ?? false });
+      const app = await startApp({ config, quiet: flags.quiet ?? false }).catch((err: unknown) => {
+        if (!isClusterWorker()) throw err;
+        return failWorker(err instanceof ListingsError ? err.message : `unexpected failure: ${(err as Error).message ?? String(err)}`);
+      });
       if (isClusterWorker()) tellPrimaryReady();
       else io.err(banner(app.url));
       await app.stopped;
