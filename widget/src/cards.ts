@@ -74,28 +74,17 @@ export function card(listing: Summary, v: View): TemplateResult {
   const cover = listing.cover_photo;
   const photo = cover ? safeUrl(cover.url, v.base) : null;
   const [state, free] = availability(listing, v.t);
-  return html`<li part="listing" class="card ${state}" data-listing-id=${listing.id}>
-    <div class="media">
-      ${photo ? html`<img part="photo" src=${lazySrc(photo)} alt=${cover?.caption ?? ''} loading="lazy" decoding="async" />` : nothing}
-    </div>
-    <div class="body">
-      <div class="head">
-        <span class="title" role="heading" aria-level=${v.headingLevel}>${listing.title}</span>
-        <span class="code">${listing.code}</span>
-      </div>
-      <span class="area">${formatArea(listing.area_m2, v.locale)}</span>
-      <p part="price" class="price"><span class="amount">${formatMoney(listing.price.gross, listing.price.currency, v.locale)}</span>
-        <span class="period">${v.t('per', { period: formatPeriod(listing.price.period, v.locale) })}</span></p>
-      ${v.showNet ? html`<p class="net">${netText(listing, v)}</p>` : nothing}
-      <p part="free-units" class="free-units">${free}</p>
-      <div class="actions">
-        <button type="button" class="secondary" aria-haspopup="dialog" data-action="details">
-          ${v.t('details')}<span class="sr-only"> ${listing.title}</span>
-        </button>
-        ${rentLink(listing, v)}
-      </div>
-    </div>
-  </li>`;
+  // No whitespace between tags: every text node here would be cloned, inserted and walked 200 times for nothing.
+  // prettier-ignore
+  return html`<li part="listing" class="card ${state}" data-listing-id=${listing.id}><div class="media">${
+      photo ? html`<img part="photo" src=${lazySrc(photo)} alt=${cover?.caption ?? ''} loading="lazy" decoding="async" />` : nothing
+    }</div><div class="body"><div class="head"><span class="title" role="heading" aria-level=${v.headingLevel}>${listing.title}</span><span class="code">${listing.code}</span></div><span class="area">${
+      formatArea(listing.area_m2, v.locale)
+    }</span><p part="price" class="price"><span class="amount">${formatMoney(listing.price.gross, listing.price.currency, v.locale)}</span> <span class="period">${
+      v.t('per', { period: formatPeriod(listing.price.period, v.locale) })
+    }</span></p>${v.showNet ? html`<p class="net">${netText(listing, v)}</p>` : nothing}<p part="free-units" class="free-units">${free}</p><div class="actions"><button type="button" class="secondary" aria-haspopup="dialog" data-action="details">${
+      v.t('details')
+    }<span class="sr-only"> ${listing.title}</span></button>${rentLink(listing, v)}</div></div></li>`;
 }
 
 /** A placeholder with the card's exact structure, so the real cards replace it without a layout jump. */
