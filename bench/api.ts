@@ -2,6 +2,7 @@
 // Prints req/s, p50/p99, server CPU per answer and RSS per scenario, with the ratios ours/ceiling, and writes
 // bench/results.json; then 10 vs 10,000 facilities, RSS over 60 s of load and signed snapshot export throughput.
 // It reports figures and never judges them: the exit code is 0 unless something broke (a server died, answers differ).
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { machine, ratio, sideOf, table, type Side } from './lib/report.ts';
 import { measure, type Round } from './lib/measure.ts';
 import { capture, differences, REPO, startCeiling, startOurs, type ServerProcess } from './lib/servers.ts';
 import { exportThroughput, freshnessCheckCost, measureScale, sustained } from './lib/extra.ts';
+import { bundleIsCurrent } from '../bin/current-bundle.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -48,7 +50,7 @@ const running: ServerProcess[] = [];
 interface Scenario {
   name: string;
   request: BenchRequest;
-  /** The server it runs against (ours, or ours with the request log on). */
+  /** The server it runs against (ours; ours with the request log on; ours with the failed-auth limit lifted). */
   ours: ServerProcess;
   /** Answers outside 2xx/3xx are the point of this scenario. */
   errorsExpected?: boolean;
@@ -58,6 +60,12 @@ interface Scenario {
 }
 
 async function main() {
+  // `listings serve` runs the compiled bundle only while it is current, and the sources through tsx otherwise: build
+  // first, so that the bench measures what production runs.
+  if (!bundleIsCurrent(new URL('../', import.meta.url))) {
+    out('dist/server is missing or older than the sources: npm run build\n');
+    execFileSync('npm', ['run', 'build'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
   const env = machine();
   out(`storage-listings API bench — ${env.cpu}, ${env.cores} cores, Node ${env.node}, load average ${env.loadavg_at_start.join(' ')}\n`);
   out(`settings: ${JSON.stringify({ ...load, rounds, generators: generators.map(([g]) => g), facilities, listings: Number(args.listings) })}\n\n`);
@@ -66,12 +74,13 @@ async function main() {
   out(`database: ${data.facilities} facilities x ${data.listingsPerFacility} listings generated in ${data.seconds.toFixed(1)} s\n`);
   const ours = track(await startOurs('ours', data.file));
   const oursLogged = track(await startOurs('ours + request log', data.file, { log: true }));
+  const oursOpenAuth = track(await startOurs('ours, failed-auth limit lifted', data.file, { openAuth: true }));
   const ceiling = track(await startCeiling());
   const keys = issueKeys(data);
   const freshness = freshnessCheckCost(data.file, out);
 
-  const scenarios = await scenariosFor(keys[0]!, ours, oursLogged);
-  for (const s of [ours, oursLogged, ceiling]) await runAutocannon(s.url, [scenarios[0]!.request], { ...load, duration: quick ? 1 : 2 }); // JIT warm-up
+  const scenarios = await scenariosFor(keys[0]!, ours, oursLogged, oursOpenAuth);
+  for (const s of [ours, oursLogged, oursOpenAuth, ceiling]) await runAutocannon(s.url, [scenarios[0]!.request], { ...load, duration: quick ? 1 : 2 }); // JIT warm-up
 
   const results: Record<string, Record<string, { ours: Side; ceiling: Side; ratio_rps: number; ratio_p99: number; ratio_cpu: number }>> = {};
   for (const [gen, run] of generators) {
@@ -103,6 +112,7 @@ async function main() {
     out(table(['scenario', 'status', 'bytes', 'ours req/s', 'ceiling req/s', 'ratio', 'ours p50 ms', 'ceil p50 ms', 'ours p99 ms', 'ceil p99 ms', 'p99 ratio', 'ours CPU µs/req', 'ceil CPU µs/req', 'ours RSS MB', 'ceil RSS MB'], rows));
   }
   await oursLogged.stop();
+  await oursOpenAuth.stop();
   await ceiling.stop();
 
   const only = args['scenarios-only'];
@@ -143,16 +153,17 @@ function track<T extends ServerProcess>(s: T): T {
 }
 const stopping = new Set<ServerProcess>();
 
-async function scenariosFor(key: string, ours: ServerProcess, oursLogged: ServerProcess): Promise<Scenario[]> {
+async function scenariosFor(key: string, ours: ServerProcess, oursLogged: ServerProcess, oursOpenAuth: ServerProcess): Promise<Scenario[]> {
   const list = { path: '/external/listings', headers: { 'x-api-key': key } };
   const etag = (await capture(ours.url + list.path, list.headers)).headers.find((_, i, h) => h[i - 1]?.toLowerCase() === 'etag')!;
   const unknownKey = `svc_live_${'x'.repeat(32)}`;
-  const badKey: Scenario = { name: 'unknown key (429 after 30)', request: { path: list.path, headers: { 'x-api-key': unknownKey } }, ours, errorsExpected: true, primeUntil: 429 };
+  const unknown = { path: list.path, headers: { 'x-api-key': unknownKey } };
   return [
     { name: 'list 200', request: list, ours },
     { name: 'detail 200', request: { path: `/external/listings/${listingIdIn(0, 7)}`, headers: { 'x-api-key': key } }, ours },
     { name: 'list 304', request: { path: list.path, headers: { 'x-api-key': key, 'if-none-match': etag } }, ours },
-    badKey,
+    { name: 'unknown key 401', request: unknown, ours: oursOpenAuth, errorsExpected: true, primeUntil: 401 },
+    { name: 'unknown key (429 after 30)', request: unknown, ours, errorsExpected: true, primeUntil: 429 },
     { name: 'list 200, request log on', request: list, ours: oursLogged },
   ];
 }

@@ -1,13 +1,13 @@
 // `npm run bench:widget [-- --quick] [--runs N] [--listings N]`: the built widget rendering 200 listings in headless
 // Chromium, timed from the moment the list data has arrived to rendered cards (median of several page loads), and the
 // bundle's size. The page is bench/widget/; our own server serves it, the bundle and the API (one facility, a real key).
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { execFileSync } from 'node:child_process';
 import { freePort, launchChromium } from '../demo/launch.ts';
+import { buildWidgetIfStale } from '../demo/prepare.ts';
 import { startApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { generateDb, issueKeys } from './lib/data.ts';
@@ -37,10 +37,7 @@ interface PageResult {
 }
 
 async function main() {
-  if (!existsSync(BUNDLE)) {
-    out('dist/widget/storage-listings.js is missing: npm run build\n');
-    execFileSync('npm', ['run', 'build'], { cwd: REPO, stdio: 'inherit' });
-  }
+  buildWidgetIfStale((line) => out(`${line}\n`)); // measure the widget as the sources are now, never an old bundle
   const bundle = readFileSync(BUNDLE);
   const gzip = gzipSync(bundle, { level: 9 }).length;
   const dir = mkdtempSync(join(tmpdir(), 'listings-bench-widget-'));

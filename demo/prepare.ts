@@ -11,8 +11,7 @@ import type { Db } from '../server/store/db.ts';
 import { applyImport } from '../server/store/facilities.ts';
 import { createKey, listKeys, revokeKey } from '../server/store/keys.ts';
 
-export const REPO = REPO_ROOT;
-export const WIDGET_BUNDLE = join(REPO, 'dist', 'widget', 'storage-listings.js');
+export const WIDGET_BUNDLE = join(REPO_ROOT, 'dist', 'widget', 'storage-listings.js');
 const DEMO_LABEL = 'demo (npm start)';
 /** The origin the demo data's photo URLs are written with; replaced by the running server's public URL. */
 const DATA_ORIGIN = 'http://127.0.0.1:8787';
@@ -28,17 +27,17 @@ function newestMtime(dir: string): number {
 
 /** Rebuilds dist/widget when any widget source is newer than the bundle. Returns whether it built. */
 export function buildWidgetIfStale(log: (line: string) => void): boolean {
-  const sources = Math.max(newestMtime(join(REPO, 'widget', 'src')), statSync(join(REPO, 'widget', 'vite.config.ts')).mtimeMs);
+  const sources = Math.max(newestMtime(join(REPO_ROOT, 'widget', 'src')), statSync(join(REPO_ROOT, 'widget', 'vite.config.ts')).mtimeMs);
   if (existsSync(WIDGET_BUNDLE) && statSync(WIDGET_BUNDLE).mtimeMs >= sources) return false;
   log('building the widget (vite)...');
-  const vite = join(REPO, 'node_modules', 'vite', 'bin', 'vite.js');
-  const r = spawnSync(process.execPath, [vite, 'build', '--config', 'widget/vite.config.ts', '--logLevel', 'warn'], { cwd: REPO, encoding: 'utf8' });
+  const vite = join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+  const r = spawnSync(process.execPath, [vite, 'build', '--config', 'widget/vite.config.ts', '--logLevel', 'warn'], { cwd: REPO_ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new ListingsError('widget_build_failed', `the widget build failed: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`);
   return true;
 }
 
 export function importDemoData(db: Db, publicUrl: string): void {
-  const text = readFileSync(join(REPO, 'demo', 'data.json'), 'utf8').replaceAll(DATA_ORIGIN, publicUrl);
+  const text = readFileSync(join(REPO_ROOT, 'demo', 'data.json'), 'utf8').replaceAll(DATA_ORIGIN, publicUrl);
   applyImport(db, parseImport(text, 'demo/data.json'));
 }
 
@@ -92,7 +91,7 @@ export async function exportDemoSnapshots(db: Db, signingDir: string, outDir: st
 
 /** Fills the page templates of demo/pages with the live values and writes them to outDir (served at /demo/). */
 export function writeDemoSite(outDir: string, values: Record<string, string>): void {
-  const pages = join(REPO, 'demo', 'pages');
+  const pages = join(REPO_ROOT, 'demo', 'pages');
   const write = (rel: string) => {
     const src = join(pages, rel);
     const dest = join(outDir, rel);

@@ -2,41 +2,24 @@
 // the real `listings serve` process while the real CLI changes the data from other processes.
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../server/store/db.ts';
 import { listingIdOf } from '../server/store/facilities.ts';
-import { cli, demoDb, demoJson, freePort, issueKey, spawnServer, startTestServer, tempDir, writeJson } from './helpers/fixture.ts';
+import { cli, demoJson, grossOfM07, issueKey, servedDemo, startTestServer, writeJson, type ServedDemo } from './helpers/fixture.ts';
 import { call, json } from './helpers/http.ts';
 
 const LIST = '/external/listings';
 const PATHS = [LIST, `${LIST}?sort=price`, `${LIST}/${listingIdOf('wro-1', 'M-07')}`];
 
-let dir: string;
-let cleanup: () => void;
-let db: Db;
-let file: string;
-let server: ReturnType<typeof spawnServer>;
-let base: string;
-let reader: { key: string; id: string };
-const env = () => ({ LISTINGS_DB: file });
-
+let demo: ServedDemo;
 beforeAll(async () => {
-  ({ dir, cleanup } = tempDir());
-  ({ db, file } = demoDb(dir));
-  reader = issueKey(db, 'wro-1');
-  server = spawnServer(['serve', '--port', String(await freePort()), '--quiet'], env());
-  base = await server.ready;
+  demo = await servedDemo();
 });
-afterAll(async () => {
-  await server.stop();
-  if (db.open) db.close();
-  cleanup();
-});
+afterAll(() => demo.close());
 
 describe('cached answers', () => {
   it('carry every header the contract asks for, on 200, HEAD and 304 alike', async () => {
-    const first = await call(base, LIST, { key: reader.key });
-    const head = await call(base, LIST, { key: reader.key, method: 'HEAD' });
-    const notModified = await call(base, LIST, { key: reader.key, headers: { 'if-none-match': first.headers.etag! } });
+    const first = await call(demo.base, LIST, { key: demo.reader.key });
+    const head = await call(demo.base, LIST, { key: demo.reader.key, method: 'HEAD' });
+    const notModified = await call(demo.base, LIST, { key: demo.reader.key, headers: { 'if-none-match': first.headers.etag! } });
     expect([first.status, head.status, notModified.status]).toEqual([200, 200, 304]);
     const contract = ['access-control-allow-origin', 'access-control-allow-headers', 'access-control-allow-methods', 'access-control-max-age',
       'access-control-expose-headers', 'vary', 'cache-control', 'etag', 'content-type', 'ratelimit-policy', 'ratelimit', 'x-request-id', 'x-content-type-options'];
@@ -52,7 +35,7 @@ describe('cached answers', () => {
   });
 
   it('every answer has its own request id', async () => {
-    const replies = await Promise.all(Array.from({ length: 40 }, (_, i) => call(base, PATHS[i % PATHS.length]!, { key: reader.key })));
+    const replies = await Promise.all(Array.from({ length: 40 }, (_, i) => call(demo.base, PATHS[i % PATHS.length]!, { key: demo.reader.key })));
     const ids = replies.map((r) => r.headers['x-request-id']);
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(new Set(ids).size).toBe(ids.length);
@@ -63,49 +46,49 @@ describe('changes by another process reach the next request', () => {
   it('an import: an ETag from before it no longer matches, for every cached answer; the new price is served', async () => {
     const before = new Map<string, { etag: string; gross: number }>();
     for (const path of PATHS) {
-      const r = await call(base, path, { key: reader.key });
+      const r = await call(demo.base, path, { key: demo.reader.key });
       const etag = r.headers.etag!;
-      expect((await call(base, path, { key: reader.key, headers: { 'if-none-match': etag } })).status).toBe(304);
+      expect((await call(demo.base, path, { key: demo.reader.key, headers: { 'if-none-match': etag } })).status).toBe(304);
       before.set(path, { etag, gross: grossOfM07(json(r)) });
     }
 
     const data = demoJson();
     data.facilities[0].listings.find((l: { code: string }) => l.code === 'M-07').price_gross += 500;
-    expect(cli(['import', writeJson(dir, 'raised.json', data)], { env: env() }).status).toBe(0);
+    expect(cli(['import', writeJson(demo.dir, 'raised.json', data)], { env: demo.env }).status).toBe(0);
 
     for (const path of PATHS) {
       const was = before.get(path)!;
-      const after = await call(base, path, { key: reader.key, headers: { 'if-none-match': was.etag } });
+      const after = await call(demo.base, path, { key: demo.reader.key, headers: { 'if-none-match': was.etag } });
       expect(after.status).toBe(200);
       expect(after.headers.etag).not.toBe(was.etag);
       expect(grossOfM07(json(after))).toBeGreaterThan(was.gross);
       expect(Number(after.headers['content-length'])).toBe(Buffer.byteLength(after.text));
-      const head = await call(base, path, { key: reader.key, method: 'HEAD', headers: { 'if-none-match': was.etag } });
+      const head = await call(demo.base, path, { key: demo.reader.key, method: 'HEAD', headers: { 'if-none-match': was.etag } });
       expect(head.status).toBe(200);
     }
   });
 
   it('a revoke: a key verified many times before is refused on the very next request, 304 or not', async () => {
-    const doomed = issueKey(db, 'wro-1');
-    const first = await call(base, LIST, { key: doomed.key });
-    for (let i = 0; i < 20; i++) expect((await call(base, LIST, { key: doomed.key, headers: { 'if-none-match': first.headers.etag! } })).status).toBe(304);
+    const doomed = issueKey(demo.db, 'wro-1');
+    const first = await call(demo.base, LIST, { key: doomed.key });
+    for (let i = 0; i < 20; i++) expect((await call(demo.base, LIST, { key: doomed.key, headers: { 'if-none-match': first.headers.etag! } })).status).toBe(304);
 
-    expect(cli(['keys', 'revoke', doomed.id], { env: env() }).status).toBe(0);
+    expect(cli(['keys', 'revoke', doomed.id], { env: demo.env }).status).toBe(0);
 
-    const refused = await call(base, LIST, { key: doomed.key, headers: { 'if-none-match': first.headers.etag! } });
+    const refused = await call(demo.base, LIST, { key: doomed.key, headers: { 'if-none-match': first.headers.etag! } });
     expect(refused.status).toBe(401);
     expect(json(refused).code).toBe('revoked_api_key');
-    expect((await call(base, LIST, { key: reader.key })).status).toBe(200);
+    expect((await call(demo.base, LIST, { key: demo.reader.key })).status).toBe(200);
   });
 
   it('requests answered together in one batch (one freshness check) all see an import that ended before they were sent', async () => {
-    const before = await call(base, LIST, { key: reader.key });
+    const before = await call(demo.base, LIST, { key: demo.reader.key });
     const data = demoJson();
     data.facilities[0].listings.find((l: { code: string }) => l.code === 'M-07').price_gross += 700;
-    expect(cli(['import', writeJson(dir, 'raised-again.json', data)], { env: env() }).status).toBe(0);
+    expect(cli(['import', writeJson(demo.dir, 'raised-again.json', data)], { env: demo.env }).status).toBe(0);
 
     // 60 requests at once on many connections: the server reads them in the same event-loop turns and answers them in batches.
-    const replies = await Promise.all(Array.from({ length: 60 }, () => call(base, LIST, { key: reader.key, headers: { 'if-none-match': before.headers.etag! } })));
+    const replies = await Promise.all(Array.from({ length: 60 }, () => call(demo.base, LIST, { key: demo.reader.key, headers: { 'if-none-match': before.headers.etag! } })));
     const ids = new Set<string>();
     for (const r of replies) {
       expect(r.status).toBe(200);
@@ -120,11 +103,11 @@ describe('changes by another process reach the next request', () => {
 
 describe('last use, coalesced in memory', () => {
   it('is written by the interval while the server runs', async () => {
-    const used = issueKey(db, 'wro-1');
-    const app = await startTestServer(file, { lastUseIntervalMs: 50, quiet: true });
+    const used = issueKey(demo.db, 'wro-1');
+    const app = await startTestServer(demo.file, { lastUseIntervalMs: 50, quiet: true });
     try {
       for (let i = 0; i < 5; i++) expect((await call(app.url, LIST, { key: used.key })).status).toBe(200);
-      const lastUsed = () => db.prepare<[string], string | null>('SELECT last_used_at FROM api_keys WHERE id = ?').pluck().get(used.id);
+      const lastUsed = () => demo.db.prepare<[string], string | null>('SELECT last_used_at FROM api_keys WHERE id = ?').pluck().get(used.id);
       for (let i = 0; i < 100 && lastUsed() === null; i++) await new Promise((r) => setTimeout(r, 20));
       expect(lastUsed()).not.toBeNull();
     } finally {
@@ -133,18 +116,13 @@ describe('last use, coalesced in memory', () => {
   });
 
   it('is written when `listings serve` stops on SIGTERM', async () => {
-    const used = issueKey(db, 'wro-1');
-    const lastUsed = () => (JSON.parse(cli(['keys', 'list', '--json'], { env: env() }).stdout) as { id: string; last_used_at: string | null }[]).find((k) => k.id === used.id)!.last_used_at;
+    const used = issueKey(demo.db, 'wro-1');
+    const lastUsed = () => (JSON.parse(cli(['keys', 'list', '--json'], { env: demo.env }).stdout) as { id: string; last_used_at: string | null }[]).find((k) => k.id === used.id)!.last_used_at;
     const started = Date.now();
-    expect((await call(base, LIST, { key: used.key })).status).toBe(200);
+    expect((await call(demo.base, LIST, { key: used.key })).status).toBe(200);
     expect(lastUsed()).toBeNull(); // not written per request
-    server.child.kill('SIGTERM');
-    expect((await once(server.child, 'exit'))[0]).toBe(0);
+    demo.server.child.kill('SIGTERM');
+    expect((await once(demo.server.child, 'exit'))[0]).toBe(0);
     expect(Date.parse(lastUsed()!)).toBeGreaterThanOrEqual(started - 1000);
   });
 });
-
-/** M-07's gross price in a list or a detail body. */
-function grossOfM07(body: { price?: { gross: number }; listings?: { code: string; price: { gross: number } }[] }): number {
-  return body.listings ? body.listings.find((l) => l.code === 'M-07')!.price.gross : body.price!.gross;
-}

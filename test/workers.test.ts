@@ -6,8 +6,7 @@ import { request } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../server/store/db.ts';
-import { cli, demoDb, demoJson, freePort, issueKey, spawnServer, tempDir, writeJson } from './helpers/fixture.ts';
+import { cli, demoDb, demoJson, freePort, grossOfM07, issueKey, servedDemo, spawnServer, tempDir, writeJson, type ServedDemo } from './helpers/fixture.ts';
 
 const LIST = '/external/listings';
 
@@ -49,7 +48,6 @@ const childrenOf = (pid: number) =>
     .map((l) => /^\s*(\d+)\s+(.*)$/.exec(l))
     .filter((m) => m !== null && m[2]!.includes('listings.js'))
     .map((m) => Number(m![1]));
-const grossOfM07 = (body: string) => (JSON.parse(body) as { listings: { code: string; price: { gross: number } }[] }).listings.find((l) => l.code === 'M-07')!.price.gross;
 
 async function until<T>(what: string, probe: () => T | undefined, ms = 15_000): Promise<T> {
   const end = Date.now() + ms;
@@ -62,65 +60,49 @@ async function until<T>(what: string, probe: () => T | undefined, ms = 15_000): 
 }
 
 describe('listings serve --workers 2', () => {
-  let dir: string;
-  let cleanup: () => void;
-  let db: Db;
-  let file: string;
-  let server: ReturnType<typeof spawnServer>;
-  let base: string;
-  let reader: { key: string; id: string };
-  const env = () => ({ LISTINGS_DB: file });
-
+  let demo: ServedDemo;
   beforeAll(async () => {
-    ({ dir, cleanup } = tempDir());
-    ({ db, file } = demoDb(dir));
-    reader = issueKey(db, 'wro-1', { rate_per_s: 100, burst: 200 });
-    server = spawnServer(['serve', '--port', String(await freePort()), '--quiet', '--workers', '2'], env());
-    base = await server.ready;
+    demo = await servedDemo(['--workers', '2'], { rate_per_s: 100, burst: 200 });
   });
-  afterAll(async () => {
-    await server.stop();
-    if (db.open) db.close();
-    cleanup();
-  });
+  afterAll(() => demo.close());
 
   it('says so, and answers from two worker processes under one primary', async () => {
-    expect(server.output().stderr).toContain('2 workers');
-    expect(childrenOf(server.child.pid!)).toHaveLength(2);
-    const answers = await many(base, reader.key, 12);
+    expect(demo.server.output().stderr).toContain('2 workers');
+    expect(childrenOf(demo.server.child.pid!)).toHaveLength(2);
+    const answers = await many(demo.base, demo.reader.key, 12);
     expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
     expect(workersOf(answers).size).toBe(2);
     expect(new Set(answers.map((a) => a.etag)).size).toBe(1); // the same data gives the same ETag in every worker
   });
 
   it('an import in another process: every worker serves the new price and a new ETag on its next request', async () => {
-    const before = await many(base, reader.key, 8);
+    const before = await many(demo.base, demo.reader.key, 8);
     expect(workersOf(before).size).toBe(2);
     const old = before[0]!;
-    for (const a of await many(base, reader.key, 8, { 'if-none-match': old.etag! })) expect(a.status).toBe(304); // both cached
+    for (const a of await many(demo.base, demo.reader.key, 8, { 'if-none-match': old.etag! })) expect(a.status).toBe(304); // both cached
 
     const data = demoJson();
     data.facilities[0].listings.find((l: { code: string }) => l.code === 'M-07').price_gross += 700;
-    expect(cli(['import', writeJson(dir, 'raised.json', data)], { env: env() }).status).toBe(0);
+    expect(cli(['import', writeJson(demo.dir, 'raised.json', data)], { env: demo.env }).status).toBe(0);
 
-    const after = await many(base, reader.key, 8, { 'if-none-match': old.etag! });
+    const after = await many(demo.base, demo.reader.key, 8, { 'if-none-match': old.etag! });
     expect(workersOf(after).size).toBe(2);
     for (const a of after) {
       expect(a.status).toBe(200);
       expect(a.etag).not.toBe(old.etag);
-      expect(grossOfM07(a.body)).toBeGreaterThan(grossOfM07(old.body));
+      expect(grossOfM07(JSON.parse(a.body))).toBeGreaterThan(grossOfM07(JSON.parse(old.body)));
     }
   });
 
   it('a revoke in another process: the key is refused by every worker on its next request', async () => {
-    const doomed = issueKey(db, 'wro-1', { rate_per_s: 100, burst: 200 });
-    const warm = await many(base, doomed.key, 8);
+    const doomed = issueKey(demo.db, 'wro-1', { rate_per_s: 100, burst: 200 });
+    const warm = await many(demo.base, doomed.key, 8);
     expect(workersOf(warm).size).toBe(2);
     for (const a of warm) expect(a.status).toBe(200);
 
-    expect(cli(['keys', 'revoke', doomed.id], { env: env() }).status).toBe(0);
+    expect(cli(['keys', 'revoke', doomed.id], { env: demo.env }).status).toBe(0);
 
-    const refused = await many(base, doomed.key, 8, { 'if-none-match': warm[0]!.etag! });
+    const refused = await many(demo.base, doomed.key, 8, { 'if-none-match': warm[0]!.etag! });
     expect(workersOf(refused).size).toBe(2);
     for (const a of refused) {
       expect(a.status).toBe(401);
@@ -129,33 +111,33 @@ describe('listings serve --workers 2', () => {
   });
 
   it('a worker that dies is replaced, and the port keeps answering', async () => {
-    const [victim] = childrenOf(server.child.pid!);
+    const [victim] = childrenOf(demo.server.child.pid!);
     process.kill(victim!, 'SIGKILL');
-    await until('a replacement worker', () => (/exited \(SIGKILL\); starting another/.test(server.output().stderr) ? true : undefined));
+    await until('a replacement worker', () => (/exited \(SIGKILL\); starting another/.test(demo.server.output().stderr) ? true : undefined));
     await until('two workers again', () => {
-      const pids = childrenOf(server.child.pid!);
+      const pids = childrenOf(demo.server.child.pid!);
       return pids.length === 2 && !pids.includes(victim!) ? pids : undefined;
     });
     // The replacement announces itself only by answering: ask on fresh connections until two workers have answered.
     let answers: Answer[] = [];
     for (let i = 0; i < 100 && workersOf(answers).size < 2; i++) {
       if (i > 0) await new Promise((r) => setTimeout(r, 100));
-      answers = await many(base, reader.key, 6);
+      answers = await many(demo.base, demo.reader.key, 6);
     }
     expect(workersOf(answers).size).toBe(2);
     for (const a of answers) expect(a.status).toBe(200);
   });
 
   it('SIGTERM stops every worker, records last use, and exits 0', async () => {
-    const pids = childrenOf(server.child.pid!);
+    const pids = childrenOf(demo.server.child.pid!);
     expect(pids).toHaveLength(2);
-    const exited = once(server.child, 'exit');
-    server.child.kill('SIGTERM');
+    const exited = once(demo.server.child, 'exit');
+    demo.server.child.kill('SIGTERM');
     const [code, signal] = await exited;
     expect({ code, signal }).toEqual({ code: 0, signal: null });
     for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow(); // no orphaned worker
-    const r = cli(['keys', 'list', '--json'], { env: env() });
-    const used = (JSON.parse(r.stdout) as { id: string; last_used_at: string | null }[]).find((k) => k.id === reader.id)!;
+    const r = cli(['keys', 'list', '--json'], { env: demo.env });
+    const used = (JSON.parse(r.stdout) as { id: string; last_used_at: string | null }[]).find((k) => k.id === demo.reader.id)!;
     expect(used.last_used_at).not.toBeNull();
   });
 });

@@ -53,11 +53,17 @@ export function cpuMs(pid: number): number {
   }
 }
 
-/** `node bin/listings.js serve --port P --db FILE --quiet`; with log=true the request log goes to /dev/null instead of --quiet. */
-export async function startOurs(name: string, dbFile: string, opts: { log?: boolean } = {}): Promise<ServerProcess> {
+/**
+ * `node bin/listings.js serve --port P --db FILE --quiet`; with log=true the request log goes to /dev/null instead of
+ * --quiet. With openAuth=true, the same app with the failed-auth limit lifted (serve-open-auth.ts).
+ */
+export async function startOurs(name: string, dbFile: string, opts: { log?: boolean; openAuth?: boolean } = {}): Promise<ServerProcess> {
   // A real port rather than 0: the public URL (and so the rent links in the bodies) carries it.
-  const args = [join(REPO, 'bin', 'listings.js'), 'serve', '--port', String(await freePort()), '--db', dbFile];
-  if (!opts.log) args.push('--quiet');
+  const port = String(await freePort());
+  const args = opts.openAuth
+    ? ['--import', 'tsx', join(REPO, 'bench', 'lib', 'serve-open-auth.ts'), dbFile, port]
+    : [join(REPO, 'bin', 'listings.js'), 'serve', '--port', port, '--db', dbFile];
+  if (!opts.log && !opts.openAuth) args.push('--quiet');
   const child = spawn(process.execPath, args, { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
   return new Promise((resolve, reject) => {
     let stderr = '';

@@ -3,10 +3,11 @@ import { Command } from 'commander';
 import { join, relative, resolve } from 'node:path';
 import { loadConfig } from '../../server/config.ts';
 import { startApp } from '../../server/app.ts';
+import { REPO_ROOT } from '../../server/repo.ts';
 import { openDb } from '../../server/store/db.ts';
 import { listFacilities } from '../../server/store/facilities.ts';
 import {
-  buildWidgetIfStale, demoPaths, exportDemoSnapshots, importDemoData, issueDemoKeys, REPO, writeDemoKeys, writeDemoSite,
+  buildWidgetIfStale, demoPaths, exportDemoSnapshots, importDemoData, issueDemoKeys, writeDemoKeys, writeDemoSite,
 } from '../../demo/prepare.ts';
 import { globalsOf } from '../context.ts';
 import type { Io } from '../io.ts';
@@ -37,7 +38,7 @@ export function demoCommand(io: Io): Command {
     ].join('\n'))
     .action(async (flags: { host?: string; port?: string; publicUrl?: string; quiet?: boolean }, cmd: Command) => {
       const g = globalsOf(cmd);
-      const dbFile = resolve(g.db ?? join(REPO, 'data', 'demo.db'));
+      const dbFile = resolve(g.db ?? join(REPO_ROOT, 'data', 'demo.db'));
       const config = loadConfig({ db: dbFile, keyPrefix: g.keyPrefix, host: flags.host, port: flags.port, publicUrl: flags.publicUrl }, io.env);
       const paths = demoPaths(dbFile);
       const say = (line: string) => io.err(line);
@@ -54,7 +55,7 @@ export function demoCommand(io: Io): Command {
         throw err;
       }
       const base = config.publicUrl;
-      const shown = (p: string) => (relative(REPO, p).startsWith('..') ? p : relative(REPO, p));
+      const shown = (p: string) => (relative(REPO_ROOT, p).startsWith('..') ? p : relative(REPO_ROOT, p));
       io.err(
         [
           `storage-listings demo is running (database ${shown(config.db)})`,

@@ -131,6 +131,31 @@ export async function startTestServer(dbFile: string, extra: Partial<AppOptions>
   return Object.assign(app, { logs });
 }
 
+/**
+ * The demo data in a temporary database, a key for wro-1 (`reader`) and `listings serve --quiet` over it on a free port,
+ * as tests that change the data from other processes need. `close()` stops the server and removes the folder.
+ */
+export async function servedDemo(serveArgs: string[] = [], readerLimits: Parameters<typeof issueKey>[2] = {}) {
+  const { dir, cleanup } = tempDir();
+  const { db, file } = demoDb(dir);
+  const reader = issueKey(db, 'wro-1', readerLimits);
+  const env = { LISTINGS_DB: file };
+  const server = spawnServer(['serve', '--port', String(await freePort()), '--quiet', ...serveArgs], env);
+  const base = await server.ready;
+  const close = async () => {
+    await server.stop();
+    if (db.open) db.close();
+    cleanup();
+  };
+  return { dir, db, file, env, reader, server, base, close };
+}
+export type ServedDemo = Awaited<ReturnType<typeof servedDemo>>;
+
+/** M-07's gross price in a list or a detail body of the demo facility wro-1. */
+export function grossOfM07(body: { price?: { gross: number }; listings?: { code: string; price: { gross: number } }[] }): number {
+  return body.listings ? body.listings.find((l) => l.code === 'M-07')!.price.gross : body.price!.gross;
+}
+
 /** Starts `listings serve` as a child process; resolves with its URL once it listens. */
 export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}) {
   const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });

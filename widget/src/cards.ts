@@ -35,10 +35,14 @@ export function cardIdOf(element: Element): string | null {
   return element.closest('[data-listing-id]')?.getAttribute('data-listing-id') ?? null;
 }
 
+/** The gross price as the locale writes it: "329,00 zł". */
+const amountText = ({ price }: Summary, v: View) => formatMoney(price.gross, price.currency, v.locale);
+/** What follows the price: "/ month". */
+const periodText = ({ price }: Summary, v: View) => v.t('per', { period: formatPeriod(price.period, v.locale) });
+
+/** The price for the dialog. A card writes the same two spans inline, to spare 200 nested template instances. */
 export function priceText(listing: Summary, v: View): TemplateResult {
-  const { gross, currency, period } = listing.price;
-  return html`<span class="amount">${formatMoney(gross, currency, v.locale)}</span>
-    <span class="period">${v.t('per', { period: formatPeriod(period, v.locale) })}</span>`;
+  return html`<span class="amount">${amountText(listing, v)}</span> <span class="period">${periodText(listing, v)}</span>`;
 }
 
 export function netText(listing: Summary, v: View): string {
@@ -80,9 +84,7 @@ export function card(listing: Summary, v: View): TemplateResult {
       photo ? html`<img part="photo" src=${lazySrc(photo)} alt=${cover?.caption ?? ''} loading="lazy" decoding="async" />` : nothing
     }</div><div class="body"><div class="head"><span class="title" role="heading" aria-level=${v.headingLevel}>${listing.title}</span><span class="code">${listing.code}</span></div><span class="area">${
       formatArea(listing.area_m2, v.locale)
-    }</span><p part="price" class="price"><span class="amount">${formatMoney(listing.price.gross, listing.price.currency, v.locale)}</span> <span class="period">${
-      v.t('per', { period: formatPeriod(listing.price.period, v.locale) })
-    }</span></p>${v.showNet ? html`<p class="net">${netText(listing, v)}</p>` : nothing}<p part="free-units" class="free-units">${free}</p><div class="actions"><button type="button" class="secondary" aria-haspopup="dialog" data-action="details">${
+    }</span><p part="price" class="price"><span class="amount">${amountText(listing, v)}</span> <span class="period">${periodText(listing, v)}</span></p>${v.showNet ? html`<p class="net">${netText(listing, v)}</p>` : nothing}<p part="free-units" class="free-units">${free}</p><div class="actions"><button type="button" class="secondary" aria-haspopup="dialog" data-action="details">${
       v.t('details')
     }<span class="sr-only"> ${listing.title}</span></button>${rentLink(listing, v)}</div></div></li>`;
 }

@@ -1,0 +1,12 @@
+// The server for the bench's "unknown key 401" scenario: the same app as `listings serve --quiet`, with the
+// failed-authentication limit per address lifted, so that a client sending an unknown key gets 401 on every request
+// instead of 429 after 30. That measures the 401 path itself; the default limit stays in the "429" scenario.
+// Only the bench runs this (under tsx): `node --import tsx bench/lib/serve-open-auth.ts DB_FILE PORT`.
+import { startApp } from '../../server/app.ts';
+import { loadConfig } from '../../server/config.ts';
+
+const [db, port] = process.argv.slice(2);
+const config = loadConfig({ db, port, host: '127.0.0.1' }, {});
+const app = await startApp({ config, quiet: true, authFailureLimit: { rate: 1e9, burst: 1e9 } });
+process.stderr.write(`bench server (failed-auth limit lifted) at ${app.url} \n`);
+await app.stopped;
