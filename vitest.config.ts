@@ -1,10 +1,16 @@
 // Node-side tests: unit tests beside their code, cross-part tests in test/. Browser tests run in web-test-runner.
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Tests that assert wall-clock time or memory growth (`*.slow.test.ts`): they run alone in `npm run test:slow`
+ * (vitest.slow.config.ts), where no other test file competes for the machine, and never in `npm test`.
+ */
+export const SLOW_TESTS = '**/*.slow.test.ts';
+
 export default defineConfig({
   test: {
     include: ['server/**/*.test.ts', 'cli/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: ['node_modules/**', 'dist/**', 'widget/**'],
+    exclude: ['node_modules/**', 'dist/**', 'widget/**', SLOW_TESTS],
     environment: 'node',
     // Records issued keys and server logs for the run; its teardown fails the run if any log holds a key.
     globalSetup: ['test/helpers/global-setup.ts'],

@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { freePort, launchChromium } from '../demo/launch.ts';
-import { buildWidgetIfStale } from '../demo/prepare.ts';
 import { startApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { generateDb, issueKeys } from './lib/data.ts';
 import { machine, median } from './lib/report.ts';
+import { ensureBuilt } from '../tools/build.ts';
 import { REPO } from './lib/servers.ts';
 
 const { values: args } = parseArgs({
@@ -37,13 +37,17 @@ interface PageResult {
 }
 
 async function main() {
-  buildWidgetIfStale((line) => out(`${line}\n`)); // measure the widget as the sources are now, never an old bundle
+  ensureBuilt((line) => out(`${line}\n`)); // measure the widget as the sources are now, never an old bundle
   const bundle = readFileSync(BUNDLE);
   const gzip = gzipSync(bundle, { level: 9 }).length;
   const dir = mkdtempSync(join(tmpdir(), 'listings-bench-widget-'));
   const db = generateDb(dir, 'widget', 1, listings);
   const config = loadConfig({ db: db.file, host: '127.0.0.1', port: await freePort() }, {});
-  const app = await startApp({ config, quiet: true, mounts: [{ prefix: '/bench/', dir: join(REPO, 'bench', 'widget') }] });
+  const app = await startApp({
+    config,
+    quiet: true,
+    mounts: [{ prefix: '/bench/', dir: join(REPO, 'bench', 'widget') }],
+  });
   const key = issueKeys(db, 1)[0]!;
   const browser = await launchChromium();
   const results: PageResult[] = [];
@@ -65,7 +69,8 @@ async function main() {
       });
       await page.goto(`${app.url}/bench/index.html`, { waitUntil: 'commit' });
       const r = await reported.finally(() => clearTimeout(timer));
-      if (r.error || r.cards !== listings) throw new Error(`run ${i + 1}: ${r.error ?? `${r.cards} cards rendered, expected ${listings}`}`);
+      if (r.error || r.cards !== listings)
+        throw new Error(`run ${i + 1}: ${r.error ?? `${r.cards} cards rendered, expected ${listings}`}`);
       results.push(r);
     }
     if (errors.length > 0) throw new Error(`page errors: ${errors.join(' | ')}`);
@@ -85,18 +90,43 @@ async function main() {
     machine: { ...machine(), chromium: process.env.CHROME_PATH || '/usr/bin/chromium' },
     listings,
     runs,
-    data_to_load_event_ms: { median: round(median(loaded)), min: round(Math.min(...loaded)), max: round(Math.max(...loaded)), all: loaded.map(round) },
-    data_to_dom_ms: { median: round(median(dom)), min: round(Math.min(...dom)), max: round(Math.max(...dom)), all: dom.map(round) },
-    data_to_painted_ms: { median: round(median(painted)), min: round(Math.min(...painted)), max: round(Math.max(...painted)), all: painted.map(round) },
+    data_to_load_event_ms: {
+      median: round(median(loaded)),
+      min: round(Math.min(...loaded)),
+      max: round(Math.max(...loaded)),
+      all: loaded.map(round),
+    },
+    data_to_dom_ms: {
+      median: round(median(dom)),
+      min: round(Math.min(...dom)),
+      max: round(Math.max(...dom)),
+      all: dom.map(round),
+    },
+    data_to_painted_ms: {
+      median: round(median(painted)),
+      min: round(Math.min(...painted)),
+      max: round(Math.max(...painted)),
+      all: painted.map(round),
+    },
     bundle: { bytes: bundle.length, gzip_bytes: gzip, gzip_budget_bytes: BUDGET_GZIP_BYTES },
   };
   writeFileSync(args.out!, JSON.stringify(report, null, 2) + '\n');
-  out(`storage-listings widget bench — ${report.machine.cpu}, ${report.machine.cores} cores, Node ${report.machine.node}, headless Chromium\n`);
+  out(
+    `storage-listings widget bench — ${report.machine.cpu}, ${report.machine.cores} cores, Node ${report.machine.node}, headless Chromium\n`,
+  );
   out(`${listings} listings, ${runs} page loads; from list data arrived to:\n`);
-  out(`  load event (parsed and checked):            median ${report.data_to_load_event_ms.median} ms (min ${report.data_to_load_event_ms.min}, max ${report.data_to_load_event_ms.max})\n`);
-  out(`  rendered cards in the DOM (updateComplete): median ${report.data_to_dom_ms.median} ms (min ${report.data_to_dom_ms.min}, max ${report.data_to_dom_ms.max})\n`);
-  out(`  next frame painted:                         median ${report.data_to_painted_ms.median} ms (min ${report.data_to_painted_ms.min}, max ${report.data_to_painted_ms.max})\n`);
-  out(`bundle: ${(bundle.length / 1024).toFixed(1)} KiB, ${(gzip / 1024).toFixed(1)} KiB gzip (budget ${BUDGET_GZIP_BYTES / 1024} KiB)\n`);
+  out(
+    `  load event (parsed and checked):            median ${report.data_to_load_event_ms.median} ms (min ${report.data_to_load_event_ms.min}, max ${report.data_to_load_event_ms.max})\n`,
+  );
+  out(
+    `  rendered cards in the DOM (updateComplete): median ${report.data_to_dom_ms.median} ms (min ${report.data_to_dom_ms.min}, max ${report.data_to_dom_ms.max})\n`,
+  );
+  out(
+    `  next frame painted:                         median ${report.data_to_painted_ms.median} ms (min ${report.data_to_painted_ms.min}, max ${report.data_to_painted_ms.max})\n`,
+  );
+  out(
+    `bundle: ${(bundle.length / 1024).toFixed(1)} KiB, ${(gzip / 1024).toFixed(1)} KiB gzip (budget ${BUDGET_GZIP_BYTES / 1024} KiB)\n`,
+  );
   out(`wrote ${args.out}\n`);
 }
 

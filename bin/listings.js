@@ -1,13 +1,11 @@
 #!/usr/bin/env node
-// The `listings` binary. It runs the compiled bundle (dist/server/listings.mjs, made by `npm run build`) while every
-// source it was built from is unchanged, and the TypeScript sources through tsx's loader otherwise (no build step
-// needed; a stale bundle is never run). LISTINGS_FROM_SOURCE=1 always runs the sources.
-import { bundleIsCurrent } from './current-bundle.js';
+// The `listings` binary: the CLI and server compiled into dist/server/listings.mjs by `npm run build` (which
+// `npm install` and `npm start` run). One way to run, on plain Node: no TypeScript loader in production.
+import { existsSync } from 'node:fs';
 
-if (process.env.LISTINGS_FROM_SOURCE !== '1' && bundleIsCurrent(new URL('../', import.meta.url))) {
-  await import('../dist/server/listings.mjs');
-} else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import('../cli/main.ts');
+const bundle = new URL('../dist/server/listings.mjs', import.meta.url);
+if (!existsSync(bundle)) {
+  process.stderr.write('error: listings is not built (dist/server/listings.mjs is missing): run npm run build\n');
+  process.exit(1);
 }
+await import(bundle.href);

@@ -18,16 +18,30 @@ export function dbPathOf(cmd: Command, io: Io): string {
   return globalsOf(cmd).db ?? defaultDbPath(io.env);
 }
 
+export interface WithDbOptions {
+  /** Create the file (and its folder) when missing: only `import` does; every other command refuses a missing file. */
+  create?: boolean;
+}
+
 /** Opens the database for one command and always closes it, even when the action throws. */
-export async function withDb<T>(cmd: Command, io: Io, action: (db: Db) => T | Promise<T>): Promise<T> {
+export async function withDb<T>(
+  cmd: Command,
+  io: Io,
+  action: (db: Db) => T | Promise<T>,
+  options: WithDbOptions = {},
+): Promise<T> {
   const path = dbPathOf(cmd, io);
-  const db = openDb(path);
+  // A mistyped --db must not leave an empty database behind that then looks like "no facilities, no keys".
+  const db = openDb(path, { mustExist: !options.create });
   try {
     return await action(db);
   } catch (err) {
     // Another process (an import, a revoke) held the write lock for longer than busy_timeout: say so, not "unexpected failure".
     if (String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) {
-      throw new ListingsError('db_busy', `database ${path} is locked by another process that is writing to it (waited 5 s); try again when it has finished`);
+      throw new ListingsError(
+        'db_busy',
+        `database ${path} is locked by another process that is writing to it (waited 5 s); try again when it has finished`,
+      );
     }
     throw err;
   } finally {

@@ -25,10 +25,20 @@ export function processIo(): Io {
 
 /** Plain aligned columns for people; --json gives machines the same rows. */
 export function table(rows: readonly object[], columns: string[]): string {
-  const cell = (v: unknown) => (v === null || v === undefined ? '-' : Array.isArray(v) ? v.join(',') || '-' : String(v));
-  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell((r as Record<string, unknown>)[c]).length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
-  return [line(columns.map((c) => c.toUpperCase())), ...rows.map((r) => line(columns.map((c) => cell((r as Record<string, unknown>)[c]))))].join('\n');
+  const cell = (v: unknown) =>
+    v === null || v === undefined ? '-' : Array.isArray(v) ? v.join(',') || '-' : String(v);
+  const widths = columns.map((c) =>
+    Math.max(c.length, ...rows.map((r) => cell((r as Record<string, unknown>)[c]).length)),
+  );
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return [
+    line(columns.map((c) => c.toUpperCase())),
+    ...rows.map((r) => line(columns.map((c) => cell((r as Record<string, unknown>)[c])))),
+  ].join('\n');
 }
 
 export function json(value: unknown): string {
@@ -38,7 +48,8 @@ export function json(value: unknown): string {
 export function parsePositiveInt(name: string) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n <= 0) throw new ListingsError('invalid_argument', `${name} must be a positive whole number, got "${value}"`);
+    if (!Number.isInteger(n) || n <= 0)
+      throw new ListingsError('invalid_argument', `${name} must be a positive whole number, got "${value}"`);
     return n;
   };
 }

@@ -11,30 +11,78 @@ import type { Io } from './io.ts';
 export const EXIT_OK = 0;
 export const EXIT_BAD_INPUT = 1;
 export const EXIT_USAGE = 2;
+/** How many of an error's details (an import file's problems) are listed before "... and N more". */
+export const MAX_LISTED_DETAILS = 20;
+
+const HELP_HINT = '(run with --help for usage)';
 
 export function createProgram(io: Io): Command {
   const program = new Command('listings')
-    .description('storage-listings: import operator data, issue API keys, serve the External Listings API, export signed snapshots')
+    .description(
+      'storage-listings: import operator data, issue API keys, serve the External Listings API, export signed snapshots',
+    )
     .version('0.1.0')
     .option('--db <file>', 'SQLite database file (env LISTINGS_DB, default ./data/listings.db)')
     .option('--key-prefix <prefix>', 'brand prefix of API keys (env KEY_PREFIX, default svc)')
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
-    .showHelpAfterError('(run with --help for usage)')
-    .addHelpText('after', '\nExamples:\n  $ listings import demo/data.json\n  $ listings keys create --facility wro-1 --label "broker site"\n  $ listings serve --port 8787')
+    .showHelpAfterError(HELP_HINT)
+    .showSuggestionAfterError(true)
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ listings import demo/data.json\n  $ listings keys create --facility wro-1 --label "broker site"\n  $ listings serve --port 8787',
+    )
     .exitOverride();
-  for (const sub of [dbCommand(io), importCommand(io), facilitiesCommand(io), keysCommand(io), serveCommand(io), demoCommand(io), snapshotCommand(io)]) {
+  for (const sub of [
+    dbCommand(io),
+    importCommand(io),
+    facilitiesCommand(io),
+    keysCommand(io),
+    serveCommand(io),
+    demoCommand(io),
+    snapshotCommand(io),
+  ]) {
     program.addCommand(sub);
   }
-  // exitOverride and output are not inherited by commands added with addCommand: apply them everywhere.
+  // exitOverride, output and suggestions are not inherited by commands added with addCommand: apply them everywhere.
+  // A command's usage error stays one line (what is wrong, and the likely fix); the help hint is the top level's.
   const apply = (cmd: Command) => {
-    cmd.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+    cmd
+      .exitOverride()
+      .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
+      .showSuggestionAfterError(true);
+    checkRequiredOptionsAfterUnknownOnes(cmd);
     cmd.commands.forEach(apply);
   };
   program.commands.forEach(apply);
   return program;
 }
 
-/** Runs the CLI and returns the exit code: 0 success, 1 bad input (one line on stderr), 2 usage error. */
+/**
+ * Commander checks required options before unknown ones, so a misspelt `keys create --facilty wro-1` would say
+ * "required option '--facility <id>' not specified". Checked just before the action instead, the misspelling is
+ * reported first, as an unknown option with its "(Did you mean --facility?)".
+ */
+function checkRequiredOptionsAfterUnknownOnes(cmd: Command): void {
+  const required = cmd.options.filter((option) => option.mandatory);
+  if (required.length === 0) return;
+  required.forEach((option) => option.makeOptionMandatory(false));
+  cmd.hook('preAction', () => {
+    const missing = required.find((option) => cmd.getOptionValue(option.attributeName()) === undefined);
+    if (missing)
+      cmd.error(`error: required option '${missing.flags}' not specified`, {
+        code: 'commander.missingMandatoryOptionValue',
+      });
+  });
+}
+
+/** An error's details, one per line, up to MAX_LISTED_DETAILS, then how many more. */
+function detailLines(details: readonly string[]): string[] {
+  const listed = details.slice(0, MAX_LISTED_DETAILS).map((detail) => `  ${detail}`);
+  const rest = details.length - listed.length;
+  return rest > 0 ? [...listed, `  ... and ${rest} more`] : listed;
+}
+
+/** Runs the CLI and returns the exit code: 0 success, 1 bad input (one line on stderr, then any details), 2 usage error. */
 export async function runCli(argv: string[], io: Io): Promise<number> {
   const program = createProgram(io);
   try {
@@ -42,11 +90,12 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     return EXIT_OK;
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT_OK;
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help')
+        return EXIT_OK;
       return EXIT_USAGE; // commander has already printed the reason
     }
     if (err instanceof ListingsError) {
-      io.err(`error: ${err.message}`);
+      io.err([`error: ${err.message}`, ...detailLines(err.details)].join('\n'));
       return EXIT_BAD_INPUT;
     }
     io.err(`error: unexpected failure: ${(err as Error).message ?? String(err)}`);

@@ -17,15 +17,25 @@ function sourcesManifest(): Plugin {
     apply: 'build',
     generateBundle(_options, bundle) {
       const ids = new Set<string>([fileURLToPath(import.meta.url)]);
-      for (const chunk of Object.values(bundle)) if (chunk.type === 'chunk') for (const id of chunk.moduleIds) ids.add(id);
-      files = [...ids].filter((id) => id.startsWith(root) && !id.includes('/node_modules/') && !id.includes('\0')).map((id) => relative(root, id)).sort();
+      for (const chunk of Object.values(bundle))
+        if (chunk.type === 'chunk') for (const id of chunk.moduleIds) ids.add(id);
+      files = [...ids]
+        .filter((id) => id.startsWith(root) && !id.includes('/node_modules/') && !id.includes('\0'))
+        .map((id) => relative(root, id))
+        .sort();
     },
     writeBundle() {
       const entries = files.map((rel) => {
         const s = statSync(`${root}/${rel}`);
         return [rel, s.size, s.mtimeMs];
       });
-      writeFileSync(`${outDir}/sources.json`, JSON.stringify({ note: 'Sources of listings.mjs: bin/listings.js runs it only while these are unchanged.', files: entries }) + '\n');
+      writeFileSync(
+        `${outDir}/sources.json`,
+        JSON.stringify({
+          note: 'Sources of listings.mjs: bin/listings.js runs it only while these are unchanged.',
+          files: entries,
+        }) + '\n',
+      );
       process.stdout.write(`server: dist/server/listings.mjs from ${entries.length} source files\n`);
     },
   };

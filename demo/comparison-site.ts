@@ -2,12 +2,12 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Agent, request, type Dispatcher } from 'undici';
-import { majorUnits } from '../server/domain/money.ts';
+import { majorUnits } from '../server/domain/format.ts';
+import { REPO_ROOT } from '../server/repo.ts';
 import { ListResponse, Problem } from '../server/schemas/listing.ts';
-import type { DemoKeysFile } from './prepare.ts';
+import type { DemoKeysFile } from '../cli/demo-site.ts';
 
-const REPO = join(import.meta.dirname, '..');
-const DEMO_KEYS = join(REPO, 'data', 'demo-keys.json');
+const DEMO_KEYS = join(REPO_ROOT, 'data', 'demo-keys.json');
 const DEFAULT_URL = 'http://127.0.0.1:8787';
 
 class CompareError extends Error {
@@ -26,18 +26,26 @@ function settingsOf(env: NodeJS.ProcessEnv, keysFile = DEMO_KEYS): Settings {
   let base = env.LISTINGS_URL;
   let from = 'LISTINGS_KEYS';
   if (env.LISTINGS_KEYS) {
-    keys = env.LISTINGS_KEYS.split(',').map((pair) => pair.trim()).filter(Boolean).map((pair) => {
-      const [facility, key, ...rest] = pair.split('=');
-      if (!facility || !key || rest.length > 0) throw new CompareError(`LISTINGS_KEYS: "${pair.slice(0, 24)}" is not facility=key (e.g. wro-1=svc_live_...)`);
-      return [facility.trim(), key.trim()];
-    });
+    keys = env.LISTINGS_KEYS.split(',')
+      .map((pair) => pair.trim())
+      .filter(Boolean)
+      .map((pair) => {
+        const [facility, key, ...rest] = pair.split('=');
+        if (!facility || !key || rest.length > 0)
+          throw new CompareError(`LISTINGS_KEYS: "${pair.slice(0, 24)}" is not facility=key (e.g. wro-1=svc_live_...)`);
+        return [facility.trim(), key.trim()];
+      });
   } else {
     let file: DemoKeysFile;
     try {
       file = JSON.parse(readFileSync(keysFile, 'utf8')) as DemoKeysFile;
     } catch (err) {
       const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
-      throw new CompareError(missing ? `no keys: set LISTINGS_KEYS="wro-1=svc_live_...,ber-1=..." or run \`npm start\` first (it writes ${keysFile})` : `${keysFile}: not a demo keys file (${(err as Error).message})`);
+      throw new CompareError(
+        missing
+          ? `no keys: set LISTINGS_KEYS="wro-1=svc_live_...,ber-1=..." or run \`npm start\` first (it writes ${keysFile})`
+          : `${keysFile}: not a demo keys file (${(err as Error).message})`,
+      );
     }
     keys = Object.entries(file.keys ?? {});
     base ??= file.public_url;
@@ -62,13 +70,24 @@ interface Fetched {
 }
 
 /** GET /external/listings, sending If-None-Match when a copy is cached; a 304 answers from the cache. */
-async function fetchList(dispatcher: Dispatcher, base: string, facility: string, key: string, cache: Map<string, Cached>): Promise<Fetched> {
+async function fetchList(
+  dispatcher: Dispatcher,
+  base: string,
+  facility: string,
+  key: string,
+  cache: Map<string, Cached>,
+): Promise<Fetched> {
   const cached = cache.get(facility);
   const headers: Record<string, string> = { 'x-api-key': key, accept: 'application/json' };
   if (cached) headers['if-none-match'] = cached.etag;
   let res: Dispatcher.ResponseData;
   try {
-    res = await request(`${base}/external/listings`, { dispatcher, headers, headersTimeout: 10_000, bodyTimeout: 10_000 });
+    res = await request(`${base}/external/listings`, {
+      dispatcher,
+      headers,
+      headersTimeout: 10_000,
+      bodyTimeout: 10_000,
+    });
   } catch (err) {
     throw new CompareError(reachError(base, err));
   }
@@ -80,11 +99,19 @@ async function fetchList(dispatcher: Dispatcher, base: string, facility: string,
   if (res.statusCode !== 200) {
     const problem = Problem.safeParse(safeJson(text));
     const code = problem.success ? problem.data.code : `http_${res.statusCode}`;
-    const hint = res.statusCode === 401 ? ': the key is missing, wrong or revoked (restart `npm start` for fresh demo keys, or fix LISTINGS_KEYS)' : problem.success ? `: ${problem.data.detail}` : '';
+    const hint =
+      res.statusCode === 401
+        ? ': the key is missing, wrong or revoked (restart `npm start` for fresh demo keys, or fix LISTINGS_KEYS)'
+        : problem.success
+          ? `: ${problem.data.detail}`
+          : '';
     throw new CompareError(`${facility}: the API answered ${res.statusCode} ${code}${hint}`);
   }
   const parsed = ListResponse.safeParse(safeJson(text));
-  if (!parsed.success) throw new CompareError(`${facility}: the answer is not a listing list (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+  if (!parsed.success)
+    throw new CompareError(
+      `${facility}: the answer is not a listing list (${parsed.error.issues[0]?.message ?? 'invalid'})`,
+    );
   const etag = res.headers.etag;
   if (typeof etag === 'string') cache.set(facility, { etag, list: parsed.data });
   return { facility, status: 200, bytes: Buffer.byteLength(text), list: parsed.data };
@@ -101,9 +128,11 @@ function safeJson(text: string): unknown {
 function reachError(base: string, err: unknown): string {
   const e = err as { code?: string; cause?: { code?: string }; errors?: { code?: string }[]; message?: string };
   const code = e.code ?? e.cause?.code ?? e.errors?.[0]?.code;
-  if (code === 'ECONNREFUSED') return `cannot connect to ${base}: is the server running? Start it with \`npm start\` (or set LISTINGS_URL)`;
+  if (code === 'ECONNREFUSED')
+    return `cannot connect to ${base}: is the server running? Start it with \`npm start\` (or set LISTINGS_URL)`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot resolve the host of ${base} (LISTINGS_URL)`;
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return `${base} did not answer within 10 s`;
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')
+    return `${base} did not answer within 10 s`;
   return `cannot reach ${base}: ${code ?? e.message ?? String(err)}`;
 }
 
@@ -136,7 +165,9 @@ function rowsOf(lists: ListResponse[]): Row[] {
         };
       }),
     )
-    .sort((a, b) => a.currency.localeCompare(b.currency) || a.perM2Minor - b.perM2Minor || a.unit.localeCompare(b.unit));
+    .sort(
+      (a, b) => a.currency.localeCompare(b.currency) || a.perM2Minor - b.perM2Minor || a.unit.localeCompare(b.unit),
+    );
 }
 
 const COLUMNS: { key: keyof Row; title: string; right?: boolean }[] = [
@@ -151,7 +182,11 @@ const COLUMNS: { key: keyof Row; title: string; right?: boolean }[] = [
 /** Aligned columns (numbers right-aligned), a blank line between currencies: prices compare only within one. */
 function formatTable(rows: Row[]): string {
   const widths = COLUMNS.map((c) => Math.max(c.title.length, ...rows.map((r) => String(r[c.key]).length)));
-  const line = (cells: string[]) => cells.map((cell, i) => (COLUMNS[i]!.right ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (COLUMNS[i]!.right ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   const out = [line(COLUMNS.map((c) => c.title))];
   rows.forEach((r, i) => {
     if (i > 0 && rows[i - 1]!.currency !== r.currency) out.push('');
@@ -160,9 +195,15 @@ function formatTable(rows: Row[]): string {
   return out.join('\n');
 }
 
-async function pass(dispatcher: Dispatcher, s: Settings, cache: Map<string, Cached>): Promise<{ fetched: Fetched[]; line: string }> {
+async function pass(
+  dispatcher: Dispatcher,
+  s: Settings,
+  cache: Map<string, Cached>,
+): Promise<{ fetched: Fetched[]; line: string }> {
   const started = performance.now();
-  const fetched = await Promise.all(s.keys.map(([facility, key]) => fetchList(dispatcher, s.base, facility, key, cache)));
+  const fetched = await Promise.all(
+    s.keys.map(([facility, key]) => fetchList(dispatcher, s.base, facility, key, cache)),
+  );
   const ms = Math.round(performance.now() - started);
   const kb = (fetched.reduce((n, f) => n + f.bytes, 0) / 1024).toFixed(1);
   const statuses = fetched.map((f) => `${f.facility} ${f.status}`).join(', ');
@@ -180,7 +221,9 @@ async function main(): Promise<void> {
     out(`  first pass:   ${first.line}`);
     // A comparison site polls: the second pass sends If-None-Match and gets 304 Not Modified, no body, while nothing changed.
     const second = await pass(dispatcher, s, cache);
-    out(`  revalidated:  ${second.line}${second.fetched.every((f) => f.status === 304) ? ' (If-None-Match: every cached copy is still current)' : ''}`);
+    out(
+      `  revalidated:  ${second.line}${second.fetched.every((f) => f.status === 304) ? ' (If-None-Match: every cached copy is still current)' : ''}`,
+    );
     out('');
     out(formatTable(rowsOf(second.fetched.map((f) => f.list))));
   } finally {

@@ -4,11 +4,20 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--headless=new',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** The system Chromium (CHROME_PATH, default /usr/bin/chromium); never a downloaded browser. */
+export const CHROMIUM_PATH = process.env.CHROME_PATH || '/usr/bin/chromium';
+
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
 /** A port that was free a moment ago (the demo's public URL must carry the real port, so 0 will not do). */
@@ -37,10 +46,20 @@ export interface RunningDemo {
  * Spawns `command args` (e.g. `npm start -- --db ...`) and resolves once the demo printed "Press Ctrl-C to stop.",
  * or rejects with its output when it exits first or takes longer than timeoutMs.
  */
-export function startDemo(command: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<RunningDemo> {
-  const child = spawn(command, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startDemo(
+  command: string,
+  args: string[],
+  opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<RunningDemo> {
+  const child = spawn(command, args, {
+    cwd: opts.cwd,
+    env: { ...process.env, ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const demo: RunningDemo = {
     child,
     urls: {},
@@ -49,7 +68,10 @@ export function startDemo(command: string, args: string[], opts: { cwd: string; 
       if (child.exitCode === null && child.signalCode === null) {
         // npm forwards no SIGINT to its script (only a terminal's Ctrl-C reaches the whole group): signal the server itself.
         // The deepest match: under npm, `sh -c "node bin/listings.js ..."` carries the same words as the server.
-        const server = descendants(child.pid!).filter((pid) => cmdline(pid).includes('listings.js')).at(-1) ?? child.pid!;
+        const server =
+          descendants(child.pid!)
+            .filter((pid) => cmdline(pid).includes('listings.js'))
+            .at(-1) ?? child.pid!;
         try {
           process.kill(server, 'SIGINT');
         } catch {

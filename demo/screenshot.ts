@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { Page } from 'playwright-core';
+import { REPO_ROOT as REPO } from '../server/repo.ts';
 import { freePort, launchChromium, startDemo } from './launch.ts';
 
-const REPO = join(import.meta.dirname, '..');
 const DOCS = join(REPO, 'docs');
 const WIDTH = 1280;
 
@@ -19,8 +19,18 @@ interface Shot {
 }
 
 const SHOTS: Shot[] = [
-  { file: 'screenshot-partner.png', page: 'Partner site', section: '#storage', ready: 'storage-listings [part~="listing"]' },
-  { file: 'screenshot-static.png', page: 'Static site', section: '#lager', ready: '#verify-state[data-state="verified"]' },
+  {
+    file: 'screenshot-partner.png',
+    page: 'Partner site',
+    section: '#storage',
+    ready: 'storage-listings [part~="listing"]',
+  },
+  {
+    file: 'screenshot-static.png',
+    page: 'Static site',
+    section: '#lager',
+    ready: '#verify-state[data-state="verified"]',
+  },
 ];
 
 async function photograph(page: Page, url: string, shot: Shot): Promise<string> {
@@ -32,7 +42,10 @@ async function photograph(page: Page, url: string, shot: Shot): Promise<string> 
   await page.waitForLoadState('networkidle');
   // Every photo decoded, in the page and in the widget's shadow root, so no card is caught half-painted.
   await page.waitForFunction(() => {
-    const roots: ParentNode[] = [document, ...[...document.querySelectorAll('storage-listings')].flatMap((w) => (w.shadowRoot ? [w.shadowRoot] : []))];
+    const roots: ParentNode[] = [
+      document,
+      ...[...document.querySelectorAll('storage-listings')].flatMap((w) => (w.shadowRoot ? [w.shadowRoot] : [])),
+    ];
     return roots.every((r) => [...r.querySelectorAll('img')].every((img) => img.complete));
   });
   if (errors.length > 0) throw new Error(`${url}: console errors: ${errors.join(' | ')}`);
@@ -50,7 +63,19 @@ async function main(): Promise<void> {
   // A demo of its own (own database, keys and pages in tmp), so a demo already running from data/ keeps working.
   const demo = await startDemo(
     process.execPath,
-    ['bin/listings.js', 'demo', '--db', join(tmp, 'demo.db'), '--host', '127.0.0.1', '--port', String(port), '--public-url', `http://127.0.0.1:${port}`, '--quiet'],
+    [
+      'bin/listings.js',
+      'demo',
+      '--db',
+      join(tmp, 'demo.db'),
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--public-url',
+      `http://127.0.0.1:${port}`,
+      '--quiet',
+    ],
     { cwd: REPO },
   );
   const browser = await launchChromium();
@@ -68,7 +93,8 @@ async function main(): Promise<void> {
     await browser.close();
     const stopped = await demo.stop();
     rmSync(tmp, { recursive: true, force: true });
-    if (stopped.code !== 0) process.stderr.write(`the demo exited with ${stopped.signal ?? stopped.code}:\n${stopped.output}\n`);
+    if (stopped.code !== 0)
+      process.stderr.write(`the demo exited with ${stopped.signal ?? stopped.code}:\n${stopped.output}\n`);
   }
 }
 

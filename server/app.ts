@@ -2,9 +2,9 @@
 import type { Config } from './config.ts';
 import { openDb } from './store/db.ts';
 import { createHandler, type HandlerOptions } from './http/handler.ts';
-import { JsonLog } from './http/log.ts';
-import { startServer, type RunningServer } from './http/server.ts';
-import type { Limit } from './http/rate-limit.ts';
+import { JsonLog } from './http/transport/log.ts';
+import { startServer, type RunningServer } from './http/transport/server.ts';
+import type { Limit } from './http/api/rate-limit.ts';
 
 export interface AppOptions {
   config: Config;
@@ -26,8 +26,8 @@ export interface App extends RunningServer {
 
 export async function startApp(opts: AppOptions): Promise<App> {
   const { config } = opts;
-  // A newer program migrates an older file on start; a file newer than the program is refused with one line.
-  const db = openDb(config.db);
+  // A newer program migrates an older file on start; a missing file, or one newer than the program, is refused with one line.
+  const db = openDb(config.db, { mustExist: true });
   const log = new JsonLog(opts.logWrite);
   const handler = createHandler({
     db,

@@ -22,7 +22,8 @@ export function superviseWorkers(count: number, onReady: () => void, log: (line:
     const w = cluster.fork();
     w.on('message', (m: unknown) => {
       if (m === 'ready' && ++ready === count) onReady();
-      else if (typeof m === 'object' && m !== null && typeof (m as { failed?: unknown }).failed === 'string') reason ??= (m as { failed: string }).failed;
+      else if (typeof m === 'object' && m !== null && typeof (m as { failed?: unknown }).failed === 'string')
+        reason ??= (m as { failed: string }).failed;
     });
     return w;
   };
@@ -32,7 +33,10 @@ export function superviseWorkers(count: number, onReady: () => void, log: (line:
     cluster.on('exit', (w, code, signal) => {
       if (!stopping && ready < count) {
         // A worker that cannot start (port in use, bad database) will not start on a retry either.
-        failed = new ListingsError('worker_failed', reason ?? `a worker failed to start (${signal ?? `exit ${code}`}); stopped all workers`);
+        failed = new ListingsError(
+          'worker_failed',
+          reason ?? `a worker failed to start (${signal ?? `exit ${code}`}); stopped all workers`,
+        );
         stop();
       } else if (!stopping) {
         log(`worker ${w.process.pid} exited (${signal ?? code}); starting another`);
@@ -63,6 +67,8 @@ export function tellPrimaryReady(): void {
  * operator reads the reason once, from the primary, instead of once per worker.
  */
 export async function failWorker(message: string): Promise<never> {
-  await new Promise<void>((resolve) => (process.send ? process.send({ failed: message }, undefined, {}, () => resolve()) : resolve()));
+  await new Promise<void>((resolve) =>
+    process.send ? process.send({ failed: message }, undefined, {}, () => resolve()) : resolve(),
+  );
   process.exit(1);
 }

@@ -14,7 +14,11 @@ export const Config = z.object({
 export type Config = Required<z.infer<typeof Config>>;
 
 const ENV_NAMES: Record<keyof Config, string> = {
-  db: 'LISTINGS_DB', host: 'HOST', port: 'PORT', publicUrl: 'PUBLIC_URL', keyPrefix: 'KEY_PREFIX',
+  db: 'LISTINGS_DB',
+  host: 'HOST',
+  port: 'PORT',
+  publicUrl: 'PUBLIC_URL',
+  keyPrefix: 'KEY_PREFIX',
 };
 
 export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -22,7 +26,10 @@ export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** Merges flags over env over defaults; throws a ListingsError naming the setting and the rule. */
-export function loadConfig(flags: Partial<Record<keyof Config, string | number | undefined>>, env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(
+  flags: Partial<Record<keyof Config, string | number | undefined>>,
+  env: NodeJS.ProcessEnv = process.env,
+): Config {
   const pick = (k: keyof Config) => flags[k] ?? (env[ENV_NAMES[k]] || undefined);
   const parsed = Config.safeParse({
     db: pick('db') ?? './data/listings.db',
@@ -34,7 +41,10 @@ export function loadConfig(flags: Partial<Record<keyof Config, string | number |
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0] ?? '') as keyof Config;
-    throw new ListingsError('invalid_config', `${ENV_NAMES[name] ?? jsonPath(issue.path)} (--${flagName(name)}): ${issue.message}`);
+    throw new ListingsError(
+      'invalid_config',
+      `${ENV_NAMES[name] ?? jsonPath(issue.path)} (--${flagName(name)}): ${issue.message}`,
+    );
   }
   const c = parsed.data;
   const hostForUrl = c.host.includes(':') ? `[${c.host}]` : c.host;

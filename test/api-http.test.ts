@@ -1,6 +1,6 @@
 // HTTP details of the API over a real port: filters and sort, HEAD, OPTIONS, ETag/304, 405, unknown paths, CORS, caching headers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listingIdOf } from '../server/store/facilities.ts';
+import { listingIdOf } from '../server/domain/facility.ts';
 import type { Summary } from '../server/schemas/listing.ts';
 import { demoDb, issueKey, startTestServer, tempDir } from './helpers/fixture.ts';
 import { call, json, type CallOptions, type Reply } from './helpers/http.ts';
@@ -57,7 +57,10 @@ describe('list filters and sort', () => {
     expect(codes(await get(`${LIST}?min_area=100000`))).toEqual([]);
   });
 
-  const by = (f: (l: Summary) => number, desc = false) => (a: Summary, b: Summary) => (desc ? f(b) - f(a) : f(a) - f(b));
+  const by =
+    (f: (l: Summary) => number, desc = false) =>
+    (a: Summary, b: Summary) =>
+      desc ? f(b) - f(a) : f(a) - f(b);
   it.each([
     ['price', by((l) => l.price.gross)],
     ['-price', by((l) => l.price.gross, true)],
@@ -76,8 +79,19 @@ describe('list filters and sort', () => {
   });
 
   it.each([
-    'available=yes', 'available=', 'available=TRUE', 'min_area=abc', 'min_area=-1', 'min_area=', 'max_area=1e3', 'max_area=Infinity',
-    'min_area=10&max_area=5', 'sort=name', 'sort=', 'sort=PRICE', 'sort=price&sort=area',
+    'available=yes',
+    'available=',
+    'available=TRUE',
+    'min_area=abc',
+    'min_area=-1',
+    'min_area=',
+    'max_area=1e3',
+    'max_area=Infinity',
+    'min_area=10&max_area=5',
+    'sort=name',
+    'sort=',
+    'sort=PRICE',
+    'sort=price&sort=area',
   ])('?%s is 400 invalid_parameter', async (query) => {
     const r = await get(`${LIST}?${query}`);
     expect(r.status).toBe(400);
@@ -121,7 +135,11 @@ describe('methods', () => {
   it.each([LIST, DETAIL])('OPTIONS %s (CORS preflight) needs no key: 204 with the CORS headers', async (path) => {
     const r = await call(base, path, {
       method: 'OPTIONS',
-      headers: { origin: 'https://partner.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' },
+      headers: {
+        origin: 'https://partner.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-api-key',
+      },
     });
     expect(r.status).toBe(204);
     expect(r.text).toBe('');
@@ -141,34 +159,40 @@ describe('methods', () => {
     }
   });
 
-  it.each(['/nope', '/external', '/external/listingsX', '/external/other', '/api/listings'])('%s is a 404 problem', async (path) => {
-    const r = await get(path);
-    expect(r.status).toBe(404);
-    expect(r.headers['content-type']).toBe('application/problem+json');
-    expect(json(r)).toMatchObject({ status: 404, code: 'not_found' });
-  });
+  it.each(['/nope', '/external', '/external/listingsX', '/external/other', '/api/listings'])(
+    '%s is a 404 problem',
+    async (path) => {
+      const r = await get(path);
+      expect(r.status).toBe(404);
+      expect(r.headers['content-type']).toBe('application/problem+json');
+      expect(json(r)).toMatchObject({ status: 404, code: 'not_found' });
+    },
+  );
 });
 
 describe('caching', () => {
-  it.each([LIST, DETAIL, `${LIST}?available=true`])('%s: strong ETag, If-None-Match gives 304 without a body', async (path) => {
-    const first = await get(path);
-    const etag = first.headers.etag!;
-    expect(etag).toMatch(/^"[^"]+"$/);
-    expect(first.headers['cache-control']).toBe('private, no-cache');
-    expect(first.headers.vary).toBe('X-API-Key, Origin');
-    for (const inm of [etag, `W/${etag}`, `"other", ${etag}`]) {
-      const r = await get(path, { headers: { 'if-none-match': inm } });
-      expect(r.status).toBe(304);
-      expect(r.text).toBe('');
-      expect(r.headers.etag).toBe(etag);
-      expect(r.headers['cache-control']).toBe('private, no-cache');
-      expect(r.headers.vary).toBe('X-API-Key, Origin');
-    }
-    expect((await get(path, { method: 'HEAD', headers: { 'if-none-match': etag } })).status).toBe(304);
-    const changed = await get(path, { headers: { 'if-none-match': '"something-else"' } });
-    expect(changed.status).toBe(200);
-    expect(changed.text).toBe(first.text);
-  });
+  it.each([LIST, DETAIL, `${LIST}?available=true`])(
+    '%s: strong ETag, If-None-Match gives 304 without a body',
+    async (path) => {
+      const first = await get(path);
+      const etag = first.headers.etag!;
+      expect(etag).toMatch(/^"[^"]+"$/);
+      expect(first.headers['cache-control']).toBe('private, no-cache');
+      expect(first.headers.vary).toBe('X-API-Key, Origin');
+      for (const inm of [etag, `W/${etag}`, `"other", ${etag}`]) {
+        const r = await get(path, { headers: { 'if-none-match': inm } });
+        expect(r.status).toBe(304);
+        expect(r.text).toBe('');
+        expect(r.headers.etag).toBe(etag);
+        expect(r.headers['cache-control']).toBe('private, no-cache');
+        expect(r.headers.vary).toBe('X-API-Key, Origin');
+      }
+      expect((await get(path, { method: 'HEAD', headers: { 'if-none-match': etag } })).status).toBe(304);
+      const changed = await get(path, { headers: { 'if-none-match': '"something-else"' } });
+      expect(changed.status).toBe(200);
+      expect(changed.text).toBe(first.text);
+    },
+  );
 
   it('different answers have different ETags', async () => {
     const tags = await Promise.all([LIST, DETAIL, `${LIST}?sort=price`].map(async (p) => (await get(p)).headers.etag));

@@ -1,11 +1,12 @@
 // The running server and other processes: revocations and imports by the CLI, last-use recording, request logs.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listingIdOf } from '../server/store/facilities.ts';
+import { listingIdOf } from '../server/domain/facility.ts';
 import type { Db } from '../server/store/db.ts';
 import { revokeKey } from '../server/store/keys.ts';
 import { runCli } from '../cli/program.ts';
 import { bufferIo, cli, demoDb, demoJson, issueKey, startTestServer, tempDir, writeJson } from './helpers/fixture.ts';
 import { call, json } from './helpers/http.ts';
+import { until } from './helpers/wait.ts';
 
 const LIST = '/external/listings';
 const M07 = `${LIST}/${listingIdOf('wro-1', 'M-07')}`;
@@ -34,7 +35,6 @@ async function keysList(): Promise<any[]> {
   expect(await runCli(['keys', 'list', '--json'], io)).toBe(0);
   return JSON.parse(io.stdout());
 }
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('changes made by another process', () => {
   it('a key revoked with the CLI is refused on the very next request', async () => {
@@ -100,8 +100,7 @@ describe('last use', () => {
     app = await startTestServer(file, { lastUseIntervalMs: 50 });
     expect((await call(app.url, LIST, { key: used.key })).status).toBe(200);
     const lastUsed = () => db.prepare('SELECT last_used_at FROM api_keys WHERE id = ?').pluck().get(used.id);
-    for (let i = 0; i < 100 && lastUsed() === null; i++) await wait(20);
-    expect(lastUsed()).not.toBeNull();
+    await until('the interval to write last use', () => lastUsed() !== null);
     expect((await keysList()).find((k) => k.id === used.id).last_used_at).toBe(lastUsed());
   });
 });

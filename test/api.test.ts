@@ -1,6 +1,6 @@
 // The API's key matrix and its 404s, over a real port: who may see what, and that nothing leaks what exists.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listingIdOf } from '../server/store/facilities.ts';
+import { listingIdOf } from '../server/domain/facility.ts';
 import { revokeKey } from '../server/store/keys.ts';
 import type { Db } from '../server/store/db.ts';
 import { demoDb, demoJson, issueKey, startTestServer, tempDir } from './helpers/fixture.ts';
@@ -37,7 +37,13 @@ function expectProblem(r: Reply, status: number, code: string) {
   expect(r.status).toBe(status);
   expect(r.headers['content-type']).toBe('application/problem+json');
   const body = json(r);
-  expect(body).toEqual({ type: expect.stringMatching(/^https:\/\//), title: expect.any(String), status, detail: expect.any(String), code });
+  expect(body).toEqual({
+    type: expect.stringMatching(/^https:\/\//),
+    title: expect.any(String),
+    status,
+    detail: expect.any(String),
+    code,
+  });
   return body;
 }
 
@@ -108,7 +114,11 @@ describe('listings a key cannot see', () => {
     const reference = replies[0]!;
     expectProblem(reference, 404, 'not_found');
     replies.forEach((r, i) => {
-      expect({ case: unseen[i]![0], status: r.status, body: r.text }).toEqual({ case: unseen[i]![0], status: 404, body: reference.text });
+      expect({ case: unseen[i]![0], status: r.status, body: r.text }).toEqual({
+        case: unseen[i]![0],
+        status: 404,
+        body: reference.text,
+      });
       expect(r.headers['content-type']).toBe(reference.headers['content-type']);
       expect(r.headers['content-length']).toBe(reference.headers['content-length']);
     });

@@ -1,10 +1,10 @@
-// bin/listings.js runs the compiled bundle only while it matches the sources, and the sources through tsx otherwise.
+// bin/listings.js runs the compiled bundle, on plain Node; tools/build.ts tells tests and benches when to rebuild it.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bundleIsCurrent } from '../bin/current-bundle.js';
+import { bundleIsCurrent } from '../tools/build.ts';
 import { REPO_ROOT } from '../server/repo.ts';
 import { tempDir } from './helpers/fixture.ts';
 
@@ -58,19 +58,43 @@ describe('bundleIsCurrent', () => {
 });
 
 describe('the real build', () => {
-  // `npm test` builds before it runs the tests, so the bundle exists and matches the sources here.
-  it('records the sources of the server and the CLI, and the binary runs the same program either way', () => {
-    const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'dist', 'server', 'sources.json'), 'utf8')) as { files: [string][] };
+  // The test run's global setup builds dist/ when the sources changed, so the bundle exists and matches them here.
+  it('records the sources of the server and the CLI, and the binary runs it on plain Node', () => {
+    const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'dist', 'server', 'sources.json'), 'utf8')) as {
+      files: [string][];
+    };
     const paths = manifest.files.map(([p]) => p);
-    expect(paths).toEqual(expect.arrayContaining(['cli/main.ts', 'server/http/server.ts', 'server/domain/pricing.ts', 'server/store/db.ts']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'cli/main.ts',
+        'server/http/transport/server.ts',
+        'server/domain/pricing.ts',
+        'server/store/db.ts',
+      ]),
+    );
     expect(bundleIsCurrent(pathToFileURL(REPO_ROOT + '/'))).toBe(true);
 
     const bin = join(REPO_ROOT, 'bin', 'listings.js');
-    const compiled = spawnSync(process.execPath, [bin, 'keys', '--help'], { encoding: 'utf8', env: { ...process.env, LISTINGS_FROM_SOURCE: '' } });
-    const source = spawnSync(process.execPath, [bin, 'keys', '--help'], { encoding: 'utf8', env: { ...process.env, LISTINGS_FROM_SOURCE: '1' } });
-    expect(compiled.status).toBe(0);
-    expect(source.status).toBe(0);
-    expect(compiled.stdout).toContain('revoke');
-    expect(compiled.stdout).toBe(source.stdout);
+    const r = spawnSync(process.execPath, [bin, 'keys', '--help'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('revoke');
+    expect(readFileSync(bin, 'utf8')).not.toMatch(/tsx|\.ts['"]/); // no loader, no TypeScript at run time
+  });
+
+  it('says to build, in one line with exit 1, when there is no bundle', () => {
+    mkdirSync(join(dir, 'bin'));
+    copyFileSync(join(REPO_ROOT, 'bin', 'listings.js'), join(dir, 'bin', 'listings.js'));
+    const r = spawnSync(process.execPath, [join(dir, 'bin', 'listings.js'), 'keys', 'list'], { encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('error: listings is not built (dist/server/listings.mjs is missing): run npm run build\n');
+  });
+
+  it('keeps tsx out of the dependencies: it is for development and tests only', () => {
+    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
+    expect(Object.keys(pkg.dependencies)).not.toContain('tsx');
+    expect(Object.keys(pkg.devDependencies)).toContain('tsx');
   });
 });

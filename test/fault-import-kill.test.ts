@@ -26,7 +26,9 @@ afterAll(() => cleanup());
 function digestOf(db: Db): { digest: string; rows: number } {
   const hash = createHash('sha256');
   let rows = 0;
-  const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
+  const tables = db
+    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+    .all();
   for (const { name } of tables) {
     hash.update(`\0table ${name}\0`);
     for (const row of db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).raw().iterate()) {
@@ -40,7 +42,11 @@ function digestOf(db: Db): { digest: string; rows: number } {
 function snapshotOf(path: string) {
   const db = openDb(path);
   try {
-    return { ...digestOf(db), integrity: db.pragma('integrity_check', { simple: true }), version: db.pragma('user_version', { simple: true }) };
+    return {
+      ...digestOf(db),
+      integrity: db.pragma('integrity_check', { simple: true }),
+      version: db.pragma('user_version', { simple: true }),
+    };
   } finally {
     db.close();
   }
@@ -55,8 +61,14 @@ describe('SIGKILL during a large import', () => {
     writeFileSync(big, JSON.stringify(bigImport('big', 2000, 50)));
 
     const wal = `${file}-wal`;
-    const child = spawn(process.execPath, [BIN, 'import', big], { cwd: REPO, env: { ...process.env, LISTINGS_DB: file }, stdio: 'ignore' });
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const child = spawn(process.execPath, [BIN, 'import', big], {
+      cwd: REPO,
+      env: { ...process.env, LISTINGS_DB: file },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
     let finished = false;
     void exited.then(() => (finished = true));
     // The import validates the whole file first, then writes in one transaction. Its first pages reach the -wal file
@@ -79,10 +91,18 @@ describe('SIGKILL during a large import', () => {
     expect(after.digest).toBe(before.digest);
 
     // Still an ordinary database: the next import goes through and shows.
-    const again = await cliAsync(['import', '-', '--json'], { env: { LISTINGS_DB: file }, input: JSON.stringify(demoJson()) });
+    const again = await cliAsync(['import', '-', '--json'], {
+      env: { LISTINGS_DB: file },
+      input: JSON.stringify(demoJson()),
+    });
     expect(again.status, again.stderr).toBe(0);
     const list = await cliAsync(['facilities', 'list', '--json'], { env: { LISTINGS_DB: file } });
-    expect(JSON.parse(list.stdout).map((f: { id: string }) => f.id)).toEqual(demoJson().facilities.map((f) => f.id).sort());
-    if (process.env.LISTINGS_TEST_FIGURES) console.error(`import kill: killed with ${walBytes} bytes in the -wal; ${after.rows} rows unchanged`);
+    expect(JSON.parse(list.stdout).map((f: { id: string }) => f.id)).toEqual(
+      demoJson()
+        .facilities.map((f) => f.id)
+        .sort(),
+    );
+    if (process.env.LISTINGS_TEST_FIGURES)
+      console.error(`import kill: killed with ${walBytes} bytes in the -wal; ${after.rows} rows unchanged`);
   }, 120_000);
 });

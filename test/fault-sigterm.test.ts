@@ -8,6 +8,7 @@ import { openDb } from '../server/store/db.ts';
 import { demoDb, demoJson, freePort, issueKey, spawnServer, tempDir } from './helpers/fixture.ts';
 import { startLoad, tally } from './helpers/load.ts';
 import { openSocket, parseReply, headerOf } from './helpers/raw-http.ts';
+import { until } from './helpers/wait.ts';
 
 let cleanup: () => void;
 let file: string;
@@ -39,26 +40,37 @@ describe('SIGTERM under load', () => {
     const base = await server.ready;
 
     const load = startLoad(base, () => readers.map((r) => ({ path: '/external/listings', key: r.key })), 16);
-    await new Promise((r) => setTimeout(r, 700));
+    await until('the load under way', () => load.outcomes.filter((o) => o.status === 200).length >= 50);
 
     // Requests whose headers are still arriving when the signal comes: accepted, so they must be answered.
     const partial = await Promise.all(Array.from({ length: 8 }, () => openSocket(port)));
     const partialReplies = partial.map(collect);
-    partial.forEach((s, i) => s.write(`GET /external/listings HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${readers[i % readers.length]!.key}\r\n`));
+    partial.forEach((s, i) =>
+      s.write(
+        `GET /external/listings HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${readers[i % readers.length]!.key}\r\n`,
+      ),
+    );
     // Large answers the client is slow to read when the signal comes.
     const slow = await Promise.all(Array.from({ length: 2 }, () => openSocket(port)));
     const slowReplies = slow.map(collect);
-    const firstBytes = slow.map((s) => once(s, 'data'));
+    // Each pauses on its own first bytes (not once both have some: by then the first may have read the whole answer),
+    // then stops reading once its buffer is full, so the rest of the answer waits on the server's side.
+    const firstBytes = slow.map((s) => once(s, 'data').then(() => s.pause()));
     slow.forEach((s) => s.write('GET /assets/swagger-ui/swagger-ui-bundle.js HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'));
     await Promise.all(firstBytes);
-    slow.forEach((s) => s.pause());
-    await new Promise((r) => setTimeout(r, 100));
+    await until('the slow readers to stop reading', () =>
+      slow.every((s) => s.readableLength >= s.readableHighWaterMark),
+    );
 
     const termAt = performance.now();
     server.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
+    // The server has acted on the signal once it stops accepting: the load then meets its first refused or closed connection.
+    await until('the server to stop accepting', () =>
+      load.outcomes.some((o) => o.error !== undefined && o.ended >= termAt),
+    );
     partial.forEach((s) => s.write('\r\n'));
-    await new Promise((r) => setTimeout(r, 300));
+    // The half-sent requests are answered while the slow readers still hold theirs; only then do they read on.
+    await Promise.all(partialReplies);
     slow.forEach((s) => s.resume());
 
     const [code, signal] = await exited;
@@ -83,13 +95,26 @@ describe('SIGTERM under load', () => {
     // The load: whatever got an answer got a whole 200; failures only once the server was stopping, and only for
     // requests it never accepted. Every request the server logged reached its client.
     const answered = outcomes.filter((o) => o.status !== undefined);
-    expect(answered.filter((o) => o.status !== 200), JSON.stringify(tally(outcomes))).toEqual([]);
+    expect(
+      answered.filter((o) => o.status !== 200),
+      JSON.stringify(tally(outcomes)),
+    ).toEqual([]);
     // (A request queued in the client just before the signal may be refused after it: it was never accepted.)
     expect(outcomes.filter((o) => o.error !== undefined && o.ended < termAt)).toEqual([]);
-    expect(outcomes.filter((o) => o.error !== undefined && !['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET'].includes(o.error))).toEqual([]);
-    const logged = server.output().stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { request_id: string; status: number });
+    expect(
+      outcomes.filter(
+        (o) => o.error !== undefined && !['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET'].includes(o.error),
+      ),
+    ).toEqual([]);
+    const logged = server
+      .output()
+      .stdout.split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { request_id: string; status: number });
     const received = new Set(answered.map((o) => o.requestId));
-    const partialIds = (await Promise.all([...partialReplies, ...slowReplies])).map((b) => headerOf(parseReply(b), 'x-request-id'));
+    const partialIds = (await Promise.all([...partialReplies, ...slowReplies])).map((b) =>
+      headerOf(parseReply(b), 'x-request-id'),
+    );
     for (const id of partialIds) received.add(id);
     const lost = logged.filter((l) => !received.has(l.request_id));
     expect(lost, `${lost.length} of ${logged.length} logged requests never reached their client`).toEqual([]);
@@ -102,7 +127,9 @@ describe('SIGTERM under load', () => {
     db.close();
     for (const r of readers) expect(keys.find((k) => k.id === r.id)!.last_used_at).not.toBeNull();
     if (process.env.LISTINGS_TEST_FIGURES) {
-      console.error(`sigterm: ${logged.length} requests served, ${partial.length} half-sent + ${slow.length} slow-read in flight at SIGTERM, ${outcomes.filter((o) => o.error).length} refused after it; ${JSON.stringify(tally(outcomes))}`);
+      console.error(
+        `sigterm: ${logged.length} requests served, ${partial.length} half-sent + ${slow.length} slow-read in flight at SIGTERM, ${outcomes.filter((o) => o.error).length} refused after it; ${JSON.stringify(tally(outcomes))}`,
+      );
     }
   }, 60_000);
 });

@@ -4,10 +4,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listingIdOf } from '../server/store/facilities.ts';
+import { listingIdOf } from '../server/domain/facility.ts';
 import { bigImport } from './helpers/data.ts';
 import { cliAsync, demoDb, demoJson, freePort, issueKey, spawnServer, tempDir, writeJson } from './helpers/fixture.ts';
 import { startLoad, tally, type Target } from './helpers/load.ts';
+import { until } from './helpers/wait.ts';
 
 let dir: string;
 let cleanup: () => void;
@@ -54,20 +55,44 @@ describe('writes while the server is under load', () => {
       steps.push(name);
     };
 
-    // Let the load settle, then write: an import that changes prices, a large one, snapshot exports.
-    await new Promise((r) => setTimeout(r, 500));
+    // Once the load is running (the victim key served at least once), write: an import that changes prices, a large
+    // one, snapshot exports.
+    await until('the victim key served under load', () =>
+      load.outcomes.some((o) => o.tag === 'victim' && o.status === 200),
+    );
     const changed = demoJson();
     for (const f of changed.facilities) for (const l of f.listings) l.price_gross += 100;
     await run('import (prices changed)', ['import', '-'], JSON.stringify(changed));
-    await run('import (200 facilities x 20 listings)', ['import', writeJson(dir, 'big.json', bigImport('load', 200, 20))]);
+    await run('import (200 facilities x 20 listings)', [
+      'import',
+      writeJson(dir, 'big.json', bigImport('load', 200, 20)),
+    ]);
     await run('snapshot keygen', ['snapshot', 'keygen', '--out', join(dir, 'secrets')]);
-    await run('snapshot export', ['snapshot', 'export', '--out', join(dir, 'public'), '--signing-key', join(dir, 'secrets', 'signing-key.pem')]);
+    await run('snapshot export', [
+      'snapshot',
+      'export',
+      '--out',
+      join(dir, 'public'),
+      '--signing-key',
+      join(dir, 'secrets', 'signing-key.pem'),
+    ]);
     await run('import (prices back)', ['import', '-'], JSON.stringify(demoJson()));
-    await run('snapshot export again', ['snapshot', 'export', '--out', join(dir, 'public'), '--signing-key', join(dir, 'secrets', 'signing-key.pem')]);
+    await run('snapshot export again', [
+      'snapshot',
+      'export',
+      '--out',
+      join(dir, 'public'),
+      '--signing-key',
+      join(dir, 'secrets', 'signing-key.pem'),
+    ]);
     await run('keys revoke', ['keys', 'revoke', victim.id]);
     const revokedAt = performance.now();
-    // Keep the load on for a while after the revocation, so that many requests start after it.
-    await new Promise((r) => setTimeout(r, 1500));
+    // Keep the load on until many requests by the victim key have started (and ended) after the revocation.
+    const victimAfterRevoke = () => load.outcomes.filter((o) => o.tag === 'victim' && o.started >= revokedAt).length;
+    await until(
+      '20 victim requests after the revocation',
+      () => victimAfterRevoke() >= 20 && load.outcomes.length > 200,
+    );
     const outcomes = await load.stop();
 
     expect(steps).toHaveLength(7);
@@ -80,17 +105,26 @@ describe('writes while the server is under load', () => {
     expect(failed, JSON.stringify(tally(outcomes))).toEqual([]);
     // Keys that were never revoked were served throughout.
     const readerOutcomes = outcomes.filter((o) => o.tag !== 'victim' && o.tag !== undefined);
-    expect(readerOutcomes.filter((o) => o.status !== 200), JSON.stringify(tally(readerOutcomes))).toEqual([]);
+    expect(
+      readerOutcomes.filter((o) => o.status !== 200),
+      JSON.stringify(tally(readerOutcomes)),
+    ).toEqual([]);
     // The victim: served before, refused from the first request that started after the revoke returned: 401
     // revoked_api_key, then 429 once failed authentications from this address pass their own limit (5/s, burst 30).
     const victimAfter = outcomes.filter((o) => o.tag === 'victim' && o.started >= revokedAt);
     const victimBefore = outcomes.filter((o) => o.tag === 'victim' && o.ended < revokedAt);
     expect(victimBefore.some((o) => o.status === 200)).toBe(true);
     expect(victimAfter.length).toBeGreaterThan(5);
-    expect(victimAfter.map((o) => o.code).every((c) => c === 'revoked_api_key' || c === 'rate_limited'), JSON.stringify(tally(victimAfter))).toBe(true);
+    expect(
+      victimAfter.map((o) => o.code).every((c) => c === 'revoked_api_key' || c === 'rate_limited'),
+      JSON.stringify(tally(victimAfter)),
+    ).toBe(true);
     // (The revocation is committed a little before the CLI exits, so the first refusals, with that code, come just before.)
     expect(outcomes.some((o) => o.tag === 'victim' && o.code === 'revoked_api_key')).toBe(true);
-    if (process.env.LISTINGS_TEST_FIGURES) console.error(`under load: ${outcomes.length} requests during ${steps.length} CLI writes, ${JSON.stringify(tally(outcomes))}`);
+    if (process.env.LISTINGS_TEST_FIGURES)
+      console.error(
+        `under load: ${outcomes.length} requests during ${steps.length} CLI writes, ${JSON.stringify(tally(outcomes))}`,
+      );
   }, 180_000);
 
   it('the server is still healthy and shows the last import', async () => {

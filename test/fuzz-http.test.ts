@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { applyImport } from '../server/store/facilities.ts';
 import { parseImport } from '../server/domain/import.ts';
@@ -69,15 +70,37 @@ interface Req {
 
 const HEX = '0123456789ABCDEFabcdef';
 const alnum = fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789');
-const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 60 });
-const tokenChars = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&\'*+-.^_`|~'), minLength: 1, maxLength: 20 });
+const printable = fc.string({
+  unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+  maxLength: 60,
+});
+const tokenChars = fc.string({
+  unit: fc.constantFrom(..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-.^_`|~"),
+  minLength: 1,
+  maxLength: 20,
+});
 
 /** Built after beforeAll, from the generated facilities and the issued keys. */
 function requestArbitrary(): fc.Arbitrary<Req> {
   const method = fc.oneof(
     { weight: 12, arbitrary: fc.constant('GET') },
     { weight: 3, arbitrary: fc.constantFrom('HEAD', 'OPTIONS') },
-    { weight: 3, arbitrary: fc.constantFrom('POST', 'PUT', 'DELETE', 'PATCH', 'TRACE', 'PROPFIND', 'SEARCH', 'QUERY', 'PURGE', 'MKCOL', 'LINK') },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom(
+        'POST',
+        'PUT',
+        'DELETE',
+        'PATCH',
+        'TRACE',
+        'PROPFIND',
+        'SEARCH',
+        'QUERY',
+        'PURGE',
+        'MKCOL',
+        'LINK',
+      ),
+    },
     { weight: 1, arbitrary: fc.constantFrom('get', 'Get', 'FOO', 'G ET', 'GET\t', '', 'CONNECT', 'PRI') },
     { weight: 1, arbitrary: tokenChars },
   );
@@ -85,10 +108,49 @@ function requestArbitrary(): fc.Arbitrary<Req> {
   /** Every route the server has, with ids of both facilities, inactive listings and the rental pages. */
   const knownPath = fc.oneof(
     { weight: 6, arbitrary: fc.constant(API) },
-    { weight: 8, arbitrary: fc.constantFrom(...A.ids, ...B.ids, ...A.inactiveIds, ...B.inactiveIds).map((id) => `${API}/${id}`) },
-    { weight: 2, arbitrary: fc.constantFrom(`${API}/`, `${API}/lst_`, `${API}/lst_00000000000000000000`, '/external', '/external/', '/external/listingsX') },
-    { weight: 3, arbitrary: fc.constantFrom('/', '/docs', '/docs/', '/openapi.json', '/healthz', '/favicon.ico', '/widget/storage-listings.js', '/assets/site.css', '/assets/docs.js', '/assets/swagger-ui/swagger-ui.css', '/assets/swagger-ui/index.html', '/widget/', '/assets/') },
-    { weight: 3, arbitrary: fc.constantFrom(...[A, B].flatMap((f) => f.codes.map((c) => `/rent/${f.id}/${c}`)), `/rent/${A.id}/QXALPHA-off-0`, `/rent/${A.id}`, '/rent/', '/rent/x/y/z') },
+    {
+      weight: 8,
+      arbitrary: fc.constantFrom(...A.ids, ...B.ids, ...A.inactiveIds, ...B.inactiveIds).map((id) => `${API}/${id}`),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        `${API}/`,
+        `${API}/lst_`,
+        `${API}/lst_00000000000000000000`,
+        '/external',
+        '/external/',
+        '/external/listingsX',
+      ),
+    },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom(
+        '/',
+        '/docs',
+        '/docs/',
+        '/openapi.json',
+        '/healthz',
+        '/favicon.ico',
+        '/widget/storage-listings.js',
+        '/assets/site.css',
+        '/assets/docs.js',
+        '/assets/swagger-ui/swagger-ui.css',
+        '/assets/swagger-ui/index.html',
+        '/widget/',
+        '/assets/',
+      ),
+    },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom(
+        ...[A, B].flatMap((f) => f.codes.map((c) => `/rent/${f.id}/${c}`)),
+        `/rent/${A.id}/QXALPHA-off-0`,
+        `/rent/${A.id}`,
+        '/rent/',
+        '/rent/x/y/z',
+      ),
+    },
   );
 
   /** Turns a path into another spelling of (maybe) the same thing: escapes, dot segments, slashes, case, unicode, length. */
@@ -112,8 +174,14 @@ function requestArbitrary(): fc.Arbitrary<Req> {
     fc.constant((p: string) => `${p}${'a'.repeat(2100)}`),
     fc.constant((p: string) => `${p}${'/b'.repeat(9000)}`),
     fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 }).map((u) => (p: string) => `${p}${u}`),
-    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 }).map((u) => (p: string) => `${p}/${encodeURIComponent(u)}`),
-    fc.tuple(fc.constantFrom(...HEX, 'G', 'z', '%', ''), fc.constantFrom(...HEX, 'G', '')).map(([x, y]) => (p: string) => `${p}%${x}${y}`),
+    fc
+      .string({ unit: 'grapheme', minLength: 1, maxLength: 8 })
+      .map((u) => (p: string) => `${p}/${encodeURIComponent(u)}`),
+    fc.tuple(fc.constantFrom(...HEX, 'G', 'z', '%', ''), fc.constantFrom(...HEX, 'G', '')).map(
+      ([x, y]) =>
+        (p: string) =>
+          `${p}%${x}${y}`,
+    ),
     fc.nat({ max: 40 }).map((n) => (p: string) => p.slice(0, n)),
   );
 
@@ -136,10 +204,17 @@ function requestArbitrary(): fc.Arbitrary<Req> {
     { weight: 2, arbitrary: printable.map((s) => [s]) },
     {
       weight: 2,
-      arbitrary: fc.constantFrom(
-        (k: string) => k.slice(0, -1), (k: string) => `${k}x`, (k: string) => ` ${k} `, (k: string) => k.toUpperCase(),
-        (k: string) => k.replace('svc_live_', 'svc_test_'), (k: string) => `Bearer ${k}`, (k: string) => k.slice(9),
-      ).map((f) => [f(keys.a)]),
+      arbitrary: fc
+        .constantFrom(
+          (k: string) => k.slice(0, -1),
+          (k: string) => `${k}x`,
+          (k: string) => ` ${k} `,
+          (k: string) => k.toUpperCase(),
+          (k: string) => k.replace('svc_live_', 'svc_test_'),
+          (k: string) => `Bearer ${k}`,
+          (k: string) => k.slice(9),
+        )
+        .map((f) => [f(keys.a)]),
     },
     { weight: 1, arbitrary: fc.constant<string[]>(['']) },
   );
@@ -153,7 +228,25 @@ function requestArbitrary(): fc.Arbitrary<Req> {
           fc.tuple(
             fc.constantFrom('available', 'min_area', 'max_area', 'sort', 'Sort', 'min_area[]', 'api_key', 'x', ''),
             fc.oneof(
-              fc.constantFrom('true', 'false', 'price', '-price', 'area', '-area', 'code', '7.5', '0', '100000', '-1', '1e3', 'NaN', '', '%ZZ', '%00', '10000000'),
+              fc.constantFrom(
+                'true',
+                'false',
+                'price',
+                '-price',
+                'area',
+                '-area',
+                'code',
+                '7.5',
+                '0',
+                '100000',
+                '-1',
+                '1e3',
+                'NaN',
+                '',
+                '%ZZ',
+                '%00',
+                '10000000',
+              ),
               fc.constant(keys.a),
               printable.map(encodeURIComponent),
             ),
@@ -169,7 +262,10 @@ function requestArbitrary(): fc.Arbitrary<Req> {
 
   const extraHeader = fc.oneof(
     fc.tuple(fc.constant('If-None-Match'), fc.oneof(fc.constantFrom('*', 'W/"x"', '"x", W/"y"', ''), printable)),
-      fc.tuple(fc.constant('Accept'), fc.constantFrom('*/*', 'application/json', 'text/html', 'application/problem+json', 'image/*;q=0.1')),
+    fc.tuple(
+      fc.constant('Accept'),
+      fc.constantFrom('*/*', 'application/json', 'text/html', 'application/problem+json', 'image/*;q=0.1'),
+    ),
     fc.tuple(fc.constant('Accept-Encoding'), fc.constantFrom('gzip, br', 'identity', '*')),
     fc.tuple(fc.constant('Range'), fc.constantFrom('bytes=0-10', 'bytes=-5', 'bytes=9999999-')),
     fc.tuple(fc.constant('Expect'), fc.constantFrom('100-continue', 'teapot')),
@@ -186,24 +282,47 @@ function requestArbitrary(): fc.Arbitrary<Req> {
   return fc
     .record({
       method,
-      path: fc.oneof({ weight: 6, arbitrary: fc.tuple(knownPath, mutation).map(([p, m]) => m(p)) }, { weight: 1, arbitrary: randomPath }),
+      path: fc.oneof(
+        { weight: 6, arbitrary: fc.tuple(knownPath, mutation).map(([p, m]) => m(p)) },
+        { weight: 1, arbitrary: randomPath },
+      ),
       keyInPath: fc.oneof({ weight: 30, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
       query,
       key: keyChoice,
       origin: fc.oneof(
         { weight: 3, arbitrary: fc.constant<string[]>([]) },
-        { weight: 2, arbitrary: fc.constantFrom<string[]>([ALLOWED_ORIGIN], ['https://evil.example'], ['null'], ['HTTPS://ALPHA.EXAMPLE'], [`${ALLOWED_ORIGIN}, https://evil.example`], [''], [ALLOWED_ORIGIN, 'https://evil.example']) },
+        {
+          weight: 2,
+          arbitrary: fc.constantFrom<string[]>(
+            [ALLOWED_ORIGIN],
+            ['https://evil.example'],
+            ['null'],
+            ['HTTPS://ALPHA.EXAMPLE'],
+            [`${ALLOWED_ORIGIN}, https://evil.example`],
+            [''],
+            [ALLOWED_ORIGIN, 'https://evil.example'],
+          ),
+        },
       ),
       headers: fc.array(extraHeader, { maxLength: 4 }),
       noHost: fc.oneof({ weight: 20, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
-      version: fc.oneof({ weight: 10, arbitrary: fc.constant('1.1' as const) }, { weight: 1, arbitrary: fc.constant('1.0' as const) }),
+      version: fc.oneof(
+        { weight: 10, arbitrary: fc.constant('1.1' as const) },
+        { weight: 1, arbitrary: fc.constant('1.0' as const) },
+      ),
       body: fc.oneof({ weight: 8, arbitrary: fc.constant('') }, { weight: 1, arbitrary: printable }),
     })
     .map((r) => {
       // A partner who pastes the key into the URL by mistake: the server must still never log it.
       const target = (r.keyInPath ? `${API}/${keys.a}` : r.path) + r.query;
-      const headers: [string, string][] = [...(r.noHost ? [] : [['Host', '127.0.0.1'] as [string, string]]), ...r.key.map((k) => ['X-API-Key', k] as [string, string]), ...r.origin.map((o) => ['Origin', o] as [string, string]), ...r.headers];
-      if (r.body && !headers.some(([n]) => /^(content-length|transfer-encoding)$/i.test(n))) headers.push(['Content-Length', String(Buffer.byteLength(r.body))]);
+      const headers: [string, string][] = [
+        ...(r.noHost ? [] : [['Host', '127.0.0.1'] as [string, string]]),
+        ...r.key.map((k) => ['X-API-Key', k] as [string, string]),
+        ...r.origin.map((o) => ['Origin', o] as [string, string]),
+        ...r.headers,
+      ];
+      if (r.body && !headers.some(([n]) => /^(content-length|transfer-encoding)$/i.test(n)))
+        headers.push(['Content-Length', String(Buffer.byteLength(r.body))]);
       headers.push(['Connection', 'close']);
       return { method: r.method, target, version: r.version, headers, body: r.body };
     });
@@ -211,7 +330,13 @@ function requestArbitrary(): fc.Arbitrary<Req> {
 
 function bytesOf(r: Req): Buffer {
   const head = `${r.headers.map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n`;
-  return Buffer.concat([Buffer.from(`${r.method} `, 'latin1'), Buffer.from(r.target, 'utf8'), Buffer.from(` HTTP/${r.version}\r\n`, 'latin1'), Buffer.from(head, 'latin1'), Buffer.from(r.body, 'latin1')]);
+  return Buffer.concat([
+    Buffer.from(`${r.method} `, 'latin1'),
+    Buffer.from(r.target, 'utf8'),
+    Buffer.from(` HTTP/${r.version}\r\n`, 'latin1'),
+    Buffer.from(head, 'latin1'),
+    Buffer.from(r.body, 'latin1'),
+  ]);
 }
 
 // ---- the properties -------------------------------------------------------------------------------------------------
@@ -226,25 +351,49 @@ function facilityOf(r: Req): GeneratedFacility | undefined {
 }
 
 const HTML = 'text/html; charset=utf-8';
-const KNOWN_TYPES = new Set([HTML, 'application/json; charset=utf-8', 'text/javascript; charset=utf-8', 'text/css; charset=utf-8', 'image/svg+xml', 'image/png', 'text/plain; charset=utf-8', 'application/octet-stream']);
+const KNOWN_TYPES = new Set([
+  HTML,
+  'application/json; charset=utf-8',
+  'text/javascript; charset=utf-8',
+  'text/css; charset=utf-8',
+  'image/svg+xml',
+  'image/png',
+  'text/plain; charset=utf-8',
+  'application/octet-stream',
+]);
 
 /** Every way this answer breaks the rules, or an empty list. */
 function faults(r: Req, reply: RawReply, allowRateLimit: boolean): string[] {
   const out: string[] = [];
   const type = headerOf(reply, 'content-type');
-  const body = reply.body.toString('utf8');
+  // Answers to `Accept-Encoding: gzip, br` are compressed: every check below reads the decoded bytes.
+  const coding = headerOf(reply, 'content-encoding');
+  const bytes =
+    reply.body.length === 0
+      ? reply.body
+      : coding === 'br'
+        ? brotliDecompressSync(reply.body)
+        : coding === 'gzip'
+          ? gunzipSync(reply.body)
+          : reply.body;
+  const body = bytes.toString('utf8');
   const path = r.target.split('?')[0]!;
   const isHead = r.method === 'HEAD';
   if (reply.status >= 500) out.push(`status ${reply.status}`);
   if (reply.status === 429 && !allowRateLimit) out.push('429 with limits raised');
   if (headerOf(reply, 'x-content-type-options') !== 'nosniff') out.push('no nosniff');
-  if (headerOf(reply, 'server') !== undefined || headerOf(reply, 'x-powered-by') !== undefined) out.push('version banner');
+  if (headerOf(reply, 'server') !== undefined || headerOf(reply, 'x-powered-by') !== undefined)
+    out.push('version banner');
 
   if (reply.status >= 400) {
     // The rental pages are for people: their 404 is an HTML page, not problem+json.
     const rentalPage404 = reply.status === 404 && type === HTML && path.startsWith('/rent/');
     if (!rentalPage404) {
-      const fault = isHead ? (type === 'application/problem+json' ? undefined : `HEAD error content-type ${type}`) : problemFault(reply.status, type, body);
+      const fault = isHead
+        ? type === 'application/problem+json'
+          ? undefined
+          : `HEAD error content-type ${type}`
+        : problemFault(reply.status, type, body);
       if (fault) out.push(fault);
     }
   } else if (reply.status === 200 && !isHead) {
@@ -258,8 +407,10 @@ function faults(r: Req, reply: RawReply, allowRateLimit: boolean): string[] {
         const list = ListResponse.safeParse(value);
         const detail = Detail.safeParse(value);
         if (!list.success && !detail.success) out.push('API 200 body is neither a list nor a detail');
-        if (list.success && list.data.facility.id !== allowed?.id) out.push(`list of ${list.data.facility.id} for ${allowed?.id}`);
-        if (detail.success && !allowed?.ids.includes(detail.data.id)) out.push(`detail ${detail.data.id} for ${allowed?.id}`);
+        if (list.success && list.data.facility.id !== allowed?.id)
+          out.push(`list of ${list.data.facility.id} for ${allowed?.id}`);
+        if (detail.success && !allowed?.ids.includes(detail.data.id))
+          out.push(`detail ${detail.data.id} for ${allowed?.id}`);
       } catch {
         out.push('API 200 body is not JSON');
       }
@@ -268,11 +419,12 @@ function faults(r: Req, reply: RawReply, allowRateLimit: boolean): string[] {
 
   // No facility's listings for anyone but its own key; the rental pages are public by design, inactive listings are not.
   const mine = facilityOf(r);
-  const text = reply.body.toString('latin1') + body;
+  const text = bytes.toString('latin1') + body;
   if (text.includes(INACTIVE)) out.push('an inactive listing is shown');
   for (const f of [A, B]) {
     if (f === mine || path.startsWith('/rent/')) continue;
-    if (text.includes(f.marker) || f.ids.some((id) => text.includes(id))) out.push(`${f.id}'s data in an answer for ${mine?.id ?? 'no valid key'}`);
+    if (text.includes(f.marker) || f.ids.some((id) => text.includes(id)))
+      out.push(`${f.id}'s data in an answer for ${mine?.id ?? 'no valid key'}`);
   }
   if (echoesAKey(text)) out.push('a key is echoed in the body');
   return out;
@@ -301,30 +453,64 @@ describe('fuzzing the HTTP surface', () => {
     const property = (port: () => number, allowRateLimit: boolean) =>
       fc.asyncProperty(request, async (r) => {
         const found = await exchange(port(), r, allowRateLimit);
-        if (found.length > 0) throw new Error(`${found.join('; ')}\n  request: ${JSON.stringify(bytesOf(r).toString('latin1').slice(0, 600))}`);
+        if (found.length > 0)
+          throw new Error(
+            `${found.join('; ')}\n  request: ${JSON.stringify(bytesOf(r).toString('latin1').slice(0, 600))}`,
+          );
       });
     // Limits raised: the handlers themselves are exercised, not just the 429.
-    await fc.assert(property(() => fuzzServer.port, false), { numRuns: RUNS_HIGH_LIMITS, endOnFailure: false });
+    await fc.assert(
+      property(() => fuzzServer.port, false),
+      { numRuns: RUNS_HIGH_LIMITS, endOnFailure: false },
+    );
     // Default limits: 401s quickly turn into 429s per address; those must be just as well-formed.
-    await fc.assert(property(() => defaultServer.port, true), { numRuns: RUNS_DEFAULT_LIMITS });
+    await fc.assert(
+      property(() => defaultServer.port, true),
+      { numRuns: RUNS_DEFAULT_LIMITS },
+    );
     const seconds = (performance.now() - started) / 1000;
     expect(sent).toBeGreaterThanOrEqual(10_000);
-    if (process.env.LISTINGS_TEST_FIGURES) console.error(`fuzz: ${sent} requests in ${seconds.toFixed(1)} s (${Math.round(sent / seconds)}/s)`);
+    if (process.env.LISTINGS_TEST_FIGURES)
+      console.error(`fuzz: ${sent} requests in ${seconds.toFixed(1)} s (${Math.round(sent / seconds)}/s)`);
   }, 180_000);
 
   it('the oracle flags what it must (another facility, a 5xx, a bare error, a missing nosniff)', () => {
-    const req = (key: string): Req => ({ method: 'GET', target: API, version: '1.1', headers: [['Host', 'x'], ['X-API-Key', key]], body: '' });
+    const req = (key: string): Req => ({
+      method: 'GET',
+      target: API,
+      version: '1.1',
+      headers: [
+        ['Host', 'x'],
+        ['X-API-Key', key],
+      ],
+      body: '',
+    });
     const reply = (status: number, headers: Record<string, string>, body: string): RawReply => ({
-      status, interim: [], body: Buffer.from(body), headers: Object.fromEntries(Object.entries({ 'x-content-type-options': 'nosniff', ...headers }).map(([k, v]) => [k, [v]])),
+      status,
+      interim: [],
+      body: Buffer.from(body),
+      headers: Object.fromEntries(
+        Object.entries({ 'x-content-type-options': 'nosniff', ...headers }).map(([k, v]) => [k, [v]]),
+      ),
     });
     const listOf = (f: GeneratedFacility) => JSON.stringify({ facility: { id: f.id, name: f.marker }, listings: [] });
     const json = { 'content-type': 'application/json; charset=utf-8' };
     expect(faults(req(keys.a), reply(200, json, listOf(A)), false)).toEqual([]);
     expect(faults(req(keys.a), reply(200, json, listOf(B)), false).join()).toMatch(/fuzz-b's data/);
     expect(faults(req(keys.revokedA), reply(200, json, listOf(A)), false).join()).toMatch(/without a valid key/);
-    expect(faults(req(keys.a), reply(500, { 'content-type': 'application/problem+json' }, '{}'), false).join()).toMatch(/status 500/);
-    expect(faults(req(keys.a), reply(404, { 'content-type': 'text/plain' }, 'nope'), false).join()).toMatch(/content-type/);
-    expect(faults(req(keys.a), { ...reply(200, json, listOf(A)), headers: { 'content-type': [json['content-type']] } }, false).join()).toMatch(/nosniff/);
+    expect(faults(req(keys.a), reply(500, { 'content-type': 'application/problem+json' }, '{}'), false).join()).toMatch(
+      /status 500/,
+    );
+    expect(faults(req(keys.a), reply(404, { 'content-type': 'text/plain' }, 'nope'), false).join()).toMatch(
+      /content-type/,
+    );
+    expect(
+      faults(
+        req(keys.a),
+        { ...reply(200, json, listOf(A)), headers: { 'content-type': [json['content-type']] } },
+        false,
+      ).join(),
+    ).toMatch(/nosniff/);
   });
 
   it('the generators reach every kind of answer (the property is not vacuous)', async () => {
@@ -336,6 +522,7 @@ describe('fuzzing the HTTP surface', () => {
       }),
       { numRuns: 400, seed: 42 },
     );
-    for (const s of [200, 400, 401, 403, 404, 405, 414]) expect(statuses.get(s) ?? 0, `status ${s}: ${JSON.stringify([...statuses])}`).toBeGreaterThan(0);
+    for (const s of [200, 400, 401, 403, 404, 405, 414])
+      expect(statuses.get(s) ?? 0, `status ${s}: ${JSON.stringify([...statuses])}`).toBeGreaterThan(0);
   }, 60_000);
 });

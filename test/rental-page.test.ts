@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyImport } from '../server/store/facilities.ts';
 import { parseImport } from '../server/domain/import.ts';
+import { offerOf } from '../server/domain/structured-data.ts';
 import type { Detail } from '../server/schemas/listing.ts';
 import { demoDb, demoJson, issueKey, startTestServer, tempDir } from './helpers/fixture.ts';
 import { call, json } from './helpers/http.ts';
@@ -10,12 +11,25 @@ const HOSTILE = {
   id: 'evil-1',
   name: '<b>Evil</b> & Co',
   currency: 'EUR',
-  listings: [{
-    code: 'X-1', title: '<script>alert(1)</script>', active: true, area_m2: 1, dimensions: { width_m: 1, depth_m: 1 },
-    description: 'Fine print </script><script>alert(2)</script> & "quotes" \u2028 end', price_gross: 1000, vat_rate: 19,
-    dynamic_pricing: false, total_units: 1, free_units: 1, min_rental_period: 'P1M', notice_period: 'P1M', deposit: 0,
-    photos: [{ url: 'https://img.example/x.jpg', caption: '"><img src=x onerror=alert(3)>' }],
-  }],
+  listings: [
+    {
+      code: 'X-1',
+      title: '<script>alert(1)</script>',
+      active: true,
+      area_m2: 1,
+      dimensions: { width_m: 1, depth_m: 1 },
+      description: 'Fine print </script><script>alert(2)</script> & "quotes" \u2028 end',
+      price_gross: 1000,
+      vat_rate: 19,
+      dynamic_pricing: false,
+      total_units: 1,
+      free_units: 1,
+      min_rental_period: 'P1M',
+      notice_period: 'P1M',
+      deposit: 0,
+      photos: [{ url: 'https://img.example/x.jpg', caption: '"><img src=x onerror=alert(3)>' }],
+    },
+  ],
 };
 
 let cleanup: () => void;
@@ -63,8 +77,10 @@ function read(html: string): Shown {
 /** "PLN 1,234.56" -> 123456: the digits of a formatted amount are its minor units. */
 const minorOfText = (text: string) => Number(text.replace(/\D/g, ''));
 const symbolOf = (currency: string) =>
-  new Intl.NumberFormat('en', { style: 'currency', currency }).formatToParts(0).find((p) => p.type === 'currency')!.value;
-const minorDigitsOf = (currency: string) => new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits!;
+  new Intl.NumberFormat('en', { style: 'currency', currency }).formatToParts(0).find((p) => p.type === 'currency')!
+    .value;
+const minorDigitsOf = (currency: string) =>
+  new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits!;
 
 describe('for every active listing of the demo data', () => {
   it('the API and the rental page agree on gross, net, VAT, free units and deposit', async () => {
@@ -84,13 +100,22 @@ describe('for every active listing of the demo data', () => {
         const { price } = api;
         const where = `${f.id}/${api.code}`;
 
-        expect({ where, type: ld['@type'], offer: ld.offers['@type'], sku: ld.sku, name: ld.name }).toEqual({ where, type: 'Product', offer: 'Offer', sku: api.code, name: api.title });
+        expect({ where, type: ld['@type'], offer: ld.offers['@type'], sku: ld.sku, name: ld.name }).toEqual({
+          where,
+          type: 'Product',
+          offer: 'Offer',
+          sku: api.code,
+          name: api.title,
+        });
         expect(ld.offers.priceCurrency).toBe(price.currency);
         expect(ld.offers.price).toEqual(expect.any(String));
         const [, decimals = ''] = ld.offers.price.split('.');
         expect(decimals.length).toBe(minorDigitsOf(price.currency));
         expect(Number(ld.offers.price.replace('.', ''))).toBe(price.gross);
-        expect(ld.offers.availability).toBe(api.free_units > 0 ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock');
+        expect(ld.offers.availability).toBe(
+          api.free_units > 0 ? 'https://schema.org/InStock' : 'https://schema.org/SoldOut',
+        );
+        expect(ld.offers, 'the Offer the widget writes for this listing').toEqual(offerOf(summary));
 
         const gross = field('gross');
         expect(gross.minor).toBe(price.gross);
@@ -114,9 +139,51 @@ describe('for every active listing of the demo data', () => {
         checked++;
       }
     }
-    expect(checked).toBe(demoJson().facilities.flatMap((f) => f.listings.filter((l: { active: boolean }) => l.active)).length);
+    expect(checked).toBe(
+      demoJson().facilities.flatMap((f) => f.listings.filter((l: { active: boolean }) => l.active)).length,
+    );
     // Dynamic pricing really moved some prices away from the operator's base price, and the page followed.
     expect(adjusted).toBeGreaterThan(0);
+  });
+});
+
+describe('the Rent action leads somewhere honest', () => {
+  const pageOf = async (facility: string, code: string) => (await call(app.url, `/rent/${facility}/${code}`)).text;
+  const rentLink = (page: string) => /<p class="cta"><a class="button" href="([^"]*)">([^<]*)<\/a>/.exec(page);
+
+  it("to the operator's booking page when the import names one, with the facility and code filled in", async () => {
+    const link = rentLink(await pageOf('ber-1', 'S-1'));
+    expect(link?.[1]).toBe('https://booking.example.com/lagerbox/ber-1/S-1');
+  });
+
+  it('to an email to the operator when the import gives a contact, with the phone in the next steps', async () => {
+    const page = await pageOf('wro-1', 'M-07');
+    const link = rentLink(page);
+    expect(link?.[1]).toMatch(/^mailto:rent@safebox\.example\.com\?subject=Renting%20M-07/);
+    expect(page).toContain('href="tel:+48715550107"');
+  });
+
+  it('nowhere dead: without booking page or contact there is no button, and the page says how to rent', async () => {
+    const page = await pageOf('zrh-1', 'A-1');
+    expect(rentLink(page)).toBeNull();
+    expect(page).not.toContain('href="#book"');
+    expect(page).toContain('Online booking is not offered here');
+  });
+
+  it('a unit without photos shows a labelled placeholder, not an empty box', async () => {
+    const withNone = demoJson().facilities.flatMap((f) =>
+      f.listings
+        .filter((l: { photos: unknown[]; active: boolean }) => l.active && l.photos.length === 0)
+        .map((l: { code: string }) => [f.id, l.code]),
+    );
+    expect(withNone.length).toBeGreaterThan(0);
+    const [facility, code] = withNone[0]!;
+    const page = await pageOf(facility, code);
+    expect(page).toMatch(
+      /<figure class="no-photo"><div class="placeholder" role="img" aria-label="No photo of this unit yet">/,
+    );
+    const withPhotos = await pageOf('wro-1', 'M-07');
+    expect(withPhotos).not.toContain('no-photo');
   });
 });
 
@@ -138,7 +205,9 @@ describe('pages that do not exist', () => {
 
   it('the inactive listing is stored (its 404 is not for lack of data)', async () => {
     expect((await call(app.url, '/rent/wro-1/M-07')).status).toBe(200);
-    expect(demoJson().facilities[0].listings.some((l: { code: string; active: boolean }) => l.code === 'OLD-1' && !l.active)).toBe(true);
+    expect(
+      demoJson().facilities[0].listings.some((l: { code: string; active: boolean }) => l.code === 'OLD-1' && !l.active),
+    ).toBe(true);
   });
 });
 

@@ -1,8 +1,8 @@
 // Server hardening: URL and header size limits (414, 431), malformed requests answered as problem+json, nosniff on every
 // answer, CSP / Referrer-Policy / frame rules on HTML pages, no version banner, Node's server limits set.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_URL_LENGTH } from '../server/http/handler.ts';
-import { listingIdOf } from '../server/store/facilities.ts';
+import { MAX_URL_LENGTH } from '../server/http/transport/answer.ts';
+import { listingIdOf } from '../server/domain/facility.ts';
 import { demoDb, issueKey, startTestServer, tempDir } from './helpers/fixture.ts';
 import { problemFault } from './helpers/problem.ts';
 import { headerOf, rawGet, rawRequest, type RawReply } from './helpers/raw-http.ts';
@@ -89,7 +89,9 @@ describe('URL length', () => {
 
 describe('header size', () => {
   it('headers over 16 KiB, in one field or many, are 431 problem+json and the connection closes', async () => {
-    const one = await send(`GET ${LIST} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nX-Big: ${'b'.repeat(17 * 1024)}\r\n\r\n`);
+    const one = await send(
+      `GET ${LIST} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nX-Big: ${'b'.repeat(17 * 1024)}\r\n\r\n`,
+    );
     expectProblem(one, 431);
     expect(headerOf(one, 'connection')).toBe('close');
     const many = Array.from({ length: 400 }, (_, i) => `X-H${i}: ${'v'.repeat(40)}\r\n`).join('');
@@ -110,14 +112,21 @@ describe('malformed requests get an answer a client can read', () => {
     ['a control character in the path', 'GET /\x01 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'],
     ['an unknown HTTP version', 'GET / HTTP/3.0\r\nHost: x\r\nConnection: close\r\n\r\n'],
     ['an HTTP/2 preface', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'],
-    ['both Content-Length and chunked', `GET ${LIST} HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n`],
+    [
+      'both Content-Length and chunked',
+      `GET ${LIST} HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    ],
     ['no Host header in HTTP/1.1', 'GET / HTTP/1.1\r\nConnection: close\r\n\r\n'],
   ])('%s: 400 problem+json', async (_name, bytes) => {
     expectProblem(await send(bytes), 400);
   });
 
   it('CONNECT (no proxying here): 405 problem+json', async () => {
-    expectProblem(await send('CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: 127.0.0.1:80\r\nConnection: close\r\n\r\n'), 405, 'method_not_allowed');
+    expectProblem(
+      await send('CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: 127.0.0.1:80\r\nConnection: close\r\n\r\n'),
+      405,
+      'method_not_allowed',
+    );
   });
 
   it('an Expect other than 100-continue does not bypass the handler', async () => {
@@ -127,7 +136,9 @@ describe('malformed requests get an answer a client can read', () => {
   });
 
   it('a request body is never read: a 1 MB POST is refused at once', async () => {
-    const r = await send(`POST ${LIST} HTTP/1.1\r\nHost: x\r\nContent-Length: 1048576\r\nConnection: close\r\n\r\n${'z'.repeat(1024 * 1024)}`);
+    const r = await send(
+      `POST ${LIST} HTTP/1.1\r\nHost: x\r\nContent-Length: 1048576\r\nConnection: close\r\n\r\n${'z'.repeat(1024 * 1024)}`,
+    );
     expectProblem(r, 405, 'method_not_allowed');
   });
 });
@@ -168,7 +179,13 @@ describe('HTML pages', () => {
   const PAGES = ['/', '/docs', '/rent/wro-1/M-07', '/rent/wro-1/NOPE'];
 
   function directives(csp: string): Map<string, string[]> {
-    return new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).filter((d) => d[0]).map(([name, ...values]) => [name!.toLowerCase(), values]));
+    return new Map(
+      csp
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .filter((d) => d[0])
+        .map(([name, ...values]) => [name!.toLowerCase(), values]),
+    );
   }
 
   it.each(PAGES)('%s has a strict CSP, a Referrer-Policy and may not be framed', async (path) => {
@@ -178,12 +195,15 @@ describe('HTML pages', () => {
     expect(csp.get('default-src')).toEqual(["'none'"]);
     const scripts = csp.get('script-src') ?? [];
     expect(scripts).toContain("'self'");
-    for (const loose of ["'unsafe-inline'", "'unsafe-eval'", '*', 'http:', 'https:', 'data:']) expect(scripts).not.toContain(loose);
+    for (const loose of ["'unsafe-inline'", "'unsafe-eval'", '*', 'http:', 'https:', 'data:'])
+      expect(scripts).not.toContain(loose);
     expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
     expect(csp.get('base-uri')).toEqual(["'none'"]);
     expect(csp.get('form-action')).toEqual(["'none'"]);
     expect(headerOf(r, 'x-frame-options')).toBe('DENY');
-    expect(['no-referrer', 'same-origin', 'strict-origin', 'strict-origin-when-cross-origin']).toContain(headerOf(r, 'referrer-policy'));
+    expect(['no-referrer', 'same-origin', 'strict-origin', 'strict-origin-when-cross-origin']).toContain(
+      headerOf(r, 'referrer-policy'),
+    );
     expect(headerOf(r, 'x-content-type-options')).toBe('nosniff');
     // The CSP allows no inline script, so the page must not need one (JSON-LD is data, never run).
     const inline = [...bodyText(r).matchAll(/<script(?![^>]*\bsrc=)([^>]*)>/g)].map((m) => m[1]);

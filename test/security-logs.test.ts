@@ -6,6 +6,7 @@ import { revokeKey } from '../server/store/keys.ts';
 import { leakedKeys } from './helpers/capture.ts';
 import { demoDb, issueKey, startTestServer, tempDir } from './helpers/fixture.ts';
 import { rawGet, rawRequest } from './helpers/raw-http.ts';
+import { until } from './helpers/wait.ts';
 
 let cleanup: () => void;
 let app: Awaited<ReturnType<typeof startTestServer>>;
@@ -48,15 +49,20 @@ describe('keys stay out of logs and error bodies', () => {
       ];
       for (const r of requests) bodies.push((await rawRequest(app.port, r)).body.toString());
     }
-    await new Promise((r) => setTimeout(r, 100)); // the log is written in batches every 50 ms
+    // The log is written in batches (every 50 ms): wait for every request's line rather than for a batch to pass.
+    const lineCount = () => app.logs.join('').split('\n').filter(Boolean).length;
+    await until(`${keys.length * 13} log lines`, () => lineCount() >= keys.length * 13);
     const logs = app.logs.join('');
-    expect(logs.split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(keys.length * 13);
     expect(leakedKeys(keys, logs)).toEqual([]);
     expect(leakedKeys(keys, bodies.join('\n'))).toEqual([]);
   });
 
   it('the log still names the key that was used, by its id', async () => {
-    const logs = app.logs.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const logs = app.logs
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     expect(logs.some((l) => typeof l.key_id === 'string' && l.key_id.startsWith('key_'))).toBe(true);
   });
 });
@@ -73,6 +79,8 @@ describe('the leak check itself', () => {
 
   it('the server redacts anything shaped like a secret from the paths it logs', () => {
     expect(redactSecrets(`/external/listings/${key}`)).toBe('/external/listings/svc_live_[redacted]');
-    expect(redactSecrets('/external/listings/lst_0123456789abcdef0123')).toBe('/external/listings/lst_0123456789abcdef0123');
+    expect(redactSecrets('/external/listings/lst_0123456789abcdef0123')).toBe(
+      '/external/listings/lst_0123456789abcdef0123',
+    );
   });
 });

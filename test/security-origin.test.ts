@@ -1,7 +1,7 @@
 // Origin-restricted keys: a browser request from another website is refused (403 origin_not_allowed), CORS echoes only
 // allowed origins, requests without Origin (servers) are unaffected, and `keys update` holds from the next request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listingIdOf } from '../server/store/facilities.ts';
+import { listingIdOf } from '../server/domain/facility.ts';
 import { cliAsync, demoDb, issueKey, startTestServer, tempDir } from './helpers/fixture.ts';
 import { call, json, type Reply } from './helpers/http.ts';
 import { problemFault } from './helpers/problem.ts';
@@ -27,7 +27,10 @@ beforeAll(async () => {
   demo.db.close();
   app = await startTestServer(file);
   // Made with the CLI, as an operator would.
-  const r = await cliAsync(['keys', 'create', '--facility', 'wro-1', '--allowed-origin', PARTNER, '--allowed-origin', SECOND, '--json'], { env: env() });
+  const r = await cliAsync(
+    ['keys', 'create', '--facility', 'wro-1', '--allowed-origin', PARTNER, '--allowed-origin', SECOND, '--json'],
+    { env: env() },
+  );
   expect(r.status, r.stderr).toBe(0);
   restricted = { key: JSON.parse(r.stdout).key, id: JSON.parse(r.stdout).id };
 });
@@ -36,7 +39,8 @@ afterAll(async () => {
   cleanup();
 });
 
-const fromOrigin = (key: string, origin: string | undefined, path = LIST) => call(app.url, path, { key, headers: origin === undefined ? {} : { origin } });
+const fromOrigin = (key: string, origin: string | undefined, path = LIST) =>
+  call(app.url, path, { key, headers: origin === undefined ? {} : { origin } });
 const varyOf = (r: Reply) => (r.headers['vary'] ?? '').split(',').map((v) => v.trim().toLowerCase());
 
 function expectRefused(r: Reply, refused: string) {
@@ -50,14 +54,17 @@ function expectRefused(r: Reply, refused: string) {
 }
 
 describe('an origin-restricted key', () => {
-  it.each([PARTNER, SECOND])('from an allowed origin (%s): 200, CORS echoes that origin, Vary includes Origin', async (origin) => {
-    for (const path of [LIST, DETAIL]) {
-      const r = await fromOrigin(restricted.key, origin, path);
-      expect(r.status).toBe(200);
-      expect(r.headers['access-control-allow-origin']).toBe(origin);
-      expect(varyOf(r)).toContain('origin');
-    }
-  });
+  it.each([PARTNER, SECOND])(
+    'from an allowed origin (%s): 200, CORS echoes that origin, Vary includes Origin',
+    async (origin) => {
+      for (const path of [LIST, DETAIL]) {
+        const r = await fromOrigin(restricted.key, origin, path);
+        expect(r.status).toBe(200);
+        expect(r.headers['access-control-allow-origin']).toBe(origin);
+        expect(varyOf(r)).toContain('origin');
+      }
+    },
+  );
 
   it.each([
     'https://evil.example',
@@ -82,7 +89,10 @@ describe('an origin-restricted key', () => {
   });
 
   it('a CORS preflight needs no key and is answered 204', async () => {
-    const r = await call(app.url, LIST, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-headers': 'x-api-key' } });
+    const r = await call(app.url, LIST, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-headers': 'x-api-key' },
+    });
     expect(r.status).toBe(204);
   });
 });
@@ -100,7 +110,9 @@ describe('a key without origin restriction', () => {
 
 describe('keys update changes origins on the running server from the next request', () => {
   it('--allowed-origin replaces the list, --any-origin lifts it', async () => {
-    const r = await cliAsync(['keys', 'create', '--facility', 'wro-1', '--allowed-origin', PARTNER, '--json'], { env: env() });
+    const r = await cliAsync(['keys', 'create', '--facility', 'wro-1', '--allowed-origin', PARTNER, '--json'], {
+      env: env(),
+    });
     expect(r.status, r.stderr).toBe(0);
     const { key, id } = JSON.parse(r.stdout);
     const NEW = 'https://new-partner.example';

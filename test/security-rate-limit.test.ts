@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_AUTH_FAILURE_LIMIT, DEFAULT_KEY_LIMIT } from '../server/app.ts';
 import { openDb } from '../server/store/db.ts';
-import { listingIdOf } from '../server/store/facilities.ts';
+import { listingIdOf } from '../server/domain/facility.ts';
 import { cliAsync, demoDb, issueKey, startTestServer, tempDir } from './helpers/fixture.ts';
 import { call, type Reply } from './helpers/http.ts';
 import { problemFault } from './helpers/problem.ts';
@@ -90,12 +90,18 @@ describe('RateLimit-Policy and RateLimit headers (draft-ietf-httpapi-ratelimit-h
   });
 
   it('answers that did not authenticate a key carry no rate-limit fields, and browsers may read them where present', async () => {
-    const unkeyed = [await call(app.url, LIST), await call(app.url, '/openapi.json'), await call(app.url, LIST, { key: 'svc_live_' + 'x'.repeat(32) })];
+    const unkeyed = [
+      await call(app.url, LIST),
+      await call(app.url, '/openapi.json'),
+      await call(app.url, LIST, { key: 'svc_live_' + 'x'.repeat(32) }),
+    ];
     for (const r of unkeyed) {
       expect(r.headers['ratelimit']).toBeUndefined();
       expect(r.headers['ratelimit-policy']).toBeUndefined();
     }
-    const exposed = (await call(app.url, LIST, { key: keyA.key })).headers['access-control-expose-headers']!.split(',').map((h) => h.trim().toLowerCase());
+    const exposed = (await call(app.url, LIST, { key: keyA.key })).headers['access-control-expose-headers']!.split(
+      ',',
+    ).map((h) => h.trim().toLowerCase());
     expect(exposed).toEqual(expect.arrayContaining(['ratelimit', 'ratelimit-policy', 'retry-after']));
   });
 });
@@ -112,7 +118,9 @@ describe('per-key limits', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(3000);
     expect(sfItem(limited.headers['ratelimit']).params.r).toBe(0);
     // draft section 6: Retry-After SHOULD NOT reference a point in time earlier than the reset parameter.
-    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(sfItem(limited.headers['ratelimit']).params.t!);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(
+      sfItem(limited.headers['ratelimit']).params.t!,
+    );
     // Every route under the key is limited, HEAD included; other keys are not.
     expectRateLimited(await call(app.url, `${LIST}/${listingIdOf('wro-1', 'M-07')}`, { key }));
     expect((await call(app.url, LIST, { key, method: 'HEAD' })).status).toBe(429);
@@ -137,7 +145,9 @@ describe('per-key limits', () => {
 
   it('keys update --rate/--burst takes effect on the running server from the next request', async () => {
     const { key, id } = await createKeyWithCli([]);
-    expect(sfItem((await call(app.url, LIST, { key })).headers['ratelimit-policy']).params.q).toBe(DEFAULT_KEY_LIMIT.burst);
+    expect(sfItem((await call(app.url, LIST, { key })).headers['ratelimit-policy']).params.q).toBe(
+      DEFAULT_KEY_LIMIT.burst,
+    );
     const u = await cliAsync(['keys', 'update', id, '--rate', '1/h', '--burst', '2'], { env: env() });
     expect(u.status, u.stderr).toBe(0);
     const first = await call(app.url, LIST, { key });
@@ -154,20 +164,27 @@ describe('failed authentication is limited per client address', () => {
   it('many bad keys get 429 from one address, while a valid key from it and bad keys from another address still get through', async () => {
     // Fresh addresses (all of 127/8 is loopback on Linux), so no other test in this file has used their buckets.
     const [attacker, bystander] = ['127.0.0.3', '127.0.0.4'];
-    const from = (address: string, headers: Record<string, string>) => rawRequest(app.port, rawGet(LIST, headers), { localAddress: address });
+    const from = (address: string, headers: Record<string, string>) =>
+      rawRequest(app.port, rawGet(LIST, headers), { localAddress: address });
     const bad = (i: number) => `svc_live_${String(i).padStart(32, 'Q')}`;
     const started = performance.now();
     // Three times the burst, ten at a time: far more than the refill (5/s) can cover however slow this machine is.
     const replies: RawReply[] = [];
     for (let round = 0; round < (DEFAULT_AUTH_FAILURE_LIMIT.burst * 3) / 10; round++) {
-      replies.push(...(await Promise.all(Array.from({ length: 10 }, (_, i) => from(attacker, { 'X-API-Key': bad(round * 10 + i) })))));
+      replies.push(
+        ...(await Promise.all(
+          Array.from({ length: 10 }, (_, i) => from(attacker, { 'X-API-Key': bad(round * 10 + i) })),
+        )),
+      );
     }
     const seconds = (performance.now() - started) / 1000;
     const allowed = replies.filter((r) => r.status === 401).length;
     const limited = replies.filter((r) => r.status === 429);
     expect(replies.every((r) => r.status === 401 || r.status === 429)).toBe(true);
     expect(allowed).toBeGreaterThanOrEqual(DEFAULT_AUTH_FAILURE_LIMIT.burst);
-    expect(allowed).toBeLessThanOrEqual(DEFAULT_AUTH_FAILURE_LIMIT.burst + Math.ceil(seconds * DEFAULT_AUTH_FAILURE_LIMIT.rate) + 1);
+    expect(allowed).toBeLessThanOrEqual(
+      DEFAULT_AUTH_FAILURE_LIMIT.burst + Math.ceil(seconds * DEFAULT_AUTH_FAILURE_LIMIT.rate) + 1,
+    );
     expect(limited.length).toBeGreaterThan(0);
     for (const r of limited) {
       expect(problemFault(429, headerOf(r, 'content-type'), r.body.toString())).toBeUndefined();

@@ -8,8 +8,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Io } from '../cli/io.ts';
 import { runCli } from '../cli/program.ts';
 import { Detail, Snapshot, Summary } from '../server/schemas/listing.ts';
+import { exportSnapshots } from '../server/snapshots/export.ts';
+import { loadSigningKey } from '../server/snapshots/keygen.ts';
 import type { Db } from '../server/store/db.ts';
-import { BIN, REPO, cli, demoDb, demoImport, issueKey, startTestServer, tempDir, type CliResult } from './helpers/fixture.ts';
+import {
+  BIN,
+  REPO,
+  cli,
+  demoDb,
+  demoImport,
+  issueKey,
+  startTestServer,
+  tempDir,
+  type CliResult,
+} from './helpers/fixture.ts';
 
 let dir: string;
 let cleanup: () => void;
@@ -40,7 +52,14 @@ function cliAsync(args: string[]): Promise<CliResult> {
   });
 }
 
-const verifyArgs = (target: string, keys = join(OUT(), 'keys.json'), ...extra: string[]) => ['snapshot', 'verify', target, '--keys', keys, ...extra];
+const verifyArgs = (target: string, keys = join(OUT(), 'keys.json'), ...extra: string[]) => [
+  'snapshot',
+  'verify',
+  target,
+  '--keys',
+  keys,
+  ...extra,
+];
 
 /** A copy of the exported folder to spoil. */
 function copyOut(name: string): string {
@@ -92,7 +111,10 @@ describe('snapshot export -> verify', () => {
   it('prints the checks as JSON and accepts the file path as well as its folder', async () => {
     const r = await run([...verifyArgs(join(OUT(), 'krk-1', 'listings.json')), '--min-version', '1', '--json']);
     expect(r.status).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, checked: { kid, version: 1, min_version: 1, facility: { id: 'krk-1' }, listings: 3 } });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      ok: true,
+      checked: { kid, version: 1, min_version: 1, facility: { id: 'krk-1' }, listings: 3 },
+    });
   });
 
   it('fails with a distinct reason and exit 1 for a flipped byte, a swapped signature, a wrong key, an expired file and a lower version', async () => {
@@ -114,26 +136,67 @@ describe('snapshot export -> verify', () => {
     await expectFailure('flipped byte', verifyArgs(join(flipped, 'wro-1')), 'signature_invalid');
 
     const swapped = copyOut('swapped');
-    cpSync(join(swapped, 'krk-1', 'listings.json.sig'), join(swapped, 'wro-1', 'listings.json.sig'));
+    // The signature a verifier reads: the one of the version named inside listings.json.
+    cpSync(join(swapped, 'krk-1', 'v1', 'listings.json.sig'), join(swapped, 'wro-1', 'v1', 'listings.json.sig'));
     await expectFailure('swapped signature', verifyArgs(join(swapped, 'wro-1')), 'signature_invalid');
 
     const other = join(dir, 'other');
     expect((await run(['snapshot', 'keygen', '--out', join(other, 'secrets')])).status).toBe(0);
-    expect((await run(['snapshot', 'export', '--db', dbFile, '--out', join(other, 'out'), '--signing-key', join(other, 'secrets', 'signing-key.pem'), '--facility', 'zrh-1'])).status).toBe(0);
+    expect(
+      (
+        await run([
+          'snapshot',
+          'export',
+          '--db',
+          dbFile,
+          '--out',
+          join(other, 'out'),
+          '--signing-key',
+          join(other, 'secrets', 'signing-key.pem'),
+          '--facility',
+          'zrh-1',
+        ])
+      ).status,
+    ).toBe(0);
     await expectFailure('wrong key', verifyArgs(join(OUT(), 'wro-1'), join(other, 'out', 'keys.json')), 'unknown_kid');
 
+    // Signed with the real key a minute ago, valid for 1 s: already expired, with no wait (verify reads the real clock).
     const shortLived = join(dir, 'short');
-    expect((await run(['snapshot', 'export', '--db', dbFile, '--out', shortLived, '--signing-key', keyFile, '--facility', 'ber-1', '--ttl', '1s'])).status).toBe(0);
-    await new Promise((r) => setTimeout(r, 1_100));
+    const key = await loadSigningKey(keyFile);
+    await exportSnapshots(db, {
+      outDir: shortLived,
+      key,
+      publicUrl: 'http://127.0.0.1:8787',
+      facilityIds: ['ber-1'],
+      ttlSeconds: 1,
+      now: new Date(Date.now() - 60_000),
+    });
     await expectFailure('expired', verifyArgs(join(shortLived, 'ber-1'), join(shortLived, 'keys.json')), 'expired');
 
     const old = copyOut('old');
-    expect((await run(['snapshot', 'export', '--db', dbFile, '--out', OUT(), '--signing-key', keyFile, '--facility', 'wro-1'])).status).toBe(0);
+    expect(
+      (
+        await run([
+          'snapshot',
+          'export',
+          '--db',
+          dbFile,
+          '--out',
+          OUT(),
+          '--signing-key',
+          keyFile,
+          '--facility',
+          'wro-1',
+        ])
+      ).status,
+    ).toBe(0);
     const current = await run([...verifyArgs(join(OUT(), 'wro-1')), '--min-version', '2', '--json']);
     expect(JSON.parse(current.stdout)).toMatchObject({ ok: true, checked: { version: 2 } });
     await expectFailure('lower version', [...verifyArgs(join(old, 'wro-1')), '--min-version', '2'], 'rollback');
 
-    expect(new Set(Object.values(reasons))).toEqual(new Set(['signature_invalid', 'unknown_kid', 'expired', 'rollback']));
+    expect(new Set(Object.values(reasons))).toEqual(
+      new Set(['signature_invalid', 'unknown_kid', 'expired', 'rollback']),
+    );
     // The same failure from the real binary: exit 1 and the reason on stderr.
     const real = cli(verifyArgs(join(flipped, 'wro-1')));
     expect(real.status).toBe(1);
@@ -149,10 +212,16 @@ describe('snapshot export -> verify', () => {
 
 describe('snapshot export options', () => {
   it('refuses an unknown facility (exit 1) and reads the database from LISTINGS_DB', async () => {
-    const unknown = await run(['snapshot', 'export', '--out', join(dir, 'x'), '--signing-key', keyFile, '--facility', 'nope-1'], { LISTINGS_DB: dbFile });
+    const unknown = await run(
+      ['snapshot', 'export', '--out', join(dir, 'x'), '--signing-key', keyFile, '--facility', 'nope-1'],
+      { LISTINGS_DB: dbFile },
+    );
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain('unknown facility');
-    const viaEnv = await run(['snapshot', 'export', '--out', join(dir, 'env-out'), '--signing-key', keyFile, '--facility', 'zrh-1', '--json'], { LISTINGS_DB: dbFile });
+    const viaEnv = await run(
+      ['snapshot', 'export', '--out', join(dir, 'env-out'), '--signing-key', keyFile, '--facility', 'zrh-1', '--json'],
+      { LISTINGS_DB: dbFile },
+    );
     expect(viaEnv.status).toBe(0);
     expect(JSON.parse(viaEnv.stdout)).toMatchObject({ facilities: 1, kid, results: [{ id: 'zrh-1' }] });
     expect(viaEnv.stderr).toMatch(/^zrh-1: version \d+, 3 listings/);
@@ -181,7 +250,18 @@ describe('snapshot and API agree', () => {
     const app = await startTestServer(dbFile);
     try {
       const out = join(dir, 'api-out');
-      const r = await run(['snapshot', 'export', '--db', dbFile, '--out', out, '--signing-key', keyFile, '--public-url', app.url]);
+      const r = await run([
+        'snapshot',
+        'export',
+        '--db',
+        dbFile,
+        '--out',
+        out,
+        '--signing-key',
+        keyFile,
+        '--public-url',
+        app.url,
+      ]);
       expect(r.status).toBe(0);
       for (const f of demoImport().facilities) {
         const { key } = issueKey(db, f.id);
@@ -214,7 +294,22 @@ describe('verification with stock tools and over HTTP', () => {
     const raw = join(dir, 'zrh-1.sig.bin');
     writeFileSync(raw, Buffer.from(sig.sig, 'base64url'));
     const opensslVerify = (file: string) =>
-      spawnSync('openssl', ['pkeyutl', '-verify', '-pubin', '-inkey', join(OUT(), 'keys', `${sig.kid}.pem`), '-rawin', '-in', file, '-sigfile', raw], { encoding: 'utf8' });
+      spawnSync(
+        'openssl',
+        [
+          'pkeyutl',
+          '-verify',
+          '-pubin',
+          '-inkey',
+          join(OUT(), 'keys', `${sig.kid}.pem`),
+          '-rawin',
+          '-in',
+          file,
+          '-sigfile',
+          raw,
+        ],
+        { encoding: 'utf8' },
+      );
     const ok = opensslVerify(join(folder, 'listings.json'));
     expect(ok.stdout).toContain('Signature Verified Successfully');
     expect(ok.status).toBe(0);
@@ -235,11 +330,22 @@ describe('verification with stock tools and over HTTP', () => {
       const folder = await cliAsync(['snapshot', 'verify', `${base}/krk-1/`, '--keys', `${base}/keys.json`, '--json']);
       expect(JSON.parse(folder.stdout)).toMatchObject({ ok: true, location: `${base}/krk-1/listings.json` });
 
-      tampered.set('/wro-1/listings.json', Buffer.from(readFileSync(join(OUT(), 'wro-1', 'listings.json'), 'utf8').replace('"free_units":', '"free_units":1')));
+      tampered.set(
+        '/wro-1/listings.json',
+        Buffer.from(
+          readFileSync(join(OUT(), 'wro-1', 'listings.json'), 'utf8').replace('"free_units":', '"free_units":1'),
+        ),
+      );
       const bad = await cliAsync(['snapshot', 'verify', `${base}/wro-1/listings.json`, '--keys', `${base}/keys.json`]);
       expect(bad.status).toBe(1);
       expect(bad.stderr).toContain('signature_invalid');
-      const missing = await cliAsync(['snapshot', 'verify', `${base}/nope-1/listings.json`, '--keys', `${base}/keys.json`]);
+      const missing = await cliAsync([
+        'snapshot',
+        'verify',
+        `${base}/nope-1/listings.json`,
+        '--keys',
+        `${base}/keys.json`,
+      ]);
       expect(missing.status).toBe(1);
       expect(missing.stderr).toMatch(/unreadable.*HTTP 404/);
     } finally {

@@ -6,7 +6,20 @@ import { request } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, demoDb, demoJson, freePort, grossOfM07, issueKey, servedDemo, spawnServer, tempDir, writeJson, type ServedDemo } from './helpers/fixture.ts';
+import {
+  cli,
+  demoDb,
+  demoJson,
+  freePort,
+  grossOfM07,
+  issueKey,
+  servedDemo,
+  spawnServer,
+  tempDir,
+  writeJson,
+  type ServedDemo,
+} from './helpers/fixture.ts';
+import { until } from './helpers/wait.ts';
 
 const LIST = '/external/listings';
 
@@ -49,16 +62,6 @@ const childrenOf = (pid: number) =>
     .filter((m) => m !== null && m[2]!.includes('listings.js'))
     .map((m) => Number(m![1]));
 
-async function until<T>(what: string, probe: () => T | undefined, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe('listings serve --workers 2', () => {
   let demo: ServedDemo;
   beforeAll(async () => {
@@ -79,7 +82,8 @@ describe('listings serve --workers 2', () => {
     const before = await many(demo.base, demo.reader.key, 8);
     expect(workersOf(before).size).toBe(2);
     const old = before[0]!;
-    for (const a of await many(demo.base, demo.reader.key, 8, { 'if-none-match': old.etag! })) expect(a.status).toBe(304); // both cached
+    for (const a of await many(demo.base, demo.reader.key, 8, { 'if-none-match': old.etag! }))
+      expect(a.status).toBe(304); // both cached
 
     const data = demoJson();
     data.facilities[0].listings.find((l: { code: string }) => l.code === 'M-07').price_gross += 700;
@@ -113,18 +117,28 @@ describe('listings serve --workers 2', () => {
   it('a worker that dies is replaced, and the port keeps answering', async () => {
     const [victim] = childrenOf(demo.server.child.pid!);
     process.kill(victim!, 'SIGKILL');
-    await until('a replacement worker', () => (/exited \(SIGKILL\); starting another/.test(demo.server.output().stderr) ? true : undefined));
-    await until('two workers again', () => {
-      const pids = childrenOf(demo.server.child.pid!);
-      return pids.length === 2 && !pids.includes(victim!) ? pids : undefined;
-    });
+    await until(
+      'a replacement worker',
+      () => /exited \(SIGKILL\); starting another/.test(demo.server.output().stderr),
+      { everyMs: 50 },
+    );
+    await until(
+      'two workers again',
+      () => {
+        const pids = childrenOf(demo.server.child.pid!);
+        return pids.length === 2 && !pids.includes(victim!);
+      },
+      { everyMs: 50 },
+    );
     // The replacement announces itself only by answering: ask on fresh connections until two workers have answered.
-    let answers: Answer[] = [];
-    for (let i = 0; i < 100 && workersOf(answers).size < 2; i++) {
-      if (i > 0) await new Promise((r) => setTimeout(r, 100));
-      answers = await many(demo.base, demo.reader.key, 6);
-    }
-    expect(workersOf(answers).size).toBe(2);
+    const answers = await until(
+      'answers from two workers',
+      async () => {
+        const six = await many(demo.base, demo.reader.key, 6);
+        return workersOf(six).size === 2 && six;
+      },
+      { everyMs: 100 },
+    );
     for (const a of answers) expect(a.status).toBe(200);
   });
 
@@ -137,7 +151,9 @@ describe('listings serve --workers 2', () => {
     expect({ code, signal }).toEqual({ code: 0, signal: null });
     for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow(); // no orphaned worker
     const r = cli(['keys', 'list', '--json'], { env: demo.env });
-    const used = (JSON.parse(r.stdout) as { id: string; last_used_at: string | null }[]).find((k) => k.id === demo.reader.id)!;
+    const used = (JSON.parse(r.stdout) as { id: string; last_used_at: string | null }[]).find(
+      (k) => k.id === demo.reader.id,
+    )!;
     expect(used.last_used_at).not.toBeNull();
   });
 });
@@ -154,14 +170,17 @@ describe('listings serve --workers, values', () => {
   });
   afterAll(() => cleanup());
 
-  it.each(['0', 'two', '1.5', '-1', '257'])('--workers %s is a usage error: one line naming the option, exit 2', (value) => {
-    const r = cli(['serve', '--port', '0', '--workers', value], { env: { LISTINGS_DB: file } });
-    expect(r.status).toBe(2);
-    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(r.stderr).toContain('--workers');
-    expect(r.stderr).toContain('from 1 to 256, or auto');
-    expect(r.stderr).not.toMatch(/\n\s+at /);
-  });
+  it.each(['0', 'two', '1.5', '-1', '257'])(
+    '--workers %s is a usage error: one line naming the option, exit 2',
+    (value) => {
+      const r = cli(['serve', '--port', '0', '--workers', value], { env: { LISTINGS_DB: file } });
+      expect(r.status).toBe(2);
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain('--workers');
+      expect(r.stderr).toContain('from 1 to 256, or auto');
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    },
+  );
 
   it('workers that cannot start (port in use): one line with the reason, exit 1, no process left behind', async () => {
     const blocker = createServer().listen(0, '127.0.0.1');
@@ -170,7 +189,9 @@ describe('listings serve --workers, values', () => {
       const { port } = blocker.address() as AddressInfo;
       const r = cli(['serve', '--port', String(port), '--workers', '2'], { env: { LISTINGS_DB: file } });
       expect(r.status).toBe(1);
-      expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(new RegExp(`^error: port ${port} .*already in use`))]);
+      expect(r.stderr.trimEnd().split('\n')).toEqual([
+        expect.stringMatching(new RegExp(`^error: port ${port} .*already in use`)),
+      ]);
       expect(execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' })).not.toContain(`--port ${port} --workers`);
     } finally {
       await new Promise((r) => blocker.close(r));
@@ -178,7 +199,9 @@ describe('listings serve --workers, values', () => {
   });
 
   it('--workers auto starts one worker per core', async () => {
-    const server = spawnServer(['serve', '--port', String(await freePort()), '--quiet', '--workers', 'auto'], { LISTINGS_DB: file });
+    const server = spawnServer(['serve', '--port', String(await freePort()), '--quiet', '--workers', 'auto'], {
+      LISTINGS_DB: file,
+    });
     try {
       await server.ready;
       const n = availableParallelism();

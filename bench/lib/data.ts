@@ -2,7 +2,8 @@
 import { join } from 'node:path';
 import type { ImportFacility } from '../../server/schemas/import.ts';
 import { openDb } from '../../server/store/db.ts';
-import { applyImport, listingIdOf } from '../../server/store/facilities.ts';
+import { listingIdOf } from '../../server/domain/facility.ts';
+import { applyImport } from '../../server/store/facilities.ts';
 import { createKey } from '../../server/store/keys.ts';
 
 export interface BenchDb {
@@ -17,7 +18,7 @@ const CITIES = ['Wroclaw', 'Krakow', 'Gdansk', 'Poznan', 'Berlin', 'Leipzig', 'P
 
 export const facilityIdOf = (i: number) => `fac-${String(i).padStart(5, '0')}`;
 
-function facilityOf(i: number, listings: number): ImportFacility {
+export function facilityOf(i: number, listings: number): ImportFacility {
   return {
     id: facilityIdOf(i),
     name: `SafeBox ${CITIES[i % CITIES.length]} ${i}`,
@@ -37,8 +38,13 @@ function facilityOf(i: number, listings: number): ImportFacility {
         title: `Unit ${area} m², ${j % 3 === 0 ? 'ground floor, drive-up' : 'first floor, lift'}`,
         active: true,
         area_m2: area,
-        dimensions: { width_m: 1 + (j % 4) * 0.5, depth_m: Math.round((area / (1 + (j % 4) * 0.5)) * 100) / 100 || 1, height_m: 2.4 },
-        description: 'Dry, heated and monitored unit. Access 6:00-22:00 with a personal PIN code; trolleys at the entrance.',
+        dimensions: {
+          width_m: 1 + (j % 4) * 0.5,
+          depth_m: Math.round((area / (1 + (j % 4) * 0.5)) * 100) / 100 || 1,
+          height_m: 2.4,
+        },
+        description:
+          'Dry, heated and monitored unit. Access 6:00-22:00 with a personal PIN code; trolleys at the entrance.',
         price_gross: 4900 + area * 2100 + (j % 7) * 100,
         price_period: 'P1M',
         vat_rate: 23,
@@ -49,8 +55,18 @@ function facilityOf(i: number, listings: number): ImportFacility {
         notice_period: 'P14D',
         deposit: 10000,
         photos: [
-          { url: `https://img.example.com/${facilityIdOf(i)}/${j}-front.jpg`, caption: 'Front', width: 1200, height: 800 },
-          { url: `https://img.example.com/${facilityIdOf(i)}/${j}-inside.jpg`, caption: 'Inside', width: 1200, height: 800 },
+          {
+            url: `https://img.example.com/${facilityIdOf(i)}/${j}-front.jpg`,
+            caption: 'Front',
+            width: 1200,
+            height: 800,
+          },
+          {
+            url: `https://img.example.com/${facilityIdOf(i)}/${j}-inside.jpg`,
+            caption: 'Inside',
+            width: 1200,
+            height: 800,
+          },
         ],
       };
     }),
@@ -67,7 +83,9 @@ export function generateDb(dir: string, name: string, facilities: number, listin
     // Typed as a validated import file (zod validation of 500k listings would dominate the time); imported in chunks
     // so that a 10,000-facility file never sits in memory at once.
     for (let from = 0; from < facilities; from += 500) {
-      const chunk = Array.from({ length: Math.min(500, facilities - from) }, (_, k) => facilityOf(from + k, listingsPerFacility));
+      const chunk = Array.from({ length: Math.min(500, facilities - from) }, (_, k) =>
+        facilityOf(from + k, listingsPerFacility),
+      );
       applyImport(db, { facilities: chunk });
     }
     return { file, facilities, listingsPerFacility, seconds: (performance.now() - started) / 1000 };
@@ -85,8 +103,16 @@ export function generateDb(dir: string, name: string, facilities: number, listin
 export function issueKeys(db: BenchDb, count = Math.min(db.facilities, 100)): string[] {
   const conn = openDb(db.file, { migrate: false });
   try {
-    return Array.from({ length: count }, (_, k) =>
-      createKey(conn, { facilityId: facilityIdOf(facilityOfKey(db, k, count)), prefix: 'svc', label: 'bench', rate_per_s: 1e9, burst: 1e9 }).key,
+    return Array.from(
+      { length: count },
+      (_, k) =>
+        createKey(conn, {
+          facilityId: facilityIdOf(facilityOfKey(db, k, count)),
+          prefix: 'svc',
+          label: 'bench',
+          rate_per_s: 1e9,
+          burst: 1e9,
+        }).key,
     );
   } finally {
     conn.close();
@@ -97,4 +123,5 @@ export function issueKeys(db: BenchDb, count = Math.min(db.facilities, 100)): st
 export const facilityOfKey = (db: BenchDb, k: number, count: number) => Math.floor((k * db.facilities) / count);
 
 /** The id of listing j of facility i, as the API shows it. */
-export const listingIdIn = (facility: number, j: number) => listingIdOf(facilityIdOf(facility), `U-${String(j + 1).padStart(3, '0')}`);
+export const listingIdIn = (facility: number, j: number) =>
+  listingIdOf(facilityIdOf(facility), `U-${String(j + 1).padStart(3, '0')}`);

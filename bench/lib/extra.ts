@@ -18,13 +18,23 @@ const listOf = (key: string): BenchRequest => ({ path: '/external/listings', hea
  * work must not grow with the data. --quick compares against the main database instead of generating 10,000.
  */
 export async function measureScale(
-  dir: string, generators: [string, Generator][], load: Load, rounds: number, instead: BenchDb | undefined,
-  track: (s: ServerProcess) => ServerProcess, out: Out,
+  dir: string,
+  generators: [string, Generator][],
+  load: Load,
+  rounds: number,
+  instead: BenchDb | undefined,
+  track: (s: ServerProcess) => ServerProcess,
+  out: Out,
 ) {
   const small = generateDb(dir, 'small', 10, 50);
   const large = instead ?? generateDb(dir, 'large', 10_000, 50);
-  out(`\nscale: ${small.facilities} vs ${large.facilities} facilities x 50 listings (large one generated in ${large.seconds.toFixed(1)} s)\n`);
-  const servers = [track(await startOurs(`ours, ${small.facilities} facilities`, small.file)), track(await startOurs(`ours, ${large.facilities} facilities`, large.file))];
+  out(
+    `\nscale: ${small.facilities} vs ${large.facilities} facilities x 50 listings (large one generated in ${large.seconds.toFixed(1)} s)\n`,
+  );
+  const servers = [
+    track(await startOurs(`ours, ${small.facilities} facilities`, small.file)),
+    track(await startOurs(`ours, ${large.facilities} facilities`, large.file)),
+  ];
   const requests = [issueKeys(small, 10), issueKeys(large, 10)].map((keys) => keys.map(listOf));
   for (const [i, s] of servers.entries()) await generators[0]![1](s.url, requests[i]!, { ...load, duration: 1 });
   const result: Record<string, unknown> = {};
@@ -33,21 +43,62 @@ export async function measureScale(
     const figures: Round[][] = [[], []];
     for (let r = 0; r < rounds; r++) {
       // Alternate who goes first, so neither side always runs on the other's warmed-up (or tired) machine.
-      for (const i of r % 2 === 0 ? [0, 1] : [1, 0]) figures[i]!.push(await measure(run, servers[i]!, requests[i]!, load));
+      for (const i of r % 2 === 0 ? [0, 1] : [1, 0])
+        figures[i]!.push(await measure(run, servers[i]!, requests[i]!, load));
     }
     const [a, b] = [sideOf(figures[0]!), sideOf(figures[1]!)];
     result[gen] = { [`${small.facilities}`]: a, [`${large.facilities}`]: b, ratio_rps: ratio(b.rps, a.rps) };
-    rows.push([gen, a.rps, b.rps, ratio(b.rps, a.rps), a.p99_ms, b.p99_ms, a.cpu_us_per_req, b.cpu_us_per_req, a.rss_mb, b.rss_mb]);
+    rows.push([
+      gen,
+      a.rps,
+      b.rps,
+      ratio(b.rps, a.rps),
+      a.p99_ms,
+      b.p99_ms,
+      a.cpu_us_per_req,
+      b.cpu_us_per_req,
+      a.rss_mb,
+      b.rss_mb,
+    ]);
   }
   for (const s of servers) await s.stop();
   const [n, m] = [small.facilities, large.facilities].map((f) => f.toLocaleString('en-US'));
-  out(table(['generator', `${n} fac req/s`, `${m} fac req/s`, 'ratio', `${n} p99 ms`, `${m} p99 ms`, `${n} CPU µs/req`, `${m} CPU µs/req`, `${n} RSS MB`, `${m} RSS MB`], rows));
+  out(
+    table(
+      [
+        'generator',
+        `${n} fac req/s`,
+        `${m} fac req/s`,
+        'ratio',
+        `${n} p99 ms`,
+        `${m} p99 ms`,
+        `${n} CPU µs/req`,
+        `${m} CPU µs/req`,
+        `${n} RSS MB`,
+        `${m} RSS MB`,
+      ],
+      rows,
+    ),
+  );
   return { facilities: [small.facilities, large.facilities], generated_seconds: large.seconds, ...result };
 }
 
 /** 60 s of lists and details rotating over the keys' facilities (100), RSS read every second. */
-export async function sustained(db: BenchDb, keys: string[], ours: ServerProcess, [gen, run]: [string, Generator], load: Load, out: Out) {
-  const requests = keys.flatMap((key, k) => [listOf(key), { path: `/external/listings/${listingIdIn(facilityOfKey(db, k, keys.length), k % db.listingsPerFacility)}`, headers: { 'x-api-key': key } }]);
+export async function sustained(
+  db: BenchDb,
+  keys: string[],
+  ours: ServerProcess,
+  [gen, run]: [string, Generator],
+  load: Load,
+  out: Out,
+) {
+  const requests = keys.flatMap((key, k) => [
+    listOf(key),
+    {
+      path: `/external/listings/${listingIdIn(facilityOfKey(db, k, keys.length), k % db.listingsPerFacility)}`,
+      headers: { 'x-api-key': key },
+    },
+  ]);
   await run(ours.url, requests, { ...load, duration: 5 }); // fills the caches first
   const samples: number[] = [];
   const sampler = setInterval(() => samples.push(Math.round(rssMb(ours.pid) * 10) / 10), 1000);
@@ -57,9 +108,24 @@ export async function sustained(db: BenchDb, keys: string[], ours: ServerProcess
   clearInterval(sampler);
   const first = median(samples.slice(0, 10));
   const last = median(samples.slice(-10));
-  const summary = { generator: gen, seconds: 60, rps: Math.round(figures.rps), p99_ms: figures.p99, cpu_us_per_req: cpuUsPerReq, rss_mb: samples, first_10s_median_mb: first, last_10s_median_mb: last, max_mb: Math.max(...samples), growth_mb: Math.round((last - first) * 10) / 10 };
-  out(`\nsustained 60 s (${gen}, ${requests.length} requests rotating over ${keys.length} facilities): ${summary.rps} req/s, p99 ${figures.p99.toFixed(2)} ms, ${cpuUsPerReq} µs CPU per request\n`);
-  out(`  RSS MB per second: ${samples.join(' ')}\n  first 10 s median ${first} MB, last 10 s median ${last} MB, max ${summary.max_mb} MB, growth ${summary.growth_mb} MB\n`);
+  const summary = {
+    generator: gen,
+    seconds: 60,
+    rps: Math.round(figures.rps),
+    p99_ms: figures.p99,
+    cpu_us_per_req: cpuUsPerReq,
+    rss_mb: samples,
+    first_10s_median_mb: first,
+    last_10s_median_mb: last,
+    max_mb: Math.max(...samples),
+    growth_mb: Math.round((last - first) * 10) / 10,
+  };
+  out(
+    `\nsustained 60 s (${gen}, ${requests.length} requests rotating over ${keys.length} facilities): ${summary.rps} req/s, p99 ${figures.p99.toFixed(2)} ms, ${cpuUsPerReq} µs CPU per request\n`,
+  );
+  out(
+    `  RSS MB per second: ${samples.join(' ')}\n  first 10 s median ${first} MB, last 10 s median ${last} MB, max ${summary.max_mb} MB, growth ${summary.growth_mb} MB\n`,
+  );
   return summary;
 }
 
@@ -72,11 +138,24 @@ export async function exportThroughput(dir: string, db: BenchDb, out: Out) {
     return undefined;
   }
   const bin = join(REPO, 'bin', 'listings.js');
-  await execFileP(process.execPath, [bin, 'snapshot', 'keygen', '--out', join(dir, 'secrets'), '--json'], { cwd: REPO });
+  await execFileP(process.execPath, [bin, 'snapshot', 'keygen', '--out', join(dir, 'secrets'), '--json'], {
+    cwd: REPO,
+  });
   const started = performance.now();
   const { stdout } = await execFileP(
     process.execPath,
-    [bin, '--db', db.file, 'snapshot', 'export', '--out', join(dir, 'public'), '--signing-key', join(dir, 'secrets', 'signing-key.pem'), '--json'],
+    [
+      bin,
+      '--db',
+      db.file,
+      'snapshot',
+      'export',
+      '--out',
+      join(dir, 'public'),
+      '--signing-key',
+      join(dir, 'secrets', 'signing-key.pem'),
+      '--json',
+    ],
     { cwd: REPO, maxBuffer: 64 * 1024 * 1024 },
   );
   const wall = (performance.now() - started) / 1000;
@@ -90,7 +169,9 @@ export async function exportThroughput(dir: string, db: BenchDb, out: Out) {
     facilities_per_s: Math.round(summary.facilities / summary.seconds),
     facilities_per_s_wall: Math.round(summary.facilities / wall),
   };
-  out(`\nsnapshot export (signed, Ed25519): ${result.facilities} facilities, ${result.listings} listings, ${result.megabytes} MB in ${result.export_seconds} s (${result.facilities_per_s} facilities/s); ${result.wall_seconds} s with process start-up\n`);
+  out(
+    `\nsnapshot export (signed, Ed25519): ${result.facilities} facilities, ${result.listings} listings, ${result.megabytes} MB in ${result.export_seconds} s (${result.facilities_per_s} facilities/s); ${result.wall_seconds} s with process start-up\n`,
+  );
   return result;
 }
 

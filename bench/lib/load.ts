@@ -25,6 +25,8 @@ export interface Figures {
   requests: number;
   /** Answers outside 2xx/3xx, and socket errors/timeouts: a bench scenario expects none unless it says so. */
   unexpected: number;
+  /** 2xx answers, where the generator counts them (autocannon; wrk counts only answers outside 2xx/3xx). */
+  ok2xx?: number;
 }
 
 export type Generator = (url: string, requests: BenchRequest[], load: Load) => Promise<Figures>;
@@ -61,6 +63,7 @@ export const runAutocannon: Generator = async (url, requests, load) => {
     p99: percentile(sorted, 99),
     requests: result.requests.total,
     unexpected: result['4xx'] + result['5xx'] + result.errors + result.timeouts,
+    ok2xx: result['2xx'],
   };
 };
 
@@ -74,7 +77,9 @@ const luaString = (s: string) => JSON.stringify(s); // JSON string escapes are v
 export const runWrk: Generator = (url, requests, load) => {
   const script = join(tmpdir(), `bench-wrk-${process.pid}-${Math.random().toString(36).slice(2)}.lua`);
   const formatted = requests.map((r) => {
-    const headers = Object.entries(r.headers).map(([k, v]) => `[${luaString(k)}]=${luaString(v)}`).join(', ');
+    const headers = Object.entries(r.headers)
+      .map(([k, v]) => `[${luaString(k)}]=${luaString(v)}`)
+      .join(', ');
     return `wrk.format("GET", ${luaString(r.path)}, {${headers}})`;
   });
   // Requests are formatted in init(): wrk only knows the Host header by then. With pipelining, each write carries
@@ -86,19 +91,23 @@ export const runWrk: Generator = (url, requests, load) => {
       `request = function()\n  local out = {}\n  for k = 1, depth do i = i % n + 1; out[k] = reqs[i] end\n  return table.concat(out)\nend\n`,
   );
   return new Promise((resolve, reject) => {
-    execFile('wrk', ['-t1', `-c${load.connections}`, `-d${load.duration}s`, '--latency', '-s', script, url], (err, stdout) => {
-      if (err) return reject(new Error(`wrk failed: ${err.message}`));
-      const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]);
-      const total = Number(/(\d+) requests in/.exec(stdout)?.[1]);
-      const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
-      const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0);
-      const lat = (p: string) => {
-        const m = new RegExp(`^\\s+${p}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(stdout);
-        if (!m) return NaN;
-        return Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1);
-      };
-      const socketErrors = errors ? errors.slice(1).reduce((a, b) => a + Number(b), 0) : 0;
-      resolve({ rps, p50: lat('50'), p99: lat('99'), requests: total, unexpected: non2xx + socketErrors });
-    });
+    execFile(
+      'wrk',
+      ['-t1', `-c${load.connections}`, `-d${load.duration}s`, '--latency', '-s', script, url],
+      (err, stdout) => {
+        if (err) return reject(new Error(`wrk failed: ${err.message}`));
+        const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]);
+        const total = Number(/(\d+) requests in/.exec(stdout)?.[1]);
+        const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
+        const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0);
+        const lat = (p: string) => {
+          const m = new RegExp(`^\\s+${p}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(stdout);
+          if (!m) return NaN;
+          return Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1);
+        };
+        const socketErrors = errors ? errors.slice(1).reduce((a, b) => a + Number(b), 0) : 0;
+        resolve({ rps, p50: lat('50'), p99: lat('99'), requests: total, unexpected: non2xx + socketErrors });
+      },
+    );
   });
 };

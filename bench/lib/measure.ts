@@ -8,7 +8,12 @@ export interface Round extends Figures {
   rss_mb: number;
 }
 
-export async function measure(run: Generator, server: ServerProcess, requests: BenchRequest[], load: Load): Promise<Round> {
+export async function measure(
+  run: Generator,
+  server: ServerProcess,
+  requests: BenchRequest[],
+  load: Load,
+): Promise<Round> {
   const rss: number[] = [];
   const sampler = setInterval(() => rss.push(rssMb(server.pid)), 250);
   const cpu = cpuMs(server.pid);
@@ -16,5 +21,9 @@ export async function measure(run: Generator, server: ServerProcess, requests: B
   const used = cpuMs(server.pid) - cpu;
   clearInterval(sampler);
   rss.push(rssMb(server.pid));
-  return { ...figures, cpu_us_per_req: Math.round((used * 1000 * 10) / figures.requests) / 10, rss_mb: Math.max(...rss.filter((x) => !Number.isNaN(x))) };
+  return {
+    ...figures,
+    cpu_us_per_req: Math.round((used * 1000 * 10) / figures.requests) / 10,
+    rss_mb: Math.max(...rss.filter((x) => !Number.isNaN(x))),
+  };
 }

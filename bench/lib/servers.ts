@@ -1,13 +1,46 @@
-// The two servers under test as child processes: ours (`listings serve`) and the ceiling (bench/ceiling.ts).
-import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+// The servers under test as child processes: ours (`listings serve`), the ceiling (bench/ceiling.mjs) and the peer
+// (bench/peer-fastify.ts), all pinned to one core while the load generator (this process) keeps the other.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { get } from 'node:http';
 import { freePort } from '../../demo/launch.ts';
-import type { CapturedAnswer } from '../ceiling.ts';
+import { REPO_ROOT } from '../../server/repo.ts';
 
-export const REPO = fileURLToPath(new URL('../..', import.meta.url));
+export const REPO = REPO_ROOT;
+
+export interface CapturedAnswer {
+  status: number;
+  /** Flat [name, value, name, value, ...] as our server sent them, minus what Node adds itself (Date, Connection, Keep-Alive). */
+  headers: string[];
+  body: string; // base64
+}
+
+/** The cores: servers on SERVER_CORE (taking turns), the load generator on LOAD_CORE. */
+const SERVER_CORE = '0';
+const LOAD_CORE = '1';
+let pinning = false;
+
+/**
+ * Pins this process (the load generator: autocannon runs in it, wrk is its child) to one core, so that every server
+ * started afterwards can have the other to itself. Returns how the run is pinned, or why it is not.
+ */
+export function pinLoadGenerator(cores: number): string {
+  if (cores < 2) return 'not pinned: one core';
+  if (spawnSync('taskset', ['-a', '-p', '-c', LOAD_CORE, String(process.pid)]).status !== 0)
+    return 'not pinned: taskset is not installed';
+  pinning = true;
+  return `pinned: servers on core ${SERVER_CORE} (one at a time under load), load generator on core ${LOAD_CORE}`;
+}
+
+/** spawn(), on the servers' core when pinning. */
+function spawnServer(command: string, args: string[], stdio: ('ignore' | 'pipe')[]): ChildProcess {
+  // taskset execs the command: the child's pid is the server's own, for its CPU time.
+  return pinning
+    ? spawn('taskset', ['-c', SERVER_CORE, command, ...args], { cwd: REPO, stdio })
+    : spawn(command, args, { cwd: REPO, stdio });
+}
 
 export interface ServerProcess {
   name: string;
@@ -57,14 +90,35 @@ export function cpuMs(pid: number): number {
  * `node bin/listings.js serve --port P --db FILE --quiet`; with log=true the request log goes to /dev/null instead of
  * --quiet. With openAuth=true, the same app with the failed-auth limit lifted (serve-open-auth.ts).
  */
-export async function startOurs(name: string, dbFile: string, opts: { log?: boolean; openAuth?: boolean } = {}): Promise<ServerProcess> {
+export async function startOurs(
+  name: string,
+  dbFile: string,
+  opts: { log?: boolean; openAuth?: boolean } = {},
+): Promise<ServerProcess> {
   // A real port rather than 0: the public URL (and so the rent links in the bodies) carries it.
   const port = String(await freePort());
   const args = opts.openAuth
     ? ['--import', 'tsx', join(REPO, 'bench', 'lib', 'serve-open-auth.ts'), dbFile, port]
     : [join(REPO, 'bin', 'listings.js'), 'serve', '--port', port, '--db', dbFile];
   if (!opts.log && !opts.openAuth) args.push('--quiet');
-  const child = spawn(process.execPath, args, { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
+  return started(name, spawnServer(process.execPath, args, ['ignore', 'ignore', 'pipe']));
+}
+
+/** The Fastify peer over the same database (it queries and serialises per request). */
+export async function startPeer(dbFile: string): Promise<ServerProcess> {
+  const port = String(await freePort());
+  return started(
+    'peer (Fastify 5)',
+    spawnServer(
+      process.execPath,
+      ['--import', 'tsx', join(REPO, 'bench', 'peer-fastify.ts'), dbFile, port],
+      ['ignore', 'ignore', 'pipe'],
+    ),
+  );
+}
+
+/** Resolves once the server prints "at URL " on stderr. */
+function started(name: string, child: ChildProcess): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => {
@@ -76,27 +130,18 @@ export async function startOurs(name: string, dbFile: string, opts: { log?: bool
   });
 }
 
-export interface Ceiling extends ServerProcess {
-  /** Makes the ceiling answer exactly this from now on. */
-  answer(a: CapturedAnswer): Promise<void>;
-}
-
-export function startCeiling(): Promise<Ceiling> {
-  const child = fork(join(REPO, 'bench', 'ceiling.ts'), ['0'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+/** A ceiling answering exactly `answer` (status, headers, bytes): plain `node bench/ceiling.mjs`, one per scenario. */
+export function startCeiling(answer: CapturedAnswer): Promise<ServerProcess> {
+  const file = join(tmpdir(), `bench-ceiling-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(answer));
+  const child = spawnServer(process.execPath, [join(REPO, 'bench', 'ceiling.mjs'), file], ['ignore', 'pipe', 'ignore']);
   return new Promise((resolve, reject) => {
-    child.once('message', (m: { port: number }) => {
-      resolve({
-        name: 'ceiling',
-        url: `http://127.0.0.1:${m.port}`,
-        pid: child.pid!,
-        child,
-        stop: stopper(child),
-        answer: (a) =>
-          new Promise((done) => {
-            child.once('message', () => done());
-            child.send(a);
-          }),
-      });
+    let stdout = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      const m = /\{"port":(\d+)\}/.exec(stdout);
+      if (m)
+        resolve({ name: 'ceiling', url: `http://127.0.0.1:${m[1]}`, pid: child.pid!, child, stop: stopper(child) });
     });
     child.once('exit', (code) => reject(new Error(`ceiling exited with ${code}`)));
   });
@@ -114,7 +159,8 @@ export function capture(url: string, headers: Record<string, string>): Promise<C
       res.on('end', () => {
         const raw = res.rawHeaders;
         const flat: string[] = [];
-        for (let i = 0; i < raw.length; i += 2) if (!ADDED_BY_NODE.has(raw[i]!.toLowerCase())) flat.push(raw[i]!, raw[i + 1]!);
+        for (let i = 0; i < raw.length; i += 2)
+          if (!ADDED_BY_NODE.has(raw[i]!.toLowerCase())) flat.push(raw[i]!, raw[i + 1]!);
         resolve({ status: res.statusCode!, headers: flat, body: Buffer.concat(chunks).toString('base64') });
       });
     }).on('error', reject);
@@ -130,7 +176,8 @@ export function differences(a: CapturedAnswer, b: CapturedAnswer): string[] {
   if (a.status !== b.status) out.push(`status ${a.status} != ${b.status}`);
   if (a.body !== b.body) out.push('body bytes differ');
   const names = (h: string[]) => h.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase());
-  if (names(a.headers).join() !== names(b.headers).join()) out.push(`header names: ${names(a.headers).join()} != ${names(b.headers).join()}`);
+  if (names(a.headers).join() !== names(b.headers).join())
+    out.push(`header names: ${names(a.headers).join()} != ${names(b.headers).join()}`);
   for (let i = 0; i < Math.min(a.headers.length, b.headers.length); i += 2) {
     const name = a.headers[i]!.toLowerCase();
     const [va, vb] = [a.headers[i + 1]!, b.headers[i + 1]!];

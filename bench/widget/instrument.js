@@ -7,7 +7,11 @@ window.fetch = async (input, init) => {
   const response = await realFetch(input, init);
   const bytes = await response.arrayBuffer();
   performance.mark('data-arrived');
-  return new window.Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new window.Response(bytes, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 };
 
 const widget = document.createElement('storage-listings');

@@ -8,21 +8,38 @@ import { applyImport, listFacilities } from '../../server/store/facilities.ts';
 import { dbPathOf, withDb } from '../context.ts';
 import { json, table, type Io } from '../io.ts';
 
+/** A command group with one subcommand, `--json` on it, and the same example under both helps. */
+function groupWith(
+  group: string,
+  groupDescription: string,
+  sub: string,
+  subDescription: string,
+  example: string,
+): Command {
+  const parent = new Command(group).description(groupDescription).addHelpText('after', `\nExample:\n  $ ${example}`);
+  parent
+    .command(sub)
+    .description(subDescription)
+    .option('--json', 'print as JSON')
+    .addHelpText('after', `\nExample:\n  $ ${example}`);
+  return parent;
+}
+
 export function dbCommand(io: Io): Command {
-  const db = new Command('db')
-    .description('manage the database file')
-    .addHelpText('after', '\nExample:\n  $ listings db migrate --db ./data/listings.db');
-  db.command('migrate')
-    .description('create the database file or bring its schema up to date')
-    .option('--json', 'print the result as JSON')
-    .addHelpText('after', '\nExample:\n  $ listings db migrate --db ./data/listings.db')
-    .action((opts: { json?: boolean }, cmd: Command) => {
-      const path = dbPathOf(cmd, io);
-      const handle = openDb(path);
-      const version = schemaVersionOf(handle);
-      handle.close();
-      io.out(opts.json ? json({ db: path, schema_version: version }) : `${path}: schema version ${version}`);
-    });
+  const db = groupWith(
+    'db',
+    'manage the database file',
+    'migrate',
+    'create the database file or bring its schema up to date',
+    'listings db migrate --db ./data/listings.db',
+  );
+  db.commands[0]!.action((opts: { json?: boolean }, cmd: Command) => {
+    const path = dbPathOf(cmd, io);
+    const handle = openDb(path);
+    const version = schemaVersionOf(handle);
+    handle.close();
+    io.out(opts.json ? json({ db: path, schema_version: version }) : `${path}: schema version ${version}`);
+  });
   return db;
 }
 
@@ -38,11 +55,14 @@ export function importCommand(io: Io): Command {
       try {
         text = file === '-' ? await io.readStdin() : await readFile(file, 'utf8');
       } catch (err) {
-        throw new ListingsError('unreadable_file', `${source}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        throw new ListingsError(
+          'unreadable_file',
+          `${source}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+        );
       }
       // Validate completely before the database is even opened.
       const parsed = parseImport(text, source);
-      const summary = await withDb(cmd, io, (db) => applyImport(db, parsed));
+      const summary = await withDb(cmd, io, (db) => applyImport(db, parsed), { create: true });
       io.out(
         opts.json
           ? json(summary)
@@ -52,16 +72,18 @@ export function importCommand(io: Io): Command {
 }
 
 export function facilitiesCommand(io: Io): Command {
-  const cmd = new Command('facilities')
-    .description('list the imported facilities')
-    .addHelpText('after', '\nExample:\n  $ listings facilities list --json');
-  cmd.command('list')
-    .description('list facilities with their listing counts')
-    .option('--json', 'print as JSON')
-    .addHelpText('after', '\nExample:\n  $ listings facilities list --json')
-    .action(async (opts: { json?: boolean }, sub: Command) => {
-      const rows = await withDb(sub, io, (db) => listFacilities(db));
-      io.out(opts.json ? json(rows) : table(rows, ['id', 'name', 'currency', 'active_listings', 'listings', 'imported_at']));
-    });
+  const cmd = groupWith(
+    'facilities',
+    'list the imported facilities',
+    'list',
+    'list facilities with their listing counts',
+    'listings facilities list --json',
+  );
+  cmd.commands[0]!.action(async (opts: { json?: boolean }, sub: Command) => {
+    const rows = await withDb(sub, io, (db) => listFacilities(db));
+    io.out(
+      opts.json ? json(rows) : table(rows, ['id', 'name', 'currency', 'active_listings', 'listings', 'imported_at']),
+    );
+  });
   return cmd;
 }

@@ -7,77 +7,124 @@ import { REPO_ROOT } from '../../server/repo.ts';
 import { openDb } from '../../server/store/db.ts';
 import { listFacilities } from '../../server/store/facilities.ts';
 import {
-  buildWidgetIfStale, demoPaths, exportDemoSnapshots, importDemoData, issueDemoKeys, writeDemoKeys, writeDemoSite,
-} from '../../demo/prepare.ts';
+  assertWidgetBuilt,
+  demoPaths,
+  exportDemoSnapshots,
+  importDemoData,
+  issueDemoKeys,
+  writeDemoKeys,
+  writeDemoSite,
+} from '../demo-site.ts';
 import { globalsOf } from '../context.ts';
 import type { Io } from '../io.ts';
 
 const PAGES = [
-  { href: '/demo/partner.html', label: 'Partner site', note: 'a moving company embeds the widget in live mode, with a demo key' },
-  { href: '/demo/comparison.html', label: 'Comparison site', note: 'four facilities side by side, each with its own key, from the raw JSON API' },
+  {
+    href: '/demo/partner.html',
+    label: 'Partner site',
+    note: 'a moving company embeds the widget in live mode, with a demo key',
+  },
+  {
+    href: '/demo/comparison.html',
+    label: 'Comparison site',
+    note: 'four facilities side by side, each with its own key, from the raw JSON API',
+  },
   { href: '/demo/static.html', label: 'Static site', note: 'the widget on a signed snapshot, no key in the page' },
   { href: '/rent/wro-1/M-07', label: 'A rental page', note: 'where every rent link lands' },
 ];
 
 export function demoCommand(io: Io): Command {
   return new Command('demo')
-    .description('run the demo: build the widget if needed, load demo/data.json into data/demo.db, issue fresh demo keys, sign snapshots, serve every page')
+    .description(
+      'run the demo (npm start builds first): load demo/data.json into data/demo.db, issue fresh demo keys, sign snapshots, serve every page',
+    )
     .option('--host <host>', 'address to listen on (env HOST, default 127.0.0.1)')
     .option('--port <port>', 'port (env PORT, default 8787)')
     .option('--public-url <url>', 'URL the browser reaches the server at (env PUBLIC_URL)')
-    .option('--quiet', 'no request log lines')
-    .addHelpText('after', [
-      '',
-      'Everything the demo writes sits beside its database (data/ by default, git-ignored): demo-site/ (the pages and',
-      'signed snapshots), demo-keys.json (this run\'s keys, mode 600, read by `npm run demo:compare`) and demo-signing/.',
-      '',
-      'Examples:',
-      '  $ npm start',
-      '  $ PORT=9000 npm start',
-      '  $ npm start -- --db /tmp/demo/demo.db    # a second, separate demo',
-    ].join('\n'))
-    .action(async (flags: { host?: string; port?: string; publicUrl?: string; quiet?: boolean }, cmd: Command) => {
-      const g = globalsOf(cmd);
-      const dbFile = resolve(g.db ?? join(REPO_ROOT, 'data', 'demo.db'));
-      const config = loadConfig({ db: dbFile, keyPrefix: g.keyPrefix, host: flags.host, port: flags.port, publicUrl: flags.publicUrl }, io.env);
-      const paths = demoPaths(dbFile);
-      const say = (line: string) => io.err(line);
-      if (buildWidgetIfStale(say)) say('widget built: dist/widget/storage-listings.js');
-      // Create or migrate the file, then listen before changing anything: a port in use is one line, and the
-      // demo already running there keeps its keys and pages. The server notices the writes below on its next request.
-      openDb(config.db).close();
-      const app = await startApp({ config, quiet: flags.quiet ?? false, mounts: [{ prefix: '/demo/', dir: paths.site }], links: PAGES });
-      let keys: Record<string, string>;
-      try {
-        keys = await prepare(config.db, config.publicUrl, config.keyPrefix, paths);
-      } catch (err) {
-        await app.close();
-        throw err;
-      }
-      const base = config.publicUrl;
-      const shown = (p: string) => (relative(REPO_ROOT, p).startsWith('..') ? p : relative(REPO_ROOT, p));
-      io.err(
-        [
-          `storage-listings demo is running (database ${shown(config.db)})`,
-          ...[{ href: '/', label: 'Start here' }, ...PAGES, { href: '/docs', label: 'API reference' }, { href: '/openapi.json', label: 'OpenAPI document' }].map(
-            (p) => `  ${p.label.padEnd(18)} ${base}${p.href}`,
-          ),
-          `Try the API:  curl -H "X-API-Key: ${keys['wro-1'] ?? Object.values(keys)[0]}" ${base}/external/listings`,
-          `Keys of this run: ${shown(paths.keys)} (used by \`npm run demo:compare\`)`,
-          'Press Ctrl-C to stop.',
-        ].join('\n'),
-      );
-      await app.stopped;
-      io.err('stopped');
-    });
+    .option('--verbose', 'a log line per request (env LOG=1); by default the demo prints its URLs, then only errors')
+    .option('--quiet', 'no request log lines (the default; kept for scripts that pass it)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Everything the demo writes sits beside its database (data/ by default, git-ignored): demo-site/ (the pages and',
+        "signed snapshots), demo-keys.json (this run's keys, mode 600, read by `npm run demo:compare`) and demo-signing/.",
+        '',
+        'Examples:',
+        '  $ npm start',
+        '  $ PORT=9000 npm start',
+        '  $ npm start -- --verbose                  # a log line per request',
+        '  $ npm start -- --db /tmp/demo/demo.db    # a second, separate demo',
+      ].join('\n'),
+    )
+    .action(
+      async (
+        flags: { host?: string; port?: string; publicUrl?: string; quiet?: boolean; verbose?: boolean },
+        cmd: Command,
+      ) => {
+        const g = globalsOf(cmd);
+        const dbFile = resolve(g.db ?? join(REPO_ROOT, 'data', 'demo.db'));
+        const config = loadConfig(
+          { db: dbFile, keyPrefix: g.keyPrefix, host: flags.host, port: flags.port, publicUrl: flags.publicUrl },
+          io.env,
+        );
+        const paths = demoPaths(dbFile);
+        assertWidgetBuilt();
+        // Create or migrate the file, then listen before changing anything: a port in use is one line, and the
+        // demo already running there keeps its keys and pages. The server notices the writes below on its next request.
+        openDb(config.db).close();
+        // Quiet unless asked: request lines would scroll the demo's own URLs away.
+        const verbose = !flags.quiet && (flags.verbose === true || io.env.LOG === '1');
+        const app = await startApp({
+          config,
+          quiet: !verbose,
+          mounts: [{ prefix: '/demo/', dir: paths.site }],
+          links: PAGES,
+        });
+        let keys: Record<string, string>;
+        try {
+          keys = await prepare(config.db, config.publicUrl, config.keyPrefix, paths);
+        } catch (err) {
+          await app.close();
+          throw err;
+        }
+        const base = config.publicUrl;
+        const shown = (p: string) => (relative(REPO_ROOT, p).startsWith('..') ? p : relative(REPO_ROOT, p));
+        io.err(
+          [
+            `storage-listings demo is running (database ${shown(config.db)})`,
+            ...[
+              { href: '/', label: 'Start here' },
+              ...PAGES,
+              { href: '/docs', label: 'API reference' },
+              { href: '/openapi.json', label: 'OpenAPI document' },
+            ].map((p) => `  ${p.label.padEnd(18)} ${base}${p.href}`),
+            `Try the API:  curl -H "X-API-Key: ${keys['wro-1'] ?? Object.values(keys)[0]}" ${base}/external/listings`,
+            `Keys of this run: ${shown(paths.keys)} (used by \`npm run demo:compare\`)`,
+            'Press Ctrl-C to stop.',
+          ].join('\n'),
+        );
+        await app.stopped;
+        io.err('stopped');
+      },
+    );
 }
 
 /** Demo data in, fresh keys out, pages filled in and snapshots signed; returns the keys by facility. */
-async function prepare(dbFile: string, publicUrl: string, keyPrefix: string, paths: ReturnType<typeof demoPaths>): Promise<Record<string, string>> {
+async function prepare(
+  dbFile: string,
+  publicUrl: string,
+  keyPrefix: string,
+  paths: ReturnType<typeof demoPaths>,
+): Promise<Record<string, string>> {
   const db = openDb(dbFile);
   try {
     importDemoData(db, publicUrl);
-    const keys = issueDemoKeys(db, keyPrefix, listFacilities(db).map((f) => f.id));
+    const keys = issueDemoKeys(
+      db,
+      keyPrefix,
+      listFacilities(db).map((f) => f.id),
+    );
     writeDemoKeys(paths.keys, publicUrl, keys);
     const values: Record<string, string> = { PUBLIC_URL: publicUrl };
     for (const [id, key] of Object.entries(keys)) values[`KEY_${id.replace(/-/g, '_').toUpperCase()}`] = key;

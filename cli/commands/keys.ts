@@ -1,11 +1,41 @@
 // `listings keys create|list|revoke|update`: partners' API keys, shown in full only once.
 import { Command, InvalidArgumentError } from 'commander';
-import { createKey, listKeys, revokeKey, updateKey, type KeyLimits } from '../../server/store/keys.ts';
+import { DEFAULT_KEY_LIMIT } from '../../server/app.ts';
+import { effectiveLimitOf } from '../../server/domain/keys.ts';
+import { createKey, listKeys, revokeKey, updateKey, type KeyInfo, type KeyLimits } from '../../server/store/keys.ts';
 import { loadConfig } from '../../server/config.ts';
 import { globalsOf, withDb } from '../context.ts';
 import { json, table, type Io } from '../io.ts';
 
-const COLUMNS = ['id', 'facility_id', 'label', 'hint', 'created_at', 'last_used_at', 'revoked_at', 'rate_per_s', 'burst', 'allowed_origins'];
+const COLUMNS = [
+  'id',
+  'facility_id',
+  'label',
+  'hint',
+  'created_at',
+  'last_used_at',
+  'revoked_at',
+  'rate',
+  'burst',
+  'allowed_origins',
+];
+
+/** A key as --json prints it: the stored fields (rate_per_s and burst stay null on the default), plus what the server applies. */
+function keyJson(info: KeyInfo) {
+  const limit = effectiveLimitOf(info, DEFAULT_KEY_LIMIT);
+  return { ...info, effective_rate_per_s: limit.rate, effective_burst: limit.burst };
+}
+
+/** A key as the table shows it: the limit the server applies, marked where it is not the key's own. */
+function keyRow(info: KeyInfo) {
+  const limit = effectiveLimitOf(info, DEFAULT_KEY_LIMIT);
+  const burstFrom = info.burst !== null ? '' : info.rate_per_s === null ? ' (default)' : ' (from rate)';
+  return {
+    ...info,
+    rate: `${formatRate(limit.rate)}${info.rate_per_s === null ? ' (default)' : ''}`,
+    burst: `${limit.burst}${burstFrom}`,
+  };
+}
 
 /** `20/s`, `600/min` -> requests per second. */
 export function parseRate(value: string): number {
@@ -17,9 +47,19 @@ export function parseRate(value: string): number {
   return rate;
 }
 
+/** Requests per second -> `20/s`, `600/min` or `1000/h`: the shortest way parseRate reads back to the same rate. */
+export function formatRate(perSecond: number): string {
+  const whole = (n: number) => Math.abs(n - Math.round(n)) < 1e-9;
+  if (whole(perSecond)) return `${Math.round(perSecond)}/s`;
+  if (whole(perSecond * 60)) return `${Math.round(perSecond * 60)}/min`;
+  if (whole(perSecond * 3600)) return `${Math.round(perSecond * 3600)}/h`;
+  return `${Number(perSecond.toFixed(3))}/s`;
+}
+
 export function parseBurst(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 1_000_000) throw new InvalidArgumentError('expected a whole number from 1 to 1000000');
+  if (!Number.isInteger(n) || n < 1 || n > 1_000_000)
+    throw new InvalidArgumentError('expected a whole number from 1 to 1000000');
   return n;
 }
 
@@ -30,7 +70,9 @@ export function parseOrigin(value: string, previous: string[] = []): string[] {
     if (!/^https?:$/.test(url.protocol) || url.origin !== value.replace(/\/$/, '')) throw new Error('not an origin');
     origin = url.origin;
   } catch {
-    throw new InvalidArgumentError(`"${value}" is not an origin such as https://partner.example (scheme, host and optional port only)`);
+    throw new InvalidArgumentError(
+      `"${value}" is not an origin such as https://partner.example (scheme, host and optional port only)`,
+    );
   }
   return [...previous, origin];
 }
@@ -42,7 +84,15 @@ function limitOptions(cmd: Command): Command {
     .option('--allowed-origin <origin>', 'browser origin allowed to use this key (repeatable)', parseOrigin);
 }
 
-function limitsOf(opts: { rate?: number; burst?: number; allowedOrigin?: string[] }): KeyLimits {
+/** The options `keys create` and `keys update` share. */
+interface LimitFlags {
+  json?: boolean;
+  rate?: number;
+  burst?: number;
+  allowedOrigin?: string[];
+}
+
+function limitsOf(opts: LimitFlags): KeyLimits {
   const limits: KeyLimits = {};
   if (opts.rate !== undefined) limits.rate_per_s = opts.rate;
   if (opts.burst !== undefined) limits.burst = opts.burst;
@@ -53,63 +103,87 @@ function limitsOf(opts: { rate?: number; burst?: number; allowedOrigin?: string[
 export function keysCommand(io: Io): Command {
   const keys = new Command('keys')
     .description("issue, list, update and revoke partners' API keys")
-    .addHelpText('after', '\nExamples:\n  $ listings keys create --facility wro-1 --label "broker site"\n  $ listings keys list --facility wro-1\n  $ listings keys revoke key_3kT9wQ2mZp8vL1xA');
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ listings keys create --facility wro-1 --label "broker site"\n  $ listings keys list --facility wro-1\n  $ listings keys revoke key_3kT9wQ2mZp8vL1xA',
+    );
 
   limitOptions(
-    keys.command('create')
+    keys
+      .command('create')
       .description('issue a key for one facility; the full key is printed once and never stored')
       .requiredOption('--facility <id>', 'the facility the key can read')
       .option('--label <text>', 'who the key is for, e.g. "partner site"', '')
       .option('--json', 'print as JSON (includes the key)'),
   )
-    .addHelpText('after', '\nExample:\n  $ listings keys create --facility wro-1 --label "broker site" --allowed-origin https://broker.example')
-    .action(async (opts: { facility: string; label: string; json?: boolean; rate?: number; burst?: number; allowedOrigin?: string[] }, cmd: Command) => {
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ listings keys create --facility wro-1 --label "broker site" --allowed-origin https://broker.example',
+    )
+    .action(async (opts: LimitFlags & { facility: string; label: string }, cmd: Command) => {
       const prefix = loadConfig({ keyPrefix: globalsOf(cmd).keyPrefix, port: 0 }, io.env).keyPrefix;
       const { key, info } = await withDb(cmd, io, (db) =>
         createKey(db, { facilityId: opts.facility, label: opts.label, prefix, ...limitsOf(opts) }),
       );
-      if (opts.json) io.out(json({ key, ...info }));
+      if (opts.json) io.out(json({ key, ...keyJson(info) }));
       else {
         io.out(`${key}`);
-        io.err(`Key ${info.id} for facility ${info.facility_id}. Copy it now: it will not be shown again (only its SHA-256 digest is stored).`);
+        io.err(
+          `Key ${info.id} for facility ${info.facility_id}. Copy it now: it will not be shown again (only its SHA-256 digest is stored).`,
+        );
       }
     });
 
-  keys.command('list')
-    .description('list keys (never the keys themselves): id, facility, label, hint, created, last used, revoked')
+  keys
+    .command('list')
+    .description(
+      'list keys (never the keys themselves): id, facility, label, hint, created, last used, revoked, rate limit',
+    )
     .option('--facility <id>', 'only this facility')
     .option('--json', 'print as JSON')
     .addHelpText('after', '\nExample:\n  $ listings keys list --facility wro-1')
     .action(async (opts: { facility?: string; json?: boolean }, cmd: Command) => {
       const rows = await withDb(cmd, io, (db) => listKeys(db, opts.facility));
-      io.out(opts.json ? json(rows) : table(rows, COLUMNS));
+      io.out(opts.json ? json(rows.map(keyJson)) : table(rows.map(keyRow), COLUMNS));
     });
 
-  keys.command('revoke')
+  keys
+    .command('revoke')
     .description('revoke a key; the running server refuses it from its next request')
     .argument('<key-id>', 'the key id shown by "keys list" (key_...)')
     .option('--json', 'print as JSON')
     .addHelpText('after', '\nExample:\n  $ listings keys revoke key_3kT9wQ2mZp8vL1xA')
     .action(async (id: string, opts: { json?: boolean }, cmd: Command) => {
       const info = await withDb(cmd, io, (db) => revokeKey(db, id));
-      io.out(opts.json ? json(info) : `revoked ${info.id} (facility ${info.facility_id}, ...${info.hint}) at ${info.revoked_at}`);
+      io.out(
+        opts.json
+          ? json(keyJson(info))
+          : `revoked ${info.id} (facility ${info.facility_id}, ...${info.hint}) at ${info.revoked_at}`,
+      );
     });
 
   limitOptions(
-    keys.command('update')
+    keys
+      .command('update')
       .description("change a key's label, rate limit or allowed origins")
       .argument('<key-id>', 'the key id (key_...)')
       .option('--label <text>', 'new label')
       .option('--any-origin', 'remove every origin restriction')
       .option('--json', 'print as JSON'),
   )
-    .addHelpText('after', '\nExample:\n  $ listings keys update key_3kT9wQ2mZp8vL1xA --allowed-origin https://a.example --allowed-origin https://b.example')
-    .action(async (id: string, opts: { label?: string; anyOrigin?: boolean; json?: boolean; rate?: number; burst?: number; allowedOrigin?: string[] }, cmd: Command) => {
-      const changes = { ...limitsOf(opts), ...(opts.label !== undefined ? { label: opts.label } : {}), ...(opts.anyOrigin ? { allowed_origins: [] } : {}) };
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ listings keys update key_3kT9wQ2mZp8vL1xA --allowed-origin https://a.example --allowed-origin https://b.example',
+    )
+    .action(async (id: string, opts: LimitFlags & { label?: string; anyOrigin?: boolean }, cmd: Command) => {
+      const changes = {
+        ...limitsOf(opts),
+        ...(opts.label !== undefined ? { label: opts.label } : {}),
+        ...(opts.anyOrigin ? { allowed_origins: [] } : {}),
+      };
       const info = await withDb(cmd, io, (db) => updateKey(db, id, changes));
-      io.out(opts.json ? json(info) : table([info], COLUMNS));
+      io.out(opts.json ? json(keyJson(info)) : table([keyRow(info)], COLUMNS));
     });
 
   return keys;
 }
-

@@ -32,22 +32,34 @@ export function serveCommand(io: Io): Command {
     .option('--public-url <url>', 'URL partners reach this server at (env PUBLIC_URL, default http://HOST:PORT)')
     .option('--workers <n>', 'processes sharing the port (node:cluster); "auto" = one per core', parseWorkers)
     .option('--quiet', 'no request log lines')
-    .addHelpText('after', '\nExamples:\n  $ listings serve --port 8787\n  $ PUBLIC_URL=https://listings.example.com HOST=0.0.0.0 listings serve --workers auto')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ listings serve --port 8787\n  $ PUBLIC_URL=https://listings.example.com HOST=0.0.0.0 listings serve --workers auto',
+    )
     .action(async (flags: ServeFlags, cmd: Command) => {
       const g = globalsOf(cmd);
-      const config = loadConfig({ db: g.db, keyPrefix: g.keyPrefix, host: flags.host, port: flags.port, publicUrl: flags.publicUrl }, io.env);
+      const config = loadConfig(
+        { db: g.db, keyPrefix: g.keyPrefix, host: flags.host, port: flags.port, publicUrl: flags.publicUrl },
+        io.env,
+      );
       const workers = flags.workers ?? 1;
       const banner = (url: string) =>
         `storage-listings serving ${config.db} at ${url} (public URL ${config.publicUrl}${workers > 1 ? `, ${workers} workers` : ''}); API: ${config.publicUrl}/external/listings, docs: ${config.publicUrl}/docs`;
       if (workers > 1 && !isClusterWorker()) {
-        // Migrate once here, so that workers never race to do it; it also fails early on a bad file.
-        openDb(config.db).close();
-        await superviseWorkers(workers, () => io.err(banner(`http://${config.host}:${config.port}`)), (l) => io.err(l));
+        // Migrate once here, so that workers never race to do it; it also fails early on a missing or bad file.
+        openDb(config.db, { mustExist: true }).close();
+        await superviseWorkers(
+          workers,
+          () => io.err(banner(`http://${config.host}:${config.port}`)),
+          (l) => io.err(l),
+        );
         return;
       }
       const app = await startApp({ config, quiet: flags.quiet ?? false }).catch((err: unknown) => {
         if (!isClusterWorker()) throw err;
-        return failWorker(err instanceof ListingsError ? err.message : `unexpected failure: ${(err as Error).message ?? String(err)}`);
+        return failWorker(
+          err instanceof ListingsError ? err.message : `unexpected failure: ${(err as Error).message ?? String(err)}`,
+        );
       });
       if (isClusterWorker()) tellPrimaryReady();
       else io.err(banner(app.url));

@@ -4,12 +4,18 @@ import { describe, expect, it } from 'vitest';
 import type { ExportProgress } from '../../server/snapshots/export.ts';
 import type { Io } from '../io.ts';
 import { progressReporter } from './snapshot-progress.ts';
-import { formatDuration, parseTtl, parseVersion } from './snapshot.ts';
+import { formatDuration, parseTtl, parseVersion } from './snapshot-args.ts';
 
 function io() {
   const out: string[] = [];
   const err: string[] = [];
-  const value: Io = { out: (t) => out.push(t), err: (t) => err.push(t), readStdin: async () => '', env: {}, isTTY: true };
+  const value: Io = {
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    readStdin: async () => '',
+    env: {},
+    isTTY: true,
+  };
   return { io: value, out, err };
 }
 
@@ -36,7 +42,11 @@ describe('progressReporter', () => {
     const few = io();
     const reportFew = progressReporter(few.io, { bar: false });
     for (let i = 1; i <= 3; i++) reportFew(progress(i, 3));
-    expect(few.err).toEqual(['f-1: version 2, 5 listings, unchanged (1/3)', 'f-2: version 2, 5 listings, changed (2/3)', 'f-3: version 2, 5 listings, unchanged (3/3)']);
+    expect(few.err).toEqual([
+      'f-1: version 2, 5 listings, unchanged (1/3)',
+      'f-2: version 2, 5 listings, changed (2/3)',
+      'f-3: version 2, 5 listings, unchanged (3/3)',
+    ]);
     const many = io();
     const reportMany = progressReporter(many.io, { bar: false });
     for (let i = 1; i <= 1000; i++) reportMany(progress(i, 1000));
@@ -49,7 +59,8 @@ describe('progressReporter', () => {
 describe('snapshot option parsers', () => {
   it('reads TTLs in s, m, h and d', () => {
     expect([parseTtl('90s'), parseTtl('30m'), parseTtl('12h'), parseTtl('7d')]).toEqual([90, 1800, 43_200, 604_800]);
-    for (const bad of ['7', '7w', '-1d', '0s', '1.5h', '400d']) expect(() => parseTtl(bad), bad).toThrow(InvalidArgumentError);
+    for (const bad of ['7', '7w', '-1d', '0s', '1.5h', '400d'])
+      expect(() => parseTtl(bad), bad).toThrow(InvalidArgumentError);
   });
 
   it('reads --min-version as a whole number of 1 or more', () => {
@@ -58,6 +69,12 @@ describe('snapshot option parsers', () => {
   });
 
   it('formats time left', () => {
-    expect([formatDuration(604_799), formatDuration(3 * 3600 + 720), formatDuration(75), formatDuration(42), formatDuration(-5)]).toEqual(['6d 23h 59m', '3h 12m', '1m 15s', '42s', '0s']);
+    expect([
+      formatDuration(604_799),
+      formatDuration(3 * 3600 + 720),
+      formatDuration(75),
+      formatDuration(42),
+      formatDuration(-5),
+    ]).toEqual(['6d 23h 59m', '3h 12m', '1m 15s', '42s', '0s']);
   });
 });

@@ -9,7 +9,11 @@ const BAR_WIDTH = 24;
 /** io.out always ends a line, so a redraw moves up one line and clears it: \x1b[1A, then \r and \x1b[2K. */
 const REDRAW = '\x1b[1A\r\x1b[2K';
 
-export function progressReporter(io: Io, opts: { bar: boolean }): (p: ExportProgress) => void {
+export function progressReporter(
+  io: Io,
+  opts: { bar: boolean; verb?: 'export' | 'publish' },
+): (p: ExportProgress) => void {
+  const verb = opts.verb ?? 'export';
   if (opts.bar) {
     let drawn = false;
     let lastDraw = 0;
@@ -17,25 +21,27 @@ export function progressReporter(io: Io, opts: { bar: boolean }): (p: ExportProg
       const now = performance.now();
       if (p.done < p.total && now - lastDraw < REDRAW_MS) return;
       lastDraw = now;
-      io.out(`${drawn ? REDRAW : ''}${barLine(p)}`);
+      io.out(`${drawn ? REDRAW : ''}${barLine(p, verb)}`);
       drawn = true;
     };
   }
   return (p) => {
     if (p.total <= PER_FACILITY_UP_TO) {
       const f = p.facility;
-      io.err(`${f.id}: version ${f.version}, ${f.listings} listings, ${f.changed ? 'changed' : 'unchanged'} (${p.done}/${p.total})`);
+      io.err(
+        `${f.id}: version ${f.version}, ${f.listings} listings, ${f.changed ? 'changed' : 'unchanged'} (${p.done}/${p.total})`,
+      );
     } else if (p.done % Math.ceil(p.total / 10) === 0 || p.done === p.total) {
-      io.err(`exported ${p.done}/${p.total} facilities (${rateOf(p)}/s)`);
+      io.err(`${verb}ed ${p.done}/${p.total} facilities (${rateOf(p)}/s)`);
     }
   };
 }
 
-function barLine(p: ExportProgress): string {
+function barLine(p: ExportProgress, verb: string): string {
   const filled = Math.round((p.done / p.total) * BAR_WIDTH);
   const rate = rateOf(p);
   const eta = p.done < p.total && rate > 0 ? `  eta ${Math.ceil((p.total - p.done) / rate)}s` : '';
-  return `exporting [${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${p.done}/${p.total} facilities  ${rate}/s${eta}`;
+  return `${verb}ing [${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${p.done}/${p.total} facilities  ${rate}/s${eta}`;
 }
 
 function rateOf(p: ExportProgress): number {

@@ -1,106 +1,124 @@
-// `listings snapshot keygen|export|verify`: signed static copies of each facility's listings, for any static host or CDN.
-import { Command, InvalidArgumentError } from 'commander';
+// `listings snapshot keygen|export|publish|verify`: signed static copies of each facility's listings, for any static host or CDN.
+import { Command } from 'commander';
 import { loadConfig } from '../../server/config.ts';
 import { ListingsError } from '../../server/errors.ts';
-import { exportSnapshots, isFacilityId, type ExportSummary } from '../../server/snapshots/export.ts';
+import { exportSnapshots, type ExportSummary } from '../../server/snapshots/export.ts';
 import { generateSigningKey, loadSigningKey } from '../../server/snapshots/keygen.ts';
 import { verifySnapshot, type Checked } from '../../server/snapshots/verify.ts';
 import { globalsOf, withDb } from '../context.ts';
 import { json, type Io } from '../io.ts';
+import { formatDuration, parseFacilityId, parseTtl, parseVersion, TTL_DEFAULT_SECONDS } from './snapshot-args.ts';
 import { progressReporter } from './snapshot-progress.ts';
-
-const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
-const MAX_TTL_SECONDS = 366 * 86_400;
-
-/** `90s`, `30m`, `12h`, `7d` -> seconds. */
-export function parseTtl(value: string): number {
-  const m = /^(\d+)([smhd])$/.exec(value.trim());
-  if (!m) throw new InvalidArgumentError('expected a duration such as 90s, 30m, 12h or 7d');
-  const seconds = Number(m[1]) * UNIT_SECONDS[m[2] as keyof typeof UNIT_SECONDS];
-  if (seconds <= 0 || seconds > MAX_TTL_SECONDS) throw new InvalidArgumentError('must be more than 0 and at most 366d');
-  return seconds;
-}
-
-export function parseVersion(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number of 1 or more');
-  return n;
-}
-
-export function parseFacilityId(value: string, previous: string[] = []): string[] {
-  if (!isFacilityId(value)) throw new InvalidArgumentError(`"${value}" is not a facility id (1-64 characters of a-z, 0-9 or "-")`);
-  return [...previous, value];
-}
-
-/** 7d 0h 0m, 3h 12m, 42s: how long until a snapshot expires. */
-export function formatDuration(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds));
-  const [d, h, m] = [Math.floor(s / 86_400), Math.floor((s % 86_400) / 3600), Math.floor((s % 3600) / 60)];
-  if (d > 0) return `${d}d ${h}h ${m}m`;
-  if (h > 0) return `${h}h ${m}m`;
-  return m > 0 ? `${m}m ${s % 60}s` : `${s}s`;
-}
+import { publishCommand } from './snapshot-publish.ts';
 
 export function snapshotCommand(io: Io): Command {
   const snapshot = new Command('snapshot')
     .description('signed static snapshots of the listings, for static hosting and CDNs')
-    .addHelpText('after', [
-      '\nExamples:',
-      '  $ listings snapshot keygen --out ./secrets',
-      '  $ listings snapshot export --out ./public --signing-key ./secrets/signing-key.pem',
-      '  $ listings snapshot verify ./public/wro-1 --keys ./public/keys.json',
-    ].join('\n'));
+    .addHelpText(
+      'after',
+      [
+        '\nExamples:',
+        '  $ listings snapshot keygen --out ./secrets',
+        '  $ listings snapshot export --out ./public --signing-key ./secrets/signing-key.pem',
+        '  $ listings snapshot publish --to s3://listings-cdn/snapshots --signing-key ./secrets/signing-key.pem --watch',
+        '  $ listings snapshot verify ./public/wro-1 --keys ./public/keys.json',
+      ].join('\n'),
+    );
 
-  snapshot.command('keygen')
-    .description('make an Ed25519 signing key pair: DIR/signing-key.pem (private, mode 600), DIR/public-key.pem and DIR/public-key.jwk.json')
+  snapshot
+    .command('keygen')
+    .description(
+      'make an Ed25519 signing key pair: DIR/signing-key.pem (private, mode 600), DIR/public-key.pem and DIR/public-key.jwk.json',
+    )
     .requiredOption('--out <dir>', 'folder for the key files (keep it private)')
-    .option('--force', 'replace an existing signing-key.pem (files signed with the old key verify only while keys.json still lists it)')
+    .option(
+      '--force',
+      'replace an existing signing-key.pem (files signed with the old key verify only while keys.json still lists it)',
+    )
     .option('--json', 'print as JSON')
-    .addHelpText('after', '\nExample:\n  $ listings snapshot keygen --out ./secrets\n\nThe kid is base64url(first 16 bytes of SHA-256(raw 32-byte public key)).')
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ listings snapshot keygen --out ./secrets\n\nThe kid is base64url(first 16 bytes of SHA-256(raw 32-byte public key)).',
+    )
     .action(async (opts: { out: string; force?: boolean; json?: boolean }) => {
       const r = await generateSigningKey(opts.out, { force: opts.force ?? false });
       if (opts.json) io.out(json(r));
       else {
-        io.out(`kid ${r.kid}\n  private key  ${r.private_key} (mode 600: keep it secret, back it up)\n  public key   ${r.public_key_pem}\n  public JWK   ${r.public_key_jwk}`);
+        io.out(
+          `kid ${r.kid}\n  private key  ${r.private_key} (mode 600: keep it secret, back it up)\n  public key   ${r.public_key_pem}\n  public JWK   ${r.public_key_jwk}`,
+        );
         io.err(`Next: listings snapshot export --out ./public --signing-key ${r.private_key}`);
       }
     });
 
-  snapshot.command('export')
-    .description("write OUT/<facility>/listings.json (every active listing as a Detail), its .sig, OUT/keys.json and OUT/keys/<kid>.pem")
+  snapshot
+    .command('export')
+    .description(
+      "write every facility's new version as OUT/<facility>/v<version>/listings.json (every active listing as a Detail) and .sig, then the pointer OUT/<facility>/listings.json and .sig, OUT/keys.json and OUT/keys/<kid>.pem",
+    )
     .requiredOption('--out <dir>', 'output folder: upload it as is to any static host')
     .requiredOption('--signing-key <file>', 'the private key from "snapshot keygen"')
     .option('--facility <id>', 'only this facility (repeatable; default: all)', parseFacilityId)
-    .option('--ttl <duration>', 'how long the files stay valid: s, m, h or d (default 7d); make it longer than the re-export interval', parseTtl)
+    .option(
+      '--ttl <duration>',
+      'how long the files stay valid: s, m, h or d (default 7d); make it longer than the re-export interval',
+      parseTtl,
+    )
     .option('--public-url <url>', 'URL of the server, for rent links without a rental page template (env PUBLIC_URL)')
     .option('--json', 'print the summary as JSON')
-    .addHelpText('after', '\nExamples:\n  $ listings snapshot export --out ./public --signing-key ./secrets/signing-key.pem\n  $ listings snapshot export --out ./public --signing-key ./secrets/signing-key.pem --facility wro-1 --ttl 2d')
-    .action(async (opts: { out: string; signingKey: string; facility?: string[]; ttl?: number; publicUrl?: string; json?: boolean }, cmd: Command) => {
-      const g = globalsOf(cmd);
-      const { publicUrl } = loadConfig({ db: g.db, keyPrefix: g.keyPrefix, publicUrl: opts.publicUrl }, io.env);
-      const key = await loadSigningKey(opts.signingKey);
-      if (key.warning) io.err(`warning: ${key.warning}`);
-      const summary = await withDb(cmd, io, (db) =>
-        exportSnapshots(db, {
-          outDir: opts.out,
-          key,
-          publicUrl,
-          facilityIds: opts.facility,
-          ttlSeconds: opts.ttl ?? UNIT_SECONDS.d * 7,
-          onProgress: progressReporter(io, { bar: io.isTTY && !opts.json }),
-        }),
-      );
-      io.out(opts.json ? json(summary) : summaryText(summary));
-    });
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ listings snapshot export --out ./public --signing-key ./secrets/signing-key.pem\n  $ listings snapshot export --out ./public --signing-key ./secrets/signing-key.pem --facility wro-1 --ttl 2d',
+    )
+    .action(
+      async (
+        opts: {
+          out: string;
+          signingKey: string;
+          facility?: string[];
+          ttl?: number;
+          publicUrl?: string;
+          json?: boolean;
+        },
+        cmd: Command,
+      ) => {
+        const g = globalsOf(cmd);
+        const { publicUrl } = loadConfig({ db: g.db, keyPrefix: g.keyPrefix, publicUrl: opts.publicUrl }, io.env);
+        const key = await loadSigningKey(opts.signingKey);
+        if (key.warning) io.err(`warning: ${key.warning}`);
+        const summary = await withDb(cmd, io, (db) =>
+          exportSnapshots(db, {
+            outDir: opts.out,
+            key,
+            publicUrl,
+            facilityIds: opts.facility,
+            ttlSeconds: opts.ttl ?? TTL_DEFAULT_SECONDS,
+            onProgress: progressReporter(io, { bar: io.isTTY && !opts.json }),
+          }),
+        );
+        io.out(opts.json ? json(summary) : summaryText(summary));
+      },
+    );
 
-  snapshot.command('verify')
-    .description('check a snapshot: signature over the exact bytes, kid, expiry and (with --min-version) rollback; exit 1 with the reason if any fails')
-    .argument('<path-or-url>', 'listings.json or its facility folder, as a local path or an http(s) URL; the signature is <listings.json>.sig')
+  snapshot.addCommand(publishCommand(io));
+
+  snapshot
+    .command('verify')
+    .description(
+      'check a snapshot: signature over the exact bytes, kid, expiry and (with --min-version) rollback; exit 1 with the reason if any fails',
+    )
+    .argument(
+      '<path-or-url>',
+      'listings.json or its facility folder, as a local path or an http(s) URL; the signature is that of the version named inside it (v<version>/listings.json.sig beside it, else <listings.json>.sig)',
+    )
     .requiredOption('--keys <file-or-url>', 'the JWKS (keys.json) the signature is checked against')
     .option('--min-version <n>', 'reject versions below n (rollback to an older file)', parseVersion)
     .option('--facility <id>', 'reject a snapshot of any other facility')
     .option('--json', 'print the result as JSON')
-    .addHelpText('after', '\nExamples:\n  $ listings snapshot verify ./public/wro-1 --keys ./public/keys.json\n  $ listings snapshot verify https://cdn.example/wro-1/listings.json --keys https://cdn.example/keys.json --min-version 42\n\nFailure reasons: malformed, kid_mismatch, unknown_kid, signature_invalid, facility_mismatch, expired, rollback, unreadable.')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ listings snapshot verify ./public/wro-1 --keys ./public/keys.json\n  $ listings snapshot verify https://cdn.example/wro-1/listings.json --keys https://cdn.example/keys.json --min-version 42\n\nFailure reasons: malformed, kid_mismatch, unknown_kid, signature_invalid, facility_mismatch, expired, rollback, unreadable.',
+    )
     .action(async (target: string, opts: { keys: string; minVersion?: number; facility?: string; json?: boolean }) => {
       let location = target;
       try {
@@ -108,14 +126,25 @@ export function snapshotCommand(io: Io): Command {
         const { loadSnapshotFiles, loadText } = await import('../../server/snapshots/load.ts');
         const [files, jwks] = await Promise.all([loadSnapshotFiles(target), loadText(opts.keys)]);
         location = files.location;
-        const result = verifySnapshot(files.listings, files.signature, jwks, { now: new Date(), minVersion: opts.minVersion, facility: opts.facility });
+        const result = verifySnapshot(files.listings, files.signature, jwks, {
+          now: new Date(),
+          minVersion: opts.minVersion,
+          facility: opts.facility,
+        });
         if (!result.ok) throw new ListingsError(result.reason, result.message);
-        io.out(opts.json ? json({ ok: true, location, keys: opts.keys, checked: result.checked }) : checkedText(location, opts.keys, result.checked));
+        io.out(
+          opts.json
+            ? json({ ok: true, location, keys: opts.keys, checked: result.checked })
+            : checkedText(location, opts.keys, result.checked),
+        );
       } catch (err) {
         if (!(err instanceof ListingsError)) throw err;
         if (opts.json) io.out(json({ ok: false, location, reason: err.code, message: err.message }));
         // An unreadable file's message names the file already.
-        throw new ListingsError(err.code, err.code === 'unreadable' ? `unreadable: ${err.message}` : `${location}: ${err.code}: ${err.message}`);
+        throw new ListingsError(
+          err.code,
+          err.code === 'unreadable' ? `unreadable: ${err.message}` : `${location}: ${err.code}: ${err.message}`,
+        );
       }
     });
 
@@ -133,7 +162,10 @@ function summaryText(s: ExportSummary): string {
 }
 
 function checkedText(location: string, keys: string, c: Checked): string {
-  const version = c.min_version === null ? `${c.version} (no --min-version: rollback not checked)` : `${c.version} (>= min-version ${c.min_version})`;
+  const version =
+    c.min_version === null
+      ? `${c.version} (no --min-version: rollback not checked)`
+      : `${c.version} (>= min-version ${c.min_version})`;
   return [
     `verified ${location}`,
     `  signature  valid Ed25519 (${c.alg}) over ${c.bytes} bytes`,

@@ -90,7 +90,8 @@ function visibleRows() {
 }
 
 function freeCell(free) {
-  const [text, cls] = free === 0 ? ['Sold out', 'sold-out'] : free === 1 ? ['Last unit', 'low'] : [`${free} free`, 'ok'];
+  const [text, cls] =
+    free === 0 ? ['Sold out', 'sold-out'] : free === 1 ? ['Last unit', 'low'] : [`${free} free`, 'ok'];
   return el('td', {}, el('span', { className: `pill ${cls}`, textContent: text }));
 }
 
@@ -98,17 +99,26 @@ function rowOf(r, best) {
   const tr = el('tr', { className: r.free === 0 ? 'sold-out' : '' });
   tr.dataset.listingId = r.id;
   tr.dataset.facility = r.facilityId;
-  const title = r.rentUrl ? el('a', { className: 'title', href: r.rentUrl, textContent: r.title }) : el('span', { className: 'title', textContent: r.title });
+  const title = r.rentUrl
+    ? el('a', { className: 'title', href: r.rentUrl, textContent: r.title })
+    : el('span', { className: 'title', textContent: r.title });
   const unit = el('td', {}, title, el('span', { className: 'code', textContent: r.code }));
   const perM2 = el('td', { className: 'num per-m2' }, el('b', { textContent: money(Math.round(r.perM2), r.currency) }));
   if (best) perM2.append(el('span', { className: 'best', textContent: 'Best value' }));
   const period = r.period === 'P1M' ? '' : ` / ${r.period}`;
   const action = el('td', { className: 'action' });
-  if (r.rentUrl) action.append(el('a', { href: r.rentUrl, className: r.free === 0 ? 'link' : 'button', textContent: r.free === 0 ? 'Details' : 'Rent →' }));
+  if (r.rentUrl)
+    action.append(
+      el('a', {
+        href: r.rentUrl,
+        className: r.free === 0 ? 'link' : 'button',
+        textContent: r.free === 0 ? 'Details' : 'Rent →',
+      }),
+    );
   tr.append(
     el('td', { className: 'facility', textContent: r.facility }),
     unit,
-    el('td', { className: 'num', textContent: `${area.format(r.area)} m²` }),
+    el('td', { className: 'num area', textContent: `${area.format(r.area)} m²` }),
     el('td', { className: 'num price', textContent: money(r.gross, r.currency) + period }),
     perM2,
     freeCell(r.free),
@@ -122,18 +132,32 @@ function render() {
   const currencies = [...new Set(rows.map((r) => r.currency))].sort();
   const groups = currencies.map((currency) => {
     const inGroup = rows.filter((r) => r.currency === currency);
-    const cheapest = inGroup.filter((r) => r.free > 0).reduce((min, r) => (!min || r.perM2 < min.perM2 ? r : min), null);
+    const cheapest = inGroup
+      .filter((r) => r.free > 0)
+      .reduce((min, r) => (!min || r.perM2 < min.perM2 ? r : min), null);
     const names = [...new Set(inGroup.map((r) => r.facility))].join(' · ');
-    const header = el('tr', { className: 'group' }, el('th', { colSpan: 7, scope: 'rowgroup' }, `Prices in ${currency}`, el('span', { textContent: names })));
+    const header = el(
+      'tr',
+      { className: 'group' },
+      el('th', { colSpan: 7, scope: 'rowgroup' }, `Prices in ${currency}`, el('span', { textContent: names })),
+    );
     const body = el('tbody', {}, header, ...inGroup.map((r) => rowOf(r, r === cheapest)));
     body.dataset.currency = currency;
     return body;
   });
   for (const old of [...table.tBodies]) old.remove();
-  if (groups.length === 0) groups.push(el('tbody', {}, el('tr', {}, el('td', { colSpan: 7, className: 'empty', textContent: 'No units match these filters.' }))));
+  if (groups.length === 0)
+    groups.push(
+      el(
+        'tbody',
+        {},
+        el('tr', {}, el('td', { colSpan: 7, className: 'empty', textContent: 'No units match these filters.' })),
+      ),
+    );
   table.append(...groups);
   for (const th of table.tHead.querySelectorAll('th[data-sort]')) {
-    if (th.dataset.sort === state.sort.key) th.setAttribute('aria-sort', state.sort.dir > 0 ? 'ascending' : 'descending');
+    if (th.dataset.sort === state.sort.key)
+      th.setAttribute('aria-sort', state.sort.dir > 0 ? 'ascending' : 'descending');
     else th.removeAttribute('aria-sort');
   }
   const time = new Date().toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
@@ -143,7 +167,13 @@ function render() {
 function renderFacilityOptions() {
   facilityOptions.replaceChildren(
     ...state.facilities.map((f) =>
-      el('label', { className: 'chip' }, el('input', { type: 'checkbox', name: 'facility', value: f.id, checked: true }), ` ${f.name} `, el('span', { className: 'count', textContent: String(f.count) })),
+      el(
+        'label',
+        { className: 'chip' },
+        el('input', { type: 'checkbox', name: 'facility', value: f.id, checked: true }),
+        ` ${f.name} `,
+        el('span', { className: 'count', textContent: String(f.count) }),
+      ),
     ),
   );
 }
@@ -152,7 +182,9 @@ async function load() {
   const results = await Promise.allSettled(keys.map(([id, key]) => loadFacility(id, key)));
   const answers = results.filter((r) => r.status === 'fulfilled').map((r) => r.value);
   notices.replaceChildren(
-    ...results.filter((r) => r.status === 'rejected').map((r) => el('li', { textContent: `Could not load ${r.reason.message}` })),
+    ...results
+      .filter((r) => r.status === 'rejected')
+      .map((r) => el('li', { textContent: `Could not load ${r.reason.message}` })),
   );
   state.rows = answers.flatMap(rowsOf);
   state.facilities = answers.map((a) => ({ id: a.facility.id, name: a.facility.name, count: a.listings.length }));

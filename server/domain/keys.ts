@@ -48,3 +48,13 @@ export function newKeyId(): string {
 }
 
 export type KeyRejection = 'missing_api_key' | 'invalid_api_key' | 'revoked_api_key';
+
+/** A key's own rate and burst where set, the default for the part that is not (a rate alone gets a 5-second burst). */
+export function effectiveLimitOf(
+  key: { rate_per_s: number | null; burst: number | null },
+  fallback: { rate: number; burst: number },
+): { rate: number; burst: number } {
+  if (key.rate_per_s === null && key.burst === null) return fallback;
+  const rate = key.rate_per_s ?? fallback.rate;
+  return { rate, burst: key.burst ?? (key.rate_per_s === null ? fallback.burst : Math.ceil(rate * 5)) };
+}

@@ -10,7 +10,12 @@ const facility = {
   ],
 };
 const base: PricedListing = {
-  price_gross: 10000, price_period: 'P1M', vat_rate: 23, dynamic_pricing: true, total_units: 10, free_units: 5,
+  price_gross: 10000,
+  price_period: 'P1M',
+  vat_rate: 23,
+  dynamic_pricing: true,
+  total_units: 10,
+  free_units: 5,
 };
 
 describe('occupancy', () => {
@@ -59,7 +64,9 @@ describe('priceOf', () => {
   });
   it('VAT 8.1 (Swiss) rounds net from gross', () => {
     // 10000 * 100 / 108.1 = 9250.69... -> 9251
-    expect(priceOf({ ...base, vat_rate: 8.1, dynamic_pricing: false }, { currency: 'CHF', pricing_rules: [] }).net).toBe(9251);
+    expect(
+      priceOf({ ...base, vat_rate: 8.1, dynamic_pricing: false }, { currency: 'CHF', pricing_rules: [] }).net,
+    ).toBe(9251);
   });
   it('rounds a half minor unit away from zero for gross', () => {
     // 2990 * 1.05 = 3139.5 -> 3140; 1 * 0.5 -> 1 with -50 %

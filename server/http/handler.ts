@@ -4,17 +4,23 @@ import { createRequire } from 'node:module';
 import { redactSecrets } from '../domain/keys.ts';
 import { REPO_ROOT } from '../repo.ts';
 import type { Db } from '../store/db.ts';
-import { HttpProblem, problem, type Answer, type RequestLike } from './answer.ts';
-import { ListingsApi, type ApiContext, type ApiOptions } from './api.ts';
-import { CORS_HEADERS } from './cors.ts';
-import { html, HTML_SECURITY_HEADERS, page } from './html.ts';
-import { openApiDocument } from './openapi.ts';
-import { nextRequestId } from './request-id.ts';
-import { rentalPage, RENT_PREFIX } from './rental-page.ts';
-import { StaticFiles } from './static-files.ts';
-import { bodyOf } from './views-cache.ts';
-
-export const MAX_URL_LENGTH = 2048;
+import {
+  ALLOWED_METHODS,
+  DETAILS,
+  HttpProblem,
+  MAX_URL_LENGTH,
+  problem,
+  type Answer,
+  type RequestLike,
+} from './transport/answer.ts';
+import { ListingsApi, type ApiContext, type ApiOptions } from './api/api.ts';
+import { CORS_HEADERS } from './transport/cors.ts';
+import { html, HTML_SECURITY_HEADERS, page } from './pages/html.ts';
+import { docsPage } from './pages/docs.ts';
+import { openApiDocument } from './api/openapi.ts';
+import { nextRequestId } from './transport/request-id.ts';
+import { rentalPage, RENT_PREFIX } from './pages/rental-page.ts';
+import { StaticBody, StaticFiles } from './pages/static-files.ts';
 
 export interface HandlerOptions extends Omit<ApiOptions, 'db'> {
   db: Db;
@@ -32,36 +38,70 @@ export interface Handler {
 
 export function createHandler(opts: HandlerOptions): Handler {
   const api = new ListingsApi(opts);
-  const widget = new StaticFiles(join(REPO_ROOT, 'dist', 'widget'), { ...CORS_HEADERS, 'cross-origin-resource-policy': 'cross-origin' }, 'public, max-age=300, must-revalidate');
+  const widget = new StaticFiles(
+    join(REPO_ROOT, 'dist', 'widget'),
+    { ...CORS_HEADERS, 'cross-origin-resource-policy': 'cross-origin' },
+    'public, max-age=300, must-revalidate',
+  );
   const assets = new StaticFiles(join(REPO_ROOT, 'server', 'assets'), {}, 'public, max-age=3600');
+  // No page uses Swagger UI any more; its bundle stays served while compression.test.ts and fault-sigterm.test.ts use it.
   const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   const swagger = new StaticFiles(swaggerDir, {}, 'public, max-age=86400');
-  const mounts = (opts.mounts ?? []).map((m) => ({ prefix: m.prefix, files: new StaticFiles(m.dir, CORS_HEADERS, m.cacheControl ?? 'no-cache') }));
-  const openapi = bodyOf(openApiDocument(opts.publicUrl));
+  const mounts = (opts.mounts ?? []).map((m) => ({
+    prefix: m.prefix,
+    files: new StaticFiles(m.dir, CORS_HEADERS, m.cacheControl ?? 'no-cache'),
+  }));
+  const document = openApiDocument(opts.publicUrl);
+  const openapi = new StaticBody(Buffer.from(JSON.stringify(document)), true);
+  const docs = docsPage(document);
+  const openapiHeaders = Object.freeze({
+    ...CORS_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'public, max-age=300',
+  });
 
   const route = (req: RequestLike, ctx: ApiContext): Answer => {
-    if (req.url.length > MAX_URL_LENGTH) return problem('uri_too_long', `The URL is longer than ${MAX_URL_LENGTH} characters.`, CORS_HEADERS);
+    if (req.url.length > MAX_URL_LENGTH)
+      return problem('uri_too_long', DETAILS.uri_too_long(MAX_URL_LENGTH), CORS_HEADERS);
     const path = pathOf(req.url);
     const search = req.url.slice(path.length);
     if (api.handles(path)) return api.handle(req, path, search, ctx);
-    if (req.method === 'OPTIONS') return { status: 204, headers: { ...CORS_HEADERS, allow: 'GET, HEAD, OPTIONS' }, body: null };
+    if (req.method === 'OPTIONS')
+      return { status: 204, headers: { ...CORS_HEADERS, allow: ALLOWED_METHODS }, body: null };
     const readOnly = req.method === 'GET' || req.method === 'HEAD';
     const found = readOnly ? serveRead(req, path) : undefined;
     if (found) return found;
-    if (!readOnly && isKnownPath(path)) return problem('method_not_allowed', `${req.method} is not allowed here.`, { ...CORS_HEADERS, allow: 'GET, HEAD, OPTIONS' });
+    if (!readOnly && isKnownPath(path))
+      return problem('method_not_allowed', `${req.method} is not allowed here.`, {
+        ...CORS_HEADERS,
+        allow: ALLOWED_METHODS,
+      });
     return problem('not_found', 'There is nothing at this address.', CORS_HEADERS);
   };
 
   const isKnownPath = (path: string) =>
-    path === '/' || path === '/openapi.json' || path === '/docs' || path === '/healthz' || path === '/favicon.ico' || path.startsWith(RENT_PREFIX) || path.startsWith('/widget/') || path.startsWith('/assets/') || mounts.some((m) => path.startsWith(m.prefix));
+    path === '/' ||
+    path === '/openapi.json' ||
+    path === '/docs' ||
+    path === '/healthz' ||
+    path === '/favicon.ico' ||
+    path.startsWith(RENT_PREFIX) ||
+    path.startsWith('/widget/') ||
+    path.startsWith('/assets/') ||
+    mounts.some((m) => path.startsWith(m.prefix));
 
   const serveRead = (req: RequestLike, path: string): Answer | undefined => {
     if (path === '/openapi.json') {
-      return { status: 200, headers: { ...CORS_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300', etag: openapi.etag }, body: openapi.bytes };
+      return openapi.answer(req, openapiHeaders);
     }
     if (path === '/favicon.ico') return assets.serve(req, 'favicon.svg');
-    if (path === '/healthz') return { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'ok\n' };
-    if (path === '/docs' || path === '/docs/') return docsPage();
+    if (path === '/healthz')
+      return {
+        status: 200,
+        headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+        body: 'ok\n',
+      };
+    if (path === '/docs' || path === '/docs/') return docs(req);
     if (path === '/') return indexPage(opts.links ?? []);
     if (path.startsWith(RENT_PREFIX)) {
       api.freshness.check();
@@ -90,7 +130,7 @@ export function createHandler(opts: HandlerOptions): Handler {
       if (err instanceof HttpProblem) answer = problem(err.code, err.detail, { ...CORS_HEADERS, ...err.headers });
       else {
         opts.log?.({ level: 'error', request_id: requestId, error: (err as Error).stack ?? String(err) });
-        answer = problem('internal_error', `Something went wrong on our side. Request id: ${requestId}`, CORS_HEADERS);
+        answer = problem('internal_error', DETAILS.internal_error(requestId), CORS_HEADERS);
       }
     }
     if (Array.isArray(answer.headers)) {
@@ -99,12 +139,19 @@ export function createHandler(opts: HandlerOptions): Handler {
     } else {
       answer.headers['x-request-id'] = requestId;
       answer.headers['x-content-type-options'] = 'nosniff';
-      if (answer.body !== null) answer.headers['content-length'] = typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.length;
+      if (answer.body !== null)
+        answer.headers['content-length'] =
+          typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.length;
     }
     if (req.method === 'HEAD') answer.body = null;
     opts.log?.({
-      level: 'info', request_id: requestId, method: req.method, path: redactSecrets(pathOf(req.url)).slice(0, 200), status: answer.status,
-      duration_ms: Math.round((performance.now() - started) * 1000) / 1000, key_id: ctx.keyId ?? null,
+      level: 'info',
+      request_id: requestId,
+      method: req.method,
+      path: redactSecrets(pathOf(req.url)).slice(0, 200),
+      status: answer.status,
+      duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+      key_id: ctx.keyId ?? null,
     });
     return answer;
   }) as Handler;
@@ -118,23 +165,25 @@ function pathOf(url: string): string {
   return q === -1 ? url : url.slice(0, q);
 }
 
-function docsPage(): Answer {
-  const body = page(
-    'External Listings API reference',
-    html`<div id="swagger-ui"></div><script src="/assets/swagger-ui/swagger-ui-bundle.js"></script><script src="/assets/docs.js"></script>`,
-    { head: html`<link rel="stylesheet" href="/assets/swagger-ui/swagger-ui.css"><link rel="stylesheet" href="/assets/docs.css">` },
-  );
-  // Swagger UI sets inline styles, so this one page allows them; scripts stay 'self' only.
-  const csp = HTML_SECURITY_HEADERS['content-security-policy'].replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
-  return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...HTML_SECURITY_HEADERS, 'content-security-policy': csp }, body };
-}
-
 function indexPage(links: { href: string; label: string; note?: string }[]): Answer {
-  const all = [...links, { href: '/docs', label: 'API reference', note: 'the OpenAPI document, rendered' }, { href: '/openapi.json', label: 'OpenAPI document', note: 'JSON' }];
+  const all = [
+    ...links,
+    { href: '/docs', label: 'API reference', note: 'the OpenAPI document, rendered' },
+    { href: '/openapi.json', label: 'OpenAPI document', note: 'JSON' },
+  ];
   const body = page(
     'storage-listings',
-    html`<main><h1>storage-listings</h1><p>Live self-storage prices, free units and photos for partner sites.</p>
-<ul class="links">${all.map((l) => html`<li><a href="${l.href}">${l.label}</a>${l.note ? html` — ${l.note}` : ''}</li>`)}</ul></main>`,
+    html`<main>
+      <h1>storage-listings</h1>
+      <p>Live self-storage prices, free units and photos for partner sites.</p>
+      <ul class="links">
+        ${all.map((l) => html`<li><a href="${l.href}">${l.label}</a>${l.note ? html` — ${l.note}` : ''}</li>`)}
+      </ul>
+    </main>`,
   );
-  return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...HTML_SECURITY_HEADERS }, body };
+  return {
+    status: 200,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...HTML_SECURITY_HEADERS },
+    body,
+  };
 }

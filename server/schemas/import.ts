@@ -12,6 +12,18 @@ const percent = (min: number, max: number) =>
     .max(max)
     .refine((v) => Math.abs(v * 10_000 - Math.round(v * 10_000)) < 1e-6, 'must have at most 4 decimals');
 
+/**
+ * Cross-field rules (free <= total, unique codes and ids) run even when a field of the same object has a problem of
+ * its own, so that one run reports every problem in the file. The value may then still hold raw input, so each rule
+ * reads it through itemsOf and fieldOf and checks the types it relies on.
+ */
+const evenWithOtherProblems = {
+  when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null,
+};
+const itemsOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+const fieldOf = (item: unknown, key: string): unknown =>
+  typeof item === 'object' && item !== null ? (item as Record<string, unknown>)[key] : undefined;
+
 const minor = z.int().min(0).max(1_000_000_000_000, 'must be at most 10^12 minor units');
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
 
@@ -24,7 +36,9 @@ export const ImportPhoto = z.strictObject({
 
 export const ImportListing = z
   .strictObject({
-    code: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 characters of letters, digits, ".", "_" or "-"'),
+    code: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 characters of letters, digits, ".", "_" or "-"'),
     title: z.string().trim().min(1).max(200),
     active: z.boolean(),
     area_m2: z.number().positive().max(100_000),
@@ -46,10 +60,12 @@ export const ImportListing = z
     photos: z.array(ImportPhoto).max(100).default([]),
   })
   .superRefine((listing, ctx) => {
-    if (listing.free_units > listing.total_units) {
-      ctx.addIssue({ code: 'custom', path: ['free_units'], message: `must not exceed total_units (${listing.total_units})` });
+    const free = fieldOf(listing, 'free_units');
+    const total = fieldOf(listing, 'total_units');
+    if (typeof free === 'number' && typeof total === 'number' && total >= 0 && free > total) {
+      ctx.addIssue({ code: 'custom', path: ['free_units'], message: `must not exceed total_units (${total})` });
     }
-  });
+  }, evenWithOtherProblems);
 export type ImportListing = z.infer<typeof ImportListing>;
 
 export const PricingRuleInput = z.strictObject({
@@ -61,39 +77,70 @@ export const ImportFacility = z
   .strictObject({
     id: z.string().regex(/^[a-z0-9-]{1,64}$/, 'must be 1-64 characters of a-z, 0-9 or "-"'),
     name: z.string().trim().min(1).max(200),
-    currency: z.string().refine((c) => /^[A-Z]{3}$/.test(c) && currencies.has(c), 'must be a known ISO 4217 currency code'),
+    currency: z
+      .string()
+      .refine((c) => /^[A-Z]{3}$/.test(c) && currencies.has(c), 'must be a known ISO 4217 currency code'),
     rental_page_url: z
       .string()
-      .refine((t) => /^https?:\/\//.test(t) && t.includes('{code}'), 'must be an http(s) URL template containing {code}')
+      .refine(
+        (t) => /^https?:\/\//.test(t) && t.includes('{code}'),
+        'must be an http(s) URL template containing {code}',
+      )
       .optional(),
+    booking_url: z
+      .string()
+      .refine((t) => /^https?:\/\//.test(t), 'must be an http(s) URL (it may contain {facility} and {code})')
+      .optional()
+      .describe("The operator's own booking page: the rental page's Rent button leads there."),
+    contact: z
+      .strictObject({
+        email: z.email('must be an email address').optional(),
+        phone: z
+          .string()
+          .regex(/^\+?[0-9 ()./-]{5,30}$/, 'must be a phone number (digits, spaces, + ( ) . / -)')
+          .optional(),
+      })
+      .refine((c) => c.email !== undefined || c.phone !== undefined, 'must give an email or a phone')
+      .optional()
+      .describe('How renters reach the operator to rent, when there is no booking page.'),
     pricing_rules: z.array(PricingRuleInput).max(50).default([]),
     listings: z.array(ImportListing).max(10_000),
   })
   .superRefine((facility, ctx) => {
     const seen = new Map<string, number>();
-    facility.listings.forEach((l, i) => {
-      const first = seen.get(l.code);
+    itemsOf(facility.listings).forEach((l, i) => {
+      const code = fieldOf(l, 'code');
+      if (typeof code !== 'string') return;
+      const first = seen.get(code);
       if (first !== undefined) {
-        ctx.addIssue({ code: 'custom', path: ['listings', i, 'code'], message: `duplicate code "${l.code}" (also at listings[${first}])` });
-      } else seen.set(l.code, i);
+        ctx.addIssue({
+          code: 'custom',
+          path: ['listings', i, 'code'],
+          message: `duplicate code "${code}" (also at listings[${first}])`,
+        });
+      } else seen.set(code, i);
     });
     const tiers = new Set<number>();
-    facility.pricing_rules.forEach((r, i) => {
-      if (tiers.has(r.min_occupancy)) ctx.addIssue({ code: 'custom', path: ['pricing_rules', i, 'min_occupancy'], message: 'duplicate tier' });
-      tiers.add(r.min_occupancy);
+    itemsOf(facility.pricing_rules).forEach((r, i) => {
+      const tier = fieldOf(r, 'min_occupancy');
+      if (typeof tier !== 'number') return;
+      if (tiers.has(tier))
+        ctx.addIssue({ code: 'custom', path: ['pricing_rules', i, 'min_occupancy'], message: 'duplicate tier' });
+      tiers.add(tier);
     });
-  });
+  }, evenWithOtherProblems);
 export type ImportFacility = z.infer<typeof ImportFacility>;
 
-export const ImportFile = z
-  .strictObject({ facilities: z.array(ImportFacility).min(1) })
-  .superRefine((file, ctx) => {
-    const seen = new Set<string>();
-    file.facilities.forEach((f, i) => {
-      if (seen.has(f.id)) ctx.addIssue({ code: 'custom', path: ['facilities', i, 'id'], message: `duplicate facility id "${f.id}"` });
-      seen.add(f.id);
-    });
+export const ImportFile = z.strictObject({ facilities: z.array(ImportFacility).min(1) }).superRefine((file, ctx) => {
+  const seen = new Set<string>();
+  itemsOf(file.facilities).forEach((f, i) => {
+    const id = fieldOf(f, 'id');
+    if (typeof id !== 'string') return;
+    if (seen.has(id))
+      ctx.addIssue({ code: 'custom', path: ['facilities', i, 'id'], message: `duplicate facility id "${id}"` });
+    seen.add(id);
   });
+}, evenWithOtherProblems);
 export type ImportFile = z.infer<typeof ImportFile>;
 
 /** `facilities[0].listings[3].free_units` from zod's path array. */

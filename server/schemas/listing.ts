@@ -3,22 +3,26 @@ import { z } from 'zod';
 
 const isoDuration = z
   .string()
-  .regex(/^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?$/, 'must be an ISO 8601 duration of whole years, months, weeks or days (P1M, P14D, P1W)');
+  .regex(
+    /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?$/,
+    'must be an ISO 8601 duration of whole years, months, weeks or days (P1M, P14D, P1W)',
+  );
 
 export const Price = z
   .object({
     gross: z.int().describe('Price including VAT, in minor units (cents, grosze).'),
     net: z.int().describe('Price excluding VAT, in minor units: round(gross * 100 / (100 + vat_rate)).'),
     vat_rate: z.number().min(0).max(100).describe('VAT as a percentage (23, 8.1, 0).'),
-    currency: z.string().regex(/^[A-Z]{3}$/).describe('ISO 4217 currency code.'),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .describe('ISO 4217 currency code.'),
     period: isoDuration.describe('Billing period as an ISO 8601 duration (P1M = per month).'),
   })
   .meta({ id: 'Price' });
 export type Price = z.infer<typeof Price>;
 
-export const CoverPhoto = z
-  .object({ url: z.string(), caption: z.string() })
-  .meta({ id: 'CoverPhoto' });
+export const CoverPhoto = z.object({ url: z.string(), caption: z.string() }).meta({ id: 'CoverPhoto' });
 export type CoverPhoto = z.infer<typeof CoverPhoto>;
 
 export const Photo = z
@@ -42,7 +46,10 @@ export type Dimensions = z.infer<typeof Dimensions>;
 
 export const Summary = z
   .object({
-    id: z.string().regex(/^lst_[0-9a-f]{20}$/).describe('Stable listing id (same facility and code give the same id).'),
+    id: z
+      .string()
+      .regex(/^lst_[0-9a-f]{20}$/)
+      .describe('Stable listing id (same facility and code give the same id).'),
     code: z.string(),
     title: z.string(),
     area_m2: z.number().positive(),

@@ -33,7 +33,14 @@ afterEach(() => {
 
 const out = () => join(dir, 'out');
 const run = (extra: Partial<ExportOptions> = {}) =>
-  exportSnapshots(db, { outDir: out(), key, publicUrl: 'https://listings.example', ttlSeconds: 7 * 86_400, now: NOW, ...extra });
+  exportSnapshots(db, {
+    outDir: out(),
+    key,
+    publicUrl: 'https://listings.example',
+    ttlSeconds: 7 * 86_400,
+    now: NOW,
+    ...extra,
+  });
 const read = (facility: string) => ({
   bytes: readFileSync(join(out(), facility, 'listings.json')),
   sig: readFileSync(join(out(), facility, 'listings.json.sig'), 'utf8'),
@@ -41,14 +48,24 @@ const read = (facility: string) => ({
 const keysJson = () => readFileSync(join(out(), 'keys.json'), 'utf8');
 /** The bytes with the three fields that change on every export blanked out. */
 const withoutVolatile = (bytes: Buffer) =>
-  bytes.toString().replace(/"version":\d+/, '"version":0').replace(/"(generated_at|expires_at)":"[^"]+"/g, '"$1":""');
+  bytes
+    .toString()
+    .replace(/"version":\d+/, '"version":0')
+    .replace(/"(generated_at|expires_at)":"[^"]+"/g, '"$1":""');
 
 describe('exportSnapshots', () => {
   it('writes a signed, verifiable listings.json per facility, keys.json and the PEM key', async () => {
     const progress: ExportProgress[] = [];
     const summary = await run({ onProgress: (p) => progress.push(p) });
     const facilities = demoImport().facilities;
-    expect(summary).toMatchObject({ facilities: 4, changed: 4, unchanged: 0, kid: key.kid, generated_at: '2030-03-01T12:00:00Z', expires_at: '2030-03-08T12:00:00Z' });
+    expect(summary).toMatchObject({
+      facilities: 4,
+      changed: 4,
+      unchanged: 0,
+      kid: key.kid,
+      generated_at: '2030-03-01T12:00:00Z',
+      expires_at: '2030-03-08T12:00:00Z',
+    });
     expect(progress.map((p) => p.done)).toEqual([1, 2, 3, 4]);
     expect(readdirSync(out()).sort()).toEqual(['ber-1', 'keys', 'keys.json', 'krk-1', 'wro-1', 'zrh-1']);
     expect(readFileSync(join(out(), 'keys', `${key.kid}.pem`), 'utf8')).toBe(publicPemOf(key.publicKey));
@@ -61,7 +78,11 @@ describe('exportSnapshots', () => {
       expect(SnapshotSignature.parse(JSON.parse(sig)).kid).toBe(key.kid);
       const r = verifySnapshot(bytes, sig, keysJson(), { now: NOW, facility: f.id });
       expect(r.ok).toBe(true);
-      expect(readdirSync(join(out(), f.id)).sort()).toEqual(['listings.json', 'listings.json.sig']); // no temp files left
+      // The consistent layout: the pointer pair, and the same bytes kept immutable under v1/; no temp files left.
+      expect(readdirSync(join(out(), f.id)).sort()).toEqual(['listings.json', 'listings.json.sig', 'v1']);
+      expect(readdirSync(join(out(), f.id, 'v1')).sort()).toEqual(['listings.json', 'listings.json.sig']);
+      expect(readFileSync(join(out(), f.id, 'v1', 'listings.json')).equals(bytes)).toBe(true);
+      expect(readFileSync(join(out(), f.id, 'v1', 'listings.json.sig'), 'utf8')).toBe(sig);
     }
     expect(summary.listings).toBe(facilities.reduce((n, f) => n + f.listings.filter((l) => l.active).length, 0));
     expect(existsSync(join(out(), LOCK_FILE))).toBe(false);
@@ -73,7 +94,12 @@ describe('exportSnapshots', () => {
     db.close();
     db = openDb(dbFile);
     const third = await run();
-    expect(third.results.map((r) => [r.id, r.version])).toEqual([['ber-1', 2], ['krk-1', 2], ['wro-1', 3], ['zrh-1', 2]]);
+    expect(third.results.map((r) => [r.id, r.version])).toEqual([
+      ['ber-1', 2],
+      ['krk-1', 2],
+      ['wro-1', 3],
+      ['zrh-1', 2],
+    ]);
     expect(Snapshot.parse(JSON.parse(read('wro-1').bytes.toString())).version).toBe(3);
   });
 
@@ -102,7 +128,10 @@ describe('exportSnapshots', () => {
     expect(kids).toEqual([next.kid, key.kid]);
     expect(verifySnapshot(old.bytes, old.sig, keysJson(), { now: NOW }).ok).toBe(true);
     const current = read('wro-1');
-    expect(verifySnapshot(current.bytes, current.sig, keysJson(), { now: NOW })).toMatchObject({ ok: true, checked: { kid: next.kid } });
+    expect(verifySnapshot(current.bytes, current.sig, keysJson(), { now: NOW })).toMatchObject({
+      ok: true,
+      checked: { kid: next.kid },
+    });
     await run({ key: next });
     expect(Jwks.parse(JSON.parse(keysJson())).keys.map((k) => k.kid)).toEqual([next.kid, key.kid]);
   });

@@ -20,7 +20,7 @@ export async function writeDurable(path: string, bytes: Uint8Array | string): Pr
 }
 
 /** Makes the renames in a folder durable. */
-export async function syncDir(dir: string): Promise<void> {
+async function syncDir(dir: string): Promise<void> {
   const fh = await open(dir, 'r');
   try {
     await fh.sync();
@@ -35,33 +35,6 @@ export async function replaceFile(path: string, bytes: Uint8Array | string): Pro
   await writeDurable(tmp, bytes);
   await rename(tmp, path);
   await syncDir(dirname(path));
-}
-
-/** The tail of the rename queue: pairs are renamed one at a time, off the main thread. */
-let renaming: Promise<unknown> = Promise.resolve();
-
-function serially<T>(task: () => Promise<T>): Promise<T> {
-  const run = renaming.then(task);
-  renaming = run.catch(() => undefined);
-  return run;
-}
-
-/**
- * Replaces a file and its detached signature. Both are complete and fsynced before either is renamed; then the
- * signature goes first and the file last. So a listings.json never appears before its signature exists, and an
- * existing pair is mismatched (old file, new signature: verification fails, never passes) only between the two
- * renames. Pairs are renamed one at a time, so if the process dies, at most one facility is left mismatched,
- * until its next export. The folder itself is not fsynced (1,000 more journal commits per export): after a power
- * cut a rename may be lost, which leaves the previous complete pair, or at worst the same one-mismatch state.
- */
-export async function replaceSignedFile(path: string, bytes: Uint8Array, sigPath: string, sigBytes: Uint8Array): Promise<void> {
-  const tmp = tempPathOf(path);
-  const sigTmp = tempPathOf(sigPath);
-  await Promise.all([writeDurable(tmp, bytes), writeDurable(sigTmp, sigBytes)]);
-  await serially(async () => {
-    await rename(sigTmp, sigPath);
-    await rename(tmp, path);
-  });
 }
 
 export const LOCK_FILE = '.export.lock';
@@ -79,7 +52,10 @@ export async function lockOutput(dir: string): Promise<() => Promise<void>> {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const pid = Number((await readFile(path, 'utf8').catch(() => '')).trim());
       if (Number.isInteger(pid) && pid > 0 && isRunning(pid)) {
-        throw new ListingsError('export_locked', `${dir} is being exported by process ${pid}; wait for it, or delete ${path} if that process is not an export`);
+        throw new ListingsError(
+          'export_locked',
+          `${dir} is being exported by process ${pid}; wait for it, or delete ${path} if that process is not an export`,
+        );
       }
       await unlink(path).catch(() => undefined); // stale: its process is gone
     }
@@ -87,7 +63,8 @@ export async function lockOutput(dir: string): Promise<() => Promise<void>> {
   throw new ListingsError('export_locked', `${path}: could not take the export lock`);
 }
 
-function isRunning(pid: number): boolean {
+/** Whether a process with this id runs on this machine (EPERM: it runs, as another user). */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -2,7 +2,7 @@
 import { createHash, sign } from 'node:crypto';
 import { detailOf } from '../domain/views.ts';
 import type { Snapshot, SnapshotSignature } from '../schemas/listing.ts';
-import type { FacilityData } from '../store/facilities.ts';
+import type { FacilityData } from '../domain/facility.ts';
 import type { SigningKey } from './keygen.ts';
 
 export interface SnapshotMeta {
@@ -36,17 +36,44 @@ export interface EncodedSnapshot {
   contentDigest: string;
 }
 
+/** The part of a snapshot that is the data (facility and Details), serialised once, and its digest. */
+export interface SnapshotContent {
+  content: string;
+  contentDigest: string;
+  listings: number;
+}
+
+export function contentOf(data: FacilityData, publicUrl: string): SnapshotContent {
+  const listings = data.listings.map((l) => detailOf(l, data, publicUrl));
+  const content = JSON.stringify({ facility: { id: data.facility.id, name: data.facility.name }, listings });
+  return { content, contentDigest: digestOf(content), listings: listings.length };
+}
+
 /**
  * Compact JSON (like the API's bodies) plus one trailing newline, all of it signed: exactly
- * `JSON.stringify(snapshot) + "\n"`. JSON.stringify keeps insertion order and snapshotOf builds every object in a
- * fixed order, so the same data always gives the same bytes. The content part is stringified once and reused for
- * the digest, which matters at tens of thousands of listings.
+ * `JSON.stringify(snapshot) + "\n"`. JSON.stringify keeps insertion order and every object is built in a fixed
+ * order, so the same data always gives the same bytes. The content part is stringified once and reused for the
+ * digest and for every version written, which matters at tens of thousands of listings.
  */
+export function bytesOf(content: string, meta: SnapshotMeta): Buffer {
+  const rest = {
+    version: meta.version,
+    generated_at: isoSeconds(meta.generatedAt),
+    expires_at: isoSeconds(meta.expiresAt),
+    kid: meta.kid,
+  };
+  return joined(content, rest);
+}
+
+/** `{"facility":..,"listings":[..]}` and `{"version":..}` as one object, by splicing the two texts. */
+function joined(content: string, rest: object): Buffer {
+  return Buffer.from(`${content.slice(0, -1)},${JSON.stringify(rest).slice(1)}\n`);
+}
+
 export function encodeSnapshot(snapshot: Snapshot): EncodedSnapshot {
   const { facility, listings, ...rest } = snapshot;
   const content = JSON.stringify({ facility, listings });
-  const bytes = Buffer.from(`${content.slice(0, -1)},${JSON.stringify(rest).slice(1)}\n`);
-  return { bytes, contentDigest: digestOf(content) };
+  return { bytes: joined(content, rest), contentDigest: digestOf(content) };
 }
 
 export function contentDigestOf(snapshot: Pick<Snapshot, 'facility' | 'listings'>): string {

@@ -78,10 +78,21 @@ describe('encodeSnapshot', () => {
   it('is exactly JSON.stringify(snapshot) and a newline, and its digest covers facility and listings only', () => {
     const { bytes, contentDigest } = encodeSnapshot(snapshot);
     expect(bytes.toString('utf8')).toBe(`${JSON.stringify(snapshot)}\n`);
-    expect(Object.keys(JSON.parse(bytes.toString()))).toEqual(['facility', 'listings', 'version', 'generated_at', 'expires_at', 'kid']);
+    expect(Object.keys(JSON.parse(bytes.toString()))).toEqual([
+      'facility',
+      'listings',
+      'version',
+      'generated_at',
+      'expires_at',
+      'kid',
+    ]);
     expect(contentDigest).toBe(contentDigestOf(snapshot));
-    expect(encodeSnapshot({ ...snapshot, version: 13, generated_at: '2031-01-01T00:00:00Z' }).contentDigest).toBe(contentDigest);
-    expect(encodeSnapshot({ ...snapshot, facility: { id: 'wro-1', name: 'Other' } }).contentDigest).not.toBe(contentDigest);
+    expect(encodeSnapshot({ ...snapshot, version: 13, generated_at: '2031-01-01T00:00:00Z' }).contentDigest).toBe(
+      contentDigest,
+    );
+    expect(encodeSnapshot({ ...snapshot, facility: { id: 'wro-1', name: 'Other' } }).contentDigest).not.toBe(
+      contentDigest,
+    );
   });
 
   it('signs the exact bytes with Ed25519', () => {

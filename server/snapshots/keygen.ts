@@ -13,7 +13,8 @@ export const PUBLIC_JWK_FILE = 'public-key.jwk.json';
 /** The raw 32-byte Ed25519 public key (RFC 8032), which is also the JWK's `x`. */
 export function rawPublicKey(publicKey: KeyObject): Buffer {
   const { x } = publicKey.export({ format: 'jwk' });
-  if (publicKey.asymmetricKeyType !== 'ed25519' || typeof x !== 'string') throw new TypeError('not an Ed25519 public key');
+  if (publicKey.asymmetricKeyType !== 'ed25519' || typeof x !== 'string')
+    throw new TypeError('not an Ed25519 public key');
   return Buffer.from(x, 'base64url');
 }
 
@@ -51,7 +52,11 @@ export interface KeygenResult {
 export async function generateSigningKey(dir: string, opts: { force?: boolean } = {}): Promise<KeygenResult> {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const jwk = jwkOf(publicKey);
-  const paths = { private_key: join(dir, PRIVATE_KEY_FILE), public_key_pem: join(dir, PUBLIC_KEY_FILE), public_key_jwk: join(dir, PUBLIC_JWK_FILE) };
+  const paths = {
+    private_key: join(dir, PRIVATE_KEY_FILE),
+    public_key_pem: join(dir, PUBLIC_KEY_FILE),
+    public_key_jwk: join(dir, PUBLIC_JWK_FILE),
+  };
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
   // Private key first: if it cannot be written, no orphan public key is left behind.
@@ -64,7 +69,10 @@ export async function generateSigningKey(dir: string, opts: { force?: boolean } 
       await writeNew(paths.private_key, pem, 0o600);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      throw new ListingsError('key_exists', `${paths.private_key} already exists: refusing to overwrite a signing key (use --force to replace it)`);
+      throw new ListingsError(
+        'key_exists',
+        `${paths.private_key} already exists: refusing to overwrite a signing key (use --force to replace it)`,
+      );
     }
   }
   await replaceFile(paths.public_key_pem, publicPemOf(publicKey));
@@ -92,21 +100,31 @@ export async function loadSigningKey(file: string): Promise<SigningKey & { warni
     pem = await readFile(file, 'utf8');
     mode = (await stat(file)).mode;
   } catch (err) {
-    throw new ListingsError('unreadable_file', `${file}: cannot read the signing key: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new ListingsError(
+      'unreadable_file',
+      `${file}: cannot read the signing key: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   let privateKey: KeyObject;
   try {
     privateKey = createPrivateKey(pem);
   } catch {
-    throw new ListingsError('invalid_signing_key', `${file}: not a PEM private key (make one with "listings snapshot keygen")`);
+    throw new ListingsError(
+      'invalid_signing_key',
+      `${file}: not a PEM private key (make one with "listings snapshot keygen")`,
+    );
   }
   if (privateKey.asymmetricKeyType !== 'ed25519') {
-    throw new ListingsError('invalid_signing_key', `${file}: a ${privateKey.asymmetricKeyType ?? 'unknown'} key; snapshots are signed with Ed25519 (make one with "listings snapshot keygen")`);
+    throw new ListingsError(
+      'invalid_signing_key',
+      `${file}: a ${privateKey.asymmetricKeyType ?? 'unknown'} key; snapshots are signed with Ed25519 (make one with "listings snapshot keygen")`,
+    );
   }
   const publicKey = createPublicKey(privateKey);
-  const warning = process.platform !== 'win32' && (mode & 0o077) !== 0
-    ? `${file} is readable by other users (mode ${(mode & 0o777).toString(8)}); run: chmod 600 ${file}`
-    : undefined;
+  const warning =
+    process.platform !== 'win32' && (mode & 0o077) !== 0
+      ? `${file} is readable by other users (mode ${(mode & 0o777).toString(8)}); run: chmod 600 ${file}`
+      : undefined;
   return { privateKey, publicKey, kid: kidOf(publicKey), ...(warning ? { warning } : {}) };
 }
 

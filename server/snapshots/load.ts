@@ -1,6 +1,6 @@
 // Reads a snapshot, its signature and a JWKS from local files or http(s) URLs (with undici), for `snapshot verify`.
 import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Agent, interceptors, request, type Dispatcher } from 'undici';
 import { ListingsError } from '../errors.ts';
 
@@ -11,15 +11,52 @@ export interface SnapshotFiles {
   location: string;
   listings: Buffer;
   signature: string;
+  /** Where the signature was read from: `v<version>/listings.json.sig` beside listings.json, or `<listings.json>.sig`. */
+  signatureLocation: string;
 }
 
 const isUrl = (s: string) => /^https?:\/\//i.test(s);
 
-/** PATH_OR_URL names listings.json itself or the facility folder holding it; the signature is `<listings>.sig`. */
+/**
+ * PATH_OR_URL names listings.json itself or the facility folder holding it. Snapshots are published consistently
+ * (contract, "Signed snapshots"): the immutable `v<version>/listings.json.sig` of the version listings.json names is
+ * written before the pointer's own .sig, so it is the one that matches even between the publisher's two writes.
+ * Only where it does not exist (a folder exported by an older release) is the signature `<listings.json>.sig`.
+ */
 export async function loadSnapshotFiles(pathOrUrl: string): Promise<SnapshotFiles> {
   const location = await listingsLocationOf(pathOrUrl);
-  const [listings, signature] = await Promise.all([readSource(location), readSource(`${location}.sig`)]);
-  return { location, listings, signature: signature.toString('utf8') };
+  const listings = await readSource(location);
+  const candidates = signatureLocationsOf(location, versionOf(listings));
+  for (const signatureLocation of candidates) {
+    const signature = await readIfExists(signatureLocation);
+    if (signature) return { location, listings, signature: signature.toString('utf8'), signatureLocation };
+  }
+  throw new ListingsError('unreadable', `${location}: no signature (not found: ${candidates.join(', ')})`);
+}
+
+/** The version listings.json names, unverified: it only chooses which signature to read, and that signature decides. */
+function versionOf(listings: Buffer): number | undefined {
+  try {
+    const { version } = JSON.parse(listings.toString('utf8')) as { version?: unknown };
+    return typeof version === 'number' && Number.isSafeInteger(version) && version > 0 ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where the signature may be, in the order to try: the version's own, then the one beside listings.json. */
+function signatureLocationsOf(location: string, version: number | undefined): string[] {
+  if (!isUrl(location)) {
+    const beside = `${location}.sig`;
+    // A file already inside v<N>/ is a version: the signature beside it is that version's.
+    if (version === undefined || /^v\d+$/.test(basename(dirname(location)))) return [beside];
+    return [join(dirname(location), `v${version}`, 'listings.json.sig'), beside];
+  }
+  const url = new URL(location);
+  const beside = new URL(url);
+  beside.pathname += '.sig'; // before any query string
+  if (version === undefined || /\/v\d+\/[^/]*$/.test(url.pathname)) return [beside.href];
+  return [new URL(`v${version}/listings.json.sig`, url).href, beside.href];
 }
 
 export async function loadText(fileOrUrl: string): Promise<string> {
@@ -37,11 +74,21 @@ async function listingsLocationOf(pathOrUrl: string): Promise<string> {
 }
 
 async function readSource(source: string): Promise<Buffer> {
+  const bytes = await readIfExists(source);
+  if (!bytes)
+    throw new ListingsError('unreadable', isUrl(source) ? `${source}: HTTP 404` : `${source}: cannot read: ENOENT`);
+  return bytes;
+}
+
+/** The bytes of a file or URL; undefined when it does not exist (ENOENT, HTTP 404); any other failure is 'unreadable'. */
+async function readIfExists(source: string): Promise<Buffer | undefined> {
   if (!isUrl(source)) {
     try {
       return await readFile(source);
     } catch (err) {
-      throw new ListingsError('unreadable', `${source}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return undefined;
+      throw new ListingsError('unreadable', `${source}: cannot read: ${code ?? (err as Error).message}`);
     }
   }
   // One agent per file, closed after: no idle keep-alive socket holds the CLI open.
@@ -53,9 +100,13 @@ async function readSource(source: string): Promise<Buffer> {
   }
 }
 
-async function fetchBody(source: string, dispatcher: Dispatcher): Promise<Buffer> {
+async function fetchBody(source: string, dispatcher: Dispatcher): Promise<Buffer | undefined> {
   try {
     const res = await request(source, { dispatcher, headers: { accept: 'application/json' } });
+    if (res.statusCode === 404) {
+      await res.body.dump();
+      return undefined;
+    }
     if (res.statusCode !== 200) {
       await res.body.dump();
       throw new ListingsError('unreadable', `${source}: HTTP ${res.statusCode}`);

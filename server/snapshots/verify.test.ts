@@ -36,8 +36,16 @@ describe('verifySnapshot', () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.checked).toEqual({
-      bytes: bytes.length, alg: 'EdDSA', kid: key.kid, facility: { id: 'wro-1', name: 'SafeBox' }, version: 3, min_version: 3,
-      generated_at: '2029-12-31T00:00:00Z', expires_at: '2030-01-07T00:00:00Z', expires_in_seconds: 6 * 86_400, listings: 0,
+      bytes: bytes.length,
+      alg: 'EdDSA',
+      kid: key.kid,
+      facility: { id: 'wro-1', name: 'SafeBox' },
+      version: 3,
+      min_version: 3,
+      generated_at: '2029-12-31T00:00:00Z',
+      expires_at: '2030-01-07T00:00:00Z',
+      expires_in_seconds: 6 * 86_400,
+      listings: 0,
     });
   });
 
@@ -48,52 +56,87 @@ describe('verifySnapshot', () => {
   });
 
   const failures: [string, () => ReturnType<typeof verifySnapshot>][] = [
-    ['signature_invalid', () => {
-      const { bytes, sig } = signed(key);
-      const i = bytes.indexOf('"version":3') + 10;
-      bytes[i] = '4'.charCodeAt(0);
-      return verifySnapshot(bytes, sig, jwks, { now: NOW });
-    }],
-    ['signature_invalid', () => {
-      // The signature of another facility's file, by the same key.
-      const other = signed(key, { facility: { id: 'krk-1', name: 'Other' } });
-      return verifySnapshot(signed(key).bytes, other.sig, jwks, { now: NOW });
-    }],
-    ['unknown_kid', () => {
-      const { bytes, sig } = signed(key);
-      return verifySnapshot(bytes, sig, { keys: [jwkOf(newKey().publicKey)] }, { now: NOW });
-    }],
-    ['kid_mismatch', () => {
-      // Re-signed with another key without updating the kid inside the file.
-      const other = newKey();
-      const { bytes } = signed(key);
-      return verifySnapshot(bytes, signatureOf(bytes, other), { keys: [jwkOf(key.publicKey), jwkOf(other.publicKey)] }, { now: NOW });
-    }],
-    ['expired', () => {
-      const { bytes, sig } = signed(key, { expires_at: '2030-01-01T00:00:00Z' });
-      return verifySnapshot(bytes, sig, jwks, { now: NOW });
-    }],
-    ['rollback', () => {
-      const { bytes, sig } = signed(key);
-      return verifySnapshot(bytes, sig, jwks, { now: NOW, minVersion: 4 });
-    }],
-    ['facility_mismatch', () => {
-      const { bytes, sig } = signed(key);
-      return verifySnapshot(bytes, sig, jwks, { now: NOW, facility: 'krk-1' });
-    }],
-    ['malformed', () => {
-      const { bytes } = signed(key);
-      return verifySnapshot(bytes, '<html>not found</html>', jwks, { now: NOW });
-    }],
-    ['malformed', () => {
-      const { bytes, sig } = signed(key);
-      return verifySnapshot(bytes, sig, { keys: [{ kty: 'RSA', kid: key.kid }] }, { now: NOW });
-    }],
-    ['malformed', () => {
-      // Correctly signed, but not a snapshot.
-      const bytes = Buffer.from(JSON.stringify({ hello: 'world', kid: key.kid }));
-      return verifySnapshot(bytes, signatureOf(bytes, key), jwks, { now: NOW });
-    }],
+    [
+      'signature_invalid',
+      () => {
+        const { bytes, sig } = signed(key);
+        const i = bytes.indexOf('"version":3') + 10;
+        bytes[i] = '4'.charCodeAt(0);
+        return verifySnapshot(bytes, sig, jwks, { now: NOW });
+      },
+    ],
+    [
+      'signature_invalid',
+      () => {
+        // The signature of another facility's file, by the same key.
+        const other = signed(key, { facility: { id: 'krk-1', name: 'Other' } });
+        return verifySnapshot(signed(key).bytes, other.sig, jwks, { now: NOW });
+      },
+    ],
+    [
+      'unknown_kid',
+      () => {
+        const { bytes, sig } = signed(key);
+        return verifySnapshot(bytes, sig, { keys: [jwkOf(newKey().publicKey)] }, { now: NOW });
+      },
+    ],
+    [
+      'kid_mismatch',
+      () => {
+        // Re-signed with another key without updating the kid inside the file.
+        const other = newKey();
+        const { bytes } = signed(key);
+        return verifySnapshot(
+          bytes,
+          signatureOf(bytes, other),
+          { keys: [jwkOf(key.publicKey), jwkOf(other.publicKey)] },
+          { now: NOW },
+        );
+      },
+    ],
+    [
+      'expired',
+      () => {
+        const { bytes, sig } = signed(key, { expires_at: '2030-01-01T00:00:00Z' });
+        return verifySnapshot(bytes, sig, jwks, { now: NOW });
+      },
+    ],
+    [
+      'rollback',
+      () => {
+        const { bytes, sig } = signed(key);
+        return verifySnapshot(bytes, sig, jwks, { now: NOW, minVersion: 4 });
+      },
+    ],
+    [
+      'facility_mismatch',
+      () => {
+        const { bytes, sig } = signed(key);
+        return verifySnapshot(bytes, sig, jwks, { now: NOW, facility: 'krk-1' });
+      },
+    ],
+    [
+      'malformed',
+      () => {
+        const { bytes } = signed(key);
+        return verifySnapshot(bytes, '<html>not found</html>', jwks, { now: NOW });
+      },
+    ],
+    [
+      'malformed',
+      () => {
+        const { bytes, sig } = signed(key);
+        return verifySnapshot(bytes, sig, { keys: [{ kty: 'RSA', kid: key.kid }] }, { now: NOW });
+      },
+    ],
+    [
+      'malformed',
+      () => {
+        // Correctly signed, but not a snapshot.
+        const bytes = Buffer.from(JSON.stringify({ hello: 'world', kid: key.kid }));
+        return verifySnapshot(bytes, signatureOf(bytes, key), jwks, { now: NOW });
+      },
+    ],
   ];
 
   it.each(failures.map(([reason, run], i) => [i, reason, run] as const))('case %i fails with %s', (_i, reason, run) => {

@@ -33,8 +33,7 @@ export interface Checked {
 }
 
 export type VerifyResult =
-  | { ok: true; checked: Checked; snapshot: Snapshot }
-  | { ok: false; reason: VerifyFailureReason; message: string };
+  { ok: true; checked: Checked; snapshot: Snapshot } | { ok: false; reason: VerifyFailureReason; message: string };
 
 const fail = (reason: VerifyFailureReason, message: string): VerifyResult => ({ ok: false, reason, message });
 
@@ -42,11 +41,20 @@ const fail = (reason: VerifyFailureReason, message: string): VerifyResult => ({ 
  * Authenticity first: nothing in listings.json is trusted until its signature verifies. The one earlier check
  * (a kid that differs between the two files) can only reject, never accept, so reading unverified bytes there is safe.
  */
-export function verifySnapshot(listingsBytes: Uint8Array, signature: unknown, jwks: unknown, opts: VerifyOptions): VerifyResult {
+export function verifySnapshot(
+  listingsBytes: Uint8Array,
+  signature: unknown,
+  jwks: unknown,
+  opts: VerifyOptions,
+): VerifyResult {
   const sig = SnapshotSignature.safeParse(typeof signature === 'string' ? parseJson(signature) : signature);
   if (!sig.success) return fail('malformed', 'the signature file is not {"alg":"EdDSA","kid":...,"sig":...}');
   const keys = Jwks.safeParse(typeof jwks === 'string' ? parseJson(jwks) : jwks);
-  if (!keys.success) return fail('malformed', 'the keys file is not a JWKS of Ed25519 keys ({"keys":[{"kty":"OKP","crv":"Ed25519","x":...,"kid":...}]})');
+  if (!keys.success)
+    return fail(
+      'malformed',
+      'the keys file is not a JWKS of Ed25519 keys ({"keys":[{"kty":"OKP","crv":"Ed25519","x":...,"kid":...}]})',
+    );
 
   const text = Buffer.from(listingsBytes).toString('utf8');
   const content = parseJson(text);
@@ -56,26 +64,43 @@ export function verifySnapshot(listingsBytes: Uint8Array, signature: unknown, jw
   }
 
   const jwk = keys.data.keys.find((k) => k.kid === sig.data.kid);
-  if (!jwk) return fail('unknown_kid', `no key with kid ${sig.data.kid} in the keys file (it has: ${keys.data.keys.map((k) => k.kid).join(', ') || 'none'})`);
+  if (!jwk)
+    return fail(
+      'unknown_kid',
+      `no key with kid ${sig.data.kid} in the keys file (it has: ${keys.data.keys.map((k) => k.kid).join(', ') || 'none'})`,
+    );
   const publicKey = publicKeyOf(jwk);
   if (!publicKey) return fail('malformed', `the key ${jwk.kid} in the keys file is not a valid Ed25519 public key`);
   const signatureBytes = Buffer.from(sig.data.sig, 'base64url');
   if (signatureBytes.length !== 64 || !verifyEd25519(null, listingsBytes, publicKey, signatureBytes)) {
-    return fail('signature_invalid', `the signature does not match the bytes of listings.json (changed, or the signature of another file)`);
+    return fail(
+      'signature_invalid',
+      `the signature does not match the bytes of listings.json (changed, or the signature of another file)`,
+    );
   }
 
   const parsed = Snapshot.safeParse(content);
-  if (!parsed.success) return fail('malformed', 'listings.json is signed but is not a snapshot ({ facility, listings, version, generated_at, expires_at, kid })');
+  if (!parsed.success)
+    return fail(
+      'malformed',
+      'listings.json is signed but is not a snapshot ({ facility, listings, version, generated_at, expires_at, kid })',
+    );
   const snapshot = parsed.data;
   if (opts.facility !== undefined && snapshot.facility.id !== opts.facility) {
     return fail('facility_mismatch', `this is the snapshot of facility ${snapshot.facility.id}, not ${opts.facility}`);
   }
   const expiresInSeconds = Math.floor((Date.parse(snapshot.expires_at) - opts.now.getTime()) / 1000);
   if (Date.parse(snapshot.expires_at) <= opts.now.getTime()) {
-    return fail('expired', `expired at ${snapshot.expires_at} (${-expiresInSeconds} s ago): the copy is stale or the export has stopped`);
+    return fail(
+      'expired',
+      `expired at ${snapshot.expires_at} (${-expiresInSeconds} s ago): the copy is stale or the export has stopped`,
+    );
   }
   if (opts.minVersion !== undefined && snapshot.version < opts.minVersion) {
-    return fail('rollback', `version ${snapshot.version} is older than the minimum accepted version ${opts.minVersion}: an old file is being served`);
+    return fail(
+      'rollback',
+      `version ${snapshot.version} is older than the minimum accepted version ${opts.minVersion}: an old file is being served`,
+    );
   }
   return {
     ok: true,

@@ -17,12 +17,14 @@ function v1File(extraSql = ''): string {
   const file = join(dir, 'v1.db');
   const db = new Database(file);
   db.exec(MIGRATIONS[0]!);
-  db.exec(`
+  db.exec(
+    `
     INSERT INTO facilities VALUES ('wro-1', 'SafeBox', 'PLN', NULL, '2025-01-01T00:00:00.000Z');
     INSERT INTO listings VALUES ('lst_00000000000000000001', 'wro-1', 'M-07', 0, 1, 'Medium', 7.5, 2.5, 3, NULL, '',
       29900, 'P1M', 23, 1, 10, 3, 'P1M', 'P14D', 29900);
     INSERT INTO api_keys (id, facility_id, label, digest, hint, created_at) VALUES ('key_a', 'wro-1', 'old', 'abc', 'WXYZ', '2025-01-01');
-  ` + extraSql);
+  ` + extraSql,
+  );
   db.pragma('user_version = 1');
   db.close();
   return file;
@@ -50,7 +52,16 @@ describe('openDb', () => {
     expect(SCHEMA_VERSION).toBe(MIGRATIONS.length);
     expect(schemaVersionOf(db)).toBe(SCHEMA_VERSION);
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
-    expect(tables).toEqual(['api_keys', 'facilities', 'listings', 'photos', 'pricing_rules', 'snapshot_versions']);
+    expect(tables).toEqual([
+      'api_keys',
+      'facilities',
+      'listings',
+      'photos',
+      'pricing_rules',
+      'snapshot_kids',
+      'snapshot_published',
+      'snapshot_versions',
+    ]);
     db.close();
   });
 
@@ -70,7 +81,9 @@ describe('openDb', () => {
     expect(columnsOf(file, 'api_keys')).not.toContain('allowed_origins');
     const db = openDb(file);
     expect(schemaVersionOf(db)).toBe(SCHEMA_VERSION);
-    expect(db.prepare('SELECT id, name, currency FROM facilities').all()).toEqual([{ id: 'wro-1', name: 'SafeBox', currency: 'PLN' }]);
+    expect(db.prepare('SELECT id, name, currency FROM facilities').all()).toEqual([
+      { id: 'wro-1', name: 'SafeBox', currency: 'PLN' },
+    ]);
     expect(db.prepare('SELECT id, code, price_gross, free_units FROM listings').all()).toEqual([
       { id: 'lst_00000000000000000001', code: 'M-07', price_gross: 29900, free_units: 3 },
     ]);

@@ -11,20 +11,31 @@ export interface OpenOptions {
   /** Apply pending migrations (default true). When false, an outdated file is an error. */
   migrate?: boolean;
   readonly?: boolean;
+  /** Refuse a file that does not exist instead of creating it (and its folder); `:memory:` is not a file and always opens. */
+  mustExist?: boolean;
   busyTimeoutMs?: number;
 }
 
 export function openDb(file: string, options: OpenOptions = {}): Db {
-  if (file !== ':memory:' && !options.readonly) {
+  const mustExist = file !== ':memory:' && (options.mustExist ?? false);
+  if (mustExist && !existsSync(file))
+    throw new ListingsError('db_missing', `no database at ${file}: run listings import first`);
+  if (file !== ':memory:' && !options.readonly && !mustExist) {
     try {
       makeParents(dirname(file));
     } catch (err) {
-      throw new ListingsError('db_unreadable', `cannot create the folder for database ${file}: ${(err as Error).message}`);
+      throw new ListingsError(
+        'db_unreadable',
+        `cannot create the folder for database ${file}: ${(err as Error).message}`,
+      );
     }
   }
   let db: Db;
   try {
-    db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+    db = new Database(file, {
+      readonly: options.readonly ?? false,
+      fileMustExist: (options.readonly ?? false) || mustExist,
+    });
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     if (!options.readonly) db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
@@ -54,7 +65,11 @@ function migrate(db: Db, apply: boolean): void {
     );
   }
   if (current === SCHEMA_VERSION) return;
-  if (!apply) throw new ListingsError('db_outdated', `database schema version ${current} needs migrating to ${SCHEMA_VERSION}: run "listings db migrate"`);
+  if (!apply)
+    throw new ListingsError(
+      'db_outdated',
+      `database schema version ${current} needs migrating to ${SCHEMA_VERSION}: run "listings db migrate"`,
+    );
   // IMMEDIATE: two processes starting at once must not both migrate.
   db.transaction(() => {
     const now = schemaVersionOf(db);

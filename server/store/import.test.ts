@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cli, cliAsync, dbBytes, DEMO_DATA, demoJson, tempDir, writeJson } from '../../test/helpers/fixture.ts';
 import { parseImport } from '../domain/import.ts';
 import { openDb, type Db } from './db.ts';
-import { applyImport, facilityData, listFacilities, listingIdOf } from './facilities.ts';
+import { listingIdOf } from '../domain/facility.ts';
+import { applyImport, facilityData, listFacilities } from './facilities.ts';
 
 let dir: string;
 let cleanup: () => void;
@@ -45,7 +46,9 @@ describe('applyImport', () => {
     expect(summary).toEqual({ facilities: demo.facilities.length, listings: activeInFile.length, deactivated: 0 });
     expect(listFacilities(db).map((f) => f.id)).toEqual(demo.facilities.map((f) => f.id).sort());
     for (const f of demo.facilities) {
-      expect(activeCodes(db, f.id)).toEqual(f.listings.filter((l: { active: boolean }) => l.active).map((l: { code: string }) => l.code));
+      expect(activeCodes(db, f.id)).toEqual(
+        f.listings.filter((l: { active: boolean }) => l.active).map((l: { code: string }) => l.code),
+      );
       const stored = db.prepare('SELECT count(*) FROM listings WHERE facility_id = ?').pluck().get(f.id);
       expect(stored).toBe(f.listings.length);
     }
@@ -73,7 +76,12 @@ describe('applyImport', () => {
     reversed.facilities.reverse();
     for (const f of reversed.facilities) f.listings.reverse();
     importJson(b, reversed);
-    const ids = (db: Db) => db.prepare('SELECT facility_id, code, id FROM listings ORDER BY id').all() as { facility_id: string; code: string; id: string }[];
+    const ids = (db: Db) =>
+      db.prepare('SELECT facility_id, code, id FROM listings ORDER BY id').all() as {
+        facility_id: string;
+        code: string;
+        id: string;
+      }[];
     expect(ids(b)).toEqual(ids(a));
     for (const row of ids(a)) expect(row.id).toBe(listingIdOf(row.facility_id, row.code));
     expect(listingIdOf('wro-1', 'M-07')).toMatch(/^lst_[0-9a-f]{20}$/);
@@ -82,7 +90,7 @@ describe('applyImport', () => {
     b.close();
   });
 
-  it('deactivates listings missing from a facility\'s new file, keeps them, and brings them back when re-added', () => {
+  it("deactivates listings missing from a facility's new file, keeps them, and brings them back when re-added", () => {
     const db = openDb(join(dir, 'a.db'));
     importJson(db, demoJson());
     const id = listingIdOf('wro-1', 'M-07');
@@ -107,7 +115,9 @@ describe('applyImport', () => {
     const reordered = demoJson();
     reordered.facilities[0].listings.reverse();
     importJson(db, reordered);
-    const expected = reordered.facilities[0].listings.filter((l: { active: boolean }) => l.active).map((l: { code: string }) => l.code);
+    const expected = reordered.facilities[0].listings
+      .filter((l: { active: boolean }) => l.active)
+      .map((l: { code: string }) => l.code);
     expect(activeCodes(db, 'wro-1')).toEqual(expected);
     expect(expected[0]).not.toBe(demoJson().facilities[0].listings[0].code);
     db.close();
@@ -116,44 +126,65 @@ describe('applyImport', () => {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const INVALID: [string, string, (d: any) => void][] = [
-  ['a value of the wrong type', 'facilities[0].listings[1].price_gross', (d) => (d.facilities[0].listings[1].price_gross = '17900')],
-  ['free_units above total_units', 'facilities[0].listings[3].free_units', (d) => (d.facilities[0].listings[3].free_units = 7)],
+  [
+    'a value of the wrong type',
+    'facilities[0].listings[1].price_gross',
+    (d) => (d.facilities[0].listings[1].price_gross = '17900'),
+  ],
+  [
+    'free_units above total_units',
+    'facilities[0].listings[3].free_units',
+    (d) => (d.facilities[0].listings[3].free_units = 7),
+  ],
   ['an unknown currency', 'facilities[1].currency', (d) => (d.facilities[1].currency = 'XYZ')],
-  ['a duplicate code', 'facilities[0].listings[3].code', (d) => (d.facilities[0].listings[3].code = d.facilities[0].listings[1].code)],
-  ['a bad duration', 'facilities[2].listings[0].notice_period', (d) => (d.facilities[2].listings[0].notice_period = '1 month')],
+  [
+    'a duplicate code',
+    'facilities[0].listings[3].code',
+    (d) => (d.facilities[0].listings[3].code = d.facilities[0].listings[1].code),
+  ],
+  [
+    'a bad duration',
+    'facilities[2].listings[0].notice_period',
+    (d) => (d.facilities[2].listings[0].notice_period = '1 month'),
+  ],
   ['an unknown field', 'facilities[0].listings[2].colour', (d) => (d.facilities[0].listings[2].colour = 'red')],
   ['a bad facility id', 'facilities[3].id', (d) => (d.facilities[3].id = 'Krakow 1')],
 ];
 
 describe('listings import (the real binary)', () => {
   // Concurrent: each case is a child process; each builds its own folder.
-  it.concurrent.each(INVALID)('refuses %s: exit 1, one line naming %s, database bytes unchanged', async (_name, path, spoil) => {
-    const own = tempDir();
-    const file = join(own.dir, 'listings.db');
-    // An open connection that has written keeps a -wal file beside the database, as a running server would.
-    const db = openDb(file);
-    try {
-      importJson(db, demoJson());
-      const before = dbBytes(file);
-      expect(readFileSync(`${file}-wal`).length).toBeGreaterThan(0);
+  it.concurrent.each(INVALID)(
+    'refuses %s: exit 1, one line naming %s, database bytes unchanged',
+    async (_name, path, spoil) => {
+      const own = tempDir();
+      const file = join(own.dir, 'listings.db');
+      // An open connection that has written keeps a -wal file beside the database, as a running server would.
+      const db = openDb(file);
+      try {
+        importJson(db, demoJson());
+        const before = dbBytes(file);
+        expect(readFileSync(`${file}-wal`).length).toBeGreaterThan(0);
 
-      const data = demoJson();
-      data.facilities[0].listings[0].price_gross += 1000; // a valid change that must not land either
-      spoil(data);
-      const r = await cliAsync(['import', writeJson(own.dir, 'bad.json', data)], { env: { LISTINGS_DB: file } });
+        const data = demoJson();
+        data.facilities[0].listings[0].price_gross += 1000; // a valid change that must not land either
+        spoil(data);
+        const r = await cliAsync(['import', writeJson(own.dir, 'bad.json', data)], { env: { LISTINGS_DB: file } });
 
-      expect(r.status).toBe(1);
-      expect(r.stdout).toBe('');
-      const lines = r.stderr.trimEnd().split('\n');
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toContain(`${path}:`);
-      expect(dbBytes(file).equals(before)).toBe(true);
-      expect(facilityData(db, 'wro-1')!.listings[0]!.price_gross).toBe(demoJson().facilities[0].listings[0].price_gross);
-    } finally {
-      db.close();
-      own.cleanup();
-    }
-  });
+        expect(r.status).toBe(1);
+        expect(r.stdout).toBe('');
+        const lines = r.stderr.trimEnd().split('\n');
+        // A count of the problems, then one line each: here exactly one, naming the path.
+        expect(lines).toEqual([expect.stringMatching(/: 1 problem\b/), expect.stringContaining(`${path}:`)]);
+        expect(dbBytes(file).equals(before)).toBe(true);
+        expect(facilityData(db, 'wro-1')!.listings[0]!.price_gross).toBe(
+          demoJson().facilities[0].listings[0].price_gross,
+        );
+      } finally {
+        db.close();
+        own.cleanup();
+      }
+    },
+  );
 });
 
 describe('listings import -', () => {

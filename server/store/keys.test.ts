@@ -34,7 +34,14 @@ describe('createKey', () => {
     const now = new Date('2026-03-01T10:00:00.000Z');
     const { key, info } = createKey(db, { facilityId: 'wro-1', label: 'broker', prefix: 'svc' }, now);
     expect(key).toMatch(/^svc_live_[A-Za-z0-9]{32}$/);
-    expect(info).toMatchObject({ facility_id: 'wro-1', label: 'broker', hint: key.slice(-4), created_at: now.toISOString(), revoked_at: null, last_used_at: null });
+    expect(info).toMatchObject({
+      facility_id: 'wro-1',
+      label: 'broker',
+      hint: key.slice(-4),
+      created_at: now.toISOString(),
+      revoked_at: null,
+      last_used_at: null,
+    });
     expect(info).not.toHaveProperty('digest');
     const row = db.prepare('SELECT * FROM api_keys WHERE id = ?').get(info.id) as Record<string, unknown>;
     expect(row.digest).toBe(digestOf(key));
@@ -92,7 +99,11 @@ describe('several keys per facility', () => {
     expect(verifyKey(db, b.key, 'svc')).toEqual({ ok: false, reason: 'revoked_api_key' });
     expect(verifyKey(db, c.key, 'svc').ok).toBe(true);
     expect(revokeKey(db, b.id, new Date('2026-04-01T00:00:00.000Z')).revoked_at).toBe('2026-03-02T00:00:00.000Z');
-    expect(listKeys(db, 'wro-1').map((k) => [k.label, k.revoked_at !== null])).toEqual([['a', false], ['b', true], ['c', false]]);
+    expect(listKeys(db, 'wro-1').map((k) => [k.label, k.revoked_at !== null])).toEqual([
+      ['a', false],
+      ['b', true],
+      ['c', false],
+    ]);
     expect(listKeys(db, 'zrh-1').map((k) => k.id)).toEqual([other.id]);
     expect(listKeys(db)).toHaveLength(4);
   });
@@ -108,7 +119,13 @@ describe('recordLastUse', () => {
     const b = issueKey(db, 'ber-1');
     const t1 = new Date('2026-03-01T10:00:00.000Z');
     const t2 = new Date('2026-03-01T10:00:05.000Z');
-    recordLastUse(db, new Map([[a.id, t2], [b.id, t1]]));
+    recordLastUse(
+      db,
+      new Map([
+        [a.id, t2],
+        [b.id, t1],
+      ]),
+    );
     expect(keyById(db, a.id)!.last_used_at).toBe(t2.toISOString());
     expect(keyById(db, b.id)!.last_used_at).toBe(t1.toISOString());
     recordLastUse(db, new Map([[a.id, t1]]));

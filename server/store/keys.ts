@@ -20,18 +20,7 @@ export interface KeyRow {
 }
 
 /** What `keys list` shows: never the digest. */
-export interface KeyInfo {
-  id: string;
-  facility_id: string;
-  label: string;
-  hint: string;
-  created_at: string;
-  revoked_at: string | null;
-  last_used_at: string | null;
-  rate_per_s: number | null;
-  burst: number | null;
-  allowed_origins: string[];
-}
+export type KeyInfo = Omit<KeyRow, 'digest' | 'allowed_origins'> & { allowed_origins: string[] };
 
 export interface KeyLimits {
   rate_per_s?: number | null;
@@ -39,8 +28,13 @@ export interface KeyLimits {
   allowed_origins?: string[];
 }
 
+/**
+ * The rate limit a key actually gets: its own rate and burst where set, the server's default for the part that is
+ * not (a rate alone gets a 5-second burst).
+ */
 const stmts = statementsFor((db) => ({
-  insert: db.prepare(`INSERT INTO api_keys (id, facility_id, label, digest, hint, created_at, rate_per_s, burst, allowed_origins)
+  insert:
+    db.prepare(`INSERT INTO api_keys (id, facility_id, label, digest, hint, created_at, rate_per_s, burst, allowed_origins)
     VALUES (@id, @facility_id, @label, @digest, @hint, @created_at, @rate_per_s, @burst, @allowed_origins)`),
   byDigest: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE digest = ?'),
   byId: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE id = ?'),
@@ -48,7 +42,9 @@ const stmts = statementsFor((db) => ({
   all: db.prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY created_at, rowid'),
   byFacility: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE facility_id = ? ORDER BY created_at, rowid'),
   revoke: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
-  touch: db.prepare(`UPDATE api_keys SET last_used_at = @at WHERE id = @id AND (last_used_at IS NULL OR last_used_at < @at)`),
+  touch: db.prepare(
+    `UPDATE api_keys SET last_used_at = @at WHERE id = @id AND (last_used_at IS NULL OR last_used_at < @at)`,
+  ),
   update: db.prepare(`UPDATE api_keys SET rate_per_s = @rate_per_s, burst = @burst, allowed_origins = @allowed_origins,
     label = @label WHERE id = @id`),
 }));
@@ -58,14 +54,24 @@ function infoOf(row: KeyRow): KeyInfo {
   return { ...rest, allowed_origins: JSON.parse(allowed_origins) as string[] };
 }
 
-export function createKey(db: Db, opts: { facilityId: string; label?: string; prefix: string } & KeyLimits, now = new Date()) {
+export function createKey(
+  db: Db,
+  opts: { facilityId: string; label?: string; prefix: string } & KeyLimits,
+  now = new Date(),
+) {
   if (!facilityById(db, opts.facilityId)) {
     throw new ListingsError('unknown_facility', `facility "${opts.facilityId}" does not exist: import it first`);
   }
   const key = generateKey(opts.prefix);
   const row = {
-    id: newKeyId(), facility_id: opts.facilityId, label: opts.label ?? '', digest: digestOf(key), hint: hintOf(key),
-    created_at: now.toISOString(), rate_per_s: opts.rate_per_s ?? null, burst: opts.burst ?? null,
+    id: newKeyId(),
+    facility_id: opts.facilityId,
+    label: opts.label ?? '',
+    digest: digestOf(key),
+    hint: hintOf(key),
+    created_at: now.toISOString(),
+    rate_per_s: opts.rate_per_s ?? null,
+    burst: opts.burst ?? null,
     allowed_origins: JSON.stringify(opts.allowed_origins ?? []),
   };
   stmts(db).insert.run(row);
@@ -99,7 +105,8 @@ export function updateKey(db: Db, id: string, changes: KeyLimits & { label?: str
     label: changes.label ?? row.label,
     rate_per_s: changes.rate_per_s === undefined ? row.rate_per_s : changes.rate_per_s,
     burst: changes.burst === undefined ? row.burst : changes.burst,
-    allowed_origins: changes.allowed_origins === undefined ? row.allowed_origins : JSON.stringify(changes.allowed_origins),
+    allowed_origins:
+      changes.allowed_origins === undefined ? row.allowed_origins : JSON.stringify(changes.allowed_origins),
   });
   return infoOf(s.byId.get(id)!);
 }
@@ -117,10 +124,17 @@ export function verifyKey(db: Db, presented: string | undefined, prefix: string)
 }
 
 /** Writes many last-use times in one transaction (the server coalesces them in memory first). */
-export function recordLastUse(db: Db, uses: ReadonlyMap<string, Date>): void {
+export function recordLastUse(db: Db, uses: ReadonlyMap<string, Date>, { waitForLock = true } = {}): void {
   if (uses.size === 0) return;
   const s = stmts(db);
-  db.transaction(() => {
-    for (const [id, at] of uses) s.touch.run({ at: at.toISOString(), id });
-  })();
+  // Without waitForLock, a database another process is writing to throws SQLITE_BUSY at once instead of waiting.
+  const busyTimeout = waitForLock ? undefined : db.pragma('busy_timeout', { simple: true });
+  if (!waitForLock) db.pragma('busy_timeout = 0');
+  try {
+    db.transaction(() => {
+      for (const [id, at] of uses) s.touch.run({ at: at.toISOString(), id });
+    })();
+  } finally {
+    if (!waitForLock) db.pragma(`busy_timeout = ${busyTimeout}`);
+  }
 }

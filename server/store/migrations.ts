@@ -71,6 +71,35 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE api_keys ADD COLUMN burst INTEGER;
   ALTER TABLE api_keys ADD COLUMN allowed_origins TEXT NOT NULL DEFAULT '[]';
   `,
+  // 3: a revision per facility that every import of it raises, what each publish target holds (to publish only what
+  // changed, without reading unchanged facilities) and until when each signing key is needed there
+  `
+  ALTER TABLE facilities ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE snapshot_published (
+    target TEXT NOT NULL,
+    facility_id TEXT NOT NULL,
+    revision INTEGER NOT NULL,
+    public_url TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    content_digest TEXT NOT NULL,
+    kid TEXT NOT NULL,
+    generated_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    PRIMARY KEY (target, facility_id)
+  ) STRICT;
+  CREATE TABLE snapshot_kids (
+    target TEXT NOT NULL,
+    kid TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    PRIMARY KEY (target, kid)
+  ) STRICT;
+  `,
+  // 4: where a renter books or whom to contact (the rental page's Rent action)
+  `
+  ALTER TABLE facilities ADD COLUMN booking_url TEXT;
+  ALTER TABLE facilities ADD COLUMN contact_email TEXT;
+  ALTER TABLE facilities ADD COLUMN contact_phone TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, launchChromium, startDemo, type RunningDemo } from '../../demo/launch.ts';
-import type { DemoKeysFile } from '../../demo/prepare.ts';
+import type { DemoKeysFile } from '../../cli/demo-site.ts';
 import type { ListResponse } from '../../server/schemas/listing.ts';
 
 const REPO = join(import.meta.dirname, '..', '..');
@@ -41,7 +41,11 @@ afterAll(async () => {
  * Opens one of the demo's printed URLs in a fresh browser context, runs the checks, then asserts that no page the
  * context opened (popups included) logged a console error or threw.
  */
-async function onPage(label: string, check: (page: Page, context: BrowserContext) => Promise<void>, before?: (page: Page) => void): Promise<void> {
+async function onPage(
+  label: string,
+  check: (page: Page, context: BrowserContext) => Promise<void>,
+  before?: (page: Page) => void,
+): Promise<void> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const errors: string[] = [];
   context.on('console', (m) => void (m.type() === 'error' && errors.push(`${m.page()?.url()}: ${m.text()}`)));
@@ -88,11 +92,19 @@ async function cardsOf(page: Page): Promise<Card[]> {
 
 /** "PLN 94.05 / month" -> 9405 (currencies with two decimals); "22 units left" -> 22, "Last unit" -> 1, "Sold out" -> 0. */
 const minorOf = (text: string) => Number(text.split('/')[0]!.replace(/\D/g, ''));
-const freeOf = (text: string) => (/\d/.test(text) ? Number(text.replace(/\D/g, '')) : /last/i.test(text) ? 1 : /sold out/i.test(text) ? 0 : NaN);
+const freeOf = (text: string) =>
+  /\d/.test(text) ? Number(text.replace(/\D/g, '')) : /last/i.test(text) ? 1 : /sold out/i.test(text) ? 0 : NaN;
 
 describe('npm start, seen in Chromium', () => {
   it('prints every page, writes its keys owner-only and answers the API', async () => {
-    for (const label of ['Start here', 'Partner site', 'Comparison site', 'Static site', 'A rental page', 'API reference']) {
+    for (const label of [
+      'Start here',
+      'Partner site',
+      'Comparison site',
+      'Static site',
+      'A rental page',
+      'API reference',
+    ]) {
       expect(demo.urls[label], label).toMatch(new RegExp(`^${base}/`));
     }
     expect(statSync(join(tmp, 'demo-keys.json')).mode & 0o777).toBe(0o600);
@@ -102,8 +114,13 @@ describe('npm start, seen in Chromium', () => {
   it('partner page: the widget lists every active listing with the API prices and free units; a rent link opens the same price', async () => {
     await onPage('Partner site', async (page, context) => {
       const expected = await apiList('wro-1');
-      const demoData = JSON.parse(readFileSync(join(REPO, 'demo', 'data.json'), 'utf8')) as { facilities: { id: string; listings: { code: string; active: boolean }[] }[] };
-      const activeCodes = demoData.facilities.find((f) => f.id === 'wro-1')!.listings.filter((l) => l.active).map((l) => l.code);
+      const demoData = JSON.parse(readFileSync(join(REPO, 'demo', 'data.json'), 'utf8')) as {
+        facilities: { id: string; listings: { code: string; active: boolean }[] }[];
+      };
+      const activeCodes = demoData.facilities
+        .find((f) => f.id === 'wro-1')!
+        .listings.filter((l) => l.active)
+        .map((l) => l.code);
       expect(expected.listings.map((l) => l.code)).toEqual(activeCodes);
       expect(await page.locator('storage-listings').getAttribute('api-key')).toBe(keysFile.keys['wro-1']);
 
@@ -117,28 +134,43 @@ describe('npm start, seen in Chromium', () => {
       }
 
       const listing = expected.listings.find((l) => l.free_units > 0)!;
-      const link = page.locator(`storage-listings [part~="listing"][data-listing-id="${listing.id}"] [part~="rent-link"]`);
+      const link = page.locator(
+        `storage-listings [part~="listing"][data-listing-id="${listing.id}"] [part~="rent-link"]`,
+      );
       const [rental] = await Promise.all([context.waitForEvent('page'), link.click()]);
       await rental.waitForLoadState();
       expect(rental.url()).toBe(listing.rent_url);
       const gross = rental.locator('[data-field="gross"]');
       expect(Number(await gross.getAttribute('data-minor'))).toBe(listing.price.gross);
-      expect(Number(await rental.locator('[data-field="free_units"]').getAttribute('data-count'))).toBe(listing.free_units);
+      expect(Number(await rental.locator('[data-field="free_units"]').getAttribute('data-count'))).toBe(
+        listing.free_units,
+      );
     });
   });
 
   it('static page: the widget shows the signed snapshot after verifying it, with no key', async () => {
     const fetched: string[] = [];
-    const record = (page: Page) => page.on('response', (r) => void (r.status() === 200 && fetched.push(new URL(r.url()).pathname)));
-    await onPage('Static site', async (page) => {
-      const cards = await cardsOf(page);
-      const expected = await apiList('ber-1');
-      expect(cards.map((c) => c.id)).toEqual([...expected.listings].sort((a, b) => a.price.gross - b.price.gross).map((l) => l.id));
-      expect(await page.locator('storage-listings [part~="error"]').count()).toBe(0);
-      expect(await page.locator('storage-listings').getAttribute('api-key')).toBeNull();
-      expect(fetched).toEqual(expect.arrayContaining(['/demo/snapshots/ber-1/listings.json', '/demo/snapshots/ber-1/listings.json.sig', '/demo/snapshots/keys.json']));
-      await expect.poll(() => page.locator('#verify-state').getAttribute('data-state')).toBe('verified');
-    }, record);
+    const record = (page: Page) =>
+      page.on('response', (r) => void (r.status() === 200 && fetched.push(new URL(r.url()).pathname)));
+    await onPage(
+      'Static site',
+      async (page) => {
+        const cards = await cardsOf(page);
+        const expected = await apiList('ber-1');
+        expect(cards.map((c) => c.id)).toEqual(
+          [...expected.listings].sort((a, b) => a.price.gross - b.price.gross).map((l) => l.id),
+        );
+        expect(await page.locator('storage-listings [part~="error"]').count()).toBe(0);
+        expect(await page.locator('storage-listings').getAttribute('api-key')).toBeNull();
+        expect(fetched).toEqual(
+          expect.arrayContaining(['/demo/snapshots/ber-1/listings.json', '/demo/snapshots/keys.json']),
+        );
+        // The signature of the version named inside the pointer (contract, "Signed snapshots").
+        expect(fetched.filter((p) => /^\/demo\/snapshots\/ber-1\/v\d+\/listings\.json\.sig$/.test(p))).toHaveLength(1);
+        await expect.poll(() => page.locator('#verify-state').getAttribute('data-state')).toBe('verified');
+      },
+      record,
+    );
   });
 
   it('comparison page: rows from every facility, each linking to its rental page', async () => {
@@ -146,7 +178,11 @@ describe('npm start, seen in Chromium', () => {
       const rows = page.locator('#results tr[data-listing-id]');
       await rows.first().waitFor({ timeout: 15_000 });
       const seen = await rows.evaluateAll((trs) =>
-        trs.map((tr) => ({ id: (tr as HTMLElement).dataset.listingId, facility: (tr as HTMLElement).dataset.facility, href: tr.querySelector('a')?.getAttribute('href') })),
+        trs.map((tr) => ({
+          id: (tr as HTMLElement).dataset.listingId,
+          facility: (tr as HTMLElement).dataset.facility,
+          href: tr.querySelector('a')?.getAttribute('href'),
+        })),
       );
       const lists = await Promise.all(Object.keys(keysFile.keys).map(apiList));
       const all = lists.flatMap((l) => l.listings);
@@ -159,27 +195,67 @@ describe('npm start, seen in Chromium', () => {
     });
   });
 
+  it('comparison page on a 390 px phone: every row shows its facility and its price, without sideways scrolling', async () => {
+    await onPage(
+      'Comparison site',
+      async (page) => {
+        const rows = page.locator('#results tr[data-listing-id]');
+        await rows.first().waitFor({ timeout: 15_000 });
+        const cells = await rows.evaluateAll((trs) =>
+          trs.map((tr) => {
+            const box = (sel: string) => {
+              const r = (tr.querySelector(sel) as HTMLElement).getBoundingClientRect();
+              return {
+                left: r.left,
+                right: r.right,
+                width: r.width,
+                text: (tr.querySelector(sel) as HTMLElement).textContent,
+              };
+            };
+            return { facility: box('td.facility'), price: box('td.price') };
+          }),
+        );
+        expect(cells.length).toBeGreaterThan(0);
+        for (const c of cells) {
+          for (const cell of [c.facility, c.price]) {
+            expect(cell.width).toBeGreaterThan(0);
+            expect(cell.left).toBeGreaterThanOrEqual(0);
+            expect(cell.right).toBeLessThanOrEqual(390);
+            expect(cell.text!.trim()).not.toBe('');
+          }
+        }
+        const wrap = await page
+          .locator('.table-wrap')
+          .evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+        expect(wrap.scroll).toBeLessThanOrEqual(wrap.client);
+      },
+      (page) => void page.setViewportSize({ width: 390, height: 844 }),
+    );
+  });
+
   it('the start page links every demo page', async () => {
     await onPage('Start here', async (page) => {
       const hrefs = await page.locator('main a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-      expect(hrefs).toEqual(expect.arrayContaining(['/demo/partner.html', '/demo/comparison.html', '/demo/static.html', '/docs']));
+      expect(hrefs).toEqual(
+        expect.arrayContaining(['/demo/partner.html', '/demo/comparison.html', '/demo/static.html', '/docs']),
+      );
     });
   });
 
   it('/docs renders the API reference with both paths', async () => {
     await onPage('API reference', async (page) => {
-      const paths = page.locator('.swagger-ui .opblock-summary-path');
-      await paths.first().waitFor({ timeout: 15_000 });
-      expect(await paths.evaluateAll((els) => els.map((e) => e.getAttribute('data-path')))).toEqual(
-        expect.arrayContaining(['/external/listings', '/external/listings/{id}']),
-      );
+      // Server-rendered (server/http/pages/docs.ts): one section per path, its heading the path.
+      const paths = page.locator('section.path > h2 code');
+      expect(await paths.allTextContents()).toEqual(['/external/listings', '/external/listings/{id}']);
     });
   });
 
-  it('Ctrl-C stops it cleanly', async () => {
+  it('Ctrl-C stops it cleanly; after its URLs it printed nothing, though every page above made requests', async () => {
     const { code, output } = await demo.stop();
     expect(output).toMatch(/^stopped$/m);
     expect(output).not.toMatch(/"level":"error"/);
+    const afterBanner = output.slice(output.indexOf('Press Ctrl-C to stop.') + 'Press Ctrl-C to stop.'.length);
+    expect(afterBanner.trim()).toBe('stopped'); // no request log lines without --verbose
     expect(code).toBe(0);
   });
 });

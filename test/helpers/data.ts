@@ -1,5 +1,5 @@
 // Generated import files: facilities whose every title carries a marker, so an answer that shows another facility's data is easy to spot.
-import { listingIdOf } from '../../server/store/facilities.ts';
+import { listingIdOf } from '../../server/domain/facility.ts';
 
 export interface GeneratedFacility {
   id: string;
@@ -13,10 +13,22 @@ export interface GeneratedFacility {
 /** One listing as the import file spells it; `i` varies the numbers so sorting and filtering have something to do. */
 export function listingJson(code: string, title: string, i: number, active = true) {
   return {
-    code, title, active, area_m2: 1 + (i % 17) * 1.5, dimensions: { width_m: 1 + (i % 3), depth_m: 2, height_m: 2.4 },
-    description: `Unit ${code}.`, price_gross: 5000 + ((i * 7919) % 40_000), price_period: 'P1M', vat_rate: 23,
-    dynamic_pricing: i % 2 === 0, total_units: 10, free_units: i % 4, min_rental_period: 'P1M', notice_period: 'P14D',
-    deposit: 5000, photos: i % 3 === 0 ? [] : [{ url: `https://img.example/${code}.jpg`, caption: title, width: 800, height: 600 }],
+    code,
+    title,
+    active,
+    area_m2: 1 + (i % 17) * 1.5,
+    dimensions: { width_m: 1 + (i % 3), depth_m: 2, height_m: 2.4 },
+    description: `Unit ${code}.`,
+    price_gross: 5000 + ((i * 7919) % 40_000),
+    price_period: 'P1M',
+    vat_rate: 23,
+    dynamic_pricing: i % 2 === 0,
+    total_units: 10,
+    free_units: i % 4,
+    min_rental_period: 'P1M',
+    notice_period: 'P14D',
+    deposit: 5000,
+    photos: i % 3 === 0 ? [] : [{ url: `https://img.example/${code}.jpg`, caption: title, width: 800, height: 600 }],
   };
 }
 
@@ -24,12 +36,36 @@ export function listingJson(code: string, title: string, i: number, active = tru
  * A facility with `active` listings titled "<marker> <n>" and `inactive` more whose titles carry `inactiveMarker`
  * (an inactive listing must never be shown to anyone).
  */
-export function markedFacility(id: string, marker: string, active: number, inactive = 0, inactiveMarker = 'QXINACTIVE') {
+export function markedFacility(
+  id: string,
+  marker: string,
+  active: number,
+  inactive = 0,
+  inactiveMarker = 'QXINACTIVE',
+) {
   const listings = [
-    ...Array.from({ length: active }, (_, i) => ({ ...listingJson(`${marker}-${i}`, `${marker} unit ${i}`, i), photos: [{ url: `https://img.example/${marker.toLowerCase()}/${i}.jpg`, caption: `${marker} photo`, width: 800, height: 600 }] })),
-    ...Array.from({ length: inactive }, (_, i) => listingJson(`${marker}-off-${i}`, `${inactiveMarker} ${marker} ${i}`, i, false)),
+    ...Array.from({ length: active }, (_, i) => ({
+      ...listingJson(`${marker}-${i}`, `${marker} unit ${i}`, i),
+      photos: [
+        {
+          url: `https://img.example/${marker.toLowerCase()}/${i}.jpg`,
+          caption: `${marker} photo`,
+          width: 800,
+          height: 600,
+        },
+      ],
+    })),
+    ...Array.from({ length: inactive }, (_, i) =>
+      listingJson(`${marker}-off-${i}`, `${inactiveMarker} ${marker} ${i}`, i, false),
+    ),
   ];
-  const json = { id, name: `${marker} storage`, currency: 'EUR', pricing_rules: [{ min_occupancy: 0.5, adjust_pct: 10 }], listings };
+  const json = {
+    id,
+    name: `${marker} storage`,
+    currency: 'EUR',
+    pricing_rules: [{ min_occupancy: 0.5, adjust_pct: 10 }],
+    listings,
+  };
   const facility: GeneratedFacility = {
     id,
     marker,
@@ -47,7 +83,10 @@ export function bigImport(prefix: string, facilities: number, perFacility: numbe
       id: `${prefix}-${f}`,
       name: `Facility ${f}`,
       currency: 'EUR',
-      listings: Array.from({ length: perFacility }, (_, i) => ({ ...listingJson(`U-${i}`, `Unit ${i} of ${f}`, f + i), photos: [] })),
+      listings: Array.from({ length: perFacility }, (_, i) => ({
+        ...listingJson(`U-${i}`, `Unit ${i} of ${f}`, f + i),
+        photos: [],
+      })),
     })),
   };
 }

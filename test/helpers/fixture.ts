@@ -3,9 +3,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startApp, type App, type AppOptions } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
+import { REPO_ROOT } from '../../server/repo.ts';
 import { parseImport } from '../../server/domain/import.ts';
 import { openDb, type Db } from '../../server/store/db.ts';
 import { applyImport } from '../../server/store/facilities.ts';
@@ -15,9 +15,10 @@ import { freePort } from '../../demo/launch.ts';
 
 export { freePort };
 import type { Io } from '../../cli/io.ts';
+import { runCli } from '../../cli/program.ts';
 import { recordKey, recordKeysIn, recordLog } from './capture.ts';
 
-export const REPO = fileURLToPath(new URL('../..', import.meta.url));
+export const REPO = REPO_ROOT;
 export const BIN = join(REPO, 'bin', 'listings.js');
 export const DEMO_DATA = join(REPO, 'demo', 'data.json');
 
@@ -57,7 +58,11 @@ export function demoDb(dir: string, data: ImportFile = demoImport()): { file: st
   return { file, db };
 }
 
-export function issueKey(db: Db, facilityId: string, extra: Parameters<typeof createKey>[1] extends infer T ? Partial<T> : never = {}): { key: string; id: string } {
+export function issueKey(
+  db: Db,
+  facilityId: string,
+  extra: Parameters<typeof createKey>[1] extends infer T ? Partial<T> : never = {},
+): { key: string; id: string } {
   const { key, info } = createKey(db, { facilityId, prefix: 'svc', label: 'test', ...extra });
   recordKey(key);
   return { key, id: info.id };
@@ -79,6 +84,16 @@ export function bufferIo(env: NodeJS.ProcessEnv = {}, stdin = ''): Io & { stdout
     stdout: () => out.join(''),
     stderr: () => err.join(''),
   };
+}
+
+/** The CLI in this process (fast), against LISTINGS_DB = dbFile: exit code and output as an operator would see them. */
+export async function cliInProcess(
+  dbFile: string,
+  args: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const io = bufferIo({ LISTINGS_DB: dbFile });
+  const code = await runCli(args, io);
+  return { code, stdout: io.stdout(), stderr: io.stderr() };
 }
 
 export interface CliResult {
@@ -103,7 +118,11 @@ export function cli(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: str
 /** The same as cli(), without blocking this process: for runs that may go in parallel. */
 export function cliAsync(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env: { ...process.env, ...opts.env }, timeout: 60_000 });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: REPO,
+      env: { ...process.env, ...opts.env },
+      timeout: 60_000,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -118,7 +137,10 @@ export function cliAsync(args: string[], opts: { env?: NodeJS.ProcessEnv; input?
 }
 
 /** Starts the real server in this process on a free port over the given database file. */
-export async function startTestServer(dbFile: string, extra: Partial<AppOptions> = {}): Promise<App & { logs: string[] }> {
+export async function startTestServer(
+  dbFile: string,
+  extra: Partial<AppOptions> = {},
+): Promise<App & { logs: string[] }> {
   const logs: string[] = [];
   const config = loadConfig({ db: dbFile, port: await freePort(), host: '127.0.0.1' }, {});
   // Every log line also goes to the run's key-leak check (test/helpers/global-setup.ts).
@@ -129,6 +151,20 @@ export async function startTestServer(dbFile: string, extra: Partial<AppOptions>
   };
   const app = await startApp({ config, ...extra, logWrite });
   return Object.assign(app, { logs });
+}
+
+/** A temporary database with `data` (the demo's by default), one key for `facilityId`, and the server over it in this process. */
+export async function startKeyedServer(facilityId: string, data?: ImportFile, extra: Partial<AppOptions> = {}) {
+  const { dir, cleanup } = tempDir();
+  const { db, file } = demoDb(dir, data);
+  const { key } = issueKey(db, facilityId);
+  db.close();
+  const app = await startTestServer(file, extra);
+  const close = async () => {
+    await app.close();
+    cleanup();
+  };
+  return { app, url: app.url, key, close };
 }
 
 /**
@@ -152,13 +188,20 @@ export async function servedDemo(serveArgs: string[] = [], readerLimits: Paramet
 export type ServedDemo = Awaited<ReturnType<typeof servedDemo>>;
 
 /** M-07's gross price in a list or a detail body of the demo facility wro-1. */
-export function grossOfM07(body: { price?: { gross: number }; listings?: { code: string; price: { gross: number } }[] }): number {
+export function grossOfM07(body: {
+  price?: { gross: number };
+  listings?: { code: string; price: { gross: number } }[];
+}): number {
   return body.listings ? body.listings.find((l) => l.code === 'M-07')!.price.gross : body.price!.gross;
 }
 
 /** Starts `listings serve` as a child process; resolves with its URL once it listens. */
 export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: REPO,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => {

@@ -42,10 +42,29 @@ export function startLoad(base: string, targets: () => Target[], concurrency = 1
         const res = await pool.request({ path: t.path, method: 'GET', headers: t.key ? { 'x-api-key': t.key } : {} });
         const body = Buffer.from(await res.body.arrayBuffer());
         const rid = res.headers['x-request-id'];
-        const code = res.headers['content-type'] === 'application/problem+json' ? (JSON.parse(body.toString()) as { code: string }).code : undefined;
-        outcomes.push({ tag: t.tag, path: t.path, status: res.statusCode, requestId: typeof rid === 'string' ? rid : undefined, code, bytes: body.length, started, ended: performance.now() });
+        const code =
+          res.headers['content-type'] === 'application/problem+json'
+            ? (JSON.parse(body.toString()) as { code: string }).code
+            : undefined;
+        outcomes.push({
+          tag: t.tag,
+          path: t.path,
+          status: res.statusCode,
+          requestId: typeof rid === 'string' ? rid : undefined,
+          code,
+          bytes: body.length,
+          started,
+          ended: performance.now(),
+        });
       } catch (err) {
-        outcomes.push({ tag: t.tag, path: t.path, error: (err as { code?: string }).code ?? (err as Error).message, bytes: 0, started, ended: performance.now() });
+        outcomes.push({
+          tag: t.tag,
+          path: t.path,
+          error: (err as { code?: string }).code ?? (err as Error).message,
+          bytes: 0,
+          started,
+          ended: performance.now(),
+        });
         // A refused connection (server gone) would otherwise spin.
         await new Promise((r) => setTimeout(r, 10));
       }

@@ -1,5 +1,5 @@
 // What every error answer must be: RFC 9457 problem+json with exactly the contract's fields, its status equal to the HTTP status.
-import { PROBLEM_TYPE_BASE, STATUS_OF } from '../../server/http/answer.ts';
+import { PROBLEM_TYPE_BASE, STATUS_OF } from '../../server/http/transport/answer.ts';
 import { Problem } from '../../server/schemas/listing.ts';
 
 const FIELDS = ['code', 'detail', 'status', 'title', 'type'];
@@ -14,7 +14,8 @@ export function problemFault(status: number, contentType: string | undefined, bo
     return `body is not JSON: ${JSON.stringify(body.slice(0, 120))}`;
   }
   const parsed = Problem.safeParse(value);
-  if (!parsed.success) return `not a Problem: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
+  if (!parsed.success)
+    return `not a Problem: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
   const p = parsed.data;
   const keys = Object.keys(value as object).sort();
   if (keys.join() !== FIELDS.join()) return `fields ${keys.join()} are not exactly ${FIELDS.join()}`;

@@ -47,7 +47,10 @@ export function parseReply(all: Buffer): RawReply {
   const interim: number[] = [];
   for (;;) {
     const end = rest.indexOf('\r\n\r\n');
-    if (end === -1) throw new Error(`no complete answer (${all.length} bytes: ${JSON.stringify(all.subarray(0, 200).toString('latin1'))})`);
+    if (end === -1)
+      throw new Error(
+        `no complete answer (${all.length} bytes: ${JSON.stringify(all.subarray(0, 200).toString('latin1'))})`,
+      );
     const [statusLine, ...lines] = rest.subarray(0, end).toString('latin1').split('\r\n');
     const m = /^HTTP\/1\.[01] (\d{3})(?: .*)?$/.exec(statusLine!);
     if (!m) throw new Error(`not an HTTP status line: ${JSON.stringify(statusLine)}`);
@@ -64,7 +67,8 @@ export function parseReply(all: Buffer): RawReply {
       continue;
     }
     const length = headers['content-length']?.[0];
-    const body = length !== undefined && headers['transfer-encoding'] === undefined ? rest.subarray(0, Number(length)) : rest;
+    const body =
+      length !== undefined && headers['transfer-encoding'] === undefined ? rest.subarray(0, Number(length)) : rest;
     return { status, headers, body, interim };
   }
 }
@@ -76,7 +80,9 @@ export function headerOf(reply: RawReply, name: string): string | undefined {
 
 /** A GET with the given extra header lines, closing the connection after the answer. */
 export function rawGet(path: string, headers: Record<string, string> = {}, method = 'GET'): string {
-  const lines = Object.entries({ Host: '127.0.0.1', ...headers, Connection: 'close' }).map(([k, v]) => `${k}: ${v}\r\n`);
+  const lines = Object.entries({ Host: '127.0.0.1', ...headers, Connection: 'close' }).map(
+    ([k, v]) => `${k}: ${v}\r\n`,
+  );
   return `${method} ${path} HTTP/1.1\r\n${lines.join('')}\r\n`;
 }
 

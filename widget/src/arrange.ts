@@ -1,8 +1,6 @@
 // Client-side filter, order and limit: the snapshot has no query parameters, and `limit` is never sent to the API.
+import { isSortKey, sortListings } from '../../server/domain/sort.ts';
 import type { Summary } from '../../server/schemas/listing.ts';
-
-export type SortKey = 'price' | '-price' | 'area' | '-area' | 'code';
-export const SORT_KEYS: readonly string[] = ['price', '-price', 'area', '-area', 'code'];
 
 export interface Arrangement {
   availableOnly: boolean;
@@ -10,20 +8,10 @@ export interface Arrangement {
   limit: number | undefined;
 }
 
-const byKey: Record<string, (a: Summary, b: Summary) => number> = {
-  price: (a, b) => a.price.gross - b.price.gross,
-  area: (a, b) => a.area_m2 - b.area_m2,
-  code: (a, b) => a.code.localeCompare(b.code, 'en', { numeric: true }),
-};
-
-/** The listings to show, in order: stable sort, so ties keep the operator's order. */
+/** The listings to show, in order: the API's own comparators (an unknown sort key keeps the operator's order). */
 export function arrange<T extends Summary>(listings: readonly T[], { availableOnly, sort, limit }: Arrangement): T[] {
   let out = availableOnly ? listings.filter((l) => l.free_units > 0) : [...listings];
-  const compare = sort && SORT_KEYS.includes(sort) ? byKey[sort.replace('-', '')] : undefined;
-  if (compare) {
-    const sign = sort?.startsWith('-') ? -1 : 1;
-    out.sort((a, b) => sign * compare(a, b));
-  }
+  if (isSortKey(sort)) out = sortListings(out, sort);
   if (limit !== undefined && Number.isInteger(limit) && limit > 0) out = out.slice(0, limit);
   return out;
 }

@@ -1,7 +1,7 @@
 // One listing card (and its same-sized loading skeleton): pure templates over the public Summary shape.
 import { html, nothing, type TemplateResult } from 'lit';
+import { formatArea, formatMoney, formatPercent, formatPeriod } from '../../server/domain/format.ts';
 import type { Summary } from '../../server/schemas/listing.ts';
-import { formatArea, formatMoney, formatPercent, formatPeriod } from './format.ts';
 import type { Translate } from './i18n.ts';
 import { lazySrc } from './lazy-src.ts';
 import { safeUrl } from './safe-url.ts';
@@ -81,7 +81,7 @@ export function card(listing: Summary, v: View): TemplateResult {
   // No whitespace between tags: every text node here would be cloned, inserted and walked 200 times for nothing.
   // prettier-ignore
   return html`<li part="listing" class="card ${state}" data-listing-id=${listing.id}><div class="media">${
-      photo ? html`<img part="photo" src=${lazySrc(photo)} alt=${cover?.caption ?? ''} loading="lazy" decoding="async" />` : nothing
+      photo ? html`<img part="photo" src=${lazySrc(photo)} alt=${cover?.caption ?? ''} loading="lazy" decoding="async" />` : html`<span part="no-photo" class="no-photo" role="img" aria-label=${v.t('noPhoto')}>${v.t('noPhoto')}</span>`
     }</div><div class="body"><div class="head"><span class="title" role="heading" aria-level=${v.headingLevel}>${listing.title}</span><span class="code">${listing.code}</span></div><span class="area">${
       formatArea(listing.area_m2, v.locale)
     }</span><p part="price" class="price"><span class="amount">${amountText(listing, v)}</span> <span class="period">${periodText(listing, v)}</span></p>${v.showNet ? html`<p class="net">${netText(listing, v)}</p>` : nothing}<p part="free-units" class="free-units">${free}</p><div class="actions"><button type="button" class="secondary" aria-haspopup="dialog" data-action="details">${

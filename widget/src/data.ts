@@ -1,6 +1,6 @@
 // Network I/O for both data sources: the live API (the list, then one listing's details on demand) and static snapshots.
+import { isSortKey } from '../../server/domain/sort.ts';
 import type { Detail, ListResponse, Problem, Snapshot, Summary } from '../../server/schemas/listing.ts';
-import { SORT_KEYS } from './arrange.ts';
 import { WidgetError } from './errors.ts';
 import { verifySignature } from './verify.ts';
 
@@ -24,6 +24,8 @@ export interface Loaded {
   complete: boolean;
   /** The ETag, or the body itself when there is none: the same version means nothing changed. */
   version: string;
+  /** The facility's name, for the structured data. */
+  facility: string | undefined;
 }
 
 /** An absolute URL for an attribute value that may be relative to the page. */
@@ -103,25 +105,31 @@ function isDetail(value: unknown): value is Detail {
   );
 }
 
-function listingsOf(body: unknown, status: number, complete: boolean): Summary[] {
-  const listings = (body as Partial<ListResponse> | null)?.listings;
-  if (!Array.isArray(listings)) throw new WidgetError(status, 'invalid_response');
-  return listings.filter(complete ? isDetail : isSummary); // one malformed listing must not hide the others
+/** A list answer or a snapshot, checked; complete: a snapshot, whose listings are Details. */
+function loadedOf(body: unknown, response: Response, text: string, complete: boolean): Loaded {
+  const { listings, facility } = (body ?? {}) as Partial<ListResponse>;
+  if (!Array.isArray(listings)) throw new WidgetError(response.status, 'invalid_response');
+  return {
+    listings: listings.filter(complete ? isDetail : isSummary), // one malformed listing must not hide the others
+    complete,
+    version: response.headers.get('ETag') ?? text,
+    facility: facility?.name,
+  };
 }
 
 async function loadLive(source: LiveSource, signal: AbortSignal): Promise<Loaded> {
   const url = apiUrl(source.apiBase, 'external/listings');
   if (source.availableOnly) url.searchParams.set('available', 'true');
-  if (source.sort && SORT_KEYS.includes(source.sort)) url.searchParams.set('sort', source.sort);
+  if (isSortKey(source.sort)) url.searchParams.set('sort', source.sort);
   // no-cache: the browser revalidates with If-None-Match from its HTTP cache (we may not add that header
   // ourselves: the API's CORS allow-list is X-API-Key only), and a 304 reaches us as the cached 200.
-  const { response, bytes } = await request(url, { cache: 'no-cache', headers: { 'X-API-Key': source.apiKey }, signal });
+  const { response, bytes } = await request(url, {
+    cache: 'no-cache',
+    headers: { 'X-API-Key': source.apiKey },
+    signal,
+  });
   const { value, text } = parse(bytes, response.status);
-  return {
-    listings: listingsOf(value, response.status, false),
-    complete: false,
-    version: response.headers.get('ETag') ?? text,
-  };
+  return loadedOf(value, response, text, false);
 }
 
 async function loadJson(url: URL, init: RequestInit, code: string): Promise<unknown> {
@@ -133,30 +141,55 @@ async function loadJson(url: URL, init: RequestInit, code: string): Promise<unkn
   }
 }
 
+/** The version a snapshot names, unverified: it only chooses which signature to fetch, and that signature decides. */
+function versionOf(value: unknown): number | undefined {
+  const version = (value as Partial<Snapshot> | null)?.version;
+  return typeof version === 'number' && Number.isSafeInteger(version) && version > 0 ? version : undefined;
+}
+
+/**
+ * The signature for the snapshot at `url`. Snapshots are published consistently (contract, "Signed snapshots"):
+ * `v<version>/listings.json.sig` first, the pointer's own .sig later, so the signature of the version the bytes
+ * name is the one that matches even between those two writes. It never changes, so the HTTP cache may keep it.
+ * A folder without v<N>/ folders (an older export: 404) or a file already inside one has its signature beside it.
+ */
+async function loadSignature(url: URL, version: number | undefined, signal: AbortSignal): Promise<unknown> {
+  if (version !== undefined && !/\/v\d+\/[^/]*$/.test(url.pathname)) {
+    try {
+      return await loadJson(new URL(`v${version}/listings.json.sig`, url), { signal }, 'signature_unavailable');
+    } catch (error) {
+      if ((error as WidgetError).status !== 404) throw error;
+    }
+  }
+  const sibling = new URL(url);
+  sibling.pathname += '.sig';
+  return loadJson(sibling, { cache: 'no-cache', signal }, 'signature_unavailable');
+}
+
 async function loadSnapshot(source: SnapshotSource, signal: AbortSignal): Promise<Loaded> {
   const url = absolute(source.src);
   const { response, bytes } = await request(url, { cache: 'no-cache', signal });
+  let parsed: ReturnType<typeof parse> | undefined;
+  try {
+    parsed = parse(bytes, response.status);
+  } catch {
+    // reported below: with keys-url, the signature check comes first
+  }
   let kid: string | undefined;
   if (source.keysUrl) {
-    const signatureUrl = new URL(url);
-    signatureUrl.pathname += '.sig';
     const [signature, jwks] = await Promise.all([
-      loadJson(signatureUrl, { cache: 'no-cache', signal }, 'signature_unavailable'),
+      loadSignature(url, versionOf(parsed?.value), signal),
       loadJson(absolute(source.keysUrl), { signal }, 'keys_unavailable'),
     ]);
-    kid = await verifySignature(bytes, signature, jwks); // the exact bytes received, before any parsing
+    kid = await verifySignature(bytes, signature, jwks); // the exact bytes received, not the parsed value
   }
-  const { value, text } = parse(bytes, response.status);
+  const { value, text } = parsed ?? parse(bytes, response.status);
   if (kid !== undefined) {
     const snapshot = value as Partial<Snapshot> | null;
     if (snapshot?.kid !== kid) throw new WidgetError(0, 'kid_mismatch');
     if (!(Date.parse(snapshot.expires_at ?? '') > Date.now())) throw new WidgetError(0, 'snapshot_expired');
   }
-  return {
-    listings: listingsOf(value, response.status, true),
-    complete: true,
-    version: response.headers.get('ETag') ?? text,
-  };
+  return loadedOf(value, response, text, true);
 }
 
 /** The listings of a source; rejects with a WidgetError (or an AbortError once `signal` fires). */
@@ -167,7 +200,11 @@ export function loadListings(source: Source, signal: AbortSignal): Promise<Loade
 /** One listing's details from the live API, fetched when the visitor opens them. */
 export async function loadDetail(source: LiveSource, id: string, signal: AbortSignal): Promise<Detail> {
   const url = apiUrl(source.apiBase, `external/listings/${encodeURIComponent(id)}`);
-  const { response, bytes } = await request(url, { cache: 'no-cache', headers: { 'X-API-Key': source.apiKey }, signal });
+  const { response, bytes } = await request(url, {
+    cache: 'no-cache',
+    headers: { 'X-API-Key': source.apiKey },
+    signal,
+  });
   const { value } = parse(bytes, response.status);
   if (!isDetail(value)) throw new WidgetError(response.status, 'invalid_response');
   return value;

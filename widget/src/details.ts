@@ -1,8 +1,8 @@
 // The details view shown in the dialog: facts, description, rent link and a keyboard-usable photo gallery.
 import { html, nothing, type TemplateResult } from 'lit';
+import { formatArea, formatDimensions, formatDuration, formatMoney } from '../../server/domain/format.ts';
 import type { Detail, Photo, Summary } from '../../server/schemas/listing.ts';
 import { netText, priceText, rentLink, availability, type View } from './cards.ts';
-import { formatArea, formatDimensions, formatDuration, formatMoney } from './format.ts';
 import { safeUrl } from './safe-url.ts';
 
 export interface DetailsView extends View {
@@ -34,13 +34,15 @@ function gallery(photos: Photo[], v: DetailsView): TemplateResult | typeof nothi
       <img src=${photo.url} alt=${photo.caption} width=${photo.width ?? nothing} height=${photo.height ?? nothing} />
       <figcaption>${photo.caption}</figcaption>
     </figure>
-    ${count > 1
-      ? html`<div class="gallery-nav">
+    ${
+      count > 1
+        ? html`<div class="gallery-nav">
           <button type="button" class="secondary" aria-label=${v.t('previous')} @click=${() => go(index - 1)}>←</button>
           <span class="muted" aria-live="polite">${v.t('photoOf', { i: index + 1, n: count })}</span>
           <button type="button" class="secondary" aria-label=${v.t('next')} @click=${() => go(index + 1)}>→</button>
         </div>`
-      : nothing}
+        : nothing
+    }
   </section>`;
 }
 
@@ -59,22 +61,31 @@ function facts(d: Detail, v: DetailsView): TemplateResult {
 }
 
 /** The dialog's content: the heading at once, the rest when the Detail is there (or `pending`: loading or an error). */
-export function detailsView(listing: Summary, detail: Detail | null, pending: TemplateResult, v: DetailsView): TemplateResult {
+export function detailsView(
+  listing: Summary,
+  detail: Detail | null,
+  pending: TemplateResult,
+  v: DetailsView,
+): TemplateResult {
   return html`<div class="sheet">
     <div class="sheet-head">
       <h2 id="details-title">${listing.title} <span class="code">${listing.code}</span></h2>
       <button type="button" class="secondary" @click=${v.onClose}>${v.t('close')}</button>
     </div>
-    ${detail
-      ? html`${facts(detail, v)}
-          ${detail.description
-            ? html`<section>
+    ${
+      detail
+        ? html`${facts(detail, v)}
+          ${
+            detail.description
+              ? html`<section>
                 <h3>${v.t('description')}</h3>
                 <p class="description">${detail.description}</p>
               </section>`
-            : nothing}
+              : nothing
+          }
           ${gallery(detail.photos, v)}
           <div class="actions">${rentLink(detail, v)}</div>`
-      : pending}
+        : pending
+    }
   </div>`;
 }

@@ -24,6 +24,7 @@ export interface Strings {
   deposit: string;
   price: string;
   photos: string;
+  noPhoto: string;
   photoOf: string;
   previous: string;
   next: string;
@@ -60,12 +61,14 @@ const en: Strings = {
   deposit: 'Deposit',
   price: 'Price',
   photos: 'Photos',
+  noPhoto: 'No photo yet',
   photoOf: 'Photo {i} of {n}',
   previous: 'Previous photo',
   next: 'Next photo',
   retry: 'Retry',
   errorCode: 'Error code: {code}',
-  errorAuth: 'Units cannot be shown: the API key is missing, invalid or revoked. Site owner: check the api-key attribute.',
+  errorAuth:
+    'Units cannot be shown: the API key is missing, invalid or revoked. Site owner: check the api-key attribute.',
   errorRate: 'Too many requests. Please try again in {s} s.',
   errorNetwork: 'Units could not be loaded. Check your connection and try again.',
   errorServer: 'Units cannot be loaded right now. Please try again.',
@@ -96,6 +99,7 @@ const pl: Strings = {
   deposit: 'Kaucja',
   price: 'Cena',
   photos: 'Zdjęcia',
+  noPhoto: 'Brak zdjęcia',
   photoOf: 'Zdjęcie {i} z {n}',
   previous: 'Poprzednie zdjęcie',
   next: 'Następne zdjęcie',
@@ -133,6 +137,7 @@ const de: Strings = {
   deposit: 'Kaution',
   price: 'Preis',
   photos: 'Fotos',
+  noPhoto: 'Noch kein Foto',
   photoOf: 'Foto {i} von {n}',
   previous: 'Vorheriges Foto',
   next: 'Nächstes Foto',
@@ -160,9 +165,17 @@ function isLocale(tag: string | null | undefined): tag is string {
   }
 }
 
-/** The `locale` attribute, else the page's `<html lang>`, else the browser's language, else English. */
-export function pickLocale(attribute: string | undefined): string {
-  const candidates = [attribute, document.documentElement.lang, navigator.language];
+/**
+ * The `locale` attribute, else the closest `lang` around the element (a page section in another language), else the
+ * page's `<html lang>`, else the browser's language, else English.
+ */
+export function pickLocale(attribute: string | undefined, host?: Element): string {
+  const candidates = [
+    attribute,
+    host?.closest('[lang]')?.getAttribute('lang'),
+    document.documentElement.lang,
+    navigator.language,
+  ];
   return candidates.find(isLocale) ?? 'en';
 }
 

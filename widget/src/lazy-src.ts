@@ -30,7 +30,8 @@ class LazySrc extends AsyncDirective {
 
   constructor(part: PartInfo) {
     super(part);
-    if (part.type !== PartType.ATTRIBUTE || part.name !== 'src') throw new Error('lazySrc() only binds an src attribute');
+    if (part.type !== PartType.ATTRIBUTE || part.name !== 'src')
+      throw new Error('lazySrc() only binds an src attribute');
   }
 
   render(url: string): unknown {

@@ -26,10 +26,12 @@ export function problemView(message: string, error: WidgetError, t: Translate, r
   return html`<div part="error" class="problem">
     <p>${message}</p>
     <p class="muted">${t('errorCode', { code: error.code })}</p>
-    ${retry && error.transient
-      ? html`<button type="button" class="primary" ?disabled=${retry.waiting} @click=${retry.onRetry}>
+    ${
+      retry && error.transient
+        ? html`<button type="button" class="primary" ?disabled=${retry.waiting} @click=${retry.onRetry}>
           ${t('retry')}
         </button>`
-      : nothing}
+        : nothing
+    }
   </div>`;
 }

@@ -60,6 +60,15 @@ export const styles = css`
     aspect-ratio: 4 / 3;
     background: var(--_surface);
   }
+  /* A listing without photos: a deliberate, labelled frame rather than an empty box. */
+  .no-photo {
+    display: grid;
+    place-items: center;
+    height: 100%;
+    border: 1px dashed currentColor;
+    color: var(--_muted);
+    font-size: 0.85em;
+  }
   .media img {
     display: block;
     width: 100%;
@@ -217,76 +226,6 @@ export const styles = css`
   }
   .problem {
     border-inline-start: 4px solid var(--_sold-out);
-  }
-
-  dialog {
-    width: min(44rem, calc(100vw - 2rem));
-    max-height: calc(100dvh - 2rem);
-    padding: 0;
-    background: var(--_bg);
-    color: var(--_text);
-    border: 1px solid var(--_border);
-    border-radius: var(--_radius);
-  }
-  dialog::backdrop {
-    background: rgb(0 0 0 / 0.55);
-  }
-  .sheet {
-    display: grid;
-    gap: 1rem;
-    padding: 1.25rem;
-  }
-  .sheet-head {
-    display: flex;
-    align-items: flex-start;
-    justify-content: space-between;
-    gap: 1rem;
-  }
-  h2,
-  h3 {
-    margin: 0;
-    line-height: 1.3;
-  }
-  h2 {
-    font-size: 1.25rem;
-    overflow-wrap: anywhere;
-  }
-  h3 {
-    font-size: 1rem;
-  }
-  .facts {
-    display: grid;
-    grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr));
-    gap: 0.75rem 1.5rem;
-    margin: 0;
-  }
-  dd {
-    margin: 0;
-    font-weight: 600;
-  }
-  .description {
-    white-space: pre-line;
-    overflow-wrap: anywhere;
-  }
-  .gallery figure {
-    display: grid;
-    gap: 0.5rem;
-    margin: 0;
-  }
-  .gallery img {
-    width: 100%;
-    height: auto;
-    max-height: 55dvh;
-    object-fit: contain;
-    background: var(--_surface);
-    border-radius: calc(var(--_radius) * 0.75);
-  }
-  .gallery-nav {
-    display: flex;
-    align-items: center;
-    justify-content: space-between;
-    gap: 0.5rem;
-    margin-top: 0.5rem;
   }
 
   .sr-only {

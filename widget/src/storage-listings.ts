@@ -1,20 +1,19 @@
 // <storage-listings>: a partner site's list of storage units, live from the API (a key) or from a signed snapshot.
-import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { LitElement, html, type PropertyValues, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import type { Detail, Summary } from '../../server/schemas/listing.ts';
+import { selfStorageOf } from '../../server/domain/structured-data.ts';
+import type { Summary } from '../../server/schemas/listing.ts';
 import { arrange } from './arrange.ts';
 import { actionOf, card, cardIdOf, skeletonCard, type View } from './cards.ts';
-import { absolute, loadDetail, loadListings, type Source } from './data.ts';
-import { detailsView, type DetailsView } from './details.ts';
-import { asWidgetError, WidgetError } from './errors.ts';
+import { absolute, type Source } from './data.ts';
+import { DetailsDialog } from './details-dialog.ts';
+import { detailsStyles } from './details.styles.ts';
+import { WidgetError } from './errors.ts';
 import { pickLocale, translator, type Strings, type Translate } from './i18n.ts';
+import { Loader } from './loader.ts';
 import { messageFor, problemView } from './problem.ts';
 import { styles } from './storage-listings.styles.ts';
 
-type Phase = 'loading' | 'ready' | 'error';
-
-/** Re-fetching more often than this would only burn the partner's rate limit. */
-const MIN_REFRESH_SECONDS = 1;
 /** Changing any of these means other data: fetch again, behind the skeleton. */
 const SOURCE_PROPERTIES = ['apiKey', 'apiBase', 'src', 'keysUrl', 'availableOnly', 'sort'] as const;
 const LANGUAGE_PROPERTIES = ['locale', 'strings', 'rentLabel'] as const;
@@ -39,11 +38,16 @@ const jsonObject = {
  * @fires storage-listings-load - Listings were loaded (or changed on refresh). `detail: { listings }`, as shown.
  * @fires storage-listings-error - Loading failed. `detail: { status, code }`: HTTP status (0 without one) and a code
  *   such as `invalid_api_key`, `rate_limited`, `network_error`, `signature_invalid`, `unknown_kid`, `snapshot_expired`.
- * @fires storage-listings-rent - A rent link was clicked. `detail: { listing }`. Cancelable: `preventDefault()` keeps
- *   the visitor on the page (to track the click or open your own flow).
+ * @fires storage-listings-rent - A rent link was clicked. `detail: { listing, id, code, price, currency }` (`price`: the
+ *   gross in minor units). Cancelable: `preventDefault()` keeps the visitor on the page (to track the click or open
+ *   your own flow).
+ *
+ * @slot - Fallback content, shown only where the element does not run (no JavaScript, or a blocked script): for
+ *   example a link to the operator's own page. Hidden once the widget runs.
  *
  * @csspart listing - One card (`<li>`), carrying `data-listing-id`.
  * @csspart photo - The cover photo `<img>` of a card.
+ * @csspart no-photo - What stands in for the cover photo of a listing without photos (labelled "No photo yet").
  * @csspart price - The gross price with its period ("329,00 zł / miesiąc").
  * @csspart free-units - The availability line ("3 units left", "Last unit", "Sold out").
  * @csspart rent-link - The rent `<a>`, whose `href` is the listing's `rent_url`.
@@ -67,7 +71,7 @@ const jsonObject = {
  * @cssproperty [--sl-card-min-width=16rem] - Narrowest card before the grid drops a column.
  */
 export class StorageListings extends LitElement {
-  static override styles = styles;
+  static override styles = [styles, detailsStyles];
 
   static override properties = {
     apiKey: { attribute: 'api-key' },
@@ -85,14 +89,8 @@ export class StorageListings extends LitElement {
     refresh: { type: Number },
     headingLevel: { type: Number, attribute: 'heading-level' },
     strings: { attribute: 'strings', converter: jsonObject },
-    phase: { state: true },
+    structuredData: { type: Boolean, attribute: 'structured-data' },
     listings: { state: true },
-    failure: { state: true },
-    waiting: { state: true },
-    opened: { state: true },
-    detail: { state: true },
-    detailFailure: { state: true },
-    photo: { state: true },
   };
 
   /** Live mode: the partner's API key, sent as `X-API-Key`. */
@@ -105,7 +103,7 @@ export class StorageListings extends LitElement {
   declare keysUrl: string | undefined;
   /** Only listings with free units. */
   declare availableOnly: boolean;
-  /** `price`, `-price`, `area`, `-area` or `code`; the operator's order when unset. */
+  /** `price`, `-price`, `area`, `-area` or `code` (natural order: S-2 before S-10); the operator's order when unset. */
   declare sort: string | undefined;
   /** At most this many listings. */
   declare limit: number | undefined;
@@ -121,32 +119,34 @@ export class StorageListings extends LitElement {
   declare rel: string;
   /** Re-fetch every this many seconds (at least 1); 0 or unset: never. */
   declare refresh: number | undefined;
-  /** `aria-level` of each card's title (default 3), to fit the page's outline. */
+  /** `aria-level` of each card's title (default 2: a widget usually sits under the page's h1), to fit its outline. */
   declare headingLevel: number;
   /** Per-instance string overrides, e.g. `{ "rent": "Book now" }` (property, or JSON in the attribute). */
   declare strings: Partial<Strings> | undefined;
+  /** Put schema.org JSON-LD (SelfStorage, an Offer per listing) into the element's light DOM, for search engines. */
+  declare structuredData: boolean;
 
-  declare protected phase: Phase;
+  /** The listings on screen: the source's, filtered, ordered and limited. */
   declare protected listings: Summary[];
-  declare protected failure: WidgetError | null;
-  declare protected waiting: boolean;
-  declare protected opened: Summary | null;
-  declare protected detail: Detail | null;
-  declare protected detailFailure: WidgetError | null;
-  declare protected photo: number;
 
   private t: Translate = translator('en', undefined);
   private language = 'en';
-  private all: Summary[] = [];
-  private details = new Map<string, Detail>();
-  private version: string | undefined;
-  private loads = 0;
-  private loading: AbortController | undefined;
-  private detailLoading: AbortController | undefined;
-  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
-  private retryTimer: ReturnType<typeof setTimeout> | undefined;
-  private retryAt = 0;
-  private opener: HTMLElement | undefined;
+  private jsonLd: HTMLScriptElement | undefined;
+  private readonly loader = new Loader(this, {
+    source: () => this.source(),
+    refresh: () => this.refresh,
+    loaded: () => {
+      this.listings = arrange(this.loader.all, this);
+      this.emit('storage-listings-load', { listings: this.listings });
+    },
+    failed: (error) => this.emitError(error),
+  });
+  private readonly dialog = new DetailsDialog(this, {
+    source: () => this.source(),
+    details: () => this.loader.details,
+    failed: (error) => this.emitError(error),
+    rent: (event, listing) => this.onRent(event, listing),
+  });
 
   constructor() {
     super();
@@ -154,73 +154,30 @@ export class StorageListings extends LitElement {
     this.showNet = false;
     this.target = '_blank';
     this.rel = 'noopener';
-    this.headingLevel = 3;
-    this.phase = 'loading';
+    this.headingLevel = 2;
+    this.structuredData = false;
     this.listings = [];
-    this.failure = null;
-    this.waiting = false;
-    this.opened = null;
-    this.detail = null;
-    this.detailFailure = null;
-    this.photo = 0;
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    // Moved in the page (or re-attached): listings on screen just resume refreshing; anything else loads again.
-    if (this.hasUpdated) {
-      if (this.phase === 'ready') this.schedule();
-      else void this.load(true);
-    }
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.loading?.abort();
-    this.detailLoading?.abort();
-    clearTimeout(this.refreshTimer);
-    clearTimeout(this.retryTimer);
-    document.removeEventListener('visibilitychange', this.tick);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (!this.hasUpdated || LANGUAGE_PROPERTIES.some((p) => changed.has(p))) {
-      this.language = pickLocale(this.locale);
+      this.language = pickLocale(this.locale, this);
       this.t = translator(this.language, { ...this.strings, ...(this.rentLabel ? { rent: this.rentLabel } : {}) });
     }
-    if (!this.hasUpdated || SOURCE_PROPERTIES.some((p) => changed.has(p))) void this.load(true);
-    else if (changed.has('limit')) this.listings = arrange(this.all, this);
-    else if (changed.has('refresh')) this.schedule();
+    if (!this.hasUpdated || SOURCE_PROPERTIES.some((p) => changed.has(p))) void this.loader.load(true);
+    else if (changed.has('limit')) this.listings = arrange(this.loader.all, this);
+    else if (changed.has('refresh')) this.loader.schedule();
   }
 
-  /** Fetches the listings; `fresh` (new source, retry) shows the skeleton, a refresh updates in place. */
-  private async load(fresh: boolean): Promise<void> {
-    const run = ++this.loads;
-    this.loading?.abort();
-    const controller = (this.loading = new AbortController());
-    clearTimeout(this.refreshTimer);
-    if (fresh) {
-      this.phase = 'loading';
-      this.version = undefined;
-    }
-    try {
-      // Async even when the configuration is wrong, so no event ever fires in the middle of an update.
-      const loaded = await Promise.resolve().then(() => loadListings(this.source(), controller.signal));
-      if (run !== this.loads) return;
-      if (loaded.version !== this.version || this.phase !== 'ready') {
-        this.version = loaded.version;
-        this.all = loaded.listings;
-        this.details = new Map(loaded.complete ? loaded.listings.map((l) => [l.id, l as Detail]) : []);
-        this.listings = arrange(this.all, this);
-        this.failure = null;
-        this.phase = 'ready';
-        this.emit('storage-listings-load', { listings: this.listings });
-      }
-    } catch (error) {
-      if (run === this.loads) this.fail(asWidgetError(error));
-    } finally {
-      if (run === this.loads) this.schedule();
-    }
+  protected override updated(changed: PropertyValues): void {
+    if (!changed.has('listings') && !changed.has('structuredData')) return;
+    // One script, rewritten in place on every change: a refresh never leaves two offers for one listing.
+    const script = (this.jsonLd ??= document.createElement('script'));
+    if (!this.structuredData) return script.remove();
+    script.type = 'application/ld+json';
+    // "<" escaped, so the page stays valid HTML when serialized (an SSR snapshot, a saved page).
+    script.textContent = JSON.stringify(selfStorageOf(this.loader.facility, this.listings)).replace(/</g, '\\u003c');
+    if (script.parentNode !== this) this.append(script);
   }
 
   private source(): Source {
@@ -232,83 +189,13 @@ export class StorageListings extends LitElement {
     throw new WidgetError(0, 'invalid_config');
   }
 
-  private fail(error: WidgetError): void {
-    // A refresh that fails for a passing reason keeps the listings on screen; anything else replaces them.
-    if (!error.transient || this.phase !== 'ready') {
-      this.phase = 'error';
-      this.failure = error;
-    }
-    this.retryAt = Date.now() + error.retryAfter * 1000;
-    this.waiting = error.retryAfter > 0;
-    clearTimeout(this.retryTimer);
-    if (this.waiting) this.retryTimer = setTimeout(() => (this.waiting = false), error.retryAfter * 1000);
-    this.emit('storage-listings-error', { status: error.status, code: error.code });
-  }
-
-  private schedule(): void {
-    clearTimeout(this.refreshTimer);
-    const seconds = Number(this.refresh);
-    if (!(seconds > 0) || !this.isConnected || (this.phase === 'error' && !this.failure?.transient)) return;
-    const delay = Math.max(seconds, MIN_REFRESH_SECONDS) * 1000;
-    this.refreshTimer = setTimeout(this.tick, Math.max(delay, this.retryAt - Date.now()));
-  }
-
-  /** A refresh is due: do it now, or when the visitor comes back to a hidden tab. */
-  private tick = (): void => {
-    if (document.visibilityState === 'hidden') {
-      document.addEventListener('visibilitychange', this.tick, { once: true });
-    } else {
-      void this.load(false);
-    }
-  };
-
   private emit(type: string, detail: unknown, cancelable = false): boolean {
     return this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));
   }
 
-  private async openDetails(listing: Summary, opener: HTMLElement): Promise<void> {
-    this.opener = opener;
-    this.opened = listing;
-    this.photo = 0;
-    this.detail = this.details.get(listing.id) ?? null;
-    this.detailFailure = null;
-    await this.updateComplete;
-    const dialog = this.renderRoot.querySelector('dialog');
-    if (dialog && !dialog.open) dialog.showModal();
-    if (!this.detail) await this.fetchDetail(listing);
+  private emitError(error: WidgetError): void {
+    this.emit('storage-listings-error', { status: error.status, code: error.code });
   }
-
-  private async fetchDetail(listing: Summary): Promise<void> {
-    this.detailLoading?.abort();
-    const controller = (this.detailLoading = new AbortController());
-    this.detailFailure = null;
-    try {
-      const source = this.source();
-      if (source.kind !== 'live') throw new WidgetError(0, 'invalid_response'); // snapshots carry every Detail
-      const detail = await loadDetail(source, listing.id, controller.signal);
-      this.details.set(listing.id, detail);
-      if (this.opened?.id === listing.id) this.detail = detail;
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      const failure = asWidgetError(error);
-      if (this.opened?.id === listing.id) this.detailFailure = failure;
-      this.emit('storage-listings-error', { status: failure.status, code: failure.code });
-    }
-  }
-
-  private closeDetails = (): void => this.renderRoot.querySelector('dialog')?.close();
-
-  private onDialogClose = (): void => {
-    this.detailLoading?.abort();
-    this.opened = null;
-    if (this.opener?.isConnected) this.opener.focus();
-  };
-
-  /** A click on the dialog element itself is a click on its backdrop (the content fills the box). */
-  private onDialogClick = (event: MouseEvent): void => {
-    if (event.target === event.currentTarget) this.closeDetails();
-    else if (this.opened && actionOf(event)?.action === 'rent') this.onRent(event, this.opened);
-  };
 
   /** Every card's Details button and rent link, with one listener on the list (200 cards, no per-card closures). */
   private onGridClick = (event: MouseEvent): void => {
@@ -317,11 +204,13 @@ export class StorageListings extends LitElement {
     const listing = id ? this.listings.find((l) => l.id === id) : undefined;
     if (!hit || !listing) return;
     if (hit.action === 'rent') this.onRent(event, listing);
-    else void this.openDetails(listing, hit.element);
+    else void this.dialog.open(listing, hit.element);
   };
 
   private onRent(event: MouseEvent, listing: Summary): void {
-    if (!this.emit('storage-listings-rent', { listing }, true)) event.preventDefault();
+    const { id, code, price } = listing;
+    const detail = { listing, id, code, price: price.gross, currency: price.currency };
+    if (!this.emit('storage-listings-rent', detail, true)) event.preventDefault();
   }
 
   private view(): View {
@@ -338,27 +227,29 @@ export class StorageListings extends LitElement {
       showNet: this.showNet,
       target: this.target,
       rel: this.rel,
-      headingLevel: Math.min(Math.max(Math.trunc(Number(this.headingLevel)) || 3, 1), 6),
+      headingLevel: Math.min(Math.max(Math.trunc(Number(this.headingLevel)) || 2, 1), 6),
     };
   }
 
   private announcement(): string {
-    if (this.phase === 'loading') return this.t('loading');
-    if (this.phase === 'error' && this.failure) return messageFor(this.failure, this.t);
+    const { phase, failure } = this.loader;
+    if (phase === 'loading') return this.t('loading');
+    if (phase === 'error' && failure) return messageFor(failure, this.t);
     const n = this.listings.length;
     return n ? this.t('shown', { n }, n) : this.t('empty');
   }
 
   private content(v: View): TemplateResult {
-    if (this.phase === 'loading') {
+    const { phase, failure, waiting } = this.loader;
+    if (phase === 'loading') {
       const count = Math.min(Number(this.limit) > 0 ? Number(this.limit) : 3, 6);
       return html`<ul class="grid" aria-hidden="true">
         ${Array.from({ length: count }, () => skeletonCard(this.showNet))}
       </ul>`;
     }
-    if (this.phase === 'error' && this.failure) {
-      const retry = { onRetry: () => void this.load(true), waiting: this.waiting };
-      return problemView(messageFor(this.failure, this.t), this.failure, this.t, retry);
+    if (phase === 'error' && failure) {
+      const retry = { onRetry: () => void this.loader.load(true), waiting };
+      return problemView(messageFor(failure, this.t), failure, this.t, retry);
     }
     if (!this.listings.length) return html`<p part="empty" class="notice">${this.t('empty')}</p>`;
     return html`<ul class="grid" @click=${this.onGridClick}>
@@ -370,31 +261,9 @@ export class StorageListings extends LitElement {
     </ul>`;
   }
 
-  private dialogContent(v: View): TemplateResult | typeof nothing {
-    const listing = this.opened;
-    if (!listing) return nothing;
-    const dv: DetailsView = {
-      ...v,
-      photo: this.photo,
-      onPhoto: (index) => (this.photo = index),
-      onClose: this.closeDetails,
-    };
-    const failure = this.detailFailure;
-    const pending = failure
-      ? problemView(failure.status === 404 ? this.t('errorNotFound') : messageFor(failure, this.t), failure, this.t, {
-          onRetry: () => void this.fetchDetail(listing),
-          waiting: false,
-        })
-      : html`<p class="muted">${this.t('loading')}</p>`;
-    return detailsView(listing, this.detail, pending, dv);
-  }
-
   protected override render(): TemplateResult {
     const v = this.view();
     return html`<div class="sr-only" role="status">${this.announcement()}</div>
-      ${this.content(v)}
-      <dialog aria-labelledby="details-title" @close=${this.onDialogClose} @click=${this.onDialogClick}>
-        ${this.dialogContent(v)}
-      </dialog>`;
+      ${this.content(v)} ${this.dialog.render(v)}`;
   }
 }

@@ -26,7 +26,9 @@ export async function verifySignature(bytes: ArrayBuffer, signature: unknown, jw
   const subtle = globalThis.crypto?.subtle; // absent outside secure contexts (plain http:)
   let key: CryptoKey;
   try {
-    key = await subtle.importKey('jwk', { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, { name: 'Ed25519' }, false, ['verify']);
+    key = await subtle.importKey('jwk', { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, { name: 'Ed25519' }, false, [
+      'verify',
+    ]);
   } catch (error) {
     const unsupported = !subtle || (error as Error).name === 'NotSupportedError'; // no Ed25519 in this browser
     throw new WidgetError(0, unsupported ? 'verification_unavailable' : 'signature_invalid');

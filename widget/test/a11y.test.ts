@@ -1,6 +1,6 @@
 // axe-core in the page: no violations in the list, the open details dialog, the error state, on light and dark pages.
 import type { AxeResults, RunOptions } from 'axe-core';
-import { equal, ok } from './assert.ts';
+import { deepEqual, equal, ok } from './assert.ts';
 import { describe, it, liveAttributes, mount, part, root, token, waitFor, waitForCards } from './helpers.ts';
 
 declare global {
@@ -28,7 +28,11 @@ async function assertAccessible(element: Element, what: string, hasText = true):
   const found = results.violations.map((v) => `${v.id} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
   equal(found.join('; '), '', `axe violations in ${what}`);
   ok(results.passes.length > 0, `axe checked ${what}`);
-  if (hasText) ok(results.passes.some((rule) => rule.id === 'color-contrast'), `axe checked the contrast of ${what}`);
+  if (hasText)
+    ok(
+      results.passes.some((rule) => rule.id === 'color-contrast'),
+      `axe checked the contrast of ${what}`,
+    );
 }
 
 function darkPage(): () => void {
@@ -38,11 +42,46 @@ function darkPage(): () => void {
   document.body.style.background = '#0d1117';
   document.body.style.color = '#e6edf3';
   return () => {
-    [html.style.colorScheme, document.body.style.background, document.body.style.color] = before as [string, string, string];
+    [html.style.colorScheme, document.body.style.background, document.body.style.color] = before as [
+      string,
+      string,
+      string,
+    ];
   };
 }
 
 describe('accessibility (axe-core)', () => {
+  it('fits a host page with an h1: card titles are level 2 by default, no violation at all (heading-order included)', async () => {
+    const page = document.createElement('main');
+    page.innerHTML = '<h1>Storage in Wroclaw</h1><p>Units near you.</p>';
+    document.body.append(page);
+    try {
+      const el = mount({ ...liveAttributes('basic', token()), locale: 'en' }, undefined, page);
+      const [first] = await waitForCards(el, 3);
+      equal(first!.querySelector('[role="heading"]')?.getAttribute('aria-level'), '2');
+      const results = await (
+        await axe()
+      ).run(page, { resultTypes: ['violations'], rules: { 'heading-order': { enabled: true } } });
+      deepEqual(
+        results.violations.map((v) => v.id),
+        [],
+        'axe violations on the host page',
+      );
+      ok(
+        results.passes.some((rule) => rule.id === 'heading-order'),
+        'axe checked the heading order',
+      );
+    } finally {
+      page.remove();
+    }
+  });
+
+  it('lets heading-level override the default', async () => {
+    const el = mount({ ...liveAttributes('basic', token()), 'heading-level': '4' });
+    const [first] = await waitForCards(el, 3);
+    equal(first!.querySelector('[role="heading"]')?.getAttribute('aria-level'), '4');
+  });
+
   it('has no violations in the list view', async () => {
     const el = mount({ ...liveAttributes('basic', token()), locale: 'en', 'show-net': true });
     await waitForCards(el, 3);

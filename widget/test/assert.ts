@@ -17,7 +17,8 @@ export function ok(value: unknown, message = 'expected a truthy value'): asserts
 }
 
 export function equal<T>(actual: T, expected: T, message = 'values differ'): void {
-  if (!Object.is(actual, expected)) throw new AssertionError(`${message}: expected ${show(expected)}, got ${show(actual)}`);
+  if (!Object.is(actual, expected))
+    throw new AssertionError(`${message}: expected ${show(expected)}, got ${show(actual)}`);
 }
 
 export function deepEqual(actual: unknown, expected: unknown, message = 'values differ'): void {

@@ -1,8 +1,14 @@
 // storage-listings-rent: fired on a rent click with the listing; cancelable, and a canceled click goes nowhere.
-import { equal, ok } from './assert.ts';
+import { deepEqual, equal, ok } from './assert.ts';
 import { describe, it, liveAttributes, mount, part, record, server, token, waitFor, waitForCards } from './helpers.ts';
 
-type RentDetail = { listing: { id: string; rent_url: string } };
+type RentDetail = {
+  listing: { id: string; rent_url: string };
+  id: string;
+  code: string;
+  price: number;
+  currency: string;
+};
 
 function click(link: HTMLElement): MouseEvent {
   const event = new MouseEvent('click', { bubbles: true, cancelable: true, composed: true });
@@ -24,6 +30,17 @@ describe('rent events', () => {
 
     equal(rents.length, 1);
     equal(rents[0]?.detail.listing.id, expected[0]?.id);
+    const { id, code, price, currency } = rents[0]!.detail;
+    deepEqual(
+      { id, code, price, currency },
+      {
+        id: expected[0]?.id,
+        code: expected[0]?.code,
+        price: expected[0]?.price.gross,
+        currency: expected[0]?.price.currency,
+      },
+      'what analytics needs',
+    );
     ok(rents[0]?.bubbles && rents[0]?.composed && rents[0]?.cancelable, 'bubbles, composed, cancelable');
     equal(event.defaultPrevented, true, 'the link click is canceled');
     equal(location.href, before);
@@ -36,14 +53,19 @@ describe('rent events', () => {
     document.body.append(frame);
     try {
       let rents: CustomEvent<RentDetail>[] = [];
-      const el = mount({ ...liveAttributes('basic', token()), target: 'rent-frame' }, (e) => (rents = record(e, 'storage-listings-rent')));
+      // rel="" as the README says for a named frame: Firefox opens a noopener link in a new window, not in the frame.
+      const attributes = { ...liveAttributes('basic', token()), target: 'rent-frame', rel: '' };
+      const el = mount(attributes, (e) => (rents = record(e, 'storage-listings-rent')));
       const [first] = await waitForCards(el, 3);
       const link = part(first!, 'rent-link') as HTMLAnchorElement;
       equal(link.target, 'rent-frame');
       const event = click(link);
       equal(event.defaultPrevented, false);
       equal(rents.length, 1);
-      await waitFor(() => frame.contentWindow?.location.href === expected[0]?.rent_url, 'the rental page in the target');
+      await waitFor(
+        () => frame.contentWindow?.location.href === expected[0]?.rent_url,
+        'the rental page in the target',
+      );
     } finally {
       frame.remove();
     }

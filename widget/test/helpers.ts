@@ -2,6 +2,7 @@
 import type { Detail } from '../../server/schemas/listing.ts';
 import '../src/define.ts';
 import type { StorageListings } from '../src/storage-listings.ts';
+import { API_KEY } from './server/fixtures.js';
 
 type Test = () => void | Promise<void>;
 interface Mocha {
@@ -12,8 +13,7 @@ interface Mocha {
 }
 export const { describe, it, beforeEach, afterEach } = globalThis as unknown as Mocha;
 
-/** Must match widget/test/server/fake-api.js. */
-export const API_KEY = 'svc_live_Widget0Tests0Key0000000000000';
+export { API_KEY };
 
 /** A fresh token: its own request log, state and HTTP cache entries on the fake server. */
 export function token(): string {
@@ -60,6 +60,13 @@ export function cards(element: HTMLElement): HTMLElement[] {
 export function part(scope: ParentNode, name: string): HTMLElement | null {
   return scope.querySelector<HTMLElement>(`[part~="${name}"]`);
 }
+
+/**
+ * Resolves after two frames: the layout has been through a rendering update by then, so IntersectionObservers have seen
+ * it and content-visibility: auto has laid out the cards on screen (before that a card measures its placeholder size).
+ */
+export const frames = () =>
+  new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

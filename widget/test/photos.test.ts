@@ -1,10 +1,20 @@
 // Cover photos load as their cards come near the viewport: a long list gives an src only to the images a visitor can
 // reach soon, and an image on show follows a changed photo on refresh.
 import { equal, ok } from './assert.ts';
-import { cards, describe, it, liveAttributes, mount, part, server, token, waitFor, waitForCards } from './helpers.ts';
+import {
+  cards,
+  describe,
+  frames,
+  it,
+  liveAttributes,
+  mount,
+  part,
+  server,
+  token,
+  waitFor,
+  waitForCards,
+} from './helpers.ts';
 
-/** Resolves after two frames: the widget's IntersectionObserver has seen the layout by then. */
-const frames = () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
 const srcOf = (card: HTMLElement) => part(card, 'photo')?.getAttribute('src') ?? null;
 
 describe('cover photos', () => {
@@ -44,5 +54,21 @@ describe('cover photos', () => {
     await waitFor(() => srcOf(first!)?.endsWith('/img/locker.svg'), 'the new cover photo', 4000);
     equal(part(cards(el)[0]!, 'photo'), img, 'the very same <img>');
     equal(img.getAttribute('alt'), 'Locker');
+  });
+});
+
+describe('a listing without photos', () => {
+  it('shows a labelled placeholder where its photo would be, not an empty box', async () => {
+    const expected = await server.fixture('basic');
+    const el = mount({ ...liveAttributes('basic', token()), locale: 'en' });
+    const shown = await waitForCards(el, expected.length);
+    const without = expected.findIndex((l) => l.cover_photo === null);
+    const withPhoto = expected.findIndex((l) => l.cover_photo !== null);
+    ok(without >= 0, 'the fixture has a listing without photos');
+    const placeholder = part(shown[without]!, 'no-photo');
+    equal(placeholder?.getAttribute('role'), 'img');
+    equal(placeholder?.getAttribute('aria-label'), 'No photo yet');
+    ok((placeholder?.getBoundingClientRect().height ?? 0) > 20, 'it fills the photo area');
+    if (withPhoto >= 0) equal(part(shown[withPhoto]!, 'no-photo'), null, 'a listing with a photo has none');
   });
 });

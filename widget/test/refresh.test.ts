@@ -43,7 +43,10 @@ describe('refresh', () => {
   it('revalidates with If-None-Match, gets a 304 and leaves the DOM alone', async () => {
     const t = token();
     let loads: CustomEvent[] = [];
-    const el = mount({ ...liveAttributes('basic', t), refresh: '1', locale: 'en' }, (e) => (loads = record(e, 'storage-listings-load')));
+    const el = mount(
+      { ...liveAttributes('basic', t), refresh: '1', locale: 'en' },
+      (e) => (loads = record(e, 'storage-listings-load')),
+    );
     const [first] = await waitForCards(el, 3);
     const skeletons = watchSkeletons(el);
 
@@ -52,7 +55,7 @@ describe('refresh', () => {
     ok(initial?.ifNoneMatch === null, 'the first request is unconditional');
     ok(revalidation?.ifNoneMatch, 'the refresh sends If-None-Match');
     equal(revalidation?.status, 304, 'and gets a 304');
-    await sleep(150);
+    await waitForLog(t, 3); // the next refresh has started: the 304 has been handled
 
     equal(cards(el)[0], first, 'the very same card node');
     equal(loads.length, 1, 'no second load event');
@@ -62,7 +65,10 @@ describe('refresh', () => {
   it('updates changed listings in place, without a skeleton', async () => {
     const t = token();
     let loads: CustomEvent[] = [];
-    const el = mount({ ...liveAttributes('basic', t), refresh: '1', locale: 'en' }, (e) => (loads = record(e, 'storage-listings-load')));
+    const el = mount(
+      { ...liveAttributes('basic', t), refresh: '1', locale: 'en' },
+      (e) => (loads = record(e, 'storage-listings-load')),
+    );
     const [first] = await waitForCards(el, 3);
     const skeletons = watchSkeletons(el);
     equal(part(first!, 'free-units')?.textContent?.trim(), '3 units left');
@@ -79,7 +85,10 @@ describe('refresh', () => {
   it('keeps the listings on screen when a refresh fails on the network', async () => {
     const t = token();
     let errors: CustomEvent<{ status: number; code: string }>[] = [];
-    const el = mount({ ...liveAttributes('basic', t), refresh: '1', locale: 'en' }, (e) => (errors = record(e, 'storage-listings-error')));
+    const el = mount(
+      { ...liveAttributes('basic', t), refresh: '1', locale: 'en' },
+      (e) => (errors = record(e, 'storage-listings-error')),
+    );
     const [first] = await waitForCards(el, 3);
     await server.break(t);
     await waitFor(() => errors.length > 0, 'an error event', 4000);

@@ -4,6 +4,7 @@ import {
   API_KEY,
   cards,
   describe,
+  frames,
   it,
   liveAttributes,
   mount,
@@ -29,9 +30,11 @@ describe('states', () => {
     equal(cards(el).length, 0);
     const status = root(el).querySelector('[role="status"]');
     includes(status?.textContent, 'Loading');
+    await frames();
     const skeletonBox = skeleton.getBoundingClientRect();
 
     const [card] = await waitForCards(el, 3);
+    await frames(); // before its first rendering update, a card measures its contain-intrinsic-size (27rem)
     const cardBox = card!.getBoundingClientRect();
     ok(Math.abs(cardBox.height - skeletonBox.height) < 1, `same height (${skeletonBox.height} -> ${cardBox.height})`);
     ok(Math.abs(cardBox.width - skeletonBox.width) < 1, `same width (${skeletonBox.width} -> ${cardBox.width})`);
@@ -41,7 +44,10 @@ describe('states', () => {
 
   it('says "No units available" when there are none', async () => {
     let loads: CustomEvent<{ listings: unknown[] }>[] = [];
-    const el = mount({ ...liveAttributes('empty', token()), locale: 'en' }, (e) => (loads = record(e, 'storage-listings-load')));
+    const el = mount(
+      { ...liveAttributes('empty', token()), locale: 'en' },
+      (e) => (loads = record(e, 'storage-listings-load')),
+    );
     const empty = await waitFor(() => part(root(el), 'empty'), 'the empty state');
     equal(empty.textContent?.trim(), 'No units available');
     equal(cards(el).length, 0);
@@ -55,7 +61,10 @@ describe('states', () => {
       (e) => (errors = record(e, 'storage-listings-error')),
     );
     const box = await waitFor(() => part(root(el), 'error'), 'the error state');
-    deepEqual(errors.map((e) => e.detail), [{ status: 401, code: 'invalid_api_key' }]);
+    deepEqual(
+      errors.map((e) => e.detail),
+      [{ status: 401, code: 'invalid_api_key' }],
+    );
     includes(box.textContent, 'api-key', 'names the attribute to fix');
     includes(box.textContent, 'invalid_api_key');
     equal(retryButton(el), null, 'retrying cannot fix a key');
@@ -65,10 +74,16 @@ describe('states', () => {
   it('honours Retry-After on a 429: Retry stays disabled for that long, then loads', async () => {
     const t = token();
     let errors: CustomEvent<ErrorDetail>[] = [];
-    const el = mount({ ...liveAttributes('ratelimited', t), locale: 'en' }, (e) => (errors = record(e, 'storage-listings-error')));
+    const el = mount(
+      { ...liveAttributes('ratelimited', t), locale: 'en' },
+      (e) => (errors = record(e, 'storage-listings-error')),
+    );
     const button = await waitFor(() => retryButton(el), 'the Retry button');
     const shownAt = Date.now();
-    deepEqual(errors.map((e) => e.detail), [{ status: 429, code: 'rate_limited' }]);
+    deepEqual(
+      errors.map((e) => e.detail),
+      [{ status: 429, code: 'rate_limited' }],
+    );
     includes(part(root(el), 'error')?.textContent, '1 s', 'says how long to wait');
     ok(button.disabled, 'disabled during Retry-After');
     await server.heal(t);
@@ -82,9 +97,15 @@ describe('states', () => {
   it('offers Retry after a network failure, and recovers', async () => {
     const t = token();
     let errors: CustomEvent<ErrorDetail>[] = [];
-    const el = mount({ ...liveAttributes('down', t), locale: 'en' }, (e) => (errors = record(e, 'storage-listings-error')));
+    const el = mount(
+      { ...liveAttributes('down', t), locale: 'en' },
+      (e) => (errors = record(e, 'storage-listings-error')),
+    );
     const button = await waitFor(() => retryButton(el), 'the Retry button');
-    deepEqual(errors.map((e) => e.detail), [{ status: 0, code: 'network_error' }]);
+    deepEqual(
+      errors.map((e) => e.detail),
+      [{ status: 0, code: 'network_error' }],
+    );
     equal(button.disabled, false);
     await server.heal(t);
     button.click();
@@ -96,19 +117,28 @@ describe('states', () => {
     let errors: CustomEvent<ErrorDetail>[] = [];
     const el = mount({ 'api-key': API_KEY }, (e) => (errors = record(e, 'storage-listings-error')));
     await waitFor(() => part(root(el), 'error'), 'the error state');
-    deepEqual(errors.map((e) => e.detail), [{ status: 0, code: 'invalid_config' }]);
+    deepEqual(
+      errors.map((e) => e.detail),
+      [{ status: 0, code: 'invalid_config' }],
+    );
   });
 
   it('shows a detail request failure inside the dialog and fires an error event', async () => {
     const t = token();
     let errors: CustomEvent<ErrorDetail>[] = [];
-    const el = mount({ ...liveAttributes('basic', t), locale: 'en' }, (e) => (errors = record(e, 'storage-listings-error')));
+    const el = mount(
+      { ...liveAttributes('basic', t), locale: 'en' },
+      (e) => (errors = record(e, 'storage-listings-error')),
+    );
     const [first] = await waitForCards(el, 3);
     await server.break(t);
     (first!.querySelector('button') as HTMLButtonElement).click();
     const dialog = root(el).querySelector('dialog') as HTMLDialogElement;
     await waitFor(() => part(dialog, 'error'), 'the error inside the dialog');
-    deepEqual(errors.map((e) => e.detail), [{ status: 0, code: 'network_error' }]);
+    deepEqual(
+      errors.map((e) => e.detail),
+      [{ status: 0, code: 'network_error' }],
+    );
     equal(cards(el).length, 3, 'the list stays');
   });
 });

@@ -1,7 +1,7 @@
 // The pure helpers, in the browser's own Intl: money, durations in words, plurals, locale choice, URLs, arrangement.
+import { formatDuration, formatMoney, formatPeriod, parseDuration } from '../../server/domain/format.ts';
 import type { Summary } from '../../server/schemas/listing.ts';
 import { arrange } from '../src/arrange.ts';
-import { formatDuration, formatMoney, formatPeriod, parseDuration } from '../src/format.ts';
 import { pickLocale, translator } from '../src/i18n.ts';
 import { safeUrl } from '../src/safe-url.ts';
 import { deepEqual, equal } from './assert.ts';
@@ -9,8 +9,14 @@ import { describe, it } from './helpers.ts';
 
 describe('format', () => {
   it('formats minor units by the currency exponent', () => {
-    equal(formatMoney(32900, 'PLN', 'pl-PL'), new Intl.NumberFormat('pl-PL', { style: 'currency', currency: 'PLN' }).format(329));
-    equal(formatMoney(1200, 'JPY', 'en'), new Intl.NumberFormat('en', { style: 'currency', currency: 'JPY' }).format(1200));
+    equal(
+      formatMoney(32900, 'PLN', 'pl-PL'),
+      new Intl.NumberFormat('pl-PL', { style: 'currency', currency: 'PLN' }).format(329),
+    );
+    equal(
+      formatMoney(1200, 'JPY', 'en'),
+      new Intl.NumberFormat('en', { style: 'currency', currency: 'JPY' }).format(1200),
+    );
     equal(formatMoney(500, 'nope', 'en'), '5 nope', 'an invalid currency code never throws');
   });
 
@@ -65,7 +71,15 @@ describe('safeUrl', () => {
   it('keeps http(s) URLs and drops every other scheme', () => {
     equal(safeUrl('https://img.example.com/a.jpg', 'https://x.test/'), 'https://img.example.com/a.jpg');
     equal(safeUrl('/rent/a', 'https://x.test/api/'), 'https://x.test/rent/a');
-    for (const bad of ['javascript:alert(1)', ' JAVASCRIPT:alert(1)', 'data:text/html,x', 'vbscript:x', 'blob:https://x/y', '', null]) {
+    for (const bad of [
+      'javascript:alert(1)',
+      ' JAVASCRIPT:alert(1)',
+      'data:text/html,x',
+      'vbscript:x',
+      'blob:https://x/y',
+      '',
+      null,
+    ]) {
       equal(safeUrl(bad, 'https://x.test/'), null, String(bad));
     }
   });

@@ -2,10 +2,12 @@
 // dropped connections), snapshot files, photos, a rental page and a strict-CSP page. Every test puts its own token in
 // the path (`/api/<scenario>/<token>/external/...`), so its request log and state belong to it alone.
 import { createHash } from 'node:crypto';
-import { absolutize, fixtures, summaryOf } from './fixtures.js';
-import { snapshotFile } from './snapshots.js';
+import { tsImport } from 'tsx/esm/api';
+import { absolutize, API_KEY, fixtures, listResponseOf, problemOf } from './fixtures.js';
+import { cacheControlOf, snapshotFile } from './snapshots.js';
 
-export const API_KEY = 'svc_live_Widget0Tests0Key0000000000000';
+// The API's own sort comparators (TypeScript, so loaded through tsx: this file runs in the test runner's plain Node).
+const { isSortKey, sortListings } = await tsImport('../../../server/domain/sort.ts', import.meta.url);
 
 /** token -> { log, version, healed, broken } */
 const sessions = new Map();
@@ -30,15 +32,11 @@ function send(ctx, status, body, headers = {}) {
 }
 
 function problem(ctx, status, code, headers = {}) {
-  const body = { type: `https://example.test/problems/${code}`, title: code, status, detail: code, code };
-  send(ctx, status, JSON.stringify(body), { 'Content-Type': 'application/problem+json', ...headers });
+  send(ctx, status, JSON.stringify(problemOf(status, code)), {
+    'Content-Type': 'application/problem+json',
+    ...headers,
+  });
 }
-
-const sorters = {
-  price: (a, b) => a.price.gross - b.price.gross,
-  area: (a, b) => a.area_m2 - b.area_m2,
-  code: (a, b) => a.code.localeCompare(b.code),
-};
 
 /**
  * The scenario's listings as this session sees them: each bump sells one more unit of the first listing (and, in
@@ -98,12 +96,8 @@ async function api(ctx, scenario, token, id) {
     body = JSON.stringify(detail);
   } else {
     if (ctx.query.available === 'true') listings = listings.filter((l) => l.free_units > 0);
-    const sort = ctx.query.sort;
-    if (typeof sort === 'string' && sorters[sort.replace('-', '')]) {
-      const sign = sort.startsWith('-') ? -1 : 1;
-      listings = [...listings].sort((a, b) => sign * sorters[sort.replace('-', '')](a, b));
-    }
-    body = JSON.stringify({ facility: { id: 'wro-1', name: 'SafeBox Wroclaw Centrum' }, listings: listings.map(summaryOf) });
+    if (isSortKey(ctx.query.sort)) listings = sortListings(listings, ctx.query.sort);
+    body = JSON.stringify(listResponseOf(listings));
   }
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
   if (ctx.get('If-None-Match') === etag) return send(ctx, (entry.status = 304), undefined, { ...common, ETag: etag });
@@ -156,18 +150,24 @@ export function fakeApi() {
       if (m[2] === 'bump') state.version += 1;
       if (m[2] === 'heal') state.healed = true;
       if (m[2] === 'break') state.broken = true;
-      return send(ctx, 200, JSON.stringify(state.log), { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+      return send(ctx, 200, JSON.stringify(state.log), {
+        'Content-Type': 'application/json',
+        'Cache-Control': 'no-store',
+      });
     }
     if ((m = /^\/__test\/fixtures\/([\w-]+)$/.exec(path)) && fixtures[m[1]]) {
       const listings = fixtures[m[1]].map((l) => absolutize(l, ctx.origin));
       return send(ctx, 200, JSON.stringify(listings), { 'Content-Type': 'application/json' });
     }
-    if (path.startsWith('/snap/')) {
-      const file = snapshotFile(ctx.origin, path);
-      const token = ctx.query.t;
-      if (typeof token === 'string') session(token).log.push({ path, query: ctx.querystring, status: file ? 200 : 404 });
-      if (!file) return problem(ctx, 404, 'not_found');
-      return send(ctx, 200, file, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' });
+    if ((m = /^\/snap\/(?:@([\w-]+)\/)?(.*)$/.exec(path))) {
+      // The token in the query (`?t=`), or in the path (`/snap/@<token>/...`) where URLs resolved against the
+      // snapshot's (a version's signature) must carry it too: its own log, and its own HTTP cache entries.
+      const file = snapshotFile(ctx.origin, `/snap/${m[2]}`);
+      const token = m[1] ?? ctx.query.t;
+      const status = typeof file === 'number' ? file : file ? 200 : 404;
+      if (typeof token === 'string') session(token).log.push({ path: `/snap/${m[2]}`, query: ctx.querystring, status });
+      if (status !== 200) return problem(ctx, status, status === 404 ? 'not_found' : 'unavailable');
+      return send(ctx, 200, file, { 'Content-Type': 'application/json', 'Cache-Control': cacheControlOf(m[2]) });
     }
     if ((m = /^\/img\/([\w-]+)\.svg$/.exec(path))) {
       return send(ctx, 200, image(m[1]), { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'max-age=3600' });

@@ -1,5 +1,12 @@
-// Listings the fake API and the signed snapshots serve to the browser tests: Detail objects per the public contract.
+// Listings the fake API and the signed snapshots serve to the browser tests: Detail objects per the public contract
+// (test/widget-fixtures.test.ts parses every one with the server's zod schemas, so a contract change breaks them).
 // URLs are written relative to the test server and made absolute (as the real API's are) when served.
+// Plain JavaScript without Node imports: the test runner's server and the browser tests both load it.
+
+/** The key the fake API accepts. */
+export const API_KEY = 'svc_live_Widget0Tests0Key0000000000000';
+
+export const FACILITY = { id: 'wro-1', name: 'SafeBox Wroclaw Centrum' };
 
 const photo = (name, caption) => ({ url: `/img/${name}.svg`, caption, width: 400, height: 300 });
 
@@ -76,10 +83,25 @@ const hostile = [
 
 /** A long list: most of its cards (and their photos) start far below the fold. */
 const many = Array.from({ length: 60 }, (_, i) =>
-  listing(`m${i}`, `U-${String(i + 1).padStart(2, '0')}`, { photos: [photo(i % 2 ? 'inside' : 'front', `Photo ${i + 1}`)] }),
+  listing((0x100 + i).toString(16), `U-${String(i + 1).padStart(2, '0')}`, {
+    photos: [photo(i % 2 ? 'inside' : 'front', `Photo ${i + 1}`)],
+  }),
 );
 
-export const fixtures = { basic, eur, hostile, many, empty: [] };
+/** Codes whose natural order (S-2 before S-10) is not their order as text, a tie (S-2, S-02) and mixed case. */
+const codes = ['S-10', 'S-2', 'A-1', 's-3', 'S-02', 'S-1'].map((code, i) => listing(`c0${i}`, code, {}));
+
+export const fixtures = { basic, eur, hostile, many, codes, empty: [] };
+
+/** The list endpoint's body. */
+export function listResponseOf(listings) {
+  return { facility: FACILITY, listings: listings.map(summaryOf) };
+}
+
+/** An RFC 9457 problem body as the API answers it (the fake API's own wording: tests assert codes, not prose). */
+export function problemOf(status, code) {
+  return { type: `https://example.test/problems/${code}`, title: code, status, detail: code, code };
+}
 
 /** The Summary view of a Detail: what the list endpoint answers. */
 export function summaryOf(detail) {

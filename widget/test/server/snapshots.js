@@ -1,7 +1,8 @@
-// Signed snapshot fixtures, made when the test runner starts: an Ed25519 key pair (node:crypto), listings.json, its
-// detached .sig (base64url over the exact bytes) and keys.json, plus tampered, expired and wrongly signed variants.
+// Signed snapshot fixtures, made when the test runner starts: an Ed25519 key pair (node:crypto), facility folders in the
+// consistent layout (v<N>/listings.json and .sig, then the pointer pair) and keys.json, plus an older release's layout,
+// a pointer caught mid-publish, and tampered, renumbered, expired and wrongly signed variants.
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
-import { absolutize, fixtures } from './fixtures.js';
+import { absolutize, FACILITY, fixtures } from './fixtures.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -15,21 +16,23 @@ function keyPair() {
 const trusted = keyPair(); // published in keys.json
 const stranger = keyPair(); // not published
 
-function body(origin, { kid = trusted.kid, expiresIn = 7 * DAY } = {}) {
+function body(origin, { version = 3, kid = trusted.kid, expiresIn = 7 * DAY } = {}) {
   const now = Date.now();
   const snapshot = {
-    facility: { id: 'wro-1', name: 'SafeBox Wroclaw Centrum' },
+    facility: FACILITY,
     listings: fixtures.basic.map((l) => absolutize(l, origin)),
-    version: 3,
-    generated_at: new Date(now - DAY).toISOString(),
+    version,
+    generated_at: new Date(now - DAY + version * 60_000).toISOString(), // one version, one time: no two alike
     expires_at: new Date(now + expiresIn).toISOString(),
     kid,
   };
   return Buffer.from(`${JSON.stringify(snapshot, null, 2)}\n`);
 }
 
-function signature(bytes, key, kid = key.kid) {
-  return Buffer.from(JSON.stringify({ alg: 'EdDSA', kid, sig: sign(null, bytes, key.privateKey).toString('base64url') }));
+function signature(bytes, key = trusted, kid = key.kid) {
+  return Buffer.from(
+    JSON.stringify({ alg: 'EdDSA', kid, sig: sign(null, bytes, key.privateKey).toString('base64url') }),
+  );
 }
 
 /** Flips one byte inside the first price, so the JSON stays valid and only the signature can tell. */
@@ -40,32 +43,69 @@ function tamper(bytes) {
   return copy;
 }
 
-/** Every snapshot file by path (`/snap/<variant>/listings.json[.sig]`, `/snap/keys.json`), made once per origin. */
+/** The same bytes naming another version: still valid JSON, signed by nobody. */
+function renumber(bytes, version) {
+  return Buffer.from(bytes.toString('utf8').replace(/"version": \d+/, `"version": ${version}`));
+}
+
+/**
+ * A facility folder in the consistent layout (contract, "Signed snapshots"): each version's immutable
+ * `v<N>/listings.json` and `.sig`, then the pointer pair with the last version's bytes.
+ */
+function published(...versions) {
+  const files = {};
+  for (const [json, sig] of versions) {
+    const { version } = JSON.parse(json.toString('utf8'));
+    files[`v${version}/listings.json`] = json;
+    files[`v${version}/listings.json.sig`] = sig;
+  }
+  const [json, sig] = versions.at(-1);
+  return { ...files, 'listings.json': json, 'listings.json.sig': sig };
+}
+
+/**
+ * Every snapshot file by path (`/snap/<variant>/...`, `/snap/keys.json`), made once per origin. A file is its bytes,
+ * or an HTTP status to answer with instead.
+ */
 function build(origin) {
-  const valid = body(origin);
+  const v2 = body(origin, { version: 2 });
+  const v3 = body(origin);
+  const v4 = body(origin, { version: 4 });
   const expired = body(origin, { expiresIn: -DAY });
   const byStranger = body(origin, { kid: stranger.kid });
   const claimsStranger = body(origin, { kid: stranger.kid });
   const variants = {
-    valid: [valid, signature(valid, trusted)],
-    tampered: [tamper(valid), signature(valid, trusted)],
-    expired: [expired, signature(expired, trusted)],
-    'unknown-kid': [byStranger, signature(byStranger, stranger)],
-    'wrong-key': [valid, signature(valid, stranger, trusted.kid)],
-    'kid-mismatch': [claimsStranger, signature(claimsStranger, trusted)],
-    'no-signature': [valid, null],
+    valid: published([v2, signature(v2)], [v3, signature(v3)]),
+    // Between the publisher's two pointer writes: listings.json is version 4 already, its .sig still version 3's.
+    'mid-publish': { ...published([v3, signature(v3)], [v4, signature(v4)]), 'listings.json.sig': signature(v3) },
+    // Exported by an older release: no v<N>/ folders, the signature beside the file.
+    'old-layout': { 'listings.json': v3, 'listings.json.sig': signature(v3) },
+    tampered: { ...published([v3, signature(v3)]), 'listings.json': tamper(v3) },
+    // Version 4's bytes claiming to be version 3, to be checked against version 3's genuine signature.
+    renumbered: { ...published([v3, signature(v3)], [v4, signature(v4)]), 'listings.json': renumber(v4, 3) },
+    'signature-down': { ...published([v3, signature(v3)]), 'v3/listings.json.sig': 503 },
+    expired: published([expired, signature(expired)]),
+    'unknown-kid': published([byStranger, signature(byStranger, stranger)]),
+    'wrong-key': published([v3, signature(v3, stranger, trusted.kid)]),
+    'kid-mismatch': published([claimsStranger, signature(claimsStranger)]),
+    'no-signature': { 'listings.json': v3 },
   };
   const files = new Map([['/snap/keys.json', Buffer.from(JSON.stringify({ keys: [trusted.jwk] }))]]);
-  for (const [name, [json, sig]] of Object.entries(variants)) {
-    files.set(`/snap/${name}/listings.json`, json);
-    if (sig) files.set(`/snap/${name}/listings.json.sig`, sig);
+  for (const [name, folder] of Object.entries(variants)) {
+    for (const [path, file] of Object.entries(folder)) files.set(`/snap/${name}/${path}`, file);
   }
   return files;
 }
 
 const byOrigin = new Map();
 
+/** The bytes (or the status) served at `path`; undefined: 404. */
 export function snapshotFile(origin, path) {
   if (!byOrigin.has(origin)) byOrigin.set(origin, build(origin));
   return byOrigin.get(origin).get(path);
+}
+
+/** The contract's Cache-Control: a version's files never change; the pointer and keys.json may. */
+export function cacheControlOf(path) {
+  return /\/v\d+\/[^/]+$/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache';
 }

@@ -1,0 +1,61 @@
+// The obvious peer: Fastify 5 over better-sqlite3, querying and serialising on every request (no answer cache), with
+// the store's own key check (SHA-256 of the key, looked up by digest). Only the bench runs it: `node --import tsx
+// bench/peer-fastify.ts DB_FILE PORT`; prints "peer at URL " on stderr.
+import Fastify from 'fastify';
+import { detailOf, summaryOf } from '../server/domain/views.ts';
+import { facilityById, facilityData } from '../server/store/facilities.ts';
+import type { FacilityData, Listing } from '../server/domain/facility.ts';
+import { openDb } from '../server/store/db.ts';
+import { verifyKey } from '../server/store/keys.ts';
+
+const [file, port] = process.argv.slice(2);
+const db = openDb(file!, { migrate: false });
+// A detail reads its own listing, not the whole facility: what a straightforward server would query.
+const rules = db.prepare(
+  'SELECT min_occupancy, adjust_pct FROM pricing_rules WHERE facility_id = ? ORDER BY min_occupancy',
+);
+const listing =
+  db.prepare(`SELECT id, code, title, area_m2, width_m, depth_m, height_m, description, price_gross, price_period, vat_rate,
+  dynamic_pricing, total_units, free_units, min_rental_period, notice_period, deposit FROM listings WHERE id = ? AND facility_id = ? AND active = 1`);
+const photos = db.prepare('SELECT url, caption, width, height FROM photos WHERE listing_id = ? ORDER BY position');
+const publicUrl = `http://127.0.0.1:${port}`;
+const app = Fastify({ logger: false });
+
+/** The key's facility, or undefined for a missing, unknown or revoked key. */
+function facilityOf(key: unknown): string | undefined {
+  const v = typeof key === 'string' ? verifyKey(db, key, 'svc') : undefined;
+  return v?.ok ? v.key.facility_id : undefined;
+}
+
+/** The facility with one of its listings, or undefined. */
+function listingData(facilityId: string, id: string): FacilityData | undefined {
+  const row = listing.get(id, facilityId) as
+    (Omit<Listing, 'dynamic_pricing' | 'photos'> & { dynamic_pricing: number }) | undefined;
+  const facility = facilityById(db, facilityId);
+  if (!row || !facility) return undefined;
+  const one = { ...row, dynamic_pricing: row.dynamic_pricing === 1, photos: photos.all(id) } as Listing;
+  return { facility, pricing_rules: rules.all(facilityId), listings: [one] } as FacilityData;
+}
+
+app.get('/external/listings', (req, reply) => {
+  const facilityId = facilityOf(req.headers['x-api-key']);
+  if (!facilityId) return reply.code(401).send({ code: 'invalid_api_key' });
+  const data = facilityData(db, facilityId);
+  if (!data) return reply.code(404).send({ code: 'not_found' });
+  return {
+    facility: { id: data.facility.id, name: data.facility.name },
+    listings: data.listings.map((l) => summaryOf(l, data, publicUrl)),
+  };
+});
+
+app.get<{ Params: { id: string } }>('/external/listings/:id', (req, reply) => {
+  const facilityId = facilityOf(req.headers['x-api-key']);
+  if (!facilityId) return reply.code(401).send({ code: 'invalid_api_key' });
+  const data = listingData(facilityId, req.params.id);
+  if (!data) return reply.code(404).send({ code: 'not_found' });
+  return detailOf(data.listings[0]!, data, publicUrl);
+});
+
+await app.listen({ port: Number(port), host: '127.0.0.1' });
+process.stderr.write(`peer at ${publicUrl} \n`);
+process.on('SIGTERM', () => void app.close().then(() => db.close()));

@@ -1,0 +1,38 @@
+// Argument parsers and formats shared by the snapshot commands: durations, versions, facility ids.
+import { InvalidArgumentError } from 'commander';
+import { isFacilityId } from '../../server/snapshots/publish.ts';
+
+const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
+const MAX_TTL_SECONDS = 366 * 86_400;
+export const TTL_DEFAULT_SECONDS = 7 * UNIT_SECONDS.d;
+
+/** `90s`, `30m`, `12h`, `7d` -> seconds. */
+export function parseTtl(value: string): number {
+  const m = /^(\d+)([smhd])$/.exec(value.trim());
+  if (!m) throw new InvalidArgumentError('expected a duration such as 90s, 30m, 12h or 7d');
+  const seconds = Number(m[1]) * UNIT_SECONDS[m[2] as keyof typeof UNIT_SECONDS];
+  if (seconds <= 0 || seconds > MAX_TTL_SECONDS) throw new InvalidArgumentError('must be more than 0 and at most 366d');
+  return seconds;
+}
+
+export function parseVersion(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1)
+    throw new InvalidArgumentError('expected a whole number of 1 or more');
+  return n;
+}
+
+export function parseFacilityId(value: string, previous: string[] = []): string[] {
+  if (!isFacilityId(value))
+    throw new InvalidArgumentError(`"${value}" is not a facility id (1-64 characters of a-z, 0-9 or "-")`);
+  return [...previous, value];
+}
+
+/** 7d 0h 0m, 3h 12m, 42s: how long until a snapshot expires. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const [d, h, m] = [Math.floor(s / 86_400), Math.floor((s % 86_400) / 3600), Math.floor((s % 3600) / 60)];
+  if (d > 0) return `${d}d ${h}h ${m}m`;
+  if (h > 0) return `${h}h ${m}m`;
+  return m > 0 ? `${m}m ${s % 60}s` : `${s}s`;
+}

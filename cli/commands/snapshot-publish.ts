@@ -1,0 +1,161 @@
+// `listings snapshot publish`: signed snapshots onto a folder or an S3-compatible bucket, once or continuously (--watch).
+import { Command, Option } from 'commander';
+import { loadConfig } from '../../server/config.ts';
+import { loadSigningKey } from '../../server/snapshots/keygen.ts';
+import { publishSnapshots, type PublishProgress, type PublishSummary } from '../../server/snapshots/publish.ts';
+import { openTarget, parseTarget } from '../../server/snapshots/targets/open.ts';
+import { watchAndPublish } from '../../server/snapshots/watch.ts';
+import { globalsOf, withDb } from '../context.ts';
+import { json, parsePositiveInt, type Io } from '../io.ts';
+import { parseFacilityId, parseTtl, TTL_DEFAULT_SECONDS } from './snapshot-args.ts';
+import { progressReporter } from './snapshot-progress.ts';
+
+/** A progress bar only for publishes this large, and only on a terminal. */
+const BAR_FROM = 50;
+
+interface PublishFlags {
+  to: string;
+  signingKey: string;
+  endpoint?: string;
+  region?: string;
+  pathStyle?: boolean;
+  facility?: string[];
+  ttl?: number;
+  publicUrl?: string;
+  concurrency: number;
+  force?: boolean;
+  watch?: boolean;
+  json?: boolean;
+}
+
+export function publishCommand(io: Io): Command {
+  return new Command('publish')
+    .description(
+      'publish signed snapshots to s3://BUCKET/PREFIX (AWS S3, R2, GCS, MinIO) or a folder: each changed facility as an immutable v<version>/ pair, then its pointer',
+    )
+    .requiredOption('--to <target>', 's3://BUCKET/PREFIX or a folder path', (value) => (parseTarget(value), value))
+    .requiredOption('--signing-key <file>', 'the private key from "snapshot keygen"')
+    .addOption(
+      new Option('--endpoint <url>', 'S3-compatible endpoint (R2, GCS, MinIO); default AWS').env('AWS_ENDPOINT_URL_S3'),
+    )
+    .addOption(new Option('--region <region>', 'bucket region (default us-east-1; R2: auto)').env('AWS_REGION'))
+    .option(
+      '--path-style',
+      'address the bucket as ENDPOINT/BUCKET instead of BUCKET.ENDPOINT (MinIO and most local stores)',
+    )
+    .option('--facility <id>', 'only this facility (repeatable; default: all)', parseFacilityId)
+    .option(
+      '--ttl <duration>',
+      'how long each version stays valid: s, m, h or d (default 7d); re-signed when half of it is left',
+      parseTtl,
+    )
+    .option('--public-url <url>', 'URL of the server, for rent links without a rental page template (env PUBLIC_URL)')
+    .option('--concurrency <n>', 'facilities uploaded at once', parsePositiveInt('--concurrency'), 16)
+    .option('--force', 'publish every facility, changed or not')
+    .option(
+      '--watch',
+      'keep running: publish each committed change within seconds, re-sign before expiry, retry failures; stop with SIGTERM',
+    )
+    .option('--json', 'print each summary as JSON')
+    .addHelpText(
+      'after',
+      [
+        "\nCredentials come from the AWS SDK's standard chain: AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE, SSO, instance roles.",
+        '\nExamples:',
+        '  $ listings snapshot publish --to s3://listings-cdn/v1 --signing-key ./secrets/signing-key.pem',
+        '  $ listings snapshot publish --to s3://listings --endpoint http://127.0.0.1:9000 --path-style --signing-key ./secrets/signing-key.pem --watch',
+        '  $ listings snapshot publish --to ./public --signing-key ./secrets/signing-key.pem',
+      ].join('\n'),
+    )
+    .action(async (flags: PublishFlags, cmd: Command) => {
+      const g = globalsOf(cmd);
+      const { publicUrl } = loadConfig({ db: g.db, keyPrefix: g.keyPrefix, publicUrl: flags.publicUrl }, io.env);
+      const key = await loadSigningKey(flags.signingKey);
+      if (key.warning) io.err(`warning: ${key.warning}`);
+      const target = await openTarget(flags.to, {
+        endpoint: flags.endpoint,
+        region: flags.region,
+        pathStyle: flags.pathStyle,
+        env: io.env,
+      });
+      const options = {
+        target,
+        key,
+        publicUrl,
+        facilityIds: flags.facility,
+        ttlSeconds: flags.ttl ?? TTL_DEFAULT_SECONDS,
+        concurrency: flags.concurrency,
+      };
+      // One-shot: a bar on a terminal, a few lines on a pipe (as export). Watch: one line per publish, a bar for large ones.
+      const progress = progressReporter(io, { bar: io.isTTY && !flags.json, verb: 'publish' });
+      const watchBar = io.isTTY && !flags.json ? (p: PublishProgress) => p.total >= BAR_FROM && progress(p) : undefined;
+      try {
+        await withDb(cmd, io, async (db) => {
+          if (!flags.watch) {
+            const summary = await publishSnapshots(db, {
+              ...options,
+              force: flags.force ?? false,
+              onProgress: progress,
+            });
+            io.out(flags.json ? json(summary) : summaryText(summary));
+            return;
+          }
+          io.err(`watching for changes; publishing to ${target.label} (stop with SIGTERM or Ctrl-C)`);
+          await untilSignalled((signal) =>
+            watchAndPublish(db, {
+              ...options,
+              signal,
+              onProgress: watchBar,
+              onPublish: (s) =>
+                io.out(flags.json ? JSON.stringify(s) : `${new Date().toISOString()} ${summaryLine(s)}`),
+              onRetry: (err, ms) =>
+                io.err(
+                  `${new Date().toISOString()} publish failed, retrying in ${Math.round(ms / 1000)} s: ${err.message}`,
+                ),
+              onWaiting: (message) => io.err(`${new Date().toISOString()} waiting: ${message}`),
+            }),
+          );
+          io.err('stopped: the facilities in flight were finished and the lock released');
+        });
+      } finally {
+        await target.close();
+      }
+    });
+}
+
+/** Runs `task` until SIGTERM or SIGINT aborts its signal; the task then finishes what is in flight and resolves. */
+async function untilSignalled(task: (signal: AbortSignal) => Promise<void>): Promise<void> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  try {
+    await task(controller.signal);
+  } finally {
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', stop);
+  }
+}
+
+function summaryLine(s: PublishSummary): string {
+  if (s.objects === 0)
+    return `${s.target}: nothing to publish: ${s.facilities} facilities unchanged and fresh, 0 objects uploaded`;
+  const first = s.results
+    .slice(0, 3)
+    .map((r) => `${r.id} v${r.version}`)
+    .join(', ');
+  const more = s.results.length > 3 ? ` and ${s.results.length - 3} more` : '';
+  return `${s.target}: published ${first || 'keys'}${more}: ${s.objects} objects, ${(s.bytes / 1024).toFixed(1)} KiB in ${s.seconds.toFixed(2)} s${s.stopped ? ' (stopped early)' : ''}`;
+}
+
+function summaryText(s: PublishSummary): string {
+  if (s.objects === 0) {
+    return `nothing to publish: all ${s.facilities} facilities are unchanged, signed by ${s.kid} and fresh; uploaded 0 objects to ${s.target}`;
+  }
+  return [
+    `published ${s.published} of ${s.facilities} facilities (${s.skipped} unchanged and skipped), ${s.objects} objects, ${(s.bytes / 1024).toFixed(1)} KiB in ${s.seconds.toFixed(2)} s`,
+    `  to       ${s.target}`,
+    `  kid      ${s.kid}${s.keys_updated ? ' (keys.json updated)' : ''}`,
+    `  expires  ${s.expires_at} (generated ${s.generated_at})`,
+  ].join('\n');
+}

@@ -1,0 +1,14 @@
+// React 18 or 19 without event props: a ref and addEventListener, typed by the element's event map.
+import { useEffect, useRef } from 'react';
+import type { StorageListings } from 'storage-listings/widget';
+
+export function TrackedListings() {
+  const ref = useRef<StorageListings>(null);
+  useEffect(() => {
+    const element = ref.current;
+    const onLoad = (event: CustomEvent<{ listings: { id: string }[] }>) => console.error(event.detail.listings.length);
+    element?.addEventListener('storage-listings-load', onLoad);
+    return () => element?.removeEventListener('storage-listings-load', onLoad);
+  }, []);
+  return <storage-listings ref={ref} src="https://cdn.example/wro-1/listings.json" heading-level={3} />;
+}

@@ -1,0 +1,226 @@
+// The External Listings API: GET /external/listings and GET /external/listings/{id}, keyed by X-API-Key alone.
+import { effectiveLimitOf } from '../../domain/keys.ts';
+import type { Db } from '../../store/db.ts';
+import {
+  ALLOWED_METHODS,
+  DETAILS,
+  header,
+  headerListOf,
+  HttpProblem,
+  problem,
+  type Answer,
+  type Headers,
+  type RequestLike,
+} from '../transport/answer.ts';
+import { KeyVerifier, type KeyInfo } from './auth.ts';
+import {
+  allowedOriginFor,
+  CORS_HEADER_LIST,
+  CORS_HEADER_LIST_CODED,
+  CORS_HEADERS,
+  corsHeaderListFor,
+} from '../transport/cors.ts';
+import { codingFor } from '../transport/encoding.ts';
+import { Freshness } from './freshness.ts';
+import { LastUse } from './last-use.ts';
+import { parseListQuery, type ListQuery } from './query.ts';
+import { RateLimiter, type Decision, type Limit } from './rate-limit.ts';
+import { codedBody, ViewsCache, type ApiBody } from './views-cache.ts';
+
+export const API_PREFIX = '/external/listings';
+/** How a 401 says where the key goes. */
+export const WWW_AUTHENTICATE = 'ApiKey header="X-API-Key"';
+
+export interface ApiOptions {
+  db: Db;
+  publicUrl: string;
+  keyPrefix: string;
+  defaultLimit: Limit;
+  authFailureLimit: Limit;
+  lastUseIntervalMs?: number;
+  cacheBudgetBytes?: number;
+}
+
+/** What every answer to one key shares, worked out on its first request (and again after a data change). */
+interface KeyProfile {
+  limit: Limit;
+  policy: string;
+  /** The CORS headers; undefined for an origin-restricted key, whose Allow-Origin depends on the request. */
+  cors: readonly string[] | undefined;
+  /** The same, with Accept-Encoding in Vary: for requests that sent Accept-Encoding. */
+  corsCoded: readonly string[] | undefined;
+}
+
+/** What the request log learns about a request from the API. */
+export interface ApiContext {
+  keyId?: string;
+}
+
+export class ListingsApi {
+  readonly freshness: Freshness;
+  readonly lastUse: LastUse;
+  private readonly keys: KeyVerifier;
+  private readonly views: ViewsCache;
+  private readonly keyLimiter = new RateLimiter('key');
+  private readonly authLimiter = new RateLimiter('auth');
+  /** Keyed by the verifier's cached KeyInfo objects, so a data change (which drops those) drops these too. */
+  private readonly profiles = new WeakMap<KeyInfo, KeyProfile>();
+
+  constructor(private readonly opts: ApiOptions) {
+    this.freshness = new Freshness(opts.db);
+    this.keys = new KeyVerifier(opts.db, opts.keyPrefix);
+    this.views = new ViewsCache(opts.db, opts.publicUrl, opts.cacheBudgetBytes);
+    this.lastUse = new LastUse(opts.db, opts.lastUseIntervalMs);
+    this.freshness.onChange(() => {
+      this.keys.clear();
+      this.views.clear();
+    });
+  }
+
+  handles(path: string): boolean {
+    return path === API_PREFIX || path.startsWith(API_PREFIX + '/');
+  }
+
+  handle(req: RequestLike, path: string, search: string, ctx: ApiContext): Answer {
+    if (req.method === 'OPTIONS') return { status: 204, headers: { ...CORS_HEADERS }, body: null };
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return problem('method_not_allowed', DETAILS.method_not_allowed(req.method), {
+        ...CORS_HEADERS,
+        allow: ALLOWED_METHODS,
+      });
+    }
+    this.freshness.check();
+    const key = this.authenticate(req, ctx);
+    if (isAnswer(key)) return key;
+    const origin = header(req, 'origin');
+    const restricted = key.allowed_origins.length > 0;
+    const cors = restricted
+      ? { ...CORS_HEADERS, 'access-control-allow-origin': allowedOriginFor(key.allowed_origins, origin) }
+      : CORS_HEADERS;
+    if (origin !== undefined && restricted && !key.allowed_origins.includes(origin)) {
+      throw new HttpProblem('origin_not_allowed', DETAILS.origin_not_allowed(), cors);
+    }
+    const profile = this.profileOf(key);
+    const limit = this.keyLimiter.take(key.id, profile.limit);
+    if (!limit.ok) {
+      throw new HttpProblem('rate_limited', DETAILS.rate_limited(limit.retryAfter), {
+        ...this.errorHeaders(cors, profile, limit),
+        'retry-after': limit.retryAfter,
+      });
+    }
+    this.lastUse.touch(key.id);
+    const views = this.views.get(key.facility_id);
+    let body: ApiBody | undefined;
+    if (path === API_PREFIX) {
+      if (!views) throw new HttpProblem('not_found', DETAILS.not_found(), this.errorHeaders(cors, profile, limit));
+      body = this.views.listBody(views, this.listQuery(search, cors, profile, limit));
+    } else {
+      body = views?.details.get(path.slice(API_PREFIX.length + 1));
+      if (!body) throw new HttpProblem('not_found', DETAILS.not_found(), this.errorHeaders(cors, profile, limit));
+    }
+    // The hot path: pre-built header lists joined, no per-request objects (see docs/performance.md).
+    const acceptEncoding = header(req, 'accept-encoding');
+    const variant = codedBody(body, codingFor(acceptEncoding));
+    const inm = header(req, 'if-none-match');
+    const notModified = inm !== undefined && etagMatches(inm, variant.etag);
+    const coded = acceptEncoding !== undefined;
+    return {
+      status: notModified ? 304 : 200,
+      headers: [
+        ...((coded ? profile.corsCoded : profile.cors) ??
+          corsHeaderListFor(String(cors['access-control-allow-origin']), coded)),
+        ...(notModified ? variant.notModified : variant.ok),
+        'ratelimit-policy',
+        profile.policy,
+        'ratelimit',
+        limit.rateLimit,
+      ],
+      body: notModified ? null : variant.bytes,
+    };
+  }
+
+  // No closures are made per request (tsx's keepNames would name each one): helpers are methods.
+  private listQuery(search: string, cors: Headers, profile: KeyProfile, limit: Decision): ListQuery | undefined {
+    try {
+      return parseListQuery(search);
+    } catch (err) {
+      if (err instanceof HttpProblem)
+        throw new HttpProblem(err.code, err.detail, this.errorHeaders(cors, profile, limit));
+      throw err;
+    }
+  }
+
+  private errorHeaders(cors: Headers, profile: KeyProfile, limit: Decision): Headers {
+    return { ...cors, ...this.keyLimiter.headersOf(profile.limit, limit) };
+  }
+
+  private profileOf(key: KeyInfo): KeyProfile {
+    let profile = this.profiles.get(key);
+    if (!profile) {
+      const limit = effectiveLimitOf(key, this.opts.defaultLimit);
+      const open = key.allowed_origins.length === 0;
+      profile = {
+        limit,
+        policy: this.keyLimiter.policyOf(limit),
+        cors: open ? CORS_HEADER_LIST : undefined,
+        corsCoded: open ? CORS_HEADER_LIST_CODED : undefined,
+      };
+      this.profiles.set(key, profile);
+    }
+    return profile;
+  }
+
+  /** The key, or the answer that refuses it. */
+  private authenticate(req: RequestLike, ctx: ApiContext): KeyInfo | Answer {
+    const v = this.keys.verify(header(req, 'x-api-key'));
+    if (v.ok) {
+      ctx.keyId = v.key.id;
+      return v.key;
+    }
+    // Failed authentication is limited per client address, so keys cannot be guessed at speed.
+    const limit = this.authLimiter.take(req.remoteAddress, this.opts.authFailureLimit);
+    if (!limit.ok) {
+      throw new HttpProblem('rate_limited', `Too many failed authentications; retry in ${limit.retryAfter} s.`, {
+        ...CORS_HEADERS,
+        'retry-after': limit.retryAfter,
+      });
+    }
+    // The same few bytes for every refused key: built once, copied per request (the handler appends to the list).
+    const refusal = REFUSALS[v.reason];
+    return { status: refusal.status, headers: [...refusal.headers], body: refusal.body };
+  }
+
+  close(): void {
+    this.lastUse.stop();
+  }
+}
+
+/** The 401 answers, built once: a client repeating a wrong key costs no object spreads or Error per request. */
+const REFUSALS = Object.fromEntries(
+  (['missing_api_key', 'invalid_api_key', 'revoked_api_key'] as const).map((reason) => {
+    const answer = problem(reason, DETAILS[reason](), { ...CORS_HEADERS, 'www-authenticate': WWW_AUTHENTICATE });
+    const body = Buffer.from(answer.body as string);
+    return [
+      reason,
+      {
+        status: answer.status,
+        headers: headerListOf({ ...(answer.headers as Headers), 'content-length': body.length }),
+        body,
+      },
+    ];
+  }),
+) as unknown as Record<
+  'missing_api_key' | 'invalid_api_key' | 'revoked_api_key',
+  { status: number; headers: readonly string[]; body: Buffer }
+>;
+
+function isAnswer(x: KeyInfo | Answer): x is Answer {
+  return 'status' in x;
+}
+
+/** If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/ prefixes are ignored; `*` matches. */
+export function etagMatches(ifNoneMatch: string, etag: string): boolean {
+  if (ifNoneMatch === etag) return true;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}

@@ -1,0 +1,148 @@
+// The parts the OpenAPI document is assembled from: example data run through the real domain functions, problem
+// responses worded by the functions that word the real ones, the headers, and the query parameters from their schema.
+import { z } from 'zod';
+import { listingIdOf, type FacilityData } from '../../domain/facility.ts';
+import { DETAILS, HttpProblem, MAX_URL_LENGTH, problemBody, STATUS_OF } from '../transport/answer.ts';
+import { LIST_QUERY_PARAMETERS, ListQuery, parseListQuery } from './query.ts';
+
+/** A sample facility run through the real domain functions, so examples cannot drift from answers. */
+export function exampleData(): FacilityData {
+  const base = {
+    width_m: 2.5,
+    depth_m: 3,
+    height_m: 2.4,
+    price_period: 'P1M',
+    vat_rate: 23,
+    min_rental_period: 'P1M',
+    notice_period: 'P14D',
+  };
+  return {
+    facility: {
+      id: 'wro-1',
+      name: 'SafeBox Wroclaw Centrum',
+      currency: 'PLN',
+      rental_page_url: 'https://rent.example.com/{facility}/{code}',
+      booking_url: null,
+      contact_email: null,
+      contact_phone: null,
+    },
+    pricing_rules: [{ min_occupancy: 0.8, adjust_pct: 10 }],
+    listings: [
+      {
+        ...base,
+        id: listingIdOf('wro-1', 'M-07'),
+        code: 'M-07',
+        title: 'Medium unit, ground floor',
+        area_m2: 7.5,
+        description: 'Drive-up access.',
+        price_gross: 29900,
+        dynamic_pricing: true,
+        total_units: 10,
+        free_units: 1,
+        deposit: 29900,
+        photos: [{ url: 'https://img.example.com/m07-front.jpg', caption: 'Front', width: 1200, height: 800 }],
+      },
+      {
+        ...base,
+        id: listingIdOf('wro-1', 'S-02'),
+        code: 'S-02',
+        title: 'Small locker',
+        area_m2: 2,
+        width_m: 1,
+        depth_m: 2,
+        height_m: null,
+        description: 'Indoor, climate controlled.',
+        price_gross: 9900,
+        dynamic_pricing: false,
+        total_units: 20,
+        free_units: 0,
+        deposit: 9900,
+        photos: [],
+      },
+    ],
+  };
+}
+
+/** The detail the query parser gives for a malformed query. */
+function parserDetail(search: string): string {
+  try {
+    parseListQuery(search);
+  } catch (err) {
+    if (err instanceof HttpProblem) return err.detail;
+    throw err;
+  }
+  throw new Error(`${search} is a valid query: no example of invalid_parameter`);
+}
+
+/** Example details of the problems the API answers, worded by the functions that word the real ones. */
+const exampleDetail = {
+  missing_api_key: DETAILS.missing_api_key(),
+  invalid_api_key: DETAILS.invalid_api_key(),
+  revoked_api_key: DETAILS.revoked_api_key(),
+  origin_not_allowed: DETAILS.origin_not_allowed(),
+  not_found: DETAILS.not_found(),
+  method_not_allowed: DETAILS.method_not_allowed('POST'),
+  invalid_parameter: parserDetail('?sort=nope'),
+  rate_limited: DETAILS.rate_limited(1),
+  internal_error: DETAILS.internal_error('4b7c...'),
+  uri_too_long: DETAILS.uri_too_long(MAX_URL_LENGTH),
+};
+type DocumentedCode = keyof typeof exampleDetail;
+
+/** The response of one status, keyed by the status the server gives these codes (they must share one). */
+export function problemResponse(
+  description: string,
+  codes: DocumentedCode[],
+  extraHeaders: Record<string, unknown> = {},
+) {
+  const status = STATUS_OF[codes[0]!];
+  if (codes.some((c) => STATUS_OF[c] !== status)) throw new Error(`${codes.join(', ')} do not share one status`);
+  return {
+    [status]: {
+      description,
+      headers: { ...commonHeaders, ...extraHeaders },
+      content: {
+        'application/problem+json': {
+          schema: { $ref: '#/components/schemas/Problem' },
+          examples: Object.fromEntries(codes.map((c) => [c, { value: JSON.parse(problemBody(c, exampleDetail[c])) }])),
+        },
+      },
+    },
+  };
+}
+
+/** The same responses without their bodies, as HEAD answers them. */
+export function withoutBody(responses: Record<string, { description: string; headers: unknown }>) {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, r]) => [status, { description: r.description, headers: r.headers }]),
+  );
+}
+
+/** A JSON Schema of a zod schema, as a parameter carries it: no $schema, the description beside it. */
+function parameterSchema(schema: z.ZodType) {
+  const { $schema: _s, description, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' });
+  return { schema: rest, description, required: !schema.safeParse(undefined).success };
+}
+
+/** The list's query parameters, written by the schema that parses them. */
+export const queryParameters = () =>
+  LIST_QUERY_PARAMETERS.map((name) => {
+    const { schema, description, required } = parameterSchema(ListQuery.shape[name]);
+    return { name, in: 'query', required, schema, description };
+  });
+
+export const str = { schema: { type: 'string' } };
+export const commonHeaders = {
+  'X-Request-Id': { description: 'Unique id of this request; quote it when reporting a problem.', ...str },
+  'Access-Control-Allow-Origin': { description: '`*`, or the request origin for an origin-restricted key.', ...str },
+};
+const keyedHeaders = {
+  ...commonHeaders,
+  RateLimit: { description: 'Remaining quota (draft-ietf-httpapi-ratelimit-headers), e.g. `"key";r=99;t=1`.', ...str },
+  'RateLimit-Policy': { description: 'The quota policy, e.g. `"key";q=100;w=1`.', ...str },
+};
+export const okHeaders = {
+  ...keyedHeaders,
+  ETag: { description: 'Strong entity tag; send it back in If-None-Match to get 304 when nothing changed.', ...str },
+  'Cache-Control': { description: 'Always `private, no-cache`: revalidate every time.', ...str },
+};

@@ -1,0 +1,213 @@
+// The OpenAPI 3.1 document, generated from the same zod schemas that shape the answers, with examples built by the real view functions.
+import { z } from 'zod';
+// Registers the contract's schemas in zod's global registry, which the document's components are made from.
+import '../../schemas/listing.ts';
+import { detailOf, listResponseOf } from '../../domain/views.ts';
+import { ALLOWED_METHODS, MAX_URL_LENGTH } from '../transport/answer.ts';
+import { API_PREFIX, WWW_AUTHENTICATE } from './api.ts';
+import {
+  commonHeaders,
+  exampleData,
+  okHeaders,
+  problemResponse,
+  queryParameters,
+  str,
+  withoutBody,
+} from './openapi-parts.ts';
+
+const COMPONENTS = [
+  'Price',
+  'CoverPhoto',
+  'Photo',
+  'Dimensions',
+  'Summary',
+  'Detail',
+  'FacilityRef',
+  'ListResponse',
+  'Problem',
+];
+
+export function openApiDocument(publicUrl: string) {
+  const all = z.toJSONSchema(z.globalRegistry, {
+    target: 'draft-2020-12',
+    uri: (id) => `#/components/schemas/${id}`,
+  }).schemas;
+  const components = Object.fromEntries(
+    COMPONENTS.map((name) => {
+      const { $schema: _s, $id: _i, ...schema } = all[name] as Record<string, unknown>;
+      return [name, schema];
+    }),
+  );
+  const data = exampleData();
+  const list = listResponseOf(data, publicUrl);
+  const detail = detailOf(data.listings[0]!, data, publicUrl);
+  const errors = {
+    ...problemResponse(
+      'Missing, malformed, unknown or revoked key.',
+      ['missing_api_key', 'invalid_api_key', 'revoked_api_key'],
+      {
+        'WWW-Authenticate': { description: `\`${WWW_AUTHENTICATE}\``, ...str },
+      },
+    ),
+    ...problemResponse('The key is restricted to other browser origins.', ['origin_not_allowed']),
+    ...problemResponse(`Any method but ${ALLOWED_METHODS}.`, ['method_not_allowed'], {
+      Allow: { description: `\`${ALLOWED_METHODS}\``, ...str },
+    }),
+    ...problemResponse(
+      'Too many requests for this key, or too many failed authentications from this address.',
+      ['rate_limited'],
+      {
+        'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
+      },
+    ),
+    ...problemResponse(`The URL is longer than ${MAX_URL_LENGTH} characters.`, ['uri_too_long']),
+    ...problemResponse('Unexpected failure; the body never carries internals.', ['internal_error']),
+  };
+  const notModified = {
+    description: 'Not modified: the If-None-Match tag still matches. No body.',
+    headers: okHeaders,
+  };
+  // HEAD answers carry an error's status and headers, without its problem+json body.
+  const errorsWithoutBody = withoutBody(errors);
+  const ifNoneMatch = {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    schema: { type: 'string' },
+    description: 'An ETag from an earlier answer.',
+  };
+  // No pattern on the id: a malformed id is the same 404 as an unknown one (contract), and a validating proxy would turn
+  // a pattern into a 422 the server never gives.
+  const id = {
+    schema: { type: 'string' },
+    description: 'A listing id from the list (`lst_` + 20 hex digits). Anything else is the same 404 as an unknown id.',
+  };
+  const headOf = (operationId: string, summary: string, parameters: unknown[], extra: Record<string, unknown>) => ({
+    operationId,
+    summary,
+    tags: ['Listings'],
+    description: 'The headers of the GET, without a body: a cheap way to read the ETag or check a key.',
+    parameters,
+    responses: {
+      '200': { description: 'The headers of the 200 GET answer.', headers: okHeaders },
+      '304': notModified,
+      ...extra,
+      ...errorsWithoutBody,
+    },
+  });
+  const preflightOf = (operationId: string) => ({
+    operationId,
+    summary: 'CORS preflight',
+    tags: ['CORS'],
+    description: 'What a browser sends before a cross-origin GET with `X-API-Key`. Needs no key.',
+    security: [],
+    responses: {
+      '204': {
+        description: 'Allowed: the CORS headers, no body.',
+        headers: {
+          ...commonHeaders,
+          'Access-Control-Allow-Methods': { description: `\`${ALLOWED_METHODS}\``, ...str },
+          'Access-Control-Allow-Headers': { description: '`X-API-Key`', ...str },
+          'Access-Control-Max-Age': {
+            description: 'Seconds a browser may cache this answer (7200).',
+            schema: { type: 'integer' },
+          },
+        },
+      },
+      ...problemResponse(`The URL is longer than ${MAX_URL_LENGTH} characters.`, ['uri_too_long']),
+    },
+  });
+  const curl = (path: string) => [
+    { lang: 'Shell', label: 'curl', source: `curl -H "X-API-Key: $LISTINGS_KEY" ${publicUrl}${path}` },
+  ];
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'External Listings API',
+      version: '1.0.0',
+      description:
+        "Read-only listings of one self-storage facility per API key: live prices (dynamic pricing included), free units and photos, exactly as the operator's rental page shows them. " +
+        'Money is in minor units with an ISO 4217 currency; periods are ISO 8601 durations; area in m², dimensions in metres. ' +
+        'Booking happens on the rental page each listing links to (`rent_url`). Every answer carries CORS headers and `X-Request-Id`; errors are RFC 9457 problem+json.',
+      contact: { name: 'The operator of this server', url: publicUrl },
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    tags: [
+      { name: 'Listings', description: "The key's facility and its active listings." },
+      { name: 'CORS', description: 'Preflight answers for browsers; no key needed.' },
+    ],
+    servers: [{ url: publicUrl }],
+    security: [{ ApiKey: [] }],
+    paths: {
+      [API_PREFIX]: {
+        get: {
+          operationId: 'listListings',
+          summary: "List the key's facility's active listings",
+          tags: ['Listings'],
+          description:
+            'In import order unless `sort` is given. `HEAD` answers the same headers without a body. Unknown query parameters are ignored.',
+          parameters: [...queryParameters(), ifNoneMatch],
+          'x-codeSamples': curl(`${API_PREFIX}?available=true&sort=price`),
+          responses: {
+            '200': {
+              description: 'The facility and its listings.',
+              headers: okHeaders,
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/ListResponse' }, example: list } },
+            },
+            '304': notModified,
+            ...problemResponse('A known query parameter has a malformed value.', ['invalid_parameter']),
+            ...errors,
+          },
+        },
+        head: headOf(
+          'headListings',
+          "The list's headers",
+          [...queryParameters(), ifNoneMatch],
+          withoutBody(problemResponse('A known query parameter has a malformed value.', ['invalid_parameter'])),
+        ),
+        options: preflightOf('preflightListings'),
+      },
+      [`${API_PREFIX}/{id}`]: {
+        parameters: [{ name: 'id', in: 'path', required: true, ...id, example: detail.id }],
+        get: {
+          operationId: 'getListing',
+          summary: 'Get one listing in detail',
+          tags: ['Listings'],
+          description:
+            'Every Summary field plus dimensions, description, periods, deposit and all photos. A listing of another facility, an inactive one and an unknown or malformed id all give the same 404.',
+          parameters: [ifNoneMatch],
+          'x-codeSamples': curl(`${API_PREFIX}/${detail.id}`),
+          responses: {
+            '200': {
+              description: 'The listing.',
+              headers: okHeaders,
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Detail' }, example: detail } },
+            },
+            '304': notModified,
+            ...problemResponse('No such listing for this key.', ['not_found']),
+            ...errors,
+          },
+        },
+        head: headOf(
+          'headListing',
+          "One listing's headers",
+          [ifNoneMatch],
+          withoutBody(problemResponse('No such listing for this key.', ['not_found'])),
+        ),
+        options: preflightOf('preflightListing'),
+      },
+    },
+    components: {
+      securitySchemes: {
+        ApiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description:
+            'A key of the form `svc_live_` + 32 letters and digits, issued by the operator for one facility.',
+        },
+      },
+      schemas: components,
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// Token buckets: one per key (its own or the default limit) and one per client address for failed authentication.
+import type { Headers } from '../transport/answer.ts';
+
+export interface Limit {
+  rate: number; // tokens per second
+  burst: number; // bucket size
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+export interface Decision {
+  ok: boolean;
+  retryAfter: number;
+  /** The RateLimit header's value, `"name";r=remaining;t=seconds`. */
+  rateLimit: string;
+}
+
+const MAX_BUCKETS = 100_000;
+
+export class RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(
+    private readonly name: string,
+    private readonly now: () => number = () => performance.now() / 1000,
+  ) {}
+
+  /** The RateLimit-Policy header's value: the same for every answer under this limit, so callers may keep it. */
+  policyOf(limit: Limit): string {
+    return `"${this.name}";q=${limit.burst};w=${Math.max(1, Math.ceil(limit.burst / limit.rate))}`;
+  }
+
+  /** RateLimit-Policy and RateLimit as headers (draft-ietf-httpapi-ratelimit-headers). */
+  headersOf(limit: Limit, decision: Decision): Headers {
+    return { 'ratelimit-policy': this.policyOf(limit), ratelimit: decision.rateLimit };
+  }
+
+  /** Takes one token. */
+  take(id: string, limit: Limit): Decision {
+    const t = this.now();
+    let b = this.buckets.get(id);
+    if (!b) {
+      if (this.buckets.size >= MAX_BUCKETS) this.prune(t);
+      b = { tokens: limit.burst, at: t };
+      this.buckets.set(id, b);
+    }
+    b.tokens = Math.min(limit.burst, b.tokens + (t - b.at) * limit.rate);
+    b.at = t;
+    const ok = b.tokens >= 1;
+    if (ok) b.tokens -= 1;
+    const remaining = Math.floor(b.tokens);
+    const retryAfter = ok ? 0 : Math.max(1, Math.ceil((1 - b.tokens) / limit.rate));
+    // t: seconds until the bucket is full again; on a refusal, until the next token, because the draft (section 6) says
+    // Retry-After must not point earlier than t, and a client should not wait for a full bucket to send one request.
+    const reset = ok ? Math.ceil((limit.burst - b.tokens) / limit.rate) : retryAfter;
+    return { ok, retryAfter, rateLimit: `"${this.name}";r=${remaining};t=${reset}` };
+  }
+
+  /** Drops full buckets (clients that have been quiet long enough to be back at burst). */
+  private prune(t: number): void {
+    for (const [id, b] of this.buckets) if (t - b.at > 3600) this.buckets.delete(id);
+    if (this.buckets.size >= MAX_BUCKETS) this.buckets.clear();
+  }
+}

@@ -1,0 +1,129 @@
+// The operator's public rental page, /rent/{facility}/{code}: the same Detail (and price) the API answers, as HTML.
+import type { Facility } from '../../domain/facility.ts';
+import { bookingUrlOf, detailOf } from '../../domain/views.ts';
+import { formatArea, formatDimensions, formatDuration, formatMoney, formatPeriod } from '../../domain/format.ts';
+import { offerOf } from '../../domain/structured-data.ts';
+import type { Detail } from '../../schemas/listing.ts';
+import type { Db } from '../../store/db.ts';
+import { facilityData } from '../../store/facilities.ts';
+import type { Answer } from '../transport/answer.ts';
+import { html, HTML_SECURITY_HEADERS, jsonForScript, page, type Html } from './html.ts';
+
+export const RENT_PREFIX = '/rent/';
+
+export function rentalPage(db: Db, publicUrl: string, path: string): Answer {
+  const [facilityId, code, ...rest] = path.slice(RENT_PREFIX.length).split('/').map(safeDecode);
+  const data = facilityId && code && rest.length === 0 ? facilityData(db, facilityId) : undefined;
+  const listing = data?.listings.find((l) => l.code === code);
+  if (!data || !listing) return notFoundPage();
+  const detail = detailOf(listing, data, publicUrl);
+  return {
+    status: 200,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...HTML_SECURITY_HEADERS },
+    body: renderListing(detail, data.facility),
+  };
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return '';
+  }
+}
+
+export function notFoundPage(): Answer {
+  return {
+    status: 404,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...HTML_SECURITY_HEADERS },
+    body: page(
+      'Unit not found',
+      html`<main class="rent"><h1>Unit not found</h1><p>This unit is not available to rent. It may have been rented out or removed.</p></main>`,
+    ),
+  };
+}
+
+function renderListing(d: Detail, facility: Facility): string {
+  const facilityName = facility.name;
+  const { price } = d;
+  const soldOut = d.free_units === 0;
+  const ld = {
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    name: d.title,
+    sku: d.code,
+    description: d.description,
+    image: d.photos.map((p) => p.url),
+    // The very Offer the widget's structured-data attribute writes for this listing.
+    offers: offerOf(d),
+  };
+  const body = html`<main class="rent">
+<p class="facility">${facilityName}</p>
+<h1>${d.title}</h1>
+<p class="code">Unit type <span data-field="code">${d.code}</span></p>
+<section class="offer">
+  <p class="price"><span class="gross" data-field="gross" data-minor="${price.gross}">${formatMoney(price.gross, price.currency)}</span> <span class="period">per ${formatPeriod(price.period)}</span></p>
+  <p class="net">Net <span data-field="net" data-minor="${price.net}">${formatMoney(price.net, price.currency)}</span> + VAT <span data-field="vat_rate">${price.vat_rate}</span>%${d.dynamic_pricing ? html` <span class="dynamic">(current demand-based price)</span>` : ''}</p>
+  <p class="availability" data-field="free_units" data-count="${d.free_units}">${soldOut ? 'Sold out' : d.free_units === 1 ? '1 unit free' : `${d.free_units} units free`}</p>
+  ${soldOut ? html`<p class="cta disabled">Currently sold out</p>` : rentAction(facility, d)}
+</section>
+<dl class="facts">
+  <dt>Area</dt><dd data-field="area_m2">${formatArea(d.area_m2)}</dd>
+  <dt>Dimensions</dt><dd data-field="dimensions">${formatDimensions(d.dimensions)}</dd>
+  <dt>Deposit</dt><dd data-field="deposit" data-minor="${d.deposit.amount}">${formatMoney(d.deposit.amount, d.deposit.currency)}</dd>
+  <dt>Minimum rental</dt><dd data-field="min_rental_period">${formatDuration(d.min_rental_period)}</dd>
+  <dt>Notice period</dt><dd data-field="notice_period">${formatDuration(d.notice_period)}</dd>
+</dl>
+<p class="description">${d.description}</p>
+<section class="photos">
+${
+  d.photos.length === 0
+    ? html`<figure class="no-photo"><div class="placeholder" role="img" aria-label="No photo of this unit yet"><svg viewBox="0 0 48 36" aria-hidden="true"><rect x="4" y="8" width="40" height="26" rx="3"/><path d="M4 30l12-11 9 8 6-5 13 8"/><circle cx="33" cy="16" r="3"/></svg></div><figcaption>No photo of this unit yet</figcaption></figure>`
+    : d.photos.map(
+        (p) =>
+          html`<figure><img src="${safeUrl(p.url)}" alt="${p.caption}" loading="lazy"${p.width ? html` width="${p.width}"` : ''}${p.height ? html` height="${p.height}"` : ''}><figcaption>${p.caption}</figcaption></figure>`,
+      )
+}
+</section>
+<section class="book"><h2>How to rent</h2><p>${nextSteps(facility)}</p></section>
+</main>`;
+  return page(`${d.title} · ${facilityName}`, body, {
+    description: `${d.title} at ${facilityName}: the live price, free units, photos and how to rent.`,
+    head: html`<script type="application/ld+json">${jsonForScript(ld)}</script>`,
+  });
+}
+
+/**
+ * The Rent action leads somewhere real: the operator's booking page, or an email to the operator, or (with neither in
+ * the import) no button at all, and a sentence that says so.
+ */
+function rentAction(facility: Facility, d: Detail): Html {
+  const booking = bookingUrlOf(facility, d.code);
+  if (booking) return html`<p class="cta"><a class="button" href="${safeUrl(booking)}">Rent this unit</a></p>`;
+  if (facility.contact_email) {
+    const subject = encodeURIComponent(`Renting ${d.code}: ${d.title}`);
+    return html`<p class="cta"><a class="button" href="mailto:${facility.contact_email}?subject=${subject}">Rent this unit: email ${facility.name}</a></p>`;
+  }
+  if (facility.contact_phone)
+    return html`<p class="cta"><a class="button" href="tel:${facility.contact_phone.replace(/[^+0-9]/g, '')}">Rent this unit: call ${facility.contact_phone}</a></p>`;
+  return html`<p class="cta note">To rent this unit, contact ${facility.name}.</p>`;
+}
+
+function nextSteps(facility: Facility): Html {
+  const ways: Html[] = [];
+  if (facility.contact_email)
+    ways.push(html`email <a href="mailto:${facility.contact_email}">${facility.contact_email}</a>`);
+  if (facility.contact_phone)
+    ways.push(html`call <a href="tel:${facility.contact_phone.replace(/[^+0-9]/g, '')}">${facility.contact_phone}</a>`);
+  const reach = ways.flatMap((w, i) => (i === 0 ? [w] : [html` or `, w]));
+  if (facility.booking_url) {
+    return html`Rent this unit continues on ${facility.name}'s booking page, where you choose a start date, sign and pay.${reach.length ? html` Questions first? ${reach}.` : ''}`;
+  }
+  if (reach.length)
+    return html`${facility.name} rents this unit directly: ${reach}, and they confirm the start date, the contract and the payment with you.`;
+  return html`This page shows live prices and free units. Online booking is not offered here: contact ${facility.name} to rent.`;
+}
+
+function safeUrl(url: string): string {
+  return /^https?:\/\//i.test(url) ? url : '';
+}

@@ -1,0 +1,138 @@
+// What a handler returns: status, headers and body, without a socket. server.ts writes it out.
+import type { ProblemCode } from '../../schemas/listing.ts';
+
+export type Headers = Record<string, string | number>;
+/** Headers as node:http also takes them: [name, value, name, value, ...]. The API's hot path joins pre-built lists. */
+export type HeaderList = string[];
+
+export interface Answer {
+  status: number;
+  headers: Headers | HeaderList;
+  body: Buffer | string | null;
+}
+
+/** The same headers as a list, built once where an answer is assembled from pre-built parts. */
+export function headerListOf(headers: Readonly<Headers>): HeaderList {
+  return Object.entries(headers).flatMap(([name, value]) => [name, String(value)]);
+}
+
+/** Adds a header the answer does not have yet, whichever form its headers take. */
+export function addHeader(answer: Answer, name: string, value: string | number): void {
+  if (Array.isArray(answer.headers)) answer.headers.push(name, String(value));
+  else answer.headers[name] = value;
+}
+
+export interface RequestLike {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  remoteAddress: string;
+}
+
+export const PROBLEM_TYPE_BASE = 'https://storage-listings.dev/problems/';
+
+const TITLES: Record<ProblemCode, string> = {
+  missing_api_key: 'Missing API key',
+  invalid_api_key: 'Invalid API key',
+  revoked_api_key: 'Revoked API key',
+  origin_not_allowed: 'Origin not allowed',
+  not_found: 'Not found',
+  method_not_allowed: 'Method not allowed',
+  invalid_parameter: 'Invalid parameter',
+  uri_too_long: 'URI too long',
+  bad_request: 'Bad request',
+  request_timeout: 'Request timeout',
+  headers_too_large: 'Request header fields too large',
+  rate_limited: 'Too many requests',
+  internal_error: 'Internal error',
+};
+
+export const STATUS_OF: Record<ProblemCode, number> = {
+  missing_api_key: 401,
+  invalid_api_key: 401,
+  revoked_api_key: 401,
+  origin_not_allowed: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  invalid_parameter: 400,
+  uri_too_long: 414,
+  bad_request: 400,
+  request_timeout: 408,
+  headers_too_large: 431,
+  rate_limited: 429,
+  internal_error: 500,
+};
+
+/**
+ * The detail of each problem the API answers, worded once: the API sends these and the OpenAPI document shows them
+ * as its examples. (invalid_parameter's detail comes from the query parser itself.)
+ */
+export const DETAILS = {
+  missing_api_key: () => 'Send your API key in the X-API-Key header.',
+  invalid_api_key: () => 'The X-API-Key header does not hold a valid API key.',
+  revoked_api_key: () => 'This API key has been revoked; ask the operator for a new one.',
+  origin_not_allowed: () => 'This API key may not be used from this website.',
+  not_found: () => 'No listing with this id is available to this key.',
+  method_not_allowed: (method: string) => `${method} is not allowed here; the API is read-only.`,
+  rate_limited: (seconds: number) => `Too many requests for this key; retry in ${seconds} s.`,
+  internal_error: (requestId: string) => `Something went wrong on our side. Request id: ${requestId}`,
+  uri_too_long: (max: number) => `The URL is longer than ${max} characters.`,
+} as const satisfies Partial<Record<ProblemCode, (arg: never) => string>>;
+
+/** Longer URLs get 414: no route is that long, and it bounds the work per request. */
+export const MAX_URL_LENGTH = 2048;
+
+/** The methods every route answers (`Allow`, CORS): the server is read-only. */
+export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+
+/** Bodies made recently, by code and detail: a client hammering a wrong key gets the same few bodies over and over. */
+const recentBodies = new Map<string, string>();
+
+/** An RFC 9457 problem body. No request id in it, so equal problems are equal bytes. */
+export function problemBody(code: ProblemCode, detail: string): string {
+  const id = `${code} ${detail}`;
+  let body = recentBodies.get(id);
+  if (body === undefined) {
+    body = JSON.stringify({
+      type: PROBLEM_TYPE_BASE + code,
+      title: TITLES[code],
+      status: STATUS_OF[code],
+      detail,
+      code,
+    });
+    if (recentBodies.size >= 256) recentBodies.clear();
+    recentBodies.set(id, body);
+  }
+  return body;
+}
+
+export function problem(code: ProblemCode, detail: string, headers: Headers = {}): Answer & { headers: Headers } {
+  return {
+    status: STATUS_OF[code],
+    headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...headers },
+    body: problemBody(code, detail),
+  };
+}
+
+/** The expected failures inside a handler; anything else becomes a generic 500. */
+export class HttpProblem extends Error {
+  readonly code: ProblemCode;
+  readonly detail: string;
+  readonly headers: Headers;
+
+  constructor(code: ProblemCode, detail: string, headers: Headers = {}) {
+    // An answer, not a bug: no stack trace is captured, which was the costliest step of refusing a wrong key.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super(detail);
+    Error.stackTraceLimit = limit;
+    this.code = code;
+    this.detail = detail;
+    this.headers = headers;
+  }
+}
+
+export function header(req: RequestLike, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}

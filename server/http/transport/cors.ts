@@ -1,0 +1,37 @@
+// CORS headers: the same on every answer, so a browser can read errors too.
+import { ALLOWED_METHODS, headerListOf, type Headers } from './answer.ts';
+import { VARY_WITH_CODING } from './encoding.ts';
+
+export const CORS_HEADERS: Readonly<Headers> = Object.freeze({
+  'access-control-allow-origin': '*',
+  'access-control-allow-headers': 'X-API-Key',
+  'access-control-allow-methods': ALLOWED_METHODS,
+  'access-control-max-age': 7200,
+  'access-control-expose-headers': 'ETag, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id',
+  vary: 'X-API-Key, Origin',
+});
+
+/** Readonly in type only: spread per request, and V8 spreads frozen arrays on a slower path. */
+export const CORS_HEADER_LIST: readonly string[] = headerListOf(CORS_HEADERS);
+
+/**
+ * For a request that sent Accept-Encoding: its answer was chosen by coding too. A request without one always gets
+ * identity, and every answer is `private`, so only that client's own cache keeps it: it never needs the coding in Vary.
+ */
+export const CORS_HEADERS_CODED: Readonly<Headers> = Object.freeze({ ...CORS_HEADERS, vary: VARY_WITH_CODING });
+export const CORS_HEADER_LIST_CODED: readonly string[] = headerListOf(CORS_HEADERS_CODED);
+
+/** The CORS headers with this Access-Control-Allow-Origin (an origin-restricted key's). */
+export function corsHeaderListFor(allowOrigin: string, varyOnCoding = false): readonly string[] {
+  return headerListOf({
+    ...(varyOnCoding ? CORS_HEADERS_CODED : CORS_HEADERS),
+    'access-control-allow-origin': allowOrigin,
+  });
+}
+
+/** For an origin-restricted key: echo the request's origin only when it is allowed. */
+export function allowedOriginFor(origins: readonly string[], requestOrigin: string | undefined): string {
+  if (origins.length === 0) return '*';
+  if (requestOrigin !== undefined && origins.includes(requestOrigin)) return requestOrigin;
+  return origins[0]!;
+}

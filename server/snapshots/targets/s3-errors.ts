@@ -1,0 +1,55 @@
+// One line for each way object storage can refuse a publish: which bucket, which object, what to do about it.
+
+export interface S3Place {
+  bucket: string;
+  prefix: string;
+  endpoint?: string;
+}
+
+interface SdkError {
+  name?: string;
+  code?: string;
+  message?: string;
+  $metadata?: { httpStatusCode?: number; attempts?: number };
+  cause?: { code?: string };
+}
+
+const NETWORK = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+]);
+const DENIED = new Set([
+  'AccessDenied',
+  'InvalidAccessKeyId',
+  'SignatureDoesNotMatch',
+  'Forbidden',
+  'InvalidToken',
+  'ExpiredToken',
+]);
+
+/** `op` and `url` name the request (`PUT s3://b/p/wro-1/listings.json`); the rest says why it failed. */
+export function describeS3Error(err: unknown, op: string, url: string, place: S3Place): string {
+  const e = (err ?? {}) as SdkError;
+  const status = e.$metadata?.httpStatusCode;
+  const attempts = e.$metadata?.attempts;
+  const where = place.endpoint ?? 'AWS S3';
+  const code = e.code ?? e.cause?.code;
+  if (e.name === 'CredentialsProviderError' || /Could not load credentials/i.test(e.message ?? '')) {
+    return `no credentials for ${where}: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_PROFILE)`;
+  }
+  if (e.name === 'NoSuchBucket') return `bucket "${place.bucket}" does not exist at ${where}`;
+  if (DENIED.has(e.name ?? '') || status === 403) {
+    return `access denied (${e.name ?? 'HTTP 403'}) for ${op} ${url}: check the credentials and that they may write to s3://${place.bucket}/${place.prefix}`;
+  }
+  if ((code && NETWORK.has(code)) || e.name === 'TimeoutError' || e.name === 'RequestTimeout') {
+    return `cannot reach ${where} (${code ?? e.name}) for ${op} ${url}${attempts ? ` after ${attempts} attempts` : ''}`;
+  }
+  const why = status ? `HTTP ${status} ${e.name ?? ''}`.trim() : `${e.name ?? 'Error'}: ${e.message ?? String(err)}`;
+  return `${op} ${url} failed: ${why}${attempts && attempts > 1 ? ` after ${attempts} attempts` : ''}`;
+}

@@ -1,0 +1,87 @@
+// The publish lock on object storage: a leased lock object per publisher, and a listing that shows who else holds one.
+//
+// Works on every S3-compatible store, conditional writes or not, because S3 lists are strongly consistent: a publisher
+// writes its own lock object, then lists them all. If it sees any other live one, it removes its own and gives up.
+// Of two publishers, the one that lists first without seeing the other wrote before the other listed, so the other
+// sees it and gives up: two can both give up (they retry later), never both go on.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { ListingsError } from '../../errors.ts';
+import { isRunning } from '../files.ts';
+
+export const LOCK_PREFIX = '.publish-lock/';
+/** A holder renews its lease every third of it; a lease not renewed for this long belongs to a publisher that died. */
+export const LEASE_MS = 60_000;
+
+interface Holder {
+  host: string;
+  pid: number;
+  started_at: string;
+  lease_until: string;
+}
+
+export interface LockStore {
+  label: string;
+  put(key: string, body: string): Promise<void>;
+  get(key: string): Promise<Buffer | undefined>;
+  remove(key: string): Promise<void>;
+  list(prefix: string): Promise<string[]>;
+}
+
+export async function leaseLock(store: LockStore, leaseMs = LEASE_MS): Promise<() => Promise<void>> {
+  const mine = `${LOCK_PREFIX}${String(Date.now()).padStart(13, '0')}-${randomBytes(6).toString('hex')}.json`;
+  const started = new Date().toISOString();
+  const holder = (): Holder => ({
+    host: hostname(),
+    pid: process.pid,
+    started_at: started,
+    lease_until: new Date(Date.now() + leaseMs).toISOString(),
+  });
+  await store.put(mine, JSON.stringify(holder()));
+
+  let live: { key: string; holder: Holder } | undefined;
+  for (const key of await store.list(LOCK_PREFIX)) {
+    if (key === mine) continue;
+    const other = parseHolder(await store.get(key));
+    if (!other) continue; // released meanwhile
+    if (isStale(other))
+      await store.remove(key).catch(() => undefined); // its publisher died; anyone may clear it
+    else live ??= { key, holder: other };
+  }
+  if (live) {
+    await store.remove(mine).catch(() => undefined);
+    const h = live.holder;
+    throw new ListingsError(
+      'publish_locked',
+      `${store.label} is being published by process ${h.pid} on ${h.host} since ${h.started_at}; wait for it, or delete ${store.label}/${live.key} if that publisher is gone (its lease ends ${h.lease_until})`,
+    );
+  }
+  const renewal = setInterval(() => void store.put(mine, JSON.stringify(holder())).catch(() => undefined), leaseMs / 3);
+  renewal.unref();
+  return async () => {
+    clearInterval(renewal);
+    await store.remove(mine).catch(() => undefined); // an unreleased lock expires with its lease
+  };
+}
+
+function parseHolder(bytes: Buffer | undefined): Holder | undefined {
+  if (!bytes) return undefined;
+  try {
+    const h = JSON.parse(bytes.toString('utf8')) as Partial<Holder>;
+    if (
+      typeof h.host === 'string' &&
+      typeof h.pid === 'number' &&
+      typeof h.lease_until === 'string' &&
+      typeof h.started_at === 'string'
+    )
+      return h as Holder;
+  } catch {
+    // fall through: a lock object we cannot read is treated as expired
+  }
+  return { host: '?', pid: 0, started_at: '?', lease_until: new Date(0).toISOString() };
+}
+
+/** Expired, or left by a process of this machine that no longer runs (SIGKILL): no need to wait out its lease. */
+function isStale(h: Holder): boolean {
+  return Date.parse(h.lease_until) <= Date.now() || (h.host === hostname() && h.pid > 0 && !isRunning(h.pid));
+}

@@ -1,0 +1,107 @@
+// An S3-compatible bucket as a publish target (AWS S3, Cloudflare R2, GCS interoperability, MinIO), with the official SDK.
+import { ListingsError } from '../../errors.ts';
+import { describeS3Error, type S3Place } from './s3-errors.ts';
+import { leaseLock } from './s3-lock.ts';
+import type { Target } from './target.ts';
+
+export interface S3TargetOptions {
+  bucket: string;
+  /** '' or a path without leading or trailing slashes. */
+  prefix: string;
+  endpoint?: string;
+  region?: string;
+  pathStyle?: boolean;
+  /** Attempts per request, the first included; the SDK backs off exponentially with jitter between them. */
+  maxAttempts?: number;
+  requestTimeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Loaded on first use: the SDK is several MB that every other command would load for nothing. */
+export async function s3Target(opts: S3TargetOptions): Promise<Target> {
+  const env = opts.env ?? process.env;
+  // The SDK warns on stderr at client creation that a later release will need Node 22; our users should see our lines only.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const sdk = await import('@aws-sdk/client-s3');
+  const client = new sdk.S3Client({
+    region: opts.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
+    ...(opts.endpoint ? { endpoint: opts.endpoint } : {}),
+    forcePathStyle: opts.pathStyle ?? false,
+    followRegionRedirects: true,
+    maxAttempts: opts.maxAttempts ?? 5,
+    retryMode: 'standard',
+    // CRC trailers by default trip some S3-compatible stores; SigV4 already covers the payload's SHA-256.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    requestHandler: { requestTimeout: opts.requestTimeoutMs ?? 30_000, connectionTimeout: 10_000 },
+  });
+  const base = opts.prefix ? `${opts.prefix}/` : '';
+  const place: S3Place = { bucket: opts.bucket, prefix: opts.prefix, endpoint: opts.endpoint };
+  const label = `s3://${opts.bucket}${opts.prefix ? `/${opts.prefix}` : ''}`;
+  const fail = (op: string, key: string, err: unknown): never => {
+    throw new ListingsError('publish_failed', describeS3Error(err, op, `${label}/${key}`, place));
+  };
+
+  const target: Target = {
+    label,
+    recordKey: opts.endpoint ? `${label}?endpoint=${opts.endpoint}` : label,
+    async get(key) {
+      try {
+        const res = await client.send(new sdk.GetObjectCommand({ Bucket: opts.bucket, Key: base + key }));
+        return Buffer.from(await res.Body!.transformToByteArray());
+      } catch (err) {
+        if ((err as { name?: string }).name === 'NoSuchKey') return undefined;
+        return fail('GET', key, err);
+      }
+    },
+    async put(key, bytes, meta) {
+      try {
+        await client.send(
+          new sdk.PutObjectCommand({
+            Bucket: opts.bucket,
+            Key: base + key,
+            Body: bytes,
+            ContentType: meta.contentType,
+            CacheControl: meta.cacheControl,
+          }),
+        );
+      } catch (err) {
+        fail('PUT', key, err);
+      }
+    },
+    lock: () =>
+      leaseLock({
+        label,
+        put: (key, body) =>
+          target.put(key, Buffer.from(body), { contentType: 'application/json', cacheControl: 'no-store' }),
+        get: (key) => target.get(key),
+        remove: async (key) => {
+          try {
+            await client.send(new sdk.DeleteObjectCommand({ Bucket: opts.bucket, Key: base + key }));
+          } catch (err) {
+            fail('DELETE', key, err);
+          }
+        },
+        list: async (prefix) => {
+          const keys: string[] = [];
+          let token: string | undefined;
+          try {
+            do {
+              const page = await client.send(
+                new sdk.ListObjectsV2Command({ Bucket: opts.bucket, Prefix: base + prefix, ContinuationToken: token }),
+              );
+              for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key.slice(base.length));
+              token = page.IsTruncated ? page.NextContinuationToken : undefined;
+            } while (token);
+          } catch (err) {
+            fail('LIST', prefix, err);
+          }
+          return keys;
+        },
+      }),
+    async close() {
+      client.destroy();
+    },
+  };
+  return target;
+}

@@ -1,0 +1,94 @@
+// `snapshot publish --watch`: publish what changed within moments of any commit, re-sign before expiry, retry with backoff.
+import { ListingsError } from '../errors.ts';
+import { changeCounter } from '../store/changes.ts';
+import type { Db } from '../store/db.ts';
+import { publishedOn } from '../store/published.ts';
+import { publishSnapshots, type PublishOptions, type PublishSummary } from './publish.ts';
+
+export interface WatchOptions extends Omit<PublishOptions, 'locked' | 'signal' | 'now' | 'force'> {
+  /** Aborting it stops the watch: the facilities in flight finish, the lock is released, the promise resolves. */
+  signal: AbortSignal;
+  /** How often to look for a commit (a PRAGMA read, about a microsecond). */
+  pollMs?: number;
+  /** After a failure: wait this long, doubling up to maxBackoffMs, then try again. */
+  firstBackoffMs?: number;
+  maxBackoffMs?: number;
+  /** Every publish that uploaded something, and the first one even if it did not. */
+  onPublish(summary: PublishSummary): void;
+  onRetry(error: Error, retryInMs: number): void;
+  /** The target is locked by another publisher; this one waits as a standby. */
+  onWaiting(message: string): void;
+}
+
+export async function watchAndPublish(db: Db, opts: WatchOptions): Promise<void> {
+  const { signal } = opts;
+  const pollMs = opts.pollMs ?? 250;
+  const unlock = await lockAsStandby(opts);
+  if (!unlock) return;
+  try {
+    const changes = changeCounter(db);
+    let backoff = opts.firstBackoffMs ?? 1000;
+    let first = true;
+    while (!signal.aborted) {
+      const seen = changes(); // before the publish: a commit during it triggers the next one
+      let nextDue: number;
+      try {
+        const summary = await publishSnapshots(db, { ...opts, locked: true, signal });
+        if (first || summary.objects > 0) opts.onPublish(summary);
+        first = false;
+        backoff = opts.firstBackoffMs ?? 1000;
+        // Never sooner than a second away: a record of a facility this watch does not publish must not spin it.
+        nextDue = Math.max(nextResignAt(db, opts.target.recordKey, opts.facilityIds), Date.now() + 1000);
+      } catch (err) {
+        if (!(err instanceof ListingsError)) throw err;
+        opts.onRetry(err, backoff);
+        await sleep(backoff, signal);
+        backoff = Math.min(backoff * 2, opts.maxBackoffMs ?? 60_000);
+        continue; // nothing failed was recorded, so the next publish picks every change up again
+      }
+      while (!signal.aborted && changes() === seen && Date.now() < nextDue) await sleep(pollMs, signal);
+    }
+  } finally {
+    await unlock();
+  }
+}
+
+/** When the first facility on the target passes half its TTL (and so is due to be signed again). */
+function nextResignAt(db: Db, target: string, only: readonly string[] | undefined): number {
+  let due = Number.POSITIVE_INFINITY;
+  for (const p of publishedOn(db, target).values()) {
+    if (only && only.length > 0 && !only.includes(p.facilityId)) continue;
+    const generated = Date.parse(p.generatedAt);
+    due = Math.min(due, generated + (Date.parse(p.expiresAt) - generated) / 2);
+  }
+  return due;
+}
+
+/** Another publisher holds the target: wait for it to stop (or its lease to lapse), checking every few seconds. */
+async function lockAsStandby(opts: WatchOptions): Promise<(() => Promise<void>) | undefined> {
+  let told = false;
+  while (!opts.signal.aborted) {
+    try {
+      return await opts.target.lock();
+    } catch (err) {
+      if (!(err instanceof ListingsError) || !/_locked$/.test(err.code)) throw err;
+      if (!told) opts.onWaiting(err.message);
+      told = true;
+      await sleep(2000 + Math.random() * 3000, opts.signal);
+    }
+  }
+  return undefined;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,57 @@
+// Reading a published target back the way a CDN client would (plain HTTP), and checking the contract's invariant.
+import { generateSigningKey } from '../../server/snapshots/keygen.ts';
+import { verifySnapshot } from '../../server/snapshots/verify.ts';
+import type { S3Server } from './s3-server.ts';
+
+export interface Fetched {
+  status: number;
+  headers: Headers;
+  bytes: Buffer;
+}
+
+export async function fetchObject(s3: Pick<S3Server, 'objectUrl'>, key: string): Promise<Fetched> {
+  const res = await fetch(s3.objectUrl(key));
+  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+export interface PointerState {
+  version: number;
+  etag: string | null;
+  /** The pointer verifies against the signature of the version it names, whose listings.json has the same bytes. */
+  verifies: boolean;
+}
+
+/**
+ * Each facility's pointer as served now: the invariant that a pointer never names a version whose objects are
+ * missing or do not match is checked for every one of them.
+ */
+export async function bucketState(
+  s3: Pick<S3Server, 'objectUrl'>,
+  prefix: string,
+  facilities: readonly string[],
+): Promise<Record<string, PointerState>> {
+  const keys = await fetchObject(s3, `${prefix}/keys.json`);
+  const state: Record<string, PointerState> = {};
+  for (const id of facilities) {
+    const pointer = await fetchObject(s3, `${prefix}/${id}/listings.json`);
+    if (pointer.status !== 200) continue;
+    const { version } = JSON.parse(pointer.bytes.toString()) as { version: number };
+    const [bytes, sig] = await Promise.all([
+      fetchObject(s3, `${prefix}/${id}/v${version}/listings.json`),
+      fetchObject(s3, `${prefix}/${id}/v${version}/listings.json.sig`),
+    ]);
+    const verifies =
+      bytes.status === 200 &&
+      sig.status === 200 &&
+      bytes.bytes.equals(pointer.bytes) &&
+      verifySnapshot(pointer.bytes, sig.bytes.toString(), keys.bytes.toString(), { now: new Date(), facility: id }).ok;
+    state[id] = { version, etag: pointer.headers.get('etag'), verifies };
+  }
+  return state;
+}
+
+/** A signing key made as an operator makes one: its private key file and kid. */
+export async function snapshotKeyFile(dir: string): Promise<{ keyFile: string; kid: string }> {
+  const r = await generateSigningKey(dir);
+  return { keyFile: r.private_key, kid: r.kid };
+}

@@ -1,0 +1,123 @@
+// `keys list` shows the rate and burst each key really gets: the server default, marked, for a key without its own.
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_KEY_LIMIT } from '../server/app.ts';
+import { cliInProcess, DEMO_DATA, startTestServer, tempDir } from './helpers/fixture.ts';
+
+let dir: string;
+let cleanup: () => void;
+let dbFile: string;
+beforeEach(() => {
+  ({ dir, cleanup } = tempDir());
+  dbFile = join(dir, 'listings.db');
+});
+afterEach(() => cleanup());
+
+async function run(args: string[]) {
+  const { code, stdout, stderr } = await cliInProcess(dbFile, args);
+  expect(stderr).toBe('');
+  expect(code).toBe(0);
+  return stdout;
+}
+
+interface KeyJson {
+  key?: string;
+  id: string;
+  label: string;
+  rate_per_s: number | null;
+  burst: number | null;
+  effective_rate_per_s: number;
+  effective_burst: number;
+}
+
+/** The demo data and three keys of wro-1: on the default, with its own rate and burst, with its own rate only. */
+async function threeKeys(): Promise<Record<'onDefault' | 'own' | 'rateOnly', KeyJson>> {
+  await run(['import', DEMO_DATA]);
+  const create = async (...args: string[]) =>
+    JSON.parse(await run(['keys', 'create', '--facility', 'wro-1', '--json', ...args])) as KeyJson;
+  return {
+    onDefault: await create('--label', 'on-default'),
+    own: await create('--label', 'own', '--rate', '20/s', '--burst', '40'),
+    rateOnly: await create('--label', 'rate-only', '--rate', '90/min'),
+  };
+}
+
+describe('keys list', () => {
+  it('--json keeps the stored limits (null on the default) and adds the effective ones', async () => {
+    const keys = await threeKeys();
+    const rows = JSON.parse(await run(['keys', 'list', '--json'])) as KeyJson[];
+    const byLabel = new Map(rows.map((r) => [r.label, r]));
+    expect(Object.keys(rows[0]!)).toEqual(
+      expect.arrayContaining([
+        'id',
+        'facility_id',
+        'label',
+        'hint',
+        'created_at',
+        'revoked_at',
+        'last_used_at',
+        'rate_per_s',
+        'burst',
+        'allowed_origins',
+      ]),
+    );
+    expect(byLabel.get('on-default')).toMatchObject({
+      id: keys.onDefault.id,
+      rate_per_s: null,
+      burst: null,
+      effective_rate_per_s: DEFAULT_KEY_LIMIT.rate,
+      effective_burst: DEFAULT_KEY_LIMIT.burst,
+    });
+    expect(byLabel.get('own')).toMatchObject({
+      id: keys.own.id,
+      rate_per_s: 20,
+      burst: 40,
+      effective_rate_per_s: 20,
+      effective_burst: 40,
+    });
+    expect(byLabel.get('rate-only')).toMatchObject({
+      id: keys.rateOnly.id,
+      rate_per_s: 1.5,
+      burst: null,
+      effective_rate_per_s: 1.5,
+      effective_burst: 8,
+    });
+    // create prints the same fields
+    expect(keys.onDefault).toMatchObject({
+      effective_rate_per_s: DEFAULT_KEY_LIMIT.rate,
+      effective_burst: DEFAULT_KEY_LIMIT.burst,
+    });
+  });
+
+  it("the table shows the default values, marked as default, and a key's own values unmarked", async () => {
+    const keys = await threeKeys();
+    const [header, ...lines] = (await run(['keys', 'list'])).trimEnd().split('\n');
+    expect(header).toMatch(/\bRATE\s+BURST\b/);
+    const rowOf = (id: string) => lines.find((l) => l.startsWith(id))!;
+    expect(rowOf(keys.onDefault.id)).toContain(
+      `${DEFAULT_KEY_LIMIT.rate}/s (default)  ${DEFAULT_KEY_LIMIT.burst} (default)`,
+    );
+    expect(rowOf(keys.own.id)).toMatch(/\s20\/s\s+40\s/);
+    expect(rowOf(keys.own.id)).not.toContain('(default)');
+    expect(rowOf(keys.rateOnly.id)).toMatch(/\s90\/min\s+8 \(from rate\)/);
+  });
+
+  it('the effective limits are the ones the server applies (its RateLimit-Policy)', async () => {
+    const keys = await threeKeys();
+    const rows = JSON.parse(await run(['keys', 'list', '--json'])) as KeyJson[];
+    const app = await startTestServer(dbFile);
+    try {
+      for (const created of Object.values(keys)) {
+        const row = rows.find((r) => r.id === created.id)!;
+        const res = await fetch(`${app.url}/external/listings`, { headers: { 'X-API-Key': created.key! } });
+        expect(res.status).toBe(200);
+        const policy = res.headers.get('ratelimit-policy')!;
+        expect(policy).toContain(
+          `q=${row.effective_burst};w=${Math.max(1, Math.ceil(row.effective_burst / row.effective_rate_per_s))}`,
+        );
+      }
+    } finally {
+      await app.close();
+    }
+  });
+});

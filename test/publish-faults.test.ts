@@ -1,0 +1,139 @@
+// Publishing through a store that fails (500/503, slow answers) and a publisher killed mid-way: no pointer ever names a
+// version whose objects are missing, the publish completes or says in one line why not, and versions keep growing.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseImport } from '../server/domain/import.ts';
+import { openDb } from '../server/store/db.ts';
+import { applyImport } from '../server/store/facilities.ts';
+import { bigImport } from './helpers/data.ts';
+import { startFaultProxy, type FaultProxy } from './helpers/fault-proxy.ts';
+import { BIN, REPO, cliAsync, tempDir } from './helpers/fixture.ts';
+import { bucketState, snapshotKeyFile, type PointerState } from './helpers/published.ts';
+import { startS3, type S3Server } from './helpers/s3-server.ts';
+
+const FACILITIES = 60;
+const ids = Array.from({ length: FACILITIES }, (_, i) => `fx-${i}`);
+
+let s3: S3Server;
+let proxy: FaultProxy;
+let dir: string;
+let cleanup: () => void;
+let dbFile: string;
+let keyFile: string;
+
+function importData(priceShift: number) {
+  const data = bigImport('fx', FACILITIES, 12);
+  for (const f of data.facilities) for (const l of f.listings) l.price_gross += priceShift;
+  const db = openDb(dbFile);
+  applyImport(db, parseImport(JSON.stringify(data), 'generated'));
+  db.close();
+}
+
+const args = (prefix: string) => [
+  'snapshot',
+  'publish',
+  '--db',
+  dbFile,
+  '--to',
+  `s3://${s3.bucket}/${prefix}`,
+  '--endpoint',
+  proxy.endpoint,
+  '--path-style',
+  '--signing-key',
+  keyFile,
+  '--concurrency',
+  '4',
+];
+
+/** The invariant after any run, finished or not: every pointer present verifies against the version it names. */
+async function consistent(prefix: string): Promise<Record<string, PointerState>> {
+  const state = await bucketState(s3, prefix, ids);
+  for (const [id, p] of Object.entries(state)) expect(p.verifies, `${prefix}/${id} v${p.version}`).toBe(true);
+  return state;
+}
+
+beforeAll(async () => {
+  s3 = await startS3();
+  proxy = await startFaultProxy(s3.endpoint);
+  ({ dir, cleanup } = tempDir());
+  dbFile = join(dir, 'listings.db');
+  importData(0);
+  ({ keyFile } = await snapshotKeyFile(join(dir, 'secrets')));
+});
+afterAll(async () => {
+  await proxy.stop();
+  await s3.stop();
+  cleanup();
+});
+
+describe('snapshot publish against a failing store', { timeout: 120_000 }, () => {
+  for (const when of ['before', 'after'] as const) {
+    it(`500/503 for a third of requests (${when} the store applies them): completes or fails in one line, never inconsistent`, async () => {
+      const prefix = `faults-${when}`;
+      proxy.setPlan({ failRate: 0.33, statuses: [500, 503], when, seed: when === 'before' ? 7 : 11 });
+      const r = await cliAsync(args(prefix), { env: s3.env });
+      expect(proxy.stats.failed).toBeGreaterThan(0);
+      if (r.status !== 0) {
+        expect(r.status).toBe(1);
+        expect(
+          r.stderr
+            .trim()
+            .split('\n')
+            .filter((l) => l.startsWith('error:')),
+        ).toHaveLength(1);
+      }
+      await consistent(prefix);
+      proxy.setPlan({});
+      const again = await cliAsync(args(prefix), { env: s3.env });
+      expect(again.status).toBe(0);
+      expect(Object.keys(await consistent(prefix))).toHaveLength(FACILITIES);
+    });
+  }
+
+  it('slow answers: the publish waits them out', async () => {
+    proxy.setPlan({ slowRate: 0.3, slowMs: 150, seed: 3 });
+    const r = await cliAsync(args('slow'), { env: s3.env });
+    expect(proxy.stats.slowed).toBeGreaterThan(0);
+    expect(r.status).toBe(0);
+    expect(Object.keys(await consistent('slow'))).toHaveLength(FACILITIES);
+    proxy.setPlan({});
+  });
+
+  it('SIGKILL mid-publish, then publish again: consistent at every step, versions only grow', async () => {
+    const prefix = 'killed';
+    expect((await cliAsync(args(prefix), { env: s3.env })).status).toBe(0);
+    const before = await consistent(prefix);
+    importData(100); // every facility changes
+
+    const child = spawn(process.execPath, [BIN, ...args(prefix)], {
+      cwd: REPO,
+      env: { ...process.env, ...s3.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (/^published \d+\/\d+ facilities/m.test(stderr)) child.kill('SIGKILL'); // the first progress line: 10% done
+    });
+    const signal = await new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_code, sig) => resolve(sig)),
+    );
+    expect(signal).toBe('SIGKILL');
+    const middle = await consistent(prefix);
+    const moved = ids.filter((id) => middle[id]!.version > before[id]!.version);
+    expect(moved.length).toBeGreaterThan(0);
+    expect(moved.length).toBeLessThan(FACILITIES);
+
+    // Its lock object is left behind; this machine sees that its process is gone and takes over.
+    const again = await cliAsync(args(prefix), { env: s3.env });
+    expect(again.stderr).not.toMatch(/error|warn|AWS/i);
+    expect(again.status).toBe(0);
+    const after = await consistent(prefix);
+    for (const id of ids) {
+      expect(after[id]!.version).toBeGreaterThanOrEqual(middle[id]!.version);
+      expect(after[id]!.version).toBeGreaterThan(before[id]!.version);
+    }
+    expect(await s3.keys(`${prefix}/.publish-lock/`)).toEqual([]);
+  });
+});

@@ -1,0 +1,41 @@
+// structured-data: one schema.org JSON-LD script in the light DOM, the rental page's Offer per listing, rewritten on refresh.
+import { offerOf } from '../../server/domain/structured-data.ts';
+import { deepEqual, equal } from './assert.ts';
+import { describe, it, liveAttributes, mount, part, server, token, waitFor, waitForCards } from './helpers.ts';
+
+const scripts = (el: HTMLElement) => [
+  ...el.querySelectorAll<HTMLScriptElement>(':scope > script[type="application/ld+json"]'),
+];
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const jsonLd = (el: HTMLElement): any => JSON.parse(scripts(el)[0]?.textContent ?? 'null');
+
+describe('structured data', () => {
+  it('writes nothing unless asked', async () => {
+    const el = mount(liveAttributes('basic', token()));
+    await waitForCards(el, 3);
+    equal(scripts(el).length, 0);
+  });
+
+  it('puts one SelfStorage with an Offer per listing into the light DOM, and replaces it on refresh', async () => {
+    const t = token();
+    const el = mount({ ...liveAttributes('basic', t), 'structured-data': true, refresh: '1', locale: 'en' });
+    const [first] = await waitForCards(el, 3);
+    const listings = await server.fixture('basic');
+    const ld = jsonLd(el);
+    equal(ld['@type'], 'SelfStorage');
+    equal(ld.name, 'SafeBox Wroclaw Centrum');
+    deepEqual(ld.makesOffer, listings.map(offerOf), 'the offers the rental page carries');
+    equal(ld.makesOffer[0].price, (listings[0]!.price.gross / 100).toFixed(2), 'a decimal in major units');
+
+    const [script] = scripts(el);
+    script!.textContent = ''; // so that the rewrite shows
+    await server.bump(t);
+    await waitFor(() => part(first!, 'free-units')?.textContent?.trim() === '2 units left', 'the refresh');
+    await waitFor(() => script!.textContent, 'the rewritten JSON-LD');
+    deepEqual(scripts(el), [script], 'rewritten in place, not appended');
+    deepEqual(jsonLd(el).makesOffer, (await server.fixture('basic')).map(offerOf));
+    el.removeAttribute('structured-data');
+    await el.updateComplete;
+    equal(scripts(el).length, 0, 'removed when switched off');
+  });
+});
