@@ -3,8 +3,11 @@
 import { once } from 'node:events';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseImport } from '../server/domain/import.ts';
+import { applyImport } from '../server/store/facilities.ts';
 import { listKeys } from '../server/store/keys.ts';
 import { openDb } from '../server/store/db.ts';
+import { bigImport } from './helpers/data.ts';
 import { demoDb, demoJson, freePort, issueKey, spawnServer, tempDir } from './helpers/fixture.ts';
 import { startLoad, tally } from './helpers/load.ts';
 import { openSocket, parseReply, headerOf } from './helpers/raw-http.ts';
@@ -13,6 +16,8 @@ import { until } from './helpers/wait.ts';
 let cleanup: () => void;
 let file: string;
 const readers: { id: string; key: string }[] = [];
+/** The key of a facility with 4,000 listings: a list answer of over a megabyte, for the slow readers. */
+let bigKey: string;
 
 beforeAll(() => {
   let dir: string;
@@ -20,6 +25,8 @@ beforeAll(() => {
   const demo = demoDb(dir);
   file = demo.file;
   for (const f of demoJson().facilities) readers.push(issueKey(demo.db, f.id, { rate_per_s: 100_000, burst: 100_000 }));
+  applyImport(demo.db, parseImport(JSON.stringify(bigImport('big', 1, 4000)), 'generated'));
+  bigKey = issueKey(demo.db, 'big-0').key;
   demo.db.close();
 });
 afterAll(() => cleanup());
@@ -56,7 +63,7 @@ describe('SIGTERM under load', () => {
     // Each pauses on its own first bytes (not once both have some: by then the first may have read the whole answer),
     // then stops reading once its buffer is full, so the rest of the answer waits on the server's side.
     const firstBytes = slow.map((s) => once(s, 'data').then(() => s.pause()));
-    slow.forEach((s) => s.write('GET /assets/swagger-ui/swagger-ui-bundle.js HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'));
+    slow.forEach((s) => s.write(`GET /external/listings HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${bigKey}\r\n\r\n`));
     await Promise.all(firstBytes);
     await until('the slow readers to stop reading', () =>
       slow.every((s) => s.readableLength >= s.readableHighWaterMark),

@@ -1,6 +1,5 @@
 // The request handler: a function from a request to an answer, testable without a socket. One top-level catch.
-import { dirname, join } from 'node:path';
-import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { redactSecrets } from '../domain/keys.ts';
 import { REPO_ROOT } from '../repo.ts';
 import type { Db } from '../store/db.ts';
@@ -44,9 +43,6 @@ export function createHandler(opts: HandlerOptions): Handler {
     'public, max-age=300, must-revalidate',
   );
   const assets = new StaticFiles(join(REPO_ROOT, 'server', 'assets'), {}, 'public, max-age=3600');
-  // No page uses Swagger UI any more; its bundle stays served while compression.test.ts and fault-sigterm.test.ts use it.
-  const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-  const swagger = new StaticFiles(swaggerDir, {}, 'public, max-age=86400');
   const mounts = (opts.mounts ?? []).map((m) => ({
     prefix: m.prefix,
     files: new StaticFiles(m.dir, CORS_HEADERS, m.cacheControl ?? 'no-cache'),
@@ -108,7 +104,6 @@ export function createHandler(opts: HandlerOptions): Handler {
       return rentalPage(opts.db, opts.publicUrl, path);
     }
     if (path.startsWith('/widget/')) return widget.serve(req, path.slice('/widget/'.length));
-    if (path.startsWith('/assets/swagger-ui/')) return swagger.serve(req, path.slice('/assets/swagger-ui/'.length));
     if (path.startsWith('/assets/')) return assets.serve(req, path.slice('/assets/'.length));
     for (const m of mounts) {
       if (path.startsWith(m.prefix)) {

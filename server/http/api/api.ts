@@ -118,7 +118,7 @@ export class ListingsApi {
       body = views?.details.get(path.slice(API_PREFIX.length + 1));
       if (!body) throw new HttpProblem('not_found', DETAILS.not_found(), this.errorHeaders(cors, profile, limit));
     }
-    // The hot path: pre-built header lists joined, no per-request objects (see docs/performance.md).
+    // The hot path: pre-built header lists joined, no per-request objects (see README "Performance").
     const acceptEncoding = header(req, 'accept-encoding');
     const variant = codedBody(body, codingFor(acceptEncoding));
     const inm = header(req, 'if-none-match');

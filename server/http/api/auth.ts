@@ -10,7 +10,7 @@ const MAX_UNKNOWN = 1024;
 export class KeyVerifier {
   /**
    * Keyed by the key as presented, not by its digest: a SHA-256 per request was a third of the API's own per-request
-   * cost (docs/performance.md). The keys stay in this process's memory, where every request's headers are anyway;
+   * cost (README "Performance"). The keys stay in this process's memory, where every request's headers are anyway;
    * nothing here is written anywhere, and the store keeps digests alone.
    */
   private readonly cache = new Map<string, Verification>();

@@ -82,17 +82,51 @@ export function openApiDocument(publicUrl: string) {
     schema: { type: 'string' },
     description: 'A listing id from the list (`lst_` + 20 hex digits). Anything else is the same 404 as an unknown id.',
   };
-  const headOf = (operationId: string, summary: string, parameters: unknown[], extra: Record<string, unknown>) => ({
-    operationId,
-    summary,
-    tags: ['Listings'],
-    description: 'The headers of the GET, without a body: a cheap way to read the ETag or check a key.',
-    parameters,
-    responses: {
-      '200': { description: 'The headers of the 200 GET answer.', headers: okHeaders },
-      '304': notModified,
-      ...extra,
-      ...errorsWithoutBody,
+  /** A GET and its HEAD: the same parameters and the same answers, the HEAD's without bodies. */
+  const readOf = (op: {
+    get: string;
+    head: string;
+    summary: string;
+    headSummary: string;
+    description: string;
+    parameters: unknown[];
+    sample: string;
+    ok: { description: string; schema: string; example: unknown };
+    /** The problem answer of this operation alone (400 for the list, 404 for one listing). */
+    own: ReturnType<typeof problemResponse>;
+  }) => ({
+    get: {
+      operationId: op.get,
+      summary: op.summary,
+      tags: ['Listings'],
+      description: op.description,
+      parameters: op.parameters,
+      'x-codeSamples': curl(op.sample),
+      responses: {
+        '200': {
+          description: op.ok.description,
+          headers: okHeaders,
+          content: {
+            'application/json': { schema: { $ref: `#/components/schemas/${op.ok.schema}` }, example: op.ok.example },
+          },
+        },
+        '304': notModified,
+        ...op.own,
+        ...errors,
+      },
+    },
+    head: {
+      operationId: op.head,
+      summary: op.headSummary,
+      tags: ['Listings'],
+      description: 'The headers of the GET, without a body: a cheap way to read the ETag or check a key.',
+      parameters: op.parameters,
+      responses: {
+        '200': { description: 'The headers of the 200 GET answer.', headers: okHeaders },
+        '304': notModified,
+        ...withoutBody(op.own),
+        ...errorsWithoutBody,
+      },
     },
   });
   const preflightOf = (operationId: string) => ({
@@ -140,60 +174,34 @@ export function openApiDocument(publicUrl: string) {
     security: [{ ApiKey: [] }],
     paths: {
       [API_PREFIX]: {
-        get: {
-          operationId: 'listListings',
+        ...readOf({
+          get: 'listListings',
+          head: 'headListings',
           summary: "List the key's facility's active listings",
-          tags: ['Listings'],
+          headSummary: "The list's headers",
           description:
             'In import order unless `sort` is given. `HEAD` answers the same headers without a body. Unknown query parameters are ignored.',
           parameters: [...queryParameters(), ifNoneMatch],
-          'x-codeSamples': curl(`${API_PREFIX}?available=true&sort=price`),
-          responses: {
-            '200': {
-              description: 'The facility and its listings.',
-              headers: okHeaders,
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/ListResponse' }, example: list } },
-            },
-            '304': notModified,
-            ...problemResponse('A known query parameter has a malformed value.', ['invalid_parameter']),
-            ...errors,
-          },
-        },
-        head: headOf(
-          'headListings',
-          "The list's headers",
-          [...queryParameters(), ifNoneMatch],
-          withoutBody(problemResponse('A known query parameter has a malformed value.', ['invalid_parameter'])),
-        ),
+          sample: `${API_PREFIX}?available=true&sort=price`,
+          ok: { description: 'The facility and its listings.', schema: 'ListResponse', example: list },
+          own: problemResponse('A known query parameter has a malformed value.', ['invalid_parameter']),
+        }),
         options: preflightOf('preflightListings'),
       },
       [`${API_PREFIX}/{id}`]: {
         parameters: [{ name: 'id', in: 'path', required: true, ...id, example: detail.id }],
-        get: {
-          operationId: 'getListing',
+        ...readOf({
+          get: 'getListing',
+          head: 'headListing',
           summary: 'Get one listing in detail',
-          tags: ['Listings'],
+          headSummary: "One listing's headers",
           description:
             'Every Summary field plus dimensions, description, periods, deposit and all photos. A listing of another facility, an inactive one and an unknown or malformed id all give the same 404.',
           parameters: [ifNoneMatch],
-          'x-codeSamples': curl(`${API_PREFIX}/${detail.id}`),
-          responses: {
-            '200': {
-              description: 'The listing.',
-              headers: okHeaders,
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/Detail' }, example: detail } },
-            },
-            '304': notModified,
-            ...problemResponse('No such listing for this key.', ['not_found']),
-            ...errors,
-          },
-        },
-        head: headOf(
-          'headListing',
-          "One listing's headers",
-          [ifNoneMatch],
-          withoutBody(problemResponse('No such listing for this key.', ['not_found'])),
-        ),
+          sample: `${API_PREFIX}/${detail.id}`,
+          ok: { description: 'The listing.', schema: 'Detail', example: detail },
+          own: problemResponse('No such listing for this key.', ['not_found']),
+        }),
         options: preflightOf('preflightListing'),
       },
     },
