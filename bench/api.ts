@@ -13,6 +13,7 @@ import { machine, ratio, sideOf, table, type Side } from './lib/report.ts';
 import { measure, type Round } from './lib/measure.ts';
 import {
   capture,
+  compileBenchServers,
   differences,
   pinLoadGenerator,
   REPO,
@@ -92,6 +93,7 @@ interface Entry {
 async function main() {
   // `listings serve` runs the compiled bundle: build it first if the sources changed, so the bench measures them.
   ensureBuilt((line) => out(`${line}\n`));
+  await compileBenchServers();
   const env = machine();
   out(
     `storage-listings API bench — ${env.cpu}, ${env.cores} cores, Node ${env.node}, load average ${env.loadavg_at_start.join(' ')}\n`,

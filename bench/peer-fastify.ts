@@ -1,6 +1,6 @@
 // The obvious peer: Fastify 5 over better-sqlite3, querying and serialising on every request (no answer cache), with
-// the store's own key check (SHA-256 of the key, looked up by digest). Only the bench runs it: `node --import tsx
-// bench/peer-fastify.ts DB_FILE PORT`; prints "peer at URL " on stderr.
+// the store's own key check (SHA-256 of the key, looked up by digest). Only the bench runs it, compiled to dist/bench/
+// by compileBenchServers(): `node dist/bench/peer-fastify.mjs DB_FILE PORT`; prints "peer at URL " on stderr.
 import Fastify from 'fastify';
 import { detailOf, summaryOf } from '../server/domain/views.ts';
 import { facilityById, facilityData } from '../server/store/facilities.ts';

@@ -1,7 +1,7 @@
 // Compiles the `listings` command (the CLI and the server) into dist/server/listings.mjs, which runs on plain Node
 // without tsx's loader: about 30 MB less memory per server process and a faster start. dist/server/sources.json lists
-// every source file it was built from (path, size, mtime); bin/listings.js runs the bundle only while all of them are
-// unchanged, and the TypeScript sources through tsx otherwise, so a stale bundle is never run.
+// every source file it was built from (path, size, mtime): tools/build.ts rebuilds when any of them changed, before a
+// test run, a bench or `npm start`; bin/listings.js runs this bundle and nothing else.
 import { statSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,7 @@
 // The server for the bench's "unknown key 401" scenario: the same app as `listings serve --quiet`, with the
 // failed-authentication limit per address lifted, so that a client sending an unknown key gets 401 on every request
 // instead of 429 after 30. That measures the 401 path itself; the default limit stays in the "429" scenario.
-// Only the bench runs this (under tsx): `node --import tsx bench/lib/serve-open-auth.ts DB_FILE PORT`.
+// Only the bench runs this, compiled to dist/bench/ by compileBenchServers(): `node dist/bench/serve-open-auth.mjs DB PORT`.
 import { startApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 

@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { get } from 'node:http';
+import { build } from 'vite';
 import { freePort } from '../../demo/launch.ts';
 import { REPO_ROOT } from '../../server/repo.ts';
 
@@ -86,9 +87,41 @@ export function cpuMs(pid: number): number {
   }
 }
 
+/** Where compileBenchServers() puts the bench's own servers (inside the repository, so their imports resolve). */
+const BENCH_DIST = join(REPO, 'dist', 'bench');
+
+/**
+ * The bench's own servers (the 401 scenario's app with the failed-auth limit lifted, and the Fastify peer) compiled to
+ * plain JavaScript, so that they run on plain node like `listings` and the ceiling: under tsx's loader they would pay
+ * CPU per request that no server in production pays, and the comparison would flatter us.
+ */
+export async function compileBenchServers(): Promise<void> {
+  await build({
+    configFile: false,
+    root: REPO,
+    logLevel: 'warn',
+    publicDir: false,
+    build: {
+      outDir: BENCH_DIST,
+      emptyOutDir: true,
+      ssr: true,
+      target: 'node20',
+      minify: false,
+      copyPublicDir: false,
+      rolldownOptions: {
+        input: {
+          'serve-open-auth': join(REPO, 'bench', 'lib', 'serve-open-auth.ts'),
+          'peer-fastify': join(REPO, 'bench', 'peer-fastify.ts'),
+        },
+        output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },
+      },
+    },
+  });
+}
+
 /**
  * `node bin/listings.js serve --port P --db FILE --quiet`; with log=true the request log goes to /dev/null instead of
- * --quiet. With openAuth=true, the same app with the failed-auth limit lifted (serve-open-auth.ts).
+ * --quiet. With openAuth=true, the same app with the failed-auth limit lifted (serve-open-auth.ts, compiled).
  */
 export async function startOurs(
   name: string,
@@ -98,7 +131,7 @@ export async function startOurs(
   // A real port rather than 0: the public URL (and so the rent links in the bodies) carries it.
   const port = String(await freePort());
   const args = opts.openAuth
-    ? ['--import', 'tsx', join(REPO, 'bench', 'lib', 'serve-open-auth.ts'), dbFile, port]
+    ? [join(BENCH_DIST, 'serve-open-auth.mjs'), dbFile, port]
     : [join(REPO, 'bin', 'listings.js'), 'serve', '--port', port, '--db', dbFile];
   if (!opts.log && !opts.openAuth) args.push('--quiet');
   return started(name, spawnServer(process.execPath, args, ['ignore', 'ignore', 'pipe']));
@@ -109,11 +142,7 @@ export async function startPeer(dbFile: string): Promise<ServerProcess> {
   const port = String(await freePort());
   return started(
     'peer (Fastify 5)',
-    spawnServer(
-      process.execPath,
-      ['--import', 'tsx', join(REPO, 'bench', 'peer-fastify.ts'), dbFile, port],
-      ['ignore', 'ignore', 'pipe'],
-    ),
+    spawnServer(process.execPath, [join(BENCH_DIST, 'peer-fastify.mjs'), dbFile, port], ['ignore', 'ignore', 'pipe']),
   );
 }
 
