@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import { launch, type Browser } from 'puppeteer-core';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -16,8 +16,9 @@ export const CHROMIUM_ARGS = [
 /** The system Chromium (CHROME_PATH, default /usr/bin/chromium); never a downloaded browser. */
 export const CHROMIUM_PATH = process.env.CHROME_PATH || '/usr/bin/chromium';
 
+/** Headless Chromium under puppeteer-core, the driver web-test-runner uses for the widget's browser tests. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  return launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
 }
 
 /** A port that was free a moment ago (the demo's public URL must carry the real port, so 0 will not do). */

@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Page } from 'puppeteer-core';
 import { REPO_ROOT as REPO } from '../server/repo.ts';
 import { freePort, launchChromium, startDemo } from './launch.ts';
 
@@ -14,7 +14,7 @@ interface Shot {
   page: string;
   /** The part of the page to keep. */
   section: string;
-  /** Ready when this selector matches (cards in the widget's open shadow root are found by Playwright's CSS engine). */
+  /** Ready when this selector matches (`>>>` is puppeteer's deep combinator: it reaches into the widget's shadow root). */
   ready: string;
 }
 
@@ -23,7 +23,7 @@ const SHOTS: Shot[] = [
     file: 'screenshot-partner.png',
     page: 'Partner site',
     section: '#storage',
-    ready: 'storage-listings [part~="listing"]',
+    ready: 'storage-listings >>> [part~="listing"]',
   },
   {
     file: 'screenshot-static.png',
@@ -36,10 +36,11 @@ const SHOTS: Shot[] = [
 async function photograph(page: Page, url: string, shot: Shot): Promise<string> {
   const errors: string[] = [];
   page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
-  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('pageerror', (e) => errors.push(e instanceof Error ? e.message : String(e)));
   await page.goto(url);
-  await page.locator(shot.ready).first().waitFor({ timeout: 15_000 });
-  await page.waitForLoadState('networkidle');
+  await page.waitForSelector(shot.ready, { timeout: 15_000 });
+  // No request in flight for 500 ms.
+  await page.waitForNetworkIdle({ idleTime: 500, timeout: 15_000 });
   // Every photo decoded, in the page and in the widget's shadow root, so no card is caught half-painted.
   await page.waitForFunction(() => {
     const roots: ParentNode[] = [
@@ -49,11 +50,12 @@ async function photograph(page: Page, url: string, shot: Shot): Promise<string> 
     return roots.every((r) => [...r.querySelectorAll('img')].every((img) => img.complete));
   });
   if (errors.length > 0) throw new Error(`${url}: console errors: ${errors.join(' | ')}`);
-  const box = await page.locator(shot.section).boundingBox();
+  const box = await (await page.$(shot.section))?.boundingBox();
   if (!box) throw new Error(`${url}: ${shot.section} is not visible`);
   const path = join(DOCS, shot.file);
-  // The section's own padding is the margin: nothing of the neighbouring sections shows.
-  await page.screenshot({ path, fullPage: true, clip: { x: 0, y: box.y, width: WIDTH, height: box.height + 8 } });
+  // The section's own padding is the margin: nothing of the neighbouring sections shows. The page is not scrolled, so
+  // the box's viewport coordinates are page coordinates; a clip may reach below the viewport (captureBeyondViewport).
+  await page.screenshot({ path, clip: { x: 0, y: box.y, width: WIDTH, height: box.height + 8 } });
   return path;
 }
 
@@ -84,9 +86,12 @@ async function main(): Promise<void> {
     for (const shot of SHOTS) {
       const url = demo.urls[shot.page];
       if (!url) throw new Error(`the demo printed no URL for "${shot.page}"`);
-      const page = await browser.newPage({ viewport: { width: WIDTH, height: 900 }, deviceScaleFactor: 1 });
+      // A fresh context per page: no cache or storage carried over from the previous shot.
+      const context = await browser.createBrowserContext();
+      const page = await context.newPage();
+      await page.setViewport({ width: WIDTH, height: 900, deviceScaleFactor: 1 });
       const path = await photograph(page, url, shot);
-      await page.close();
+      await context.close();
       process.stdout.write(`wrote ${relative(REPO, path)} (${Math.round(statSync(path).size / 1024)} KiB)\n`);
     }
   } finally {

@@ -2,7 +2,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Target } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, launchChromium, startDemo, type RunningDemo } from '../../demo/launch.ts';
 import type { DemoKeysFile } from '../../cli/demo-site.ts';
@@ -38,23 +38,51 @@ afterAll(async () => {
 });
 
 /**
+ * Collects a page's console errors, failed loads and uncaught exceptions through a DevTools session of its own. Its
+ * Runtime.enable and Log.enable replay what the page logged before: a popup starts running before the driver's page
+ * object (and any listener on it) exists, so page.on('console') alone would miss a popup's first errors.
+ */
+async function collectErrors(target: Target, errors: string[]): Promise<void> {
+  const session = await target.createCDPSession();
+  session.on('Runtime.consoleAPICalled', (e) => {
+    if (e.type === 'error') errors.push(`${target.url()}: ${e.args.map((a) => a.value ?? a.description).join(' ')}`);
+  });
+  session.on('Runtime.exceptionThrown', (e) =>
+    errors.push(`pageerror: ${e.exceptionDetails.exception?.description ?? e.exceptionDetails.text}`),
+  );
+  session.on('Log.entryAdded', ({ entry }) => {
+    if (entry.level === 'error' && entry.source !== 'worker')
+      errors.push(`${entry.url ?? target.url()}: ${entry.text}`);
+  });
+  await Promise.all([session.send('Runtime.enable'), session.send('Log.enable')]);
+}
+
+/**
  * Opens one of the demo's printed URLs in a fresh browser context, runs the checks, then asserts that no page the
  * context opened (popups included) logged a console error or threw.
  */
 async function onPage(
   label: string,
   check: (page: Page, context: BrowserContext) => Promise<void>,
-  before?: (page: Page) => void,
+  before?: (page: Page) => void | Promise<void>,
 ): Promise<void> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await browser.createBrowserContext();
   const errors: string[] = [];
-  context.on('console', (m) => void (m.type() === 'error' && errors.push(`${m.page()?.url()}: ${m.text()}`)));
-  context.on('weberror', (e) => errors.push(`pageerror: ${e.error().message}`));
+  const watching = new Map<Target, Promise<void>>();
+  const watch = (target: Target) => {
+    if (!watching.has(target)) watching.set(target, collectErrors(target, errors));
+    return watching.get(target)!;
+  };
+  // Every page of the context, popups included, as it appears (before any waitForTarget on it resolves).
+  context.on('targetcreated', (target) => void (target.type() === 'page' && watch(target).catch(() => {})));
   try {
     const page = await context.newPage();
-    before?.(page);
+    await watch(page.target());
+    await page.setViewport({ width: 1280, height: 900 });
+    await before?.(page);
     await page.goto(demo.urls[label]!);
     await check(page, context);
+    await Promise.all(watching.values()); // every page's replay is in
     expect(errors).toEqual([]);
   } finally {
     await context.close();
@@ -76,11 +104,11 @@ interface Card {
   rent: string | null;
 }
 
-/** The widget's cards, read through its documented shadow parts. */
+/** The widget's cards, read through its documented shadow parts (`>>>`: into the widget's open shadow root). */
 async function cardsOf(page: Page): Promise<Card[]> {
-  const cards = page.locator('storage-listings [part~="listing"]');
-  await cards.first().waitFor({ timeout: 15_000 });
-  return cards.evaluateAll((els) =>
+  const cards = 'storage-listings >>> [part~="listing"]';
+  await page.waitForSelector(cards, { timeout: 15_000 });
+  return page.$$eval(cards, (els) =>
     els.map((el) => ({
       id: el.getAttribute('data-listing-id'),
       price: el.querySelector('[part~="price"]')?.textContent ?? '',
@@ -122,7 +150,7 @@ describe('npm start, seen in Chromium', () => {
         .listings.filter((l) => l.active)
         .map((l) => l.code);
       expect(expected.listings.map((l) => l.code)).toEqual(activeCodes);
-      expect(await page.locator('storage-listings').getAttribute('api-key')).toBe(keysFile.keys['wro-1']);
+      expect(await page.$eval('storage-listings', (el) => el.getAttribute('api-key'))).toBe(keysFile.keys['wro-1']);
 
       const cards = await cardsOf(page);
       expect(cards.map((c) => c.id)).toEqual(expected.listings.map((l) => l.id));
@@ -135,23 +163,30 @@ describe('npm start, seen in Chromium', () => {
 
       const listing = expected.listings.find((l) => l.free_units > 0)!;
       const link = page.locator(
-        `storage-listings [part~="listing"][data-listing-id="${listing.id}"] [part~="rent-link"]`,
+        `storage-listings >>> [part~="listing"][data-listing-id="${listing.id}"] [part~="rent-link"]`,
       );
-      const [rental] = await Promise.all([context.waitForEvent('page'), link.click()]);
-      await rental.waitForLoadState();
+      // The rent link opens a new tab (target=_blank, rel=noopener): the target this page opened.
+      const [target] = await Promise.all([
+        context.waitForTarget((t) => t.opener() === page.target(), { timeout: 15_000 }),
+        link.setTimeout(15_000).click(),
+      ]);
+      const rental = (await target.page())!;
+      // Loaded: past the initial about:blank, with its load event fired.
+      await rental.waitForFunction(() => location.href !== 'about:blank' && document.readyState === 'complete', {
+        timeout: 15_000,
+      });
       expect(rental.url()).toBe(listing.rent_url);
-      const gross = rental.locator('[data-field="gross"]');
-      expect(Number(await gross.getAttribute('data-minor'))).toBe(listing.price.gross);
-      expect(Number(await rental.locator('[data-field="free_units"]').getAttribute('data-count'))).toBe(
-        listing.free_units,
-      );
+      const attribute = (selector: string, name: string) =>
+        rental.$eval(selector, (el, name) => el.getAttribute(name), name);
+      expect(Number(await attribute('[data-field="gross"]', 'data-minor'))).toBe(listing.price.gross);
+      expect(Number(await attribute('[data-field="free_units"]', 'data-count'))).toBe(listing.free_units);
     });
   });
 
   it('static page: the widget shows the signed snapshot after verifying it, with no key', async () => {
     const fetched: string[] = [];
     const record = (page: Page) =>
-      page.on('response', (r) => void (r.status() === 200 && fetched.push(new URL(r.url()).pathname)));
+      void page.on('response', (r) => void (r.status() === 200 && fetched.push(new URL(r.url()).pathname)));
     await onPage(
       'Static site',
       async (page) => {
@@ -160,14 +195,15 @@ describe('npm start, seen in Chromium', () => {
         expect(cards.map((c) => c.id)).toEqual(
           [...expected.listings].sort((a, b) => a.price.gross - b.price.gross).map((l) => l.id),
         );
-        expect(await page.locator('storage-listings [part~="error"]').count()).toBe(0);
-        expect(await page.locator('storage-listings').getAttribute('api-key')).toBeNull();
+        expect(await page.$$('storage-listings >>> [part~="error"]')).toHaveLength(0);
+        expect(await page.$eval('storage-listings', (el) => el.getAttribute('api-key'))).toBeNull();
         expect(fetched).toEqual(
           expect.arrayContaining(['/demo/snapshots/ber-1/listings.json', '/demo/snapshots/keys.json']),
         );
         // The signature of the version named inside the pointer (contract, "Signed snapshots").
         expect(fetched.filter((p) => /^\/demo\/snapshots\/ber-1\/v\d+\/listings\.json\.sig$/.test(p))).toHaveLength(1);
-        await expect.poll(() => page.locator('#verify-state').getAttribute('data-state')).toBe('verified');
+        await page.waitForSelector('#verify-state[data-state="verified"]', { timeout: 15_000 });
+        expect(await page.$eval('#verify-state', (el) => el.getAttribute('data-state'))).toBe('verified');
       },
       record,
     );
@@ -175,9 +211,9 @@ describe('npm start, seen in Chromium', () => {
 
   it('comparison page: rows from every facility, each linking to its rental page', async () => {
     await onPage('Comparison site', async (page) => {
-      const rows = page.locator('#results tr[data-listing-id]');
-      await rows.first().waitFor({ timeout: 15_000 });
-      const seen = await rows.evaluateAll((trs) =>
+      const rows = '#results tr[data-listing-id]';
+      await page.waitForSelector(rows, { timeout: 15_000 });
+      const seen = await page.$$eval(rows, (trs) =>
         trs.map((tr) => ({
           id: (tr as HTMLElement).dataset.listingId,
           facility: (tr as HTMLElement).dataset.facility,
@@ -190,8 +226,12 @@ describe('npm start, seen in Chromium', () => {
       expect(seen.map((r) => r.id).sort()).toEqual(all.map((l) => l.id).sort());
       for (const row of seen) expect(row.href).toBe(all.find((l) => l.id === row.id)!.rent_url);
 
-      await page.getByLabel('Free units only').check();
-      expect(await rows.count()).toBe(all.filter((l) => l.free_units > 0).length);
+      // The checkbox named by its label (the accessible name, as a visitor's screen reader finds it); the form
+      // re-renders the table on its change event, while the click is dispatched.
+      const freeOnly = '::-p-aria(Free units only)';
+      await page.locator(freeOnly).setTimeout(15_000).click();
+      expect(await page.$eval(freeOnly, (input) => (input as HTMLInputElement).checked)).toBe(true);
+      expect(await page.$$(rows)).toHaveLength(all.filter((l) => l.free_units > 0).length);
     });
   });
 
@@ -199,9 +239,9 @@ describe('npm start, seen in Chromium', () => {
     await onPage(
       'Comparison site',
       async (page) => {
-        const rows = page.locator('#results tr[data-listing-id]');
-        await rows.first().waitFor({ timeout: 15_000 });
-        const cells = await rows.evaluateAll((trs) =>
+        const rows = '#results tr[data-listing-id]';
+        await page.waitForSelector(rows, { timeout: 15_000 });
+        const cells = await page.$$eval(rows, (trs) =>
           trs.map((tr) => {
             const box = (sel: string) => {
               const r = (tr.querySelector(sel) as HTMLElement).getBoundingClientRect();
@@ -224,18 +264,16 @@ describe('npm start, seen in Chromium', () => {
             expect(cell.text!.trim()).not.toBe('');
           }
         }
-        const wrap = await page
-          .locator('.table-wrap')
-          .evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+        const wrap = await page.$eval('.table-wrap', (el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
         expect(wrap.scroll).toBeLessThanOrEqual(wrap.client);
       },
-      (page) => void page.setViewportSize({ width: 390, height: 844 }),
+      (page) => page.setViewport({ width: 390, height: 844 }),
     );
   });
 
   it('the start page links every demo page', async () => {
     await onPage('Start here', async (page) => {
-      const hrefs = await page.locator('main a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+      const hrefs = await page.$$eval('main a', (as) => as.map((a) => a.getAttribute('href')));
       expect(hrefs).toEqual(
         expect.arrayContaining(['/demo/partner.html', '/demo/comparison.html', '/demo/static.html', '/docs']),
       );
@@ -245,8 +283,8 @@ describe('npm start, seen in Chromium', () => {
   it('/docs renders the API reference with both paths', async () => {
     await onPage('API reference', async (page) => {
       // Server-rendered (server/http/pages/docs.ts): one section per path, its heading the path.
-      const paths = page.locator('section.path > h2 code');
-      expect(await paths.allTextContents()).toEqual(['/external/listings', '/external/listings/{id}']);
+      const paths = await page.$$eval('section.path > h2 code', (codes) => codes.map((c) => c.textContent ?? ''));
+      expect(paths).toEqual(['/external/listings', '/external/listings/{id}']);
     });
   });
 

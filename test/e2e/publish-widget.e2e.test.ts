@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import type { Browser } from 'playwright-core';
+import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../demo/launch.ts';
 import { parseImport } from '../../server/domain/import.ts';
@@ -52,7 +52,7 @@ async function put(key: string, body: Buffer) {
 
 /** The widget on a page of its own origin, pointed at the bucket; resolves with the cards' ids and prices, or the error. */
 async function widgetShows(facility: string): Promise<{ ids: string[]; prices: string[] } | { error: string }> {
-  const context = await browser.newContext();
+  const context = await browser.createBrowserContext();
   try {
     const tab = await context.newPage();
     const src = encodeURIComponent(s3.objectUrl(`${PREFIX}/${facility}/listings.json`));
