@@ -7,21 +7,18 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateDb, issueKeys, listingIdIn } from './lib/data.ts';
-import { runAutocannon, runWrk, wrkInstalled, type BenchRequest, type Generator, type Load } from './lib/load.ts';
-import { machine, ratio, sideOf, table, type Side } from './lib/report.ts';
-import { measure, type Round } from './lib/measure.ts';
+import { generateDb, issueKeys } from './lib/data.ts';
+import { runAutocannon, runWrk, wrkInstalled, type Generator, type Load } from './lib/load.ts';
+import { machine } from './lib/report.ts';
 import {
-  capture,
   compileBenchServers,
-  differences,
   pinLoadGenerator,
   REPO,
-  startCeiling,
   startOurs,
   startPeer,
   type ServerProcess,
 } from './lib/servers.ts';
+import { measureScenario, scenarioTables, scenariosFor, type Entry } from './lib/scenarios.ts';
 import { exportThroughput, freshnessCheckCost, measureScale, sustained } from './lib/extra.ts';
 import { ensureBuilt } from '../tools/build.ts';
 
@@ -37,6 +34,8 @@ const { values: args } = parseArgs({
     'no-wrk': { type: 'boolean', default: false },
     /** Only the ours-vs-ceiling scenarios (for iterating on the server). */
     'scenarios-only': { type: 'boolean', default: false },
+    /** Only the scenarios whose name contains this (e.g. "detail"); implies --scenarios-only. */
+    scenario: { type: 'string' },
     out: { type: 'string' },
   },
 });
@@ -59,36 +58,12 @@ const generators: [string, Generator][] = withWrk ? [['wrk', runWrk]] : [['autoc
 if (withWrk && !quick) generators.push(['autocannon', runAutocannon]);
 
 const out = (text: string) => process.stdout.write(text);
+/** A server that used less than this share of its pinned core was not the bottleneck of its run. */
+const CORE_BOUND = 0.85;
 const broken: string[] = [];
 const started = Date.now();
 const dir = mkdtempSync(join(tmpdir(), 'listings-bench-'));
 const running: ServerProcess[] = [];
-
-interface Scenario {
-  name: string;
-  request: BenchRequest;
-  /** The server it runs against (ours; ours with the request log on; ours with the failed-auth limit lifted). */
-  ours: ServerProcess;
-  /** Answers outside 2xx/3xx are the point of this scenario. */
-  errorsExpected?: boolean;
-  /** Requests are sent until the answer has this status, so that the captured answer is the steady state: a client
-   * hammering with wrong keys from one address gets 401 for the first 30 (the failed-auth burst), then the limiter's 429. */
-  primeUntil?: number;
-  /** Also measured against the Fastify peer (which answers the same request its own way). */
-  peer?: boolean;
-}
-
-interface Entry {
-  status: number;
-  bytes: number;
-  ours: Side;
-  ceiling: Side;
-  ratio_rps: number;
-  ratio_p99: number;
-  ratio_cpu: number;
-  peer?: Side;
-  ratio_rps_vs_peer?: number;
-}
 
 async function main() {
   // `listings serve` runs the compiled bundle: build it first if the sources changed, so the bench measures them.
@@ -115,137 +90,33 @@ async function main() {
   const keys = issueKeys(data);
   const freshness = freshnessCheckCost(data.file, out);
 
-  const scenarios = await scenariosFor(keys[0]!, ours, oursLogged, oursOpenAuth);
+  const scenarios = (await scenariosFor(keys[0]!, ours, oursLogged, oursOpenAuth)).filter((s) =>
+    s.name.includes(args.scenario ?? ''),
+  );
   const warmUp = { ...load, duration: quick ? 1 : 2 };
   for (const s of [ours, oursLogged, oursOpenAuth, peer])
     await generators[0]![1](s.url, [scenarios[0]!.request], warmUp); // JIT warm-up
 
   const results: Record<string, Record<string, Entry>> = {};
   const sanity: string[] = [];
-  for (const [gen, run] of generators) {
-    results[gen] = {};
-    const rows: (string | number)[][] = [];
-    const peerRows: (string | number)[][] = [];
+  for (const [generator, run] of generators) {
+    const entries: Record<string, Entry> = (results[generator] = {});
     for (const s of scenarios) {
-      let answer = await capture(s.ours.url + s.request.path, s.request.headers);
-      for (let i = 0; s.primeUntil !== undefined && answer.status !== s.primeUntil && i < 200; i++)
-        answer = await capture(s.ours.url + s.request.path, s.request.headers);
-      if (s.primeUntil !== undefined && answer.status !== s.primeUntil)
-        broken.push(`${s.name}: never answered ${s.primeUntil}`);
-      const ceiling = track(await startCeiling(answer));
-      const diff = differences(answer, await capture(ceiling.url + s.request.path, s.request.headers));
-      if (diff.length > 0) broken.push(`${s.name}: the ceiling does not answer what ours does: ${diff.join('; ')}`);
-      await run(ceiling.url, [s.request], warmUp);
-      const servers: [keyof typeof sides, ServerProcess][] = [
-        ['ours', s.ours],
-        ['ceiling', ceiling],
-      ];
-      if (s.peer) servers.push(['peer', peer]);
-      const sides = { ours: [] as Round[], ceiling: [] as Round[], peer: [] as Round[] };
-      for (let r = 0; r < rounds; r++) {
-        // Alternating order: neither side always runs right after the other has warmed the machine.
-        for (const [side, server] of r % 2 === 0 ? servers : [...servers].reverse()) {
-          const round = await measure(run, server, [s.request], load);
-          if (!s.errorsExpected && round.unexpected > 0)
-            broken.push(`${s.name} (${server.name}, ${gen}): ${round.unexpected} unexpected errors`);
-          // Every answer of a 200 scenario is a 200 (autocannon counts them; wrk counts answers outside 2xx/3xx).
-          if (answer.status === 200 && round.ok2xx !== undefined && round.ok2xx < round.requests)
-            broken.push(`${s.name} (${server.name}, ${gen}): ${round.requests - round.ok2xx} answers were not 2xx`);
-          sides[side].push(round);
-        }
-      }
-      await ceiling.stop();
-      const o = sideOf(sides.ours);
-      const c = sideOf(sides.ceiling);
-      const bytes = Buffer.from(answer.body, 'base64').length;
-      const entry: Entry = {
-        status: answer.status,
-        bytes,
-        ours: o,
-        ceiling: c,
-        ratio_rps: ratio(o.rps, c.rps),
-        ratio_p99: ratio(o.p99_ms, c.p99_ms),
-        ratio_cpu: ratio(o.cpu_us_per_req, c.cpu_us_per_req),
-      };
+      const entry = await measureScenario(s, { generator, run, load, warmUp, rounds, peer, track, broken });
       if (entry.ratio_rps > 1)
-        sanity.push(`${gen} ${s.name}: ours at ${entry.ratio_rps}x a server that only replays bytes`);
-      if (s.peer) {
-        const p = sideOf(sides.peer);
-        entry.peer = p;
-        entry.ratio_rps_vs_peer = ratio(o.rps, p.rps);
-        peerRows.push([
-          s.name,
-          o.rps,
-          p.rps,
-          entry.ratio_rps_vs_peer,
-          o.p99_ms,
-          p.p99_ms,
-          o.cpu_us_per_req,
-          p.cpu_us_per_req,
-        ]);
-      }
-      results[gen][s.name] = entry;
-      rows.push([
-        s.name,
-        answer.status,
-        bytes,
-        o.rps,
-        c.rps,
-        entry.ratio_rps,
-        o.p50_ms,
-        c.p50_ms,
-        o.p99_ms,
-        c.p99_ms,
-        entry.ratio_p99,
-        o.cpu_us_per_req,
-        c.cpu_us_per_req,
-        entry.ratio_cpu,
-        o.rss_mb,
-        c.rss_mb,
-      ]);
+        sanity.push(`${generator} ${s.name}: ours at ${entry.ratio_rps}x a server that only replays bytes`);
+      // Neither server kept its core busy: the generator or the loopback set the pace, and req/s compares those.
+      const busiest = Math.max(entry.ours.core_busy, entry.ceiling.core_busy);
+      if (busiest < CORE_BOUND)
+        sanity.push(
+          `${generator} ${s.name}: not server-bound (core busy: ours ${Math.round(entry.ours.core_busy * 100)} %, ceiling ${Math.round(entry.ceiling.core_busy * 100)} %): its req/s ratio measures the load generator; compare CPU µs/req (ratio ${entry.ratio_cpu})`,
+        );
+      entries[s.name] = entry;
     }
     out(
-      `\n${gen} (${load.connections} connections, pipelining ${load.pipelining}, ${rounds} x ${load.duration} s per side, alternating; ${pinned}):\n`,
+      `\n${generator} (${load.connections} connections, pipelining ${load.pipelining}, ${rounds} x ${load.duration} s per side, alternating; ${pinned}):\n`,
     );
-    out(
-      table(
-        [
-          'scenario',
-          'status',
-          'bytes',
-          'ours req/s',
-          'ceiling req/s',
-          'ratio',
-          'ours p50 ms',
-          'ceil p50 ms',
-          'ours p99 ms',
-          'ceil p99 ms',
-          'p99 ratio',
-          'ours CPU µs/req',
-          'ceil CPU µs/req',
-          'CPU ratio',
-          'ours RSS MB',
-          'ceil RSS MB',
-        ],
-        rows,
-      ),
-    );
-    out(`\n${gen}, against the peer (Fastify 5 + better-sqlite3, querying and serialising per request):\n`);
-    out(
-      table(
-        [
-          'scenario',
-          'ours req/s',
-          'peer req/s',
-          'ours/peer',
-          'ours p99 ms',
-          'peer p99 ms',
-          'ours CPU µs/req',
-          'peer CPU µs/req',
-        ],
-        peerRows,
-      ),
-    );
+    out(scenarioTables(entries));
   }
   // Other processes on these two cores skew every figure, pinned or not: say so beside the figures.
   const busy = loadavg()[0]!;
@@ -256,14 +127,14 @@ async function main() {
   // A server that does work cannot beat one that only replays bytes: a ratio above 1 means the harness measured the machine.
   out(
     sanity.length === 0
-      ? `\nsanity: no ratio above 1 (ours never beat the ceiling)\n`
-      : `\nsanity: SUSPECT figures (a ratio above 1 means the harness measured the machine, not the server):\n- ${sanity.join('\n- ')}\n`,
+      ? `\nsanity: no ratio above 1 (ours never beat the ceiling), and every server kept its core busy\n`
+      : `\nsanity: SUSPECT figures (a ratio above 1 means the harness measured the machine, not the server; below a busy core, the generator):\n- ${sanity.join('\n- ')}\n`,
   );
   await oursLogged.stop();
   await oursOpenAuth.stop();
   await peer.stop();
 
-  const only = args['scenarios-only'];
+  const only = args['scenarios-only'] || args.scenario !== undefined;
   const scale = only
     ? undefined
     : await measureScale(dir, generators.slice(0, 1), load, rounds, quick ? data : undefined, track, out);
@@ -311,38 +182,6 @@ function track<T extends ServerProcess>(s: T): T {
   return s;
 }
 const stopping = new Set<ServerProcess>();
-
-async function scenariosFor(
-  key: string,
-  ours: ServerProcess,
-  oursLogged: ServerProcess,
-  oursOpenAuth: ServerProcess,
-): Promise<Scenario[]> {
-  const list = { path: '/external/listings', headers: { 'x-api-key': key } };
-  const etag = (await capture(ours.url + list.path, list.headers)).headers.find(
-    (_, i, h) => h[i - 1]?.toLowerCase() === 'etag',
-  )!;
-  const unknownKey = `svc_live_${'x'.repeat(32)}`;
-  const unknown = { path: list.path, headers: { 'x-api-key': unknownKey } };
-  return [
-    { name: 'list 200', request: list, ours, peer: true },
-    {
-      name: 'list 200, br',
-      request: { path: list.path, headers: { 'x-api-key': key, 'accept-encoding': 'br, gzip' } },
-      ours,
-    },
-    {
-      name: 'detail 200',
-      request: { path: `/external/listings/${listingIdIn(0, 7)}`, headers: { 'x-api-key': key } },
-      ours,
-      peer: true,
-    },
-    { name: 'list 304', request: { path: list.path, headers: { 'x-api-key': key, 'if-none-match': etag } }, ours },
-    { name: 'unknown key 401', request: unknown, ours: oursOpenAuth, errorsExpected: true, primeUntil: 401 },
-    { name: 'unknown key (429 after 30)', request: unknown, ours, errorsExpected: true, primeUntil: 429 },
-    { name: 'list 200, request log on', request: list, ours: oursLogged },
-  ];
-}
 
 async function stopAll() {
   for (const s of running) await s.stop().catch(() => undefined);

@@ -25,17 +25,22 @@ export interface Side {
   p50_ms: number;
   p99_ms: number;
   cpu_us_per_req: number;
+  /** Share of its pinned core the server used (req/s x CPU per answer): well under 1, it was not what limited req/s. */
+  core_busy: number;
   rss_mb: number;
   rounds: Round[];
 }
 
 /** Medians over the rounds; RSS is the peak of all of them. */
 export function sideOf(rounds: Round[]): Side {
+  const rps = Math.round(median(rounds.map((r) => r.rps)));
+  const cpu = median(rounds.map((r) => r.cpu_us_per_req));
   return {
-    rps: Math.round(median(rounds.map((r) => r.rps))),
+    rps,
     p50_ms: round3(median(rounds.map((r) => r.p50))),
     p99_ms: round3(median(rounds.map((r) => r.p99))),
-    cpu_us_per_req: Math.round(median(rounds.map((r) => r.cpu_us_per_req)) * 10) / 10,
+    cpu_us_per_req: Math.round(cpu * 10) / 10,
+    core_busy: Math.round((rps * cpu) / 1e4) / 100,
     rss_mb: Math.round(Math.max(...rounds.map((r) => r.rss_mb).filter((x) => !Number.isNaN(x)), 0) * 10) / 10,
     rounds,
   };

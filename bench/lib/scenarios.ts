@@ -1,0 +1,187 @@
+// The API bench's scenarios, and one scenario measured: ours against a ceiling that replays our answer (and the peer,
+// for the scenarios that have one), taking turns on the pinned core, rounds in alternating order.
+import { listingIdIn } from './data.ts';
+import type { BenchRequest, Generator, Load } from './load.ts';
+import { measure, type Round } from './measure.ts';
+import { ratio, sideOf, table, type Side } from './report.ts';
+import { capture, differences, startCeiling, type ServerProcess } from './servers.ts';
+
+export interface Scenario {
+  name: string;
+  request: BenchRequest;
+  /** The server it runs against (ours; ours with the request log on; ours with the failed-auth limit lifted). */
+  ours: ServerProcess;
+  /** Answers outside 2xx/3xx are the point of this scenario. */
+  errorsExpected?: boolean;
+  /** Requests are sent until the answer has this status, so that the captured answer is the steady state: a client
+   * hammering with wrong keys from one address gets 401 for the first 30 (the failed-auth burst), then the limiter's 429. */
+  primeUntil?: number;
+  /** Also measured against the Fastify peer (which answers the same request its own way). */
+  peer?: boolean;
+}
+
+export interface Entry {
+  status: number;
+  bytes: number;
+  ours: Side;
+  ceiling: Side;
+  ratio_rps: number;
+  ratio_p99: number;
+  ratio_cpu: number;
+  peer?: Side;
+  ratio_rps_vs_peer?: number;
+}
+
+export async function scenariosFor(
+  key: string,
+  ours: ServerProcess,
+  oursLogged: ServerProcess,
+  oursOpenAuth: ServerProcess,
+): Promise<Scenario[]> {
+  const list = { path: '/external/listings', headers: { 'x-api-key': key } };
+  const etag = (await capture(ours.url + list.path, list.headers)).headers.find(
+    (_, i, h) => h[i - 1]?.toLowerCase() === 'etag',
+  )!;
+  const unknownKey = `svc_live_${'x'.repeat(32)}`;
+  const unknown = { path: list.path, headers: { 'x-api-key': unknownKey } };
+  return [
+    { name: 'list 200', request: list, ours, peer: true },
+    {
+      name: 'list 200, br',
+      request: { path: list.path, headers: { 'x-api-key': key, 'accept-encoding': 'br, gzip' } },
+      ours,
+    },
+    {
+      name: 'detail 200',
+      request: { path: `/external/listings/${listingIdIn(0, 7)}`, headers: { 'x-api-key': key } },
+      ours,
+      peer: true,
+    },
+    { name: 'list 304', request: { path: list.path, headers: { 'x-api-key': key, 'if-none-match': etag } }, ours },
+    { name: 'unknown key 401', request: unknown, ours: oursOpenAuth, errorsExpected: true, primeUntil: 401 },
+    { name: 'unknown key (429 after 30)', request: unknown, ours, errorsExpected: true, primeUntil: 429 },
+    { name: 'list 200, request log on', request: list, ours: oursLogged },
+  ];
+}
+
+export interface Run {
+  generator: string;
+  run: Generator;
+  load: Load;
+  warmUp: Load;
+  rounds: number;
+  peer: ServerProcess;
+  /** Registers a started ceiling, so that an unexpected exit is reported. */
+  track: (s: ServerProcess) => ServerProcess;
+  /** Where what broke is written (a ceiling that answers otherwise, unexpected errors). */
+  broken: string[];
+}
+
+/** One scenario: capture our answer, start a ceiling that replays it, check it answers the same, then the rounds. */
+export async function measureScenario(s: Scenario, r: Run): Promise<Entry> {
+  let answer = await capture(s.ours.url + s.request.path, s.request.headers);
+  for (let i = 0; s.primeUntil !== undefined && answer.status !== s.primeUntil && i < 200; i++)
+    answer = await capture(s.ours.url + s.request.path, s.request.headers);
+  if (s.primeUntil !== undefined && answer.status !== s.primeUntil)
+    r.broken.push(`${s.name}: never answered ${s.primeUntil}`);
+  const ceiling = r.track(await startCeiling(answer));
+  const diff = differences(answer, await capture(ceiling.url + s.request.path, s.request.headers));
+  if (diff.length > 0) r.broken.push(`${s.name}: the ceiling does not answer what ours does: ${diff.join('; ')}`);
+  await r.run(ceiling.url, [s.request], r.warmUp);
+  const servers: ['ours' | 'ceiling' | 'peer', ServerProcess][] = [
+    ['ours', s.ours],
+    ['ceiling', ceiling],
+  ];
+  if (s.peer) servers.push(['peer', r.peer]);
+  const sides = { ours: [] as Round[], ceiling: [] as Round[], peer: [] as Round[] };
+  for (let i = 0; i < r.rounds; i++) {
+    // Alternating order: neither side always runs right after the other has warmed the machine.
+    for (const [side, server] of i % 2 === 0 ? servers : [...servers].reverse()) {
+      const round = await measure(r.run, server, [s.request], r.load);
+      if (!s.errorsExpected && round.unexpected > 0)
+        r.broken.push(`${s.name} (${server.name}, ${r.generator}): ${round.unexpected} unexpected errors`);
+      // Every answer of a 200 scenario is a 200 (autocannon counts them; wrk counts answers outside 2xx/3xx).
+      if (answer.status === 200 && round.ok2xx !== undefined && round.ok2xx < round.requests)
+        r.broken.push(
+          `${s.name} (${server.name}, ${r.generator}): ${round.requests - round.ok2xx} answers were not 2xx`,
+        );
+      sides[side].push(round);
+    }
+  }
+  await ceiling.stop();
+  const o = sideOf(sides.ours);
+  const c = sideOf(sides.ceiling);
+  const entry: Entry = {
+    status: answer.status,
+    bytes: Buffer.from(answer.body, 'base64').length,
+    ours: o,
+    ceiling: c,
+    ratio_rps: ratio(o.rps, c.rps),
+    ratio_p99: ratio(o.p99_ms, c.p99_ms),
+    ratio_cpu: ratio(o.cpu_us_per_req, c.cpu_us_per_req),
+  };
+  if (s.peer) {
+    entry.peer = sideOf(sides.peer);
+    entry.ratio_rps_vs_peer = ratio(o.rps, entry.peer.rps);
+  }
+  return entry;
+}
+
+/** The two tables of one generator's run: ours against the ceiling, and against the peer. */
+export function scenarioTables(entries: Record<string, Entry>): string {
+  const rows = Object.entries(entries).map(([name, e]) => [
+    name,
+    e.status,
+    e.bytes,
+    e.ours.rps,
+    e.ceiling.rps,
+    e.ratio_rps,
+    e.ours.p50_ms,
+    e.ceiling.p50_ms,
+    e.ours.p99_ms,
+    e.ceiling.p99_ms,
+    e.ratio_p99,
+    e.ours.cpu_us_per_req,
+    e.ceiling.cpu_us_per_req,
+    e.ratio_cpu,
+    Math.round(e.ours.core_busy * 100),
+    Math.round(e.ceiling.core_busy * 100),
+    e.ours.rss_mb,
+    e.ceiling.rss_mb,
+  ]);
+  const peerRows = Object.entries(entries).flatMap(([name, e]) =>
+    e.peer
+      ? [
+          [
+            name,
+            e.ours.rps,
+            e.peer.rps,
+            e.ratio_rps_vs_peer!,
+            e.ours.p99_ms,
+            e.peer.p99_ms,
+            e.ours.cpu_us_per_req,
+            e.peer.cpu_us_per_req,
+          ],
+        ]
+      : [],
+  );
+  const head = ['scenario', 'status', 'bytes', 'ours req/s', 'ceiling req/s', 'ratio', 'ours p50 ms', 'ceil p50 ms'];
+  const tail = ['ours p99 ms', 'ceil p99 ms', 'p99 ratio', 'ours CPU µs/req', 'ceil CPU µs/req', 'CPU ratio'];
+  return (
+    table([...head, ...tail, 'ours core %', 'ceil core %', 'ours RSS MB', 'ceil RSS MB'], rows) +
+    '\nagainst the peer (Fastify 5 + better-sqlite3, querying and serialising per request):\n' +
+    table(
+      [
+        'scenario',
+        'ours req/s',
+        'peer req/s',
+        'ours/peer',
+        'ours p99 ms',
+        'peer p99 ms',
+        'ours CPU µs/req',
+        'peer CPU µs/req',
+      ],
+      peerRows,
+    )
+  );
+}
