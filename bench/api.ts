@@ -34,7 +34,7 @@ const { values: args } = parseArgs({
     'no-wrk': { type: 'boolean', default: false },
     /** Only the ours-vs-ceiling scenarios (for iterating on the server). */
     'scenarios-only': { type: 'boolean', default: false },
-    /** Only the scenarios whose name contains this (e.g. "detail"); implies --scenarios-only. */
+    /** Only the scenarios whose name contains one of these comma-separated words (e.g. "detail,304"); implies --scenarios-only. */
     scenario: { type: 'string' },
     out: { type: 'string' },
   },
@@ -50,7 +50,7 @@ const load: Load = {
   pipelining: Number(args.pipelining),
   duration: Number(args.duration ?? (quick ? 2 : 5)),
 };
-const rounds = Number(args.rounds ?? (quick ? 1 : 3));
+const rounds = Number(args.rounds ?? (quick ? 1 : 5));
 // wrk (one C thread) is the primary generator when installed: it costs the machine far less per request than autocannon
 // (Node). autocannon is the fallback, and a full run reports it as well, separately.
 const withWrk = !args['no-wrk'] && wrkInstalled();
@@ -90,8 +90,9 @@ async function main() {
   const keys = issueKeys(data);
   const freshness = freshnessCheckCost(data.file, out);
 
+  const wanted = (args.scenario ?? '').split(',');
   const scenarios = (await scenariosFor(keys[0]!, ours, oursLogged, oursOpenAuth)).filter((s) =>
-    s.name.includes(args.scenario ?? ''),
+    wanted.some((w) => s.name.includes(w)),
   );
   const warmUp = { ...load, duration: quick ? 1 : 2 };
   for (const s of [ours, oursLogged, oursOpenAuth, peer])
