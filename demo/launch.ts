@@ -3,20 +3,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { launch, type Browser } from 'puppeteer-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tools/browsers.js';
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--headless=new',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-/** The system Chromium (CHROME_PATH, default /usr/bin/chromium); never a downloaded browser. */
-export const CHROMIUM_PATH = process.env.CHROME_PATH || '/usr/bin/chromium';
-
-/** Headless Chromium under puppeteer-core, the driver web-test-runner uses for the widget's browser tests. */
+/** The system Chromium (tools/browsers.js); never a downloaded browser. */
 export function launchChromium(): Promise<Browser> {
   return launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
 }

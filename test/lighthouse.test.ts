@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import lighthouse from 'lighthouse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS, CHROMIUM_PATH as CHROME } from '../demo/launch.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH as CHROME } from '../tools/browsers.js';
 import { startKeyedServer, tempDir } from './helpers/fixture.ts';
 
 /** Chromium with a fresh profile and a DevTools port of its own choosing, which it prints on stderr. */

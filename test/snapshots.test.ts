@@ -1,20 +1,19 @@
 // `listings snapshot keygen|export|verify` end to end: the real CLI, the real server's answers, stock OpenSSL, and HTTP.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, normalize } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Io } from '../cli/io.ts';
 import { runCli } from '../cli/program.ts';
 import { Detail, Snapshot, Summary } from '../server/schemas/listing.ts';
 import { exportSnapshots } from '../server/snapshots/export.ts';
 import { loadSigningKey } from '../server/snapshots/keygen.ts';
 import type { Db } from '../server/store/db.ts';
 import {
-  BIN,
-  REPO,
+  bufferIo,
   cli,
+  cliAsync,
   demoDb,
   demoImport,
   issueKey,
@@ -33,23 +32,9 @@ const OUT = () => join(dir, 'out');
 
 /** The CLI in this process (fast); exit code and output as an operator would see them. */
 async function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: Io = { out: (t) => out.push(t), err: (t) => err.push(t), readStdin: async () => '', env, isTTY: false };
+  const io = bufferIo(env);
   const status = await runCli(args, io);
-  return { status, stdout: out.join('\n'), stderr: err.join('\n') };
-}
-
-/** The real binary without blocking this process (an HTTP server in this process must keep answering). */
-function cliAsync(args: string[]): Promise<CliResult> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ status: code ?? -1, stdout, stderr }));
-  });
+  return { status, stdout: io.stdout(), stderr: io.stderr() };
 }
 
 const verifyArgs = (target: string, keys = join(OUT(), 'keys.json'), ...extra: string[]) => [

@@ -5,20 +5,14 @@
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher, puppeteerCore } from '@web/test-runner-chrome';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from '../tools/browsers.js';
 import { fakeApi } from './test/server/fake-api.js';
 
 const chromium = chromeLauncher({
   launchOptions: {
-    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--headless=new',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
   },
 });
 
@@ -27,7 +21,7 @@ const firefox = chromeLauncher({
   puppeteer: puppeteerCore,
   launchOptions: {
     browser: 'firefox',
-    executablePath: process.env.FIREFOX_PATH || '/usr/bin/firefox-esr',
+    executablePath: FIREFOX_PATH,
     headless: true,
     extraPrefsFirefox: {
       // No update checks, telemetry or first-run pages in a test run.
