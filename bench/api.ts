@@ -11,10 +11,12 @@ import { generateDb, issueKeys } from './lib/data.ts';
 import { runAutocannon, runWrk, wrkInstalled, type Generator, type Load } from './lib/load.ts';
 import { machine } from './lib/report.ts';
 import {
+  capture,
   compileBenchServers,
   pinLoadGenerator,
   REPO,
   startOurs,
+  startCeiling,
   startPeer,
   type ServerProcess,
 } from './lib/servers.ts';
@@ -48,9 +50,11 @@ const facilities = Number(args.facilities ?? (quick ? 200 : 1000));
 const load: Load = {
   connections: Number(args.connections),
   pipelining: Number(args.pipelining),
-  duration: Number(args.duration ?? (quick ? 2 : 5)),
+  duration: Number(args.duration ?? 2),
 };
-const rounds = Number(args.rounds ?? (quick ? 1 : 5));
+// Many short rounds rather than a few long ones: this VM's speed drifts by tens of percent over seconds, and a ratio is
+// the median of per-round ratios (each pair ran back to back), so more pairs give a steadier median.
+const rounds = Number(args.rounds ?? (quick ? 1 : 12));
 // wrk (one C thread) is the primary generator when installed: it costs the machine far less per request than autocannon
 // (Node). autocannon is the fallback, and a full run reports it as well, separately.
 const withWrk = !args['no-wrk'] && wrkInstalled();
@@ -95,15 +99,15 @@ async function main() {
     wanted.some((w) => s.name.includes(w)),
   );
   const warmUp = { ...load, duration: quick ? 1 : 2 };
-  for (const s of [ours, oursLogged, oursOpenAuth, peer])
-    await generators[0]![1](s.url, [scenarios[0]!.request], warmUp); // JIT warm-up
+  const first = scenarios[0]!.request;
+  const ceiling = track(await startCeiling(await capture(ours.url + first.path, first.headers)));
 
   const results: Record<string, Record<string, Entry>> = {};
   const sanity: string[] = [];
   for (const [generator, run] of generators) {
     const entries: Record<string, Entry> = (results[generator] = {});
     for (const s of scenarios) {
-      const entry = await measureScenario(s, { generator, run, load, warmUp, rounds, peer, track, broken });
+      const entry = await measureScenario(s, { generator, run, load, warmUp, rounds, peer, ceiling, track, broken });
       if (entry.ratio_rps > 1)
         sanity.push(`${generator} ${s.name}: ours at ${entry.ratio_rps}x a server that only replays bytes`);
       // Neither server kept its core busy: the generator or the loopback set the pace, and req/s compares those.
@@ -134,6 +138,7 @@ async function main() {
   await oursLogged.stop();
   await oursOpenAuth.stop();
   await peer.stop();
+  await ceiling.stop();
 
   const only = args['scenarios-only'] || args.scenario !== undefined;
   const scale = only

@@ -1,14 +1,23 @@
 // The ceiling: a bare node:http server answering one pre-captured answer (status, headers, bytes) from memory.
 // Plain JavaScript run by plain `node` (no loader, no IPC channel): it does the least work possible per request, so it
 // measures what Node itself costs. Usage: `node bench/ceiling.mjs ANSWER.json`; prints {"port":N} on stdout.
+// On SIGUSR2 it reads ANSWER.json again and prints {"answer":N} (N counts the loads): one ceiling process serves every
+// scenario in turn, as one server of ours does, so both sides carry the same history of traffic into each scenario.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
-/** { status, headers: [name, value, ...], body: base64 }, as bench/lib/servers.ts captured it from our server. */
-const answer = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const { status, headers } = answer;
-const bytes = Buffer.from(answer.body, 'base64');
-const body = bytes.length > 0 ? bytes : undefined;
+let status, headers, body;
+let loads = 0;
+function load() {
+  /** { status, headers: [name, value, ...], body: base64 }, as bench/lib/servers.ts captured it from our server. */
+  const answer = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+  const bytes = Buffer.from(answer.body, 'base64');
+  status = answer.status;
+  headers = answer.headers;
+  body = bytes.length > 0 ? bytes : undefined;
+  loads++;
+}
+load();
 
 const server = createServer({ keepAliveTimeout: 5_000 }, (_req, res) => {
   res.writeHead(status, headers);
@@ -16,5 +25,9 @@ const server = createServer({ keepAliveTimeout: 5_000 }, (_req, res) => {
 });
 server.listen(0, '127.0.0.1', () => {
   process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`);
+});
+process.on('SIGUSR2', () => {
+  load();
+  process.stdout.write(`${JSON.stringify({ answer: loads })}\n`);
 });
 process.on('SIGTERM', () => process.exit(0)); // exits normally, so that --cpu-prof can write its profile

@@ -3,8 +3,8 @@
 import { listingIdIn } from './data.ts';
 import type { BenchRequest, Generator, Load } from './load.ts';
 import { measure, type Round } from './measure.ts';
-import { ratio, sideOf, table, type Side } from './report.ts';
-import { capture, differences, startCeiling, type ServerProcess } from './servers.ts';
+import { median, ratio, sideOf, table, type Side } from './report.ts';
+import { capture, differences, type Ceiling, type ServerProcess } from './servers.ts';
 
 export interface Scenario {
   name: string;
@@ -71,28 +71,32 @@ export interface Run {
   warmUp: Load;
   rounds: number;
   peer: ServerProcess;
+  /** The one ceiling of the run, told which answer to replay before each scenario. */
+  ceiling: Ceiling;
   /** Registers a started ceiling, so that an unexpected exit is reported. */
   track: (s: ServerProcess) => ServerProcess;
   /** Where what broke is written (a ceiling that answers otherwise, unexpected errors). */
   broken: string[];
 }
 
-/** One scenario: capture our answer, start a ceiling that replays it, check it answers the same, then the rounds. */
+/** One scenario: capture our answer, have the ceiling replay it, check it answers the same, then the rounds. */
 export async function measureScenario(s: Scenario, r: Run): Promise<Entry> {
   let answer = await capture(s.ours.url + s.request.path, s.request.headers);
   for (let i = 0; s.primeUntil !== undefined && answer.status !== s.primeUntil && i < 200; i++)
     answer = await capture(s.ours.url + s.request.path, s.request.headers);
   if (s.primeUntil !== undefined && answer.status !== s.primeUntil)
     r.broken.push(`${s.name}: never answered ${s.primeUntil}`);
-  const ceiling = r.track(await startCeiling(answer));
+  const ceiling = r.ceiling;
+  await ceiling.serve(answer);
   const diff = differences(answer, await capture(ceiling.url + s.request.path, s.request.headers));
   if (diff.length > 0) r.broken.push(`${s.name}: the ceiling does not answer what ours does: ${diff.join('; ')}`);
-  await r.run(ceiling.url, [s.request], r.warmUp);
   const servers: ['ours' | 'ceiling' | 'peer', ServerProcess][] = [
     ['ours', s.ours],
     ['ceiling', ceiling],
   ];
   if (s.peer) servers.push(['peer', r.peer]);
+  // Every side warms up on this scenario's request: the JIT has seen it before the first measured round.
+  for (const [, server] of servers) await r.run(server.url, [s.request], r.warmUp);
   const sides = { ours: [] as Round[], ceiling: [] as Round[], peer: [] as Round[] };
   for (let i = 0; i < r.rounds; i++) {
     // Alternating order: neither side always runs right after the other has warmed the machine.
@@ -108,7 +112,6 @@ export async function measureScenario(s: Scenario, r: Run): Promise<Entry> {
       sides[side].push(round);
     }
   }
-  await ceiling.stop();
   const o = sideOf(sides.ours);
   const c = sideOf(sides.ceiling);
   const entry: Entry = {
@@ -116,15 +119,24 @@ export async function measureScenario(s: Scenario, r: Run): Promise<Entry> {
     bytes: Buffer.from(answer.body, 'base64').length,
     ours: o,
     ceiling: c,
-    ratio_rps: ratio(o.rps, c.rps),
-    ratio_p99: ratio(o.p99_ms, c.p99_ms),
-    ratio_cpu: ratio(o.cpu_us_per_req, c.cpu_us_per_req),
+    ratio_rps: pairedRatio(sides.ours, sides.ceiling, (x) => x.rps),
+    ratio_p99: pairedRatio(sides.ours, sides.ceiling, (x) => x.p99),
+    ratio_cpu: pairedRatio(sides.ours, sides.ceiling, (x) => x.cpu_us_per_req),
   };
   if (s.peer) {
     entry.peer = sideOf(sides.peer);
-    entry.ratio_rps_vs_peer = ratio(o.rps, entry.peer.rps);
+    entry.ratio_rps_vs_peer = pairedRatio(sides.ours, sides.peer, (x) => x.rps);
   }
   return entry;
+}
+
+/**
+ * The median of the per-round ratios. Round i of each side ran back to back on the same core, so a slow spell of the
+ * machine (a neighbour on the host, a frequency change) lands on both sides of one ratio rather than on one side's
+ * median: steadier than the ratio of the two medians, which pairs figures measured a minute apart.
+ */
+export function pairedRatio(a: Round[], b: Round[], figure: (r: Round) => number): number {
+  return ratio(median(a.map((x, i) => figure(x) / figure(b[i]!))), 1);
 }
 
 /** The two tables of one generator's run: ours against the ceiling, and against the peer. */
@@ -169,6 +181,7 @@ export function scenarioTables(entries: Record<string, Entry>): string {
   const tail = ['ours p99 ms', 'ceil p99 ms', 'p99 ratio', 'ours CPU µs/req', 'ceil CPU µs/req', 'CPU ratio'];
   return (
     table([...head, ...tail, 'ours core %', 'ceil core %', 'ours RSS MB', 'ceil RSS MB'], rows) +
+    'ratios: the median of the per-round ratios (round i of each side ran back to back); req/s, ms and µs: medians\n' +
     '\nagainst the peer (Fastify 5 + better-sqlite3, querying and serialising per request):\n' +
     table(
       [

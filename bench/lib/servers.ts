@@ -1,7 +1,7 @@
 // The servers under test as child processes: ours (`listings serve`), the ceiling (bench/ceiling.mjs) and the peer
 // (bench/peer-fastify.ts), all pinned to one core while the load generator (this process) keeps the other.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { get } from 'node:http';
@@ -159,21 +159,61 @@ function started(name: string, child: ChildProcess): Promise<ServerProcess> {
   });
 }
 
-/** A ceiling answering exactly `answer` (status, headers, bytes): plain `node bench/ceiling.mjs`, one per scenario. */
-export function startCeiling(answer: CapturedAnswer): Promise<ServerProcess> {
+export interface Ceiling extends ServerProcess {
+  /** Makes the running ceiling answer `answer` from now on (it reads the file again on SIGUSR2 and says so). */
+  serve(answer: CapturedAnswer): Promise<void>;
+}
+
+/**
+ * The ceiling, plain `node bench/ceiling.mjs`, answering exactly `answer` (status, headers, bytes). One process serves
+ * every scenario in turn, as one server of ours does: both carry the same history of traffic into each scenario.
+ */
+export function startCeiling(answer: CapturedAnswer): Promise<Ceiling> {
   const file = join(tmpdir(), `bench-ceiling-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify(answer));
   const child = spawnServer(process.execPath, [join(REPO, 'bench', 'ceiling.mjs'), file], ['ignore', 'pipe', 'ignore']);
-  return new Promise((resolve, reject) => {
-    let stdout = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      stdout += d.toString();
-      const m = /\{"port":(\d+)\}/.exec(stdout);
-      if (m)
-        resolve({ name: 'ceiling', url: `http://127.0.0.1:${m[1]}`, pid: child.pid!, child, stop: stopper(child) });
-    });
-    child.once('exit', (code) => reject(new Error(`ceiling exited with ${code}`)));
+  let stdout = '';
+  let loads = 1;
+  const waiting = new Set<() => void>();
+  child.stdout!.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    for (const check of waiting) check();
   });
+  /** Resolves with the first match of `re` in what the ceiling printed; rejects if it exits first. */
+  const printed = (re: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const m = re.exec(stdout);
+        if (m) {
+          waiting.delete(check);
+          child.off('exit', exited);
+          resolve(m);
+        }
+      };
+      const exited = (code: number | null) => {
+        waiting.delete(check);
+        reject(new Error(`ceiling exited with ${code}`));
+      };
+      child.once('exit', exited);
+      waiting.add(check);
+      check();
+    });
+  return printed(/\{"port":(\d+)\}/).then((m) => ({
+    name: 'ceiling',
+    url: `http://127.0.0.1:${m[1]}`,
+    pid: child.pid!,
+    child,
+    stop: async () => {
+      await stopper(child)();
+      rmSync(file, { force: true });
+    },
+    serve: async (next: CapturedAnswer) => {
+      writeFileSync(file, JSON.stringify(next));
+      loads++;
+      child.kill('SIGUSR2');
+      await printed(new RegExp(`\\{"answer":${loads}\\}`));
+    },
+  }));
 }
 
 /** Headers Node's http server adds by itself, on both servers alike. */

@@ -22,12 +22,13 @@ import {
 } from '../transport/cors.ts';
 import { codingFor } from '../transport/encoding.ts';
 import { Freshness } from './freshness.ts';
-import { LastUse } from './last-use.ts';
+import { LastUse, useSlotOf, type UseSlot } from './last-use.ts';
 import { parseListQuery, type ListQuery } from './query.ts';
 import { RateLimiter, type Decision, type Limit } from './rate-limit.ts';
 import { codedBody, ViewsCache, type ApiBody } from './views-cache.ts';
 
 export const API_PREFIX = '/external/listings';
+const API_PREFIX_SLASH = `${API_PREFIX}/`;
 /** How a 401 says where the key goes. */
 export const WWW_AUTHENTICATE = 'ApiKey header="X-API-Key"';
 
@@ -49,6 +50,8 @@ interface KeyProfile {
   cors: readonly string[] | undefined;
   /** The same, with Accept-Encoding in Vary: for requests that sent Accept-Encoding. */
   corsCoded: readonly string[] | undefined;
+  /** Where a request records the key's last use. */
+  use: UseSlot;
 }
 
 /** What the request log learns about a request from the API. */
@@ -78,7 +81,7 @@ export class ListingsApi {
   }
 
   handles(path: string): boolean {
-    return path === API_PREFIX || path.startsWith(API_PREFIX + '/');
+    return path === API_PREFIX || path.startsWith(API_PREFIX_SLASH);
   }
 
   handle(req: RequestLike, path: string, search: string, ctx: ApiContext): Answer {
@@ -101,21 +104,23 @@ export class ListingsApi {
       throw new HttpProblem('origin_not_allowed', DETAILS.origin_not_allowed(), cors);
     }
     const profile = this.profileOf(key);
-    const limit = this.keyLimiter.take(key.id, profile.limit);
+    // One clock read per request, for the rate limit and the last use.
+    const now = performance.now();
+    const limit = this.keyLimiter.take(key.id, profile.limit, now / 1000);
     if (!limit.ok) {
       throw new HttpProblem('rate_limited', DETAILS.rate_limited(limit.retryAfter), {
         ...this.errorHeaders(cors, profile, limit),
         'retry-after': limit.retryAfter,
       });
     }
-    this.lastUse.touch(key.id);
+    this.lastUse.touch(profile.use, now);
     const views = this.views.get(key.facility_id);
     let body: ApiBody | undefined;
     if (path === API_PREFIX) {
       if (!views) throw new HttpProblem('not_found', DETAILS.not_found(), this.errorHeaders(cors, profile, limit));
       body = this.views.listBody(views, this.listQuery(search, cors, profile, limit));
     } else {
-      body = views?.details.get(path.slice(API_PREFIX.length + 1));
+      body = views?.details.get(path.slice(API_PREFIX_SLASH.length));
       if (!body) throw new HttpProblem('not_found', DETAILS.not_found(), this.errorHeaders(cors, profile, limit));
     }
     // The hot path: pre-built header lists joined, no per-request objects (see README "Performance").
@@ -164,6 +169,7 @@ export class ListingsApi {
         policy: this.keyLimiter.policyOf(limit),
         cors: open ? CORS_HEADER_LIST : undefined,
         corsCoded: open ? CORS_HEADER_LIST_CODED : undefined,
+        use: useSlotOf(key.id),
       };
       this.profiles.set(key, profile);
     }

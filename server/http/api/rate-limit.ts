@@ -38,9 +38,8 @@ export class RateLimiter {
     return { 'ratelimit-policy': this.policyOf(limit), ratelimit: decision.rateLimit };
   }
 
-  /** Takes one token. */
-  take(id: string, limit: Limit): Decision {
-    const t = this.now();
+  /** Takes one token; `t` is the time in seconds on the limiter's clock, when the caller has read it already. */
+  take(id: string, limit: Limit, t = this.now()): Decision {
     let b = this.buckets.get(id);
     if (!b) {
       if (this.buckets.size >= MAX_BUCKETS) this.prune(t);
