@@ -9,6 +9,11 @@ export interface Limit {
 interface Bucket {
   tokens: number;
   at: number;
+  /** The last RateLimit value made for this bucket, with its r and t: a bucket that stays full (most keys, most of the
+   * time) answers the same text again instead of formatting two numbers per request. */
+  text: string;
+  r: number;
+  t: number;
 }
 
 export interface Decision {
@@ -43,7 +48,7 @@ export class RateLimiter {
     let b = this.buckets.get(id);
     if (!b) {
       if (this.buckets.size >= MAX_BUCKETS) this.prune(t);
-      b = { tokens: limit.burst, at: t };
+      b = { tokens: limit.burst, at: t, text: '', r: -1, t: -1 };
       this.buckets.set(id, b);
     }
     b.tokens = Math.min(limit.burst, b.tokens + (t - b.at) * limit.rate);
@@ -55,7 +60,12 @@ export class RateLimiter {
     // t: seconds until the bucket is full again; on a refusal, until the next token, because the draft (section 6) says
     // Retry-After must not point earlier than t, and a client should not wait for a full bucket to send one request.
     const reset = ok ? Math.ceil((limit.burst - b.tokens) / limit.rate) : retryAfter;
-    return { ok, retryAfter, rateLimit: `"${this.name}";r=${remaining};t=${reset}` };
+    if (remaining !== b.r || reset !== b.t) {
+      b.text = `"${this.name}";r=${remaining};t=${reset}`;
+      b.r = remaining;
+      b.t = reset;
+    }
+    return { ok, retryAfter, rateLimit: b.text };
   }
 
   /** Drops full buckets (clients that have been quiet long enough to be back at burst). */
