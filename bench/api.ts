@@ -64,6 +64,8 @@ if (withWrk && !quick) generators.push(['autocannon', runAutocannon]);
 const out = (text: string) => process.stdout.write(text);
 /** A server that used less than this share of its pinned core was not the bottleneck of its run. */
 const CORE_BOUND = 0.85;
+/** The ceiling's CPU per answer moving by more than this across rounds means other load on the machine moved it. */
+const DRIFT_BOUND = 1.25;
 const broken: string[] = [];
 const started = Date.now();
 const dir = mkdtempSync(join(tmpdir(), 'listings-bench-'));
@@ -115,6 +117,13 @@ async function main() {
       if (busiest < CORE_BOUND)
         sanity.push(
           `${generator} ${s.name}: not server-bound (core busy: ours ${Math.round(entry.ours.core_busy * 100)} %, ceiling ${Math.round(entry.ceiling.core_busy * 100)} %): its req/s ratio measures the load generator; compare CPU µs/req (ratio ${entry.ratio_cpu})`,
+        );
+      // The ceiling does the same work every round: how far its CPU per answer moved is how far the machine's speed did.
+      const probe = entry.ceiling.rounds.map((r) => r.cpu_us_per_req);
+      const drift = Math.max(...probe) / Math.min(...probe);
+      if (drift > DRIFT_BOUND)
+        sanity.push(
+          `${generator} ${s.name}: the machine's speed drifted (the ceiling's CPU per answer ranged ${Math.min(...probe)}-${Math.max(...probe)} µs across rounds, ${drift.toFixed(2)}x): only the paired ratios compare the servers, and less exactly`,
         );
       entries[s.name] = entry;
     }
