@@ -11,13 +11,14 @@ import { generateDb, issueKeys } from './lib/data.ts';
 import { runAutocannon, runWrk, wrkInstalled, type Generator, type Load } from './lib/load.ts';
 import { machine } from './lib/report.ts';
 import {
-  capture,
   compileBenchServers,
   pinLoadGenerator,
   REPO,
   startOurs,
   startCeiling,
   startPeer,
+  type CapturedAnswer,
+  type Ceiling,
   type ServerProcess,
 } from './lib/servers.ts';
 import { measureScenario, scenarioTables, scenariosFor, type Entry } from './lib/scenarios.ts';
@@ -101,15 +102,22 @@ async function main() {
     wanted.some((w) => s.name.includes(w)),
   );
   const warmUp = { ...load, duration: quick ? 1 : 2 };
-  const first = scenarios[0]!.request;
-  const ceiling = track(await startCeiling(await capture(ours.url + first.path, first.headers)));
+  // One ceiling per server of ours, serving the same scenarios in the same order: a Node process that has served a mix of
+  // answers (bodies and none, several header lists) runs Node's own HTTP code slower than one that served a single
+  // answer, so each side of a ratio must carry the same history into it.
+  const ceilings = new Map<ServerProcess, Ceiling>();
+  const ceilingFor = async (server: ServerProcess, first: CapturedAnswer) => {
+    let c = ceilings.get(server);
+    if (!c) ceilings.set(server, (c = track(await startCeiling(first))));
+    return c;
+  };
 
   const results: Record<string, Record<string, Entry>> = {};
   const sanity: string[] = [];
   for (const [generator, run] of generators) {
     const entries: Record<string, Entry> = (results[generator] = {});
     for (const s of scenarios) {
-      const entry = await measureScenario(s, { generator, run, load, warmUp, rounds, peer, ceiling, track, broken });
+      const entry = await measureScenario(s, { generator, run, load, warmUp, rounds, peer, ceilingFor, track, broken });
       if (entry.ratio_rps > 1)
         sanity.push(`${generator} ${s.name}: ours at ${entry.ratio_rps}x a server that only replays bytes`);
       // Neither server kept its core busy: the generator or the loopback set the pace, and req/s compares those.
@@ -147,7 +155,7 @@ async function main() {
   await oursLogged.stop();
   await oursOpenAuth.stop();
   await peer.stop();
-  await ceiling.stop();
+  for (const c of ceilings.values()) await c.stop();
 
   const only = args['scenarios-only'] || args.scenario !== undefined;
   const scale = only

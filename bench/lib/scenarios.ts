@@ -4,7 +4,7 @@ import { listingIdIn } from './data.ts';
 import type { BenchRequest, Generator, Load } from './load.ts';
 import { measure, type Round } from './measure.ts';
 import { median, ratio, sideOf, table, type Side } from './report.ts';
-import { capture, differences, type Ceiling, type ServerProcess } from './servers.ts';
+import { capture, differences, type CapturedAnswer, type Ceiling, type ServerProcess } from './servers.ts';
 
 export interface Scenario {
   name: string;
@@ -71,8 +71,9 @@ export interface Run {
   warmUp: Load;
   rounds: number;
   peer: ServerProcess;
-  /** The one ceiling of the run, told which answer to replay before each scenario. */
-  ceiling: Ceiling;
+  /** The ceiling paired with a server of ours (started with that server's first scenario), told which answer to
+   * replay before each scenario: it carries the same history of traffic as that server. */
+  ceilingFor: (ours: ServerProcess, first: CapturedAnswer) => Promise<Ceiling>;
   /** Registers a started ceiling, so that an unexpected exit is reported. */
   track: (s: ServerProcess) => ServerProcess;
   /** Where what broke is written (a ceiling that answers otherwise, unexpected errors). */
@@ -86,7 +87,7 @@ export async function measureScenario(s: Scenario, r: Run): Promise<Entry> {
     answer = await capture(s.ours.url + s.request.path, s.request.headers);
   if (s.primeUntil !== undefined && answer.status !== s.primeUntil)
     r.broken.push(`${s.name}: never answered ${s.primeUntil}`);
-  const ceiling = r.ceiling;
+  const ceiling = await r.ceilingFor(s.ours, answer);
   await ceiling.serve(answer);
   const diff = differences(answer, await capture(ceiling.url + s.request.path, s.request.headers));
   if (diff.length > 0) r.broken.push(`${s.name}: the ceiling does not answer what ours does: ${diff.join('; ')}`);

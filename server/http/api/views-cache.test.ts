@@ -27,7 +27,7 @@ const URL_BASE = 'http://127.0.0.1:8787';
 it('serves a facility from memory after its first use, and drops everything on clear()', () => {
   const cache = new ViewsCache(db, URL_BASE);
   const first = cache.get(ids[0])!;
-  expect(first.list.bytes.length).toBeGreaterThan(0);
+  expect(first.list.identity.bytes.length).toBeGreaterThan(0);
   expect(cache.get(ids[0])).toBe(first);
   cache.clear();
   expect(cache.get(ids[0])).not.toBe(first);
