@@ -1,8 +1,8 @@
 // The ceiling: a bare node:http server answering one pre-captured answer (status, headers, bytes) from memory.
 // Plain JavaScript run by plain `node` (no loader, no IPC channel): it does the least work possible per request, so it
 // measures what Node itself costs. Usage: `node bench/ceiling.mjs ANSWER.json`; prints {"port":N} on stdout.
-// On SIGUSR2 it reads ANSWER.json again and prints {"answer":N} (N counts the loads): one ceiling process serves every
-// scenario in turn, as one server of ours does, so both sides carry the same history of traffic into each scenario.
+// On SIGUSR2 it reads ANSWER.json again and prints {"answer":N} (N counts the loads): one ceiling process serves the
+// scenarios of one server of ours in turn, as that server does, so both carry the same history into each scenario.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 

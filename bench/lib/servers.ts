@@ -165,8 +165,8 @@ export interface Ceiling extends ServerProcess {
 }
 
 /**
- * The ceiling, plain `node bench/ceiling.mjs`, answering exactly `answer` (status, headers, bytes). One process serves
- * every scenario in turn, as one server of ours does: both carry the same history of traffic into each scenario.
+ * The ceiling, plain `node bench/ceiling.mjs`, answering exactly `answer` (status, headers, bytes) until serve() gives
+ * it the next one: one process serves the scenarios of one server of ours in turn, with the same history as that server.
  */
 export function startCeiling(answer: CapturedAnswer): Promise<Ceiling> {
   const file = join(tmpdir(), `bench-ceiling-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
