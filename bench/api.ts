@@ -24,6 +24,7 @@ import {
 import { measureScenario, scenarioTables, scenariosFor, type Entry } from './lib/scenarios.ts';
 import { exportThroughput, freshnessCheckCost, measureScale, sustained } from './lib/extra.ts';
 import { ensureBuilt } from '../tools/build.ts';
+import { SERVER_NODE_FLAGS } from '../server/node-flags.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -81,7 +82,7 @@ async function main() {
     `storage-listings API bench — ${env.cpu}, ${env.cores} cores, Node ${env.node}, load average ${env.loadavg_at_start.join(' ')}\n`,
   );
   out(
-    `settings: ${JSON.stringify({ ...load, rounds, generators: generators.map(([g]) => g), facilities, listings: Number(args.listings) })}\n\n`,
+    `settings: ${JSON.stringify({ ...load, rounds, generators: generators.map(([g]) => g), facilities, listings: Number(args.listings), node_flags: SERVER_NODE_FLAGS })}\n\n`,
   );
 
   const pinned = pinLoadGenerator(env.cores);
@@ -177,6 +178,8 @@ async function main() {
       facilities: data.facilities,
       listings_per_facility: data.listingsPerFacility,
       generators: generators.map(([g]) => g),
+      /** Every server ran with these (the flags of `listings serve`'s shebang). */
+      node_flags: SERVER_NODE_FLAGS,
     },
     scenarios: results,
     sanity,

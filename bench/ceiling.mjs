@@ -1,6 +1,7 @@
 // The ceiling: a bare node:http server answering one pre-captured answer (status, headers, bytes) from memory.
 // Plain JavaScript run by plain `node` (no loader, no IPC channel): it does the least work possible per request, so it
-// measures what Node itself costs. Usage: `node bench/ceiling.mjs ANSWER.json`; prints {"port":N} on stdout.
+// measures what Node itself costs. Usage: `node bench/ceiling.mjs ANSWER.json`; prints {"port":N} on stdout. The bench
+// runs it with the V8 flags that `listings serve` runs with (server/node-flags.ts), as it runs every server.
 // On SIGUSR2 it reads ANSWER.json again and prints {"answer":N} (N counts the loads): one ceiling process serves the
 // scenarios of one server of ours in turn, as that server does, so both carry the same history into each scenario.
 import { readFileSync } from 'node:fs';

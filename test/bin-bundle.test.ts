@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bundleIsCurrent } from '../tools/build.ts';
+import { SERVER_NODE_FLAGS } from '../server/node-flags.ts';
 import { REPO_ROOT } from '../server/repo.ts';
 import { tempDir } from './helpers/fixture.ts';
 
@@ -87,6 +88,19 @@ describe('the real build', () => {
     const r = spawnSync(process.execPath, [join(dir, 'bin', 'listings.js'), 'keys', 'list'], { encoding: 'utf8' });
     expect(r.status).toBe(1);
     expect(r.stderr).toBe('error: listings is not built (dist/server/listings.mjs is missing): run npm run build\n');
+  });
+
+  it("runs through its shebang, which carries the server's V8 flags (server/node-flags.ts)", () => {
+    const bin = join(REPO_ROOT, 'bin', 'listings.js');
+    const shebang = readFileSync(bin, 'utf8').split('\n')[0]!;
+    expect(shebang).toBe(`#!/usr/bin/env -S node ${SERVER_NODE_FLAGS.join(' ')}`);
+    // Executed as a program (as npm's bin link and `npx listings` run it): env -S splits the flags, node takes them.
+    const r = spawnSync(bin, ['--version'], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe(
+      (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version,
+    );
   });
 
   it('keeps tsx out of the dependencies: it is for development and tests only', () => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { get } from 'node:http';
 import { build } from 'vite';
 import { freePort } from '../../demo/launch.ts';
+import { SERVER_NODE_FLAGS } from '../../server/node-flags.ts';
 import { REPO_ROOT } from '../../server/repo.ts';
 
 export const REPO = REPO_ROOT;
@@ -35,12 +36,17 @@ export function pinLoadGenerator(cores: number): string {
   return `pinned: servers on core ${SERVER_CORE} (one at a time under load), load generator on core ${LOAD_CORE}`;
 }
 
-/** spawn(), on the servers' core when pinning. */
-function spawnServer(command: string, args: string[], stdio: ('ignore' | 'pipe')[]): ChildProcess {
+/**
+ * `node FLAGS SCRIPT ARGS`, on the servers' core when pinning. Every server (ours, the ceiling, the peer) runs with the
+ * V8 flags that `listings serve` runs with (its shebang): the same runtime on both sides of a ratio. Without
+ * --no-memory-reducer, the reducer's collection ~100 s into a run slowed our server by 2 µs per request from then on.
+ */
+function spawnServer(args: string[], stdio: ('ignore' | 'pipe')[]): ChildProcess {
+  const node = [process.execPath, ...SERVER_NODE_FLAGS, ...args];
   // taskset execs the command: the child's pid is the server's own, for its CPU time.
   return pinning
-    ? spawn('taskset', ['-c', SERVER_CORE, command, ...args], { cwd: REPO, stdio })
-    : spawn(command, args, { cwd: REPO, stdio });
+    ? spawn('taskset', ['-c', SERVER_CORE, ...node], { cwd: REPO, stdio })
+    : spawn(node[0]!, node.slice(1), { cwd: REPO, stdio });
 }
 
 export interface ServerProcess {
@@ -120,7 +126,7 @@ export async function compileBenchServers(): Promise<void> {
 }
 
 /**
- * `node bin/listings.js serve --port P --db FILE --quiet`; with log=true the request log goes to /dev/null instead of
+ * `node --no-memory-reducer bin/listings.js serve --port P --db FILE --quiet`, as the binary's shebang runs it; with log=true the request log goes to /dev/null instead of
  * --quiet. With openAuth=true, the same app with the failed-auth limit lifted (serve-open-auth.ts, compiled).
  */
 export async function startOurs(
@@ -134,7 +140,7 @@ export async function startOurs(
     ? [join(BENCH_DIST, 'serve-open-auth.mjs'), dbFile, port]
     : [join(REPO, 'bin', 'listings.js'), 'serve', '--port', port, '--db', dbFile];
   if (!opts.log && !opts.openAuth) args.push('--quiet');
-  return started(name, spawnServer(process.execPath, args, ['ignore', 'ignore', 'pipe']));
+  return started(name, spawnServer(args, ['ignore', 'ignore', 'pipe']));
 }
 
 /** The Fastify peer over the same database (it queries and serialises per request). */
@@ -142,7 +148,7 @@ export async function startPeer(dbFile: string): Promise<ServerProcess> {
   const port = String(await freePort());
   return started(
     'peer (Fastify 5)',
-    spawnServer(process.execPath, [join(BENCH_DIST, 'peer-fastify.mjs'), dbFile, port], ['ignore', 'ignore', 'pipe']),
+    spawnServer([join(BENCH_DIST, 'peer-fastify.mjs'), dbFile, port], ['ignore', 'ignore', 'pipe']),
   );
 }
 
@@ -171,7 +177,7 @@ export interface Ceiling extends ServerProcess {
 export function startCeiling(answer: CapturedAnswer): Promise<Ceiling> {
   const file = join(tmpdir(), `bench-ceiling-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify(answer));
-  const child = spawnServer(process.execPath, [join(REPO, 'bench', 'ceiling.mjs'), file], ['ignore', 'pipe', 'ignore']);
+  const child = spawnServer([join(REPO, 'bench', 'ceiling.mjs'), file], ['ignore', 'pipe', 'ignore']);
   let stdout = '';
   let loads = 1;
   const waiting = new Set<() => void>();
