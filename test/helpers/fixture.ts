@@ -22,10 +22,14 @@ export const REPO = REPO_ROOT;
 export const BIN = join(REPO, 'bin', 'listings.js');
 export const DEMO_DATA = join(REPO, 'demo', 'data.json');
 
-/** A fresh folder removed by the returned cleanup. */
+/**
+ * A fresh folder removed by the returned cleanup. The removal retries for about a second (rmSync waits 20, 40, ... ms, on
+ * ENOTEMPTY and the like): a process that just exited can leave children still writing into it, as Chromium's helpers
+ * did into its profile after the browser itself had exited (CI failed with ENOTEMPTY in test/lighthouse.test.ts).
+ */
 export function tempDir(prefix = 'listings-test-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 }) };
 }
 
 export function demoImport(): ImportFile {
