@@ -126,8 +126,9 @@ export async function compileBenchServers(): Promise<void> {
 }
 
 /**
- * `node --no-memory-reducer bin/listings.js serve --port P --db FILE --quiet`, as the binary's shebang runs it; with log=true the request log goes to /dev/null instead of
- * --quiet. With openAuth=true, the same app with the failed-auth limit lifted (serve-open-auth.ts, compiled).
+ * `node --no-memory-reducer bin/listings.js serve --port P --db FILE --quiet`, as the binary's shebang runs it; with
+ * log=true the request log goes to /dev/null instead of --quiet. With openAuth=true, the same app with the failed-auth
+ * limit lifted (serve-open-auth.ts, compiled).
  */
 export async function startOurs(
   name: string,
