@@ -24,7 +24,7 @@ export interface Variant extends Body {
  * An API answer's body: the identity variant, and its br and gzip variants, each compressed on first demand, once.
  * Every coding is a Variant of one shape, so the hot path reads its fields through one hidden class. When the identity
  * body was a wider object (a Variant plus `coded`), serving br as well turned those reads polymorphic for the rest of
- * the process: in full bench runs, br and detail fell to 0.84x the ceiling after the br scenario (README "Performance").
+ * the process. (The larger falls seen in full bench runs then were most likely V8's memory reducer: server/node-flags.ts.)
  */
 export interface ApiBody {
   identity: Variant;
