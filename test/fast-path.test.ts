@@ -71,7 +71,59 @@ describe('cached answers', () => {
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(new Set(ids).size).toBe(ids.length);
   });
+
+  it("keys of one facility share its cached bodies, and each answer still carries its own key's headers", async () => {
+    // A key with its own limit and an origin-restricted key, asked for the same bodies in turn with the reader's key:
+    // the header lists the API keeps per body must not carry one key's limit or CORS into another's answer.
+    const limited = issueKey(demo.db, 'wro-1', { rate_per_s: 3, burst: 9 });
+    const partner = 'https://partner.example';
+    const restricted = issueKey(demo.db, 'wro-1', { allowed_origins: [partner] });
+    const plain = 'X-API-Key, Origin';
+    const askers = [
+      { key: demo.reader.key, q: 'default', origin: '*', vary: plain },
+      // The same body (identity) for a request that sent Accept-Encoding: its Vary names the coding.
+      {
+        key: demo.reader.key,
+        q: 'default',
+        origin: '*',
+        vary: `${plain}, Accept-Encoding`,
+        headers: { 'accept-encoding': 'identity' },
+      },
+      { key: limited.key, q: 9, origin: '*', vary: plain },
+      { key: restricted.key, q: 'default', origin: partner, vary: plain, headers: { origin: partner } },
+    ];
+    const defaultQ = sfParams((await call(demo.base, LIST, { key: demo.reader.key })).headers['ratelimit-policy']).q;
+    for (const path of [PATHS[0]!, PATHS[2]!]) {
+      const etag = (await call(demo.base, path, { key: demo.reader.key })).headers.etag!;
+      for (let round = 0; round < 2; round++) {
+        for (const a of askers) {
+          for (const inm of [undefined, etag]) {
+            const r = await call(demo.base, path, {
+              key: a.key,
+              headers: { ...a.headers, ...(inm && { 'if-none-match': inm }) },
+            });
+            expect(r.status).toBe(inm ? 304 : 200);
+            expect(r.headers.etag).toBe(etag);
+            expect(sfParams(r.headers['ratelimit-policy']).q).toBe(a.q === 'default' ? defaultQ : a.q);
+            expect(r.headers['access-control-allow-origin']).toBe(a.origin);
+            expect(r.headers.vary).toBe(a.vary);
+          }
+        }
+      }
+    }
+  });
 });
+
+/** The parameters of a structured-field item such as RateLimit-Policy's `"key";q=100;w=5`. */
+function sfParams(value: string | undefined): Record<string, number> {
+  return Object.fromEntries(
+    (value ?? '')
+      .split(';')
+      .slice(1)
+      .map((p) => p.split('=') as [string, string])
+      .map(([k, v]) => [k, Number(v)]),
+  );
+}
 
 describe('changes by another process reach the next request', () => {
   it('an import: an ETag from before it no longer matches, for every cached answer; the new price is served', async () => {

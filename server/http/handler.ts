@@ -1,5 +1,6 @@
 // The request handler: a function from a request to an answer, testable without a socket. One top-level catch.
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { redactSecrets } from '../domain/keys.ts';
 import { REPO_ROOT } from '../repo.ts';
 import type { Db } from '../store/db.ts';
@@ -117,7 +118,7 @@ export function createHandler(opts: HandlerOptions): Handler {
   const handler = ((req: RequestLike): Answer => {
     const started = opts.log ? performance.now() : 0;
     const requestId = nextRequestId();
-    const ctx: ApiContext = {};
+    const ctx: ApiContext = { requestId, keyId: undefined };
     let answer: Answer;
     try {
       answer = route(req, ctx);
@@ -128,10 +129,8 @@ export function createHandler(opts: HandlerOptions): Handler {
         answer = problem('internal_error', DETAILS.internal_error(requestId), CORS_HEADERS);
       }
     }
-    if (Array.isArray(answer.headers)) {
-      // A pre-built header list (the API's hot path) carries its own content-length.
-      answer.headers.push('x-request-id', requestId, 'x-content-type-options', 'nosniff');
-    } else {
+    // A header list (the API's hot path) is whole: it carries the request id, nosniff and its own content-length.
+    if (!Array.isArray(answer.headers)) {
       answer.headers['x-request-id'] = requestId;
       answer.headers['x-content-type-options'] = 'nosniff';
       if (answer.body !== null)

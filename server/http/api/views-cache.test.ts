@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { demoDb, demoJson, tempDir } from '../../../test/helpers/fixture.ts';
 import type { Db } from '../../store/db.ts';
-import { ViewsCache } from './views-cache.ts';
+import { DetailIndex, ViewsCache, type ApiBody } from './views-cache.ts';
 
 let db: Db;
 let cleanup: () => void;
@@ -48,4 +48,22 @@ it('over budget, evicts the least recently used facility, not the first one buil
   expect(cache.get(b)).not.toBe(viewsB); // b was evicted and is built again (which in turn evicts a, now the oldest)
   expect(cache.get(c)).toBe(viewsC);
   expect(cache.get(a)).not.toBe(viewsA);
+});
+
+it('finds a detail body by the id at the end of a path, and nothing for any other text there', () => {
+  const prefix = '/external/listings/';
+  // 300 hex ids, and ids with the same last five characters (one slot, so found by probing past each other).
+  const hex = Array.from({ length: 300 }, (_, i) => `lst_${(i * 7919).toString(16).padStart(20, '0')}`);
+  const ids = [...hex, 'lst_1aaaaa', 'lst_2aaaaa', 'x-aaaaa', 'aaaaa'];
+  const bodies = ids.map((id) => ({ id }) as unknown as ApiBody);
+  const index = new DetailIndex(ids.map((id, n) => [id, bodies[n]!] as const));
+  ids.forEach((id, n) => expect(index.get(prefix + id, prefix.length)).toBe(bodies[n]));
+  const at = (path: string) => index.get(path, prefix.length);
+  expect(at(`${prefix}${hex[0]}0`)).toBeUndefined(); // one character longer
+  expect(at(`${prefix}0${hex[0]}`)).toBeUndefined(); // the id with text before it
+  expect(at(`${prefix}${hex[0]!.slice(1)}`)).toBeUndefined(); // one shorter
+  expect(at(`${prefix}baaaaa`)).toBeUndefined(); // the alike ids' slot, another id
+  expect(at(`${prefix}lst_3aaaaa`)).toBeUndefined();
+  expect(at(prefix)).toBeUndefined();
+  expect(new DetailIndex([]).get(prefix + hex[0], prefix.length)).toBeUndefined();
 });

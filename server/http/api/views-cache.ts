@@ -18,6 +18,16 @@ export interface Variant extends Body {
   ok: readonly string[];
   /** For a 304: only what RFC 9110 15.4.5 lists (ETag, Cache-Control; Vary comes with the CORS headers), no body metadata. */
   notModified: readonly string[];
+  /** The API's whole header list for a 200 and for a 304, kept for the last CORS list and key profile it was made for. */
+  okList: KeptList | undefined;
+  notModifiedList: KeptList | undefined;
+}
+
+/** A whole header list and what it was made from (the API's headerListFor makes and reads these). */
+export interface KeptList {
+  cors: readonly string[];
+  profile: object;
+  list: string[];
 }
 
 /**
@@ -35,7 +45,7 @@ export interface FacilityViews {
   facility: { id: string; name: string };
   summaries: Summary[];
   list: ApiBody;
-  details: Map<string, ApiBody>;
+  details: DetailIndex;
   filtered: Map<string, ApiBody>;
   size: number;
   /** When it was last used, on the cache's own clock: the least recently used facility leaves first. */
@@ -52,11 +62,13 @@ export function bodyOf(value: unknown): Body {
 function variantOf(bytes: Buffer, etag: string, coding: Coding | null): Variant {
   const notModified = ['etag', etag, 'cache-control', 'private, no-cache'];
   const encoding = coding === null ? [] : ['content-encoding', coding];
-  // Not frozen (readonly in type only): V8 spreads frozen arrays on a slower path, and these are spread per request.
+  // Not frozen (readonly in type only): V8 spreads frozen arrays on a slower path (the API spreads these into its lists).
   return {
     bytes,
     etag,
     notModified,
+    okList: undefined,
+    notModifiedList: undefined,
     ok: [
       ...notModified,
       'content-type',
@@ -78,6 +90,49 @@ export function codedBody(body: ApiBody, coding: Coding | null): Variant {
   if (coding === null) return body.identity;
   const { bytes, etag } = body.identity;
   return (body.coded[coding] ??= variantOf(compress(bytes, coding), codedEtag(etag, coding), coding));
+}
+
+/**
+ * A facility's detail bodies by listing id, found where the id sits in the request's path: no slice and no hash of a
+ * string made per request (Map.get(path.slice(...)) cost about 40 ns of the API's ~400 per request). Listing ids end in
+ * hex digits of a SHA-256 (domain/facility.ts), so their last five characters choose the slot; any other text is only
+ * a miss. Open addressing, at most half full.
+ */
+export class DetailIndex {
+  private readonly slots: ({ id: string; body: ApiBody } | undefined)[];
+  private readonly mask: number;
+
+  constructor(entries: readonly (readonly [string, ApiBody])[]) {
+    let size = 16;
+    while (size < entries.length * 2) size *= 2;
+    this.mask = size - 1;
+    this.slots = new Array<{ id: string; body: ApiBody } | undefined>(size).fill(undefined);
+    for (const [id, body] of entries) {
+      let i = slotOf(id) & this.mask;
+      while (this.slots[i] !== undefined) i = (i + 1) & this.mask;
+      this.slots[i] = { id, body };
+    }
+  }
+
+  /** The body of the listing whose id is `path` from `start` on. */
+  get(path: string, start = 0): ApiBody | undefined {
+    const length = path.length - start;
+    for (let i = slotOf(path) & this.mask; ; i = (i + 1) & this.mask) {
+      const slot = this.slots[i];
+      if (slot === undefined) return undefined;
+      if (slot.id.length === length && path.endsWith(slot.id)) return slot.body;
+    }
+  }
+}
+
+/** The last five characters as hex digits (0-9, a-f; anything else gives some other number): a slot in DetailIndex. */
+function slotOf(s: string): number {
+  let h = 0;
+  for (let i = Math.max(0, s.length - 5); i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    h = (h << 4) + (c & 15) + (c >> 6) * 9;
+  }
+  return h;
 }
 
 export class ViewsCache {
@@ -110,13 +165,14 @@ export class ViewsCache {
     const summaries = data.listings.map((l) => summaryOf(l, data, this.publicUrl));
     const facility = { id: data.facility.id, name: data.facility.name };
     const list = apiBodyOf({ facility, listings: summaries });
-    const details = new Map<string, ApiBody>();
+    const bodies: [string, ApiBody][] = [];
     let size = list.identity.bytes.length;
     for (const l of data.listings) {
       const b = apiBodyOf(detailOf(l, data, this.publicUrl));
-      details.set(l.id, b);
+      bodies.push([l.id, b]);
       size += b.identity.bytes.length;
     }
+    const details = new DetailIndex(bodies);
     const views: FacilityViews = {
       facility,
       summaries,

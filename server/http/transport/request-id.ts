@@ -6,16 +6,22 @@ import { randomUUID } from 'node:crypto';
 const prefix = randomUUID().slice(0, 24);
 /** The last two hex digits of the counter, made once. */
 const LOW = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-/** The first 34 characters, shared by 256 ids in a row, and the counter's low byte. */
-let high = '';
-let block = 0;
+const LENGTH = 36;
+/** The 256 ids of the current block (the counter's high digits) side by side, in one flat string. */
+let block = '';
+let high = 0;
 let low = 256;
 
-/** prefix + the counter as 12 hex digits; formatting the counter per id cost more than the rest of the id (README "Performance"). */
+/**
+ * prefix + the counter as 12 hex digits; formatting the counter per id cost more than the rest of the id (README
+ * "Performance"). Each id is a slice of its block's string: a concatenation per id would be a V8 cons string, which
+ * node:http's header check then flattens in the runtime (about 25 ns per request).
+ */
 export function nextRequestId(): string {
   if (low === 256) {
-    high = prefix + (block++).toString(16).padStart(10, '0');
+    const head = prefix + (high++).toString(16).padStart(10, '0');
+    block = LOW.map((l) => head + l).join('');
     low = 0;
   }
-  return high + LOW[low++]!;
+  return block.slice(low * LENGTH, ++low * LENGTH);
 }

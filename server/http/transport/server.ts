@@ -2,7 +2,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ListingsError } from '../../errors.ts';
-import { addHeader, ALLOWED_METHODS, problem, type Answer, type Headers } from './answer.ts';
+import { addHeader, ALLOWED_METHODS, problem, type Answer, type Headers, type RequestLike } from './answer.ts';
 import { CORS_HEADERS } from './cors.ts';
 import type { Handler } from '../handler.ts';
 import { JsonLog } from './log.ts';
@@ -39,6 +39,23 @@ function bareProblem(
   return answer;
 }
 
+/** A node:http request as the handler reads it; the peer's address is looked up only if asked for (a refused key). */
+class SocketRequest implements RequestLike {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: IncomingMessage['headers'];
+
+  constructor(private readonly req: IncomingMessage) {
+    this.method = req.method ?? 'GET';
+    this.url = req.url ?? '/';
+    this.headers = req.headers;
+  }
+
+  get remoteAddress(): string {
+    return this.req.socket.remoteAddress ?? '';
+  }
+}
+
 /** The bytes of an answer for a socket that has no ServerResponse. */
 function rawAnswer(answer: Answer): string {
   const head = Object.entries(answer.headers)
@@ -62,18 +79,20 @@ export function startServer(handler: Handler, log: JsonLog, opts: ServeOptions):
   );
   // Requests are answered in batches, after the event loop's poll phase has read every socket that had data: one
   // freshness check then covers the whole batch (see README "Performance"), instead of one check per request.
-  let pending: [IncomingMessage, ServerResponse][] = [];
+  /** Request, response, request, response, ...: no pair object per request. */
+  let pending: (IncomingMessage | ServerResponse)[] = [];
   function onRequest(req: IncomingMessage, res: ServerResponse) {
-    if (pending.push([req, res]) === 1) setImmediate(answerPending);
+    if (pending.push(req, res) === 2) setImmediate(answerPending);
   }
   function answerPending() {
     // Requests parsed while this batch is answered (from bytes already read) start a batch of their own.
     const batch = pending;
     pending = [];
-    handler.api.freshness.batch(() => {
-      for (const [req, res] of batch) {
+    handler.api.batch(() => {
+      for (let i = 0; i < batch.length; i += 2) {
+        const res = batch[i + 1] as ServerResponse;
         try {
-          answerOne(req, res);
+          answerOne(batch[i] as IncomingMessage, res);
         } catch {
           // The handler never throws; a socket that broke mid-answer must not cost the rest of the batch theirs.
           res.destroy();
@@ -82,15 +101,11 @@ export function startServer(handler: Handler, log: JsonLog, opts: ServeOptions):
     });
   }
   function answerOne(req: IncomingMessage, res: ServerResponse) {
+    const request = new SocketRequest(req);
     const answer =
-      req.headers.host === undefined && req.httpVersionMinor === 1
+      request.headers.host === undefined && req.httpVersionMinor === 1
         ? bareProblem('bad_request', 'An HTTP/1.1 request needs a Host header.')
-        : handler({
-            method: req.method ?? 'GET',
-            url: req.url ?? '/',
-            headers: req.headers,
-            remoteAddress: req.socket.remoteAddress ?? '',
-          });
+        : handler(request);
     if (closing) addHeader(answer, 'connection', 'close');
     res.writeHead(answer.status, answer.headers);
     // A body we never read does not keep the connection busy: Node drains it when the answer finishes (resOnFinish ->
