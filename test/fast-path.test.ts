@@ -79,7 +79,13 @@ describe('cached answers', () => {
     const partner = 'https://partner.example';
     const restricted = issueKey(demo.db, 'wro-1', { allowed_origins: [partner] });
     const plain = 'X-API-Key, Origin';
-    const askers = [
+    const askers: {
+      key: string;
+      q: number | 'default';
+      origin: string;
+      vary: string;
+      headers?: Record<string, string>;
+    }[] = [
       { key: demo.reader.key, q: 'default', origin: '*', vary: plain },
       // The same body (identity) for a request that sent Accept-Encoding: its Vary names the coding.
       {

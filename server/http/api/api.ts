@@ -25,7 +25,7 @@ import { codingFor } from '../transport/encoding.ts';
 import { Freshness } from './freshness.ts';
 import { LastUse, useSlotOf, type UseSlot } from './last-use.ts';
 import { parseListQuery, type ListQuery } from './query.ts';
-import { RateLimiter, type Decision, type Limit } from './rate-limit.ts';
+import { RateLimiter, type Bucket, type Decision, type Limit } from './rate-limit.ts';
 import { codedBody, ViewsCache, type ApiBody, type Variant } from './views-cache.ts';
 
 export const API_PREFIX = '/external/listings';
@@ -53,6 +53,8 @@ interface KeyProfile {
   corsCoded: readonly string[] | undefined;
   /** Where a request records the key's last use. */
   use: UseSlot;
+  /** The key's rate-limit bucket, kept here so that a request does not look it up. */
+  bucket: Bucket;
 }
 
 /** What the API and the handler share about one request. */
@@ -122,10 +124,10 @@ export class ListingsApi {
     if (origin !== undefined && restricted && !key.allowed_origins.includes(origin)) {
       throw new HttpProblem('origin_not_allowed', DETAILS.origin_not_allowed(), cors);
     }
-    const profile = this.profileOf(key);
     // One clock reading per batch (or per request outside one), for the rate limit and the last use.
     const now = this.batchNow ?? performance.now();
-    const limit = this.keyLimiter.take(key.id, profile.limit, now / 1000);
+    const profile = this.profileOf(key, now / 1000);
+    const limit = this.keyLimiter.takeFrom(profile.bucket, profile.limit, now / 1000);
     if (!limit.ok) {
       throw new HttpProblem('rate_limited', DETAILS.rate_limited(limit.retryAfter), {
         ...this.errorHeaders(cors, profile, limit),
@@ -178,7 +180,8 @@ export class ListingsApi {
     return { ...cors, ...this.keyLimiter.headersOf(profile.limit, limit) };
   }
 
-  private profileOf(key: KeyInfo): KeyProfile {
+  /** `t`: the rate limit's clock (seconds), at which a new profile finds or makes the key's bucket. */
+  private profileOf(key: KeyInfo, t: number): KeyProfile {
     let profile = this.profiles.get(key);
     if (!profile) {
       const limit = effectiveLimitOf(key, this.opts.defaultLimit);
@@ -189,6 +192,7 @@ export class ListingsApi {
         cors: open ? CORS_HEADER_LIST : undefined,
         corsCoded: open ? CORS_HEADER_LIST_CODED : undefined,
         use: useSlotOf(key.id),
+        bucket: this.keyLimiter.bucketOf(key.id, limit, t),
       };
       this.profiles.set(key, profile);
     }

@@ -1,4 +1,5 @@
 // Token buckets: one per key (its own or the default limit) and one per client address for failed authentication.
+import { performance } from 'node:perf_hooks';
 import type { Headers } from '../transport/answer.ts';
 
 export interface Limit {
@@ -6,21 +7,27 @@ export interface Limit {
   burst: number; // bucket size
 }
 
-interface Bucket {
-  tokens: number;
-  at: number;
-  /** The last RateLimit value made for this bucket, with its r and t: a bucket that stays full (most keys, most of the
-   * time) answers the same text again instead of formatting two numbers per request. */
-  text: string;
-  r: number;
-  t: number;
+export interface Decision {
+  readonly ok: boolean;
+  readonly retryAfter: number;
+  /** The RateLimit header's value, `"name";r=remaining;t=seconds`. */
+  readonly rateLimit: string;
 }
 
-export interface Decision {
+/**
+ * One client's tokens. It is also the Decision of its last take(), so a request allocates nothing here: read it before
+ * the next take() from the same bucket.
+ */
+export interface Bucket extends Decision {
+  tokens: number;
+  at: number;
   ok: boolean;
   retryAfter: number;
-  /** The RateLimit header's value, `"name";r=remaining;t=seconds`. */
+  /** The last RateLimit value made, with its r and t: a bucket that stays full (most keys, most of the time) answers
+   * the same text again instead of formatting two numbers per request. */
   rateLimit: string;
+  r: number;
+  t: number;
 }
 
 const MAX_BUCKETS = 100_000;
@@ -45,12 +52,25 @@ export class RateLimiter {
 
   /** Takes one token; `t` is the time in seconds on the limiter's clock, when the caller has read it already. */
   take(id: string, limit: Limit, t = this.now()): Decision {
+    return this.takeFrom(this.bucketOf(id, limit, t), limit, t);
+  }
+
+  /**
+   * The bucket of `id`, full when new. A caller may keep it and take from it without this lookup (the API keeps a key's
+   * bucket with the key): a bucket pruned from here meanwhile still counts that caller's tokens.
+   */
+  bucketOf(id: string, limit: Limit, t = this.now()): Bucket {
     let b = this.buckets.get(id);
     if (!b) {
       if (this.buckets.size >= MAX_BUCKETS) this.prune(t);
-      b = { tokens: limit.burst, at: t, text: '', r: -1, t: -1 };
+      b = { tokens: limit.burst, at: t, ok: true, retryAfter: 0, rateLimit: '', r: -1, t: -1 };
       this.buckets.set(id, b);
     }
+    return b;
+  }
+
+  /** Takes one token from a bucket of this limiter; the decision is the bucket itself. */
+  takeFrom(b: Bucket, limit: Limit, t = this.now()): Decision {
     b.tokens = Math.min(limit.burst, b.tokens + (t - b.at) * limit.rate);
     b.at = t;
     const ok = b.tokens >= 1;
@@ -61,11 +81,13 @@ export class RateLimiter {
     // Retry-After must not point earlier than t, and a client should not wait for a full bucket to send one request.
     const reset = ok ? Math.ceil((limit.burst - b.tokens) / limit.rate) : retryAfter;
     if (remaining !== b.r || reset !== b.t) {
-      b.text = `"${this.name}";r=${remaining};t=${reset}`;
+      b.rateLimit = `"${this.name}";r=${remaining};t=${reset}`;
       b.r = remaining;
       b.t = reset;
     }
-    return { ok, retryAfter, rateLimit: b.text };
+    b.ok = ok;
+    b.retryAfter = retryAfter;
+    return b;
   }
 
   /** Drops full buckets (clients that have been quiet long enough to be back at burst). */
