@@ -126,20 +126,21 @@ export async function compileBenchServers(): Promise<void> {
 }
 
 /**
- * `node --no-memory-reducer bin/listings.js serve --port P --db FILE --quiet`, as the binary's shebang runs it; with
+ * `node --no-memory-reducer bin/listings.js serve --port P --db FILE --quiet`, as the binary's shebang runs it (that of
+ * another built checkout with `checkout`, for bench/ab.ts); with
  * log=true the request log goes to /dev/null instead of --quiet. With openAuth=true, the same app with the failed-auth
  * limit lifted (serve-open-auth.ts, compiled).
  */
 export async function startOurs(
   name: string,
   dbFile: string,
-  opts: { log?: boolean; openAuth?: boolean } = {},
+  opts: { log?: boolean; openAuth?: boolean; checkout?: string } = {},
 ): Promise<ServerProcess> {
   // A real port rather than 0: the public URL (and so the rent links in the bodies) carries it.
   const port = String(await freePort());
   const args = opts.openAuth
     ? [join(BENCH_DIST, 'serve-open-auth.mjs'), dbFile, port]
-    : [join(REPO, 'bin', 'listings.js'), 'serve', '--port', port, '--db', dbFile];
+    : [join(opts.checkout ?? REPO, 'bin', 'listings.js'), 'serve', '--port', port, '--db', dbFile];
   if (!opts.log && !opts.openAuth) args.push('--quiet');
   return started(name, spawnServer(args, ['ignore', 'ignore', 'pipe']));
 }

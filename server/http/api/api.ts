@@ -254,8 +254,8 @@ const REQUEST_ID_FROM_END = 3;
 /**
  * An answer's whole header list: CORS, the body's, the rate limit's, the request id and nosniff. A copy of a list made
  * once per body, CORS list and profile, with the RateLimit value and the request id written in: a copy and two writes
- * cost about a third of joining the parts per request. An origin-restricted key's CORS list is made per request, so
- * its list is joined per request and not kept.
+ * cost less than joining the parts with spreads per request. An origin-restricted key's CORS list is made per request,
+ * so its list is joined per request and not kept.
  */
 function headerListFor(
   variant: Variant,

@@ -1,0 +1,88 @@
+// `npm run bench:ab -- --base DIR`: this checkout's server against another built checkout's, in paired rounds with a
+// ceiling, for changes too small to see through the full bench's run-to-run noise (about ±0.03). DIR is a checkout
+// with `npm run build` done, e.g. the previous commit: `git worktree add /tmp/base HEAD~1`, then in it
+// `ln -s "$PWD/node_modules" /tmp/base/node_modules && (cd /tmp/base && npm run build)`. Each repeat starts fresh
+// processes (a Node process settles in a faster or slower state), pinned as `npm run bench` pins them. wrk only.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateDb, issueKeys, listingIdIn } from './lib/data.ts';
+import { runWrk, wrkInstalled, type BenchRequest } from './lib/load.ts';
+import { measure, type Round } from './lib/measure.ts';
+import { median, table } from './lib/report.ts';
+import { pairedRatio } from './lib/scenarios.ts';
+import { capture, pinLoadGenerator, startCeiling, startOurs, type ServerProcess } from './lib/servers.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    base: { type: 'string' },
+    scenario: { type: 'string', default: 'detail' },
+    rounds: { type: 'string', default: '6' },
+    repeat: { type: 'string', default: '3' },
+  },
+});
+const base = args.base === undefined ? undefined : resolve(args.base);
+if (base === undefined || !existsSync(join(base, 'dist', 'server', 'listings.mjs'))) {
+  process.stderr.write(
+    'error: --base DIR must be a checkout built with npm run build (DIR/dist/server/listings.mjs)\n',
+  );
+  process.exit(2);
+}
+if (!wrkInstalled()) {
+  process.stderr.write('error: bench:ab needs wrk (apt-get install -y wrk)\n');
+  process.exit(2);
+}
+const load = { connections: 50, pipelining: 1, duration: 2 };
+const dir = mkdtempSync(join(tmpdir(), 'bench-ab-'));
+try {
+  process.stdout.write(`${pinLoadGenerator(2)}\n`);
+  const data = generateDb(dir, 'ab', 1000, 50);
+  const key = issueKeys(data, 1)[0]!;
+  const requests: Record<string, BenchRequest> = {
+    detail: { path: `/external/listings/${listingIdIn(0, 7)}`, headers: { 'x-api-key': key } },
+    list: { path: '/external/listings', headers: { 'x-api-key': key } },
+    br: { path: '/external/listings', headers: { 'x-api-key': key, 'accept-encoding': 'br, gzip' } },
+  };
+  const request = requests[args.scenario];
+  if (!request) throw new Error(`--scenario must be one of ${Object.keys(requests).join(', ')}`);
+  const rows: (string | number)[][] = [];
+  for (let repeat = 1; repeat <= Number(args.repeat); repeat++) {
+    const sides: ServerProcess[] = [
+      await startOurs('base', data.file, { checkout: base }),
+      await startOurs('this', data.file),
+    ];
+    sides.push(await startCeiling(await capture(sides[1]!.url + request.path, request.headers)));
+    const rounds = new Map<ServerProcess, Round[]>(sides.map((s) => [s, []]));
+    try {
+      for (const s of sides) await runWrk(s.url, [request], load); // warm-up
+      for (let r = 0; r < Number(args.rounds); r++) {
+        for (const s of r % 2 ? [...sides].reverse() : sides)
+          rounds.get(s)!.push(await measure(runWrk, s, [request], load));
+      }
+    } finally {
+      for (const s of sides) await s.stop();
+    }
+    const [b, t, c] = sides.map((s) => rounds.get(s)!) as [Round[], Round[], Round[]];
+    const cpu = (x: Round) => x.cpu_us_per_req;
+    const rps = (x: Round) => x.rps;
+    rows.push([
+      repeat,
+      Math.round(median(b.map(rps))),
+      Math.round(median(t.map(rps))),
+      pairedRatio(t, b, rps),
+      pairedRatio(t, b, cpu),
+      pairedRatio(b, c, rps),
+      pairedRatio(t, c, rps),
+    ]);
+  }
+  process.stdout.write(
+    `${args.scenario}, ${args.rounds} paired rounds of 2 s per repeat (wrk, 50 connections); this = ${process.cwd()}, base = ${base}:\n` +
+      table(
+        ['repeat', 'base req/s', 'this req/s', 'this/base req/s', 'this/base CPU', 'base/ceiling', 'this/ceiling'],
+        rows,
+      ),
+  );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
