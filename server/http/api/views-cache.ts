@@ -47,12 +47,18 @@ export interface FacilityViews {
   list: ApiBody;
   details: DetailIndex;
   filtered: Map<string, ApiBody>;
+  /** Bytes counted against the budget: the bodies with their overhead, doubled for the summaries, codings and filters. */
   size: number;
   /** When it was last used, on the cache's own clock: the least recently used facility leaves first. */
   used: number;
 }
 
 const MAX_FILTERED = 32;
+/**
+ * What a body costs beside its bytes, counted against the budget: its objects and header lists, and the whole header
+ * lists the API keeps with each coding (about 130 bytes each, two per coding at most).
+ */
+const BODY_OVERHEAD = 1024;
 
 export function bodyOf(value: unknown): Body {
   const bytes = Buffer.from(JSON.stringify(value));
@@ -166,11 +172,11 @@ export class ViewsCache {
     const facility = { id: data.facility.id, name: data.facility.name };
     const list = apiBodyOf({ facility, listings: summaries });
     const bodies: [string, ApiBody][] = [];
-    let size = list.identity.bytes.length;
+    let size = list.identity.bytes.length + BODY_OVERHEAD;
     for (const l of data.listings) {
       const b = apiBodyOf(detailOf(l, data, this.publicUrl));
       bodies.push([l.id, b]);
-      size += b.identity.bytes.length;
+      size += b.identity.bytes.length + BODY_OVERHEAD;
     }
     const details = new DetailIndex(bodies);
     const views: FacilityViews = {
