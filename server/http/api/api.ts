@@ -26,7 +26,8 @@ import { Freshness } from './freshness.ts';
 import { LastUse, useSlotOf, type UseSlot } from './last-use.ts';
 import { parseListQuery, type ListQuery } from './query.ts';
 import { RateLimiter, type Bucket, type Decision, type Limit } from './rate-limit.ts';
-import { codedBody, ViewsCache, type ApiBody, type Variant } from './views-cache.ts';
+import { headerListFor } from './header-list.ts';
+import { codedBody, ViewsCache, type ApiBody } from './views-cache.ts';
 
 export const API_PREFIX = '/external/listings';
 const API_PREFIX_SLASH = `${API_PREFIX}/`;
@@ -126,8 +127,9 @@ export class ListingsApi {
     }
     // One clock reading per batch (or per request outside one), for the rate limit and the last use.
     const now = this.batchNow ?? performance.now();
-    const profile = this.profileOf(key, now / 1000);
-    const limit = this.keyLimiter.takeFrom(profile.bucket, profile.limit, now / 1000);
+    const seconds = now / 1000;
+    const profile = this.profileOf(key, seconds);
+    const limit = this.keyLimiter.takeFrom(profile.bucket, profile.limit, seconds);
     if (!limit.ok) {
       throw new HttpProblem('rate_limited', DETAILS.rate_limited(limit.retryAfter), {
         ...this.errorHeaders(cors, profile, limit),
@@ -246,51 +248,6 @@ const REFUSALS = Object.fromEntries(
   'missing_api_key' | 'invalid_api_key' | 'revoked_api_key',
   { status: number; headers: readonly string[]; body: Buffer }
 >;
-
-/** Where headerListFor's lists hold the two values that change per request, counted from the end. */
-const RATELIMIT_FROM_END = 5;
-const REQUEST_ID_FROM_END = 3;
-
-/**
- * An answer's whole header list: CORS, the body's, the rate limit's, the request id and nosniff. A copy of a list made
- * once per body, CORS list and profile, with the RateLimit value and the request id written in: a copy and two writes
- * cost less than joining the parts with spreads per request. An origin-restricted key's CORS list is made per request,
- * so its list is joined per request and not kept.
- */
-function headerListFor(
-  variant: Variant,
-  notModified: boolean,
-  cors: readonly string[],
-  profile: KeyProfile,
-  rateLimit: string,
-  requestId: string,
-): string[] {
-  const kept = notModified ? variant.notModifiedList : variant.okList;
-  let made = kept !== undefined && kept.cors === cors && kept.profile === profile ? kept.list : undefined;
-  if (made === undefined) {
-    made = [
-      ...cors,
-      ...(notModified ? variant.notModified : variant.ok),
-      'ratelimit-policy',
-      profile.policy,
-      'ratelimit',
-      '',
-      'x-request-id',
-      '',
-      'x-content-type-options',
-      'nosniff',
-    ];
-    if (cors === profile.cors || cors === profile.corsCoded) {
-      const list = { cors, profile, list: made };
-      if (notModified) variant.notModifiedList = list;
-      else variant.okList = list;
-    }
-  }
-  const headers = made.slice();
-  headers[headers.length - RATELIMIT_FROM_END] = rateLimit;
-  headers[headers.length - REQUEST_ID_FROM_END] = requestId;
-  return headers;
-}
 
 function isAnswer(x: KeyInfo | Answer): x is Answer {
   return 'status' in x;
