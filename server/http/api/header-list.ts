@@ -28,9 +28,10 @@ export function headerListFor(
   requestId: string,
 ): string[] {
   const kept = notModified ? variant.notModifiedList : variant.okList;
-  let made = kept !== undefined && kept.cors === cors && kept.profile === profile ? kept.list : undefined;
-  if (made === undefined) {
-    made = [
+  let headers: string[];
+  if (kept !== undefined && kept.cors === cors && kept.profile === profile) headers = kept.list.slice();
+  else {
+    const made = [
       ...cors,
       ...(notModified ? variant.notModified : variant.ok),
       'ratelimit-policy',
@@ -46,9 +47,9 @@ export function headerListFor(
       const list = { cors, profile, list: made };
       if (notModified) variant.notModifiedList = list;
       else variant.okList = list;
-    }
+      headers = made.slice();
+    } else headers = made; // made for this request alone: no copy
   }
-  const headers = made.slice();
   headers[headers.length - RATELIMIT_FROM_END] = rateLimit;
   headers[headers.length - REQUEST_ID_FROM_END] = requestId;
   return headers;
