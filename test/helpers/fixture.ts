@@ -25,7 +25,7 @@ export const DEMO_DATA = join(REPO, 'demo', 'data.json');
 /**
  * A fresh folder removed by the returned cleanup. The removal retries for about a second (rmSync waits 20, 40, ... ms, on
  * ENOTEMPTY and the like): a process that just exited can leave children still writing into it, as Chromium's helpers
- * did into its profile after the browser itself had exited (CI failed with ENOTEMPTY in test/lighthouse.test.ts).
+ * did into its profile after the browser itself had exited (test/lighthouse.test.ts now also awaits its whole group).
  */
 export function tempDir(prefix = 'listings-test-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
