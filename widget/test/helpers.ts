@@ -24,6 +24,14 @@ export function liveAttributes(scenario: string, t: string): Record<string, stri
   return { 'api-key': API_KEY, 'api-base': `/api/${scenario}/${t}` };
 }
 
+declare global {
+  interface Window {
+    /** Set by the CSP pages' listener: every CSP violation and every uncaught error, as text. */
+    __violations?: string[];
+    __errors?: string[];
+  }
+}
+
 const mounted = new Set<HTMLElement>();
 afterEach(() => {
   for (const element of mounted) element.remove();
@@ -45,6 +53,25 @@ export function mount(
   parent.append(element);
   mounted.add(element);
   return element;
+}
+
+/** Opens one of the fake server's pages in an iframe (800 px wide), removed after the test. */
+export function openPage(url: string): HTMLIFrameElement {
+  const frame = document.createElement('iframe');
+  frame.src = url;
+  frame.style.width = '800px';
+  document.body.append(frame);
+  mounted.add(frame);
+  return frame;
+}
+
+/** The <storage-listings> elements of a framed page, once `count` of them have upgraded and rendered a card. */
+export function framedWidgets(frame: HTMLIFrameElement, count: number): Promise<HTMLElement[]> {
+  return waitFor(() => {
+    const found = [...(frame.contentDocument?.querySelectorAll('storage-listings') ?? [])] as HTMLElement[];
+    // not upgraded yet: no shadow root until the module has run in the frame
+    return found.length === count && found.every((w) => w.shadowRoot && cards(w).length > 0) && found;
+  }, `${count} widget(s) rendered inside the framed page`);
 }
 
 export function root(element: HTMLElement): ShadowRoot {

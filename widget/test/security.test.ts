@@ -1,13 +1,25 @@
 // Hostile data stays inert text, non-http(s) URLs never become links or images, double registration is harmless,
 // and the widget works under a strict Content-Security-Policy (with Trusted Types).
 import { equal, includes, ok } from './assert.ts';
-import { cards, describe, it, liveAttributes, mount, root, server, token, waitFor, waitForCards } from './helpers.ts';
+import {
+  cards,
+  describe,
+  framedWidgets,
+  it,
+  liveAttributes,
+  mount,
+  openPage,
+  root,
+  server,
+  token,
+  waitFor,
+  waitForCards,
+} from './helpers.ts';
 import { StorageListings } from '../src/storage-listings.ts';
 
 declare global {
   interface Window {
     __pwned?: boolean;
-    __violations?: string[];
   }
 }
 
@@ -42,24 +54,12 @@ describe('safety', () => {
   });
 
   it('works under a strict CSP (script-src self, Trusted Types) with no violation', async () => {
-    const t = token();
-    const frame = document.createElement('iframe');
-    frame.src = `/csp/page.html?t=${t}`;
-    frame.style.width = '800px';
-    document.body.append(frame);
-    try {
-      const widgets = await waitFor(() => {
-        const found = [...(frame.contentDocument?.querySelectorAll('storage-listings') ?? [])];
-        // not upgraded yet: no shadow root until the module has run in the frame
-        return found.length === 2 && found.every((w) => w.shadowRoot && cards(w).length > 0) && found;
-      }, 'both widgets rendered inside the CSP page');
-      equal(cards(widgets[0]!).length, 3, 'verified snapshot (WebCrypto) under CSP');
-      includes(cards(widgets[1]!)[0]?.textContent, '<img src=x', 'hostile text, literally');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      equal(JSON.stringify(frame.contentWindow?.__violations), '[]', 'no CSP violations');
-      equal(frame.contentWindow?.__pwned, undefined);
-    } finally {
-      frame.remove();
-    }
+    const frame = openPage(`/csp/page.html?t=${token()}`);
+    const widgets = await framedWidgets(frame, 2);
+    equal(cards(widgets[0]!).length, 3, 'verified snapshot (WebCrypto) under CSP');
+    includes(cards(widgets[1]!)[0]?.textContent, '<img src=x', 'hostile text, literally');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    equal(JSON.stringify(frame.contentWindow?.__violations), '[]', 'no CSP violations');
+    equal(frame.contentWindow?.__pwned, undefined);
   });
 });

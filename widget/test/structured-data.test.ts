@@ -1,7 +1,22 @@
-// structured-data: one schema.org JSON-LD script in the light DOM, the rental page's Offer per listing, rewritten on refresh.
+// structured-data: one schema.org JSON-LD script in the light DOM, the rental page's Offer per listing, rewritten on refresh,
+// also under the README's Content-Security-Policy with Trusted Types enforced.
 import { offerOf } from '../../server/domain/structured-data.ts';
 import { deepEqual, equal } from './assert.ts';
-import { describe, it, liveAttributes, mount, part, server, token, waitFor, waitForCards } from './helpers.ts';
+import {
+  describe,
+  frames,
+  framedWidgets,
+  it,
+  liveAttributes,
+  mount,
+  openPage,
+  part,
+  root,
+  server,
+  token,
+  waitFor,
+  waitForCards,
+} from './helpers.ts';
 
 const scripts = (el: HTMLElement) => [
   ...el.querySelectorAll<HTMLScriptElement>(':scope > script[type="application/ld+json"]'),
@@ -37,5 +52,19 @@ describe('structured data', () => {
     el.removeAttribute('structured-data');
     await el.updateComplete;
     equal(scripts(el).length, 0, 'removed when switched off');
+  });
+
+  it("writes it under the README's CSP (require-trusted-types-for 'script'), with no violation or error", async () => {
+    const frame = openPage(`/csp/readme.html?t=${token()}`);
+    const [el] = await framedWidgets(frame, 1);
+    await waitFor(() => scripts(el!).length || frame.contentWindow?.__errors?.length, 'the JSON-LD (or an error)');
+    deepEqual(frame.contentWindow?.__errors, [], 'nothing thrown into the page');
+    equal(scripts(el!).length, 1);
+    const ld = jsonLd(el!);
+    equal(ld['@type'], 'SelfStorage');
+    deepEqual(ld.makesOffer, (await server.fixture('basic')).map(offerOf));
+    equal(part(root(el!), 'error'), null, 'no error state');
+    await frames(); // a violation is reported in a task of its own
+    deepEqual(frame.contentWindow?.__violations, [], 'no CSP violation');
   });
 });

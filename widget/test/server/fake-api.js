@@ -1,7 +1,9 @@
 // The test runner's stand-in for the server: the contract's two API routes (ETag and 304, 401, 429 with Retry-After,
-// dropped connections), snapshot files, photos, a rental page and a strict-CSP page. Every test puts its own token in
-// the path (`/api/<scenario>/<token>/external/...`), so its request log and state belong to it alone.
+// dropped connections), snapshot files, photos, a rental page, a strict-CSP page and a page under the README's CSP.
+// Every test puts its own token in the path (`/api/<scenario>/<token>/external/...`), so its request log and state
+// belong to it alone.
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { tsImport } from 'tsx/esm/api';
 import { absolutize, API_KEY, fixtures, listResponseOf, problemOf } from './fixtures.js';
 import { cacheControlOf, snapshotFile } from './snapshots.js';
@@ -133,9 +135,37 @@ const cspPage = (token) => `<!doctype html>
   </body>
 </html>`;
 
-// Runs before any module, under the page's CSP: collects every violation for the test to read.
+/**
+ * The Content-Security-Policy the README recommends for pages that embed the widget ("Embed the widget", "Security"),
+ * with its example hosts (and `https:`) replaced by this test server's origin, so the test holds the README's claim.
+ */
+function readmeCsp() {
+  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  const block = /strict Content-Security-Policy[^`]*```\n([\s\S]*?)\n```/.exec(readme)?.[1];
+  if (!block?.includes("require-trusted-types-for 'script'")) throw new Error('README.md: no recommended CSP found');
+  return block.replace(/\s+/g, ' ').replace(/https:(\/\/[\w.-]+)?/g, "'self'");
+}
+const README_CSP = readmeCsp();
+
+const readmePage = (token) => `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <title>storage-listings under the README's CSP</title>
+    <script src="/csp/listener.js"></script>
+    <script type="module" src="/widget/src/define.ts"></script>
+  </head>
+  <body>
+    <storage-listings api-key="${API_KEY}" api-base="/api/basic/${token}" locale="en" structured-data></storage-listings>
+  </body>
+</html>`;
+
+// Runs before any module, under the page's CSP: collects every violation and every uncaught error for the test to read.
 const cspListener = `window.__violations = [];
-document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));`;
+window.__errors = [];
+document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
+window.addEventListener('error', (e) => window.__errors.push(String(e.message)));
+window.addEventListener('unhandledrejection', (e) => window.__errors.push(String(e.reason)));`;
 
 /** Koa middleware for @web/test-runner's `middleware` option. */
 export function fakeApi() {
@@ -179,6 +209,12 @@ export function fakeApi() {
     }
     if (path === '/csp/page.html' && /^[\w-]+$/.test(String(ctx.query.t))) {
       return send(ctx, 200, cspPage(ctx.query.t), { 'Content-Type': 'text/html', 'Content-Security-Policy': CSP });
+    }
+    if (path === '/csp/readme.html' && /^[\w-]+$/.test(String(ctx.query.t))) {
+      return send(ctx, 200, readmePage(ctx.query.t), {
+        'Content-Type': 'text/html',
+        'Content-Security-Policy': README_CSP,
+      });
     }
     if (path === '/csp/listener.js') return send(ctx, 200, cspListener, { 'Content-Type': 'text/javascript' });
     return next();
