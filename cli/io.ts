@@ -4,7 +4,8 @@ import { ListingsError } from '../server/errors.ts';
 export interface Io {
   out(text: string): void;
   err(text: string): void;
-  readStdin(): Promise<string>;
+  /** Standard input's bytes (an in-memory Io may give text), read up to a little past `maxBytes` and no further. */
+  readStdin(maxBytes: number): Promise<Uint8Array | string>;
   env: NodeJS.ProcessEnv;
   isTTY: boolean;
 }
@@ -13,14 +14,25 @@ export function processIo(): Io {
   return {
     out: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
     err: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
-    readStdin: async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString('utf8');
-    },
+    readStdin: (maxBytes) => bytesOf(process.stdin, maxBytes),
     env: process.env,
     isTTY: Boolean(process.stdout.isTTY),
   };
+}
+
+/**
+ * A stream's bytes, undecoded (the reader decides what invalid text means), read until its end or until more than
+ * `maxBytes` have come: the caller refuses that much, and nothing more is read into memory.
+ */
+export async function bytesOf(stream: AsyncIterable<Uint8Array>, maxBytes: number): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    chunks.push(chunk);
+    total += chunk.length;
+    if (total > maxBytes) break;
+  }
+  return Buffer.concat(chunks);
 }
 
 /** Plain aligned columns for people; --json gives machines the same rows. */

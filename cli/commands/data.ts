@@ -1,8 +1,8 @@
 // `listings db migrate`, `listings import`, `listings facilities list`: getting operator data in and seeing it.
 import { Command } from 'commander';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { ListingsError } from '../../server/errors.ts';
-import { parseImport } from '../../server/domain/import.ts';
+import { importTooLarge, MAX_IMPORT_BYTES, parseImport } from '../../server/domain/import.ts';
 import { openDb, schemaVersionOf } from '../../server/store/db.ts';
 import { applyImport, listFacilities } from '../../server/store/facilities.ts';
 import { dbPathOf, withDb } from '../context.ts';
@@ -51,17 +51,8 @@ export function importCommand(io: Io): Command {
     .addHelpText('after', '\nExamples:\n  $ listings import demo/data.json\n  $ cat export.json | listings import -')
     .action(async (file: string, opts: { json?: boolean }, cmd: Command) => {
       const source = file === '-' ? 'stdin' : file;
-      let text: string;
-      try {
-        text = file === '-' ? await io.readStdin() : await readFile(file, 'utf8');
-      } catch (err) {
-        throw new ListingsError(
-          'unreadable_file',
-          `${source}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-        );
-      }
       // Validate completely before the database is even opened.
-      const parsed = parseImport(text, source);
+      const parsed = parseImport(await importBytes(file, source, io), source);
       const summary = await withDb(cmd, io, (db) => applyImport(db, parsed), { create: true });
       io.out(
         opts.json
@@ -69,6 +60,21 @@ export function importCommand(io: Io): Command {
           : `imported ${summary.facilities} facilities, ${summary.listings} active listings; ${summary.deactivated} listings deactivated`,
       );
     });
+}
+
+/** The import file's bytes, decoded by parseImport; a file over the limit is refused before it is read. */
+async function importBytes(file: string, source: string, io: Io): Promise<Uint8Array | string> {
+  try {
+    if (file === '-') return await io.readStdin(MAX_IMPORT_BYTES);
+    if ((await stat(file)).size > MAX_IMPORT_BYTES) throw importTooLarge(source);
+    return await readFile(file);
+  } catch (err) {
+    if (err instanceof ListingsError) throw err;
+    throw new ListingsError(
+      'unreadable_file',
+      `${source}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
+  }
 }
 
 export function facilitiesCommand(io: Io): Command {

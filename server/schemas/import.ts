@@ -143,11 +143,15 @@ export const ImportFile = z.strictObject({ facilities: z.array(ImportFacility).m
 }, evenWithOtherProblems);
 export type ImportFile = z.infer<typeof ImportFile>;
 
-/** `facilities[0].listings[3].free_units` from zod's path array. */
+/** A key that reads as itself after a dot; any other is quoted and escaped, so that every key can be printed. */
+const PLAIN_KEY = /^[A-Za-z_$][\w$]*$/;
+
+/** `facilities[0].listings[3].free_units` from zod's path array (`listings[3]["odd key"]` for other keys). */
 export function jsonPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const part of path) {
     if (typeof part === 'number') out += `[${part}]`;
+    else if (typeof part === 'string' && !PLAIN_KEY.test(part)) out += `[${JSON.stringify(part)}]`;
     else out += out === '' ? String(part) : `.${String(part)}`;
   }
   return out || '(root)';

@@ -1,0 +1,153 @@
+// Import limits that keep a facility's answers bounded (URL templates, text lengths, photos per facility, file size)
+// and text that must be valid (UTF-8 bytes, no lone surrogates): each refused with its place, the database untouched.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EXIT_BAD_INPUT, runCli } from '../cli/program.ts';
+import { parseImport } from '../server/domain/import.ts';
+import { BIN, bufferIo, DEMO_DATA, dbBytes, demoJson, REPO, tempDir, writeJson } from './helpers/fixture.ts';
+
+const MB = 1024 * 1024;
+
+let dir: string;
+let cleanup: () => void;
+let dbFile: string;
+let before: Buffer;
+beforeEach(async () => {
+  ({ dir, cleanup } = tempDir());
+  dbFile = join(dir, 'listings.db');
+  expect(await runCli(['import', DEMO_DATA], bufferIo({ LISTINGS_DB: dbFile }))).toBe(0);
+  before = dbBytes(dbFile);
+});
+afterEach(() => cleanup());
+
+/**
+ * `listings import` in process, expected to refuse: exit 1, nothing on standard output, the database bytes as they
+ * were. Returns the lines of standard error. `stdin` replaces standard input's bytes.
+ */
+async function refusal(args: string[], stdin?: Uint8Array): Promise<string[]> {
+  const io = bufferIo({ LISTINGS_DB: dbFile });
+  if (stdin) io.readStdin = async () => stdin;
+  expect(await runCli(args, io)).toBe(EXIT_BAD_INPUT);
+  expect(io.stdout()).toBe('');
+  expect(dbBytes(dbFile).equals(before)).toBe(true);
+  return io.stderr().trimEnd().split('\n');
+}
+
+describe('limits on the file', () => {
+  it('refuses a file over 256 MB before reading it, and standard input past 256 MB', async () => {
+    const file = join(dir, 'huge.json');
+    writeFileSync(file, '');
+    truncateSync(file, 256 * MB + 1); // sparse: no disk, no time
+    const [line] = await refusal(['import', file]);
+    expect(line).toMatch(/huge\.json: .*256 MB/);
+    expect(line).not.toMatch(/invalid JSON/);
+
+    const [stdinLine] = await refusal(['import', '-'], Buffer.alloc(256 * MB + 1));
+    expect(stdinLine).toMatch(/stdin: .*256 MB/);
+  });
+});
+
+describe('text that is not valid', () => {
+  /** The demo file as bytes, with `bad` inserted after the first `after`; where the bad bytes are as an editor shows it. */
+  function demoBytesWith(after: string, bad: number[], bom = false) {
+    const text = JSON.stringify(demoJson(), null, 2);
+    const at = text.indexOf(after) + after.length;
+    expect(at).toBeGreaterThan(after.length);
+    const head = Buffer.from(text.slice(0, at));
+    const bytes = Buffer.concat([
+      Buffer.from(bom ? [0xef, 0xbb, 0xbf] : []),
+      head,
+      Buffer.from(bad),
+      Buffer.from(text.slice(at)),
+    ]);
+    const lines = text.slice(0, at).split('\n');
+    return { bytes, line: lines.length, column: lines.at(-1)!.length + 1, offset: (bom ? 3 : 0) + head.length };
+  }
+
+  const WHERE = /invalid UTF-8 at line (\d+), column (\d+) \(byte offset (\d+)/;
+  const whereOf = (line: string) => {
+    const m = WHERE.exec(line);
+    expect(m, line).not.toBeNull();
+    return { line: Number(m![1]), column: Number(m![2]), offset: Number(m![3]) };
+  };
+
+  it.each([
+    ['a byte that never starts a character (0xff)', [0xff], false],
+    ['a sequence cut short (0xc5, then a letter)', [0xc5], false],
+    ['an encoded surrogate (0xed 0xa0 0x80)', [0xed, 0xa0, 0x80], false],
+    ['0xff after a byte order mark (columns count from after it; byte offsets do not)', [0xff], true],
+  ])('invalid UTF-8 in a file: %s: its line, column and byte offset, nothing changed', async (_n, bad, bom) => {
+    // After non-ASCII text on the same line, so that a column counted in bytes would be wrong.
+    const { bytes, ...where } = demoBytesWith('Mała ', bad as number[], bom as boolean);
+    expect(where.line).toBeGreaterThan(1);
+    const file = join(dir, 'latin.json');
+    writeFileSync(file, bytes);
+    const lines = await refusal(['import', file]);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/latin\.json: invalid UTF-8/);
+    expect(whereOf(lines[0]!)).toEqual(where);
+  });
+
+  it('invalid UTF-8 on standard input: the same place, named for stdin', async () => {
+    const { bytes, ...where } = demoBytesWith('"description": "', [0xe9]);
+    const lines = await refusal(['import', '-'], bytes);
+    expect(lines).toEqual([expect.stringMatching(/^error: stdin: invalid UTF-8/)]);
+    expect(whereOf(lines[0]!)).toEqual(where);
+  });
+
+  it('the real binary reads standard input as bytes too', () => {
+    const { bytes, ...where } = demoBytesWith('"title": "', [0xc3, 0x28]);
+    const r = spawnSync(process.execPath, [BIN, 'import', '-'], {
+      cwd: REPO,
+      env: { ...process.env, LISTINGS_DB: dbFile },
+      input: bytes,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(EXIT_BAD_INPUT);
+    expect(r.stdout).toBe('');
+    expect(whereOf(r.stderr)).toEqual(where);
+    expect(dbBytes(dbFile).equals(before)).toBe(true);
+  });
+
+  it('lone surrogates in values and keys: each named by its path, with every other problem, nothing changed', async () => {
+    const data = demoJson();
+    data.facilities[0].listings[2].title = 'Unit \ud800 ground floor';
+    data.facilities[2].name = 'Zurich \udbff';
+    data.facilities[1].listings[0]['\udc00size'] = 1;
+    data.facilities[0].listings[3].free_units = data.facilities[0].listings[3].total_units + 1;
+    const file = writeJson(dir, 'surrogates.json', data);
+    expect(readFileSync(file, 'latin1')).toMatch(/\\ud800/); // as an escape: the file itself is valid UTF-8
+
+    const [first, ...problems] = await refusal(['import', file]);
+    expect(first).toMatch(/surrogates\.json: 5 problems\b/);
+    const lone = /: must be valid Unicode text \(lone surrogate\)$/;
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^ {2}facilities\[0\]\.listings\[2\]\.title: /),
+        expect.stringMatching(/^ {2}facilities\[2\]\.name: /),
+        expect.stringMatching(/^ {2}facilities\[1\]\.listings\[0\]\["\\udc00size"\]: /),
+        expect.stringMatching(/^ {2}facilities\[1\]\.listings\[0\]\["\\udc00size"\]: unknown field$/),
+        expect.stringMatching(/^ {2}facilities\[0\]\.listings\[3\]\.free_units: /),
+      ]),
+    );
+    expect(problems.filter((p) => lone.test(p))).toHaveLength(3);
+    // What an operator reads is well-formed text: no lone surrogate printed, no replacement character.
+    for (const p of problems) expect(p).not.toMatch(/[\ud800-\udfff\ufffd]/);
+  });
+
+  it('accepts escaped surrogate pairs, an escaped backslash before "ud800", and a byte order mark', async () => {
+    const text = JSON.stringify(demoJson(), null, 2)
+      .replace('"title": "', '"title": "Box \\ud83d\\udce6 ')
+      .replace('"description": "', '"description": "C:\\\\ud800 ');
+    const file = join(dir, 'fine.json');
+    writeFileSync(file, `\uFEFF${text}`);
+    const io = bufferIo({ LISTINGS_DB: dbFile });
+    expect(await runCli(['import', file, '--json'], io)).toBe(0);
+    const imported = parseImport(text, 'fine.json').facilities[0]!.listings[0]!;
+    expect(imported.title).toMatch(/^Box \u{1F4E6} /u);
+    expect(imported.description).toMatch(/^C:\\ud800 /);
+  });
+});
