@@ -5,8 +5,21 @@ import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EXIT_BAD_INPUT, runCli } from '../cli/program.ts';
+import { facilityOf } from '../bench/lib/data.ts';
 import { parseImport } from '../server/domain/import.ts';
-import { BIN, bufferIo, DEMO_DATA, dbBytes, demoJson, REPO, tempDir, writeJson } from './helpers/fixture.ts';
+import { listingJson } from './helpers/data.ts';
+import {
+  BIN,
+  bufferIo,
+  DEMO_DATA,
+  dbBytes,
+  demoJson,
+  REPO,
+  startKeyedServer,
+  tempDir,
+  writeJson,
+} from './helpers/fixture.ts';
+import { call, json } from './helpers/http.ts';
 
 const MB = 1024 * 1024;
 
@@ -35,7 +48,93 @@ async function refusal(args: string[], stdin?: Uint8Array): Promise<string[]> {
   return io.stderr().trimEnd().split('\n');
 }
 
-describe('limits on the file', () => {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Spoil = (d: any) => void;
+
+/** A URL of exactly `length` characters that starts with `head`. */
+const urlOf = (head: string, length: number) => head + 'a'.repeat(length - head.length);
+
+/** `count` listings of 100 photos each. */
+const photoHeavyListings = (count: number) =>
+  Array.from({ length: count }, (_, i) => ({
+    ...listingJson(`P-${i}`, `Unit ${i}`, i),
+    photos: Array.from({ length: 100 }, (_, p) => ({ url: `https://img.example/${i}/${p}.jpg`, caption: `${p}` })),
+  }));
+
+describe('limits that bound a facility’s answers', () => {
+  const LIMITS: [string, string, RegExp, Spoil][] = [
+    [
+      'a rental page template over 2048 characters',
+      'facilities[0].rental_page_url',
+      /2048/,
+      (d) => (d.facilities[0].rental_page_url = urlOf('https://rent.example.com/{facility}/{code}?x=', 2049)),
+    ],
+    [
+      'a booking template over 2048 characters',
+      'facilities[1].booking_url',
+      /2048/,
+      (d) => (d.facilities[1].booking_url = urlOf('https://booking.example.com/{code}?x=', 2049)),
+    ],
+    [
+      '{code} three times in a rental page template',
+      'facilities[0].rental_page_url',
+      /\{code\}.*\b2\b/,
+      (d) => (d.facilities[0].rental_page_url = 'https://rent.example.com/{code}/{code}?c={code}'),
+    ],
+    [
+      '{facility} three times in a booking template',
+      'facilities[1].booking_url',
+      /\{facility\}.*\b2\b/,
+      (d) => (d.facilities[1].booking_url = 'https://b.example.com/{facility}/{facility}/{facility}/{code}'),
+    ],
+    [
+      'a price period over 32 characters',
+      'facilities[2].listings[0].price_period',
+      /32/,
+      (d) => (d.facilities[2].listings[0].price_period = `P${'1'.repeat(31)}D`),
+    ],
+    [
+      'a notice period over 32 characters',
+      'facilities[2].listings[1].notice_period',
+      /32/,
+      (d) => (d.facilities[2].listings[1].notice_period = `P${'1'.repeat(31)}D`),
+    ],
+    [
+      'more than 30,000 photos in one facility',
+      'facilities[3].listings',
+      /30,?000 photos/,
+      (d) => (d.facilities[3].listings = photoHeavyListings(301)),
+    ],
+  ];
+
+  it.each(LIMITS)(
+    'refuses %s: exit 1, one line naming %s and the limit, nothing changed',
+    async (_n, path, rule, spoil) => {
+      const data = demoJson();
+      data.facilities[0].listings[0].price_gross += 1000; // a valid change that must not land either
+      spoil(data);
+      const lines = await refusal(['import', writeJson(dir, 'big.json', data)]);
+      expect(lines).toEqual([expect.stringMatching(/big\.json: 1 problem\b/), expect.stringContaining(`  ${path}: `)]);
+      expect(lines[1]!.slice(`  ${path}: `.length)).toMatch(rule);
+    },
+  );
+
+  it('accepts everything at the limits', () => {
+    const data = demoJson();
+    const twoOfEach = 'https://rent.example.com/{facility}/{code}?f={facility}&c={code}&x=';
+    data.facilities[0].rental_page_url = urlOf(twoOfEach, 2048);
+    data.facilities[1].booking_url = urlOf(twoOfEach, 2048);
+    data.facilities[2].listings[0].price_period = `P${'1'.repeat(30)}D`;
+    data.facilities[3].listings = photoHeavyListings(300);
+    expect(data.facilities[2].listings[0].price_period).toHaveLength(32);
+    expect(() => parseImport(JSON.stringify(data), 'limits.json')).not.toThrow();
+  });
+
+  it('accepts the bench’s largest facility: 10,000 listings with 2 photos each', () => {
+    const file = { facilities: [facilityOf(0, 10_000)] };
+    expect(parseImport(JSON.stringify(file), 'bench.json').facilities[0]!.listings).toHaveLength(10_000);
+  });
+
   it('refuses a file over 256 MB before reading it, and standard input past 256 MB', async () => {
     const file = join(dir, 'huge.json');
     writeFileSync(file, '');
@@ -46,6 +145,27 @@ describe('limits on the file', () => {
 
     const [stdinLine] = await refusal(['import', '-'], Buffer.alloc(256 * MB + 1));
     expect(stdinLine).toMatch(/stdin: .*256 MB/);
+  });
+
+  it('a facility at the limits, 10,000 listings with the longest template, still answers its list', async () => {
+    const id = 'f'.repeat(64);
+    const template = urlOf('https://rent.example.com/{facility}/{code}?f={facility}&c={code}&x=', 2048);
+    const listings = Array.from({ length: 10_000 }, (_, i) =>
+      listingJson(`C${String(i).padStart(63, '0')}`, 'Unit', i),
+    );
+    const data = { facilities: [{ id, name: 'Big', currency: 'EUR', rental_page_url: template, listings }] };
+    const server = await startKeyedServer(id, parseImport(JSON.stringify(data), 'max.json'));
+    try {
+      const reply = await call(server.url, '/external/listings', { key: server.key });
+      expect(reply.status).toBe(200);
+      const body = json(reply);
+      expect(body.listings).toHaveLength(10_000);
+      // 2048 characters, two {facility} filled with 64 characters and two {code} with 64.
+      const longest = Math.max(...body.listings.map((l: { rent_url: string }) => l.rent_url.length));
+      expect(longest).toBe(2048 + 2 * (64 - '{facility}'.length) + 2 * (64 - '{code}'.length));
+    } finally {
+      await server.close();
+    }
   });
 });
 

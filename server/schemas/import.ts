@@ -25,7 +25,36 @@ const fieldOf = (item: unknown, key: string): unknown =>
   typeof item === 'object' && item !== null ? (item as Record<string, unknown>)[key] : undefined;
 
 const minor = z.int().min(0).max(1_000_000_000_000, 'must be at most 10^12 minor units');
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
+/** Browsers and CDNs handle URLs up to about 2 KB; photo URLs and link templates alike. */
+const MAX_URL_LENGTH = 2048;
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(MAX_URL_LENGTH);
+/** Durations are echoed in every answer: `P1Y6M` needs 5 characters, so 32 leaves room without letting one grow. */
+const duration = IsoDuration.max(32);
+
+/**
+ * `{facility}` and `{code}` are filled in every listing's link, so each may appear at most twice (a path and a query
+ * parameter): a filled link then stays within 2048 + 2 * 54 + 2 * 58 characters, however the template is written.
+ */
+const MAX_PLACEHOLDER_USES = 2;
+const PLACEHOLDERS = ['{facility}', '{code}'] as const;
+
+/** An operator's link template: an http(s) URL of bounded length whose placeholders are used a bounded number of times. */
+function urlTemplate(rule: (template: string) => boolean, message: string) {
+  return z
+    .string()
+    .max(MAX_URL_LENGTH)
+    .refine(rule, message)
+    .superRefine((template, ctx) => {
+      for (const placeholder of PLACEHOLDERS) {
+        const uses = template.split(placeholder).length - 1;
+        if (uses > MAX_PLACEHOLDER_USES)
+          ctx.addIssue({
+            code: 'custom',
+            message: `must hold ${placeholder} at most ${MAX_PLACEHOLDER_USES} times (holds ${uses})`,
+          });
+      }
+    });
+}
 
 export const ImportPhoto = z.strictObject({
   url: httpUrl,
@@ -49,13 +78,13 @@ export const ImportListing = z
     }),
     description: z.string().max(10_000),
     price_gross: minor,
-    price_period: IsoDuration.default('P1M'),
+    price_period: duration.default('P1M'),
     vat_rate: percent(0, 100),
     dynamic_pricing: z.boolean(),
     total_units: z.int().min(0).max(1_000_000),
     free_units: z.int().min(0),
-    min_rental_period: IsoDuration,
-    notice_period: IsoDuration,
+    min_rental_period: duration,
+    notice_period: duration,
     deposit: minor,
     photos: z.array(ImportPhoto).max(100).default([]),
   })
@@ -73,6 +102,12 @@ export const PricingRuleInput = z.strictObject({
   adjust_pct: percent(-100, 1000),
 });
 
+/**
+ * A facility's details are built together (API detail bodies, its snapshot): 100 photos on each of 10,000 listings
+ * would be 2.5 GB of URLs and captions. 30,000 is 3 per listing at the most listings, under 80 MB of photos.
+ */
+const MAX_PHOTOS_PER_FACILITY = 30_000;
+
 export const ImportFacility = z
   .strictObject({
     id: z.string().regex(/^[a-z0-9-]{1,64}$/, 'must be 1-64 characters of a-z, 0-9 or "-"'),
@@ -80,16 +115,14 @@ export const ImportFacility = z
     currency: z
       .string()
       .refine((c) => /^[A-Z]{3}$/.test(c) && currencies.has(c), 'must be a known ISO 4217 currency code'),
-    rental_page_url: z
-      .string()
-      .refine(
-        (t) => /^https?:\/\//.test(t) && t.includes('{code}'),
-        'must be an http(s) URL template containing {code}',
-      )
-      .optional(),
-    booking_url: z
-      .string()
-      .refine((t) => /^https?:\/\//.test(t), 'must be an http(s) URL (it may contain {facility} and {code})')
+    rental_page_url: urlTemplate(
+      (t) => /^https?:\/\//.test(t) && t.includes('{code}'),
+      'must be an http(s) URL template containing {code}',
+    ).optional(),
+    booking_url: urlTemplate(
+      (t) => /^https?:\/\//.test(t),
+      'must be an http(s) URL (it may contain {facility} and {code})',
+    )
       .optional()
       .describe("The operator's own booking page: the rental page's Rent button leads there."),
     contact: z
@@ -107,6 +140,15 @@ export const ImportFacility = z
     listings: z.array(ImportListing).max(10_000),
   })
   .superRefine((facility, ctx) => {
+    const photos = itemsOf(facility.listings).reduce<number>((n, l) => n + itemsOf(fieldOf(l, 'photos')).length, 0);
+    if (photos > MAX_PHOTOS_PER_FACILITY) {
+      const most = MAX_PHOTOS_PER_FACILITY.toLocaleString('en');
+      ctx.addIssue({
+        code: 'custom',
+        path: ['listings'],
+        message: `must hold at most ${most} photos in all (they hold ${photos.toLocaleString('en')})`,
+      });
+    }
     const seen = new Map<string, number>();
     itemsOf(facility.listings).forEach((l, i) => {
       const code = fieldOf(l, 'code');
