@@ -12,6 +12,7 @@ export interface AppOptions {
   links?: HandlerOptions['links'];
   defaultLimit?: Limit;
   authFailureLimit?: Limit;
+  pageLimit?: Limit;
   lastUseIntervalMs?: number;
   logWrite?: (text: string) => void;
   quiet?: boolean;
@@ -35,6 +36,7 @@ export async function startApp(opts: AppOptions): Promise<App> {
     keyPrefix: config.keyPrefix,
     defaultLimit: opts.defaultLimit ?? DEFAULT_KEY_LIMIT,
     authFailureLimit: opts.authFailureLimit ?? DEFAULT_AUTH_FAILURE_LIMIT,
+    pageLimit: opts.pageLimit,
     lastUseIntervalMs: opts.lastUseIntervalMs ?? 30_000,
     mounts: opts.mounts,
     links: opts.links,
@@ -42,7 +44,7 @@ export async function startApp(opts: AppOptions): Promise<App> {
   });
   let running: RunningServer;
   try {
-    running = await startServer(handler, log, { host: config.host, port: config.port });
+    running = await startServer(handler, log, { host: config.host, port: config.port, trustProxy: config.trustProxy });
   } catch (err) {
     handler.api.close();
     db.close();

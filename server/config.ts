@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ListingsError } from './errors.ts';
 import { KEY_PREFIX_PATTERN } from './domain/keys.ts';
 import { jsonPath } from './schemas/import.ts';
+import { parseTrustedProxies } from './http/transport/client-address.ts';
 
 export const Config = z.object({
   db: z.string().min(1, 'must not be empty'),
@@ -10,6 +11,14 @@ export const Config = z.object({
   port: z.coerce.number().int('must be a whole number').min(0, 'must be 0-65535').max(65535, 'must be 0-65535'),
   publicUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   keyPrefix: z.string().regex(KEY_PREFIX_PATTERN, 'must be 1-16 characters of a-z and 0-9, starting with a letter'),
+  trustProxy: z.string().transform((text, ctx) => {
+    try {
+      return parseTrustedProxies(text);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      return z.NEVER;
+    }
+  }),
 });
 export type Config = Required<z.infer<typeof Config>>;
 
@@ -19,6 +28,7 @@ const ENV_NAMES: Record<keyof Config, string> = {
   port: 'PORT',
   publicUrl: 'PUBLIC_URL',
   keyPrefix: 'KEY_PREFIX',
+  trustProxy: 'TRUST_PROXY',
 };
 
 export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -37,6 +47,7 @@ export function loadConfig(
     port: pick('port') ?? 8787,
     publicUrl: pick('publicUrl'),
     keyPrefix: pick('keyPrefix') ?? 'svc',
+    trustProxy: pick('trustProxy') ?? '',
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -49,7 +49,7 @@ beforeAll(async () => {
   keys.restrictedA = issueKey(db, A.id, { allowed_origins: [ALLOWED_ORIGIN] }).key;
   db.close();
   const high = { rate: 1e9, burst: 1e9 };
-  fuzzServer = await startTestServer(file, { authFailureLimit: high, defaultLimit: high });
+  fuzzServer = await startTestServer(file, { authFailureLimit: high, defaultLimit: high, pageLimit: high });
   defaultServer = await startTestServer(file);
 });
 afterAll(async () => {

@@ -4,7 +4,6 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SORT_KEYS } from '../server/domain/sort.ts';
-import { HttpProblem } from '../server/http/transport/answer.ts';
 import { openApiDocument } from '../server/http/api/openapi.ts';
 import { parseListQuery } from '../server/http/api/query.ts';
 import { startKeyedServer } from './helpers/fixture.ts';
@@ -27,14 +26,10 @@ const ajv = new Ajv2020({ strict: true });
 
 /** Whether the parser takes `value` for `name` alone: a 400 invalid_parameter naming it, or a query. */
 function parserAccepts(name: string, value: string): boolean {
-  try {
-    return parseListQuery(`?${new URLSearchParams({ [name]: value })}`) !== undefined;
-  } catch (err) {
-    expect(err).toBeInstanceOf(HttpProblem);
-    expect((err as HttpProblem).code).toBe('invalid_parameter');
-    expect((err as HttpProblem).detail.startsWith(`${name}: `)).toBe(true);
-    return false;
-  }
+  const parsed = parseListQuery(`?${new URLSearchParams({ [name]: value })}`);
+  if (typeof parsed !== 'string') return parsed !== undefined;
+  expect(parsed.startsWith(`${name}: `)).toBe(true);
+  return false;
 }
 
 const TRICKY = [

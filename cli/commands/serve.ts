@@ -14,6 +14,7 @@ export interface ServeFlags {
   publicUrl?: string;
   quiet?: boolean;
   workers?: number;
+  trustProxy?: string;
 }
 
 function parseWorkers(value: string): number {
@@ -31,6 +32,10 @@ export function serveCommand(io: Io): Command {
     .option('--port <port>', 'port to listen on (env PORT, default 8787)')
     .option('--public-url <url>', 'URL partners reach this server at (env PUBLIC_URL, default http://HOST:PORT)')
     .option('--workers <n>', 'processes sharing the port (node:cluster); "auto" = one per core', parseWorkers)
+    .option(
+      '--trust-proxy <addresses>',
+      'comma-separated IP addresses of the proxies in front; their X-Forwarded-For names the client (env TRUST_PROXY)',
+    )
     .option('--quiet', 'no request log lines')
     .addHelpText(
       'after',
@@ -39,7 +44,14 @@ export function serveCommand(io: Io): Command {
     .action(async (flags: ServeFlags, cmd: Command) => {
       const g = globalsOf(cmd);
       const config = loadConfig(
-        { db: g.db, keyPrefix: g.keyPrefix, host: flags.host, port: flags.port, publicUrl: flags.publicUrl },
+        {
+          db: g.db,
+          keyPrefix: g.keyPrefix,
+          host: flags.host,
+          port: flags.port,
+          publicUrl: flags.publicUrl,
+          trustProxy: flags.trustProxy,
+        },
         io.env,
       );
       const workers = flags.workers ?? 1;

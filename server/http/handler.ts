@@ -19,17 +19,23 @@ import { html, HTML_SECURITY_HEADERS, page } from './pages/html.ts';
 import { docsPage } from './pages/docs.ts';
 import { openApiDocument } from './api/openapi.ts';
 import { nextRequestId } from './transport/request-id.ts';
-import { rentalPage, RENT_PREFIX } from './pages/rental-page.ts';
+import { rentalPage, RENT_PREFIX, tooManyPages } from './pages/rental-page.ts';
+import { RateLimiter, type Limit } from './api/rate-limit.ts';
 import { StaticBody, StaticFiles } from './pages/static-files.ts';
 
 export interface HandlerOptions extends Omit<ApiOptions, 'db'> {
   db: Db;
+  /** Rental pages per client address: they need no key, so a client is known by its address alone. */
+  pageLimit?: Limit;
   /** Extra folders served under a URL prefix (the demo pages, exported snapshots). */
   mounts?: { prefix: string; dir: string; cacheControl?: string }[];
   /** Links shown on the index page. */
   links?: { href: string; label: string; note?: string }[];
   log?: (entry: Record<string, unknown>) => void;
 }
+
+/** A person reads a few pages a minute; an office or a mobile network may put many people behind one address. */
+export const DEFAULT_PAGE_LIMIT: Limit = { rate: 5, burst: 60 };
 
 export interface Handler {
   (req: RequestLike): Answer;
@@ -38,6 +44,8 @@ export interface Handler {
 
 export function createHandler(opts: HandlerOptions): Handler {
   const api = new ListingsApi(opts);
+  const pageLimiter = new RateLimiter('page');
+  const pageLimit = opts.pageLimit ?? DEFAULT_PAGE_LIMIT;
   const widget = new StaticFiles(
     join(REPO_ROOT, 'dist', 'widget'),
     { ...CORS_HEADERS, 'cross-origin-resource-policy': 'cross-origin' },
@@ -101,8 +109,10 @@ export function createHandler(opts: HandlerOptions): Handler {
     if (path === '/docs' || path === '/docs/') return docs(req);
     if (path === '/') return indexPage(opts.links ?? []);
     if (path.startsWith(RENT_PREFIX)) {
+      const limit = pageLimiter.take(req.remoteAddress, pageLimit);
+      if (!limit.ok) return tooManyPages(limit.retryAfter);
       api.freshness.check();
-      return rentalPage(opts.db, opts.publicUrl, path);
+      return rentalPage(api.views, path);
     }
     if (path.startsWith('/widget/')) return widget.serve(req, path.slice('/widget/'.length));
     if (path.startsWith('/assets/')) return assets.serve(req, path.slice('/assets/'.length));

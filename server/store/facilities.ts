@@ -43,6 +43,7 @@ const stmts = statementsFor((db) => ({
       rental_page_url = excluded.rental_page_url, booking_url = excluded.booking_url, contact_email = excluded.contact_email,
       contact_phone = excluded.contact_phone, imported_at = excluded.imported_at, revision = revision + 1`),
   revisions: db.prepare<[], { id: string; revision: number }>('SELECT id, revision FROM facilities'),
+  revision: db.prepare<[string], number>('SELECT revision FROM facilities WHERE id = ?').pluck(),
   deleteRules: db.prepare('DELETE FROM pricing_rules WHERE facility_id = ?'),
   insertRule: db.prepare('INSERT INTO pricing_rules (facility_id, min_occupancy, adjust_pct) VALUES (?, ?, ?)'),
   activeIds: db.prepare<[string], { id: string }>('SELECT id FROM listings WHERE facility_id = ? AND active = 1'),
@@ -179,4 +180,12 @@ export function facilityData(db: Db, id: string): FacilityData | undefined {
       photos: photos.get(row.id) ?? [],
     })),
   };
+}
+
+/** The facility's data with its revision, read as of one moment (the reads share a transaction); undefined if unknown. */
+export function revisedFacilityData(db: Db, id: string): { data: FacilityData; revision: number } | undefined {
+  return db.transaction(() => {
+    const data = facilityData(db, id);
+    return data && { data, revision: stmts(db).revision.get(id)! };
+  })();
 }

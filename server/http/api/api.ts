@@ -6,7 +6,6 @@ import {
   ALLOWED_METHODS,
   DETAILS,
   headerListOf,
-  HttpProblem,
   problem,
   single,
   type Answer,
@@ -14,19 +13,12 @@ import {
   type RequestLike,
 } from '../transport/answer.ts';
 import { KeyVerifier, type KeyInfo } from './auth.ts';
-import {
-  allowedOriginFor,
-  CORS_HEADER_LIST,
-  CORS_HEADER_LIST_CODED,
-  CORS_HEADERS,
-  corsHeaderListFor,
-} from '../transport/cors.ts';
+import { allowedOriginFor, CORS_HEADERS, corsHeaderListFor } from '../transport/cors.ts';
 import { codingFor } from '../transport/encoding.ts';
 import { Freshness } from './freshness.ts';
 import { LastUse, useSlotOf, type UseSlot } from './last-use.ts';
-import { parseListQuery, type ListQuery } from './query.ts';
-import { RateLimiter, type Bucket, type Decision, type Limit } from './rate-limit.ts';
-import { headerListFor } from './header-list.ts';
+import { parseListQuery } from './query.ts';
+import { RateLimiter, type Limit } from './rate-limit.ts';
 import { codedBody, ViewsCache, type ApiBody } from './views-cache.ts';
 
 export const API_PREFIX = '/external/listings';
@@ -48,14 +40,11 @@ export interface ApiOptions {
 interface KeyProfile {
   limit: Limit;
   policy: string;
-  /** The CORS headers; undefined for an origin-restricted key, whose Allow-Origin depends on the request. */
-  cors: readonly string[] | undefined;
-  /** The same, with Accept-Encoding in Vary: for requests that sent Accept-Encoding. */
-  corsCoded: readonly string[] | undefined;
+  /** The CORS headers: without and with Accept-Encoding in Vary. For an origin-restricted key, the first allowed origin's. */
+  cors: readonly string[];
+  corsCoded: readonly string[];
   /** Where a request records the key's last use. */
   use: UseSlot;
-  /** The key's rate-limit bucket, kept here so that a request does not look it up. */
-  bucket: Bucket;
 }
 
 /** What the API and the handler share about one request. */
@@ -69,8 +58,9 @@ export interface ApiContext {
 export class ListingsApi {
   readonly freshness: Freshness;
   readonly lastUse: LastUse;
+  /** The facilities' answers, shared with the rental pages. */
+  readonly views: ViewsCache;
   private readonly keys: KeyVerifier;
-  private readonly views: ViewsCache;
   private readonly keyLimiter = new RateLimiter('key');
   private readonly authLimiter = new RateLimiter('auth');
   /** Keyed by the verifier's cached KeyInfo objects, so a data change (which drops those) drops these too. */
@@ -85,7 +75,7 @@ export class ListingsApi {
     this.lastUse = new LastUse(opts.db, opts.lastUseIntervalMs);
     this.freshness.onChange(() => {
       this.keys.clear();
-      this.views.clear();
+      this.views.dropChanged();
     });
   }
 
@@ -117,84 +107,72 @@ export class ListingsApi {
     this.freshness.check();
     const key = this.authenticate(req, ctx);
     if (isAnswer(key)) return key;
+    const profile = this.profileOf(key);
     const origin = single(req.headers.origin);
     const restricted = key.allowed_origins.length > 0;
     const cors = restricted
       ? { ...CORS_HEADERS, 'access-control-allow-origin': allowedOriginFor(key.allowed_origins, origin) }
       : CORS_HEADERS;
-    if (origin !== undefined && restricted && !key.allowed_origins.includes(origin)) {
-      throw new HttpProblem('origin_not_allowed', DETAILS.origin_not_allowed(), cors);
-    }
+    if (restricted && origin !== undefined && !key.allowed_origins.includes(origin))
+      return problem('origin_not_allowed', DETAILS.origin_not_allowed(), cors);
     // One clock reading per batch (or per request outside one), for the rate limit and the last use.
     const now = this.batchNow ?? performance.now();
-    const seconds = now / 1000;
-    const profile = this.profileOf(key, seconds);
-    const limit = this.keyLimiter.takeFrom(profile.bucket, profile.limit, seconds);
-    if (!limit.ok) {
-      throw new HttpProblem('rate_limited', DETAILS.rate_limited(limit.retryAfter), {
-        ...this.errorHeaders(cors, profile, limit),
+    const limit = this.keyLimiter.take(key.id, profile.limit, now / 1000);
+    const errorHeaders = () => ({ ...cors, ...this.keyLimiter.headersOf(profile.limit, limit) });
+    if (!limit.ok)
+      return problem('rate_limited', DETAILS.rate_limited(limit.retryAfter), {
+        ...errorHeaders(),
         'retry-after': limit.retryAfter,
       });
-    }
     this.lastUse.touch(profile.use, now);
     const views = this.views.get(key.facility_id);
     let body: ApiBody | undefined;
     if (path === API_PREFIX) {
-      if (!views) throw new HttpProblem('not_found', DETAILS.not_found(), this.errorHeaders(cors, profile, limit));
-      body = this.views.listBody(views, this.listQuery(search, cors, profile, limit));
-    } else {
-      body = views?.details.get(path, API_PREFIX_SLASH.length);
-      if (!body) throw new HttpProblem('not_found', DETAILS.not_found(), this.errorHeaders(cors, profile, limit));
-    }
-    // The hot path: a header list made once, copied, two slots filled; no per-request objects (README "Performance").
+      const query = parseListQuery(search);
+      if (typeof query === 'string') return problem('invalid_parameter', query, errorHeaders());
+      body = views && this.views.listBody(views, query);
+    } else body = views?.details.get(path.slice(API_PREFIX_SLASH.length));
+    if (!body) return problem('not_found', DETAILS.not_found(), errorHeaders());
     const acceptEncoding = single(req.headers['accept-encoding']);
     const variant = codedBody(body, codingFor(acceptEncoding));
     const inm = single(req.headers['if-none-match']);
     const notModified = inm !== undefined && etagMatches(inm, variant.etag);
     const coded = acceptEncoding !== undefined;
+    const corsList =
+      restricted && origin !== undefined
+        ? corsHeaderListFor(cors['access-control-allow-origin'] as string, coded)
+        : coded
+          ? profile.corsCoded
+          : profile.cors;
     return {
       status: notModified ? 304 : 200,
-      headers: headerListFor(
-        variant,
-        notModified,
-        (coded ? profile.corsCoded : profile.cors) ??
-          corsHeaderListFor(String(cors['access-control-allow-origin']), coded),
-        profile,
+      headers: [
+        ...corsList,
+        ...(notModified ? variant.notModified : variant.ok),
+        'ratelimit-policy',
+        profile.policy,
+        'ratelimit',
         limit.rateLimit,
+        'x-request-id',
         ctx.requestId,
-      ),
+        'x-content-type-options',
+        'nosniff',
+      ],
       body: notModified ? null : variant.bytes,
     };
   }
 
-  // No closures are made per request (tsx's keepNames would name each one): helpers are methods.
-  private listQuery(search: string, cors: Headers, profile: KeyProfile, limit: Decision): ListQuery | undefined {
-    try {
-      return parseListQuery(search);
-    } catch (err) {
-      if (err instanceof HttpProblem)
-        throw new HttpProblem(err.code, err.detail, this.errorHeaders(cors, profile, limit));
-      throw err;
-    }
-  }
-
-  private errorHeaders(cors: Headers, profile: KeyProfile, limit: Decision): Headers {
-    return { ...cors, ...this.keyLimiter.headersOf(profile.limit, limit) };
-  }
-
-  /** `t`: the rate limit's clock (seconds), at which a new profile finds or makes the key's bucket. */
-  private profileOf(key: KeyInfo, t: number): KeyProfile {
+  private profileOf(key: KeyInfo): KeyProfile {
     let profile = this.profiles.get(key);
     if (!profile) {
       const limit = effectiveLimitOf(key, this.opts.defaultLimit);
-      const open = key.allowed_origins.length === 0;
+      const allowOrigin = allowedOriginFor(key.allowed_origins, undefined);
       profile = {
         limit,
         policy: this.keyLimiter.policyOf(limit),
-        cors: open ? CORS_HEADER_LIST : undefined,
-        corsCoded: open ? CORS_HEADER_LIST_CODED : undefined,
+        cors: corsHeaderListFor(allowOrigin, false),
+        corsCoded: corsHeaderListFor(allowOrigin, true),
         use: useSlotOf(key.id),
-        bucket: this.keyLimiter.bucketOf(key.id, limit, t),
       };
       this.profiles.set(key, profile);
     }
@@ -211,12 +189,12 @@ export class ListingsApi {
     // Failed authentication is limited per client address, so keys cannot be guessed at speed.
     const limit = this.authLimiter.take(req.remoteAddress, this.opts.authFailureLimit);
     if (!limit.ok) {
-      throw new HttpProblem('rate_limited', `Too many failed authentications; retry in ${limit.retryAfter} s.`, {
+      return problem('rate_limited', `Too many failed authentications; retry in ${limit.retryAfter} s.`, {
         ...CORS_HEADERS,
         'retry-after': limit.retryAfter,
       });
     }
-    // The same few bytes for every refused key: built once, copied per request (the handler appends to the list).
+    // The same few bytes for every refused key: built once.
     const refusal = REFUSALS[v.reason];
     return {
       status: refusal.status,

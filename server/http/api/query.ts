@@ -1,9 +1,7 @@
 // The list endpoint's query parameters, validated with zod; unknown parameters are ignored. The same schema writes
 // the parameters of the OpenAPI document (names, patterns, enums, descriptions), so the two cannot drift.
 import { z } from 'zod';
-import { SORT_KEYS, sortListings } from '../../domain/sort.ts';
-import type { Summary } from '../../schemas/listing.ts';
-import { HttpProblem } from '../transport/answer.ts';
+import { SORT_KEYS } from '../../domain/sort.ts';
 
 const area = z
   .string()
@@ -36,38 +34,24 @@ export type ListQuery = z.infer<typeof ListQuery>;
 export const LIST_QUERY_PARAMETERS = Object.keys(ListQuery.shape) as (keyof ListQuery)[];
 const KNOWN = new Set<string>(LIST_QUERY_PARAMETERS);
 
-/** Parses `?available=true&sort=price`; returns undefined when no known parameter is present (the cached default list). */
-export function parseListQuery(search: string): ListQuery | undefined {
+/**
+ * Parses `?available=true&sort=price`: undefined when no known parameter is present (the whole list), or the problem's
+ * detail (`min_area: ...`) when a value is malformed.
+ */
+export function parseListQuery(search: string): ListQuery | undefined | string {
   if (search === '' || search === '?') return undefined;
   const params = new URLSearchParams(search);
   const raw: Record<string, string> = {};
   for (const [name, value] of params) {
     if (!KNOWN.has(name)) continue;
-    if (name in raw) throw new HttpProblem('invalid_parameter', `${name}: must be given at most once`);
+    if (name in raw) return `${name}: must be given at most once`;
     raw[name] = value;
   }
   if (Object.keys(raw).length === 0) return undefined;
   const parsed = ListQuery.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new HttpProblem('invalid_parameter', `${String(issue.path[0])}: ${issue.message}`);
+    return `${String(issue.path[0])}: ${issue.message}`;
   }
   return parsed.data;
-}
-
-/** A stable text for a query, so equal queries share one cached body. */
-export function queryKey(q: ListQuery): string {
-  let key = '';
-  for (const name of LIST_QUERY_PARAMETERS) key += `${q[name] ?? ''}|`;
-  return key;
-}
-
-export function applyListQuery(listings: readonly Summary[], q: ListQuery): Summary[] {
-  const out = listings.filter(
-    (l) =>
-      (q.available !== 'true' || l.free_units > 0) &&
-      (q.min_area === undefined || l.area_m2 >= q.min_area) &&
-      (q.max_area === undefined || l.area_m2 <= q.max_area),
-  );
-  return q.sort ? sortListings(out, q.sort) : out;
 }

@@ -14,20 +14,9 @@ export interface Decision {
   readonly rateLimit: string;
 }
 
-/**
- * One client's tokens. It is also the Decision of its last take(), so a request allocates nothing here: read it before
- * the next take() from the same bucket.
- */
-export interface Bucket extends Decision {
+interface Bucket {
   tokens: number;
   at: number;
-  ok: boolean;
-  retryAfter: number;
-  /** The last RateLimit value made, with its r and t: a bucket that stays full (most keys, most of the time) answers
-   * the same text again instead of formatting two numbers per request. */
-  rateLimit: string;
-  r: number;
-  t: number;
 }
 
 const MAX_BUCKETS = 100_000;
@@ -50,44 +39,23 @@ export class RateLimiter {
     return { 'ratelimit-policy': this.policyOf(limit), ratelimit: decision.rateLimit };
   }
 
-  /** Takes one token; `t` is the time in seconds on the limiter's clock, when the caller has read it already. */
+  /** Takes one token from `id`'s bucket (full when new); `t` is the time in seconds on the limiter's clock. */
   take(id: string, limit: Limit, t = this.now()): Decision {
-    return this.takeFrom(this.bucketOf(id, limit, t), limit, t);
-  }
-
-  /**
-   * The bucket of `id`, full when new. A caller may keep it and take from it without this lookup (the API keeps a key's
-   * bucket with the key): a bucket pruned from here meanwhile still counts that caller's tokens.
-   */
-  bucketOf(id: string, limit: Limit, t = this.now()): Bucket {
     let b = this.buckets.get(id);
     if (!b) {
       if (this.buckets.size >= MAX_BUCKETS) this.prune(t);
-      b = { tokens: limit.burst, at: t, ok: true, retryAfter: 0, rateLimit: '', r: -1, t: -1 };
+      b = { tokens: limit.burst, at: t };
       this.buckets.set(id, b);
     }
-    return b;
-  }
-
-  /** Takes one token from a bucket of this limiter; the decision is the bucket itself. */
-  takeFrom(b: Bucket, limit: Limit, t = this.now()): Decision {
     b.tokens = Math.min(limit.burst, b.tokens + (t - b.at) * limit.rate);
     b.at = t;
     const ok = b.tokens >= 1;
     if (ok) b.tokens -= 1;
-    const remaining = Math.floor(b.tokens);
     const retryAfter = ok ? 0 : Math.max(1, Math.ceil((1 - b.tokens) / limit.rate));
     // t: seconds until the bucket is full again; on a refusal, until the next token, because the draft (section 6) says
     // Retry-After must not point earlier than t, and a client should not wait for a full bucket to send one request.
     const reset = ok ? Math.ceil((limit.burst - b.tokens) / limit.rate) : retryAfter;
-    if (remaining !== b.r || reset !== b.t) {
-      b.rateLimit = `"${this.name}";r=${remaining};t=${reset}`;
-      b.r = remaining;
-      b.t = reset;
-    }
-    b.ok = ok;
-    b.retryAfter = retryAfter;
-    return b;
+    return { ok, retryAfter, rateLimit: `"${this.name}";r=${Math.floor(b.tokens)};t=${reset}` };
   }
 
   /** Drops full buckets (clients that have been quiet long enough to be back at burst). */

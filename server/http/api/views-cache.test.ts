@@ -1,8 +1,15 @@
-// The per-facility views cache: built once, served by identity, and over budget the least recently used facility leaves.
+// The per-facility views cache: built once, served by identity, filtered lists sliced from the list and counted against
+// the budget, and over budget the least recently used facility of its tier leaves.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { demoDb, demoJson, tempDir } from '../../../test/helpers/fixture.ts';
 import type { Db } from '../../store/db.ts';
-import { DetailIndex, ViewsCache, type ApiBody } from './views-cache.ts';
+import fc from 'fast-check';
+import { sortListings } from '../../domain/sort.ts';
+import type { ListResponse } from '../../schemas/listing.ts';
+import { applyImport } from '../../store/facilities.ts';
+import { listingJson } from '../../../test/helpers/data.ts';
+import type { ListQuery } from './query.ts';
+import { ViewsCache } from './views-cache.ts';
 
 let db: Db;
 let cleanup: () => void;
@@ -50,20 +57,100 @@ it('over budget, evicts the least recently used facility, not the first one buil
   expect(cache.get(a)).not.toBe(viewsA);
 });
 
-it('finds a detail body by the id at the end of a path, and nothing for any other text there', () => {
-  const prefix = '/external/listings/';
-  // 300 hex ids, and ids with the same last five characters (one slot, so found by probing past each other).
-  const hex = Array.from({ length: 300 }, (_, i) => `lst_${(i * 7919).toString(16).padStart(20, '0')}`);
-  const ids = [...hex, 'lst_1aaaaa', 'lst_2aaaaa', 'x-aaaaa', 'aaaaa'];
-  const bodies = ids.map((id) => ({ id }) as unknown as ApiBody);
-  const index = new DetailIndex(ids.map((id, n) => [id, bodies[n]!] as const));
-  ids.forEach((id, n) => expect(index.get(prefix + id, prefix.length)).toBe(bodies[n]));
-  const at = (path: string) => index.get(path, prefix.length);
-  expect(at(`${prefix}${hex[0]}0`)).toBeUndefined(); // one character longer
-  expect(at(`${prefix}0${hex[0]}`)).toBeUndefined(); // the id with text before it
-  expect(at(`${prefix}${hex[0]!.slice(1)}`)).toBeUndefined(); // one shorter
-  expect(at(`${prefix}baaaaa`)).toBeUndefined(); // the alike ids' slot, another id
-  expect(at(`${prefix}lst_3aaaaa`)).toBeUndefined();
-  expect(at(prefix)).toBeUndefined();
-  expect(new DetailIndex([]).get(prefix + hex[0], prefix.length)).toBeUndefined();
+/** What a filtered list must hold: the contract's rules, applied to the whole list's summaries. */
+function expected(list: ListResponse, q: ListQuery): ListResponse {
+  const kept = list.listings.filter(
+    (l) =>
+      (q.available !== 'true' || l.free_units > 0) &&
+      (q.min_area === undefined || l.area_m2 >= q.min_area) &&
+      (q.max_area === undefined || l.area_m2 <= q.max_area),
+  );
+  return { facility: list.facility, listings: q.sort ? sortListings(kept, q.sort) : kept };
+}
+
+const anyQuery: fc.Arbitrary<ListQuery> = fc.record(
+  {
+    available: fc.constantFrom('true' as const, 'false' as const),
+    min_area: fc.double({ min: 0, max: 30, noNaN: true }).map((v) => Math.round(v * 100) / 100),
+    max_area: fc.double({ min: 0, max: 30, noNaN: true }).map((v) => Math.round(v * 100) / 100),
+    sort: fc.constantFrom('price' as const, '-price' as const, 'area' as const, '-area' as const, 'code' as const),
+  },
+  { requiredKeys: [] },
+);
+
+it('a filtered list is the whole list filtered and sorted by the contract, byte for byte', () => {
+  const cache = new ViewsCache(db, URL_BASE);
+  const views = cache.get(ids[0])!;
+  const whole = JSON.parse(views.list.identity.bytes.toString()) as ListResponse;
+  fc.assert(
+    fc.property(anyQuery, (q) => {
+      const bytes = cache.listBody(views, q).identity.bytes.toString();
+      expect(bytes).toBe(JSON.stringify(expected(whole, q)));
+    }),
+    { numRuns: 300 },
+  );
+});
+
+it('distinct filter values that pick the same listings share one body; filtered bodies count against the budget', () => {
+  const cache = new ViewsCache(db, URL_BASE);
+  const views = cache.get(ids[0])!;
+  const areas = [...views.areas];
+  const before = cache.held.small;
+  // Every value between two adjacent areas picks the same listings: one body for all of them.
+  const lo = areas[0]!;
+  const hi = areas[1]!;
+  const first = cache.listBody(views, { min_area: lo + (hi - lo) / 3 });
+  for (let k = 1; k <= 50; k++) expect(cache.listBody(views, { min_area: lo + ((hi - lo) * k) / 51 })).toBe(first);
+  expect(cache.held.small).toBeGreaterThan(before);
+  // Every empty result is one body.
+  expect(cache.listBody(views, { min_area: 99_999 })).toBe(cache.listBody(views, { max_area: 0, sort: 'code' }));
+  expect(views.filtered.size).toBe(2);
+  expect(cache.held.small).toBe(views.size);
+});
+
+it("a facility's filtered bodies are bounded, and giving them back is counted", () => {
+  const cache = new ViewsCache(db, URL_BASE);
+  const views = cache.get(ids[0])!;
+  const built = views.size;
+  const n = views.areas.length;
+  for (let a = 0; a < n; a++)
+    for (let b = a; b < n; b++)
+      for (const sort of ['price', '-price', 'area', '-area', 'code'] as const)
+        cache.listBody(views, { min_area: views.areas[a], max_area: views.areas[b], sort });
+  expect(views.filtered.size).toBeLessThanOrEqual(64);
+  expect(views.filteredBytes).toBeLessThanOrEqual(Math.max(256 * 1024, views.list.identity.bytes.length));
+  expect(views.size).toBe(built + views.filteredBytes);
+  expect(cache.held.small).toBe(views.size);
+});
+
+it("after another connection's import, only the imported facility's views are built again", () => {
+  const cache = new ViewsCache(db, URL_BASE);
+  const [a, b] = ids;
+  const viewsA = cache.get(a)!;
+  const viewsB = cache.get(b)!;
+  const file = demoJson();
+  applyImport(db, { facilities: [file.facilities.find((f) => f.id === b)] } as never);
+  cache.dropChanged();
+  expect(cache.get(a)).toBe(viewsA);
+  expect(cache.get(b)).not.toBe(viewsB);
+});
+
+it('a facility larger than an eighth of the budget is kept apart: small facilities cannot push it out', () => {
+  const big = {
+    id: 'big-one',
+    name: 'Big',
+    currency: 'PLN',
+    listings: Array.from({ length: 400 }, (_, i) => listingJson(`B-${i}`, `Big unit ${i}`, i)),
+  };
+  applyImport(db, { facilities: [{ ...big, pricing_rules: [] }] } as never);
+  const probe = new ViewsCache(db, URL_BASE).get('big-one')!.size;
+  // The big facility is more than the whole budget; the three small ones fit.
+  const cache = new ViewsCache(db, URL_BASE, probe - 1);
+  const first = cache.get('big-one')!;
+  for (let round = 0; round < 5; round++) {
+    for (const id of ids) cache.get(id);
+    expect(cache.get('big-one')).toBe(first);
+  }
+  expect(cache.builds).toBe(1 + ids.length);
+  expect(cache.held.large).toBe(first.size);
 });

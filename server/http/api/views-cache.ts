@@ -1,80 +1,74 @@
-// Serialised answers per facility (bodies + strong ETags), built once from the domain views and kept until data changes.
+// Serialised answers per facility (bodies + strong ETags), built once from the domain views and kept until that
+// facility's data changes. The API and the rental page both read them, so they cannot disagree on a price.
 import { createHash } from 'node:crypto';
+import { listingIdOf, type Facility } from '../../domain/facility.ts';
+import { COMPARATORS, type SortKey } from '../../domain/sort.ts';
 import { detailOf, summaryOf } from '../../domain/views.ts';
-import type { Summary } from '../../schemas/listing.ts';
+import type { Detail, Summary } from '../../schemas/listing.ts';
 import type { Db } from '../../store/db.ts';
-import { facilityData } from '../../store/facilities.ts';
-import { applyListQuery, queryKey, type ListQuery } from './query.ts';
-import { codedEtag, compress, type Coding } from '../transport/encoding.ts';
+import { facilityRevisions, revisedFacilityData } from '../../store/facilities.ts';
+import type { ListQuery } from './query.ts';
+import { codedEtag, compress, type Coding, type Effort } from '../transport/encoding.ts';
 
-export interface Body {
+/** One coding of an answer's body with the headers that go with it, built once. */
+export interface Variant {
   bytes: Buffer;
   etag: string;
-}
-
-/** One coding of an answer's body with the headers that go with it, built once: etag, cache-control, content-type (and length). */
-export interface Variant extends Body {
-  /** For a 200 (and HEAD). */
+  /** For a 200 (and HEAD): etag, cache-control, content-type, content-encoding, content-length. */
   ok: readonly string[];
-  /** For a 304: only what RFC 9110 15.4.5 lists (ETag, Cache-Control; Vary comes with the CORS headers), no body metadata. */
+  /** For a 304: only what RFC 9110 15.4.5 lists (ETag, Cache-Control; Vary comes with the CORS headers). */
   notModified: readonly string[];
-  /** The API's whole header list for a 200 and for a 304, kept for the last CORS list and key profile it was made for. */
-  okList: KeptList | undefined;
-  notModifiedList: KeptList | undefined;
 }
 
-/** A whole header list and what it was made from (the API's headerListFor makes and reads these). */
-export interface KeptList {
-  cors: readonly string[];
-  profile: object;
-  list: string[];
-}
-
-/**
- * An API answer's body: the identity variant, and its br and gzip variants, each compressed on first demand, once.
- * Every coding is a Variant of one shape, so the hot path reads its fields through one hidden class. When the identity
- * body was a wider object (a Variant plus `coded`), serving br as well turned those reads polymorphic for the rest of
- * the process. (The larger falls seen in full bench runs then were most likely V8's memory reducer: server/node-flags.ts.)
- */
+/** An answer's body: identity, and its br and gzip variants, each compressed on first demand, once. */
 export interface ApiBody {
   identity: Variant;
   coded: Partial<Record<Coding, Variant>>;
+  effort: Effort;
 }
 
 export interface FacilityViews {
-  facility: { id: string; name: string };
-  summaries: Summary[];
+  facility: Facility;
+  revision: number;
   list: ApiBody;
-  details: DetailIndex;
+  summaries: Summary[];
+  /** Where each summary's JSON sits in the list body: [start, end) byte offsets, two per listing. */
+  spans: Uint32Array;
+  /** The listings' distinct areas, ascending: a filter bound snaps to one of them, so equal results share a body. */
+  areas: Float64Array;
+  /** Listing indices in each sort order, made on first use. */
+  orders: Partial<Record<SortKey, Uint32Array>>;
+  details: Map<string, ApiBody>;
   filtered: Map<string, ApiBody>;
-  /** Bytes counted against the budget: the bodies with their overhead, doubled for the summaries, codings and filters. */
+  filteredBytes: number;
+  /** Bytes counted against the budget: bodies (with room for their codings), summaries and per-body overhead. */
   size: number;
   /** When it was last used, on the cache's own clock: the least recently used facility leaves first. */
   used: number;
 }
 
-const MAX_FILTERED = 32;
-/**
- * What a body costs beside its bytes, counted against the budget: its objects and header lists, and the whole header
- * lists the API keeps with each coding (about 130 bytes each, two per coding at most).
- */
-const BODY_OVERHEAD = 1024;
+/** What a body costs beside its identity bytes: its coded variants (a fraction of it) and objects and header lists. */
+const codedShare = 0.3;
+const BODY_OVERHEAD = 512;
+/** A summary object in the heap, next to its JSON in the list body. */
+const SUMMARY_FACTOR = 2;
+const MAX_FILTERED = 64;
 
-export function bodyOf(value: unknown): Body {
-  const bytes = Buffer.from(JSON.stringify(value));
-  return { bytes, etag: `"${createHash('sha1').update(bytes).digest('base64url')}"` };
+export function bodySizeOf(bytes: number): number {
+  return Math.ceil(bytes * (1 + codedShare)) + BODY_OVERHEAD;
+}
+
+export function etagOf(bytes: Buffer): string {
+  return `"${createHash('sha1').update(bytes).digest('base64url')}"`;
 }
 
 function variantOf(bytes: Buffer, etag: string, coding: Coding | null): Variant {
   const notModified = ['etag', etag, 'cache-control', 'private, no-cache'];
   const encoding = coding === null ? [] : ['content-encoding', coding];
-  // Not frozen (readonly in type only): V8 spreads frozen arrays on a slower path (the API spreads these into its lists).
   return {
     bytes,
     etag,
     notModified,
-    okList: undefined,
-    notModifiedList: undefined,
     ok: [
       ...notModified,
       'content-type',
@@ -86,67 +80,131 @@ function variantOf(bytes: Buffer, etag: string, coding: Coding | null): Variant 
   };
 }
 
-function apiBodyOf(value: unknown): ApiBody {
-  const body = bodyOf(value);
-  return { identity: variantOf(body.bytes, body.etag, null), coded: {} };
+export function apiBodyOf(bytes: Buffer, effort: Effort = 'kept'): ApiBody {
+  return { identity: variantOf(bytes, etagOf(bytes), null), coded: {}, effort };
 }
 
 /** The body in this coding (null: identity); a coding's bytes are made on its first request and kept with the body. */
 export function codedBody(body: ApiBody, coding: Coding | null): Variant {
   if (coding === null) return body.identity;
   const { bytes, etag } = body.identity;
-  return (body.coded[coding] ??= variantOf(compress(bytes, coding), codedEtag(etag, coding), coding));
+  return (body.coded[coding] ??= variantOf(compress(bytes, coding, body.effort), codedEtag(etag, coding), coding));
+}
+
+/** Builds one facility's views from the store: its list, every detail, and what filtering needs. */
+function buildViews(db: Db, facilityId: string, publicUrl: string, used: number): FacilityViews | undefined {
+  const read = revisedFacilityData(db, facilityId);
+  if (!read) return undefined;
+  const { data, revision } = read;
+  const summaries = data.listings.map((l) => summaryOf(l, data, publicUrl));
+  // The list body joined from each summary's JSON: the same bytes as JSON.stringify of the whole, with offsets.
+  const head = `{"facility":${JSON.stringify({ id: data.facility.id, name: data.facility.name })},"listings":[`;
+  const parts = summaries.map((s) => JSON.stringify(s));
+  const spans = new Uint32Array(parts.length * 2);
+  let at = Buffer.byteLength(head);
+  parts.forEach((part, i) => {
+    spans[i * 2] = at;
+    at += Buffer.byteLength(part);
+    spans[i * 2 + 1] = at;
+    at += 1; // the comma
+  });
+  const list = apiBodyOf(Buffer.from(`${head}${parts.join(',')}]}`));
+  const details = new Map<string, ApiBody>();
+  let size = bodySizeOf(list.identity.bytes.length) * (1 + SUMMARY_FACTOR);
+  for (const l of data.listings) {
+    const body = apiBodyOf(Buffer.from(JSON.stringify(detailOf(l, data, publicUrl))));
+    details.set(l.id, body);
+    size += bodySizeOf(body.identity.bytes.length);
+  }
+  return {
+    facility: data.facility,
+    revision,
+    list,
+    summaries,
+    spans,
+    areas: Float64Array.from(new Set(summaries.map((s) => s.area_m2))).sort(),
+    orders: {},
+    details,
+    filtered: new Map(),
+    filteredBytes: 0,
+    size,
+    used,
+  };
+}
+
+/** The facility's listing indices in `key`'s order (ties keep the import order: the sort is stable). */
+function orderOf(views: FacilityViews, key: SortKey): Uint32Array {
+  let order = views.orders[key];
+  if (!order) {
+    const s = views.summaries;
+    const compare = COMPARATORS[key];
+    order = views.orders[key] = Uint32Array.from(Array.from(s.keys()).sort((a, b) => compare(s[a]!, s[b]!)));
+  }
+  return order;
+}
+
+/** How many values of a sorted array are below x (`orEqual`: at or below x). */
+function countBelow(values: Float64Array, x: number, orEqual: boolean): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (values[mid]! < x || (orEqual && values[mid] === x)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
- * A facility's detail bodies by listing id, found where the id sits in the request's path: no slice and no hash of a
- * string made per request (Map.get(path.slice(...)) cost about 40 ns of the API's ~400 per request). Listing ids end in
- * hex digits of a SHA-256 (domain/facility.ts), so their last five characters choose the slot; any other text is only
- * a miss. Open addressing, at most half full.
+ * A query's result, named: area bounds snap to the listings' own areas, so the endless distinct values a client can
+ * send name few results (at most areas² x sorts x 2), and every empty result is one.
  */
-export class DetailIndex {
-  private readonly slots: ({ id: string; body: ApiBody } | undefined)[];
-  private readonly mask: number;
-
-  constructor(entries: readonly (readonly [string, ApiBody])[]) {
-    let size = 16;
-    while (size < entries.length * 2) size *= 2;
-    this.mask = size - 1;
-    this.slots = new Array<{ id: string; body: ApiBody } | undefined>(size).fill(undefined);
-    for (const [id, body] of entries) {
-      let i = slotOf(id) & this.mask;
-      while (this.slots[i] !== undefined) i = (i + 1) & this.mask;
-      this.slots[i] = { id, body };
-    }
-  }
-
-  /** The body of the listing whose id is `path` from `start` on. */
-  get(path: string, start = 0): ApiBody | undefined {
-    const length = path.length - start;
-    for (let i = slotOf(path) & this.mask; ; i = (i + 1) & this.mask) {
-      const slot = this.slots[i];
-      if (slot === undefined) return undefined;
-      if (slot.id.length === length && path.endsWith(slot.id)) return slot.body;
-    }
-  }
+export function resultKey(views: FacilityViews, q: ListQuery): string {
+  const { areas } = views;
+  const lo = q.min_area === undefined ? 0 : countBelow(areas, q.min_area, false);
+  const hi = (q.max_area === undefined ? areas.length : countBelow(areas, q.max_area, true)) - 1;
+  if (lo > hi) return 'empty';
+  return `${q.available === 'true' ? 'a' : ''}|${q.sort ?? ''}|${lo}|${hi}`;
 }
 
-/** The last five characters as hex digits (0-9, a-f; anything else gives some other number): a slot in DetailIndex. */
-function slotOf(s: string): number {
-  let h = 0;
-  for (let i = Math.max(0, s.length - 5); i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    h = (h << 4) + (c & 15) + (c >> 6) * 9;
+/** The filtered list's bytes, sliced from the list body: O(listings), no serialising. */
+function filteredBytesOf(views: FacilityViews, q: ListQuery): Buffer {
+  const { summaries, spans } = views;
+  const whole = views.list.identity.bytes;
+  const order = q.sort ? orderOf(views, q.sort) : undefined;
+  const picked: number[] = [];
+  let length = 0;
+  for (let k = 0; k < summaries.length; k++) {
+    const i = order ? order[k]! : k;
+    const s = summaries[i]!;
+    if (q.available === 'true' && s.free_units <= 0) continue;
+    if (q.min_area !== undefined && s.area_m2 < q.min_area) continue;
+    if (q.max_area !== undefined && s.area_m2 > q.max_area) continue;
+    picked.push(i);
+    length += spans[i * 2 + 1]! - spans[i * 2]! + 1;
   }
-  return h;
+  const headEnd = spans.length > 0 ? spans[0]! : whole.length - 2;
+  const out = Buffer.allocUnsafe(headEnd + Math.max(0, length - 1) + 2);
+  let at = whole.copy(out, 0, 0, headEnd);
+  picked.forEach((i, n) => {
+    if (n > 0) out[at++] = 0x2c; // ','
+    at += whole.copy(out, at, spans[i * 2]!, spans[i * 2 + 1]!);
+  });
+  out[at++] = 0x5d; // ']'
+  out[at++] = 0x7d; // '}'
+  return out;
 }
 
 export class ViewsCache {
   private readonly entries = new Map<string, FacilityViews>();
+  /** Facilities whose views take more than a fraction of the budget, kept apart so small ones cannot push them out. */
+  private readonly large = new Map<string, FacilityViews>();
   private bytes = 0;
-  /** Counts get() calls. Recency is a number on each entry, not a Map re-insertion per hit: re-inserting churns the
-   * Map's backing store, about 20 bytes of old-generation garbage per request (RSS +40 MB a minute at 35k req/s). */
+  private largeBytes = 0;
+  /** Counts get() calls: recency is a number on each entry, not a Map re-insertion per hit. */
   private clock = 0;
+  /** How many facilities were built from the store: for tests and the operations page. */
+  builds = 0;
 
   constructor(
     private readonly db: Db,
@@ -154,63 +212,91 @@ export class ViewsCache {
     private readonly budgetBytes = 64 * 1024 * 1024,
   ) {}
 
-  clear(): void {
-    this.entries.clear();
-    this.bytes = 0;
+  /** Bytes held, by tier. */
+  get held(): { small: number; large: number } {
+    return { small: this.bytes, large: this.largeBytes };
   }
 
-  /** The facility's answers, built on first use; least recently used facilities leave first when over budget. */
+  clear(): void {
+    this.entries.clear();
+    this.large.clear();
+    this.bytes = 0;
+    this.largeBytes = 0;
+  }
+
+  /** After a commit by another connection: drops the views of facilities whose revision moved (or that are gone). */
+  dropChanged(): void {
+    const revisions = facilityRevisions(this.db);
+    for (const tier of [this.entries, this.large])
+      for (const [id, views] of tier) if (revisions.get(id) !== views.revision) this.remove(id, views);
+  }
+
+  /** The facility's answers, built on first use. */
   get(facilityId: string): FacilityViews | undefined {
-    const hit = this.entries.get(facilityId);
+    const hit = this.entries.get(facilityId) ?? this.large.get(facilityId);
     if (hit) {
       hit.used = ++this.clock;
       return hit;
     }
-    const data = facilityData(this.db, facilityId);
-    if (!data) return undefined;
-    const summaries = data.listings.map((l) => summaryOf(l, data, this.publicUrl));
-    const facility = { id: data.facility.id, name: data.facility.name };
-    const list = apiBodyOf({ facility, listings: summaries });
-    const bodies: [string, ApiBody][] = [];
-    let size = list.identity.bytes.length + BODY_OVERHEAD;
-    for (const l of data.listings) {
-      const b = apiBodyOf(detailOf(l, data, this.publicUrl));
-      bodies.push([l.id, b]);
-      size += b.identity.bytes.length + BODY_OVERHEAD;
-    }
-    const details = new DetailIndex(bodies);
-    const views: FacilityViews = {
-      facility,
-      summaries,
-      list,
-      details,
-      filtered: new Map(),
-      size: size * 2,
-      used: ++this.clock,
-    };
-    this.entries.set(facilityId, views);
-    this.bytes += views.size;
-    while (this.bytes > this.budgetBytes && this.entries.size > 1) this.evictLeastRecent();
+    const views = buildViews(this.db, facilityId, this.publicUrl, ++this.clock);
+    if (!views) return undefined;
+    this.builds++;
+    const isLarge = views.size > this.budgetBytes / 8;
+    (isLarge ? this.large : this.entries).set(facilityId, views);
+    this.account(views, views.size);
     return views;
   }
 
-  /** One scan per eviction, which happens only when a facility is built over budget. */
-  private evictLeastRecent(): void {
-    let oldest: [string, FacilityViews] | undefined;
-    for (const entry of this.entries) if (!oldest || entry[1].used < oldest[1].used) oldest = entry;
-    this.entries.delete(oldest![0]);
-    this.bytes -= oldest![1].size;
+  /** The rental page's view of one listing (by code): the very Detail the API answers, or undefined. */
+  detailByCode(views: FacilityViews, code: string): Detail | undefined {
+    const body = views.details.get(listingIdOf(views.facility.id, code));
+    return body && (JSON.parse(body.identity.bytes.toString()) as Detail);
   }
 
+  /** The list body for a query: the whole list, or a filtered one, kept while its facility's share allows. */
   listBody(views: FacilityViews, query: ListQuery | undefined): ApiBody {
     if (!query) return views.list;
-    const key = queryKey(query);
+    const key = resultKey(views, query);
     let body = views.filtered.get(key);
-    if (!body) {
-      body = apiBodyOf({ facility: views.facility, listings: applyListQuery(views.summaries, query) });
-      if (views.filtered.size >= MAX_FILTERED) views.filtered.delete(views.filtered.keys().next().value!);
-      views.filtered.set(key, body);
+    if (body) return body;
+    body = apiBodyOf(filteredBytesOf(views, query), 'once');
+    const cost = bodySizeOf(body.identity.bytes.length);
+    // A facility's filtered bodies may take as much room as its list does (a little at least): beyond it, the oldest go.
+    const share = Math.max(256 * 1024, views.list.identity.bytes.length);
+    if (cost > share) return body; // made for this request alone
+    let freed = 0;
+    for (const [k, old] of views.filtered) {
+      if (views.filteredBytes - freed + cost <= share && views.filtered.size < MAX_FILTERED) break;
+      freed += bodySizeOf(old.identity.bytes.length);
+      views.filtered.delete(k);
     }
+    views.filtered.set(key, body);
+    views.filteredBytes += cost - freed;
+    views.size += cost - freed;
+    this.account(views, cost - freed);
     return body;
+  }
+
+  /** Counts bytes a facility's views took (or gave back); over budget, the least recently used of its tier leave. */
+  private account(views: FacilityViews, delta: number): void {
+    const isLarge = this.large.get(views.facility.id) === views;
+    const tier = isLarge ? this.large : this.entries;
+    if (isLarge) this.largeBytes += delta;
+    else this.bytes += delta;
+    while ((isLarge ? this.largeBytes : this.bytes) > this.budgetBytes && tier.size > 1) {
+      let oldest: [string, FacilityViews] | undefined;
+      for (const entry of tier) if (entry[1] !== views && (!oldest || entry[1].used < oldest[1].used)) oldest = entry;
+      this.remove(oldest![0], oldest![1]);
+    }
+  }
+
+  private remove(id: string, views: FacilityViews): void {
+    if (this.entries.get(id) === views) {
+      this.entries.delete(id);
+      this.bytes -= views.size;
+    } else if (this.large.get(id) === views) {
+      this.large.delete(id);
+      this.largeBytes -= views.size;
+    }
   }
 }

@@ -1,26 +1,25 @@
 // The operator's public rental page, /rent/{facility}/{code}: the same Detail (and price) the API answers, as HTML.
 import type { Facility } from '../../domain/facility.ts';
-import { bookingUrlOf, detailOf } from '../../domain/views.ts';
+import { bookingUrlOf } from '../../domain/views.ts';
 import { formatArea, formatDimensions, formatDuration, formatMoney, formatPeriod } from '../../domain/format.ts';
 import { offerOf } from '../../domain/structured-data.ts';
 import type { Detail } from '../../schemas/listing.ts';
-import type { Db } from '../../store/db.ts';
-import { facilityData } from '../../store/facilities.ts';
+import type { ViewsCache } from '../api/views-cache.ts';
 import type { Answer } from '../transport/answer.ts';
 import { html, HTML_SECURITY_HEADERS, jsonForScript, page, type Html } from './html.ts';
 
 export const RENT_PREFIX = '/rent/';
 
-export function rentalPage(db: Db, publicUrl: string, path: string): Answer {
+/** The page of one listing, from the facility's cached views (the very Detail the API answers): no store read per page. */
+export function rentalPage(views: ViewsCache, path: string): Answer {
   const [facilityId, code, ...rest] = path.slice(RENT_PREFIX.length).split('/').map(safeDecode);
-  const data = facilityId && code && rest.length === 0 ? facilityData(db, facilityId) : undefined;
-  const listing = data?.listings.find((l) => l.code === code);
-  if (!data || !listing) return notFoundPage();
-  const detail = detailOf(listing, data, publicUrl);
+  const facility = facilityId && code && rest.length === 0 ? views.get(facilityId) : undefined;
+  const detail = facility && views.detailByCode(facility, code!);
+  if (!facility || !detail) return notFoundPage();
   return {
     status: 200,
     headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...HTML_SECURITY_HEADERS },
-    body: renderListing(detail, data.facility),
+    body: renderListing(detail, facility.facility),
   };
 }
 
@@ -39,6 +38,23 @@ export function notFoundPage(): Answer {
     body: page(
       'Unit not found',
       html`<main class="rent"><h1>Unit not found</h1><p>This unit is not available to rent. It may have been rented out or removed.</p></main>`,
+    ),
+  };
+}
+
+/** Too many pages from one address: an HTML page for a person, Retry-After for a program. */
+export function tooManyPages(retryAfter: number): Answer {
+  return {
+    status: 429,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'retry-after': retryAfter,
+      ...HTML_SECURITY_HEADERS,
+    },
+    body: page(
+      'Too many requests',
+      html`<main class="rent"><h1>Too many requests</h1><p>Too many pages were requested from your address. Please try again in ${retryAfter} seconds.</p></main>`,
     ),
   };
 }

@@ -69,7 +69,7 @@ export class StaticBody {
   private codedAs(coding: Coding): { bytes: Buffer; etag: string } | undefined {
     let coded = this.coded[coding];
     if (coded === undefined) {
-      const bytes = compress(this.bytes, coding);
+      const bytes = compress(this.bytes, coding, 'static');
       // Tiny files can grow: those stay identity for this coding.
       coded = this.coded[coding] =
         bytes.length < this.bytes.length ? { bytes, etag: codedEtag(this.etag, coding) } : null;

@@ -121,11 +121,7 @@ export class HttpProblem extends Error {
   readonly headers: Headers;
 
   constructor(code: ProblemCode, detail: string, headers: Headers = {}) {
-    // An answer, not a bug: no stack trace is captured, which was the costliest step of refusing a wrong key.
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
     super(detail);
-    Error.stackTraceLimit = limit;
     this.code = code;
     this.detail = detail;
     this.headers = headers;

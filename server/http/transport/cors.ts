@@ -11,15 +11,11 @@ export const CORS_HEADERS: Readonly<Headers> = Object.freeze({
   vary: 'X-API-Key, Origin',
 });
 
-/** Readonly in type only: spread per request, and V8 spreads frozen arrays on a slower path. */
-export const CORS_HEADER_LIST: readonly string[] = headerListOf(CORS_HEADERS);
-
 /**
  * For a request that sent Accept-Encoding: its answer was chosen by coding too. A request without one always gets
  * identity, and every answer is `private`, so only that client's own cache keeps it: it never needs the coding in Vary.
  */
 export const CORS_HEADERS_CODED: Readonly<Headers> = Object.freeze({ ...CORS_HEADERS, vary: VARY_WITH_CODING });
-export const CORS_HEADER_LIST_CODED: readonly string[] = headerListOf(CORS_HEADERS_CODED);
 
 /** The CORS headers with this Access-Control-Allow-Origin (an origin-restricted key's). */
 export function corsHeaderListFor(allowOrigin: string, varyOnCoding = false): readonly string[] {

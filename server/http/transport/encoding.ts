@@ -15,14 +15,27 @@ export function codedEtag(etag: string, coding: Coding): string {
 }
 
 /**
- * Compresses once: brotli's best quality on small bodies (milliseconds), a lower one above 64 KiB, where quality 11
- * costs seconds (the 1.7 MB docs bundle) for a few percent.
+ * How hard to compress: `static` for files compressed once per process, `kept` for bodies made once per data change,
+ * `once` for bodies that may serve a single request (a filtered list), where only a cheap level keeps each request cheap.
  */
-export function compress(bytes: Buffer, coding: Coding): Buffer {
-  if (coding === 'gzip') return gzipSync(bytes, { level: 9 });
+export type Effort = 'static' | 'kept' | 'once';
+
+const SMALL = 16 * 1024;
+const LARGE = 256 * 1024;
+
+/** Brotli's best quality only on small kept bodies: above that, quality 11 costs tens of milliseconds for a few percent. */
+function brotliQuality(length: number, effort: Effort): number {
+  if (effort === 'static') return length <= LARGE / 4 ? 11 : 9;
+  if (effort === 'once') return length <= LARGE ? 4 : 1;
+  return length <= SMALL ? 11 : length <= 4 * LARGE ? 5 : 4;
+}
+
+export function compress(bytes: Buffer, coding: Coding, effort: Effort = 'kept'): Buffer {
+  if (coding === 'gzip')
+    return gzipSync(bytes, { level: effort === 'once' ? 1 : effort === 'static' || bytes.length <= SMALL ? 9 : 6 });
   return brotliCompressSync(bytes, {
     params: {
-      [constants.BROTLI_PARAM_QUALITY]: bytes.length <= 64 * 1024 ? 11 : 9,
+      [constants.BROTLI_PARAM_QUALITY]: brotliQuality(bytes.length, effort),
       [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
     },
   });

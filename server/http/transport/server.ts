@@ -7,11 +7,14 @@ import { CORS_HEADERS } from './cors.ts';
 import type { Handler } from '../handler.ts';
 import { JsonLog } from './log.ts';
 import { nextRequestId } from './request-id.ts';
+import { clientAddressOf } from './client-address.ts';
 
 export interface ServeOptions {
   host: string;
   port: number;
   maxConnections?: number;
+  /** Addresses of the proxies in front (TRUST_PROXY): their X-Forwarded-For names the client. */
+  trustProxy?: readonly string[];
 }
 
 export interface RunningServer {
@@ -45,14 +48,17 @@ class SocketRequest implements RequestLike {
   readonly url: string;
   readonly headers: IncomingMessage['headers'];
 
-  constructor(private readonly req: IncomingMessage) {
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly trusted: ReadonlySet<string>,
+  ) {
     this.method = req.method ?? 'GET';
     this.url = req.url ?? '/';
     this.headers = req.headers;
   }
 
   get remoteAddress(): string {
-    return this.req.socket.remoteAddress ?? '';
+    return clientAddressOf(this.req.socket.remoteAddress ?? '', this.headers['x-forwarded-for'], this.trusted);
   }
 }
 
@@ -100,8 +106,9 @@ export function startServer(handler: Handler, log: JsonLog, opts: ServeOptions):
       }
     });
   }
+  const trusted = new Set(opts.trustProxy ?? []);
   function answerOne(req: IncomingMessage, res: ServerResponse) {
-    const request = new SocketRequest(req);
+    const request = new SocketRequest(req, trusted);
     const answer =
       request.headers.host === undefined && req.httpVersionMinor === 1
         ? bareProblem('bad_request', 'An HTTP/1.1 request needs a Host header.')

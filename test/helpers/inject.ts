@@ -1,0 +1,53 @@
+// The handler in process, without a socket (as Fastify's inject and Hono's app.request): a request in, an answer out.
+import { createHandler, type Handler, type HandlerOptions } from '../../server/http/handler.ts';
+import type { Answer } from '../../server/http/transport/answer.ts';
+import { openDb } from '../../server/store/db.ts';
+
+export interface Injected {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface InjectRequest {
+  method?: string;
+  url: string;
+  headers?: Record<string, string>;
+  remoteAddress?: string;
+}
+
+/** A handler over the database file, with this process's own connection (as `listings serve` has). */
+export function handlerOver(file: string, extra: Partial<HandlerOptions> = {}): Handler & { close(): void } {
+  const db = openDb(file, { migrate: false });
+  const handler = createHandler({
+    db,
+    publicUrl: 'http://127.0.0.1:8787',
+    keyPrefix: 'svc',
+    defaultLimit: { rate: 1e9, burst: 1e9 },
+    authFailureLimit: { rate: 1e9, burst: 1e9 },
+    ...extra,
+  });
+  return Object.assign(handler, {
+    close: () => {
+      handler.api.close();
+      db.close();
+    },
+  });
+}
+
+/** One request through the handler; header names come back lower-case, whichever form the answer used. */
+export function inject(handler: Handler, req: InjectRequest): Injected {
+  const answer: Answer = handler({
+    method: req.method ?? 'GET',
+    url: req.url,
+    headers: Object.fromEntries(Object.entries(req.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+    remoteAddress: req.remoteAddress ?? '127.0.0.1',
+  });
+  const headers: Record<string, string> = {};
+  if (Array.isArray(answer.headers))
+    for (let i = 0; i < answer.headers.length; i += 2)
+      headers[answer.headers[i]!.toLowerCase()] = answer.headers[i + 1]!;
+  else for (const [k, v] of Object.entries(answer.headers)) headers[k.toLowerCase()] = String(v);
+  const body = answer.body === null ? Buffer.alloc(0) : Buffer.from(answer.body);
+  return { status: answer.status, headers, body };
+}

@@ -1,0 +1,111 @@
+// Rental pages need no key, so they are bounded otherwise: served from the facility's cached views (no store read per
+// page, unknown codes included) and limited per client address, which a trusted proxy's X-Forwarded-For names.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDb } from '../server/store/db.ts';
+import { applyImport } from '../server/store/facilities.ts';
+import { markedFacility } from './helpers/data.ts';
+import { loadConfig } from '../server/config.ts';
+import { freePort, issueKey, startTestServer, tempDir } from './helpers/fixture.ts';
+import { handlerOver, inject } from './helpers/inject.ts';
+import { join } from 'node:path';
+
+let cleanup: () => void;
+let file: string;
+let key: string;
+const { json, facility } = markedFacility('rent-a', 'QXRENT', 30);
+
+beforeAll(() => {
+  let dir: string;
+  ({ dir, cleanup } = tempDir());
+  file = join(dir, 'listings.db');
+  const db = openDb(file);
+  applyImport(db, { facilities: [json] } as never);
+  key = issueKey(db, facility.id).key;
+  db.close();
+});
+afterAll(() => cleanup());
+
+describe('rental pages', () => {
+  it('come from the views the API serves: one build for the facility, however many pages, unknown codes included', () => {
+    const handler = handlerOver(file, { pageLimit: { rate: 1e9, burst: 1e9 } });
+    try {
+      for (const code of facility.codes) expect(inject(handler, { url: `/rent/rent-a/${code}` }).status).toBe(200);
+      for (let i = 0; i < 20; i++) expect(inject(handler, { url: `/rent/rent-a/NOPE-${i}` }).status).toBe(404);
+      inject(handler, { url: '/external/listings', headers: { 'x-api-key': key } });
+      expect(handler.api.views.builds).toBe(1);
+    } finally {
+      handler.close();
+    }
+  });
+
+  it("show another connection's import on the next page, as the API does", () => {
+    const handler = handlerOver(file, { pageLimit: { rate: 1e9, burst: 1e9 } });
+    try {
+      const code = facility.codes[0]!;
+      expect(inject(handler, { url: `/rent/rent-a/${code}` }).body.toString()).toContain('QXRENT unit 0');
+      const other = openDb(file, { migrate: false });
+      const renamed = { ...json, listings: json.listings.map((l, i) => (i === 0 ? { ...l, title: 'QXRENAMED' } : l)) };
+      applyImport(other, { facilities: [renamed] } as never);
+      other.close();
+      handler.api.batch(() => {
+        expect(inject(handler, { url: `/rent/rent-a/${code}` }).body.toString()).toContain('QXRENAMED');
+        const list = inject(handler, { url: '/external/listings', headers: { 'x-api-key': key } });
+        expect(list.body.toString()).toContain('QXRENAMED');
+      });
+    } finally {
+      handler.close();
+    }
+  });
+
+  it('are limited per client address: past the burst a 429 page with Retry-After; another address is served', () => {
+    const handler = handlerOver(file, { pageLimit: { rate: 1, burst: 5 } });
+    try {
+      const url = `/rent/rent-a/${facility.codes[1]}`;
+      for (let i = 0; i < 5; i++) expect(inject(handler, { url, remoteAddress: '198.51.100.1' }).status).toBe(200);
+      const refused = inject(handler, { url, remoteAddress: '198.51.100.1' });
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(refused.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(inject(handler, { url, remoteAddress: '198.51.100.2' }).status).toBe(200);
+      // The API is not a page: a key's own limit governs it, not the address's.
+      expect(
+        inject(handler, { url: '/external/listings', headers: { 'x-api-key': key }, remoteAddress: '198.51.100.1' })
+          .status,
+      ).toBe(200);
+    } finally {
+      handler.close();
+    }
+  });
+});
+
+describe('behind a proxy (TRUST_PROXY)', () => {
+  async function pagesFrom(trustProxy: string, forwardedFor: string[]): Promise<number[]> {
+    const app = await startTestServer(file, {
+      config: loadConfig({ db: file, port: await freePort(), host: '127.0.0.1', trustProxy }, {}),
+      pageLimit: { rate: 0.001, burst: 2 },
+    });
+    try {
+      const statuses: number[] = [];
+      for (const address of forwardedFor) {
+        const r = await fetch(`${app.url}/rent/rent-a/${facility.codes[2]}`, {
+          headers: { 'x-forwarded-for': `203.0.113.250, ${address}` },
+        });
+        await r.arrayBuffer();
+        statuses.push(r.status);
+      }
+      return statuses;
+    } finally {
+      await app.close();
+    }
+  }
+
+  it("a trusted proxy's X-Forwarded-For names the client, so one client's burst does not limit another", async () => {
+    expect(await pagesFrom('127.0.0.1', ['198.51.100.1', '198.51.100.1', '198.51.100.1', '198.51.100.2'])).toEqual([
+      200, 200, 429, 200,
+    ]);
+  });
+
+  it('without a trusted proxy, X-Forwarded-For is ignored: any client could write it', async () => {
+    expect(await pagesFrom('', ['198.51.100.1', '198.51.100.2', '198.51.100.3'])).toEqual([200, 200, 429]);
+  });
+});
