@@ -10,11 +10,17 @@ export interface LiveSource {
   apiKey: string;
   availableOnly: boolean;
   sort: string | undefined;
+  /** The facility id the page expects (`facility`); an answer for any other is refused. */
+  facility: string | undefined;
 }
 export interface SnapshotSource {
   kind: 'snapshot';
   src: string;
   keysUrl: string | undefined;
+  /** The facility id the page expects (`facility`); a snapshot of any other is refused, signed or not. */
+  facility: string | undefined;
+  /** The lowest version the page accepts (`min-version`): an older file is a rollback, refused signed or not. */
+  minVersion: number | undefined;
 }
 export type Source = LiveSource | SnapshotSource;
 
@@ -117,6 +123,13 @@ function loadedOf(body: unknown, response: Response, text: string, complete: boo
   };
 }
 
+/** A list or snapshot of another facility than the pinned one is refused, as `snapshot verify --facility` does. */
+function checkFacility(body: unknown, pinned: string | undefined): void {
+  if (pinned !== undefined && (body as Partial<ListResponse> | null)?.facility?.id !== pinned) {
+    throw new WidgetError(0, 'facility_mismatch');
+  }
+}
+
 async function loadLive(source: LiveSource, signal: AbortSignal): Promise<Loaded> {
   const url = apiUrl(source.apiBase, 'external/listings');
   if (source.availableOnly) url.searchParams.set('available', 'true');
@@ -129,6 +142,7 @@ async function loadLive(source: LiveSource, signal: AbortSignal): Promise<Loaded
     signal,
   });
   const { value, text } = parse(bytes, response.status);
+  checkFacility(value, source.facility);
   return loadedOf(value, response, text, false);
 }
 
@@ -141,7 +155,10 @@ async function loadJson(url: URL, init: RequestInit, code: string): Promise<unkn
   }
 }
 
-/** The version a snapshot names, unverified: it only chooses which signature to fetch, and that signature decides. */
+/**
+ * The version a snapshot names. Before verification it only chooses which signature to fetch (that signature decides);
+ * `min-version` is checked against it once the bytes are verified (or, without keys-url, as shown).
+ */
 function versionOf(value: unknown): number | undefined {
   const version = (value as Partial<Snapshot> | null)?.version;
   return typeof version === 'number' && Number.isSafeInteger(version) && version > 0 ? version : undefined;
@@ -184,10 +201,15 @@ async function loadSnapshot(source: SnapshotSource, signal: AbortSignal): Promis
     kid = await verifySignature(bytes, signature, jwks); // the exact bytes received, not the parsed value
   }
   const { value, text } = parsed ?? parse(bytes, response.status);
-  if (kid !== undefined) {
-    const snapshot = value as Partial<Snapshot> | null;
-    if (snapshot?.kid !== kid) throw new WidgetError(0, 'kid_mismatch');
-    if (!(Date.parse(snapshot.expires_at ?? '') > Date.now())) throw new WidgetError(0, 'snapshot_expired');
+  const snapshot = value as Partial<Snapshot> | null;
+  // In the order `snapshot verify` checks them; the pins hold without keys-url too (a wrong URL is caught either way).
+  if (kid !== undefined && snapshot?.kid !== kid) throw new WidgetError(0, 'kid_mismatch');
+  checkFacility(snapshot, source.facility);
+  if (kid !== undefined && !(Date.parse(snapshot?.expires_at ?? '') > Date.now())) {
+    throw new WidgetError(0, 'snapshot_expired');
+  }
+  if (source.minVersion !== undefined && !((versionOf(snapshot) ?? 0) >= source.minVersion)) {
+    throw new WidgetError(0, 'snapshot_rollback');
   }
   return loadedOf(value, response, text, true);
 }

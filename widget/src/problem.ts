@@ -3,7 +3,15 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { WidgetError } from './errors.ts';
 import type { Translate } from './i18n.ts';
 
-const VERIFICATION = ['signature_invalid', 'unknown_kid', 'kid_mismatch', 'verification_unavailable'];
+/** Shown alike: the source is not the one the page trusts (a pinned facility or minimum version included). */
+const VERIFICATION = [
+  'signature_invalid',
+  'unknown_kid',
+  'kid_mismatch',
+  'verification_unavailable',
+  'facility_mismatch',
+  'snapshot_rollback',
+];
 
 export function messageFor(error: WidgetError, t: Translate): string {
   if (error.status === 401) return t('errorAuth');

@@ -15,7 +15,16 @@ import { messageFor, problemView } from './problem.ts';
 import { styles } from './storage-listings.styles.ts';
 
 /** Changing any of these means other data: fetch again, behind the skeleton. */
-const SOURCE_PROPERTIES = ['apiKey', 'apiBase', 'src', 'keysUrl', 'availableOnly', 'sort'] as const;
+const SOURCE_PROPERTIES = [
+  'apiKey',
+  'apiBase',
+  'src',
+  'keysUrl',
+  'facility',
+  'minVersion',
+  'availableOnly',
+  'sort',
+] as const;
 const LANGUAGE_PROPERTIES = ['locale', 'strings', 'rentLabel'] as const;
 
 /** Reads the `strings` attribute as JSON; a malformed value is ignored rather than thrown into the page. */
@@ -49,7 +58,8 @@ function jsonLdScript(): HTMLScriptElement {
  *
  * @fires storage-listings-load - Listings were loaded (or changed on refresh). `detail: { listings }`, as shown.
  * @fires storage-listings-error - Loading failed. `detail: { status, code }`: HTTP status (0 without one) and a code
- *   such as `invalid_api_key`, `rate_limited`, `network_error`, `signature_invalid`, `unknown_kid`, `snapshot_expired`.
+ *   such as `invalid_api_key`, `rate_limited`, `network_error`, `signature_invalid`, `unknown_kid`, `snapshot_expired`,
+ *   `facility_mismatch`, `snapshot_rollback`.
  * @fires storage-listings-rent - A rent link was clicked. `detail: { listing, id, code, price, currency }` (`price`: the
  *   gross in minor units). Cancelable: `preventDefault()` keeps the visitor on the page (to track the click or open
  *   your own flow).
@@ -90,6 +100,8 @@ export class StorageListings extends LitElement {
     apiBase: { attribute: 'api-base' },
     src: {},
     keysUrl: { attribute: 'keys-url' },
+    facility: {},
+    minVersion: { type: Number, attribute: 'min-version' },
     availableOnly: { type: Boolean, attribute: 'available-only' },
     sort: {},
     limit: { type: Number },
@@ -113,6 +125,16 @@ export class StorageListings extends LitElement {
   declare src: string | undefined;
   /** Snapshot mode: URL of the publisher's JWKS; when set, only a valid, unexpired signed snapshot is shown. */
   declare keysUrl: string | undefined;
+  /**
+   * The facility id the page expects (`wro-1`): a snapshot (signed or not) or an API answer of any other facility is
+   * refused as `facility_mismatch`, shown like a bad signature (a mirror cannot swap in another facility's signed file).
+   */
+  declare facility: string | undefined;
+  /**
+   * Snapshot mode: the lowest `version` accepted; an older file is refused as `snapshot_rollback`, shown like a bad
+   * signature (a mirror cannot serve an older, still unexpired file). Not a number: `invalid_config`.
+   */
+  declare minVersion: number | undefined;
   /** Only listings with free units. */
   declare availableOnly: boolean;
   /** `price`, `-price`, `area`, `-area` or `code` (natural order: S-2 before S-10); the operator's order when unset. */
@@ -192,10 +214,15 @@ export class StorageListings extends LitElement {
   }
 
   private source(): Source {
-    if (this.src) return { kind: 'snapshot', src: this.src, keysUrl: this.keysUrl || undefined };
+    const facility = this.facility || undefined;
+    if (this.src) {
+      const minVersion = this.minVersion ?? undefined; // null once the attribute is removed
+      if (minVersion !== undefined && !Number.isFinite(minVersion)) throw new WidgetError(0, 'invalid_config');
+      return { kind: 'snapshot', src: this.src, keysUrl: this.keysUrl || undefined, facility, minVersion };
+    }
     if (this.apiKey && this.apiBase) {
       const { apiKey, apiBase, availableOnly, sort } = this;
-      return { kind: 'live', apiKey, apiBase, availableOnly, sort };
+      return { kind: 'live', apiKey, apiBase, availableOnly, sort, facility };
     }
     throw new WidgetError(0, 'invalid_config');
   }

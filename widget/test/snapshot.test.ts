@@ -1,13 +1,33 @@
 // Snapshot mode with keys-url: a verified snapshot renders, checked against the signature of the version it names
 // (consistent snapshots), or the one beside it in an older layout; tampered, expired or wrongly signed ones never do.
+// A page may pin the facility (snapshot or live) and a minimum version: anything else is refused like a bad signature.
 import { deepEqual, equal } from './assert.ts';
-import { cards, describe, it, mount, part, record, root, server, token, waitFor, waitForCards } from './helpers.ts';
+import {
+  cards,
+  describe,
+  it,
+  liveAttributes,
+  mount,
+  part,
+  record,
+  root,
+  server,
+  token,
+  waitFor,
+  waitForCards,
+} from './helpers.ts';
 
 type ErrorDetail = { status: number; code: string };
+type Attributes = Record<string, string>;
 
 /** The token in the path: the version's signature, resolved against the snapshot's URL, is logged and cached per test. */
-function signed(variant: string, t = token(), file = 'listings.json'): Record<string, string> {
+function signed(variant: string, t = token(), file = 'listings.json'): Attributes {
   return { src: `/snap/@${t}/${variant}/${file}`, 'keys-url': '/snap/keys.json', locale: 'en' };
+}
+
+/** The same file, shown without checking its signature. */
+function unsigned(variant: string, t = token()): Attributes {
+  return { src: `/snap/@${t}/${variant}/listings.json`, locale: 'en' };
 }
 
 /** The snapshot files a test's widget asked for, in order, with the status each got. */
@@ -15,34 +35,50 @@ async function requested(t: string): Promise<string[]> {
   return (await server.log(t)).map((e) => `${e.status} ${e.path}`);
 }
 
-/** Mounts the variant and waits for all three listings of the fixture, in order. */
-async function rendered(variant: string, t: string, file?: string): Promise<HTMLElement[]> {
+/** Mounts the widget and waits for all three listings of the fixture, in order. */
+async function shown(attributes: Attributes): Promise<HTMLElement[]> {
   const expected = await server.fixture('basic');
-  const shown = await waitForCards(mount(signed(variant, t, file)), 3);
+  const cardsShown = await waitForCards(mount(attributes), 3);
   deepEqual(
-    shown.map((c) => c.dataset.listingId),
+    cardsShown.map((c) => c.dataset.listingId),
     expected.map((l) => l.id),
   );
-  return shown;
+  return cardsShown;
 }
 
-async function failed(variant: string, t = token()): Promise<{ errors: ErrorDetail[]; el: HTMLElement }> {
+const rendered = (variant: string, t: string, file?: string) => shown(signed(variant, t, file));
+
+async function failedWith(attributes: Attributes): Promise<{ errors: ErrorDetail[]; el: HTMLElement }> {
   let errors: CustomEvent<ErrorDetail>[] = [];
   let loads: CustomEvent[] = [];
-  const el = mount(signed(variant, t), (e) => {
+  const el = mount(attributes, (e) => {
     errors = record(e, 'storage-listings-error');
     loads = record(e, 'storage-listings-load');
   });
-  await waitFor(() => part(root(el), 'error'), `the error state for ${variant}`);
-  equal(cards(el).length, 0, 'nothing from the snapshot is shown');
+  await waitFor(() => part(root(el), 'error'), `the error state for ${JSON.stringify(attributes)}`);
+  equal(cards(el).length, 0, 'nothing from the source is shown');
   equal(loads.length, 0, 'no load event');
   return { errors: errors.map((e) => e.detail), el };
 }
 
-async function refused(variant: string, t = token()): Promise<ErrorDetail[]> {
-  const { errors, el } = await failed(variant, t);
+const failed = (variant: string, t = token()) => failedWith(signed(variant, t));
+
+/** The error state's message, for comparing two refusals: the visitor sees the same thing. */
+const message = (el: HTMLElement) => part(root(el), 'error')?.querySelector('p')?.textContent;
+
+async function refusedWith(attributes: Attributes): Promise<{ errors: ErrorDetail[]; message: string | undefined }> {
+  const { errors, el } = await failedWith(attributes);
   equal(part(root(el), 'error')?.querySelector('button') ?? null, null, 'no retry: the file itself is wrong');
-  return errors;
+  return { errors, message: message(el) ?? undefined };
+}
+
+async function refused(variant: string, t = token()): Promise<ErrorDetail[]> {
+  return (await refusedWith(signed(variant, t))).errors;
+}
+
+/** What a bad signature shows, to compare other refusals with. */
+async function badSignatureMessage(): Promise<string | undefined> {
+  return (await refusedWith(signed('tampered'))).message;
 }
 
 describe('signed snapshots', () => {
@@ -131,5 +167,48 @@ describe('signed snapshots', () => {
       '404 /snap/no-signature/v3/listings.json.sig',
       '404 /snap/no-signature/listings.json.sig',
     ]);
+  });
+});
+
+describe('pinned facility and minimum version', () => {
+  it('refuses a validly signed snapshot of another facility, shown as a bad signature is', async () => {
+    const { errors, message } = await refusedWith({ ...signed('other-facility'), facility: 'wro-1' });
+    deepEqual(errors, [{ status: 0, code: 'facility_mismatch' }]);
+    equal(message, await badSignatureMessage(), 'the same error state as a bad signature');
+  });
+
+  it('shows the snapshot of the pinned facility (and the other one where nothing is pinned)', async () => {
+    await shown({ ...signed('valid'), facility: 'wro-1' });
+    await shown(signed('other-facility'));
+  });
+
+  it('refuses another facility without keys-url too: the pin does not depend on the signature', async () => {
+    const { errors } = await refusedWith({ ...unsigned('other-facility'), facility: 'wro-1' });
+    deepEqual(errors, [{ status: 0, code: 'facility_mismatch' }]);
+    await shown({ ...unsigned('valid'), facility: 'wro-1' });
+  });
+
+  it('refuses a version below min-version, shown as a bad signature is; shows one equal or above', async () => {
+    const { errors, message } = await refusedWith({ ...signed('valid'), 'min-version': '4' }); // the file is v3
+    deepEqual(errors, [{ status: 0, code: 'snapshot_rollback' }]);
+    equal(message, await badSignatureMessage(), 'the same error state as a bad signature');
+    await shown({ ...signed('valid'), 'min-version': '3' });
+    await shown({ ...signed('valid'), 'min-version': '2', facility: 'wro-1' });
+  });
+
+  it('refuses an old version without keys-url too, and takes a min-version that is not a number as a setup error', async () => {
+    deepEqual((await refusedWith({ ...unsigned('valid'), 'min-version': '4' })).errors, [
+      { status: 0, code: 'snapshot_rollback' },
+    ]);
+    deepEqual((await failedWith({ ...signed('valid'), 'min-version': 'latest' })).errors, [
+      { status: 0, code: 'invalid_config' },
+    ]);
+  });
+
+  it("live mode: refuses an API answer for another facility than the pinned one, and loads again when it's fixed", async () => {
+    const { errors, el } = await failedWith({ ...liveAttributes('basic', token()), facility: 'krk-1', locale: 'en' });
+    deepEqual(errors, [{ status: 0, code: 'facility_mismatch' }]);
+    el.setAttribute('facility', 'wro-1');
+    await waitForCards(el, 3);
   });
 });

@@ -46,6 +46,10 @@ export interface StorageListingsAttributes {
   'api-base'?: string;
   src?: string;
   'keys-url'?: string;
+  /** The facility id the page expects (`wro-1`): a snapshot or API answer of another facility is refused. */
+  facility?: string;
+  /** Snapshot mode: the lowest `version` accepted (an older file is refused). */
+  'min-version'?: number | string;
   'available-only'?: boolean;
   sort?: 'price' | '-price' | 'area' | '-area' | 'code';
   limit?: number | string;
@@ -73,6 +77,8 @@ export declare class StorageListings extends HTMLElement {
   apiBase: string | undefined;
   src: string | undefined;
   keysUrl: string | undefined;
+  facility: string | undefined;
+  minVersion: number | undefined;
   availableOnly: boolean;
   sort: string | undefined;
   limit: number | undefined;

@@ -10,5 +10,7 @@ export function TrackedListings() {
     element?.addEventListener('storage-listings-load', onLoad);
     return () => element?.removeEventListener('storage-listings-load', onLoad);
   }, []);
-  return <storage-listings ref={ref} src="https://cdn.example/wro-1/listings.json" heading-level={3} />;
+  return (
+    <storage-listings ref={ref} src="https://cdn.example/wro-1/listings.json" facility="wro-1" heading-level={3} />
+  );
 }

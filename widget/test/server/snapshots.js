@@ -1,6 +1,6 @@
 // Signed snapshot fixtures, made when the test runner starts: an Ed25519 key pair (node:crypto), facility folders in the
 // consistent layout (v<N>/listings.json and .sig, then the pointer pair) and keys.json, plus an older release's layout,
-// a pointer caught mid-publish, and tampered, renumbered, expired and wrongly signed variants.
+// a pointer caught mid-publish, tampered, renumbered, expired and wrongly signed variants, and another facility's.
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { absolutize, FACILITY, fixtures } from './fixtures.js';
 
@@ -16,10 +16,10 @@ function keyPair() {
 const trusted = keyPair(); // published in keys.json
 const stranger = keyPair(); // not published
 
-function body(origin, { version = 3, kid = trusted.kid, expiresIn = 7 * DAY } = {}) {
+function body(origin, { version = 3, kid = trusted.kid, expiresIn = 7 * DAY, facility = FACILITY } = {}) {
   const now = Date.now();
   const snapshot = {
-    facility: FACILITY,
+    facility,
     listings: fixtures.basic.map((l) => absolutize(l, origin)),
     version,
     generated_at: new Date(now - DAY + version * 60_000).toISOString(), // one version, one time: no two alike
@@ -74,6 +74,7 @@ function build(origin) {
   const expired = body(origin, { expiresIn: -DAY });
   const byStranger = body(origin, { kid: stranger.kid });
   const claimsStranger = body(origin, { kid: stranger.kid });
+  const otherFacility = body(origin, { facility: { id: 'krk-1', name: 'SafeBox Krakow' } });
   const variants = {
     valid: published([v2, signature(v2)], [v3, signature(v3)]),
     // Between the publisher's two pointer writes: listings.json is version 4 already, its .sig still version 3's.
@@ -89,6 +90,8 @@ function build(origin) {
     'wrong-key': published([v3, signature(v3, stranger, trusted.kid)]),
     'kid-mismatch': published([claimsStranger, signature(claimsStranger)]),
     'no-signature': { 'listings.json': v3 },
+    // Genuine and validly signed, but another facility's: only a reader that pins the facility can tell.
+    'other-facility': published([otherFacility, signature(otherFacility)]),
   };
   const files = new Map([['/snap/keys.json', Buffer.from(JSON.stringify({ keys: [trusted.jwk] }))]]);
   for (const [name, folder] of Object.entries(variants)) {
