@@ -50,7 +50,12 @@ export function widgetIsCurrent(root = ROOT): boolean {
 export function ensureBuilt(log: (line: string) => void = () => {}): boolean {
   if (bundleIsCurrent(new URL('..', import.meta.url)) && widgetIsCurrent()) return false;
   log('dist/ is missing or older than the sources: npm run build');
-  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  // A production build whoever asks: under vitest NODE_ENV is "test", and Vite would bundle Lit's development build.
+  execFileSync('npm', ['run', 'build'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   return true;
 }
 
