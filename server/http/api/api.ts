@@ -23,6 +23,8 @@ import { codedBody, ViewsCache, type ApiBody } from './views-cache.ts';
 
 export const API_PREFIX = '/external/listings';
 const API_PREFIX_SLASH = `${API_PREFIX}/`;
+/** A filtered list made anew takes one more token per this many listings it passed over (a request's own one aside). */
+export const LISTINGS_PER_TOKEN = 200;
 /** How a 401 says where the key goes. */
 export const WWW_AUTHENTICATE = 'ApiKey header="X-API-Key"';
 
@@ -130,7 +132,13 @@ export class ListingsApi {
     if (path === API_PREFIX) {
       const query = parseListQuery(search);
       if (typeof query === 'string') return problem('invalid_parameter', query, errorHeaders());
-      body = views && this.views.listBody(views, query);
+      if (views) {
+        const made = this.views.listBody(views, query);
+        body = made.body;
+        // A list made anew costs a pass over the facility: a token per LISTINGS_PER_TOKEN listings beyond the first.
+        if (made.scanned > LISTINGS_PER_TOKEN)
+          this.keyLimiter.charge(key.id, Math.floor(made.scanned / LISTINGS_PER_TOKEN));
+      }
     } else body = views?.details.get(path.slice(API_PREFIX_SLASH.length));
     if (!body) return problem('not_found', DETAILS.not_found(), errorHeaders());
     const acceptEncoding = single(req.headers['accept-encoding']);

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import '../../schemas/listing.ts';
 import { detailOf, listResponseOf } from '../../domain/views.ts';
 import { ALLOWED_METHODS, MAX_URL_LENGTH } from '../transport/answer.ts';
-import { API_PREFIX, WWW_AUTHENTICATE } from './api.ts';
+import { API_PREFIX, LISTINGS_PER_TOKEN, WWW_AUTHENTICATE } from './api.ts';
 import {
   commonHeaders,
   exampleData,
@@ -180,7 +180,8 @@ export function openApiDocument(publicUrl: string) {
           summary: "List the key's facility's active listings",
           headSummary: "The list's headers",
           description:
-            'In import order unless `sort` is given. `HEAD` answers the same headers without a body. Unknown query parameters are ignored.',
+            'In import order unless `sort` is given. `HEAD` answers the same headers without a body. Unknown query parameters are ignored. ' +
+            `A filtered or sorted list that has not been made since the data last changed costs one more request of the key's rate limit per ${LISTINGS_PER_TOKEN} listings of the facility; lists already made, and the whole list, cost one.`,
           parameters: [...queryParameters(), ifNoneMatch],
           sample: `${API_PREFIX}?available=true&sort=price`,
           ok: { description: 'The facility and its listings.', schema: 'ListResponse', example: list },

@@ -58,6 +58,12 @@ export class RateLimiter {
     return { ok, retryAfter, rateLimit: `"${this.name}";r=${Math.floor(b.tokens)};t=${reset}` };
   }
 
+  /** Takes `tokens` more from `id`'s bucket for work a request turned out to cost; it may go below zero, a debt. */
+  charge(id: string, tokens: number): void {
+    const b = this.buckets.get(id);
+    if (b) b.tokens -= tokens;
+  }
+
   /** Drops full buckets (clients that have been quiet long enough to be back at burst). */
   private prune(t: number): void {
     for (const [id, b] of this.buckets) if (t - b.at > 3600) this.buckets.delete(id);

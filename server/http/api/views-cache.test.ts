@@ -84,7 +84,7 @@ it('a filtered list is the whole list filtered and sorted by the contract, byte 
   const whole = JSON.parse(views.list.identity.bytes.toString()) as ListResponse;
   fc.assert(
     fc.property(anyQuery, (q) => {
-      const bytes = cache.listBody(views, q).identity.bytes.toString();
+      const bytes = cache.listBody(views, q).body.identity.bytes.toString();
       expect(bytes).toBe(JSON.stringify(expected(whole, q)));
     }),
     { numRuns: 300 },
@@ -99,11 +99,13 @@ it('distinct filter values that pick the same listings share one body; filtered 
   // Every value between two adjacent areas picks the same listings: one body for all of them.
   const lo = areas[0]!;
   const hi = areas[1]!;
-  const first = cache.listBody(views, { min_area: lo + (hi - lo) / 3 });
-  for (let k = 1; k <= 50; k++) expect(cache.listBody(views, { min_area: lo + ((hi - lo) * k) / 51 })).toBe(first);
+  const first = cache.listBody(views, { min_area: lo + (hi - lo) / 3 }).body;
+  for (let k = 1; k <= 50; k++) expect(cache.listBody(views, { min_area: lo + ((hi - lo) * k) / 51 }).body).toBe(first);
   expect(cache.held.small).toBeGreaterThan(before);
   // Every empty result is one body.
-  expect(cache.listBody(views, { min_area: 99_999 })).toBe(cache.listBody(views, { max_area: 0, sort: 'code' }));
+  expect(cache.listBody(views, { min_area: 99_999 }).body).toBe(
+    cache.listBody(views, { max_area: 0, sort: 'code' }).body,
+  );
   expect(views.filtered.size).toBe(2);
   expect(cache.held.small).toBe(views.size);
 });

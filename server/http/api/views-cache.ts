@@ -253,17 +253,21 @@ export class ViewsCache {
     return body && (JSON.parse(body.identity.bytes.toString()) as Detail);
   }
 
-  /** The list body for a query: the whole list, or a filtered one, kept while its facility's share allows. */
-  listBody(views: FacilityViews, query: ListQuery | undefined): ApiBody {
-    if (!query) return views.list;
+  /**
+   * The list body for a query: the whole list, or a filtered one, kept while its facility's share allows. `scanned`: the
+   * listings a new body cost a pass over (0 when it was kept), which the API charges to the key.
+   */
+  listBody(views: FacilityViews, query: ListQuery | undefined): { body: ApiBody; scanned: number } {
+    if (!query) return { body: views.list, scanned: 0 };
     const key = resultKey(views, query);
-    let body = views.filtered.get(key);
-    if (body) return body;
-    body = apiBodyOf(filteredBytesOf(views, query), 'once');
+    const kept = views.filtered.get(key);
+    if (kept) return { body: kept, scanned: 0 };
+    const body = apiBodyOf(filteredBytesOf(views, query), 'once');
+    const made = { body, scanned: views.summaries.length };
     const cost = bodySizeOf(body.identity.bytes.length);
     // A facility's filtered bodies may take as much room as its list does (a little at least): beyond it, the oldest go.
     const share = Math.max(256 * 1024, views.list.identity.bytes.length);
-    if (cost > share) return body; // made for this request alone
+    if (cost > share) return made; // made for this request alone
     let freed = 0;
     for (const [k, old] of views.filtered) {
       if (views.filteredBytes - freed + cost <= share && views.filtered.size < MAX_FILTERED) break;
@@ -274,7 +278,7 @@ export class ViewsCache {
     views.filteredBytes += cost - freed;
     views.size += cost - freed;
     this.account(views, cost - freed);
-    return body;
+    return made;
   }
 
   /** Counts bytes a facility's views took (or gave back); over budget, the least recently used of its tier leave. */

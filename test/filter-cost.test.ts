@@ -1,0 +1,66 @@
+// Filtered lists are public work (a widget key sits in page source): a list made anew is charged to the key by the
+// listings it passed over, while lists already made, and the whole list, cost one token as before.
+import { join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LISTINGS_PER_TOKEN } from '../server/http/api/api.ts';
+import { openDb } from '../server/store/db.ts';
+import { applyImport } from '../server/store/facilities.ts';
+import { markedFacility } from './helpers/data.ts';
+import { issueKey, tempDir } from './helpers/fixture.ts';
+import { handlerOver, inject } from './helpers/inject.ts';
+
+let cleanup: () => void;
+let file: string;
+let key: string;
+const LISTINGS = 1000;
+const { json } = markedFacility('many', 'QXMANY', LISTINGS);
+
+beforeAll(() => {
+  let dir: string;
+  ({ dir, cleanup } = tempDir());
+  file = join(dir, 'listings.db');
+  const db = openDb(file);
+  applyImport(db, { facilities: [json] } as never);
+  key = issueKey(db, 'many', { rate_per_s: 0.001, burst: 60 }).key;
+  db.close();
+});
+afterAll(() => cleanup());
+
+const list = (handler: ReturnType<typeof handlerOver>, search = '', headers: Record<string, string> = {}) =>
+  inject(handler, { url: `/external/listings${search}`, headers: { 'x-api-key': key, ...headers } });
+
+describe('filtered lists', () => {
+  it('a list made anew costs a token per 200 listings passed over, so a burst buys fewer of them', () => {
+    const handler = handlerOver(file);
+    try {
+      const perNew = 1 + Math.floor(LISTINGS / LISTINGS_PER_TOKEN);
+      const fits = Math.floor(60 / perNew);
+      for (let i = 0; i < fits; i++) expect(list(handler, `?min_area=${1 + i * 1.5}&sort=code`).status).toBe(200);
+      // A burst of 60 bought `fits` new lists; the same 60 tokens would have bought 60 lists already made.
+      const refused = list(handler, '?min_area=2.2&sort=-price');
+      expect(refused.status).toBe(429);
+      expect(refused.headers['content-type']).toBe('application/problem+json');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      handler.close();
+    }
+  });
+
+  it('values that pick the same listings answer the same bytes and ETag, in every coding', () => {
+    const handler = handlerOver(file);
+    try {
+      // Areas are 1 + 1.5k: every min_area in (1, 2.5] picks the same listings.
+      const a = list(handler, '?min_area=1.01', { 'accept-encoding': 'br' });
+      const b = list(handler, '?min_area=2.5', { 'accept-encoding': 'br' });
+      expect(a.headers.etag).toBe(b.headers.etag);
+      expect(a.headers['content-encoding']).toBe('br');
+      const identity = list(handler, '?min_area=1.7');
+      expect(brotliDecompressSync(a.body).equals(identity.body)).toBe(true);
+      expect(identity.headers.etag).toBe(a.headers.etag.replace(/-br"$/, '"'));
+      expect(list(handler, '?min_area=2.6').headers.etag).not.toBe(identity.headers.etag);
+    } finally {
+      handler.close();
+    }
+  });
+});
