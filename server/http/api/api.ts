@@ -18,7 +18,7 @@ import { codingFor } from '../transport/encoding.ts';
 import { Freshness } from './freshness.ts';
 import { LastUse, useSlotOf, type UseSlot } from './last-use.ts';
 import { parseListQuery } from './query.ts';
-import { RateLimiter, type Limit } from './rate-limit.ts';
+import { RateLimiter, type Decision, type Limit } from './rate-limit.ts';
 import { codedBody, ViewsCache, type ApiBody } from './views-cache.ts';
 
 export const API_PREFIX = '/external/listings';
@@ -120,10 +120,9 @@ export class ListingsApi {
     // One clock reading per batch (or per request outside one), for the rate limit and the last use.
     const now = this.batchNow ?? performance.now();
     const limit = this.keyLimiter.take(key.id, profile.limit, now / 1000);
-    const errorHeaders = () => ({ ...cors, ...this.keyLimiter.headersOf(profile.limit, limit) });
     if (!limit.ok)
       return problem('rate_limited', DETAILS.rate_limited(limit.retryAfter), {
-        ...errorHeaders(),
+        ...this.errorHeaders(cors, profile, limit),
         'retry-after': limit.retryAfter,
       });
     this.lastUse.touch(profile.use, now);
@@ -131,7 +130,8 @@ export class ListingsApi {
     let body: ApiBody | undefined;
     if (path === API_PREFIX) {
       const query = parseListQuery(search);
-      if (typeof query === 'string') return problem('invalid_parameter', query, errorHeaders());
+      if (typeof query === 'string')
+        return problem('invalid_parameter', query, this.errorHeaders(cors, profile, limit));
       if (views) {
         const made = this.views.listBody(views, query);
         body = made.body;
@@ -140,7 +140,7 @@ export class ListingsApi {
           this.keyLimiter.charge(key.id, Math.floor(made.scanned / LISTINGS_PER_TOKEN));
       }
     } else body = views?.details.get(path.slice(API_PREFIX_SLASH.length));
-    if (!body) return problem('not_found', DETAILS.not_found(), errorHeaders());
+    if (!body) return problem('not_found', DETAILS.not_found(), this.errorHeaders(cors, profile, limit));
     const acceptEncoding = single(req.headers['accept-encoding']);
     const variant = codedBody(body, codingFor(acceptEncoding));
     const inm = single(req.headers['if-none-match']);
@@ -168,6 +168,11 @@ export class ListingsApi {
       ],
       body: notModified ? null : variant.bytes,
     };
+  }
+
+  // Helpers are methods, not closures made per request (tsx's keepNames would name each one).
+  private errorHeaders(cors: Headers, profile: KeyProfile, limit: Decision): Headers {
+    return { ...cors, ...this.keyLimiter.headersOf(profile.limit, limit) };
   }
 
   private profileOf(key: KeyInfo): KeyProfile {
