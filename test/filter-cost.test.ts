@@ -63,4 +63,19 @@ describe('filtered lists', () => {
       handler.close();
     }
   });
+
+  it('area bounds are areas a storage unit can have: 0 to 100000 m², at most 4 decimals', () => {
+    const handler = handlerOver(file);
+    try {
+      for (const ok of ['0', '100000', '100000.0', '99999.9999', '7.5'])
+        expect(list(handler, `?max_area=${ok}`).status, ok).toBe(200);
+      for (const bad of ['100000.01', '100001', '1e3', '-1', '7.12345', '1234567']) {
+        const r = list(handler, `?min_area=${bad}`);
+        expect(r.status, bad).toBe(400);
+        expect(JSON.parse(r.body.toString()).code).toBe('invalid_parameter');
+      }
+    } finally {
+      handler.close();
+    }
+  });
 });

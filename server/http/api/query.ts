@@ -3,9 +3,10 @@
 import { z } from 'zod';
 import { SORT_KEYS } from '../../domain/sort.ts';
 
+/** An area a storage unit can have: 0 to 100000 m² (the import's own bound), at most 4 decimals. */
 const area = z
   .string()
-  .regex(/^\d{1,7}(\.\d{1,4})?$/, 'must be a non-negative number such as 7.5')
+  .regex(/^(100000(\.0{1,4})?|\d{1,5}(\.\d{1,4})?)$/, 'must be a number from 0 to 100000, such as 7.5')
   .transform(Number);
 
 export const ListQuery = z
