@@ -139,7 +139,7 @@ export class ListingsApi {
         if (made.scanned > LISTINGS_PER_TOKEN)
           this.keyLimiter.charge(key.id, Math.floor(made.scanned / LISTINGS_PER_TOKEN));
       }
-    } else body = views?.details.get(path.slice(API_PREFIX_SLASH.length));
+    } else body = views && this.views.detailBody(views, path.slice(API_PREFIX_SLASH.length));
     if (!body) return problem('not_found', DETAILS.not_found(), this.errorHeaders(cors, profile, limit));
     const acceptEncoding = single(req.headers['accept-encoding']);
     const variant = codedBody(body, codingFor(acceptEncoding));

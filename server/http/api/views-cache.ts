@@ -1,7 +1,7 @@
 // Serialised answers per facility (bodies + strong ETags), built once from the domain views and kept until that
 // facility's data changes. The API and the rental page both read them, so they cannot disagree on a price.
 import { createHash } from 'node:crypto';
-import { listingIdOf, type Facility } from '../../domain/facility.ts';
+import { listingIdOf, type Facility, type FacilityData } from '../../domain/facility.ts';
 import { COMPARATORS, type SortKey } from '../../domain/sort.ts';
 import { detailOf, summaryOf } from '../../domain/views.ts';
 import type { Detail, Summary } from '../../schemas/listing.ts';
@@ -29,6 +29,10 @@ export interface ApiBody {
 
 export interface FacilityViews {
   facility: Facility;
+  /** What details are made from, on first demand: the facility's rules and listings as the store gave them. */
+  data: FacilityData;
+  /** Each active listing's place in `data.listings`, by id. */
+  index: Map<string, number>;
   revision: number;
   list: ApiBody;
   summaries: Summary[];
@@ -38,7 +42,8 @@ export interface FacilityViews {
   areas: Float64Array;
   /** Listing indices in each sort order, made on first use. */
   orders: Partial<Record<SortKey, Uint32Array>>;
-  details: Map<string, ApiBody>;
+  /** Detail bodies by listing place, made on first demand (a 10,000-listing facility is not serialised twice up front). */
+  details: (ApiBody | undefined)[];
   filtered: Map<string, ApiBody>;
   filteredBytes: number;
   /** Bytes counted against the budget: bodies (with room for their codings), summaries and per-body overhead. */
@@ -50,8 +55,8 @@ export interface FacilityViews {
 /** What a body costs beside its identity bytes: its coded variants (a fraction of it) and objects and header lists. */
 const codedShare = 0.3;
 const BODY_OVERHEAD = 512;
-/** A summary object in the heap, next to its JSON in the list body. */
-const SUMMARY_FACTOR = 2;
+/** The summaries and the store's listings kept in the heap, against the list's JSON (measured at 10,000 listings). */
+const HEAP_FACTOR = 3.5;
 const MAX_FILTERED = 64;
 
 export function bodySizeOf(bytes: number): number {
@@ -109,25 +114,21 @@ function buildViews(db: Db, facilityId: string, publicUrl: string, used: number)
     at += 1; // the comma
   });
   const list = apiBodyOf(Buffer.from(`${head}${parts.join(',')}]}`));
-  const details = new Map<string, ApiBody>();
-  let size = bodySizeOf(list.identity.bytes.length) * (1 + SUMMARY_FACTOR);
-  for (const l of data.listings) {
-    const body = apiBodyOf(Buffer.from(JSON.stringify(detailOf(l, data, publicUrl))));
-    details.set(l.id, body);
-    size += bodySizeOf(body.identity.bytes.length);
-  }
   return {
     facility: data.facility,
+    data,
+    index: new Map(data.listings.map((l, i) => [l.id, i])),
     revision,
     list,
     summaries,
     spans,
     areas: Float64Array.from(new Set(summaries.map((s) => s.area_m2))).sort(),
     orders: {},
-    details,
+    details: new Array<ApiBody | undefined>(data.listings.length),
     filtered: new Map(),
     filteredBytes: 0,
-    size,
+    // The list with room for its codings, and the summaries and listings it was made from.
+    size: bodySizeOf(list.identity.bytes.length) + Math.ceil(list.identity.bytes.length * HEAP_FACTOR),
     used,
   };
 }
@@ -247,9 +248,25 @@ export class ViewsCache {
     return views;
   }
 
+  /** The detail body of an active listing of the facility, made on its first request; undefined for any other id. */
+  detailBody(views: FacilityViews, id: string): ApiBody | undefined {
+    const i = views.index.get(id);
+    if (i === undefined) return undefined;
+    let body = views.details[i];
+    if (!body) {
+      body = views.details[i] = apiBodyOf(
+        Buffer.from(JSON.stringify(detailOf(views.data.listings[i]!, views.data, this.publicUrl))),
+      );
+      const cost = bodySizeOf(body.identity.bytes.length);
+      views.size += cost;
+      this.account(views, cost);
+    }
+    return body;
+  }
+
   /** The rental page's view of one listing (by code): the very Detail the API answers, or undefined. */
   detailByCode(views: FacilityViews, code: string): Detail | undefined {
-    const body = views.details.get(listingIdOf(views.facility.id, code));
+    const body = this.detailBody(views, listingIdOf(views.facility.id, code));
     return body && (JSON.parse(body.identity.bytes.toString()) as Detail);
   }
 
