@@ -156,3 +156,16 @@ it('a facility larger than an eighth of the budget is kept apart: small faciliti
   expect(cache.builds).toBe(1 + ids.length);
   expect(cache.held.large).toBe(first.size);
 });
+
+it('a Detail body is made on its first request, counted, and then served by identity; other ids find nothing', () => {
+  const cache = new ViewsCache(db, URL_BASE);
+  const views = cache.get(ids[0])!;
+  const id = views.summaries[0]!.id;
+  const before = cache.held.small;
+  const body = cache.detailBody(views, id)!;
+  expect(JSON.parse(body.identity.bytes.toString()).id).toBe(id);
+  expect(cache.held.small).toBeGreaterThan(before);
+  expect(cache.detailBody(views, id)).toBe(body);
+  for (const other of [`${id}0`, id.slice(1), '', 'lst_00000000000000000000'])
+    expect(cache.detailBody(views, other)).toBeUndefined();
+});
