@@ -1,36 +1,22 @@
-// The API's key matrix and its 404s, over a real port: who may see what, and that nothing leaks what exists.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The API's key matrix and its 404s, through the handler: who may see what, and that nothing leaks what exists.
+import { describe, expect, it } from 'vitest';
 import { listingIdOf } from '../server/domain/facility.ts';
 import { revokeKey } from '../server/store/keys.ts';
-import type { Db } from '../server/store/db.ts';
-import { demoDb, demoJson, issueKey, startTestServer, tempDir } from './helpers/fixture.ts';
+import { demoJson, issueKey } from './helpers/fixture.ts';
 import { call, json, type Reply } from './helpers/http.ts';
+import { useDemoHandler } from './helpers/setup.ts';
 
-let cleanup: () => void;
-let db: Db;
-let app: Awaited<ReturnType<typeof startTestServer>>;
-let base: string;
 let valid: { key: string; id: string };
 let revoked: { key: string; id: string };
 const LIST = '/external/listings';
 const own = listingIdOf('wro-1', 'M-07');
-
-beforeAll(async () => {
-  let dir: string;
-  ({ dir, cleanup } = tempDir());
-  let file: string;
-  ({ db, file } = demoDb(dir));
-  valid = issueKey(db, 'wro-1');
-  revoked = issueKey(db, 'wro-1');
-  revokeKey(db, revoked.id);
-  // Many failed authentications come from one address here: lift the per-address limit so they stay 401s.
-  app = await startTestServer(file, { authFailureLimit: { rate: 10_000, burst: 10_000 } });
-  base = app.url;
-});
-afterAll(async () => {
-  await app.close();
-  db.close();
-  cleanup();
+// Many failed authentications come from one address here: the handler's per-address limit is lifted.
+const demo = useDemoHandler({
+  prepare: (db) => {
+    valid = issueKey(db, 'wro-1');
+    revoked = issueKey(db, 'wro-1');
+    revokeKey(db, revoked.id);
+  },
 });
 
 function expectProblem(r: Reply, status: number, code: string) {
@@ -61,7 +47,7 @@ describe('the key', () => {
 
   for (const path of [LIST, `${LIST}/${own}`]) {
     it.each(cases)(`${path === LIST ? 'list' : 'detail'}: %s is refused with 401 %s`, async (_name, key, code) => {
-      const r = await call(base, path, { key: key() });
+      const r = await call(demo.handler, path, { key: key() });
       expectProblem(r, 401, code);
       expect(r.headers['www-authenticate']).toBe('ApiKey header="X-API-Key"');
       expect(r.headers['access-control-allow-origin']).toBe('*');
@@ -72,18 +58,18 @@ describe('the key', () => {
   }
 
   it('a valid key reads its facility: list and detail', async () => {
-    const list = await call(base, LIST, { key: valid.key });
+    const list = await call(demo.handler, LIST, { key: valid.key });
     expect(list.status).toBe(200);
     const body = json(list);
     expect(body.facility).toEqual({ id: 'wro-1', name: demoJson().facilities[0].name });
     expect(body.listings.map((l: { id: string }) => l.id)).toContain(own);
-    const detail = await call(base, `${LIST}/${own}`, { key: valid.key });
+    const detail = await call(demo.handler, `${LIST}/${own}`, { key: valid.key });
     expect(detail.status).toBe(200);
     expect(json(detail)).toMatchObject({ id: own, code: 'M-07' });
   });
 
   it('the key counts only in the X-API-Key header, not in the query', async () => {
-    const r = await call(base, `${LIST}?api_key=${valid.key}&key=${valid.key}`);
+    const r = await call(demo.handler, `${LIST}?api_key=${valid.key}&key=${valid.key}`);
     expectProblem(r, 401, 'missing_api_key');
   });
 });
@@ -105,12 +91,12 @@ describe('listings a key cannot see', () => {
   ];
 
   it('the inactive and other-facility listings exist in the store (so their 404 hides something)', () => {
-    expect(db.prepare('SELECT active FROM listings WHERE id = ?').pluck().get(inactive)).toBe(0);
-    expect(db.prepare('SELECT facility_id FROM listings WHERE id = ?').pluck().get(otherFacility)).toBe('ber-1');
+    expect(demo.db.prepare('SELECT active FROM listings WHERE id = ?').pluck().get(inactive)).toBe(0);
+    expect(demo.db.prepare('SELECT facility_id FROM listings WHERE id = ?').pluck().get(otherFacility)).toBe('ber-1');
   });
 
   it('all answer the same 404, byte for byte', async () => {
-    const replies = await Promise.all(unseen.map(([, id]) => call(base, `${LIST}/${id}`, { key: valid.key })));
+    const replies = await Promise.all(unseen.map(([, id]) => call(demo.handler, `${LIST}/${id}`, { key: valid.key })));
     const reference = replies[0]!;
     expectProblem(reference, 404, 'not_found');
     replies.forEach((r, i) => {
@@ -127,8 +113,8 @@ describe('listings a key cannot see', () => {
   });
 
   it('the listing itself is visible to a key of its own facility', async () => {
-    const berKey = issueKey(db, 'ber-1');
-    expect((await call(base, `${LIST}/${otherFacility}`, { key: berKey.key })).status).toBe(200);
-    expect((await call(base, `${LIST}/${own}`, { key: berKey.key })).status).toBe(404);
+    const berKey = issueKey(demo.db, 'ber-1');
+    expect((await call(demo.handler, `${LIST}/${otherFacility}`, { key: berKey.key })).status).toBe(200);
+    expect((await call(demo.handler, `${LIST}/${own}`, { key: berKey.key })).status).toBe(404);
   });
 });

@@ -1,5 +1,7 @@
-// A small undici client for the tests: one call, the whole answer (status, headers, body text).
+// One call, the whole answer (status, headers, body text): over a socket to a URL (undici), or to a handler in process.
 import { request } from 'undici';
+import type { Handler } from '../../server/http/handler.ts';
+import { inject } from './inject.ts';
 
 export interface Reply {
   status: number;
@@ -13,10 +15,17 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-export async function call(base: string, path: string, opts: CallOptions = {}): Promise<Reply> {
+/** Where a test sends its requests: a server's URL, or the handler itself (no socket: most behaviour tests). */
+export type Target = string | Handler;
+
+export async function call(target: Target, path: string, opts: CallOptions = {}): Promise<Reply> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key !== undefined) headers['x-api-key'] = opts.key;
-  const res = await request(base + path, { method: opts.method ?? 'GET', headers });
+  if (typeof target !== 'string') {
+    const r = inject(target, { method: opts.method, url: path, headers });
+    return { status: r.status, headers: r.headers, text: r.body.toString() };
+  }
+  const res = await request(target + path, { method: opts.method ?? 'GET', headers });
   const text = await res.body.text();
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(res.headers)) {
