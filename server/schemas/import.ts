@@ -102,10 +102,7 @@ export const PricingRuleInput = z.strictObject({
   adjust_pct: percent(-100, 1000),
 });
 
-/**
- * A facility's details are built together (API detail bodies, its snapshot): 100 photos on each of 10,000 listings
- * would be 2.5 GB of URLs and captions. 30,000 is 3 per listing at the most listings, under 80 MB of photos.
- */
+/** A facility's snapshot holds every photo at once: 100 on each of 10,000 listings would be gigabytes of URLs. */
 const MAX_PHOTOS_PER_FACILITY = 30_000;
 
 export const ImportFacility = z

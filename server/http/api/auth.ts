@@ -9,15 +9,14 @@ const MAX_UNKNOWN = 1024;
 
 export class KeyVerifier {
   /**
-   * Keyed by the key as presented, not by its digest: a SHA-256 per request was a third of the API's own per-request
-   * cost (README "Performance"). The keys stay in this process's memory, where every request's headers are anyway;
-   * nothing here is written anywhere, and the store keeps digests alone.
+   * Keyed by the key as presented, so a known key costs no SHA-256 per request. The keys stay in this process's memory,
+   * where every request's headers are anyway; nothing here is written anywhere, and the store keeps digests alone.
    */
   private readonly cache = new Map<string, Verification>();
   /**
    * Well-formed keys the store does not know, so that a client repeating one costs a Map lookup instead of a SHA-256
-   * and a query (the 401 path ran at 0.35x a server replaying the same bytes). Bounded, and dropped with the cache on
-   * any write, so a key created by another process is known from its next request.
+   * and a query. Bounded, and dropped with the cache on any write, so a key created by another process is known from its
+   * next request.
    */
   private readonly unknown = new Map<string, Verification>();
   private readonly pattern: RegExp;

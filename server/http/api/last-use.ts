@@ -6,9 +6,8 @@ import { recordLastUse } from '../../store/keys.ts';
 export const LAST_USE_INTERVAL_MS = 30_000;
 
 /**
- * One key's last use, kept where the API keeps the rest of the key's per-request state: a request writes a number into
- * it instead of a Map entry with a clock read of its own (about 65 ns of the API's 300-600 per request, README
- * "Performance"). Several slots may name the same key (a data change makes a new one): the latest use wins.
+ * One key's last use, kept on the key's profile: a request writes a number, not a Map entry. Several slots may name the
+ * same key (a data change makes a new one): the latest use wins.
  */
 export interface UseSlot {
   readonly keyId: string;
