@@ -1,34 +1,22 @@
-// HTTP details of the API over a real port: filters and sort, HEAD, OPTIONS, ETag/304, 405, unknown paths, CORS, caching headers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// HTTP details of the API, through the handler: filters and sort, HEAD, OPTIONS, ETag/304, 405, unknown paths, CORS,
+// caching headers.
+import { beforeAll, describe, expect, it } from 'vitest';
 import { listingIdOf } from '../server/domain/facility.ts';
 import type { Summary } from '../server/schemas/listing.ts';
-import { demoDb, issueKey, startTestServer, tempDir } from './helpers/fixture.ts';
+import { issueKey } from './helpers/fixture.ts';
 import { call, json, type CallOptions, type Reply } from './helpers/http.ts';
+import { useDemoHandler } from './helpers/setup.ts';
 
-let cleanup: () => void;
-let app: Awaited<ReturnType<typeof startTestServer>>;
-let base: string;
 let key: string;
 let all: Summary[];
 const LIST = '/external/listings';
 const DETAIL = `${LIST}/${listingIdOf('wro-1', 'M-07')}`;
-
+const demo = useDemoHandler({ prepare: (db) => void (key = issueKey(db, 'wro-1').key) });
 beforeAll(async () => {
-  let dir: string;
-  ({ dir, cleanup } = tempDir());
-  const { db, file } = demoDb(dir);
-  key = issueKey(db, 'wro-1').key;
-  db.close();
-  app = await startTestServer(file, { authFailureLimit: { rate: 10_000, burst: 10_000 } });
-  base = app.url;
-  all = json(await call(base, LIST, { key })).listings;
-});
-afterAll(async () => {
-  await app.close();
-  cleanup();
+  all = json(await call(demo.handler, LIST, { key })).listings;
 });
 
-const get = (path: string, opts: CallOptions = {}) => call(base, path, { key, ...opts });
+const get = (path: string, opts: CallOptions = {}) => call(demo.handler, path, { key, ...opts });
 const codes = (r: Reply) => json(r).listings.map((l: Summary) => l.code);
 const codesOf = (ls: Summary[]) => ls.map((l) => l.code);
 
@@ -133,7 +121,7 @@ describe('methods', () => {
   });
 
   it.each([LIST, DETAIL])('OPTIONS %s (CORS preflight) needs no key: 204 with the CORS headers', async (path) => {
-    const r = await call(base, path, {
+    const r = await call(demo.handler, path, {
       method: 'OPTIONS',
       headers: {
         origin: 'https://partner.example',
@@ -225,7 +213,7 @@ describe('every answer', () => {
   ];
 
   it.each(requests)('%s carries the CORS headers and an X-Request-Id', async (_name, path, opts) => {
-    const r = await call(base, path, { key, ...opts });
+    const r = await call(demo.handler, path, { key, ...opts });
     expect(r.headers).toMatchObject(CORS);
     expect(r.headers['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   });

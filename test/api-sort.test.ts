@@ -1,11 +1,12 @@
-// `sort` over the real API: codes in natural order (S-2 before S-10), ties in import order, for every key. The widget
+// `sort` through the API's handler: codes in natural order (S-2 before S-10), ties in import order, for every key. The widget
 // sorts with the same comparators (server/domain/sort.ts); widget/test/units.test.ts checks the same orders there.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseImport } from '../server/domain/import.ts';
 import { SORT_KEYS } from '../server/domain/sort.ts';
 import { listingJson } from './helpers/data.ts';
-import { startKeyedServer } from './helpers/fixture.ts';
+import { issueKey } from './helpers/fixture.ts';
 import { call, json } from './helpers/http.ts';
+import { useDemoHandler } from './helpers/setup.ts';
 
 /** Import order; equal prices and areas and the numerically equal S-2 / S-02 are the ties. */
 const UNITS = [
@@ -25,19 +26,16 @@ const EXPECTED: Record<(typeof SORT_KEYS)[number], string[]> = {
   '-area': ['s-3', 'S-2', 'S-02', 'S-10', 'A-1', 'S-1'],
 };
 
-let server: Awaited<ReturnType<typeof startKeyedServer>>;
-
-beforeAll(async () => {
-  const listings = UNITS.map((u, i) => ({ ...listingJson(u.code, `Unit ${u.code}`, i), ...u, dynamic_pricing: false }));
-  const file = { facilities: [{ id: 'codes-1', name: 'Codes', currency: 'EUR', listings }] };
-  server = await startKeyedServer('codes-1', parseImport(JSON.stringify(file), 'codes.json'));
-});
-afterAll(() => server.close());
+const listings = UNITS.map((u, i) => ({ ...listingJson(u.code, `Unit ${u.code}`, i), ...u, dynamic_pricing: false }));
+const data = parseImport(
+  JSON.stringify({ facilities: [{ id: 'codes-1', name: 'Codes', currency: 'EUR', listings }] }),
+  'codes.json',
+);
+let key: string;
+const demo = useDemoHandler({ data, prepare: (db) => void (key = issueKey(db, 'codes-1').key) });
 
 const codesFor = async (query: string): Promise<string[]> =>
-  json(await call(server.url, `/external/listings${query}`, { key: server.key })).listings.map(
-    (l: { code: string }) => l.code,
-  );
+  json(await call(demo.handler, `/external/listings${query}`, { key })).listings.map((l: { code: string }) => l.code);
 
 describe('sort', () => {
   it('keeps the import order without sort', async () => {

@@ -1,28 +1,25 @@
-// The served OpenAPI document: its shape, and every 200 body of the API validated against it with a JSON-schema validator.
+// The OpenAPI document the handler serves: its shape, and every 200 body of the API validated against it with a JSON-schema validator.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoDb, demoJson, issueKey, startTestServer, tempDir } from './helpers/fixture.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { demoJson, issueKey } from './helpers/fixture.ts';
 import { call, json } from './helpers/http.ts';
+import { PUBLIC_URL } from './helpers/inject.ts';
+import { useDemoHandler } from './helpers/setup.ts';
 
 const LIST = '/external/listings';
 const DETAIL = '/external/listings/{id}';
 const DOC_ID = 'urn:storage-listings:openapi';
 
-let cleanup: () => void;
-let app: Awaited<ReturnType<typeof startTestServer>>;
 const keys = new Map<string, string>();
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 let doc: any;
 let ajv: Ajv2020;
 
+const demo = useDemoHandler({
+  prepare: (db) => demoJson().facilities.forEach((f) => keys.set(f.id, issueKey(db, f.id).key)),
+});
 beforeAll(async () => {
-  let dir: string;
-  ({ dir, cleanup } = tempDir());
-  const { db, file } = demoDb(dir);
-  for (const f of demoJson().facilities) keys.set(f.id, issueKey(db, f.id).key);
-  db.close();
-  app = await startTestServer(file);
-  const r = await call(app.url, '/openapi.json');
+  const r = await call(demo.handler, '/openapi.json');
   expect(r.status).toBe(200);
   expect(r.headers['content-type']).toMatch(/^application\/json/);
   doc = json(r);
@@ -30,10 +27,6 @@ beforeAll(async () => {
   ajv = new Ajv2020({ strict: true, allErrors: true });
   ajv.addVocabulary(['components']);
   ajv.addSchema({ $id: DOC_ID, components: { schemas: doc.components.schemas } });
-});
-afterAll(async () => {
-  await app.close();
-  cleanup();
 });
 
 /** A validator for a `$ref` as the document writes it. */
@@ -59,7 +52,7 @@ describe('the document', () => {
     expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
     expect(doc.security).toEqual([{ ApiKey: [] }]);
     expect(Object.keys(doc.paths).sort()).toEqual([LIST, DETAIL]);
-    expect(doc.servers[0].url).toBe(app.url);
+    expect(doc.servers[0].url).toBe(PUBLIC_URL);
   });
 
   it('documents every status code the API answers', () => {
@@ -147,13 +140,13 @@ describe('every 200 body of the API', () => {
     let details = 0;
     for (const [facility, key] of keys) {
       for (const query of ['', '?available=true&sort=-price', '?min_area=1000']) {
-        const list = await call(app.url, LIST + query, { key });
+        const list = await call(demo.handler, LIST + query, { key });
         expect(list.status).toBe(200);
         expectValid(okSchemaOf(LIST), json(list));
         expect(json(list).facility.id).toBe(facility);
       }
-      for (const { id } of json(await call(app.url, LIST, { key })).listings) {
-        const detail = await call(app.url, `${LIST}/${id}`, { key });
+      for (const { id } of json(await call(demo.handler, LIST, { key })).listings) {
+        const detail = await call(demo.handler, `${LIST}/${id}`, { key });
         expect(detail.status).toBe(200);
         expectValid(okSchemaOf(DETAIL), json(detail));
         details++;
@@ -166,11 +159,11 @@ describe('every 200 body of the API', () => {
   it('and the problem bodies validate against Problem', async () => {
     const key = keys.get('wro-1')!;
     const replies = await Promise.all([
-      call(app.url, LIST),
-      call(app.url, LIST, { key: 'svc_live_x' }),
-      call(app.url, `${LIST}/nope`, { key }),
-      call(app.url, `${LIST}?sort=nope`, { key }),
-      call(app.url, LIST, { key, method: 'POST' }),
+      call(demo.handler, LIST),
+      call(demo.handler, LIST, { key: 'svc_live_x' }),
+      call(demo.handler, `${LIST}/nope`, { key }),
+      call(demo.handler, `${LIST}?sort=nope`, { key }),
+      call(demo.handler, LIST, { key, method: 'POST' }),
     ]);
     expect(replies.map((r) => r.status)).toEqual([401, 401, 404, 400, 405]);
     for (const r of replies)

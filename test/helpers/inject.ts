@@ -16,12 +16,15 @@ export interface InjectRequest {
   remoteAddress?: string;
 }
 
+/** The public URL of handlerOver's handlers: rent links and the OpenAPI document's server carry it. */
+export const PUBLIC_URL = 'http://127.0.0.1:8787';
+
 /** A handler over the database file, with this process's own connection (as `listings serve` has). */
 export function handlerOver(file: string, extra: Partial<HandlerOptions> = {}): Handler & { close(): void } {
   const db = openDb(file, { migrate: false });
   const handler = createHandler({
     db,
-    publicUrl: 'http://127.0.0.1:8787',
+    publicUrl: PUBLIC_URL,
     keyPrefix: 'svc',
     defaultLimit: { rate: 1e9, burst: 1e9 },
     authFailureLimit: { rate: 1e9, burst: 1e9 },
