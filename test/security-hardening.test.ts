@@ -1,31 +1,21 @@
 // Server hardening: URL and header size limits (414, 431), malformed requests answered as problem+json, nosniff on every
 // answer, CSP / Referrer-Policy / frame rules on HTML pages, no version banner, Node's server limits set.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_URL_LENGTH } from '../server/http/transport/answer.ts';
 import { listingIdOf } from '../server/domain/facility.ts';
-import { demoDb, issueKey, startTestServer, tempDir } from './helpers/fixture.ts';
+import { issueKey } from './helpers/fixture.ts';
+import { useDemoServer } from './helpers/setup.ts';
 import { problemFault } from './helpers/problem.ts';
 import { headerOf, rawGet, rawRequest, type RawReply } from './helpers/raw-http.ts';
 
 const LIST = '/external/listings';
-let cleanup: () => void;
-let app: Awaited<ReturnType<typeof startTestServer>>;
 let key: string;
-
-beforeAll(async () => {
-  let dir: string;
-  ({ dir, cleanup } = tempDir());
-  const demo = demoDb(dir);
-  key = issueKey(demo.db, 'wro-1').key;
-  demo.db.close();
-  app = await startTestServer(demo.file, { authFailureLimit: { rate: 10_000, burst: 10_000 } });
-});
-afterAll(async () => {
-  await app.close();
-  cleanup();
+const demo = useDemoServer({
+  prepare: (db) => void (key = issueKey(db, 'wro-1').key),
+  app: { authFailureLimit: { rate: 10_000, burst: 10_000 } },
 });
 
-const send = (bytes: string) => rawRequest(app.port, bytes);
+const send = (bytes: string) => rawRequest(demo.app.port, bytes);
 const bodyText = (r: RawReply) => r.body.toString('utf8');
 
 function expectProblem(r: RawReply, status: number, code?: string) {
@@ -213,12 +203,12 @@ describe('HTML pages', () => {
 
 describe("Node's server limits", () => {
   it('headers, request and keep-alive timeouts and a connection cap are set', () => {
-    expect(app.server.headersTimeout).toBeGreaterThan(0);
-    expect(app.server.headersTimeout).toBeLessThanOrEqual(30_000);
-    expect(app.server.requestTimeout).toBeGreaterThan(0);
-    expect(app.server.requestTimeout).toBeLessThanOrEqual(60_000);
-    expect(app.server.keepAliveTimeout).toBeGreaterThan(0);
-    expect(app.server.maxConnections).toBeGreaterThan(0);
-    expect(app.server.maxConnections).toBeLessThanOrEqual(100_000);
+    expect(demo.app.server.headersTimeout).toBeGreaterThan(0);
+    expect(demo.app.server.headersTimeout).toBeLessThanOrEqual(30_000);
+    expect(demo.app.server.requestTimeout).toBeGreaterThan(0);
+    expect(demo.app.server.requestTimeout).toBeLessThanOrEqual(60_000);
+    expect(demo.app.server.keepAliveTimeout).toBeGreaterThan(0);
+    expect(demo.app.server.maxConnections).toBeGreaterThan(0);
+    expect(demo.app.server.maxConnections).toBeLessThanOrEqual(100_000);
   });
 });

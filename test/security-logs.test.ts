@@ -1,31 +1,23 @@
 // A key never appears in a log line or an error body, wherever a client puts it; and the whole-run check
 // (test/helpers/global-setup.ts) really does find a key in a log.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { redactSecrets } from '../server/domain/keys.ts';
 import { revokeKey } from '../server/store/keys.ts';
 import { leakedKeys } from './helpers/capture.ts';
-import { demoDb, issueKey, startTestServer, tempDir } from './helpers/fixture.ts';
+import { issueKey } from './helpers/fixture.ts';
+import { useDemoServer } from './helpers/setup.ts';
 import { rawGet, rawRequest } from './helpers/raw-http.ts';
 import { until } from './helpers/wait.ts';
 
-let cleanup: () => void;
-let app: Awaited<ReturnType<typeof startTestServer>>;
 const keys: string[] = [];
-
-beforeAll(async () => {
-  let dir: string;
-  ({ dir, cleanup } = tempDir());
-  const demo = demoDb(dir);
-  const valid = issueKey(demo.db, 'wro-1');
-  const revoked = issueKey(demo.db, 'ber-1');
-  revokeKey(demo.db, revoked.id);
-  keys.push(valid.key, revoked.key, issueKey(demo.db, 'zrh-1', { allowed_origins: ['https://partner.example'] }).key);
-  demo.db.close();
-  app = await startTestServer(demo.file, { authFailureLimit: { rate: 10_000, burst: 10_000 } });
-});
-afterAll(async () => {
-  await app.close();
-  cleanup();
+const demo = useDemoServer({
+  prepare: (db) => {
+    const valid = issueKey(db, 'wro-1');
+    const revoked = issueKey(db, 'ber-1');
+    revokeKey(db, revoked.id);
+    keys.push(valid.key, revoked.key, issueKey(db, 'zrh-1', { allowed_origins: ['https://partner.example'] }).key);
+  },
+  app: { authFailureLimit: { rate: 10_000, burst: 10_000 } },
 });
 
 describe('keys stay out of logs and error bodies', () => {
@@ -47,18 +39,18 @@ describe('keys stay out of logs and error bodies', () => {
         rawGet(`/external/listings/${key}`, {}, 'POST'),
         rawGet(`/${'a'.repeat(2100)}${key}`),
       ];
-      for (const r of requests) bodies.push((await rawRequest(app.port, r)).body.toString());
+      for (const r of requests) bodies.push((await rawRequest(demo.app.port, r)).body.toString());
     }
     // The log is written in batches (every 50 ms): wait for every request's line rather than for a batch to pass.
-    const lineCount = () => app.logs.join('').split('\n').filter(Boolean).length;
+    const lineCount = () => demo.app.logs.join('').split('\n').filter(Boolean).length;
     await until(`${keys.length * 13} log lines`, () => lineCount() >= keys.length * 13);
-    const logs = app.logs.join('');
+    const logs = demo.app.logs.join('');
     expect(leakedKeys(keys, logs)).toEqual([]);
     expect(leakedKeys(keys, bodies.join('\n'))).toEqual([]);
   });
 
   it('the log still names the key that was used, by its id', async () => {
-    const logs = app.logs
+    const logs = demo.app.logs
       .join('')
       .split('\n')
       .filter(Boolean)
