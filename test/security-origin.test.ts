@@ -1,8 +1,9 @@
 // Origin-restricted keys: a browser request from another website is refused (403 origin_not_allowed), CORS echoes only
 // allowed origins, requests without Origin (servers) are unaffected, and `keys update` holds from the next request.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { listingIdOf } from '../server/domain/facility.ts';
-import { cliAsync, demoDb, issueKey, startTestServer, tempDir } from './helpers/fixture.ts';
+import { cliAsync, issueKey } from './helpers/fixture.ts';
+import { useDemoHandler } from './helpers/setup.ts';
 import { call, json, type Reply } from './helpers/http.ts';
 import { problemFault } from './helpers/problem.ts';
 
@@ -11,21 +12,12 @@ const DETAIL = `${LIST}/${listingIdOf('wro-1', 'M-07')}`;
 const PARTNER = 'https://partner.example';
 const SECOND = 'https://shop.partner.example:8443';
 
-let cleanup: () => void;
-let file: string;
-let app: Awaited<ReturnType<typeof startTestServer>>;
 let restricted: { key: string; id: string };
 let open: string;
-const env = () => ({ LISTINGS_DB: file });
+const demo = useDemoHandler({ prepare: (db) => void (open = issueKey(db, 'wro-1').key) });
+const env = () => ({ LISTINGS_DB: demo.file });
 
 beforeAll(async () => {
-  let dir: string;
-  ({ dir, cleanup } = tempDir());
-  const demo = demoDb(dir);
-  file = demo.file;
-  open = issueKey(demo.db, 'wro-1').key;
-  demo.db.close();
-  app = await startTestServer(file);
   // Made with the CLI, as an operator would.
   const r = await cliAsync(
     ['keys', 'create', '--facility', 'wro-1', '--allowed-origin', PARTNER, '--allowed-origin', SECOND, '--json'],
@@ -34,13 +26,8 @@ beforeAll(async () => {
   expect(r.status, r.stderr).toBe(0);
   restricted = { key: JSON.parse(r.stdout).key, id: JSON.parse(r.stdout).id };
 });
-afterAll(async () => {
-  await app.close();
-  cleanup();
-});
-
 const fromOrigin = (key: string, origin: string | undefined, path = LIST) =>
-  call(app.url, path, { key, headers: origin === undefined ? {} : { origin } });
+  call(demo.handler, path, { key, headers: origin === undefined ? {} : { origin } });
 const varyOf = (r: Reply) => (r.headers['vary'] ?? '').split(',').map((v) => v.trim().toLowerCase());
 
 function expectRefused(r: Reply, refused: string) {
@@ -89,7 +76,7 @@ describe('an origin-restricted key', () => {
   });
 
   it('a CORS preflight needs no key and is answered 204', async () => {
-    const r = await call(app.url, LIST, {
+    const r = await call(demo.handler, LIST, {
       method: 'OPTIONS',
       headers: { origin: 'https://evil.example', 'access-control-request-headers': 'x-api-key' },
     });

@@ -1,10 +1,11 @@
 // Rate limits (OWASP API4): per-key token buckets with draft-ietf-httpapi-ratelimit-headers fields, 429 problem+json with
 // Retry-After, limits set per key from the CLI, and failed authentication limited per client address (OWASP API2).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_AUTH_FAILURE_LIMIT, DEFAULT_KEY_LIMIT } from '../server/app.ts';
 import { openDb } from '../server/store/db.ts';
 import { listingIdOf } from '../server/domain/facility.ts';
-import { cliAsync, demoDb, issueKey, startTestServer, tempDir } from './helpers/fixture.ts';
+import { cliAsync, issueKey } from './helpers/fixture.ts';
+import { useDemoServer } from './helpers/setup.ts';
 import { call, type Reply } from './helpers/http.ts';
 import { problemFault } from './helpers/problem.ts';
 import { headerOf, rawGet, rawRequest, type RawReply } from './helpers/raw-http.ts';
@@ -25,26 +26,10 @@ function sfItem(value: string | undefined): { name: string; params: Record<strin
   return { name: m[1]!, params };
 }
 
-let cleanup: () => void;
-let file: string;
-let app: Awaited<ReturnType<typeof startTestServer>>;
 let keyA: { key: string; id: string };
-const env = () => ({ LISTINGS_DB: file });
-
-beforeAll(async () => {
-  let dir: string;
-  ({ dir, cleanup } = tempDir());
-  const demo = demoDb(dir);
-  file = demo.file;
-  keyA = issueKey(demo.db, 'wro-1');
-  demo.db.close();
-  // Default limits throughout: this file is about them.
-  app = await startTestServer(file);
-});
-afterAll(async () => {
-  await app.close();
-  cleanup();
-});
+// Default limits throughout, on a socket (failed authentication is limited per address): this file is about them.
+const demo = useDemoServer({ prepare: (db) => void (keyA = issueKey(db, 'wro-1')) });
+const env = () => ({ LISTINGS_DB: demo.file });
 
 // The CLI runs beside the in-process server without blocking it (a blocked event loop would stall the server too).
 async function createKeyWithCli(args: string[]): Promise<{ key: string; id: string }> {
@@ -65,7 +50,7 @@ describe('RateLimit-Policy and RateLimit headers (draft-ietf-httpapi-ratelimit-h
   it('every keyed answer carries both fields as a String item with q/w and r/t integer parameters', async () => {
     const paths = [LIST, `${LIST}/${listingIdOf('wro-1', 'M-07')}`, `${LIST}/lst_nope`, `${LIST}?sort=nope`];
     for (const path of paths) {
-      const r = await call(app.url, path, { key: keyA.key });
+      const r = await call(demo.app.url, path, { key: keyA.key });
       const policy = sfItem(r.headers['ratelimit-policy']);
       const limit = sfItem(r.headers['ratelimit']);
       expect(policy.name).toBe('key');
@@ -81,25 +66,26 @@ describe('RateLimit-Policy and RateLimit headers (draft-ietf-httpapi-ratelimit-h
 
   it('remaining counts down by one per request', async () => {
     // One request per hour refills nothing during the test, so the count is exact however slow the machine is.
-    const db = openDb(file);
+    const db = openDb(demo.file);
     const key = issueKey(db, 'wro-1', { rate_per_s: 1 / 3600, burst: 10 }).key;
     db.close();
     const rs: number[] = [];
-    for (let i = 0; i < 5; i++) rs.push(sfItem((await call(app.url, LIST, { key })).headers['ratelimit']).params.r!);
+    for (let i = 0; i < 5; i++)
+      rs.push(sfItem((await call(demo.app.url, LIST, { key })).headers['ratelimit']).params.r!);
     expect(rs).toEqual([9, 8, 7, 6, 5]);
   });
 
   it('answers that did not authenticate a key carry no rate-limit fields, and browsers may read them where present', async () => {
     const unkeyed = [
-      await call(app.url, LIST),
-      await call(app.url, '/openapi.json'),
-      await call(app.url, LIST, { key: 'svc_live_' + 'x'.repeat(32) }),
+      await call(demo.app.url, LIST),
+      await call(demo.app.url, '/openapi.json'),
+      await call(demo.app.url, LIST, { key: 'svc_live_' + 'x'.repeat(32) }),
     ];
     for (const r of unkeyed) {
       expect(r.headers['ratelimit']).toBeUndefined();
       expect(r.headers['ratelimit-policy']).toBeUndefined();
     }
-    const exposed = (await call(app.url, LIST, { key: keyA.key })).headers['access-control-expose-headers']!.split(
+    const exposed = (await call(demo.app.url, LIST, { key: keyA.key })).headers['access-control-expose-headers']!.split(
       ',',
     ).map((h) => h.trim().toLowerCase());
     expect(exposed).toEqual(expect.arrayContaining(['ratelimit', 'ratelimit-policy', 'retry-after']));
@@ -111,9 +97,9 @@ describe('per-key limits', () => {
     // 1 request per hour: nothing refills during the test, however slow the machine.
     const { key } = await createKeyWithCli(['--rate', '1/h', '--burst', '5']);
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await call(app.url, LIST, { key })).status);
+    for (let i = 0; i < 5; i++) statuses.push((await call(demo.app.url, LIST, { key })).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200]);
-    const limited = await call(app.url, LIST, { key });
+    const limited = await call(demo.app.url, LIST, { key });
     expectRateLimited(limited);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(3000);
     expect(sfItem(limited.headers['ratelimit']).params.r).toBe(0);
@@ -122,14 +108,14 @@ describe('per-key limits', () => {
       sfItem(limited.headers['ratelimit']).params.t!,
     );
     // Every route under the key is limited, HEAD included; other keys are not.
-    expectRateLimited(await call(app.url, `${LIST}/${listingIdOf('wro-1', 'M-07')}`, { key }));
-    expect((await call(app.url, LIST, { key, method: 'HEAD' })).status).toBe(429);
-    expect((await call(app.url, LIST, { key: keyA.key })).status).toBe(200);
+    expectRateLimited(await call(demo.app.url, `${LIST}/${listingIdOf('wro-1', 'M-07')}`, { key }));
+    expect((await call(demo.app.url, LIST, { key, method: 'HEAD' })).status).toBe(429);
+    expect((await call(demo.app.url, LIST, { key: keyA.key })).status).toBe(200);
   });
 
   it('keys create --rate 20/s --burst 100 is the policy the server announces', async () => {
     const { key } = await createKeyWithCli(['--rate', '20/s', '--burst', '100']);
-    const r = await call(app.url, LIST, { key });
+    const r = await call(demo.app.url, LIST, { key });
     expect(r.status).toBe(200);
     expect(sfItem(r.headers['ratelimit-policy']).params).toEqual({ q: 100, w: 5 });
     expect(sfItem(r.headers['ratelimit']).params.r).toBe(99);
@@ -137,7 +123,7 @@ describe('per-key limits', () => {
 
   it('keys create --burst alone keeps the default rate and uses that burst', async () => {
     const { key } = await createKeyWithCli(['--burst', '7']);
-    const r = await call(app.url, LIST, { key });
+    const r = await call(demo.app.url, LIST, { key });
     expect(r.status).toBe(200);
     expect(sfItem(r.headers['ratelimit-policy']).params.q).toBe(7);
     expect(sfItem(r.headers['ratelimit']).params.r).toBe(6);
@@ -145,17 +131,17 @@ describe('per-key limits', () => {
 
   it('keys update --rate/--burst takes effect on the running server from the next request', async () => {
     const { key, id } = await createKeyWithCli([]);
-    expect(sfItem((await call(app.url, LIST, { key })).headers['ratelimit-policy']).params.q).toBe(
+    expect(sfItem((await call(demo.app.url, LIST, { key })).headers['ratelimit-policy']).params.q).toBe(
       DEFAULT_KEY_LIMIT.burst,
     );
     const u = await cliAsync(['keys', 'update', id, '--rate', '1/h', '--burst', '2'], { env: env() });
     expect(u.status, u.stderr).toBe(0);
-    const first = await call(app.url, LIST, { key });
+    const first = await call(demo.app.url, LIST, { key });
     expect(first.status).toBe(200);
     expect(sfItem(first.headers['ratelimit-policy']).params.q).toBe(2);
     // The bucket keeps what was already taken: at most 2 tokens, one of them used just now.
     expect(sfItem(first.headers['ratelimit']).params.r).toBeLessThanOrEqual(1);
-    const after = [await call(app.url, LIST, { key }), await call(app.url, LIST, { key })];
+    const after = [await call(demo.app.url, LIST, { key }), await call(demo.app.url, LIST, { key })];
     expect(after.map((r) => r.status)).toContain(429);
   });
 });
@@ -165,7 +151,7 @@ describe('failed authentication is limited per client address', () => {
     // Fresh addresses (all of 127/8 is loopback on Linux), so no other test in this file has used their buckets.
     const [attacker, bystander] = ['127.0.0.3', '127.0.0.4'];
     const from = (address: string, headers: Record<string, string>) =>
-      rawRequest(app.port, rawGet(LIST, headers), { localAddress: address });
+      rawRequest(demo.app.port, rawGet(LIST, headers), { localAddress: address });
     const bad = (i: number) => `svc_live_${String(i).padStart(32, 'Q')}`;
     const started = performance.now();
     // Three times the burst, ten at a time: far more than the refill (5/s) can cover however slow this machine is.
