@@ -136,13 +136,14 @@ const cspPage = (token) => `<!doctype html>
 </html>`;
 
 /**
- * The Content-Security-Policy the README recommends for pages that embed the widget ("Embed the widget", "Security"),
- * with its example hosts (and `https:`) replaced by this test server's origin, so the test holds the README's claim.
+ * The Content-Security-Policy docs/widget.md recommends for pages that embed the widget ("Security"), with its example
+ * hosts (and `https:`) replaced by this test server's origin, so the test holds the docs' claim.
  */
 function readmeCsp() {
-  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-  const block = /strict Content-Security-Policy[^`]*```\n([\s\S]*?)\n```/.exec(readme)?.[1];
-  if (!block?.includes("require-trusted-types-for 'script'")) throw new Error('README.md: no recommended CSP found');
+  const docs = readFileSync(new URL('../../../docs/widget.md', import.meta.url), 'utf8');
+  const block = /strict Content-Security-Policy[^`]*```\n([\s\S]*?)\n```/.exec(docs)?.[1];
+  if (!block?.includes("require-trusted-types-for 'script'"))
+    throw new Error('docs/widget.md: no recommended CSP found');
   return block.replace(/\s+/g, ' ').replace(/https:(\/\/[\w.-]+)?/g, "'self'");
 }
 const README_CSP = readmeCsp();
