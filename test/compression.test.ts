@@ -1,9 +1,10 @@
 // Compressed answers: br and gzip when the client accepts them, made once and kept, with an ETag per coding.
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listingIdOf } from '../server/domain/facility.ts';
-import { startKeyedServer } from './helpers/fixture.ts';
+import { issueKey } from './helpers/fixture.ts';
+import { inject } from './helpers/inject.ts';
+import { useDemoHandler } from './helpers/setup.ts';
 
 const LIST = '/external/listings';
 const DETAIL = `${LIST}/${listingIdOf('wro-1', 'M-07')}`;
@@ -14,20 +15,13 @@ interface Raw {
   bytes: Buffer;
 }
 
-let server: Awaited<ReturnType<typeof startKeyedServer>>;
-beforeAll(async () => {
-  server = await startKeyedServer('wro-1');
-});
-afterAll(() => server.close());
+let key: string;
+const demo = useDemoHandler({ prepare: (db) => void (key = issueKey(db, 'wro-1').key) });
 
-/** One request; the body as the bytes on the wire (undici's request() decodes nothing). */
+/** One request through the handler; the body as the bytes it would put on the wire. */
 async function raw(path: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET'): Promise<Raw> {
-  const res = await request(server.url + path, { method, headers: { 'x-api-key': server.key, ...headers } });
-  const bytes = Buffer.from(await res.body.arrayBuffer());
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(res.headers))
-    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
-  return { status: res.statusCode, headers: flat, bytes };
+  const r = inject(demo.handler, { method, url: path, headers: { 'x-api-key': key, ...headers } });
+  return { status: r.status, headers: r.headers, bytes: r.body };
 }
 
 const decode = (r: Raw) =>
