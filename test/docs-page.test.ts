@@ -1,10 +1,11 @@
 // /docs renders the served OpenAPI document in full (compared with /openapi.json, so they cannot drift), escaped; every
 // HTML page has a meta description.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../server/http/api/openapi.ts';
 import { esc } from '../server/http/pages/html.ts';
 import { renderDocs, type OpenApiDoc } from '../server/http/pages/docs.ts';
-import { startKeyedServer } from './helpers/fixture.ts';
+import { fetchVia } from './helpers/inject.ts';
+import { useDemoHandler } from './helpers/setup.ts';
 
 const METHODS = ['get', 'head', 'options', 'post', 'put', 'patch', 'delete'];
 
@@ -29,18 +30,17 @@ function operationSections(page: string): Map<string, string> {
   return sections;
 }
 
-let server: Awaited<ReturnType<typeof startKeyedServer>>;
+const demo = useDemoHandler();
+const get = (path: string, init?: Parameters<ReturnType<typeof fetchVia>>[1]) => fetchVia(demo.handler)(path, init);
 let doc: Document & { components: { schemas: Record<string, unknown> } };
 let docs: Response;
 let docsHtml: string;
 
 beforeAll(async () => {
-  server = await startKeyedServer('wro-1');
-  doc = await (await fetch(`${server.url}/openapi.json`)).json();
-  docs = await fetch(`${server.url}/docs`);
+  doc = await (await get(`/openapi.json`)).json();
+  docs = await get(`/docs`);
   docsHtml = await docs.text();
 });
-afterAll(() => server?.close());
 
 describe('/docs', () => {
   it('is a static HTML page: no script, a strict CSP, compressed and revalidated by ETag', async () => {
@@ -51,8 +51,8 @@ describe('/docs', () => {
     expect(docsHtml).not.toMatch(/<script/i);
     expect(docsHtml).not.toContain('swagger');
     const etag = docs.headers.get('etag')!;
-    expect((await fetch(`${server.url}/docs`, { headers: { 'if-none-match': etag } })).status).toBe(304);
-    const css = await fetch(`${server.url}/assets/docs.css`);
+    expect((await get(`/docs`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    const css = await get(`/assets/docs.css`);
     expect(css.status).toBe(200);
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
   });
@@ -117,13 +117,13 @@ describe('/docs', () => {
 
 describe('every HTML page has a meta description', () => {
   it.each(['/', '/docs', '/rent/wro-1/M-07', '/rent/wro-1/NOPE'])('%s', async (path) => {
-    const r = await fetch(`${server.url}${path}`);
+    const r = await get(`${path}`);
     expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await r.text()).toMatch(/<meta name="description" content="[^"]{20,}">/);
   });
 
   it("the rental page's names the unit and the facility", async () => {
-    const page = await (await fetch(`${server.url}/rent/wro-1/M-07`)).text();
+    const page = await (await get(`/rent/wro-1/M-07`)).text();
     const description = /<meta name="description" content="([^"]+)">/.exec(page)![1]!;
     expect(description).toContain('SafeBox');
   });
