@@ -1,13 +1,16 @@
 // `npm run bench [-- --quick] [--facilities N]`: our API against a bare node:http ceiling answering the same bytes, and
 // against a Fastify peer that queries per request. Servers take turns on one pinned core, the load generator has the
-// other. Prints req/s, p50/p99, server CPU per answer and RSS per scenario, with the ratios, and writes
-// bench/results.json; then 10 vs 10,000 facilities, RSS over 60 s of load and signed snapshot export throughput.
+// other. First the field mix (many keys, filters, rental pages, refused keys, a 10,000-listing facility) and the abuse
+// scenario (a partner's latency beside an abusive key and page requests); then the one-key scenarios. Prints req/s,
+// p50/p99, server CPU per answer and RSS per scenario, with the ratios, and writes bench/results.json; then 10 vs
+// 10,000 facilities, RSS over 60 s of load and signed snapshot export throughput.
 // It reports figures and never judges them: the exit code is 0 unless something broke (a server died, answers differ).
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateDb, issueKeys } from './lib/data.ts';
+import { describeDb, generateDb, issueKeys } from './lib/data.ts';
+import { fieldScenarios } from './lib/field-scenarios.ts';
 import { runAutocannon, runWrk, wrkInstalled, type Generator, type Load } from './lib/load.ts';
 import { machine } from './lib/report.ts';
 import {
@@ -38,15 +41,21 @@ const { values: args } = parseArgs({
     'no-wrk': { type: 'boolean', default: false },
     /** Only the ours-vs-ceiling scenarios (for iterating on the server). */
     'scenarios-only': { type: 'boolean', default: false },
-    /** Only the scenarios whose name contains one of these comma-separated words (e.g. "detail,304"); implies --scenarios-only. */
+    /** Only the scenarios whose name contains one of these comma-separated words (e.g. "detail,304"; "field" is the
+     * field mix, "abuse" the abuse scenario); implies --scenarios-only. */
     scenario: { type: 'string' },
     out: { type: 'string' },
   },
 });
 const quick = args.quick!;
-// A quick run's figures mean little, so by default they never overwrite the committed full run's bench/results.json.
+// A quick run's figures mean little, and a run of some scenarios lacks the others: by default neither overwrites the
+// committed full run's bench/results.json.
+const partial = args.scenario !== undefined || args['scenarios-only'];
 const outFile =
-  args.out ?? (quick ? join(tmpdir(), 'storage-listings-bench-quick.json') : join(REPO, 'bench', 'results.json'));
+  args.out ??
+  (quick || partial
+    ? join(tmpdir(), `storage-listings-bench-${quick ? 'quick' : 'partial'}.json`)
+    : join(REPO, 'bench', 'results.json'));
 // --quick (CI) keeps the database small enough to generate and export in seconds; the API scenarios read one facility either way.
 const facilities = Number(args.facilities ?? (quick ? 200 : 1000));
 const load: Load = {
@@ -87,60 +96,35 @@ async function main() {
 
   const pinned = pinLoadGenerator(env.cores);
   out(`${pinned}\n`);
-  const data = generateDb(dir, 'main', facilities, Number(args.listings));
-  out(
-    `database: ${data.facilities} facilities x ${data.listingsPerFacility} listings generated in ${data.seconds.toFixed(1)} s\n`,
-  );
-  const ours = track(await startOurs('ours', data.file));
-  const oursLogged = track(await startOurs('ours + request log', data.file, { log: true }));
-  const oursOpenAuth = track(await startOurs('ours, failed-auth limit lifted', data.file, { openAuth: true }));
-  const peer = track(await startPeer(data.file));
-  const keys = issueKeys(data);
-  const freshness = freshnessCheckCost(data.file, out);
-
   const wanted = (args.scenario ?? '').split(',');
-  const scenarios = (await scenariosFor(keys[0]!, ours, oursLogged, oursOpenAuth)).filter((s) =>
-    wanted.some((w) => s.name.includes(w)),
-  );
-  const warmUp = { ...load, duration: quick ? 1 : 2 };
-  // One ceiling per server of ours, serving the same scenarios in the same order: a Node process that has served a mix of
-  // answers (bodies and none, several header lists) runs Node's own HTTP code slower than one that served a single
-  // answer, so each side of a ratio must carry the same history into it.
-  const ceilings = new Map<ServerProcess, Ceiling>();
-  const ceilingFor = async (server: ServerProcess, first: CapturedAnswer) => {
-    let c = ceilings.get(server);
-    if (!c) ceilings.set(server, (c = track(await startCeiling(first))));
-    return c;
-  };
-
-  const results: Record<string, Record<string, Entry>> = {};
+  const selected = (name: string) => wanted.some((w) => name.includes(w));
   const sanity: string[] = [];
-  for (const [generator, run] of generators) {
-    const entries: Record<string, Entry> = (results[generator] = {});
-    for (const s of scenarios) {
-      const entry = await measureScenario(s, { generator, run, load, warmUp, rounds, peer, ceilingFor, track, broken });
-      if (entry.ratio_rps > 1)
-        sanity.push(`${generator} ${s.name}: ours at ${entry.ratio_rps}x a server that only replays bytes`);
-      // Neither server kept its core busy: the generator or the loopback set the pace, and req/s compares those.
-      const busiest = Math.max(entry.ours.core_busy, entry.ceiling.core_busy);
-      if (busiest < CORE_BOUND)
-        sanity.push(
-          `${generator} ${s.name}: not server-bound (core busy: ours ${Math.round(entry.ours.core_busy * 100)} %, ceiling ${Math.round(entry.ceiling.core_busy * 100)} %): its req/s ratio measures the load generator; compare CPU µs/req (ratio ${entry.ratio_cpu})`,
-        );
-      // The ceiling does the same work every round: how far its CPU per answer moved is how far the machine's speed did.
-      const probe = entry.ceiling.rounds.map((r) => r.cpu_us_per_req);
-      const drift = Math.max(...probe) / Math.min(...probe);
-      if (drift > DRIFT_BOUND)
-        sanity.push(
-          `${generator} ${s.name}: the machine's speed drifted (the ceiling's CPU per answer ranged ${Math.min(...probe)}-${Math.max(...probe)} µs across rounds, ${drift.toFixed(2)}x): only the paired ratios compare the servers, and less exactly`,
-        );
-      entries[s.name] = entry;
-    }
-    out(
-      `\n${generator} (${load.connections} connections, pipelining ${load.pipelining}, ${rounds} x ${load.duration} s per side, alternating; ${pinned}):\n`,
-    );
-    out(scenarioTables(entries));
-  }
+  const warmUp = { ...load, duration: quick ? 1 : 2 };
+
+  const [generator, run] = generators[0]!;
+  const field =
+    selected('field mix') || selected('abuse')
+      ? await fieldScenarios({
+          quick,
+          field: selected('field mix'),
+          abuse: selected('abuse'),
+          pinned,
+          generator,
+          run,
+          load,
+          warmUp,
+          rounds,
+          dir,
+          track,
+          broken,
+          sanity,
+          out,
+        })
+      : {};
+  // The one-key scenarios, unless --scenario names only the field mix and abuse.
+  const oneKey = args.scenario === undefined || wanted.some((w) => !'field mix'.includes(w) && !'abuse'.includes(w));
+  const rest = oneKey ? await oneKeyScenarios() : undefined;
+
   // Other processes on these two cores skew every figure, pinned or not: say so beside the figures.
   const busy = loadavg()[0]!;
   if (busy > env.cores)
@@ -153,18 +137,6 @@ async function main() {
       ? `\nsanity: no ratio above 1 (ours never beat the ceiling), and every server kept its core busy\n`
       : `\nsanity: SUSPECT figures (a ratio above 1 means the harness measured the machine, not the server; below a busy core, the generator):\n- ${sanity.join('\n- ')}\n`,
   );
-  await oursLogged.stop();
-  await oursOpenAuth.stop();
-  await peer.stop();
-  for (const c of ceilings.values()) await c.stop();
-
-  const only = args['scenarios-only'] || args.scenario !== undefined;
-  const scale = only
-    ? undefined
-    : await measureScale(dir, generators.slice(0, 1), load, rounds, quick ? data : undefined, track, out);
-  const soak = quick || only ? undefined : await sustained(data, keys, ours, generators[0]!, load, out);
-  await ours.stop();
-  const snapshot = only ? undefined : await exportThroughput(dir, data, out);
 
   const report = {
     date: new Date().toISOString(),
@@ -175,24 +147,102 @@ async function main() {
       rounds,
       quick,
       pinned,
-      facilities: data.facilities,
-      listings_per_facility: data.listingsPerFacility,
+      facilities: rest?.data.facilities,
+      listings_per_facility: rest?.data.sizes[0],
       generators: generators.map(([g]) => g),
       /** Every server ran with these (the flags of `listings serve`'s shebang). */
       node_flags: SERVER_NODE_FLAGS,
     },
-    scenarios: results,
+    field_mix: field.field_mix,
+    abuse: field.abuse,
+    scenarios: rest?.results,
     sanity,
-    freshness,
-    scale,
-    sustained: soak,
-    snapshot_export: snapshot,
+    freshness: rest?.freshness,
+    scale: rest?.scale,
+    sustained: rest?.soak,
+    snapshot_export: rest?.snapshot,
     broken,
     seconds: Math.round((Date.now() - started) / 1000),
   };
   writeFileSync(`${outFile}.tmp`, JSON.stringify(report, null, 2) + '\n');
   renameSync(`${outFile}.tmp`, outFile); // a run stopped mid-write leaves the previous results whole
   out(`\nwrote ${outFile} (${report.seconds} s)\n`);
+
+  /** One key, one facility, the same request again and again, against a ceiling per server; then scale, soak and
+   * export. */
+  async function oneKeyScenarios() {
+    const data = generateDb(dir, 'main', facilities, Number(args.listings));
+    out(`\ndatabase: ${describeDb(data)} generated in ${data.seconds.toFixed(1)} s\n`);
+    const ours = track(await startOurs('ours', data.file));
+    const oursLogged = track(await startOurs('ours + request log', data.file, { log: true }));
+    const oursOpenAuth = track(await startOurs('ours, failed-auth limit lifted', data.file, { openAuth: true }));
+    const peer = track(await startPeer(data.file));
+    const keys = issueKeys(data);
+    const freshness = freshnessCheckCost(data.file, out);
+    const scenarios = (await scenariosFor(keys[0]!, ours, oursLogged, oursOpenAuth)).filter((s) => selected(s.name));
+    // One ceiling per server of ours, serving the same scenarios in the same order: a Node process that has served a
+    // mix of answers (bodies and none, several header lists) runs Node's own HTTP code slower than one that served a
+    // single answer, so each side of a ratio must carry the same history into it.
+    const ceilings = new Map<ServerProcess, Ceiling>();
+    const ceilingFor = async (server: ServerProcess, first: CapturedAnswer) => {
+      let c = ceilings.get(server);
+      if (!c) ceilings.set(server, (c = track(await startCeiling(first))));
+      return c;
+    };
+
+    const results: Record<string, Record<string, Entry>> = {};
+    for (const [generator, run] of generators) {
+      const entries: Record<string, Entry> = (results[generator] = {});
+      for (const s of scenarios) {
+        const entry = await measureScenario(s, {
+          generator,
+          run,
+          load,
+          warmUp,
+          rounds,
+          peer,
+          ceilingFor,
+          track,
+          broken,
+        });
+        if (entry.ratio_rps > 1)
+          sanity.push(`${generator} ${s.name}: ours at ${entry.ratio_rps}x a server that only replays bytes`);
+        // Neither server kept its core busy: the generator or the loopback set the pace, and req/s compares those.
+        const busiest = Math.max(entry.ours.core_busy, entry.ceiling.core_busy);
+        if (busiest < CORE_BOUND)
+          sanity.push(
+            `${generator} ${s.name}: not server-bound (core busy: ours ${Math.round(entry.ours.core_busy * 100)} %, ceiling ${Math.round(entry.ceiling.core_busy * 100)} %): its req/s ratio measures the load generator; compare CPU µs/req (ratio ${entry.ratio_cpu})`,
+          );
+        // The ceiling does the same work every round: how far its CPU per answer moved is how far the machine's speed
+        // did.
+        const probe = entry.ceiling.rounds.map((r) => r.cpu_us_per_req);
+        const drift = Math.max(...probe) / Math.min(...probe);
+        if (drift > DRIFT_BOUND)
+          sanity.push(
+            `${generator} ${s.name}: the machine's speed drifted (the ceiling's CPU per answer ranged ${Math.min(...probe)}-${Math.max(...probe)} µs across rounds, ${drift.toFixed(2)}x): only the paired ratios compare the servers, and less exactly`,
+          );
+        entries[s.name] = entry;
+      }
+      out(
+        `\n${generator} (${load.connections} connections, pipelining ${load.pipelining}, ${rounds} x ${load.duration} s per side, alternating; ${pinned}):\n`,
+      );
+      out(scenarioTables(entries));
+    }
+    await oursLogged.stop();
+    await oursOpenAuth.stop();
+    await peer.stop();
+    for (const c of ceilings.values()) await c.stop();
+
+    const only = args['scenarios-only'] || args.scenario !== undefined;
+    const scale = only
+      ? undefined
+      : await measureScale(dir, generators.slice(0, 1), load, rounds, quick ? data : undefined, track, out);
+    const soak = quick || only ? undefined : await sustained(data, keys, ours, generators[0]!, load, out);
+    await ours.stop();
+    const snapshot = only ? undefined : await exportThroughput(dir, data, out);
+
+    return { data, results, freshness, scale, soak, snapshot };
+  }
 }
 
 function track<T extends ServerProcess>(s: T): T {

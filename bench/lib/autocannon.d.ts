@@ -8,6 +8,8 @@ declare module 'autocannon' {
     pipelining?: number;
     duration?: number;
     requests?: { method?: string; path?: string; headers?: Record<string, string> }[];
+    /** Called with each connection's client as it is made (setRequests only with pipelining 1). */
+    setupClient?: (client: { setRequests(requests: Options['requests']): void }) => void;
   }
 
   interface Histogram {

@@ -4,12 +4,13 @@ import type { ImportFacility } from '../../server/schemas/import.ts';
 import { openDb } from '../../server/store/db.ts';
 import { listingIdOf } from '../../server/domain/facility.ts';
 import { applyImport } from '../../server/store/facilities.ts';
-import { createKey } from '../../server/store/keys.ts';
+import { createKey, revokeKey } from '../../server/store/keys.ts';
 
 export interface BenchDb {
   file: string;
   facilities: number;
-  listingsPerFacility: number;
+  /** The number of listings of each facility, by index. */
+  sizes: readonly number[];
   seconds: number;
 }
 
@@ -17,6 +18,8 @@ const SIZES = [1, 1.5, 2, 3, 4.5, 6, 7.5, 10, 12, 15, 20, 25];
 const CITIES = ['Wroclaw', 'Krakow', 'Gdansk', 'Poznan', 'Berlin', 'Leipzig', 'Praha', 'Brno'];
 
 export const facilityIdOf = (i: number) => `fac-${String(i).padStart(5, '0')}`;
+/** The code of listing j (from 0) of any facility. */
+export const listingCodeOf = (j: number) => `U-${String(j + 1).padStart(3, '0')}`;
 
 export function facilityOf(i: number, listings: number): ImportFacility {
   return {
@@ -34,7 +37,7 @@ export function facilityOf(i: number, listings: number): ImportFacility {
       const area = SIZES[j % SIZES.length]!;
       const total = 5 + ((i + j) % 40);
       return {
-        code: `U-${String(j + 1).padStart(3, '0')}`,
+        code: listingCodeOf(j),
         title: `Unit ${area} m², ${j % 3 === 0 ? 'ground floor, drive-up' : 'first floor, lift'}`,
         active: true,
         area_m2: area,
@@ -73,9 +76,19 @@ export function facilityOf(i: number, listings: number): ImportFacility {
   };
 }
 
-/** Writes DIR/<name>.db: `facilities` facilities of `listingsPerFacility` listings each, through the real import. */
-export function generateDb(dir: string, name: string, facilities: number, listingsPerFacility: number): BenchDb {
+/**
+ * Writes DIR/<name>.db through the real import: `facilities` facilities of `listings` listings each, or of
+ * listings[i] for facility i.
+ */
+export function generateDb(
+  dir: string,
+  name: string,
+  facilities: number,
+  listings: number | readonly number[],
+): BenchDb {
   const started = performance.now();
+  const sizes = typeof listings === 'number' ? Array.from({ length: facilities }, () => listings) : listings;
+  if (sizes.length !== facilities) throw new Error(`${sizes.length} sizes for ${facilities} facilities`);
   const file = join(dir, `${name}.db`);
   const db = openDb(file);
   db.pragma('synchronous = OFF'); // a throwaway file: no fsync while generating
@@ -84,11 +97,11 @@ export function generateDb(dir: string, name: string, facilities: number, listin
     // so that a 10,000-facility file never sits in memory at once.
     for (let from = 0; from < facilities; from += 500) {
       const chunk = Array.from({ length: Math.min(500, facilities - from) }, (_, k) =>
-        facilityOf(from + k, listingsPerFacility),
+        facilityOf(from + k, sizes[from + k]!),
       );
       applyImport(db, { facilities: chunk });
     }
-    return { file, facilities, listingsPerFacility, seconds: (performance.now() - started) / 1000 };
+    return { file, facilities, sizes, seconds: (performance.now() - started) / 1000 };
   } finally {
     db.close();
   }
@@ -101,27 +114,68 @@ export function generateDb(dir: string, name: string, facilities: number, listin
  * every 30 s). On a just-checkpointed file SQLite also stats the database file at each read transaction.
  */
 export function issueKeys(db: BenchDb, count = Math.min(db.facilities, 100)): string[] {
+  return createKeys(
+    db,
+    Array.from({ length: count }, (_, k) => ({ facility: facilityOfKey(db, k, count), rate_per_s: 1e9, burst: 1e9 })),
+  ).map((k) => k.key);
+}
+
+export interface KeySpec {
+  /** The facility's index. */
+  facility: number;
+  /** Omitted: the server's default limit (100/s, burst 500). */
+  rate_per_s?: number;
+  burst?: number;
+  allowed_origins?: string[];
+}
+
+export interface IssuedKey {
+  key: string;
+  id: string;
+  facility: number;
+}
+
+/** Keys as an operator makes them (`listings keys create`), written to the database while the servers may run. */
+export function createKeys(db: BenchDb, specs: readonly KeySpec[]): IssuedKey[] {
   const conn = openDb(db.file, { migrate: false });
   try {
-    return Array.from(
-      { length: count },
-      (_, k) =>
-        createKey(conn, {
-          facilityId: facilityIdOf(facilityOfKey(db, k, count)),
-          prefix: 'svc',
-          label: 'bench',
-          rate_per_s: 1e9,
-          burst: 1e9,
-        }).key,
-    );
+    return specs.map((spec) => {
+      const { key, info } = createKey(conn, {
+        facilityId: facilityIdOf(spec.facility),
+        prefix: 'svc',
+        label: 'bench',
+        rate_per_s: spec.rate_per_s,
+        burst: spec.burst,
+        allowed_origins: spec.allowed_origins,
+      });
+      return { key, id: info.id, facility: spec.facility };
+    });
   } finally {
     conn.close();
   }
+}
+
+/** `listings keys revoke` for each key id. */
+export function revokeKeys(db: BenchDb, ids: readonly string[]): void {
+  const conn = openDb(db.file, { migrate: false });
+  try {
+    for (const id of ids) revokeKey(conn, id);
+  } finally {
+    conn.close();
+  }
+}
+
+/** "1,000 facilities x 50 listings", or the range of sizes when they vary. */
+export function describeDb(db: BenchDb): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const [min, max] = [Math.min(...db.sizes), Math.max(...db.sizes)];
+  if (min === max) return `${n(db.facilities)} facilities x ${n(min)} listings`;
+  const total = db.sizes.reduce((a, b) => a + b, 0);
+  return `${n(db.facilities)} facilities of ${n(min)}-${n(max)} listings (${n(total)} in all)`;
 }
 
 /** The facility (index) key k of `count` belongs to. */
 export const facilityOfKey = (db: BenchDb, k: number, count: number) => Math.floor((k * db.facilities) / count);
 
 /** The id of listing j of facility i, as the API shows it. */
-export const listingIdIn = (facility: number, j: number) =>
-  listingIdOf(facilityIdOf(facility), `U-${String(j + 1).padStart(3, '0')}`);
+export const listingIdIn = (facility: number, j: number) => listingIdOf(facilityIdOf(facility), listingCodeOf(j));

@@ -95,7 +95,7 @@ export async function sustained(
   const requests = keys.flatMap((key, k) => [
     listOf(key),
     {
-      path: `/external/listings/${listingIdIn(facilityOfKey(db, k, keys.length), k % db.listingsPerFacility)}`,
+      path: `/external/listings/${listingIdIn(facilityOfKey(db, k, keys.length), k % db.sizes[facilityOfKey(db, k, keys.length)]!)}`,
       headers: { 'x-api-key': key },
     },
   ]);

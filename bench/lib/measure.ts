@@ -1,11 +1,13 @@
 // One measured round against one server: the load generator's figures plus the server's CPU time and peak RSS.
 import type { BenchRequest, Figures, Generator, Load } from './load.ts';
-import { cpuMs, rssMb, type ServerProcess } from './servers.ts';
+import { cpuMs, generatorCpuMs, rssMb, type ServerProcess } from './servers.ts';
 
 export interface Round extends Figures {
   /** Server CPU (user + system) per answered request, in microseconds: steadier than req/s on a shared machine. */
   cpu_us_per_req: number;
   rss_mb: number;
+  /** Share of a core the load generator used (this process and its children, e.g. wrk): near 1, it set the pace. */
+  generator_busy: number;
 }
 
 export async function measure(
@@ -17,13 +19,17 @@ export async function measure(
   const rss: number[] = [];
   const sampler = setInterval(() => rss.push(rssMb(server.pid)), 250);
   const cpu = cpuMs(server.pid);
+  const generatorCpu = generatorCpuMs();
+  const began = performance.now();
   const figures = await run(server.url, requests, load);
   const used = cpuMs(server.pid) - cpu;
+  const generatorBusy = (generatorCpuMs() - generatorCpu) / (performance.now() - began);
   clearInterval(sampler);
   rss.push(rssMb(server.pid));
   return {
     ...figures,
     cpu_us_per_req: Math.round((used * 1000 * 10) / figures.requests) / 10,
     rss_mb: Math.max(...rss.filter((x) => !Number.isNaN(x))),
+    generator_busy: Math.round(generatorBusy * 100) / 100,
   };
 }

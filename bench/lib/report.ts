@@ -28,6 +28,8 @@ export interface Side {
   /** Share of its pinned core the server used (req/s x CPU per answer): well under 1, it was not what limited req/s. */
   core_busy: number;
   rss_mb: number;
+  /** The load generator's share of its core (median over rounds). */
+  generator_busy: number;
   rounds: Round[];
 }
 
@@ -42,6 +44,7 @@ export function sideOf(rounds: Round[]): Side {
     cpu_us_per_req: Math.round(cpu * 10) / 10,
     core_busy: Math.round((rps * cpu) / 1e4) / 100,
     rss_mb: Math.round(Math.max(...rounds.map((r) => r.rss_mb).filter((x) => !Number.isNaN(x)), 0) * 10) / 10,
+    generator_busy: median(rounds.map((r) => r.generator_busy)),
     rounds,
   };
 }

@@ -4,7 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { get } from 'node:http';
+import { get, type Agent } from 'node:http';
 import { build } from 'vite';
 import { freePort } from '../../demo/launch.ts';
 import { SERVER_NODE_FLAGS } from '../../server/node-flags.ts';
@@ -41,12 +41,15 @@ export function pinLoadGenerator(cores: number): string {
  * V8 flags that `listings serve` runs with (its shebang): the same runtime on both sides of a ratio. Without
  * --no-memory-reducer, the reducer's collection ~100 s into a run slowed our server by 2 µs per request from then on.
  */
-function spawnServer(args: string[], stdio: ('ignore' | 'pipe')[]): ChildProcess {
+function spawnServer(
+  args: string[],
+  stdio: ('ignore' | 'pipe' | 'inherit')[],
+  env?: Record<string, string>,
+): ChildProcess {
   const node = [process.execPath, ...SERVER_NODE_FLAGS, ...args];
+  const options = { cwd: REPO, stdio, env: env && { ...process.env, ...env } };
   // taskset execs the command: the child's pid is the server's own, for its CPU time.
-  return pinning
-    ? spawn('taskset', ['-c', SERVER_CORE, ...node], { cwd: REPO, stdio })
-    : spawn(node[0]!, node.slice(1), { cwd: REPO, stdio });
+  return pinning ? spawn('taskset', ['-c', SERVER_CORE, ...node], options) : spawn(node[0]!, node.slice(1), options);
 }
 
 export interface ServerProcess {
@@ -93,13 +96,20 @@ export function cpuMs(pid: number): number {
   }
 }
 
+/** CPU time of this process (the load generator) and of its children that have exited (wrk), in milliseconds. */
+export function generatorCpuMs(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS;
+}
+
 /** Where compileBenchServers() puts the bench's own servers (inside the repository, so their imports resolve). */
-const BENCH_DIST = join(REPO, 'dist', 'bench');
+export const BENCH_DIST = join(REPO, 'dist', 'bench');
 
 /**
- * The bench's own servers (the 401 scenario's app with the failed-auth limit lifted, and the Fastify peer) compiled to
- * plain JavaScript, so that they run on plain node like `listings` and the ceiling: under tsx's loader they would pay
- * CPU per request that no server in production pays, and the comparison would flatter us.
+ * The bench's own servers (the 401 scenario's app with the failed-auth limit lifted, and the Fastify peer), and the
+ * abuse scenario's abuser, compiled to plain JavaScript, so that they run on plain node like `listings` and the
+ * ceiling: under tsx's loader they would pay CPU per request that no server in production pays, and the comparison
+ * would flatter us.
  */
 export async function compileBenchServers(): Promise<void> {
   await build({
@@ -118,6 +128,7 @@ export async function compileBenchServers(): Promise<void> {
         input: {
           'serve-open-auth': join(REPO, 'bench', 'lib', 'serve-open-auth.ts'),
           'peer-fastify': join(REPO, 'bench', 'peer-fastify.ts'),
+          abuser: join(REPO, 'bench', 'lib', 'abuser.ts'),
         },
         output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },
       },
@@ -129,12 +140,13 @@ export async function compileBenchServers(): Promise<void> {
  * `node --no-memory-reducer bin/listings.js serve --port P --db FILE --quiet`, as the binary's shebang runs it (that of
  * another built checkout with `checkout`, for bench/ab.ts); with
  * log=true the request log goes to /dev/null instead of --quiet. With openAuth=true, the same app with the failed-auth
- * limit lifted (serve-open-auth.ts, compiled).
+ * limit lifted (serve-open-auth.ts, compiled). With trustProxy, the server believes X-Forwarded-For from that address,
+ * as behind a TLS proxy: `--trust-proxy` where `listings serve` has it, else `TRUST_PROXY`.
  */
 export async function startOurs(
   name: string,
   dbFile: string,
-  opts: { log?: boolean; openAuth?: boolean; checkout?: string } = {},
+  opts: { log?: boolean; openAuth?: boolean; checkout?: string; trustProxy?: string } = {},
 ): Promise<ServerProcess> {
   // A real port rather than 0: the public URL (and so the rent links in the bodies) carries it.
   const port = String(await freePort());
@@ -142,7 +154,20 @@ export async function startOurs(
     ? [join(BENCH_DIST, 'serve-open-auth.mjs'), dbFile, port]
     : [join(opts.checkout ?? REPO, 'bin', 'listings.js'), 'serve', '--port', port, '--db', dbFile];
   if (!opts.log && !opts.openAuth) args.push('--quiet');
-  return started(name, spawnServer(args, ['ignore', 'ignore', 'pipe']));
+  const trust = opts.trustProxy;
+  const byFlag = trust !== undefined && !opts.openAuth && serveHasFlag('--trust-proxy', opts.checkout);
+  if (byFlag) args.push('--trust-proxy', trust);
+  const env = trust !== undefined && !byFlag ? { TRUST_PROXY: trust } : undefined;
+  return started(name, spawnServer(args, ['ignore', 'ignore', 'pipe'], env));
+}
+
+/** Whether `listings serve --help` lists this flag. */
+export function serveHasFlag(flag: string, checkout = REPO): boolean {
+  const help = spawnSync(process.execPath, [join(checkout, 'bin', 'listings.js'), 'serve', '--help'], {
+    cwd: REPO,
+    encoding: 'utf8',
+  });
+  return help.stdout.includes(`${flag} `);
 }
 
 /** The Fastify peer over the same database (it queries and serialises per request). */
@@ -224,13 +249,67 @@ export function startCeiling(answer: CapturedAnswer): Promise<Ceiling> {
   }));
 }
 
+export interface CeilingMix extends ServerProcess {
+  /** How many requests it had no captured answer for (it answered those 500). */
+  misses(): Promise<number>;
+}
+
+/**
+ * The field mix's ceiling, plain `node bench/ceiling-mix.mjs`, answering each request of the mix with ours' captured
+ * answer to it (the file's format is described there).
+ */
+export async function startCeilingMix(file: string): Promise<CeilingMix> {
+  const child = spawnServer([join(REPO, 'bench', 'ceiling-mix.mjs'), file], ['ignore', 'pipe', 'inherit']);
+  let stdout = '';
+  const waiting = new Set<() => void>();
+  child.stdout!.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    for (const check of waiting) check();
+  });
+  /** The first match of `re` in what the ceiling printed after `from`, as [match, end]. */
+  const printed = (re: RegExp, from: number) =>
+    new Promise<[RegExpExecArray, number]>((resolve, reject) => {
+      const check = () => {
+        const m = re.exec(stdout.slice(from));
+        if (!m) return;
+        waiting.delete(check);
+        child.off('exit', exited);
+        resolve([m, from + m.index + m[0].length]);
+      };
+      const exited = (code: number | null) => {
+        waiting.delete(check);
+        reject(new Error(`the field mix's ceiling exited with ${code}`));
+      };
+      child.once('exit', exited);
+      waiting.add(check);
+      check();
+    });
+  let [m, read] = await printed(/\{"port":(\d+)\}/, 0);
+  return {
+    name: 'ceiling (replays the mix)',
+    url: `http://127.0.0.1:${m[1]}`,
+    pid: child.pid!,
+    child,
+    stop: stopper(child),
+    misses: async () => {
+      child.kill('SIGUSR2');
+      [m, read] = await printed(/\{"misses":(\d+)\}/, read);
+      return Number(m[1]);
+    },
+  };
+}
+
 /** Headers Node's http server adds by itself, on both servers alike. */
 const ADDED_BY_NODE = new Set(['date', 'connection', 'keep-alive']);
 
-/** One answer of a server, as the ceiling must replay it. */
-export function capture(url: string, headers: Record<string, string>): Promise<CapturedAnswer> {
+/** One answer of a server, as the ceiling must replay it (on a new connection unless `agent` keeps them). */
+export function capture(
+  url: string,
+  headers: Record<string, string>,
+  agent: Agent | false = false,
+): Promise<CapturedAnswer> {
   return new Promise((resolve, reject) => {
-    get(url, { headers, agent: false }, (res) => {
+    get(url, { headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {

@@ -1,0 +1,284 @@
+// The abuse scenario: a well-behaved partner polls at a fixed rate (open loop) while, in every other round, one key at
+// its rate limit sends distinct filter values and anonymous clients ask for rental pages as fast as they are answered.
+// Rounds alternate (alone, with abuse) on the same server; the partner's p50/p99 of each are compared.
+import { spawn } from 'node:child_process';
+import { Agent } from 'node:http';
+import { join } from 'node:path';
+import { createKeys, listingIdIn, type IssuedKey } from './data.ts';
+import type { FieldWorld } from './field-mix.ts';
+import type { BenchRequest } from './load.ts';
+import { openLoop, type OpenLoopResult } from './open-loop.ts';
+import { seeded, intIn } from './random.ts';
+import { median, ratio, table } from './report.ts';
+import { BENCH_DIST, capture, cpuMs, type ServerProcess } from './servers.ts';
+
+export interface AbuseTarget {
+  /** "a 200-listing facility", "the 10,000-listing facility". */
+  label: string;
+  facility: number;
+  size: number;
+}
+
+export interface AbuseKeys {
+  target: AbuseTarget;
+  /** The server's default limit (100/s, burst 500), like every key an operator creates without options. */
+  abuser: IssuedKey;
+  /** Default limits too: the partner stays under them (rate / 4 per key). */
+  partners: IssuedKey[];
+}
+
+export interface AbuseSettings {
+  rounds: number;
+  /** Seconds of partner traffic per round and condition. */
+  seconds: number;
+  /** The partner's requests per second, over its four keys. */
+  rate: number;
+  /** Connections of each abuser (the filter one and the rental page one). */
+  connections: number;
+}
+
+export const ABUSE_FULL: AbuseSettings = { rounds: 8, seconds: 3, rate: 300, connections: 8 };
+export const ABUSE_QUICK: AbuseSettings = { rounds: 1, seconds: 1, rate: 300, connections: 8 };
+
+/** The largest ordinary keyed facility, and the large one: an abuser picks a big facility's public key. */
+export function abuseTargets(world: FieldWorld): AbuseTarget[] {
+  const ordinary = world.keyed.filter((f) => f !== world.large);
+  const biggest = ordinary.reduce((a, b) => (world.db.sizes[b]! > world.db.sizes[a]! ? b : a));
+  const label = (f: number) => `${world.db.sizes[f]!.toLocaleString('en-US')}-listing facility`;
+  return [
+    { label: `a ${label(biggest)}`, facility: biggest, size: world.db.sizes[biggest]! },
+    { label: `the ${label(world.large)}`, facility: world.large, size: world.db.sizes[world.large]! },
+  ];
+}
+
+/** Keys with default limits: the abuser's on the target, the partner's on the target and three other facilities. */
+export function issueAbuseKeys(world: FieldWorld, targets: readonly AbuseTarget[]): AbuseKeys[] {
+  return targets.map((target) => {
+    const others = world.keyed.filter((f) => f !== target.facility && f !== world.large).slice(0, 3);
+    const [abuser, ...partners] = createKeys(
+      world.db,
+      [target.facility, target.facility, ...others].map((facility) => ({ facility })),
+    );
+    return { target, abuser: abuser!, partners };
+  });
+}
+
+interface Condition {
+  partner: OpenLoopResult;
+  /** Ours' share of its core during the partner's traffic (with abuse: the abusers' too). */
+  core_busy: number;
+  abusers?: { mode: string; sent: number; rps: number; statuses: Record<string, number> }[];
+}
+
+export interface AbuseEntry {
+  target: AbuseTarget;
+  settings: AbuseSettings;
+  alone: Summary;
+  with_abuse: Summary;
+  /** The partner's p99 with abuse over its p99 alone: all rounds' latencies pooled, and the median of per-round
+   * ratios. */
+  ratio_p99_pooled: number;
+  ratio_p99_paired: number;
+  ratio_p50_pooled: number;
+}
+
+interface Summary {
+  partner_requests: number;
+  p50_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  partner_statuses: Record<string, number>;
+  partner_failed: number;
+  core_busy: number;
+  abusers?: { mode: string; rps: number; statuses: Record<string, number> }[];
+  rounds: { p50_ms: number; p99_ms: number; core_busy: number }[];
+}
+
+/** The partner's rotation: list, detail, list 304, detail 304 over its keys, If-None-Match with ours' ETags. */
+async function partnerRequests(world: FieldWorld, keys: AbuseKeys, url: string): Promise<BenchRequest[]> {
+  const rand = seeded(7);
+  const out: BenchRequest[] = [];
+  for (let i = 0; i < 400; i++) {
+    const k = keys.partners[i % keys.partners.length]!;
+    const kind = Math.floor(i / keys.partners.length) % 4;
+    const path =
+      kind % 2 === 0
+        ? '/external/listings'
+        : `/external/listings/${listingIdIn(k.facility, intIn(rand, 0, world.db.sizes[k.facility]! - 1))}`;
+    const headers: Record<string, string> = {
+      'x-api-key': k.key,
+      'accept-encoding': 'br, gzip',
+      'x-forwarded-for': '198.19.253.1',
+    };
+    if (kind >= 2) {
+      const etag = (await capture(url + path, headers)).headers.find((_, j, h) => h[j - 1]?.toLowerCase() === 'etag');
+      if (etag !== undefined) headers['if-none-match'] = etag;
+    }
+    out.push({ path, headers });
+  }
+  return out;
+}
+
+/** One abuser process (dist/bench/abuser.mjs) for `seconds`; resolves with what it sent and got. */
+function runAbuser(
+  config: Record<string, unknown>,
+): Promise<{ sent: number; statuses: Record<string, number>; seconds: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(BENCH_DIST, 'abuser.mjs'), JSON.stringify(config)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`the abuser (${String(config.mode)}) exited with ${code}`));
+      resolve(JSON.parse(stdout) as { sent: number; statuses: Record<string, number>; seconds: number });
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function measureAbuse(
+  world: FieldWorld,
+  keys: AbuseKeys,
+  ours: ServerProcess,
+  s: AbuseSettings,
+  broken: string[],
+): Promise<AbuseEntry> {
+  const partner = await partnerRequests(world, keys, ours.url);
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  await openLoop(ours.url, partner, s.rate, 1, agent); // warm-up: connections open, JIT warm
+  const runs = { alone: [] as Condition[], abuse: [] as Condition[] };
+  let sent = 0;
+  for (let i = 0; i < s.rounds; i++) {
+    for (const condition of i % 2 === 0 ? (['alone', 'abuse'] as const) : (['abuse', 'alone'] as const)) {
+      const cpu = cpuMs(ours.pid);
+      const began = performance.now();
+      let abusers: Promise<{ sent: number; statuses: Record<string, number>; seconds: number }[]> | undefined;
+      if (condition === 'abuse') {
+        // The abusers run a second longer than the partner, which starts half a second into the abuse.
+        const common = { url: ours.url, seconds: s.seconds + 1, connections: s.connections, seed: 1000 + i };
+        abusers = Promise.all([
+          runAbuser({ ...common, mode: 'filter', key: keys.abuser.key }),
+          runAbuser({ ...common, mode: 'rent', facility: keys.target.facility, size: keys.target.size }),
+        ]);
+        await sleep(500);
+      }
+      const result = await openLoop(ours.url, partner, s.rate, s.seconds, agent, sent);
+      sent += result.sent;
+      const done = abusers && (await abusers);
+      const busy = (cpuMs(ours.pid) - cpu) / (performance.now() - began);
+      runs[condition].push({
+        partner: result,
+        core_busy: Math.round(busy * 100) / 100,
+        abusers: done?.map((a, j) => ({
+          mode: j === 0 ? 'filter' : 'rent',
+          sent: a.sent,
+          rps: Math.round(a.sent / a.seconds),
+          statuses: a.statuses,
+        })),
+      });
+      const bad = Object.entries(result.statuses).filter(([status]) => Number(status) >= 400);
+      if (bad.length > 0 || result.failed > 0)
+        broken.push(
+          `abuse (${keys.target.label}, ${condition}): the partner got ${bad.map(([st, n]) => `${n} x ${st}`).join(', ') || 'no error status'}, ${result.failed} failed requests`,
+        );
+      await sleep(250);
+    }
+  }
+  agent.destroy();
+  const alone = summarise(runs.alone);
+  const abuse = summarise(runs.abuse);
+  return {
+    target: keys.target,
+    settings: s,
+    alone,
+    with_abuse: abuse,
+    ratio_p99_pooled: ratio(abuse.p99_ms, alone.p99_ms),
+    ratio_p99_paired: ratio(median(abuse.rounds.map((r, i) => r.p99_ms / alone.rounds[i]!.p99_ms)), 1),
+    ratio_p50_pooled: ratio(abuse.p50_ms, alone.p50_ms),
+  };
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+function summarise(conditions: Condition[]): Summary {
+  const all = conditions.flatMap((c) => c.partner.latencies).sort((a, b) => a - b);
+  const statuses: Record<string, number> = {};
+  for (const c of conditions)
+    for (const [st, n] of Object.entries(c.partner.statuses)) statuses[st] = (statuses[st] ?? 0) + n;
+  const summary: Summary = {
+    partner_requests: all.length,
+    p50_ms: round3(percentile(all, 50)),
+    p99_ms: round3(percentile(all, 99)),
+    max_ms: round3(all.at(-1)!),
+    partner_statuses: statuses,
+    partner_failed: conditions.reduce((a, c) => a + c.partner.failed, 0),
+    core_busy: median(conditions.map((c) => c.core_busy)),
+    rounds: conditions.map((c) => {
+      const sorted = [...c.partner.latencies].sort((a, b) => a - b);
+      return { p50_ms: round3(percentile(sorted, 50)), p99_ms: round3(percentile(sorted, 99)), core_busy: c.core_busy };
+    }),
+  };
+  if (conditions[0]?.abusers) {
+    summary.abusers = conditions[0].abusers.map((a, j) => {
+      const merged: Record<string, number> = {};
+      for (const c of conditions)
+        for (const [st, n] of Object.entries(c.abusers![j]!.statuses)) merged[st] = (merged[st] ?? 0) + n;
+      return { mode: a.mode, rps: median(conditions.map((c) => c.abusers![j]!.rps)), statuses: merged };
+    });
+  }
+  return summary;
+}
+
+const shares = (statuses: Record<string, number>) => {
+  const total = Object.values(statuses).reduce((a, b) => a + b, 0);
+  return Object.entries(statuses)
+    .map(([st, n]) => `${st} ${Math.round((n * 100) / total)} %`)
+    .join(', ');
+};
+
+/** One table for every abuse target: the partner alone and with abuse, the abusers' rates and what they got. */
+export function abuseTables(entries: readonly AbuseEntry[]): string {
+  const rows = entries.flatMap((e) =>
+    (
+      [
+        ['alone', e.alone],
+        ['with abuse', e.with_abuse],
+      ] as const
+    ).map(([condition, s]) => [
+      `key of ${e.target.label}`,
+      condition,
+      s.partner_requests,
+      s.p50_ms,
+      s.p99_ms,
+      s.max_ms,
+      Math.round(s.core_busy * 100),
+      s.abusers?.map((a) => `${a.mode} ${a.rps.toLocaleString('en-US')}/s (${shares(a.statuses)})`).join('; ') ?? '',
+    ]),
+  );
+  const ratios = entries
+    .map(
+      (e) =>
+        `key of ${e.target.label}: the partner's p99 with abuse / alone ${e.ratio_p99_pooled} (all rounds pooled), ${e.ratio_p99_paired} (median of per-round ratios); p50 ${e.ratio_p50_pooled}\n`,
+    )
+    .join('');
+  return (
+    table(
+      [
+        'abuser',
+        'partner',
+        'requests',
+        'p50 ms',
+        'p99 ms',
+        'max ms',
+        'ours core %',
+        'abusers: answers per second (statuses)',
+      ],
+      rows,
+    ) + ratios
+  );
+}

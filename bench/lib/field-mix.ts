@@ -1,0 +1,260 @@
+// The field mix's world and traffic: a database like a deployment's (many facilities of 20-200 listings, one very
+// large), keys as partners hold them (several per facility, on servers and in widgets, some revoked), and a long
+// deterministic rotation of requests in the proportions of issue 24, each carrying what a browser or a TLS proxy adds.
+import { createKeys, facilityIdOf, generateDb, listingCodeOf, listingIdIn, revokeKeys, type BenchDb } from './data.ts';
+import type { BenchRequest } from './load.ts';
+import { alphanumeric, intIn, pick, seeded, type Random } from './random.ts';
+
+export interface FieldSettings {
+  /** Ordinary facilities, of 20-200 listings each; one more, the large one, comes last. */
+  facilities: number;
+  largeListings: number;
+  /** Facilities with keys, the large one among them. */
+  keyedFacilities: number;
+  keysPerFacility: number;
+  /** Keys issued on keyed facilities and then revoked (the live keys are keyedFacilities x keysPerFacility). */
+  revoked: number;
+  /** Requests in the rotation. */
+  rotation: number;
+  /** Client addresses the TLS proxy in front forwards (X-Forwarded-For). */
+  addresses: number;
+}
+
+export const FIELD_FULL: FieldSettings = {
+  facilities: 1000,
+  largeListings: 10_000,
+  keyedFacilities: 50,
+  keysPerFacility: 4,
+  revoked: 20,
+  rotation: 50_000,
+  addresses: 10_000,
+};
+
+/** CI: a smaller database and rotation, the same large facility and keys per facility. */
+export const FIELD_QUICK: FieldSettings = {
+  facilities: 100,
+  largeListings: 10_000,
+  keyedFacilities: 20,
+  keysPerFacility: 4,
+  revoked: 8,
+  rotation: 10_000,
+  addresses: 2_000,
+};
+
+/** Where a key is used: on a partner's server (no Origin), or in a widget on a partner's page (open or restricted to
+ * that origin). */
+export type KeyRole = 'server' | 'widget' | 'widget, origin-restricted';
+const ROLES: readonly KeyRole[] = ['server', 'server', 'widget', 'widget, origin-restricted'];
+
+export interface FieldKey {
+  key: string;
+  id: string;
+  facility: number;
+  role: KeyRole;
+  /** The partner page's origin, sent by the browser with a widget's requests. */
+  origin: string | undefined;
+}
+
+export interface FieldWorld {
+  db: BenchDb;
+  /** The large facility's index. */
+  large: number;
+  keyed: readonly number[];
+  keys: readonly FieldKey[];
+  revoked: readonly FieldKey[];
+}
+
+/** Sizes 20-200 from a seeded generator, the large facility last. */
+export function fieldSizes(s: FieldSettings): number[] {
+  const rand = seeded(24);
+  return [...Array.from({ length: s.facilities }, () => intIn(rand, 20, 200)), s.largeListings];
+}
+
+export function generateFieldDb(dir: string, s: FieldSettings): BenchDb {
+  return generateDb(dir, 'field', s.facilities + 1, fieldSizes(s));
+}
+
+/** The keyed facilities: the large one and others spread evenly over the ordinary ones. */
+export function keyedFacilities(s: FieldSettings): number[] {
+  const others = s.keyedFacilities - 1;
+  return [s.facilities, ...Array.from({ length: others }, (_, k) => Math.floor((k * s.facilities) / others))];
+}
+
+/**
+ * Issues the mix's keys (rate limit far above the load: the mix must not be throttled) and revokes `s.revoked` more,
+ * as operators do; run while ours is up, like issueKeys.
+ */
+export function issueFieldKeys(db: BenchDb, s: FieldSettings): FieldWorld {
+  const keyed = keyedFacilities(s);
+  const specs = keyed.flatMap((facility) =>
+    Array.from({ length: s.keysPerFacility }, (_, r) => ({ facility, role: ROLES[r % ROLES.length]!, r })),
+  );
+  const toRevoke = Array.from({ length: s.revoked }, (_, k) => ({
+    facility: keyed[k % keyed.length]!,
+    role: 'widget' as KeyRole,
+    r: s.keysPerFacility + Math.floor(k / keyed.length),
+  }));
+  const all = [...specs, ...toRevoke];
+  const originOf = (facility: number, r: number) => `https://partner-${facility}-${r}.example`;
+  const issued = createKeys(
+    db,
+    all.map(({ facility, role, r }) => ({
+      facility,
+      rate_per_s: 1e9,
+      burst: 1e9,
+      allowed_origins: role === 'widget, origin-restricted' ? [originOf(facility, r)] : undefined,
+    })),
+  );
+  const keys = issued.map((k, i) => ({
+    ...k,
+    role: all[i]!.role,
+    origin: all[i]!.role === 'server' ? undefined : originOf(k.facility, all[i]!.r),
+  }));
+  const revoked = keys.slice(specs.length);
+  revokeKeys(
+    db,
+    revoked.map((k) => k.id),
+  );
+  return { db, large: s.facilities, keyed, keys: keys.slice(0, specs.length), revoked };
+}
+
+/** The kinds of request in the mix, in the order the report lists them. */
+export const KINDS = [
+  'list',
+  'detail',
+  'list 304',
+  'detail 304',
+  'filtered list',
+  'rental page',
+  'rental page, unknown',
+  'revoked key',
+  'unknown key',
+  'malformed key',
+] as const;
+export type Kind = (typeof KINDS)[number];
+
+export interface MixRequest extends BenchRequest {
+  kind: Kind;
+  /** The large facility's (for the report: the mix must reach it). */
+  large: boolean;
+  /** For a 304: the same request without If-None-Match, whose ETag goes into it once ours has answered it. */
+  revalidates?: BenchRequest;
+}
+
+/** A client address from the proxy's pool: 198.18.0.0/15 is the range set aside for benchmarks (RFC 2544). */
+export const poolAddress = (i: number) => `198.${18 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}`;
+/** A partner's server, polling with its own key. */
+const serverAddress = (k: number) => `198.19.250.${k % 250}`;
+
+const SORTS = ['price', '-price', 'area', '-area', 'code'] as const;
+
+/** An area as a visitor types or a slider sends it: mostly one decimal (3.7), some whole, some two decimals. */
+function areaValue(rand: Random, from: number, to: number): string {
+  const x = from + rand() * (to - from);
+  const r = rand();
+  return r < 0.7 ? x.toFixed(1) : r < 0.85 ? String(Math.round(x)) : x.toFixed(2);
+}
+
+/** One to four filter parameters with random values, always valid (min_area <= max_area). */
+function filterQuery(rand: Random): string {
+  const params: string[] = [];
+  while (params.length === 0) {
+    const min = rand() < 0.5 ? areaValue(rand, 0.5, 20) : undefined;
+    if (min !== undefined) params.push(`min_area=${min}`);
+    if (rand() < 0.5) params.push(`max_area=${areaValue(rand, Number(min ?? 0) + 0.5, Number(min ?? 0) + 30)}`);
+    if (rand() < 0.3) params.push('available=true');
+    if (rand() < 0.6) params.push(`sort=${pick(rand, SORTS)}`);
+  }
+  return `?${params.join('&')}`;
+}
+
+/**
+ * The rotation: 80 % list/detail/304 over the live keys (30 % list, 30 % detail, 20 % If-None-Match, half lists and
+ * half details), 10 % filtered lists, 5 % rental pages (no key; 85 % listings of keyed facilities, the rest unknown
+ * codes and facilities), 5 % refused keys (40 % revoked, 40 % unknown, 20 % malformed). Keys are drawn uniformly, so each
+ * facility's share is its share of keys; details and rental pages draw the listing uniformly. Every request carries
+ * `Accept-Encoding: br, gzip` and the X-Forwarded-For a TLS proxy adds (a partner's server address for server keys, a
+ * pool address for browsers); a widget's requests carry its page's Origin.
+ */
+export function fieldRotation(world: FieldWorld, s: FieldSettings, seed = 2024): MixRequest[] {
+  const rand = seeded(seed);
+  const { keys, keyed, db } = world;
+  const browser = () => poolAddress(intIn(rand, 0, s.addresses - 1));
+  const headersOf = (k: FieldKey, i: number): Record<string, string> => ({
+    'x-api-key': k.key,
+    'accept-encoding': 'br, gzip',
+    'x-forwarded-for': k.role === 'server' ? serverAddress(i) : browser(),
+    ...(k.origin ? { origin: k.origin } : {}),
+  });
+  const detailPath = (facility: number) =>
+    `/external/listings/${listingIdIn(facility, intIn(rand, 0, db.sizes[facility]! - 1))}`;
+  const out: MixRequest[] = [];
+  for (let n = 0; n < s.rotation; n++) {
+    const r = rand();
+    if (r < 0.8) {
+      const i = intIn(rand, 0, keys.length - 1);
+      const k = keys[i]!;
+      const kind: Kind = r < 0.3 ? 'list' : r < 0.6 ? 'detail' : r < 0.7 ? 'list 304' : 'detail 304';
+      const path = kind.startsWith('list') ? '/external/listings' : detailPath(k.facility);
+      const headers = headersOf(k, i);
+      const request: MixRequest = { kind, large: k.facility === world.large, path, headers };
+      if (kind.endsWith('304')) request.revalidates = { path, headers: { ...headers } };
+      out.push(request);
+    } else if (r < 0.9) {
+      const i = intIn(rand, 0, keys.length - 1);
+      const k = keys[i]!;
+      const large = k.facility === world.large;
+      out.push({
+        kind: 'filtered list',
+        large,
+        path: `/external/listings${filterQuery(rand)}`,
+        headers: headersOf(k, i),
+      });
+    } else if (r < 0.95) {
+      const facility = pick(rand, keyed);
+      const x = rand();
+      const [id, code] =
+        x < 0.85
+          ? [facilityIdOf(facility), listingCodeOf(intIn(rand, 0, db.sizes[facility]! - 1))]
+          : x < 0.95
+            ? [facilityIdOf(facility), listingCodeOf(db.sizes[facility]! + intIn(rand, 0, 100_000))]
+            : [facilityIdOf(90_000 + intIn(rand, 0, 9_999)), listingCodeOf(intIn(rand, 0, 199))];
+      out.push({
+        kind: x < 0.85 ? 'rental page' : 'rental page, unknown',
+        large: x < 0.95 && facility === world.large,
+        path: `/rent/${id}/${encodeURIComponent(code)}`,
+        headers: { 'accept-encoding': 'br, gzip', 'x-forwarded-for': browser() },
+      });
+    } else {
+      const x = rand();
+      const facility = pick(rand, keyed);
+      const key =
+        x < 0.4
+          ? pick(rand, world.revoked).key
+          : x < 0.8
+            ? `svc_live_${alphanumeric(rand, 32)}`
+            : pick(rand, [
+                `svc_live_${alphanumeric(rand, 20)}`,
+                `svc_test_${alphanumeric(rand, 32)}`,
+                alphanumeric(rand, 40),
+              ]);
+      out.push({
+        kind: x < 0.4 ? 'revoked key' : x < 0.8 ? 'unknown key' : 'malformed key',
+        large: false,
+        path: rand() < 0.7 ? '/external/listings' : detailPath(facility),
+        headers: {
+          'x-api-key': key,
+          'accept-encoding': 'br, gzip',
+          'x-forwarded-for': browser(),
+          ...(rand() < 0.5 ? { origin: `https://partner-${facility}-2.example` } : {}),
+        },
+      });
+    }
+  }
+  return out;
+}
+
+/** The key under which ours' answer to a request is kept: what chose that answer (bench/ceiling-mix.mjs builds the
+ * same). */
+export const answerKeyOf = (r: BenchRequest) =>
+  `GET ${r.path}\n${r.headers['x-api-key'] ?? ''}\n${r.headers['if-none-match'] ?? ''}\n${r.headers['accept-encoding'] ?? ''}\n${r.headers.origin ?? ''}`;

@@ -1,0 +1,69 @@
+// The two scenarios of traffic as it comes in the field, which `npm run bench` reports first: the field mix (ours
+// against a ceiling replaying ours' answers to the same mix, and against the Fastify peer) and abuse (a partner's
+// latency with and without an abusive key and anonymous page requests). Both run on their own database and server,
+// ours behind a trusted proxy (127.0.0.1) that forwards each client's address in X-Forwarded-For.
+import { describeDb } from './data.ts';
+import {
+  ABUSE_FULL,
+  ABUSE_QUICK,
+  abuseTables,
+  abuseTargets,
+  issueAbuseKeys,
+  measureAbuse,
+  type AbuseEntry,
+} from './abuse.ts';
+import { fieldTables, measureFieldMix, type FieldEntry, type FieldRun } from './field.ts';
+import { FIELD_FULL, FIELD_QUICK, fieldRotation, generateFieldDb, issueFieldKeys } from './field-mix.ts';
+import { serveHasFlag, startOurs, startPeer } from './servers.ts';
+
+/** A server that used less than this share of its pinned core was not the bottleneck of its run. */
+const CORE_BOUND = 0.85;
+
+export async function fieldScenarios(
+  r: FieldRun & { quick: boolean; field: boolean; abuse: boolean; pinned: string },
+): Promise<{ field_mix?: FieldEntry; abuse?: AbuseEntry[] }> {
+  const settings = r.quick ? FIELD_QUICK : FIELD_FULL;
+  const db = generateFieldDb(r.dir, settings);
+  r.out(`\nfield database: ${describeDb(db)}, generated in ${db.seconds.toFixed(1)} s\n`);
+  if (!serveHasFlag('--trust-proxy'))
+    r.out('note: `listings serve` has no --trust-proxy yet: ours is given TRUST_PROXY=127.0.0.1 instead\n');
+  const ours = r.track(await startOurs('ours (field)', db.file, { trustProxy: '127.0.0.1' }));
+  // Every key is issued (and some revoked) before any measuring: a write to the database empties ours' caches.
+  const world = issueFieldKeys(db, settings);
+  const abuseKeys = r.abuse ? issueAbuseKeys(world, abuseTargets(world)) : [];
+
+  let field: FieldEntry | undefined;
+  if (r.field) {
+    const peer = r.track(await startPeer(db.file));
+    const rotation = fieldRotation(world, settings);
+    field = await measureFieldMix(world, settings, rotation, ours, peer, r);
+    await peer.stop();
+    r.out(
+      `\nfield mix (${r.generator}; ${describeDb(db)}; ${world.keys.length} live keys on ${world.keyed.length} facilities, ` +
+        `${settings.keysPerFacility} each, and ${world.revoked.length} revoked; ${settings.rotation.toLocaleString('en-US')} requests rotating, ` +
+        `${settings.addresses.toLocaleString('en-US')} client addresses; ${r.load.connections} connections, ${r.rounds} x ${r.load.duration} s per side, alternating; ${r.pinned}):\n`,
+    );
+    r.out(fieldTables(field));
+    if (field.ratio_rps > 1)
+      r.sanity.push(`field mix: ours at ${field.ratio_rps}x a server that only replays its answers`);
+    // A ceiling short of its core was held back by the generator or the machine: its req/s understates it.
+    if (field.ceiling.core_busy < CORE_BOUND)
+      r.sanity.push(
+        `field mix: the ceiling kept its core ${Math.round(field.ceiling.core_busy * 100)} % busy (ours ${Math.round(field.ours.core_busy * 100)} %, the load generator ${Math.round(field.ceiling.generator_busy * 100)} % of its own): its req/s is not its limit, so the req/s ratio flatters ours; compare CPU µs/req (ratio ${field.ratio_cpu})`,
+      );
+  }
+
+  const abuse: AbuseEntry[] = [];
+  const s = r.quick ? ABUSE_QUICK : ABUSE_FULL;
+  for (const keys of abuseKeys) abuse.push(await measureAbuse(world, keys, ours, s, r.broken));
+  if (abuse.length > 0) {
+    r.out(
+      `\nabuse (a partner polling ${s.rate} req/s, open loop, over 4 keys with the default limit, one of them on the abused facility; ` +
+        `with abuse: one key with the default limit (100/s, burst 500) sending distinct filter values, and anonymous rental pages ` +
+        `of that facility from one address and from a botnet, ${s.connections} connections each, closed loop; ${s.rounds} x ${s.seconds} s per condition, alternating):\n`,
+    );
+    r.out(abuseTables(abuse));
+  }
+  await ours.stop();
+  return { field_mix: field, abuse: abuse.length > 0 ? abuse : undefined };
+}

@@ -1,0 +1,69 @@
+// A rate-controlled client: sends at a fixed rate whatever the server does (open loop), and times each answer from
+// the moment its request was due, so that a stalled server shows in the latencies instead of slowing the client.
+import { Agent, request } from 'node:http';
+import type { BenchRequest } from './load.ts';
+
+export interface OpenLoopResult {
+  sent: number;
+  /** Milliseconds from each request's due time to the end of its answer. */
+  latencies: number[];
+  statuses: Record<string, number>;
+  /** Requests that failed (socket errors) or had no answer within the limit. */
+  failed: number;
+  seconds: number;
+}
+
+/** `rate` requests per second for `seconds`, rotating through `requests` from `start`; waits for the last answers. */
+export async function openLoop(
+  url: string,
+  requests: readonly BenchRequest[],
+  rate: number,
+  seconds: number,
+  agent: Agent,
+  start = 0,
+): Promise<OpenLoopResult> {
+  const base = new URL(url);
+  const result: OpenLoopResult = { sent: 0, latencies: [], statuses: {}, failed: 0, seconds };
+  const inFlight = new Set<Promise<void>>();
+  const send = (r: BenchRequest, due: number) => {
+    const done = new Promise<void>((resolve) => {
+      const req = request(
+        { host: base.hostname, port: base.port, path: r.path, headers: r.headers, agent, timeout: 30_000 },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            result.latencies.push(performance.now() - due);
+            result.statuses[res.statusCode!] = (result.statuses[res.statusCode!] ?? 0) + 1;
+            resolve();
+          });
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error('timeout')));
+      req.on('error', () => {
+        result.failed++;
+        resolve();
+      });
+      req.end();
+    });
+    inFlight.add(done);
+    void done.then(() => inFlight.delete(done));
+  };
+  const began = performance.now();
+  const total = Math.round(rate * seconds);
+  await new Promise<void>((resolve) => {
+    const tick = () => {
+      const now = performance.now();
+      while (result.sent < total && began + (result.sent * 1000) / rate <= now) {
+        send(requests[(start + result.sent) % requests.length]!, began + (result.sent * 1000) / rate);
+        result.sent++;
+      }
+      if (result.sent >= total) {
+        clearInterval(timer);
+        resolve();
+      }
+    };
+    const timer = setInterval(tick, 1);
+  });
+  await Promise.all(inFlight);
+  return result;
+}
