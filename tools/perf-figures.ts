@@ -1,0 +1,297 @@
+// `npm run docs:figures [-- --check]`: the latest figures in docs/performance.md, made from bench/*.json, never by hand.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const START = '<!-- figures:start -->';
+export const END = '<!-- figures:end -->';
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+export const DOC = join(REPO, 'docs', 'performance.md');
+
+type Json = Record<string, unknown>;
+/** The benches' result files; one a bench never wrote is missing. */
+export interface BenchFiles {
+  api?: Json;
+  publish?: Json;
+  widget?: Json;
+}
+
+export function readBenchFiles(dir = join(REPO, 'bench')): BenchFiles {
+  const read = (name: string) =>
+    existsSync(join(dir, name)) ? (JSON.parse(readFileSync(join(dir, name), 'utf8')) as Json) : undefined;
+  return { api: read('results.json'), publish: read('publish-results.json'), widget: read('widget-results.json') };
+}
+
+/** The doc with the text between the markers replaced by `figures`. */
+export function withFigures(doc: string, figures: string): string {
+  const start = doc.indexOf(START);
+  const end = doc.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`no ${START} ... ${END} markers`);
+  return `${doc.slice(0, start + START.length)}\n\n${figures.trim()}\n\n${doc.slice(end)}`;
+}
+
+export function renderFigures(files: BenchFiles): string {
+  const parts = [
+    files.api && api(files.api),
+    files.publish && publish(files.publish),
+    files.widget && widget(files.widget),
+  ];
+  return parts.filter(Boolean).join('\n\n');
+}
+
+// The files are read as they come: a part the bench no longer writes, or does not write yet, is left out.
+const obj = (x: unknown): Json => (x !== null && typeof x === 'object' && !Array.isArray(x) ? (x as Json) : {});
+const list = (x: unknown): unknown[] => (Array.isArray(x) ? x : []);
+/** The entries of `x` whose values are objects with a number at `key` (sides have `rps`, latencies `p99_ms`). */
+const having = (x: unknown, key: string): [string, Json][] =>
+  Object.entries(obj(x)).flatMap(([k, v]) => (typeof obj(v)[key] === 'number' ? [[k, obj(v)] as [string, Json]] : []));
+
+/** A figure as the docs print it: thousands separated, '–' for none. */
+function num(x: unknown): string {
+  if (typeof x !== 'number' || Number.isNaN(x)) return '–';
+  return Number.isInteger(x) && Math.abs(x) >= 1000 ? x.toLocaleString('en-US') : String(x);
+}
+const pct = (x: unknown) => (typeof x === 'number' ? `${Math.round(x * 100)} %` : '–');
+const two = (a: unknown, b: unknown, f: (x: unknown) => string = num) => `${f(a)} / ${f(b)}`;
+const words = (key: string) => key.replace(/_/g, ' ');
+const counts = (x: unknown) =>
+  Object.entries(obj(x))
+    .map(([k, n]) => `${k} ×${num(n)}`)
+    .join(', ');
+const kib = (x: unknown) => (typeof x === 'number' ? `${(x / 1024).toFixed(1)} KiB` : '–');
+const at = (date: unknown) => (typeof date === 'string' ? `${date.slice(0, 10)} ${date.slice(11, 16)} UTC` : 'unknown');
+
+/** A Markdown table: a label column, then right-aligned figures, each made by its column's function. */
+function table<T>(label: string, columns: [string, (row: T) => string][], rows: [string, T][]): string {
+  const line = (cells: string[]) => `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
+  return [
+    line([label, ...columns.map(([head]) => head)]),
+    `|---|${columns.map(() => '---:').join('|')}|`,
+    ...rows.map(([name, row]) => line([name, ...columns.map(([, cell]) => cell(row))])),
+  ].join('\n');
+}
+
+/** The columns of one server's side. */
+const SIDE: [string, (s: Json) => string][] = [
+  ['req/s', (s) => num(s.rps)],
+  ['p50 / p99 ms', (s) => two(s.p50_ms, s.p99_ms)],
+  ['CPU µs/req', (s) => num(s.cpu_us_per_req)],
+  ['Core busy', (s) => pct(s.core_busy)],
+  ['RSS MB', (s) => num(s.rss_mb)],
+];
+const sides = (label: string, rows: [string, Json][]) => table(label, SIDE, rows);
+
+/** An entry's `ratio_*` figures, in a sentence. */
+const ratios = (e: Json) =>
+  Object.entries(e)
+    .filter(([k, v]) => k.startsWith('ratio_') && typeof v === 'number')
+    .map(([k, v]) => `${words(k.slice('ratio_'.length)).replace('rps', 'req/s').replace('cpu', 'CPU')} ${num(v)}`)
+    .join(', ') || 'none';
+
+function api(r: Json): string {
+  const [m, s] = [obj(r.machine), obj(r.settings)];
+  const database =
+    s.facilities === undefined
+      ? ''
+      : `Database of ${num(s.facilities)} facilities × ${num(s.listings_per_facility)} listings, `;
+  const head =
+    `Command: \`${String(r.command)}\`, finished ${at(r.date)} after ${num(r.seconds)} s, load average ` +
+    `${num(list(m.loadavg_at_start)[0])} at the start and ${num(list(m.loadavg_at_end)[0])} at the end. Machine: ` +
+    `${String(m.cpu)}, ${num(m.cores)} cores, ${num(m.memory_gb)} GB RAM, ${String(m.platform)}, Node ${String(m.node)}. ` +
+    `${database}${num(s.connections)} connections, pipelining ${num(s.pipelining)}, ${num(s.rounds)} rounds of ` +
+    `${num(s.duration)} s per side, every server run as \`node ${list(s.node_flags).join(' ')}\`; ${String(s.pinned)}.` +
+    (s.quick ? ' A quick run (`--quick`): figures not to quote.' : '');
+  const parts = ['### API', head];
+  if (r.field_mix) parts.push(fieldMix(obj(r.field_mix)));
+  if (list(r.abuse).length > 0) parts.push(abuse(list(r.abuse).map(obj)));
+  for (const [generator, entries] of Object.entries(obj(r.scenarios))) parts.push(oneKey(generator, obj(entries)));
+  return [...parts, ...extras(r)].join('\n\n');
+}
+
+/** One generator's scenarios: ours against the ceiling, then against the peer where the peer ran. */
+function oneKey(generator: string, entries: Json): string {
+  const rows = Object.entries(entries).map(([name, e]) => [name, obj(e)] as [string, Json]);
+  const vs = (other: string, ratio: string): [string, (e: Json) => string][] => [
+    ['Ours req/s', (e) => num(obj(e.ours).rps)],
+    [`${other} req/s`, (e) => num(obj(e[other.toLowerCase()]).rps)],
+    ['Ratio (paired)', (e) => num(e[ratio])],
+    ['Ours p50 / p99 ms', (e) => two(obj(e.ours).p50_ms, obj(e.ours).p99_ms)],
+    [`${other} p50 / p99 ms`, (e) => two(obj(e[other.toLowerCase()]).p50_ms, obj(e[other.toLowerCase()]).p99_ms)],
+  ];
+  const both =
+    (other: string, key: string, f = num) =>
+    (e: Json) =>
+      two(obj(e.ours)[key], obj(e[other])[key], f);
+  const ceiling = table(
+    'Scenario',
+    [
+      ['Status', (e) => num(e.status)],
+      ['Bytes', (e) => num(e.bytes)],
+      ...vs('Ceiling', 'ratio_rps'),
+      ['p99 ratio', (e) => num(e.ratio_p99)],
+      ['CPU µs/req, ours / ceiling', both('ceiling', 'cpu_us_per_req')],
+      ['CPU ratio', (e) => num(e.ratio_cpu)],
+      ['Core busy, ours / ceiling', both('ceiling', 'core_busy', pct)],
+      ['RSS MB, ours / ceiling', both('ceiling', 'rss_mb')],
+    ],
+    rows,
+  );
+  const withPeer = rows.filter(([, e]) => e.peer);
+  const cpuOver = (e: Json) => Number(obj(e.peer).cpu_us_per_req) / Number(obj(e.ours).cpu_us_per_req);
+  const peer = table(
+    'Scenario',
+    [
+      ...vs('Peer', 'ratio_rps_vs_peer'),
+      ['CPU µs/req, ours / peer', both('peer', 'cpu_us_per_req')],
+      ['Peer/ours (CPU)', (e) => num(Math.round(cpuOver(e) * 10) / 10)],
+      ['RSS MB, ours / peer', both('peer', 'rss_mb')],
+    ],
+    withPeer,
+  );
+  return (
+    `#### One key, one request: ${generator}\n\n${ceiling}` +
+    (withPeer.length === 0 ? '' : `\n\n${generator}, against the peer (Fastify 5 + better-sqlite3):\n\n${peer}`)
+  );
+}
+
+function fieldMix(f: Json): string {
+  const about = [
+    typeof f.database === 'string' ? `Database: ${f.database}` : '',
+    f.keys
+      ? `keys: ${Object.entries(obj(f.keys))
+          .map(([k, v]) => `${num(v)} ${words(k)}`)
+          .join(', ')}`
+      : '',
+    f.rotation === undefined ? '' : `${num(f.rotation)} requests rotating, ${num(f.distinct)} distinct`,
+  ].filter(Boolean);
+  const kinds = Object.entries(obj(f.kinds)).map(([k, v]) => [k, obj(v)] as [string, Json]);
+  // Whatever the bench records per kind, each figure a column: counts (statuses) as "200 ×n".
+  const columns = [...new Set(kinds.flatMap(([, v]) => Object.keys(v)))].map(
+    (c) =>
+      [words(c), (v: Json) => (typeof v[c] === 'object' ? counts(v[c]) : num(v[c]))] as [string, (v: Json) => string],
+  );
+  const changed = counts(f.changed_after);
+  return [
+    '#### Field mix',
+    about.length > 0 ? `${about.join('; ')}.` : '',
+    kinds.length > 0 ? table('Kind', columns, kinds) : '',
+    sides('Server', having(f, 'rps')),
+    `Ours over the ceiling (over the peer where it says so), paired: ${ratios(f)}.` +
+      (changed ? ` Answers that changed between capture and the end: ${changed}.` : ''),
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+function abuse(entries: Json[]): string {
+  const label = (e: Json, i: number) => String(obj(e.target).label ?? `target ${i + 1}`);
+  const rows = entries.flatMap((e, i) =>
+    having(e, 'p99_ms').map(([condition, s]) => [`${label(e, i)}, ${words(condition)}`, s] as [string, Json]),
+  );
+  const abusers = (s: Json) =>
+    list(s.abusers)
+      .map(obj)
+      .map((a) => `${String(a.mode)} ${num(a.rps)}/s (${counts(a.statuses)})`)
+      .join('; ') || '–';
+  const settings = Object.entries(obj(entries[0]?.settings)).map(([k, v]) => `${words(k)} ${num(v)}`);
+  return [
+    '#### Abuse',
+    settings.length > 0 ? `Settings: ${settings.join(', ')}.` : '',
+    table(
+      'Abused key, partner',
+      [
+        ['Partner requests', (s) => num(s.partner_requests)],
+        ['p50 / p99 / max ms', (s) => `${two(s.p50_ms, s.p99_ms)} / ${num(s.max_ms)}`],
+        ['Ours core busy', (s) => pct(s.core_busy)],
+        ['Abusers: answers/s (statuses)', abusers],
+      ],
+      rows,
+    ),
+    `The partner's latency, with abuse over alone:\n\n${entries.map((e, i) => `- ${label(e, i)}: ${ratios(e)}`).join('\n')}`,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+/** Scale, sustained load, snapshot export, the freshness check and what the run flagged, where the run has them. */
+function extras(r: Json): string[] {
+  const out: string[] = [];
+  if (r.scale) {
+    const rows = Object.entries(obj(r.scale)).flatMap(([gen, v]) =>
+      having(v, 'rps').map(([n, s]) => [`${gen}, ${num(Number(n))} facilities`, s] as [string, Json]),
+    );
+    const growth = Object.entries(obj(r.scale)).flatMap(([gen, v]) =>
+      obj(v).ratio_rps ? [`${gen} ${num(obj(v).ratio_rps)}`] : [],
+    );
+    out.push(
+      `#### Scale\n\n${sides('Database', rows)}\n\nreq/s of the larger over the smaller: ${growth.join(', ') || '–'}.`,
+    );
+  }
+  const soak = obj(r.sustained);
+  if (r.sustained)
+    out.push(
+      `#### Sustained load\n\n${num(soak.seconds)} s of ${String(soak.generator)}: ${num(soak.rps)} req/s, p99 ` +
+        `${num(soak.p99_ms)} ms, ${num(soak.cpu_us_per_req)} µs CPU/req; RSS ${num(soak.first_10s_median_mb)} MB in the ` +
+        `first 10 s, ${num(soak.last_10s_median_mb)} MB in the last 10 s, ${num(soak.max_mb)} MB at most.`,
+    );
+  const ex = obj(r.snapshot_export);
+  if (r.snapshot_export)
+    out.push(
+      `#### Signed snapshot export\n\n${num(ex.facilities)} facilities, ${num(ex.listings)} listings, ${num(ex.megabytes)} ` +
+        `MB in ${num(ex.export_seconds)} s (${num(ex.facilities_per_s)} facilities/s); ${num(ex.wall_seconds)} s with start-up.`,
+    );
+  if (r.freshness) out.push(`One freshness check: ${num(obj(r.freshness).pragma_data_version_us)} µs.`);
+  const flagged = [...list(r.sanity), ...list(r.broken)].map((l) => `- ${String(l)}`);
+  out.push(
+    flagged.length === 0 ? 'The run flagged nothing.' : `The run flagged (not to quote):\n\n${flagged.join('\n')}`,
+  );
+  return out;
+}
+
+function publish(p: Json): string {
+  const d = obj(p.data);
+  const watch = obj(p.watch_commit_to_pointer_ms);
+  const rows: [string, Json][] = [
+    ['First publish', obj(p.first_publish)],
+    ['The same PUTs straight through the SDK', obj(p.baseline_sdk_puts)],
+    ['Re-publish, nothing changed', obj(p.unchanged_republish)],
+    ['Re-publish, one facility changed', obj(p.one_changed)],
+  ];
+  const measures = table<Json>(
+    'Measure',
+    [
+      ['Seconds', (x) => num(x.seconds)],
+      ['The publish itself, s', (x) => num(x.publish_seconds)],
+      ['Objects written', (x) => num(x.data_puts ?? x.objects)],
+    ],
+    rows,
+  );
+  return (
+    `### Publishing\n\nCommand: \`${String(p.command ?? 'npm run bench:publish')}\`, run ${at(p.date)}; ${num(d.facilities)} ` +
+    `facilities × ${num(d.listings_per_facility)} listings, concurrency ${num(d.concurrency)}.\n\n${measures}\n\n` +
+    `The SDK's PUTs over ours: ${num(p.ratio_baseline_over_ours)}. \`--watch\`, from an import's commit to the pointer ` +
+    `updated: median ${num(watch.median)} ms, worst ${num(watch.worst)} ms.`
+  );
+}
+
+function widget(w: Json): string {
+  const ms = (k: string) => `${num(obj(w[k]).median)} ms (${num(obj(w[k]).min)}–${num(obj(w[k]).max)})`;
+  const b = obj(w.bundle);
+  return (
+    `### Widget\n\nCommand: \`${String(w.command ?? 'npm run bench:widget')}\`, run ${at(w.date)}; ${num(w.listings)} ` +
+    `listings, medians (and ranges) of ${num(w.runs)} page loads, from the list data's arrival:\n\n` +
+    `- load event (data parsed and checked): ${ms('data_to_load_event_ms')}\n- every card in the DOM: ${ms('data_to_dom_ms')}\n` +
+    `- next frame painted: ${ms('data_to_painted_ms')}\n\n` +
+    `Bundle: ${kib(b.bytes)}, ${kib(b.gzip_bytes)} gzip (budget ${kib(b.gzip_budget_bytes)}).`
+  );
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const doc = readFileSync(DOC, 'utf8');
+  const next = withFigures(doc, renderFigures(readBenchFiles()));
+  if (!process.argv.includes('--check')) writeFileSync(DOC, next);
+  else if (next !== doc) {
+    console.error('docs/performance.md: its figures are not what bench/*.json makes: run npm run docs:figures');
+    process.exitCode = 1;
+  }
+}
