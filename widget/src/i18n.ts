@@ -3,6 +3,7 @@
 /** A string that depends on a count, by Intl.PluralRules category ("few" and "many" matter in Polish). */
 export type Plural = { [K in Intl.LDMLPluralRule]?: string } & { other: string };
 
+/** Every text the widget shows, by key; the `strings` property (or attribute) overrides any of them. */
 export interface Strings {
   rent: string;
   details: string;

@@ -1,6 +1,7 @@
 // <storage-listings>: a partner site's list of storage units, live from the API (a key) or from a signed snapshot.
-import { LitElement, html, render, type PropertyValues, type TemplateResult } from 'lit';
+import { LitElement, html, type PropertyValues, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
+import type { SortKey } from '../../server/domain/sort.ts';
 import { selfStorageOf } from '../../server/domain/structured-data.ts';
 import type { Summary } from '../../server/schemas/listing.ts';
 import { arrange } from './arrange.ts';
@@ -9,47 +10,17 @@ import { absolute, type Source } from './data.ts';
 import { DetailsDialog } from './details-dialog.ts';
 import { detailsStyles } from './details.styles.ts';
 import { WidgetError } from './errors.ts';
-import { pickLocale, translator, type Strings, type Translate } from './i18n.ts';
+import type { StorageListingsEventMap } from './events.ts';
+import { pickLocale, translator, type Translate } from './i18n.ts';
+import { jsonLdScript } from './json-ld.ts';
 import { Loader } from './loader.ts';
 import { messageFor, problemView } from './problem.ts';
+import { LANGUAGE_PROPERTIES, SOURCE_PROPERTIES, jsonObject, type FieldsOf, type Typed } from './properties.ts';
 import { styles } from './storage-listings.styles.ts';
 
-/** Changing any of these means other data: fetch again, behind the skeleton. */
-const SOURCE_PROPERTIES = [
-  'apiKey',
-  'apiBase',
-  'src',
-  'keysUrl',
-  'facility',
-  'minVersion',
-  'availableOnly',
-  'sort',
-] as const;
-const LANGUAGE_PROPERTIES = ['locale', 'strings', 'rentLabel'] as const;
-
-/** Reads the `strings` attribute as JSON; a malformed value is ignored rather than thrown into the page. */
-const jsonObject = {
-  fromAttribute(value: string | null): Partial<Strings> | undefined {
-    try {
-      const parsed: unknown = JSON.parse(value ?? '');
-      return parsed && typeof parsed === 'object' ? (parsed as Partial<Strings>) : undefined;
-    } catch {
-      return undefined;
-    }
-  },
-};
-
-/**
- * An empty JSON-LD script, cloned by Lit from its parsed template. A script made by the parser is "already started",
- * so the browser never runs or re-checks its text: text appended to it is no Trusted Types sink, as `textContent`
- * (which throws under `require-trusted-types-for 'script'`) or text appended to a `createElement` script (a violation
- * report) would be. Lit's template passes its own `lit-html` policy, the one the page allows already.
- */
-function jsonLdScript(): HTMLScriptElement {
-  const fragment = document.createDocumentFragment();
-  render(html`<script type="application/ld+json"></script>`, fragment);
-  return fragment.querySelector('script') as HTMLScriptElement;
-}
+// The fields of the property table below, typed from it: Lit makes them accessors, the constructor sets defaults.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface StorageListings extends FieldsOf<typeof StorageListings.properties> {}
 
 /**
  * Storage units with live prices, free units, photos and a rent link, for any web page.
@@ -92,73 +63,95 @@ function jsonLdScript(): HTMLScriptElement {
  * @cssproperty [--sl-gap=1rem] - Space between cards.
  * @cssproperty [--sl-card-min-width=16rem] - Narrowest card before the grid drops a column.
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class StorageListings extends LitElement {
   static override styles = [styles, detailsStyles];
 
+  /**
+   * The public properties, each declared once: attribute, how it is read, default (the constructor sets it) and doc.
+   * `npm run widget:api` makes the types, custom-elements.json and docs/widget.md's attribute table from this.
+   */
   static override properties = {
+    /** Live mode: the partner's key, sent as the `X-API-Key` header (never in a URL). */
     apiKey: { attribute: 'api-key' },
+    /** Live mode: the API's base URL (`PUBLIC_URL`). Relative URLs resolve against the page. */
     apiBase: { attribute: 'api-base' },
+    /** Snapshot mode: URL of a snapshot `listings.json`. Takes precedence over `api-key`. */
     src: {},
+    /**
+     * Snapshot mode: URL of the publisher's JWKS (`keys.json`). When set, only a snapshot with a valid signature that
+     * has not expired is shown.
+     */
     keysUrl: { attribute: 'keys-url' },
+    /**
+     * The facility id the page expects (`wro-1`). A snapshot of another facility, signed or not (as `snapshot verify
+     * --facility` checks), or in live mode an API answer for another facility, is refused: `facility_mismatch`, the
+     * same error state as a bad signature.
+     */
     facility: {},
+    /**
+     * Snapshot mode: the lowest `version` accepted. An older file (a mirror serving an earlier one that has not
+     * expired yet, as `snapshot verify --min-version` checks) is refused: `snapshot_rollback`, the same error state as
+     * a bad signature. A value that is not a number: `invalid_config`. Not used in live mode.
+     */
     minVersion: { type: Number, attribute: 'min-version' },
-    availableOnly: { type: Boolean, attribute: 'available-only' },
-    sort: {},
+    /** Only listings with free units (live: sent as `available=true`). */
+    availableOnly: { type: Boolean, attribute: 'available-only', default: false },
+    /**
+     * `price`, `-price`, `area`, `-area` or `code` (natural order: S-2 before S-10). Live: sent as `sort=`; snapshot:
+     * sorted in the browser. Any other value keeps the operator's order.
+     * @default the operator's order
+     */
+    sort: {} as Typed<SortKey | undefined>,
+    /**
+     * Show at most this many listings (always applied in the browser; the API has no such parameter).
+     * @default all
+     */
     limit: { type: Number },
+    /**
+     * Language of the words (English, Polish and German built in; others fall back to English) and formatting of
+     * numbers, money and periods (any BCP 47 locale).
+     * @default the closest `lang` around the element, then `<html lang>`, then the browser's language, then `en`
+     */
     locale: {},
-    showNet: { type: Boolean, attribute: 'show-net' },
+    /** Also show the net price and VAT rate (for B2B sites). */
+    showNet: { type: Boolean, attribute: 'show-net', default: false },
+    /**
+     * Text of the rent link.
+     * @default "Rent", in the locale's language
+     */
     rentLabel: { attribute: 'rent-label' },
-    target: {},
-    rel: {},
+    /** Browsing context of the rent link (`_self`, `_top`, a frame name; empty for the same tab). */
+    target: { type: String, default: '_blank' },
+    /**
+     * `rel` of the rent link. To open rent pages in a named frame (`target="my-frame"`), set `rel=""`: Firefox opens a
+     * `noopener` link in a new window instead of the frame.
+     */
+    rel: { type: String, default: 'noopener' },
+    /**
+     * Re-fetch every N seconds (at least 1; 0: never) to keep prices and free units live.
+     * @default off
+     */
     refresh: { type: Number },
-    headingLevel: { type: Number, attribute: 'heading-level' },
-    strings: { attribute: 'strings', converter: jsonObject },
-    structuredData: { type: Boolean, attribute: 'structured-data' },
+    /**
+     * `aria-level` of each card's title, so the cards fit the page's outline (2: under the page's `h1`; set `3` inside
+     * an `h2` section).
+     */
+    headingLevel: { type: Number, attribute: 'heading-level', default: 2 },
+    /**
+     * Put one `<script type="application/ld+json">` into the element's light DOM for search engines: schema.org
+     * `SelfStorage` with an `Offer` per listing shown (price as a decimal in major units, `priceCurrency`, availability
+     * `InStock`/`SoldOut`, `url` = `rent_url`). Rewritten in place on refresh; the very Offer the rental page carries
+     * for that listing (one function, `server/domain/structured-data.ts`, writes both).
+     */
+    structuredData: { type: Boolean, attribute: 'structured-data', default: false },
+    /**
+     * JSON object overriding any text, e.g. `strings='{"empty":"Nothing free right now"}'` (also settable as a JS
+     * property).
+     */
+    strings: { converter: jsonObject },
     listings: { state: true },
   };
-
-  /** Live mode: the partner's API key, sent as `X-API-Key`. */
-  declare apiKey: string | undefined;
-  /** Live mode: the API's base URL (PUBLIC_URL). */
-  declare apiBase: string | undefined;
-  /** Snapshot mode: URL of a snapshot `listings.json` (takes precedence over live mode). */
-  declare src: string | undefined;
-  /** Snapshot mode: URL of the publisher's JWKS; when set, only a valid, unexpired signed snapshot is shown. */
-  declare keysUrl: string | undefined;
-  /**
-   * The facility id the page expects (`wro-1`): a snapshot (signed or not) or an API answer of any other facility is
-   * refused as `facility_mismatch`, shown like a bad signature (a mirror cannot swap in another facility's signed file).
-   */
-  declare facility: string | undefined;
-  /**
-   * Snapshot mode: the lowest `version` accepted; an older file is refused as `snapshot_rollback`, shown like a bad
-   * signature (a mirror cannot serve an older, still unexpired file). Not a number: `invalid_config`.
-   */
-  declare minVersion: number | undefined;
-  /** Only listings with free units. */
-  declare availableOnly: boolean;
-  /** `price`, `-price`, `area`, `-area` or `code` (natural order: S-2 before S-10); the operator's order when unset. */
-  declare sort: string | undefined;
-  /** At most this many listings. */
-  declare limit: number | undefined;
-  /** BCP 47 locale for words and numbers; default: `<html lang>`, then the browser's language, then `en`. */
-  declare locale: string | undefined;
-  /** Also show the net price and VAT rate (B2B sites). */
-  declare showNet: boolean;
-  /** The rent link's text (default: the locale's "Rent"). */
-  declare rentLabel: string | undefined;
-  /** Browsing context of the rent link; default `_blank`, `""` for the same tab. */
-  declare target: string;
-  /** `rel` of the rent link; default `noopener`. */
-  declare rel: string;
-  /** Re-fetch every this many seconds (at least 1); 0 or unset: never. */
-  declare refresh: number | undefined;
-  /** `aria-level` of each card's title (default 2: a widget usually sits under the page's h1), to fit its outline. */
-  declare headingLevel: number;
-  /** Per-instance string overrides, e.g. `{ "rent": "Book now" }` (property, or JSON in the attribute). */
-  declare strings: Partial<Strings> | undefined;
-  /** Put schema.org JSON-LD (SelfStorage, an Offer per listing) into the element's light DOM, for search engines. */
-  declare structuredData: boolean;
 
   /** The listings on screen: the source's, filtered, ordered and limited. */
   declare protected listings: Summary[];
@@ -184,12 +177,8 @@ export class StorageListings extends LitElement {
 
   constructor() {
     super();
-    this.availableOnly = false;
-    this.showNet = false;
-    this.target = '_blank';
-    this.rel = 'noopener';
-    this.headingLevel = 2;
-    this.structuredData = false;
+    for (const [name, declaration] of Object.entries(StorageListings.properties))
+      if ('default' in declaration) Reflect.set(this, name, declaration.default);
     this.listings = [];
   }
 
@@ -227,7 +216,11 @@ export class StorageListings extends LitElement {
     throw new WidgetError(0, 'invalid_config');
   }
 
-  private emit(type: string, detail: unknown, cancelable = false): boolean {
+  private emit<K extends keyof StorageListingsEventMap>(
+    type: K,
+    detail: StorageListingsEventMap[K]['detail'],
+    cancelable = false,
+  ): boolean {
     return this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));
   }
 
