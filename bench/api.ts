@@ -77,6 +77,8 @@ const out = (text: string) => process.stdout.write(text);
 const CORE_BOUND = 0.85;
 /** The ceiling's CPU per answer moving by more than this across rounds means other load on the machine moved it. */
 const DRIFT_BOUND = 1.25;
+/** A server whose event loop waited for its core longer than this share of a round shared the core with others. */
+const WAIT_BOUND = 0.05;
 const broken: string[] = [];
 const started = Date.now();
 const dir = mkdtempSync(join(tmpdir(), 'listings-bench-'));
@@ -220,6 +222,11 @@ async function main() {
         if (drift > DRIFT_BOUND)
           sanity.push(
             `${generator} ${s.name}: the machine's speed drifted (the ceiling's CPU per answer ranged ${Math.min(...probe)}-${Math.max(...probe)} µs across rounds, ${drift.toFixed(2)}x): only the paired ratios compare the servers, and less exactly`,
+          );
+        const waited = Math.max(entry.ours.server_waited, entry.ceiling.server_waited);
+        if (waited > WAIT_BOUND)
+          sanity.push(
+            `${generator} ${s.name}: a server waited for its pinned core ${Math.round(waited * 100)} % of the time (median round): other processes had it`,
           );
         entries[s.name] = entry;
       }

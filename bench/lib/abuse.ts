@@ -10,7 +10,7 @@ import type { BenchRequest } from './load.ts';
 import { openLoop, type OpenLoopResult } from './open-loop.ts';
 import { seeded, intIn } from './random.ts';
 import { median, ratio, table } from './report.ts';
-import { BENCH_DIST, capture, cpuMs, type ServerProcess } from './servers.ts';
+import { BENCH_DIST, capture, cpuMs, waitedForCoreMs, type ServerProcess } from './servers.ts';
 
 export interface AbuseTarget {
   /** "a 200-listing facility", "the 10,000-listing facility". */
@@ -67,6 +67,8 @@ interface Condition {
   partner: OpenLoopResult;
   /** Ours' share of its core during the partner's traffic (with abuse: the abusers' too). */
   core_busy: number;
+  /** Share of the time ours' event loop waited for its core while ready to run. */
+  server_waited: number;
   abusers?: { mode: string; sent: number; rps: number; statuses: Record<string, number> }[];
 }
 
@@ -90,8 +92,9 @@ interface Summary {
   partner_statuses: Record<string, number>;
   partner_failed: number;
   core_busy: number;
+  server_waited: number;
   abusers?: { mode: string; rps: number; statuses: Record<string, number> }[];
-  rounds: { p50_ms: number; p99_ms: number; core_busy: number }[];
+  rounds: { p50_ms: number; p99_ms: number; core_busy: number; server_waited: number }[];
 }
 
 /** The partner's rotation: list, detail, list 304, detail 304 over its keys, If-None-Match with ours' ETags. */
@@ -153,6 +156,7 @@ export async function measureAbuse(
   for (let i = 0; i < s.rounds; i++) {
     for (const condition of i % 2 === 0 ? (['alone', 'abuse'] as const) : (['abuse', 'alone'] as const)) {
       const cpu = cpuMs(ours.pid);
+      const waited = waitedForCoreMs(ours.pid);
       const began = performance.now();
       let abusers: Promise<{ sent: number; statuses: Record<string, number>; seconds: number }[]> | undefined;
       if (condition === 'abuse') {
@@ -167,10 +171,13 @@ export async function measureAbuse(
       const result = await openLoop(ours.url, partner, s.rate, s.seconds, agent, sent);
       sent += result.sent;
       const done = abusers && (await abusers);
-      const busy = (cpuMs(ours.pid) - cpu) / (performance.now() - began);
+      const wall = performance.now() - began;
+      const busy = (cpuMs(ours.pid) - cpu) / wall;
+      const serverWaited = Math.max(0, (waitedForCoreMs(ours.pid) - waited) / wall);
       runs[condition].push({
         partner: result,
         core_busy: Math.round(busy * 100) / 100,
+        server_waited: Math.round(serverWaited * 1000) / 1000,
         abusers: done?.map((a, j) => ({
           mode: j === 0 ? 'filter' : 'rent',
           sent: a.sent,
@@ -218,9 +225,15 @@ function summarise(conditions: Condition[]): Summary {
     partner_statuses: statuses,
     partner_failed: conditions.reduce((a, c) => a + c.partner.failed, 0),
     core_busy: median(conditions.map((c) => c.core_busy)),
+    server_waited: median(conditions.map((c) => c.server_waited)),
     rounds: conditions.map((c) => {
       const sorted = [...c.partner.latencies].sort((a, b) => a - b);
-      return { p50_ms: round3(percentile(sorted, 50)), p99_ms: round3(percentile(sorted, 99)), core_busy: c.core_busy };
+      return {
+        p50_ms: round3(percentile(sorted, 50)),
+        p99_ms: round3(percentile(sorted, 99)),
+        core_busy: c.core_busy,
+        server_waited: c.server_waited,
+      };
     }),
   };
   if (conditions[0]?.abusers) {
@@ -257,6 +270,7 @@ export function abuseTables(entries: readonly AbuseEntry[]): string {
       s.p99_ms,
       s.max_ms,
       Math.round(s.core_busy * 100),
+      Math.round(s.server_waited * 100),
       s.abusers?.map((a) => `${a.mode} ${a.rps.toLocaleString('en-US')}/s (${shares(a.statuses)})`).join('; ') ?? '',
     ]),
   );
@@ -276,6 +290,7 @@ export function abuseTables(entries: readonly AbuseEntry[]): string {
         'p99 ms',
         'max ms',
         'ours core %',
+        'ours waited for core %',
         'abusers: answers per second (statuses)',
       ],
       rows,

@@ -18,6 +18,8 @@ import { serveHasFlag, startOurs, startPeer } from './servers.ts';
 
 /** A server that used less than this share of its pinned core was not the bottleneck of its run. */
 const CORE_BOUND = 0.85;
+/** A server whose event loop waited for its core longer than this share of a round shared the core with others. */
+const WAIT_BOUND = 0.05;
 
 export async function fieldScenarios(
   r: FieldRun & { quick: boolean; field: boolean; abuse: boolean; pinned: string },
@@ -46,6 +48,14 @@ export async function fieldScenarios(
     r.out(fieldTables(field));
     if (field.ratio_rps > 1)
       r.sanity.push(`field mix: ours at ${field.ratio_rps}x a server that only replays its answers`);
+    for (const [name, side] of [
+      ['ours', field.ours],
+      ['the ceiling', field.ceiling],
+    ] as const)
+      if (side.server_waited > WAIT_BOUND)
+        r.sanity.push(
+          `field mix: ${name} waited for its core ${Math.round(side.server_waited * 100)} % of the time (median round): other processes had it`,
+        );
     // A ceiling short of its core was held back by the generator or the machine: its req/s understates it.
     if (field.ceiling.core_busy < CORE_BOUND)
       r.sanity.push(
@@ -56,6 +66,15 @@ export async function fieldScenarios(
   const abuse: AbuseEntry[] = [];
   const s = r.quick ? ABUSE_QUICK : ABUSE_FULL;
   for (const keys of abuseKeys) abuse.push(await measureAbuse(world, keys, ours, s, r.broken));
+  for (const e of abuse)
+    for (const [condition, c] of [
+      ['alone', e.alone],
+      ['with abuse', e.with_abuse],
+    ] as const)
+      if (c.server_waited > WAIT_BOUND)
+        r.sanity.push(
+          `abuse (key of ${e.target.label}, ${condition}): ours waited for its core ${Math.round(c.server_waited * 100)} % of the time (median round): other processes had it, and the partner's latencies show it`,
+        );
   if (abuse.length > 0) {
     r.out(
       `\nabuse (a partner polling ${s.rate} req/s, open loop, over 4 keys with the default limit, one of them on the abused facility; ` +

@@ -337,6 +337,7 @@ export function fieldTables(e: FieldEntry): string {
     s.cpu_us_per_req,
     Math.round(s.core_busy * 100),
     Math.round(s.generator_busy * 100),
+    Math.round(s.server_waited * 100),
     s.rss_mb,
   ]);
   return (
@@ -356,7 +357,20 @@ export function fieldTables(e: FieldEntry): string {
       kinds,
     ) +
     `(first sight: ours' time for each distinct request when captured, one request at a time; ${e.distinct} distinct of ${e.rotation}, captured in ${e.capture_seconds} s)\n\n` +
-    table(['server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'core %', 'load gen core %', 'peak RSS MB'], sides) +
+    table(
+      [
+        'server',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'CPU µs/req',
+        'core %',
+        'load gen core %',
+        'waited for core %',
+        'peak RSS MB',
+      ],
+      sides,
+    ) +
     `ours / ceiling (paired): req/s ${e.ratio_rps}, p99 ${e.ratio_p99}, CPU per request ${e.ratio_cpu}; ours / peer req/s ${e.ratio_rps_vs_peer}\n` +
     'the peer compresses nothing and sends no ETag (its 304 requests get a 200 with the body), and renders its own rental page\n'
   );

@@ -30,6 +30,8 @@ export interface Side {
   rss_mb: number;
   /** The load generator's share of its core (median over rounds). */
   generator_busy: number;
+  /** Share of the time the server waited for its core (median over rounds). */
+  server_waited: number;
   rounds: Round[];
 }
 
@@ -45,6 +47,7 @@ export function sideOf(rounds: Round[]): Side {
     core_busy: Math.round((rps * cpu) / 1e4) / 100,
     rss_mb: Math.round(Math.max(...rounds.map((r) => r.rss_mb).filter((x) => !Number.isNaN(x)), 0) * 10) / 10,
     generator_busy: median(rounds.map((r) => r.generator_busy)),
+    server_waited: median(rounds.map((r) => r.server_waited)),
     rounds,
   };
 }

@@ -96,6 +96,20 @@ export function cpuMs(pid: number): number {
   }
 }
 
+/**
+ * How long other processes kept a server's main thread (a Node server's event loop) from its core while it was ready
+ * to run, in milliseconds so far: its wait on the run queue (/proc/PID/schedstat) less the CPU time of its own other
+ * threads (GC helpers, libuv's pool), which share its pinned core. NaN once it has gone.
+ */
+export function waitedForCoreMs(pid: number): number {
+  try {
+    const [running, waiting] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return waiting! / 1e6 - (cpuMs(pid) - running! / 1e6);
+  } catch {
+    return NaN;
+  }
+}
+
 /** CPU time of this process (the load generator) and of its children that have exited (wrk), in milliseconds. */
 export function generatorCpuMs(): number {
   const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
