@@ -8,7 +8,11 @@ import { parseTrustedProxies } from './http/transport/client-address.ts';
 export const Config = z.object({
   db: z.string().min(1, 'must not be empty'),
   host: z.string().min(1, 'must not be empty'),
-  port: z.coerce.number().int('must be a whole number').min(0, 'must be 0-65535').max(65535, 'must be 0-65535'),
+  port: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(0, 'must be 0-65535')
+    .max(65535, 'must be 0-65535'),
   publicUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   keyPrefix: z.string().regex(KEY_PREFIX_PATTERN, 'must be 1-16 characters of a-z and 0-9, starting with a letter'),
   trustProxy: z.string().transform((text, ctx) => {
@@ -21,8 +25,9 @@ export const Config = z.object({
   }),
 });
 export type Config = Required<z.infer<typeof Config>>;
+export type Setting = keyof Config;
 
-const ENV_NAMES: Record<keyof Config, string> = {
+export const ENV_NAMES: Record<Setting, string> = {
   db: 'LISTINGS_DB',
   host: 'HOST',
   port: 'PORT',
@@ -31,27 +36,42 @@ const ENV_NAMES: Record<keyof Config, string> = {
   trustProxy: 'TRUST_PROXY',
 };
 
+/** The value of each setting nobody gave; PUBLIC_URL's is made from HOST and PORT. */
+export const DEFAULTS = {
+  db: './data/listings.db',
+  host: '127.0.0.1',
+  port: 8787,
+  keyPrefix: 'svc',
+  trustProxy: '',
+} as const;
+
 export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
-  return env.LISTINGS_DB || './data/listings.db';
+  return env.LISTINGS_DB || DEFAULTS.db;
 }
 
-/** Merges flags over env over defaults; throws a ListingsError naming the setting and the rule. */
+/** What is wrong with one setting's value (the rule it breaks), or undefined when it is valid. */
+export function settingProblem(name: Setting, value: string): string | undefined {
+  const parsed = Config.shape[name].safeParse(value);
+  return parsed.success ? undefined : parsed.error.issues[0]!.message;
+}
+
+/** Merges flags over env over defaults; throws a ListingsError naming the setting and the rule. An empty value is unset. */
 export function loadConfig(
-  flags: Partial<Record<keyof Config, string | number | undefined>>,
+  flags: Partial<Record<Setting, string | number | undefined>>,
   env: NodeJS.ProcessEnv = process.env,
 ): Config {
-  const pick = (k: keyof Config) => flags[k] ?? (env[ENV_NAMES[k]] || undefined);
+  const pick = (k: Setting) => (flags[k] === '' ? undefined : flags[k]) ?? (env[ENV_NAMES[k]] || undefined);
   const parsed = Config.safeParse({
-    db: pick('db') ?? './data/listings.db',
-    host: pick('host') ?? '127.0.0.1',
-    port: pick('port') ?? 8787,
+    db: pick('db') ?? DEFAULTS.db,
+    host: pick('host') ?? DEFAULTS.host,
+    port: pick('port') ?? DEFAULTS.port,
     publicUrl: pick('publicUrl'),
-    keyPrefix: pick('keyPrefix') ?? 'svc',
-    trustProxy: pick('trustProxy') ?? '',
+    keyPrefix: pick('keyPrefix') ?? DEFAULTS.keyPrefix,
+    trustProxy: pick('trustProxy') ?? DEFAULTS.trustProxy,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const name = String(issue.path[0] ?? '') as keyof Config;
+    const name = String(issue.path[0] ?? '') as Setting;
     throw new ListingsError(
       'invalid_config',
       `${ENV_NAMES[name] ?? jsonPath(issue.path)} (--${flagName(name)}): ${issue.message}`,
@@ -62,6 +82,6 @@ export function loadConfig(
   return { ...c, publicUrl: (c.publicUrl ?? `http://${hostForUrl}:${c.port}`).replace(/\/+$/, '') };
 }
 
-function flagName(k: keyof Config): string {
+function flagName(k: Setting): string {
   return k.replace(/[A-Z]/g, (m) => `-${m.toLowerCase()}`);
 }
