@@ -1,21 +1,14 @@
 // Shared options every command understands (--db, --key-prefix) and the database they open.
 import type { Command } from 'commander';
-import { defaultDbPath } from '../server/config.ts';
 import { ListingsError } from '../server/errors.ts';
 import { openDb, type Db } from '../server/store/db.ts';
-import type { Io } from './io.ts';
+import type { Settings } from './settings.ts';
 
-export interface GlobalOptions {
-  db?: string;
-  keyPrefix?: string;
-}
+export type GlobalOptions = Pick<Settings, 'db' | 'keyPrefix'>;
 
+/** --db and --key-prefix, from the command line, the environment or their defaults. */
 export function globalsOf(cmd: Command): GlobalOptions {
   return cmd.optsWithGlobals() as GlobalOptions;
-}
-
-export function dbPathOf(cmd: Command, io: Io): string {
-  return globalsOf(cmd).db ?? defaultDbPath(io.env);
 }
 
 export interface WithDbOptions {
@@ -26,11 +19,10 @@ export interface WithDbOptions {
 /** Opens the database for one command and always closes it, even when the action throws. */
 export async function withDb<T>(
   cmd: Command,
-  io: Io,
   action: (db: Db) => T | Promise<T>,
   options: WithDbOptions = {},
 ): Promise<T> {
-  const path = dbPathOf(cmd, io);
+  const path = globalsOf(cmd).db;
   // A mistyped --db must not leave an empty database behind that then looks like "no facilities, no keys".
   const db = openDb(path, { mustExist: !options.create });
   try {

@@ -1,5 +1,6 @@
 // The `listings` command: createProgram() returns a fresh Command so tests can run it in-process.
 import { Command, CommanderError } from 'commander';
+import packageJson from '../package.json' with { type: 'json' };
 import { ListingsError } from '../server/errors.ts';
 import { dbCommand, facilitiesCommand, importCommand } from './commands/data.ts';
 import { keysCommand } from './commands/keys.ts';
@@ -7,6 +8,7 @@ import { serveCommand } from './commands/serve.ts';
 import { snapshotCommand } from './commands/snapshot.ts';
 import { demoCommand } from './commands/demo.ts';
 import type { Io } from './io.ts';
+import { dbOption, keyPrefixOption, readEnvFrom } from './settings.ts';
 
 export const EXIT_OK = 0;
 export const EXIT_BAD_INPUT = 1;
@@ -21,9 +23,9 @@ export function createProgram(io: Io): Command {
     .description(
       'storage-listings: import operator data, issue API keys, serve the External Listings API, export signed snapshots',
     )
-    .version('0.1.0')
-    .option('--db <file>', 'SQLite database file (env LISTINGS_DB, default ./data/listings.db)')
-    .option('--key-prefix <prefix>', 'brand prefix of API keys (env KEY_PREFIX, default svc)')
+    .version(packageJson.version)
+    .addOption(dbOption())
+    .addOption(keyPrefixOption())
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
     .showHelpAfterError(HELP_HINT)
     .showSuggestionAfterError(true)
@@ -32,6 +34,7 @@ export function createProgram(io: Io): Command {
       '\nExamples:\n  $ listings import demo/data.json\n  $ listings keys create --facility wro-1 --label "broker site"\n  $ listings serve --port 8787',
     )
     .exitOverride();
+  if (io.env !== process.env) program.hook('preAction', readEnvFrom(io.env));
   for (const sub of [
     dbCommand(io),
     importCommand(io),
@@ -49,6 +52,7 @@ export function createProgram(io: Io): Command {
     cmd
       .exitOverride()
       .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
+      .configureHelp({ showGlobalOptions: true })
       .showSuggestionAfterError(true);
     checkRequiredOptionsAfterUnknownOnes(cmd);
     cmd.commands.forEach(apply);

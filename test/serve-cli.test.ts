@@ -69,13 +69,6 @@ describe('listings serve', () => {
       expect(r.stderr).toContain(String(port));
     });
 
-    it('on a bad port', () => {
-      const r = cli(['serve', '--port', '99999'], { env: { LISTINGS_DB: file } });
-      expect(r.status).toBe(1);
-      expectOneLine(r.stderr);
-      expect(r.stderr).toContain('--port');
-    });
-
     it('on a database of a newer schema version', () => {
       const future = join(dir, 'future.db');
       const db = new Database(future);
@@ -86,5 +79,15 @@ describe('listings serve', () => {
       expectOneLine(r.stderr);
       expect(r.stderr).toContain(String(SCHEMA_VERSION + 1));
     });
+  });
+
+  it.each([
+    ['--port 99999', ['--port', '99999'], {}],
+    ['PORT=http', [], { PORT: 'http' }],
+  ])('refuses a bad port (%s) as a usage error: one line naming --port, exit 2', (_name, args, env) => {
+    const r = cli(['serve', ...args], { env: { LISTINGS_DB: file, ...env } });
+    expect(r.status).toBe(2);
+    expectOneLine(r.stderr);
+    expect(r.stderr).toContain('--port');
   });
 });

@@ -5,7 +5,7 @@ import { ListingsError } from '../../server/errors.ts';
 import { importTooLarge, MAX_IMPORT_BYTES, parseImport } from '../../server/domain/import.ts';
 import { openDb, schemaVersionOf } from '../../server/store/db.ts';
 import { applyImport, listFacilities } from '../../server/store/facilities.ts';
-import { dbPathOf, withDb } from '../context.ts';
+import { globalsOf, withDb } from '../context.ts';
 import { json, table, type Io } from '../io.ts';
 
 /** A command group with one subcommand, `--json` on it, and the same example under both helps. */
@@ -34,7 +34,7 @@ export function dbCommand(io: Io): Command {
     'listings db migrate --db ./data/listings.db',
   );
   db.commands[0]!.action((opts: { json?: boolean }, cmd: Command) => {
-    const path = dbPathOf(cmd, io);
+    const path = globalsOf(cmd).db;
     const handle = openDb(path);
     const version = schemaVersionOf(handle);
     handle.close();
@@ -53,7 +53,7 @@ export function importCommand(io: Io): Command {
       const source = file === '-' ? 'stdin' : file;
       // Validate completely before the database is even opened.
       const parsed = parseImport(await importBytes(file, source, io), source);
-      const summary = await withDb(cmd, io, (db) => applyImport(db, parsed), { create: true });
+      const summary = await withDb(cmd, (db) => applyImport(db, parsed), { create: true });
       io.out(
         opts.json
           ? json(summary)
@@ -86,7 +86,7 @@ export function facilitiesCommand(io: Io): Command {
     'listings facilities list --json',
   );
   cmd.commands[0]!.action(async (opts: { json?: boolean }, sub: Command) => {
-    const rows = await withDb(sub, io, (db) => listFacilities(db));
+    const rows = await withDb(sub, (db) => listFacilities(db));
     io.out(
       opts.json ? json(rows) : table(rows, ['id', 'name', 'currency', 'active_listings', 'listings', 'imported_at']),
     );

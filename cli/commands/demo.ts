@@ -17,6 +17,7 @@ import {
 } from '../demo-site.ts';
 import { globalsOf } from '../context.ts';
 import type { Io } from '../io.ts';
+import { hostOption, portOption, publicUrlOption, type Settings } from '../settings.ts';
 
 const PAGES = [
   {
@@ -38,16 +39,17 @@ export function demoCommand(io: Io): Command {
     .description(
       'run the demo (npm start builds first): load demo/data.json into data/demo.db, issue fresh demo keys, sign snapshots, serve every page',
     )
-    .option('--host <host>', 'address to listen on (env HOST, default 127.0.0.1)')
-    .option('--port <port>', 'port (env PORT, default 8787)')
-    .option('--public-url <url>', 'URL the browser reaches the server at (env PUBLIC_URL)')
+    .addOption(hostOption())
+    .addOption(portOption())
+    .addOption(publicUrlOption('URL the browser reaches the server at'))
     .option('--verbose', 'a log line per request (env LOG=1); by default the demo prints its URLs, then only errors')
     .option('--quiet', 'no request log lines (the default; kept for scripts that pass it)')
     .addHelpText(
       'after',
       [
         '',
-        'Everything the demo writes sits beside its database (data/ by default, git-ignored): demo-site/ (the pages and',
+        'The demo has its own database, data/demo.db unless --db names another: it never reads LISTINGS_DB, which may',
+        'name a real one. Everything the demo writes sits beside it (data/ is git-ignored): demo-site/ (the pages and',
         "signed snapshots), demo-keys.json (this run's keys, mode 600, read by `npm run demo:compare`) and demo-signing/.",
         '',
         'Examples:',
@@ -59,15 +61,14 @@ export function demoCommand(io: Io): Command {
     )
     .action(
       async (
-        flags: { host?: string; port?: string; publicUrl?: string; quiet?: boolean; verbose?: boolean },
+        flags: Pick<Settings, 'host' | 'port' | 'publicUrl'> & { quiet?: boolean; verbose?: boolean },
         cmd: Command,
       ) => {
         const g = globalsOf(cmd);
-        const dbFile = resolve(g.db ?? join(REPO_ROOT, 'data', 'demo.db'));
-        const config = loadConfig(
-          { db: dbFile, keyPrefix: g.keyPrefix, host: flags.host, port: flags.port, publicUrl: flags.publicUrl },
-          io.env,
-        );
+        const given = cmd.getOptionValueSourceWithGlobals('db') === 'cli';
+        const dbFile = resolve(given ? g.db : join(REPO_ROOT, 'data', 'demo.db'));
+        const { host, port, publicUrl } = flags;
+        const config = loadConfig({ db: dbFile, keyPrefix: g.keyPrefix, host, port, publicUrl }, {});
         const paths = demoPaths(dbFile);
         assertWidgetBuilt();
         // Create or migrate the file, then listen before changing anything: a port in use is one line, and the

@@ -3,7 +3,6 @@ import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_KEY_LIMIT } from '../../server/app.ts';
 import { effectiveLimitOf } from '../../server/domain/keys.ts';
 import { createKey, listKeys, revokeKey, updateKey, type KeyInfo, type KeyLimits } from '../../server/store/keys.ts';
-import { loadConfig } from '../../server/config.ts';
 import { globalsOf, withDb } from '../context.ts';
 import { json, table, type Io } from '../io.ts';
 
@@ -121,8 +120,8 @@ export function keysCommand(io: Io): Command {
       '\nExample:\n  $ listings keys create --facility wro-1 --label "broker site" --allowed-origin https://broker.example',
     )
     .action(async (opts: LimitFlags & { facility: string; label: string }, cmd: Command) => {
-      const prefix = loadConfig({ keyPrefix: globalsOf(cmd).keyPrefix, port: 0 }, io.env).keyPrefix;
-      const { key, info } = await withDb(cmd, io, (db) =>
+      const prefix = globalsOf(cmd).keyPrefix;
+      const { key, info } = await withDb(cmd, (db) =>
         createKey(db, { facilityId: opts.facility, label: opts.label, prefix, ...limitsOf(opts) }),
       );
       if (opts.json) io.out(json({ key, ...keyJson(info) }));
@@ -143,7 +142,7 @@ export function keysCommand(io: Io): Command {
     .option('--json', 'print as JSON')
     .addHelpText('after', '\nExample:\n  $ listings keys list --facility wro-1')
     .action(async (opts: { facility?: string; json?: boolean }, cmd: Command) => {
-      const rows = await withDb(cmd, io, (db) => listKeys(db, opts.facility));
+      const rows = await withDb(cmd, (db) => listKeys(db, opts.facility));
       io.out(opts.json ? json(rows.map(keyJson)) : table(rows.map(keyRow), COLUMNS));
     });
 
@@ -154,7 +153,7 @@ export function keysCommand(io: Io): Command {
     .option('--json', 'print as JSON')
     .addHelpText('after', '\nExample:\n  $ listings keys revoke key_3kT9wQ2mZp8vL1xA')
     .action(async (id: string, opts: { json?: boolean }, cmd: Command) => {
-      const info = await withDb(cmd, io, (db) => revokeKey(db, id));
+      const info = await withDb(cmd, (db) => revokeKey(db, id));
       io.out(
         opts.json
           ? json(keyJson(info))
@@ -181,7 +180,7 @@ export function keysCommand(io: Io): Command {
         ...(opts.label !== undefined ? { label: opts.label } : {}),
         ...(opts.anyOrigin ? { allowed_origins: [] } : {}),
       };
-      const info = await withDb(cmd, io, (db) => updateKey(db, id, changes));
+      const info = await withDb(cmd, (db) => updateKey(db, id, changes));
       io.out(opts.json ? json(keyJson(info)) : table([keyRow(info)], COLUMNS));
     });
 

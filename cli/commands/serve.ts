@@ -7,14 +7,11 @@ import { ListingsError } from '../../server/errors.ts';
 import { openDb } from '../../server/store/db.ts';
 import { globalsOf } from '../context.ts';
 import type { Io } from '../io.ts';
+import { hostOption, portOption, publicUrlOption, trustProxyOption, type Settings } from '../settings.ts';
 
-export interface ServeFlags {
-  host?: string;
-  port?: string;
-  publicUrl?: string;
+export interface ServeFlags extends Pick<Settings, 'host' | 'port' | 'publicUrl' | 'trustProxy'> {
   quiet?: boolean;
   workers?: number;
-  trustProxy?: string;
 }
 
 function parseWorkers(value: string): number {
@@ -28,32 +25,21 @@ function parseWorkers(value: string): number {
 export function serveCommand(io: Io): Command {
   return new Command('serve')
     .description('serve the API (GET /external/listings[/{id}]), rental pages, /openapi.json, /docs and the widget')
-    .option('--host <host>', 'address to listen on (env HOST, default 127.0.0.1)')
-    .option('--port <port>', 'port to listen on (env PORT, default 8787)')
-    .option('--public-url <url>', 'URL partners reach this server at (env PUBLIC_URL, default http://HOST:PORT)')
+    .addOption(hostOption())
+    .addOption(portOption())
+    .addOption(publicUrlOption('URL partners reach this server at'))
     .option('--workers <n>', 'processes sharing the port (node:cluster); "auto" = one per core', parseWorkers)
-    .option(
-      '--trust-proxy <addresses>',
-      'comma-separated IP addresses of the proxies in front; their X-Forwarded-For names the client (env TRUST_PROXY)',
-    )
+    .addOption(trustProxyOption())
     .option('--quiet', 'no request log lines')
     .addHelpText(
       'after',
       '\nExamples:\n  $ listings serve --port 8787\n  $ PUBLIC_URL=https://listings.example.com HOST=0.0.0.0 listings serve --workers auto',
     )
     .action(async (flags: ServeFlags, cmd: Command) => {
-      const g = globalsOf(cmd);
-      const config = loadConfig(
-        {
-          db: g.db,
-          keyPrefix: g.keyPrefix,
-          host: flags.host,
-          port: flags.port,
-          publicUrl: flags.publicUrl,
-          trustProxy: flags.trustProxy,
-        },
-        io.env,
-      );
+      const { db, keyPrefix } = globalsOf(cmd);
+      const { host, port, publicUrl, trustProxy } = flags;
+      // Each setting comes from its flag, its variable or its default already (commander's .env and .default).
+      const config = loadConfig({ db, keyPrefix, host, port, publicUrl, trustProxy }, {});
       const workers = flags.workers ?? 1;
       const banner = (url: string) =>
         `storage-listings serving ${config.db} at ${url} (public URL ${config.publicUrl}${workers > 1 ? `, ${workers} workers` : ''}); API: ${config.publicUrl}/external/listings, docs: ${config.publicUrl}/docs`;

@@ -1,6 +1,8 @@
-// Argument parsers and formats shared by the snapshot commands: durations, versions, facility ids.
-import { InvalidArgumentError } from 'commander';
+// Options, argument parsers and formats shared by the snapshot commands: public URL, durations, versions, facility ids.
+import { InvalidArgumentError, type Command } from 'commander';
+import { loadConfig } from '../../server/config.ts';
 import { isFacilityId } from '../../server/snapshots/publish.ts';
+import { hostOption, portOption, publicUrlOption, type Settings } from '../settings.ts';
 
 const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
 const MAX_TTL_SECONDS = 366 * 86_400;
@@ -35,4 +37,19 @@ export function formatDuration(seconds: number): string {
   if (d > 0) return `${d}d ${h}h ${m}m`;
   if (h > 0) return `${h}h ${m}m`;
   return m > 0 ? `${m}m ${s % 60}s` : `${s}s`;
+}
+
+export type PublicUrlFlags = Pick<Settings, 'host' | 'port' | 'publicUrl'>;
+
+/** --public-url, and the --host and --port its default is made of (HOST and PORT, hidden: nothing listens here). */
+export function publicUrlOptions(cmd: Command): Command {
+  return cmd
+    .addOption(publicUrlOption('URL of the server, for rent links without a rental page template'))
+    .addOption(hostOption().hideHelp())
+    .addOption(portOption().hideHelp());
+}
+
+/** The public URL the server with these settings would have. */
+export function publicUrlOf({ host, port, publicUrl }: PublicUrlFlags): string {
+  return loadConfig({ host, port, publicUrl }, {}).publicUrl;
 }

@@ -1,19 +1,25 @@
 // `listings snapshot publish`: signed snapshots onto a folder or an S3-compatible bucket, once or continuously (--watch).
 import { Command, Option } from 'commander';
-import { loadConfig } from '../../server/config.ts';
 import { loadSigningKey } from '../../server/snapshots/keygen.ts';
 import { publishSnapshots, type PublishProgress, type PublishSummary } from '../../server/snapshots/publish.ts';
 import { openTarget, parseTarget } from '../../server/snapshots/targets/open.ts';
 import { watchAndPublish } from '../../server/snapshots/watch.ts';
-import { globalsOf, withDb } from '../context.ts';
+import { withDb } from '../context.ts';
 import { json, parsePositiveInt, type Io } from '../io.ts';
-import { parseFacilityId, parseTtl, TTL_DEFAULT_SECONDS } from './snapshot-args.ts';
+import {
+  parseFacilityId,
+  parseTtl,
+  publicUrlOf,
+  publicUrlOptions,
+  TTL_DEFAULT_SECONDS,
+  type PublicUrlFlags,
+} from './snapshot-args.ts';
 import { progressReporter } from './snapshot-progress.ts';
 
 /** A progress bar only for publishes this large, and only on a terminal. */
 const BAR_FROM = 50;
 
-interface PublishFlags {
+interface PublishFlags extends PublicUrlFlags {
   to: string;
   signingKey: string;
   endpoint?: string;
@@ -21,7 +27,6 @@ interface PublishFlags {
   pathStyle?: boolean;
   facility?: string[];
   ttl?: number;
-  publicUrl?: string;
   concurrency: number;
   force?: boolean;
   watch?: boolean;
@@ -29,7 +34,7 @@ interface PublishFlags {
 }
 
 export function publishCommand(io: Io): Command {
-  return new Command('publish')
+  const publish = new Command('publish')
     .description(
       'publish signed snapshots to s3://BUCKET/PREFIX (AWS S3, R2, GCS, MinIO) or a folder: each changed facility as an immutable v<version>/ pair, then its pointer',
     )
@@ -48,8 +53,8 @@ export function publishCommand(io: Io): Command {
       '--ttl <duration>',
       'how long each version stays valid: s, m, h or d (default 7d); re-signed when half of it is left',
       parseTtl,
-    )
-    .option('--public-url <url>', 'URL of the server, for rent links without a rental page template (env PUBLIC_URL)')
+    );
+  return publicUrlOptions(publish)
     .option('--concurrency <n>', 'facilities uploaded at once', parsePositiveInt('--concurrency'), 16)
     .option('--force', 'publish every facility, changed or not')
     .option(
@@ -68,13 +73,15 @@ export function publishCommand(io: Io): Command {
       ].join('\n'),
     )
     .action(async (flags: PublishFlags, cmd: Command) => {
-      const g = globalsOf(cmd);
-      const { publicUrl } = loadConfig({ db: g.db, keyPrefix: g.keyPrefix, publicUrl: flags.publicUrl }, io.env);
+      const publicUrl = publicUrlOf(flags);
       const key = await loadSigningKey(flags.signingKey);
       if (key.warning) io.err(`warning: ${key.warning}`);
+      // AWS_REGION and AWS_ENDPOINT_URL_S3 are often set for other tools: only as flags do they refuse a folder target.
+      const s3Only = (name: 'endpoint' | 'region') =>
+        parseTarget(flags.to).kind === 's3' || cmd.getOptionValueSource(name) === 'cli' ? flags[name] : undefined;
       const target = await openTarget(flags.to, {
-        endpoint: flags.endpoint,
-        region: flags.region,
+        endpoint: s3Only('endpoint'),
+        region: s3Only('region'),
         pathStyle: flags.pathStyle,
         env: io.env,
       });
@@ -90,7 +97,7 @@ export function publishCommand(io: Io): Command {
       const progress = progressReporter(io, { bar: io.isTTY && !flags.json, verb: 'publish' });
       const watchBar = io.isTTY && !flags.json ? (p: PublishProgress) => p.total >= BAR_FROM && progress(p) : undefined;
       try {
-        await withDb(cmd, io, async (db) => {
+        await withDb(cmd, async (db) => {
           if (!flags.watch) {
             const summary = await publishSnapshots(db, {
               ...options,

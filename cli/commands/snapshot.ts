@@ -1,13 +1,21 @@
 // `listings snapshot keygen|export|publish|verify`: signed static copies of each facility's listings, for any static host or CDN.
 import { Command } from 'commander';
-import { loadConfig } from '../../server/config.ts';
 import { ListingsError } from '../../server/errors.ts';
 import { exportSnapshots, type ExportSummary } from '../../server/snapshots/export.ts';
 import { generateSigningKey, loadSigningKey } from '../../server/snapshots/keygen.ts';
 import { verifySnapshot, type Checked } from '../../server/snapshots/verify.ts';
-import { globalsOf, withDb } from '../context.ts';
+import { withDb } from '../context.ts';
 import { json, type Io } from '../io.ts';
-import { formatDuration, parseFacilityId, parseTtl, parseVersion, TTL_DEFAULT_SECONDS } from './snapshot-args.ts';
+import {
+  formatDuration,
+  parseFacilityId,
+  parseTtl,
+  parseVersion,
+  publicUrlOf,
+  publicUrlOptions,
+  TTL_DEFAULT_SECONDS,
+  type PublicUrlFlags,
+} from './snapshot-args.ts';
 import { progressReporter } from './snapshot-progress.ts';
 import { publishCommand } from './snapshot-publish.ts';
 
@@ -51,20 +59,21 @@ export function snapshotCommand(io: Io): Command {
       }
     });
 
-  snapshot
-    .command('export')
-    .description(
-      "write every facility's new version as OUT/<facility>/v<version>/listings.json (every active listing as a Detail) and .sig, then the pointer OUT/<facility>/listings.json and .sig, OUT/keys.json and OUT/keys/<kid>.pem",
-    )
-    .requiredOption('--out <dir>', 'output folder: upload it as is to any static host')
-    .requiredOption('--signing-key <file>', 'the private key from "snapshot keygen"')
-    .option('--facility <id>', 'only this facility (repeatable; default: all)', parseFacilityId)
-    .option(
-      '--ttl <duration>',
-      'how long the files stay valid: s, m, h or d (default 7d); make it longer than the re-export interval',
-      parseTtl,
-    )
-    .option('--public-url <url>', 'URL of the server, for rent links without a rental page template (env PUBLIC_URL)')
+  publicUrlOptions(
+    snapshot
+      .command('export')
+      .description(
+        "write every facility's new version as OUT/<facility>/v<version>/listings.json (every active listing as a Detail) and .sig, then the pointer OUT/<facility>/listings.json and .sig, OUT/keys.json and OUT/keys/<kid>.pem",
+      )
+      .requiredOption('--out <dir>', 'output folder: upload it as is to any static host')
+      .requiredOption('--signing-key <file>', 'the private key from "snapshot keygen"')
+      .option('--facility <id>', 'only this facility (repeatable; default: all)', parseFacilityId)
+      .option(
+        '--ttl <duration>',
+        'how long the files stay valid: s, m, h or d (default 7d); make it longer than the re-export interval',
+        parseTtl,
+      ),
+  )
     .option('--json', 'print the summary as JSON')
     .addHelpText(
       'after',
@@ -72,21 +81,13 @@ export function snapshotCommand(io: Io): Command {
     )
     .action(
       async (
-        opts: {
-          out: string;
-          signingKey: string;
-          facility?: string[];
-          ttl?: number;
-          publicUrl?: string;
-          json?: boolean;
-        },
+        opts: PublicUrlFlags & { out: string; signingKey: string; facility?: string[]; ttl?: number; json?: boolean },
         cmd: Command,
       ) => {
-        const g = globalsOf(cmd);
-        const { publicUrl } = loadConfig({ db: g.db, keyPrefix: g.keyPrefix, publicUrl: opts.publicUrl }, io.env);
+        const publicUrl = publicUrlOf(opts);
         const key = await loadSigningKey(opts.signingKey);
         if (key.warning) io.err(`warning: ${key.warning}`);
-        const summary = await withDb(cmd, io, (db) =>
+        const summary = await withDb(cmd, (db) =>
           exportSnapshots(db, {
             outDir: opts.out,
             key,
