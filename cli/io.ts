@@ -1,5 +1,4 @@
 // Where a command's output goes: the real terminal in main.ts, buffers in tests.
-import { ListingsError } from '../server/errors.ts';
 
 export interface Io {
   out(text: string): void;
@@ -55,13 +54,4 @@ export function table(rows: readonly object[], columns: string[]): string {
 
 export function json(value: unknown): string {
   return JSON.stringify(value, null, 2);
-}
-
-export function parsePositiveInt(name: string) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n <= 0)
-      throw new ListingsError('invalid_argument', `${name} must be a positive whole number, got "${value}"`);
-    return n;
-  };
 }

@@ -1,6 +1,6 @@
 // The `listings` CLI, in-process through runCli and as the real binary: data, keys, exit codes, help and the database path.
 import Database from 'better-sqlite3';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bufferIo, cli, DEMO_DATA, demoJson, tempDir, writeJson } from '../test/helpers/fixture.ts';
@@ -136,6 +136,61 @@ describe('exit codes', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^error: /);
     expect(JSON.parse((await run(['keys', 'list', '--json'])).stdout)).toEqual([]);
+  });
+
+  it.each([
+    ['the root', []],
+    ['db', ['db']],
+    ['db migrate', ['db', 'migrate', '--bogus']],
+    ['import', ['import', 'a.json', 'b.json']],
+    ['facilities list', ['facilities', 'list', '--jsn']],
+    ['keys', ['keys']],
+    ['serve', ['serve', '--port', '70000']],
+    ['serve', ['serve', '--trust-proxy', 'not-an-address']],
+    ['demo', ['demo', '--public-url', 'ftp://example.com']],
+    ['snapshot keygen', ['snapshot', 'keygen']],
+    ['snapshot export', ['snapshot', 'export', '--out', 'x', '--signing-key', 'k', '--port', 'http']],
+    ['snapshot publish', ['snapshot', 'publish', '--to', 'x', '--signing-key', 'k', '--concurrency', '0']],
+    ['snapshot publish', ['snapshot', 'publish', '--to', 'ftp://host/x', '--signing-key', 'k']],
+    ['snapshot publish', ['snapshot', 'publish', '--to', 'x', '--signing-key', 'k', '--region', 'eu-west-1']],
+    ['snapshot verify', ['snapshot', 'verify', 'x', '--keys', 'k', '--min-version', 'one']],
+  ])('2 for a usage error in %s: %j', async (_group, args) => {
+    const r = await run(args.map((a) => (a === 'x' ? join(dir, 'x') : a)));
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^(error: |Usage: )/); // a group without its command shows its help
+    expect(existsSync(join(dir, 'x'))).toBe(false);
+  });
+
+  it.each([
+    ['facilities list', () => ['--db', join(dir, 'none.db'), 'facilities', 'list']],
+    ['snapshot export', () => ['snapshot', 'export', '--out', join(dir, 'x'), '--signing-key', join(dir, 'no.pem')]],
+    ['snapshot publish', () => ['snapshot', 'publish', '--to', join(dir, 'x'), '--signing-key', join(dir, 'no.pem')]],
+    ['snapshot verify', () => ['snapshot', 'verify', join(dir, 'x'), '--keys', join(dir, 'keys.json')]],
+  ])('1 with one line for a failure in %s', async (_group, argsOf) => {
+    const r = await run(argsOf());
+    expect(r.code).toBe(1);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^error: /)]);
+  });
+
+  it('1 for a signing key that is there already (keygen without --force)', async () => {
+    expect((await run(['snapshot', 'keygen', '--out', join(dir, 'secrets')])).code).toBe(0);
+    const again = await run(['snapshot', 'keygen', '--out', join(dir, 'secrets')]);
+    expect([again.code, again.stderr]).toEqual([1, expect.stringMatching(/^error: /)]);
+  });
+
+  it('AWS_REGION in the environment is no mistake on a folder target; --region is', async () => {
+    expect((await run(['snapshot', 'keygen', '--out', join(dir, 'secrets')])).code).toBe(0);
+    const args = [
+      'snapshot',
+      'publish',
+      '--to',
+      join(dir, 'out'),
+      '--signing-key',
+      join(dir, 'secrets', 'signing-key.pem'),
+    ];
+    expect((await run(args, { LISTINGS_DB: dbFile, AWS_REGION: 'eu-west-1' })).code).toBe(0);
+    expect((await run([...args, '--region', 'eu-west-1'])).code).toBe(2);
   });
 
   it('the real binary exits with the same codes', () => {

@@ -11,8 +11,12 @@ import type { Io } from './io.ts';
 import { dbOption, keyPrefixOption, readEnvFrom } from './settings.ts';
 
 export const EXIT_OK = 0;
+/** A failure: bad data, a missing or unreadable file, the database, the network, a snapshot that does not verify. */
 export const EXIT_BAD_INPUT = 1;
+/** A usage error: an unknown command or option, a missing argument, an invalid value (from a flag or the env). */
 export const EXIT_USAGE = 2;
+/** Usage errors found past parsing: a setting loadConfig refuses, options that do not go together (--endpoint, --to). */
+const USAGE_ERROR_CODES = new Set(['invalid_config', 'invalid_target']);
 /** How many of an error's details (an import file's problems) are listed before "... and N more". */
 export const MAX_LISTED_DETAILS = 20;
 
@@ -86,21 +90,18 @@ function detailLines(details: readonly string[]): string[] {
   return rest > 0 ? [...listed, `  ... and ${rest} more`] : listed;
 }
 
-/** Runs the CLI and returns the exit code: 0 success, 1 bad input (one line on stderr, then any details), 2 usage error. */
+/** Runs the CLI and returns the exit code: 0 success, 1 a failure, 2 a usage error; the reason is on stderr, in a line. */
 export async function runCli(argv: string[], io: Io): Promise<number> {
   const program = createProgram(io);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT_OK;
   } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help')
-        return EXIT_OK;
-      return EXIT_USAGE; // commander has already printed the reason
-    }
+    // Commander has printed the reason. Only --help and --version exit 0: help shown for a missing command exits 1.
+    if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     if (err instanceof ListingsError) {
       io.err([`error: ${err.message}`, ...detailLines(err.details)].join('\n'));
-      return EXIT_BAD_INPUT;
+      return USAGE_ERROR_CODES.has(err.code) ? EXIT_USAGE : EXIT_BAD_INPUT;
     }
     io.err(`error: unexpected failure: ${(err as Error).message ?? String(err)}`);
     return EXIT_BAD_INPUT;

@@ -189,8 +189,9 @@ describe('snapshot publish to S3', () => {
 });
 
 describe('snapshot publish refuses bad input with one line and leaves nothing visible', () => {
-  const oneLine = (r: { status: number; stderr: string }, pattern: RegExp) => {
-    expect(r.status).toBe(1);
+  /** Exit 1 for a failure (the store refuses), 2 for a usage error (a --to or an option that cannot be right). */
+  const oneLine = (r: { status: number; stderr: string }, pattern: RegExp, status = 1) => {
+    expect(r.status).toBe(status);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(pattern);
   };
@@ -199,9 +200,10 @@ describe('snapshot publish refuses bad input with one line and leaves nothing vi
     oneLine(
       await publish([...publishArgs(dbFile, 's3://Not_A_Bucket/x')]),
       /--to s3:\/\/Not_A_Bucket\/x: expected s3:\/\/BUCKET\/PREFIX or a folder path/,
+      2,
     );
-    oneLine(await publish([...publishArgs(dbFile, 'ftp://host/x')]), /only s3:\/\/ URLs and folder paths/);
-    oneLine(await publish([...publishArgs(dbFile, 's3://listings/../etc')]), /prefix segment "\.\."/);
+    oneLine(await publish([...publishArgs(dbFile, 'ftp://host/x')]), /only s3:\/\/ URLs and folder paths/, 2);
+    oneLine(await publish([...publishArgs(dbFile, 's3://listings/../etc')]), /prefix segment "\.\."/, 2);
   });
 
   it('a bucket that does not exist, denied credentials, an unreachable endpoint', async () => {
@@ -238,6 +240,7 @@ describe('snapshot publish refuses bad input with one line and leaves nothing vi
         keyFile,
       ]),
       /--endpoint applies to s3:\/\/ targets only/,
+      2,
     );
   });
 });

@@ -17,7 +17,8 @@ export function parseTtl(value: string): number {
   return seconds;
 }
 
-export function parseVersion(value: string): number {
+/** A whole number of 1 or more: a version, a count. */
+export function parsePositiveInt(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1)
     throw new InvalidArgumentError('expected a whole number of 1 or more');

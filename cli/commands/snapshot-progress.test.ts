@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExportProgress } from '../../server/snapshots/export.ts';
 import type { Io } from '../io.ts';
 import { progressReporter } from './snapshot-progress.ts';
-import { formatDuration, parseTtl, parseVersion } from './snapshot-args.ts';
+import { formatDuration, parseTtl, parsePositiveInt } from './snapshot-args.ts';
 
 function io() {
   const out: string[] = [];
@@ -64,8 +64,9 @@ describe('snapshot option parsers', () => {
   });
 
   it('reads --min-version as a whole number of 1 or more', () => {
-    expect(parseVersion('42')).toBe(42);
-    for (const bad of ['0', '-3', '1.5', 'x', '']) expect(() => parseVersion(bad), bad).toThrow(InvalidArgumentError);
+    expect(parsePositiveInt('42')).toBe(42);
+    for (const bad of ['0', '-3', '1.5', 'x', ''])
+      expect(() => parsePositiveInt(bad), bad).toThrow(InvalidArgumentError);
   });
 
   it('formats time left', () => {

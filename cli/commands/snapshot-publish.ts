@@ -5,9 +5,10 @@ import { publishSnapshots, type PublishProgress, type PublishSummary } from '../
 import { openTarget, parseTarget } from '../../server/snapshots/targets/open.ts';
 import { watchAndPublish } from '../../server/snapshots/watch.ts';
 import { withDb } from '../context.ts';
-import { json, parsePositiveInt, type Io } from '../io.ts';
+import { json, type Io } from '../io.ts';
 import {
   parseFacilityId,
+  parsePositiveInt,
   parseTtl,
   publicUrlOf,
   publicUrlOptions,
@@ -55,7 +56,7 @@ export function publishCommand(io: Io): Command {
       parseTtl,
     );
   return publicUrlOptions(publish)
-    .option('--concurrency <n>', 'facilities uploaded at once', parsePositiveInt('--concurrency'), 16)
+    .option('--concurrency <n>', 'facilities uploaded at once', parsePositiveInt, 16)
     .option('--force', 'publish every facility, changed or not')
     .option(
       '--watch',
@@ -74,29 +75,31 @@ export function publishCommand(io: Io): Command {
     )
     .action(async (flags: PublishFlags, cmd: Command) => {
       const publicUrl = publicUrlOf(flags);
-      const key = await loadSigningKey(flags.signingKey);
-      if (key.warning) io.err(`warning: ${key.warning}`);
       // AWS_REGION and AWS_ENDPOINT_URL_S3 are often set for other tools: only as flags do they refuse a folder target.
       const s3Only = (name: 'endpoint' | 'region') =>
         parseTarget(flags.to).kind === 's3' || cmd.getOptionValueSource(name) === 'cli' ? flags[name] : undefined;
+      // Before the signing key is read: options that do not go together are a usage error, whatever else is wrong.
       const target = await openTarget(flags.to, {
         endpoint: s3Only('endpoint'),
         region: s3Only('region'),
         pathStyle: flags.pathStyle,
         env: io.env,
       });
-      const options = {
-        target,
-        key,
-        publicUrl,
-        facilityIds: flags.facility,
-        ttlSeconds: flags.ttl ?? TTL_DEFAULT_SECONDS,
-        concurrency: flags.concurrency,
-      };
-      // One-shot: a bar on a terminal, a few lines on a pipe (as export). Watch: one line per publish, a bar for large ones.
-      const progress = progressReporter(io, { bar: io.isTTY && !flags.json, verb: 'publish' });
-      const watchBar = io.isTTY && !flags.json ? (p: PublishProgress) => p.total >= BAR_FROM && progress(p) : undefined;
       try {
+        const key = await loadSigningKey(flags.signingKey);
+        if (key.warning) io.err(`warning: ${key.warning}`);
+        const options = {
+          target,
+          key,
+          publicUrl,
+          facilityIds: flags.facility,
+          ttlSeconds: flags.ttl ?? TTL_DEFAULT_SECONDS,
+          concurrency: flags.concurrency,
+        };
+        // One-shot: a bar on a terminal, a few lines on a pipe (as export). Watch: one line per publish, a bar for large ones.
+        const progress = progressReporter(io, { bar: io.isTTY && !flags.json, verb: 'publish' });
+        const watchBar =
+          io.isTTY && !flags.json ? (p: PublishProgress) => p.total >= BAR_FROM && progress(p) : undefined;
         await withDb(cmd, async (db) => {
           if (!flags.watch) {
             const summary = await publishSnapshots(db, {

@@ -10,7 +10,7 @@ import {
   formatDuration,
   parseFacilityId,
   parseTtl,
-  parseVersion,
+  parsePositiveInt,
   publicUrlOf,
   publicUrlOptions,
   TTL_DEFAULT_SECONDS,
@@ -113,7 +113,7 @@ export function snapshotCommand(io: Io): Command {
       'listings.json or its facility folder, as a local path or an http(s) URL; the signature is that of the version named inside it (v<version>/listings.json.sig beside it, else <listings.json>.sig)',
     )
     .requiredOption('--keys <file-or-url>', 'the JWKS (keys.json) the signature is checked against')
-    .option('--min-version <n>', 'reject versions below n (rollback to an older file)', parseVersion)
+    .option('--min-version <n>', 'reject versions below n (rollback to an older file)', parsePositiveInt)
     .option('--facility <id>', 'reject a snapshot of any other facility')
     .option('--json', 'print the result as JSON')
     .addHelpText(
