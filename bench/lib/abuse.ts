@@ -241,7 +241,7 @@ function summarise(conditions: Condition[]): Summary {
       const merged: Record<string, number> = {};
       for (const c of conditions)
         for (const [st, n] of Object.entries(c.abusers![j]!.statuses)) merged[st] = (merged[st] ?? 0) + n;
-      return { mode: a.mode, rps: median(conditions.map((c) => c.abusers![j]!.rps)), statuses: merged };
+      return { mode: a.mode, rps: Math.round(median(conditions.map((c) => c.abusers![j]!.rps))), statuses: merged };
     });
   }
   return summary;
