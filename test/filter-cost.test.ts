@@ -50,15 +50,15 @@ describe('filtered lists', () => {
   it('values that pick the same listings answer the same bytes and ETag, in every coding', () => {
     const handler = handlerOver(file);
     try {
-      // Areas are 1 + 1.5k: every min_area in (1, 2.5] picks the same listings.
-      const a = list(handler, '?min_area=1.01', { 'accept-encoding': 'br' });
-      const b = list(handler, '?min_area=2.5', { 'accept-encoding': 'br' });
+      // Areas are 1 + 1.5k: every range from (22, 23.5] to [23.5, 25) picks the units of 23.5 m² alone.
+      const a = list(handler, '?min_area=22.01&max_area=23.5', { 'accept-encoding': 'br' });
+      const b = list(handler, '?min_area=23.5&max_area=24.99', { 'accept-encoding': 'br' });
       expect(a.headers.etag).toBe(b.headers.etag);
       expect(a.headers['content-encoding']).toBe('br');
-      const identity = list(handler, '?min_area=1.7');
+      const identity = list(handler, '?min_area=22.7&max_area=24');
       expect(brotliDecompressSync(a.body).equals(identity.body)).toBe(true);
       expect(identity.headers.etag).toBe(a.headers.etag!.replace(/-br"$/, '"'));
-      expect(list(handler, '?min_area=2.6').headers.etag).not.toBe(identity.headers.etag);
+      expect(list(handler, '?min_area=22.7&max_area=25').headers.etag).not.toBe(identity.headers.etag);
     } finally {
       handler.close();
     }
@@ -74,6 +74,20 @@ describe('filtered lists', () => {
         expect(r.status, bad).toBe(400);
         expect(JSON.parse(r.body.toString()).code).toBe('invalid_parameter');
       }
+    } finally {
+      handler.close();
+    }
+  });
+
+  it('a list made for one request and over 256 KiB goes uncompressed: even the cheapest level costs milliseconds', () => {
+    const handler = handlerOver(file);
+    try {
+      const r = list(handler, '?min_area=1.5', { 'accept-encoding': 'br, gzip' });
+      expect(r.status).toBe(200);
+      expect(r.body.length).toBeGreaterThan(256 * 1024);
+      expect(r.headers['content-encoding']).toBeUndefined();
+      expect(r.headers.vary).toContain('Accept-Encoding');
+      expect(JSON.parse(r.body.toString()).listings.length).toBeGreaterThan(900);
     } finally {
       handler.close();
     }

@@ -38,13 +38,30 @@ export interface ApiOptions {
   cacheBudgetBytes?: number;
 }
 
+/** The CORS headers of answers with one Access-Control-Allow-Origin: as an object (errors) and as lists (bodies). */
+interface Cors {
+  headers: Readonly<Headers>;
+  list: readonly string[];
+  /** With Accept-Encoding in Vary: for requests that sent Accept-Encoding. */
+  coded: readonly string[];
+}
+
+function corsOf(allowOrigin: string): Cors {
+  return {
+    headers: Object.freeze({ ...CORS_HEADERS, 'access-control-allow-origin': allowOrigin }),
+    list: corsHeaderListFor(allowOrigin, false),
+    coded: corsHeaderListFor(allowOrigin, true),
+  };
+}
+
 /** What every answer to one key shares, worked out on its first request (and again after a data change). */
 interface KeyProfile {
   limit: Limit;
   policy: string;
-  /** The CORS headers: without and with Accept-Encoding in Vary. For an origin-restricted key, the first allowed origin's. */
-  cors: readonly string[];
-  corsCoded: readonly string[];
+  /** For requests without Origin (servers); an origin-restricted key's names its first allowed origin. */
+  cors: Cors;
+  /** An origin-restricted key's, for each origin it allows (echoed back). */
+  byOrigin: ReadonlyMap<string, Cors>;
   /** Where a request records the key's last use. */
   use: UseSlot;
 }
@@ -111,12 +128,12 @@ export class ListingsApi {
     if (isAnswer(key)) return key;
     const profile = this.profileOf(key);
     const origin = single(req.headers.origin);
-    const restricted = key.allowed_origins.length > 0;
-    const cors = restricted
-      ? { ...CORS_HEADERS, 'access-control-allow-origin': allowedOriginFor(key.allowed_origins, origin) }
-      : CORS_HEADERS;
-    if (restricted && origin !== undefined && !key.allowed_origins.includes(origin))
-      return problem('origin_not_allowed', DETAILS.origin_not_allowed(), cors);
+    let cors = profile.cors;
+    if (origin !== undefined && profile.byOrigin.size > 0) {
+      const allowed = profile.byOrigin.get(origin);
+      if (!allowed) return problem('origin_not_allowed', DETAILS.origin_not_allowed(), cors.headers);
+      cors = allowed;
+    }
     // One clock reading per batch (or per request outside one), for the rate limit and the last use.
     const now = this.batchNow ?? performance.now();
     const limit = this.keyLimiter.take(key.id, profile.limit, now / 1000);
@@ -145,17 +162,10 @@ export class ListingsApi {
     const variant = codedBody(body, codingFor(acceptEncoding));
     const inm = single(req.headers['if-none-match']);
     const notModified = inm !== undefined && etagMatches(inm, variant.etag);
-    const coded = acceptEncoding !== undefined;
-    const corsList =
-      restricted && origin !== undefined
-        ? corsHeaderListFor(cors['access-control-allow-origin'] as string, coded)
-        : coded
-          ? profile.corsCoded
-          : profile.cors;
     return {
       status: notModified ? 304 : 200,
       headers: [
-        ...corsList,
+        ...(acceptEncoding === undefined ? cors.list : cors.coded),
         ...(notModified ? variant.notModified : variant.ok),
         'ratelimit-policy',
         profile.policy,
@@ -171,20 +181,19 @@ export class ListingsApi {
   }
 
   // Helpers are methods, not closures made per request (tsx's keepNames would name each one).
-  private errorHeaders(cors: Headers, profile: KeyProfile, limit: Decision): Headers {
-    return { ...cors, ...this.keyLimiter.headersOf(profile.limit, limit) };
+  private errorHeaders(cors: Cors, profile: KeyProfile, limit: Decision): Headers {
+    return { ...cors.headers, ...this.keyLimiter.headersOf(profile.limit, limit) };
   }
 
   private profileOf(key: KeyInfo): KeyProfile {
     let profile = this.profiles.get(key);
     if (!profile) {
       const limit = effectiveLimitOf(key, this.opts.defaultLimit);
-      const allowOrigin = allowedOriginFor(key.allowed_origins, undefined);
       profile = {
         limit,
         policy: this.keyLimiter.policyOf(limit),
-        cors: corsHeaderListFor(allowOrigin, false),
-        corsCoded: corsHeaderListFor(allowOrigin, true),
+        cors: corsOf(allowedOriginFor(key.allowed_origins, undefined)),
+        byOrigin: new Map(key.allowed_origins.map((o) => [o, corsOf(o)])),
         use: useSlotOf(key.id),
       };
       this.profiles.set(key, profile);

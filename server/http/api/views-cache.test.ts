@@ -119,8 +119,8 @@ it("a facility's filtered bodies are bounded, and giving them back is counted", 
     for (let b = a; b < n; b++)
       for (const sort of ['price', '-price', 'area', '-area', 'code'] as const)
         cache.listBody(views, { min_area: views.areas[a], max_area: views.areas[b], sort });
-  expect(views.filtered.size).toBeLessThanOrEqual(64);
-  expect(views.filteredBytes).toBeLessThanOrEqual(Math.max(256 * 1024, views.list.identity.bytes.length));
+  expect(views.filtered.size).toBeLessThanOrEqual(1024);
+  expect(views.filteredBytes).toBeLessThanOrEqual(Math.max(1024 * 1024, 16 * views.list.identity.bytes.length));
   expect(views.size).toBe(built + views.filteredBytes);
   expect(cache.held.small).toBe(views.size);
 });

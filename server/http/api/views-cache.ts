@@ -8,7 +8,7 @@ import type { Detail, Summary } from '../../schemas/listing.ts';
 import type { Db } from '../../store/db.ts';
 import { facilityRevisions, revisedFacilityData } from '../../store/facilities.ts';
 import type { ListQuery } from './query.ts';
-import { codedEtag, compress, type Coding, type Effort } from '../transport/encoding.ts';
+import { codedEtag, compress, ONCE_COMPRESS_MAX, type Coding, type Effort } from '../transport/encoding.ts';
 
 /** One coding of an answer's body with the headers that go with it, built once. */
 export interface Variant {
@@ -44,6 +44,8 @@ export interface FacilityViews {
   orders: Partial<Record<SortKey, Uint32Array>>;
   /** Detail bodies by listing place, made on first demand (a 10,000-listing facility is not serialised twice up front). */
   details: (ApiBody | undefined)[];
+  /** Rental pages by listing place, rendered on first demand. */
+  pages: (Buffer | undefined)[];
   filtered: Map<string, ApiBody>;
   filteredBytes: number;
   /** Bytes counted against the budget: bodies (with room for their codings), summaries and per-body overhead. */
@@ -57,7 +59,10 @@ const codedShare = 0.3;
 const BODY_OVERHEAD = 512;
 /** The summaries and the store's listings kept in the heap, against the list's JSON (measured at 10,000 listings). */
 const HEAP_FACTOR = 3.5;
-const MAX_FILTERED = 64;
+/** Filtered lists kept per facility: enough for every result a facility's few distinct areas make in practice. */
+const MAX_FILTERED = 1024;
+/** A filtered list larger than this is made for its request alone: a few of them would crowd out whole facilities. */
+const MAX_KEPT_FILTERED_BYTES = 256 * 1024;
 
 export function bodySizeOf(bytes: number): number {
   return Math.ceil(bytes * (1 + codedShare)) + BODY_OVERHEAD;
@@ -85,13 +90,14 @@ function variantOf(bytes: Buffer, etag: string, coding: Coding | null): Variant 
   };
 }
 
-export function apiBodyOf(bytes: Buffer, effort: Effort = 'kept'): ApiBody {
-  return { identity: variantOf(bytes, etagOf(bytes), null), coded: {}, effort };
+export function apiBodyOf(bytes: Buffer, effort: Effort = 'kept', etag = etagOf(bytes)): ApiBody {
+  return { identity: variantOf(bytes, etag, null), coded: {}, effort };
 }
 
 /** The body in this coding (null: identity); a coding's bytes are made on its first request and kept with the body. */
 export function codedBody(body: ApiBody, coding: Coding | null): Variant {
-  if (coding === null) return body.identity;
+  if (coding === null || (body.effort === 'once' && body.identity.bytes.length > ONCE_COMPRESS_MAX))
+    return body.identity;
   const { bytes, etag } = body.identity;
   return (body.coded[coding] ??= variantOf(compress(bytes, coding, body.effort), codedEtag(etag, coding), coding));
 }
@@ -125,6 +131,7 @@ function buildViews(db: Db, facilityId: string, publicUrl: string, used: number)
     areas: Float64Array.from(new Set(summaries.map((s) => s.area_m2))).sort(),
     orders: {},
     details: new Array<ApiBody | undefined>(data.listings.length),
+    pages: new Array<Buffer | undefined>(data.listings.length),
     filtered: new Map(),
     filteredBytes: 0,
     // The list with room for its codings, and the summaries and listings it was made from.
@@ -264,10 +271,26 @@ export class ViewsCache {
     return body;
   }
 
-  /** The rental page's view of one listing (by code): the very Detail the API answers, or undefined. */
-  detailByCode(views: FacilityViews, code: string): Detail | undefined {
-    const body = this.detailBody(views, listingIdOf(views.facility.id, code));
-    return body && (JSON.parse(body.identity.bytes.toString()) as Detail);
+  /**
+   * A listing's rental page (by code), rendered by `render` from the very Detail the API answers on its first request,
+   * and kept with the facility's views; undefined for a code that is not an active listing's.
+   */
+  pageOf(
+    views: FacilityViews,
+    code: string,
+    render: (detail: Detail, facility: Facility) => string,
+  ): Buffer | undefined {
+    const id = listingIdOf(views.facility.id, code);
+    const i = views.index.get(id);
+    if (i === undefined) return undefined;
+    let page = views.pages[i];
+    if (!page) {
+      const detail = JSON.parse(this.detailBody(views, id)!.identity.bytes.toString()) as Detail;
+      page = views.pages[i] = Buffer.from(render(detail, views.facility));
+      views.size += page.length + BODY_OVERHEAD;
+      this.account(views, page.length + BODY_OVERHEAD);
+    }
+    return page;
   }
 
   /**
@@ -279,12 +302,15 @@ export class ViewsCache {
     const key = resultKey(views, query);
     const kept = views.filtered.get(key);
     if (kept) return { body: kept, scanned: 0 };
-    const body = apiBodyOf(filteredBytesOf(views, query), 'once');
+    // Its strong ETag names the list it was cut from and the result: no digest of the bytes (RFC 9110 8.8.3 asks only
+    // that different bytes never share one).
+    const etag = `"${createHash('sha1').update(views.list.identity.etag).update(key).digest('base64url')}"`;
+    const body = apiBodyOf(filteredBytesOf(views, query), 'once', etag);
     const made = { body, scanned: views.summaries.length };
+    if (body.identity.bytes.length > MAX_KEPT_FILTERED_BYTES) return made;
     const cost = bodySizeOf(body.identity.bytes.length);
-    // A facility's filtered bodies may take as much room as its list does (a little at least): beyond it, the oldest go.
-    const share = Math.max(256 * 1024, views.list.identity.bytes.length);
-    if (cost > share) return made; // made for this request alone
+    // A facility's filtered bodies may take 16 times the room its list does (1 MiB at least): beyond it, the oldest go.
+    const share = Math.max(1024 * 1024, 16 * views.list.identity.bytes.length);
     let freed = 0;
     for (const [k, old] of views.filtered) {
       if (views.filteredBytes - freed + cost <= share && views.filtered.size < MAX_FILTERED) break;

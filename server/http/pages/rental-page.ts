@@ -14,12 +14,12 @@ export const RENT_PREFIX = '/rent/';
 export function rentalPage(views: ViewsCache, path: string): Answer {
   const [facilityId, code, ...rest] = path.slice(RENT_PREFIX.length).split('/').map(safeDecode);
   const facility = facilityId && code && rest.length === 0 ? views.get(facilityId) : undefined;
-  const detail = facility && views.detailByCode(facility, code!);
-  if (!facility || !detail) return notFoundPage();
+  const page = facility && views.pageOf(facility, code!, renderListing);
+  if (!page) return notFoundPage();
   return {
     status: 200,
     headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...HTML_SECURITY_HEADERS },
-    body: renderListing(detail, facility.facility),
+    body: page,
   };
 }
 
