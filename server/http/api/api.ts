@@ -19,7 +19,7 @@ import { Freshness } from './freshness.ts';
 import { LastUse, useSlotOf, type UseSlot } from './last-use.ts';
 import { parseListQuery } from './query.ts';
 import { RateLimiter, type Decision, type Limit } from './rate-limit.ts';
-import { codedBody, ViewsCache, type ApiBody } from './views-cache.ts';
+import { codedBody, ViewsCache, type Variant } from './views-cache.ts';
 
 export const API_PREFIX = '/external/listings';
 const API_PREFIX_SLASH = `${API_PREFIX}/`;
@@ -144,22 +144,24 @@ export class ListingsApi {
       });
     this.lastUse.touch(profile.use, now);
     const views = this.views.get(key.facility_id);
-    let body: ApiBody | undefined;
+    const acceptEncoding = single(req.headers['accept-encoding']);
+    let variant: Variant | undefined;
     if (path === API_PREFIX) {
       const query = parseListQuery(search);
       if (typeof query === 'string')
         return problem('invalid_parameter', query, this.errorHeaders(cors, profile, limit));
       if (views) {
-        const made = this.views.listBody(views, query);
-        body = made.body;
-        // A list made anew costs a pass over the facility: a token per LISTINGS_PER_TOKEN listings beyond the first.
+        const made = this.views.listVariant(views, query, codingFor(acceptEncoding));
+        variant = made.variant;
+        // A list cut anew costs a pass over the facility: a token per LISTINGS_PER_TOKEN listings beyond the first.
         if (made.scanned > LISTINGS_PER_TOKEN)
           this.keyLimiter.charge(key.id, Math.floor(made.scanned / LISTINGS_PER_TOKEN));
       }
-    } else body = views && this.views.detailBody(views, path.slice(API_PREFIX_SLASH.length));
-    if (!body) return problem('not_found', DETAILS.not_found(), this.errorHeaders(cors, profile, limit));
-    const acceptEncoding = single(req.headers['accept-encoding']);
-    const variant = codedBody(body, codingFor(acceptEncoding));
+    } else {
+      const body = views && this.views.detailBody(views, path.slice(API_PREFIX_SLASH.length));
+      variant = body && codedBody(body, codingFor(acceptEncoding));
+    }
+    if (!variant) return problem('not_found', DETAILS.not_found(), this.errorHeaders(cors, profile, limit));
     const inm = single(req.headers['if-none-match']);
     const notModified = inm !== undefined && etagMatches(inm, variant.etag);
     return {

@@ -4,8 +4,8 @@ import type { Db } from '../../store/db.ts';
 import { verifyKey, type KeyInfo, type Verification } from '../../store/keys.ts';
 
 const MAX_CACHED = 10_000;
-/** Unknown keys remembered: few, so that guessing keys at speed cannot grow memory (the failed-auth limit slows it too). */
-const MAX_UNKNOWN = 1024;
+/** Unknown keys remembered, oldest out first: bounded, so guessing keys at speed cannot grow memory. */
+const MAX_UNKNOWN = 16_384;
 
 export class KeyVerifier {
   /**
@@ -44,7 +44,7 @@ export class KeyVerifier {
       if (this.cache.size >= MAX_CACHED) this.cache.clear();
       this.cache.set(presented, result);
     } else {
-      if (this.unknown.size >= MAX_UNKNOWN) this.unknown.clear();
+      if (this.unknown.size >= MAX_UNKNOWN) this.unknown.delete(this.unknown.keys().next().value!);
       this.unknown.set(presented, result);
     }
     return result;

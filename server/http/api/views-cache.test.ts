@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { demoDb, demoJson, tempDir } from '../../../test/helpers/fixture.ts';
 import type { Db } from '../../store/db.ts';
 import fc from 'fast-check';
+import { brotliDecompressSync } from 'node:zlib';
 import { sortListings } from '../../domain/sort.ts';
 import type { ListResponse } from '../../schemas/listing.ts';
 import { applyImport } from '../../store/facilities.ts';
@@ -84,45 +85,62 @@ it('a filtered list is the whole list filtered and sorted by the contract, byte 
   const whole = JSON.parse(views.list.identity.bytes.toString()) as ListResponse;
   fc.assert(
     fc.property(anyQuery, (q) => {
-      const bytes = cache.listBody(views, q).body.identity.bytes.toString();
+      const bytes = cache.listVariant(views, q, null).variant.bytes.toString();
       expect(bytes).toBe(JSON.stringify(expected(whole, q)));
+      expect(brotliDecompressSync(cache.listVariant(views, q, 'br').variant.bytes).toString()).toBe(bytes);
     }),
     { numRuns: 300 },
   );
 });
 
-it('distinct filter values that pick the same listings share one body; filtered bodies count against the budget', () => {
+it('distinct filter values that pick the same listings share one kept coding; identity is cut again, same ETag', () => {
   const cache = new ViewsCache(db, URL_BASE);
   const views = cache.get(ids[0])!;
   const areas = [...views.areas];
-  const before = cache.held.small;
   // Every value between two adjacent areas picks the same listings: one body for all of them.
   const lo = areas[0]!;
   const hi = areas[1]!;
-  const first = cache.listBody(views, { min_area: lo + (hi - lo) / 3 }).body;
-  for (let k = 1; k <= 50; k++) expect(cache.listBody(views, { min_area: lo + ((hi - lo) * k) / 51 }).body).toBe(first);
-  expect(cache.held.small).toBeGreaterThan(before);
+  const first = cache.listVariant(views, { min_area: lo + (hi - lo) / 3 }, 'br');
+  expect(first.scanned).toBe(views.summaries.length);
+  for (let k = 1; k <= 50; k++) {
+    const again = cache.listVariant(views, { min_area: lo + ((hi - lo) * k) / 51 }, 'br');
+    expect(again.variant).toBe(first.variant);
+    expect(again.scanned).toBe(0);
+  }
+  const identity = cache.listVariant(views, { min_area: hi }, null);
+  expect(identity.scanned).toBe(views.summaries.length);
+  expect(`${identity.variant.etag.slice(0, -1)}-br"`).toBe(first.variant.etag);
   // Every empty result is one body.
-  expect(cache.listBody(views, { min_area: 99_999 }).body).toBe(
-    cache.listBody(views, { max_area: 0, sort: 'code' }).body,
+  expect(cache.listVariant(views, { min_area: 99_999 }, 'gzip').variant).toBe(
+    cache.listVariant(views, { max_area: 0, sort: 'code' }, 'gzip').variant,
   );
-  expect(views.filtered.size).toBe(2);
-  expect(cache.held.small).toBe(views.size);
+  expect(cache.held.filteredLists).toBe(2);
+  expect(cache.held.filtered).toBeGreaterThan(first.variant.bytes.length);
 });
 
-it("a facility's filtered bodies are bounded, and giving them back is counted", () => {
-  const cache = new ViewsCache(db, URL_BASE);
-  const views = cache.get(ids[0])!;
-  const built = views.size;
-  const n = views.areas.length;
+it('filtered lists keep to half the budget, oldest out first, and leave with their facility', () => {
+  const probe = new ViewsCache(db, URL_BASE);
+  const views = probe.get(ids[0])!;
+  const all = { min_area: 0 };
+  const one = probe.listVariant(views, all, 'br').variant.bytes.length;
+  // Room for the facility and about three of its whole filtered lists.
+  const cache = new ViewsCache(db, URL_BASE, views.size + one * 16);
+  const own = cache.get(ids[0])!;
+  const n = own.areas.length;
   for (let a = 0; a < n; a++)
-    for (let b = a; b < n; b++)
-      for (const sort of ['price', '-price', 'area', '-area', 'code'] as const)
-        cache.listBody(views, { min_area: views.areas[a], max_area: views.areas[b], sort });
-  expect(views.filtered.size).toBeLessThanOrEqual(1024);
-  expect(views.filteredBytes).toBeLessThanOrEqual(Math.max(1024 * 1024, 16 * views.list.identity.bytes.length));
-  expect(views.size).toBe(built + views.filteredBytes);
-  expect(cache.held.small).toBe(views.size);
+    for (const sort of ['price', '-price', 'area', '-area', 'code'] as const)
+      cache.listVariant(own, { min_area: own.areas[a], sort }, 'br');
+  expect(cache.held.filtered).toBeLessThanOrEqual((views.size + one * 16) / 2);
+  expect(cache.held.filteredLists).toBeGreaterThan(0);
+  expect(cache.get(ids[0])).toBe(own); // the facility's own views were never pushed out by its lists
+  const last = cache.listVariant(own, { min_area: own.areas[n - 1], sort: 'code' }, 'br');
+  expect(last.scanned).toBe(0); // the newest is still kept
+  applyImport(db, { facilities: [demoJson().facilities.find((f) => f.id === ids[0])] } as never);
+  cache.dropChanged();
+  expect(cache.held.filteredLists).toBe(0); // left with the facility's views
+  cache.listVariant(cache.get(ids[0])!, { min_area: own.areas[1] }, 'br');
+  cache.clear();
+  expect(cache.held).toEqual({ small: 0, large: 0, filtered: 0, filteredLists: 0 });
 });
 
 it("after another connection's import, only the imported facility's views are built again", () => {

@@ -8,7 +8,7 @@ import type { Detail, Summary } from '../../schemas/listing.ts';
 import type { Db } from '../../store/db.ts';
 import { facilityRevisions, revisedFacilityData } from '../../store/facilities.ts';
 import type { ListQuery } from './query.ts';
-import { codedEtag, compress, ONCE_COMPRESS_MAX, type Coding, type Effort } from '../transport/encoding.ts';
+import { codedEtag, compress, type Coding } from '../transport/encoding.ts';
 
 /** One coding of an answer's body with the headers that go with it, built once. */
 export interface Variant {
@@ -24,7 +24,6 @@ export interface Variant {
 export interface ApiBody {
   identity: Variant;
   coded: Partial<Record<Coding, Variant>>;
-  effort: Effort;
 }
 
 export interface FacilityViews {
@@ -46,8 +45,6 @@ export interface FacilityViews {
   details: (ApiBody | undefined)[];
   /** Rental pages by listing place, rendered on first demand. */
   pages: (Buffer | undefined)[];
-  filtered: Map<string, ApiBody>;
-  filteredBytes: number;
   /** Bytes counted against the budget: bodies (with room for their codings), summaries and per-body overhead. */
   size: number;
   /** When it was last used, on the cache's own clock: the least recently used facility leaves first. */
@@ -59,10 +56,8 @@ const codedShare = 0.3;
 const BODY_OVERHEAD = 512;
 /** The summaries and the store's listings kept in the heap, against the list's JSON (measured at 10,000 listings). */
 const HEAP_FACTOR = 3.5;
-/** Filtered lists kept per facility: enough for every result a facility's few distinct areas make in practice. */
-const MAX_FILTERED = 1024;
-/** A filtered list larger than this is made for its request alone: a few of them would crowd out whole facilities. */
-const MAX_KEPT_FILTERED_BYTES = 256 * 1024;
+/** A filtered list's coding larger than this is made for its request alone: a few would crowd out whole facilities. */
+const MAX_KEPT_FILTERED_BYTES = 512 * 1024;
 
 export function bodySizeOf(bytes: number): number {
   return Math.ceil(bytes * (1 + codedShare)) + BODY_OVERHEAD;
@@ -90,16 +85,15 @@ function variantOf(bytes: Buffer, etag: string, coding: Coding | null): Variant 
   };
 }
 
-export function apiBodyOf(bytes: Buffer, effort: Effort = 'kept', etag = etagOf(bytes)): ApiBody {
-  return { identity: variantOf(bytes, etag, null), coded: {}, effort };
+export function apiBodyOf(bytes: Buffer): ApiBody {
+  return { identity: variantOf(bytes, etagOf(bytes), null), coded: {} };
 }
 
 /** The body in this coding (null: identity); a coding's bytes are made on its first request and kept with the body. */
 export function codedBody(body: ApiBody, coding: Coding | null): Variant {
-  if (coding === null || (body.effort === 'once' && body.identity.bytes.length > ONCE_COMPRESS_MAX))
-    return body.identity;
+  if (coding === null) return body.identity;
   const { bytes, etag } = body.identity;
-  return (body.coded[coding] ??= variantOf(compress(bytes, coding, body.effort), codedEtag(etag, coding), coding));
+  return (body.coded[coding] ??= variantOf(compress(bytes, coding), codedEtag(etag, coding), coding));
 }
 
 /** Builds one facility's views from the store: its list, every detail, and what filtering needs. */
@@ -132,8 +126,6 @@ function buildViews(db: Db, facilityId: string, publicUrl: string, used: number)
     orders: {},
     details: new Array<ApiBody | undefined>(data.listings.length),
     pages: new Array<Buffer | undefined>(data.listings.length),
-    filtered: new Map(),
-    filteredBytes: 0,
     // The list with room for its codings, and the summaries and listings it was made from.
     size: bodySizeOf(list.identity.bytes.length) + Math.ceil(list.identity.bytes.length * HEAP_FACTOR),
     used,
@@ -203,12 +195,29 @@ function filteredBytesOf(views: FacilityViews, q: ListQuery): Buffer {
   return out;
 }
 
+/**
+ * A kept filtered list: its codings only (browsers send Accept-Encoding; identity is cut again when asked for, a pass
+ * over the facility), the views it was cut from (a list of views since dropped is never served) and its cost.
+ */
+interface KeptList {
+  views: FacilityViews;
+  etag: string;
+  coded: Partial<Record<Coding, Variant>>;
+  cost: number;
+}
+
 export class ViewsCache {
   private readonly entries = new Map<string, FacilityViews>();
   /** Facilities whose views take more than a fraction of the budget, kept apart so small ones cannot push them out. */
   private readonly large = new Map<string, FacilityViews>();
   private bytes = 0;
   private largeBytes = 0;
+  /**
+   * Filtered lists of every facility, oldest first, within half the budget of their own: cheaper to make again (one pass
+   * over a facility) than a facility's views (a read of the store), so they never push those out.
+   */
+  private readonly filtered = new Map<string, KeptList>();
+  private filteredBytes = 0;
   /** Counts get() calls: recency is a number on each entry, not a Map re-insertion per hit. */
   private clock = 0;
   /** How many facilities were built from the store: for tests and the operations page. */
@@ -220,16 +229,23 @@ export class ViewsCache {
     private readonly budgetBytes = 64 * 1024 * 1024,
   ) {}
 
-  /** Bytes held, by tier. */
-  get held(): { small: number; large: number } {
-    return { small: this.bytes, large: this.largeBytes };
+  /** Bytes held, by tier, and by the filtered lists. */
+  get held(): { small: number; large: number; filtered: number; filteredLists: number } {
+    return {
+      small: this.bytes,
+      large: this.largeBytes,
+      filtered: this.filteredBytes,
+      filteredLists: this.filtered.size,
+    };
   }
 
   clear(): void {
     this.entries.clear();
     this.large.clear();
+    this.filtered.clear();
     this.bytes = 0;
     this.largeBytes = 0;
+    this.filteredBytes = 0;
   }
 
   /** After a commit by another connection: drops the views of facilities whose revision moved (or that are gone). */
@@ -294,34 +310,52 @@ export class ViewsCache {
   }
 
   /**
-   * The list body for a query: the whole list, or a filtered one, kept while its facility's share allows. `scanned`: the
-   * listings a new body cost a pass over (0 when it was kept), which the API charges to the key.
+   * A list's answer in a coding (null: identity): the whole list's, or a filtered one's, kept among the filtered lists.
+   * `scanned`: the listings it cost a pass over (0 when it was kept), which the API charges to the key.
    */
-  listBody(views: FacilityViews, query: ListQuery | undefined): { body: ApiBody; scanned: number } {
-    if (!query) return { body: views.list, scanned: 0 };
+  listVariant(
+    views: FacilityViews,
+    query: ListQuery | undefined,
+    coding: Coding | null,
+  ): { variant: Variant; scanned: number } {
+    if (!query) return { variant: codedBody(views.list, coding), scanned: 0 };
     const key = resultKey(views, query);
-    const kept = views.filtered.get(key);
-    if (kept) return { body: kept, scanned: 0 };
+    const name = `${views.facility.id} ${key}`;
+    let kept = this.filtered.get(name);
+    if (kept && kept.views !== views) {
+      this.forget(name, kept);
+      kept = undefined;
+    }
+    const hit = coding === null ? undefined : kept?.coded[coding];
+    if (hit) return { variant: hit, scanned: 0 };
     // Its strong ETag names the list it was cut from and the result: no digest of the bytes (RFC 9110 8.8.3 asks only
     // that different bytes never share one).
-    const etag = `"${createHash('sha1').update(views.list.identity.etag).update(key).digest('base64url')}"`;
-    const body = apiBodyOf(filteredBytesOf(views, query), 'once', etag);
-    const made = { body, scanned: views.summaries.length };
-    if (body.identity.bytes.length > MAX_KEPT_FILTERED_BYTES) return made;
-    const cost = bodySizeOf(body.identity.bytes.length);
-    // A facility's filtered bodies may take 16 times the room its list does (1 MiB at least): beyond it, the oldest go.
-    const share = Math.max(1024 * 1024, 16 * views.list.identity.bytes.length);
-    let freed = 0;
-    for (const [k, old] of views.filtered) {
-      if (views.filteredBytes - freed + cost <= share && views.filtered.size < MAX_FILTERED) break;
-      freed += bodySizeOf(old.identity.bytes.length);
-      views.filtered.delete(k);
+    const etag =
+      kept?.etag ?? `"${createHash('sha1').update(views.list.identity.etag).update(key).digest('base64url')}"`;
+    const bytes = filteredBytesOf(views, query);
+    const scanned = views.summaries.length;
+    if (coding === null) return { variant: variantOf(bytes, etag, null), scanned };
+    const variant = variantOf(compress(bytes, coding, 'once'), codedEtag(etag, coding), coding);
+    if (variant.bytes.length <= MAX_KEPT_FILTERED_BYTES)
+      this.keep(name, kept ?? { views, etag, coded: {}, cost: 0 }, variant, coding);
+    return { variant, scanned };
+  }
+
+  private keep(name: string, list: KeptList, variant: Variant, coding: Coding): void {
+    const cost = variant.bytes.length + BODY_OVERHEAD;
+    list.coded[coding] = variant;
+    list.cost += cost;
+    this.filtered.set(name, list);
+    this.filteredBytes += cost;
+    for (const [oldest, other] of this.filtered) {
+      if (this.filteredBytes <= this.budgetBytes / 2) break;
+      if (other !== list) this.forget(oldest, other);
     }
-    views.filtered.set(key, body);
-    views.filteredBytes += cost - freed;
-    views.size += cost - freed;
-    this.account(views, cost - freed);
-    return made;
+  }
+
+  private forget(name: string, list: KeptList): void {
+    this.filtered.delete(name);
+    this.filteredBytes -= list.cost;
   }
 
   /** Counts bytes a facility's views took (or gave back); over budget, the least recently used of its tier leave. */
@@ -345,5 +379,6 @@ export class ViewsCache {
       this.large.delete(id);
       this.largeBytes -= views.size;
     }
+    for (const [name, list] of this.filtered) if (list.views === views) this.forget(name, list);
   }
 }

@@ -22,8 +22,6 @@ export type Effort = 'static' | 'kept' | 'once';
 
 const SMALL = 16 * 1024;
 const LARGE = 256 * 1024;
-/** A body made for one request and larger than this goes uncompressed: even brotli's cheapest level costs milliseconds. */
-export const ONCE_COMPRESS_MAX = LARGE;
 
 /** Brotli's best quality only on small kept bodies: above that, quality 11 costs tens of milliseconds for a few percent. */
 function brotliQuality(length: number, effort: Effort): number {
