@@ -31,14 +31,17 @@ function brotliQuality(length: number, effort: Effort): number {
 }
 
 export function compress(bytes: Buffer, coding: Coding, effort: Effort = 'kept'): Buffer {
-  if (coding === 'gzip')
-    return gzipSync(bytes, { level: effort === 'once' ? 1 : effort === 'static' || bytes.length <= SMALL ? 9 : 6 });
-  return brotliCompressSync(bytes, {
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: brotliQuality(bytes.length, effort),
-      [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-    },
-  });
+  const out =
+    coding === 'gzip'
+      ? gzipSync(bytes, { level: effort === 'once' ? 1 : effort === 'static' || bytes.length <= SMALL ? 9 : 6 })
+      : brotliCompressSync(bytes, {
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: brotliQuality(bytes.length, effort),
+            [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+          },
+        });
+  // zlib hands back a slice of its output chunk (16 KiB and up): a kept 300-byte body would hold the whole chunk.
+  return out.length < out.buffer.byteLength / 2 ? Buffer.from(out) : out;
 }
 
 /** Distinct Accept-Encoding values seen recently: a browser sends the same one every time. Bounded, so odd values cannot grow memory. */
