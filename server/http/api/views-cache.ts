@@ -1,199 +1,31 @@
-// Serialised answers per facility (bodies + strong ETags), built once from the domain views and kept until that
-// facility's data changes. The API and the rental page both read them, so they cannot disagree on a price.
+// The facilities' views, kept until that facility's data changes, within a budget: small and large facilities in tiers
+// of their own, filtered lists in a FIFO of their own. The API and the rental page both read them, so they cannot
+// disagree on a price.
 import { createHash } from 'node:crypto';
-import { listingIdOf, type Facility, type FacilityData } from '../../domain/facility.ts';
-import { COMPARATORS, type SortKey } from '../../domain/sort.ts';
-import { detailOf, summaryOf } from '../../domain/views.ts';
-import type { Detail, Summary } from '../../schemas/listing.ts';
+import { listingIdOf, type Facility } from '../../domain/facility.ts';
+import { detailOf } from '../../domain/views.ts';
+import type { Detail } from '../../schemas/listing.ts';
 import type { Db } from '../../store/db.ts';
-import { facilityRevisions, revisedFacilityData } from '../../store/facilities.ts';
+import { facilityRevisions } from '../../store/facilities.ts';
 import type { ListQuery } from './query.ts';
-import { codedEtag, compress, type Coding } from '../transport/encoding.ts';
+import { compress, codedEtag, type Coding } from '../transport/encoding.ts';
+import {
+  apiBodyOf,
+  BODY_OVERHEAD,
+  bodySizeOf,
+  buildViews,
+  codedBody,
+  variantOf,
+  type ApiBody,
+  type FacilityViews,
+  type Variant,
+} from './facility-views.ts';
+import { filteredBytesOf, resultKey } from './filtered-lists.ts';
 
-/** One coding of an answer's body with the headers that go with it, built once. */
-export interface Variant {
-  bytes: Buffer;
-  etag: string;
-  /** For a 200 (and HEAD): etag, cache-control, content-type, content-encoding, content-length. */
-  ok: readonly string[];
-  /** For a 304: only what RFC 9110 15.4.5 lists (ETag, Cache-Control; Vary comes with the CORS headers). */
-  notModified: readonly string[];
-}
+export { apiBodyOf, codedBody, type ApiBody, type FacilityViews, type Variant };
 
-/** An answer's body: identity, and its br and gzip variants, each compressed on first demand, once. */
-export interface ApiBody {
-  identity: Variant;
-  coded: Partial<Record<Coding, Variant>>;
-}
-
-export interface FacilityViews {
-  facility: Facility;
-  /** What details are made from, on first demand: the facility's rules and listings as the store gave them. */
-  data: FacilityData;
-  /** Each active listing's place in `data.listings`, by id. */
-  index: Map<string, number>;
-  revision: number;
-  list: ApiBody;
-  summaries: Summary[];
-  /** Where each summary's JSON sits in the list body: [start, end) byte offsets, two per listing. */
-  spans: Uint32Array;
-  /** The listings' distinct areas, ascending: a filter bound snaps to one of them, so equal results share a body. */
-  areas: Float64Array;
-  /** Listing indices in each sort order, made on first use. */
-  orders: Partial<Record<SortKey, Uint32Array>>;
-  /** Detail bodies by listing place, made on first demand (a 10,000-listing facility is not serialised twice up front). */
-  details: (ApiBody | undefined)[];
-  /** Rental pages by listing place, rendered on first demand. */
-  pages: (Buffer | undefined)[];
-  /** Bytes counted against the budget: bodies (with room for their codings), summaries and per-body overhead. */
-  size: number;
-  /** When it was last used, on the cache's own clock: the least recently used facility leaves first. */
-  used: number;
-}
-
-/** What a body costs beside its identity bytes: its coded variants (a fraction of it) and objects and header lists. */
-const codedShare = 0.3;
-const BODY_OVERHEAD = 512;
-/** The summaries and the store's listings kept in the heap, against the list's JSON (measured at 10,000 listings). */
-const HEAP_FACTOR = 3.5;
 /** A filtered list's coding larger than this is made for its request alone: a few would crowd out whole facilities. */
 const MAX_KEPT_FILTERED_BYTES = 512 * 1024;
-
-export function bodySizeOf(bytes: number): number {
-  return Math.ceil(bytes * (1 + codedShare)) + BODY_OVERHEAD;
-}
-
-export function etagOf(bytes: Buffer): string {
-  return `"${createHash('sha1').update(bytes).digest('base64url')}"`;
-}
-
-function variantOf(bytes: Buffer, etag: string, coding: Coding | null): Variant {
-  const notModified = ['etag', etag, 'cache-control', 'private, no-cache'];
-  const encoding = coding === null ? [] : ['content-encoding', coding];
-  return {
-    bytes,
-    etag,
-    notModified,
-    ok: [
-      ...notModified,
-      'content-type',
-      'application/json; charset=utf-8',
-      ...encoding,
-      'content-length',
-      String(bytes.length),
-    ],
-  };
-}
-
-export function apiBodyOf(bytes: Buffer): ApiBody {
-  return { identity: variantOf(bytes, etagOf(bytes), null), coded: {} };
-}
-
-/** The body in this coding (null: identity); a coding's bytes are made on its first request and kept with the body. */
-export function codedBody(body: ApiBody, coding: Coding | null): Variant {
-  if (coding === null) return body.identity;
-  const { bytes, etag } = body.identity;
-  return (body.coded[coding] ??= variantOf(compress(bytes, coding), codedEtag(etag, coding), coding));
-}
-
-/** Builds one facility's views from the store: its list, every detail, and what filtering needs. */
-function buildViews(db: Db, facilityId: string, publicUrl: string, used: number): FacilityViews | undefined {
-  const read = revisedFacilityData(db, facilityId);
-  if (!read) return undefined;
-  const { data, revision } = read;
-  const summaries = data.listings.map((l) => summaryOf(l, data, publicUrl));
-  // The list body joined from each summary's JSON: the same bytes as JSON.stringify of the whole, with offsets.
-  const head = `{"facility":${JSON.stringify({ id: data.facility.id, name: data.facility.name })},"listings":[`;
-  const parts = summaries.map((s) => JSON.stringify(s));
-  const spans = new Uint32Array(parts.length * 2);
-  let at = Buffer.byteLength(head);
-  parts.forEach((part, i) => {
-    spans[i * 2] = at;
-    at += Buffer.byteLength(part);
-    spans[i * 2 + 1] = at;
-    at += 1; // the comma
-  });
-  const list = apiBodyOf(Buffer.from(`${head}${parts.join(',')}]}`));
-  return {
-    facility: data.facility,
-    data,
-    index: new Map(data.listings.map((l, i) => [l.id, i])),
-    revision,
-    list,
-    summaries,
-    spans,
-    areas: Float64Array.from(new Set(summaries.map((s) => s.area_m2))).sort(),
-    orders: {},
-    details: new Array<ApiBody | undefined>(data.listings.length),
-    pages: new Array<Buffer | undefined>(data.listings.length),
-    // The list with room for its codings, and the summaries and listings it was made from.
-    size: bodySizeOf(list.identity.bytes.length) + Math.ceil(list.identity.bytes.length * HEAP_FACTOR),
-    used,
-  };
-}
-
-/** The facility's listing indices in `key`'s order (ties keep the import order: the sort is stable). */
-function orderOf(views: FacilityViews, key: SortKey): Uint32Array {
-  let order = views.orders[key];
-  if (!order) {
-    const s = views.summaries;
-    const compare = COMPARATORS[key];
-    order = views.orders[key] = Uint32Array.from(Array.from(s.keys()).sort((a, b) => compare(s[a]!, s[b]!)));
-  }
-  return order;
-}
-
-/** How many values of a sorted array are below x (`orEqual`: at or below x). */
-function countBelow(values: Float64Array, x: number, orEqual: boolean): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (values[mid]! < x || (orEqual && values[mid] === x)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/**
- * A query's result, named: area bounds snap to the listings' own areas, so the endless distinct values a client can
- * send name few results (at most areas² x sorts x 2), and every empty result is one.
- */
-export function resultKey(views: FacilityViews, q: ListQuery): string {
-  const { areas } = views;
-  const lo = q.min_area === undefined ? 0 : countBelow(areas, q.min_area, false);
-  const hi = (q.max_area === undefined ? areas.length : countBelow(areas, q.max_area, true)) - 1;
-  if (lo > hi) return 'empty';
-  return `${q.available === 'true' ? 'a' : ''}|${q.sort ?? ''}|${lo}|${hi}`;
-}
-
-/** The filtered list's bytes, sliced from the list body: O(listings), no serialising. */
-function filteredBytesOf(views: FacilityViews, q: ListQuery): Buffer {
-  const { summaries, spans } = views;
-  const whole = views.list.identity.bytes;
-  const order = q.sort ? orderOf(views, q.sort) : undefined;
-  const picked: number[] = [];
-  let length = 0;
-  for (let k = 0; k < summaries.length; k++) {
-    const i = order ? order[k]! : k;
-    const s = summaries[i]!;
-    if (q.available === 'true' && s.free_units <= 0) continue;
-    if (q.min_area !== undefined && s.area_m2 < q.min_area) continue;
-    if (q.max_area !== undefined && s.area_m2 > q.max_area) continue;
-    picked.push(i);
-    length += spans[i * 2 + 1]! - spans[i * 2]! + 1;
-  }
-  const headEnd = spans.length > 0 ? spans[0]! : whole.length - 2;
-  const out = Buffer.allocUnsafe(headEnd + Math.max(0, length - 1) + 2);
-  let at = whole.copy(out, 0, 0, headEnd);
-  picked.forEach((i, n) => {
-    if (n > 0) out[at++] = 0x2c; // ','
-    at += whole.copy(out, at, spans[i * 2]!, spans[i * 2 + 1]!);
-  });
-  out[at++] = 0x5d; // ']'
-  out[at++] = 0x7d; // '}'
-  return out;
-}
 
 /**
  * A kept filtered list: its codings only (browsers send Accept-Encoding; identity is cut again when asked for, a pass

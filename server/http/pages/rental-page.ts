@@ -31,19 +31,38 @@ function safeDecode(s: string): string {
   }
 }
 
+/** The same bytes for every unknown unit: rendered once, not per request (anyone can ask for any code). */
+const NOT_FOUND = Buffer.from(
+  page(
+    'Unit not found',
+    html`<main class="rent"><h1>Unit not found</h1><p>This unit is not available to rent. It may have been rented out or removed.</p></main>`,
+  ),
+);
+
 export function notFoundPage(): Answer {
   return {
     status: 404,
     headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...HTML_SECURITY_HEADERS },
-    body: page(
-      'Unit not found',
-      html`<main class="rent"><h1>Unit not found</h1><p>This unit is not available to rent. It may have been rented out or removed.</p></main>`,
-    ),
+    body: NOT_FOUND,
   };
 }
 
+/** The 429 page for each Retry-After seen: a client refused again and again costs no rendering. */
+const tooManyBodies = new Map<number, Buffer>();
+
 /** Too many pages from one address: an HTML page for a person, Retry-After for a program. */
 export function tooManyPages(retryAfter: number): Answer {
+  let body = tooManyBodies.get(retryAfter);
+  if (!body) {
+    if (tooManyBodies.size >= 64) tooManyBodies.clear();
+    body = Buffer.from(
+      page(
+        'Too many requests',
+        html`<main class="rent"><h1>Too many requests</h1><p>Too many pages were requested from your address. Please try again in ${retryAfter} seconds.</p></main>`,
+      ),
+    );
+    tooManyBodies.set(retryAfter, body);
+  }
   return {
     status: 429,
     headers: {
@@ -52,10 +71,7 @@ export function tooManyPages(retryAfter: number): Answer {
       'retry-after': retryAfter,
       ...HTML_SECURITY_HEADERS,
     },
-    body: page(
-      'Too many requests',
-      html`<main class="rent"><h1>Too many requests</h1><p>Too many pages were requested from your address. Please try again in ${retryAfter} seconds.</p></main>`,
-    ),
+    body,
   };
 }
 

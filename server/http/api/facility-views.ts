@@ -1,0 +1,129 @@
+// One facility's answers, built from the store through the domain views: the list body with each summary's place in it,
+// Detail bodies made on first demand, and each body's codings. The views cache keeps them; the API and rental pages read.
+import { createHash } from 'node:crypto';
+import type { Facility, FacilityData } from '../../domain/facility.ts';
+import type { SortKey } from '../../domain/sort.ts';
+import { summaryOf } from '../../domain/views.ts';
+import type { Summary } from '../../schemas/listing.ts';
+import type { Db } from '../../store/db.ts';
+import { revisedFacilityData } from '../../store/facilities.ts';
+import { codedEtag, compress, type Coding } from '../transport/encoding.ts';
+
+/** One coding of an answer's body with the headers that go with it, built once. */
+export interface Variant {
+  bytes: Buffer;
+  etag: string;
+  /** For a 200 (and HEAD): etag, cache-control, content-type, content-encoding, content-length. */
+  ok: readonly string[];
+  /** For a 304: only what RFC 9110 15.4.5 lists (ETag, Cache-Control; Vary comes with the CORS headers). */
+  notModified: readonly string[];
+}
+
+/** An answer's body: identity, and its br and gzip variants, each compressed on first demand, once. */
+export interface ApiBody {
+  identity: Variant;
+  coded: Partial<Record<Coding, Variant>>;
+}
+
+export interface FacilityViews {
+  facility: Facility;
+  /** What details are made from, on first demand: the facility's rules and listings as the store gave them. */
+  data: FacilityData;
+  /** Each active listing's place in `data.listings`, by id. */
+  index: Map<string, number>;
+  revision: number;
+  list: ApiBody;
+  summaries: Summary[];
+  /** Where each summary's JSON sits in the list body: [start, end) byte offsets, two per listing. */
+  spans: Uint32Array;
+  /** The listings' distinct areas, ascending: a filter bound snaps to one of them, so equal results share a body. */
+  areas: Float64Array;
+  /** Listing indices in each sort order, made on first use. */
+  orders: Partial<Record<SortKey, Uint32Array>>;
+  /** Detail bodies by listing place, made on first demand (a 10,000-listing facility is not serialised twice up front). */
+  details: (ApiBody | undefined)[];
+  /** Rental pages by listing place, rendered on first demand. */
+  pages: (Buffer | undefined)[];
+  /** Bytes counted against the budget: bodies (with room for their codings), summaries and per-body overhead. */
+  size: number;
+  /** When it was last used, on the cache's own clock: the least recently used facility leaves first. */
+  used: number;
+}
+
+/** What a body costs beside its identity bytes: its coded variants (a fraction of it) and objects and header lists. */
+const codedShare = 0.3;
+export const BODY_OVERHEAD = 512;
+/** The summaries and the store's listings kept in the heap, against the list's JSON (measured at 10,000 listings). */
+const HEAP_FACTOR = 3.5;
+export function bodySizeOf(bytes: number): number {
+  return Math.ceil(bytes * (1 + codedShare)) + BODY_OVERHEAD;
+}
+
+export function etagOf(bytes: Buffer): string {
+  return `"${createHash('sha1').update(bytes).digest('base64url')}"`;
+}
+
+export function variantOf(bytes: Buffer, etag: string, coding: Coding | null): Variant {
+  const notModified = ['etag', etag, 'cache-control', 'private, no-cache'];
+  const encoding = coding === null ? [] : ['content-encoding', coding];
+  return {
+    bytes,
+    etag,
+    notModified,
+    ok: [
+      ...notModified,
+      'content-type',
+      'application/json; charset=utf-8',
+      ...encoding,
+      'content-length',
+      String(bytes.length),
+    ],
+  };
+}
+
+export function apiBodyOf(bytes: Buffer): ApiBody {
+  return { identity: variantOf(bytes, etagOf(bytes), null), coded: {} };
+}
+
+/** The body in this coding (null: identity); a coding's bytes are made on its first request and kept with the body. */
+export function codedBody(body: ApiBody, coding: Coding | null): Variant {
+  if (coding === null) return body.identity;
+  const { bytes, etag } = body.identity;
+  return (body.coded[coding] ??= variantOf(compress(bytes, coding), codedEtag(etag, coding), coding));
+}
+
+/** Builds one facility's views from the store: its list, every detail, and what filtering needs. */
+export function buildViews(db: Db, facilityId: string, publicUrl: string, used: number): FacilityViews | undefined {
+  const read = revisedFacilityData(db, facilityId);
+  if (!read) return undefined;
+  const { data, revision } = read;
+  const summaries = data.listings.map((l) => summaryOf(l, data, publicUrl));
+  // The list body joined from each summary's JSON: the same bytes as JSON.stringify of the whole, with offsets.
+  const head = `{"facility":${JSON.stringify({ id: data.facility.id, name: data.facility.name })},"listings":[`;
+  const parts = summaries.map((s) => JSON.stringify(s));
+  const spans = new Uint32Array(parts.length * 2);
+  let at = Buffer.byteLength(head);
+  parts.forEach((part, i) => {
+    spans[i * 2] = at;
+    at += Buffer.byteLength(part);
+    spans[i * 2 + 1] = at;
+    at += 1; // the comma
+  });
+  const list = apiBodyOf(Buffer.from(`${head}${parts.join(',')}]}`));
+  return {
+    facility: data.facility,
+    data,
+    index: new Map(data.listings.map((l, i) => [l.id, i])),
+    revision,
+    list,
+    summaries,
+    spans,
+    areas: Float64Array.from(new Set(summaries.map((s) => s.area_m2))).sort(),
+    orders: {},
+    details: new Array<ApiBody | undefined>(data.listings.length),
+    pages: new Array<Buffer | undefined>(data.listings.length),
+    // The list with room for its codings, and the summaries and listings it was made from.
+    size: bodySizeOf(list.identity.bytes.length) + Math.ceil(list.identity.bytes.length * HEAP_FACTOR),
+    used,
+  };
+}
