@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { freePort, launchChromium } from '../demo/launch.ts';
+import { freePort, launchChromium } from '../tools/launch.ts';
 import { startApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { generateDb, issueKeys } from './lib/data.ts';

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { REPO_ROOT as REPO } from '../server/repo.ts';
-import { freePort, launchChromium, startDemo } from './launch.ts';
+import { freePort, launchChromium } from '../tools/launch.ts';
+import { startDemo } from './launch.ts';
 
 const DOCS = join(REPO, 'docs');
 const WIDTH = 1280;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { get, type Agent } from 'node:http';
 import { build } from 'vite';
-import { freePort } from '../../demo/launch.ts';
+import { freePort } from '../../tools/launch.ts';
 import { SERVER_NODE_FLAGS } from '../../server/node-flags.ts';
 import { REPO_ROOT } from '../../server/repo.ts';
 

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page, Target } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, launchChromium, startDemo, type RunningDemo } from '../../demo/launch.ts';
+import { startDemo, type RunningDemo } from '../../demo/launch.ts';
+import { freePort, launchChromium } from '../../tools/launch.ts';
 import type { DemoKeysFile } from '../../cli/demo-site.ts';
 import type { ListResponse } from '../../server/schemas/listing.ts';
 

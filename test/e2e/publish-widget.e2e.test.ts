@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../demo/launch.ts';
+import { launchChromium } from '../../tools/launch.ts';
 import { parseImport } from '../../server/domain/import.ts';
 import { openDb } from '../../server/store/db.ts';
 import { applyImport } from '../../server/store/facilities.ts';

@@ -11,7 +11,7 @@ import { openDb, type Db } from '../../server/store/db.ts';
 import { applyImport } from '../../server/store/facilities.ts';
 import { createKey } from '../../server/store/keys.ts';
 import type { ImportFile } from '../../server/schemas/import.ts';
-import { freePort } from '../../demo/launch.ts';
+import { freePort } from '../../tools/launch.ts';
 
 export { freePort };
 import type { Io } from '../../cli/io.ts';
