@@ -46,7 +46,7 @@ export async function startApp(opts: AppOptions): Promise<App> {
   try {
     running = await startServer(handler, log, { host: config.host, port: config.port, trustProxy: config.trustProxy });
   } catch (err) {
-    handler.api.close();
+    handler.close();
     db.close();
     throw err;
   }

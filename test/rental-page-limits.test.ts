@@ -47,7 +47,7 @@ describe('rental pages', () => {
       const renamed = { ...json, listings: json.listings.map((l, i) => (i === 0 ? { ...l, title: 'QXRENAMED' } : l)) };
       applyImport(other, { facilities: [renamed] } as never);
       other.close();
-      handler.api.batch(() => {
+      handler.batch(() => {
         expect(inject(handler, { url: `/rent/rent-a/${code}` }).body.toString()).toContain('QXRENAMED');
         const list = inject(handler, { url: '/external/listings', headers: { 'x-api-key': key } });
         expect(list.body.toString()).toContain('QXRENAMED');

@@ -11,6 +11,7 @@ import {
   MAX_URL_LENGTH,
   problem,
   type Answer,
+  type RequestHandler,
   type RequestLike,
 } from './transport/answer.ts';
 import { ListingsApi, type ApiContext, type ApiOptions } from './api/api.ts';
@@ -37,8 +38,8 @@ export interface HandlerOptions extends Omit<ApiOptions, 'db'> {
 /** A person reads a few pages a minute; an office or a mobile network may put many people behind one address. */
 export const DEFAULT_PAGE_LIMIT: Limit = { rate: 5, burst: 60 };
 
-export interface Handler {
-  (req: RequestLike): Answer;
+/** The request handler, with the API it routes to (tests and the bench read its caches). */
+export interface Handler extends RequestHandler {
   api: ListingsApi;
 }
 
@@ -160,6 +161,8 @@ export function createHandler(opts: HandlerOptions): Handler {
     return answer;
   }) as Handler;
   handler.api = api;
+  handler.batch = (fn) => api.batch(fn);
+  handler.close = () => api.close();
   return handler;
 }
 

@@ -20,7 +20,7 @@ export interface InjectRequest {
 export const PUBLIC_URL = 'http://127.0.0.1:8787';
 
 /** A handler over the database file, with this process's own connection (as `listings serve` has). */
-export function handlerOver(file: string, extra: Partial<HandlerOptions> = {}): Handler & { close(): void } {
+export function handlerOver(file: string, extra: Partial<HandlerOptions> = {}): Handler {
   const db = openDb(file, { migrate: false });
   const handler = createHandler({
     db,
@@ -30,9 +30,11 @@ export function handlerOver(file: string, extra: Partial<HandlerOptions> = {}): 
     authFailureLimit: { rate: 1e9, burst: 1e9 },
     ...extra,
   });
+  const closeHandler = handler.close;
+  // Closing it also closes its connection, which this helper opened.
   return Object.assign(handler, {
     close: () => {
-      handler.api.close();
+      closeHandler();
       db.close();
     },
   });

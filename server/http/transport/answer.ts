@@ -22,6 +22,15 @@ export function addHeader(answer: Answer, name: string, value: string | number):
   else answer.headers[name] = value;
 }
 
+/** What the transport serves: a function from a request to an answer, with a batch around many and a close at the end. */
+export interface RequestHandler {
+  (req: RequestLike): Answer;
+  /** Answers a batch of requests read off their sockets before this call (one freshness check for all of them). */
+  batch(fn: () => void): void;
+  /** Flushes what the handler holds (last use) at shutdown. */
+  close(): void;
+}
+
 export interface RequestLike {
   method: string;
   url: string;

@@ -2,9 +2,16 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ListingsError } from '../../errors.ts';
-import { addHeader, ALLOWED_METHODS, problem, type Answer, type Headers, type RequestLike } from './answer.ts';
+import {
+  addHeader,
+  ALLOWED_METHODS,
+  problem,
+  type Answer,
+  type Headers,
+  type RequestHandler,
+  type RequestLike,
+} from './answer.ts';
 import { CORS_HEADERS } from './cors.ts';
-import type { Handler } from '../handler.ts';
 import { JsonLog } from './log.ts';
 import { nextRequestId } from './request-id.ts';
 import { clientAddressOf } from './client-address.ts';
@@ -70,7 +77,7 @@ function rawAnswer(answer: Answer): string {
   return `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${head}\r\n${answer.body as string}`;
 }
 
-export function startServer(handler: Handler, log: JsonLog, opts: ServeOptions): Promise<RunningServer> {
+export function startServer(handler: RequestHandler, log: JsonLog, opts: ServeOptions): Promise<RunningServer> {
   const server = createServer(
     {
       headersTimeout: 10_000,
@@ -94,7 +101,7 @@ export function startServer(handler: Handler, log: JsonLog, opts: ServeOptions):
     // Requests parsed while this batch is answered (from bytes already read) start a batch of their own.
     const batch = pending;
     pending = [];
-    handler.api.batch(() => {
+    handler.batch(() => {
       for (let i = 0; i < batch.length; i += 2) {
         const res = batch[i + 1] as ServerResponse;
         try {
@@ -172,7 +179,7 @@ export function startServer(handler: Handler, log: JsonLog, opts: ServeOptions):
           (closed ??= new Promise<void>((done) => {
             closing = true;
             server.close(() => {
-              handler.api.close();
+              handler.close();
               log.flush();
               done();
             });
