@@ -19,7 +19,8 @@ import { Freshness } from './freshness.ts';
 import { LastUse, useSlotOf, type UseSlot } from './last-use.ts';
 import { parseListQuery } from './query.ts';
 import { RateLimiter, type Decision, type Limit } from './rate-limit.ts';
-import { codedBody, ViewsCache, type Variant } from './views-cache.ts';
+import { codedBody, type Variant } from './facility-views.ts';
+import { ViewsCache } from './views-cache.ts';
 
 export const API_PREFIX = '/external/listings';
 const API_PREFIX_SLASH = `${API_PREFIX}/`;

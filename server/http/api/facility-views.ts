@@ -59,7 +59,7 @@ export function bodySizeOf(bytes: number): number {
   return Math.ceil(bytes * (1 + codedShare)) + BODY_OVERHEAD;
 }
 
-export function etagOf(bytes: Buffer): string {
+function etagOf(bytes: Buffer): string {
   return `"${createHash('sha1').update(bytes).digest('base64url')}"`;
 }
 

@@ -22,8 +22,6 @@ import {
 } from './facility-views.ts';
 import { filteredBytesOf, resultKey } from './filtered-lists.ts';
 
-export { apiBodyOf, codedBody, type ApiBody, type FacilityViews, type Variant };
-
 /** A filtered list's coding larger than this is made for its request alone: a few would crowd out whole facilities. */
 const MAX_KEPT_FILTERED_BYTES = 512 * 1024;
 
