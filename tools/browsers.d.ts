@@ -2,3 +2,4 @@
 export declare const CHROMIUM_PATH: string;
 export declare const CHROMIUM_ARGS: string[];
 export declare const FIREFOX_PATH: string;
+export declare const WEBKIT_DRIVER_PATH: string;

@@ -16,3 +16,6 @@ export const CHROMIUM_ARGS = [
 
 /** Debian's Firefox ESR unless FIREFOX_PATH names another. */
 export const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
+
+/** Debian's WebKitGTK WebDriver (package webkit2gtk-driver) unless WEBKIT_DRIVER_PATH names another. */
+export const WEBKIT_DRIVER_PATH = process.env.WEBKIT_DRIVER_PATH || '/usr/bin/WebKitWebDriver';

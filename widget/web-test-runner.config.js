@@ -1,11 +1,14 @@
-// Browser tests of the widget in real Chromium and Firefox (Debian's `chromium` and `firefox-esr`, or CHROME_PATH and
-// FIREFOX_PATH), both driven by puppeteer-core (Firefox over WebDriver BiDi; no browser is downloaded), against the
-// fake API and the signed snapshot fixtures that widget/test/server/ serves from this test runner.
-// BROWSERS=chromium or BROWSERS=firefox runs one of them.
+// Browser tests of the widget in real Chromium, Firefox and WebKit (Debian's `chromium`, `firefox-esr` and
+// `webkit2gtk-driver`, or CHROME_PATH, FIREFOX_PATH and WEBKIT_DRIVER_PATH; no browser is downloaded), against the fake
+// API and the signed snapshot fixtures that widget/test/server/ serves from this test runner. Chromium and Firefox are
+// driven by puppeteer-core (Firefox over WebDriver BiDi), WebKitGTK's MiniBrowser by WebdriverIO over WebDriver.
+// BROWSERS=chromium, BROWSERS=firefox or BROWSERS=webkit (or a comma-separated list) runs some of them.
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher, puppeteerCore } from '@web/test-runner-chrome';
+import { WebdriverLauncher } from '@web/test-runner-webdriver';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from '../tools/browsers.js';
+import { startWebKitDriver, WEBKIT_CAPABILITIES } from '../tools/webkit-driver.js';
 import { fakeApi } from './test/server/fake-api.js';
 
 const chromium = chromeLauncher({
@@ -43,7 +46,26 @@ const firefox = chromeLauncher({
   },
 });
 
-const wanted = (process.env.BROWSERS || 'chromium,firefox').split(',');
+/** The WebDriver launcher with a WebKitWebDriver (and, without a display, an Xvfb) of its own for the run. */
+class WebKitLauncher extends WebdriverLauncher {
+  constructor() {
+    super({ capabilities: WEBKIT_CAPABILITIES, logLevel: 'error' });
+  }
+
+  async initialize(config, testFiles) {
+    this.server = await startWebKitDriver();
+    Object.assign(this.options, { hostname: this.server.hostname, port: this.server.port });
+    await super.initialize(config, testFiles);
+    this.name = 'WebKit';
+  }
+
+  async stop() {
+    await super.stop();
+    await this.server?.stop();
+  }
+}
+
+const wanted = (process.env.BROWSERS || 'chromium,firefox,webkit').split(',');
 
 export default {
   rootDir: fileURLToPath(new URL('..', import.meta.url)),
@@ -52,7 +74,11 @@ export default {
   nodeResolve: { exportConditions: ['browser', 'production'] },
   plugins: [esbuildPlugin({ ts: true, target: 'es2022' })],
   middleware: [fakeApi()],
-  browsers: [wanted.includes('chromium') && chromium, wanted.includes('firefox') && firefox].filter(Boolean),
+  browsers: [
+    wanted.includes('chromium') && chromium,
+    wanted.includes('firefox') && firefox,
+    wanted.includes('webkit') && new WebKitLauncher(),
+  ].filter(Boolean),
   // One page at a time per browser: a second page would be a background tab, hidden, where IntersectionObserver and
   // requestAnimationFrame never run and refreshing widgets pause (as they should in a hidden tab).
   concurrency: 1,

@@ -55,11 +55,12 @@ export function mount(
   return element;
 }
 
-/** Opens one of the fake server's pages in an iframe (800 px wide), removed after the test. */
-export function openPage(url: string): HTMLIFrameElement {
+/** Opens one of the fake server's pages in an iframe (800 px wide unless told), removed after the test. */
+export function openPage(url: string, size: { width: number; height?: number } = { width: 800 }): HTMLIFrameElement {
   const frame = document.createElement('iframe');
   frame.src = url;
-  frame.style.width = '800px';
+  frame.style.width = `${size.width}px`;
+  if (size.height) frame.style.height = `${size.height}px`;
   document.body.append(frame);
   mounted.add(frame);
   return frame;
@@ -133,6 +134,16 @@ async function testRoute<T>(path: string): Promise<T> {
 }
 
 /** The fake server's log of this token's requests (and the switches that change its answers). */
+/**
+ * Whether this browser keeps an HTTP cache: a response fresh for ten minutes, fetched twice, reaches the server once.
+ * WebKitGTK's automation sessions keep none (README, "Browsers").
+ */
+export async function hasHttpCache(): Promise<boolean> {
+  const url = `/__test/${token()}/cache-probe`;
+  await fetch(url);
+  return (await (await fetch(url)).json()) === 1;
+}
+
 export const server = {
   log: (t: string) => testRoute<LogEntry[]>(`/__test/${t}/log`),
   bump: (t: string) => testRoute<LogEntry[]>(`/__test/${t}/bump`),

@@ -3,6 +3,7 @@ import { deepEqual, equal, ok } from './assert.ts';
 import {
   cards,
   describe,
+  hasHttpCache,
   it,
   liveAttributes,
   mount,
@@ -40,7 +41,7 @@ async function waitForLog(t: string, count: number): Promise<LogEntry[]> {
 }
 
 describe('refresh', () => {
-  it('revalidates with If-None-Match, gets a 304 and leaves the DOM alone', async () => {
+  it('revalidates with If-None-Match, gets a 304 (or, with no HTTP cache, the same ETag) and leaves the DOM alone', async () => {
     const t = token();
     let loads: CustomEvent[] = [];
     const el = mount(
@@ -53,9 +54,15 @@ describe('refresh', () => {
     const [initial, revalidation] = await waitForLog(t, 2);
     equal(initial?.status, 200);
     ok(initial?.ifNoneMatch === null, 'the first request is unconditional');
-    ok(revalidation?.ifNoneMatch, 'the refresh sends If-None-Match');
-    equal(revalidation?.status, 304, 'and gets a 304');
-    await waitForLog(t, 3); // the next refresh has started: the 304 has been handled
+    if (await hasHttpCache()) {
+      ok(revalidation?.ifNoneMatch, 'the refresh sends If-None-Match');
+      equal(revalidation?.status, 304, 'and gets a 304');
+    } else {
+      // Nothing to revalidate against: a full 200 of the same version, which the widget recognises by its ETag.
+      equal(revalidation?.ifNoneMatch, null, 'no If-None-Match without an HTTP cache');
+      equal(revalidation?.status, 200);
+    }
+    await waitForLog(t, 3); // the next refresh has started: the answer has been handled
 
     equal(cards(el)[0], first, 'the very same card node');
     equal(loads.length, 1, 'no second load event');

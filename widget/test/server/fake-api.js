@@ -161,6 +161,20 @@ const readmePage = (token) => `<!doctype html>
   </body>
 </html>`;
 
+// A plain host page with one live widget: framed at a given width, its frame is the viewport of a phone or a desktop.
+const hostPage = (token) => `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>storage-listings on a plain page</title>
+    <script type="module" src="/widget/src/define.ts"></script>
+  </head>
+  <body>
+    <storage-listings api-key="${API_KEY}" api-base="/api/basic/${token}" locale="en"></storage-listings>
+  </body>
+</html>`;
+
 // Runs before any module, under the page's CSP: collects every violation and every uncaught error for the test to read.
 const cspListener = `window.__violations = [];
 window.__errors = [];
@@ -184,6 +198,15 @@ export function fakeApi() {
       return send(ctx, 200, JSON.stringify(state.log), {
         'Content-Type': 'application/json',
         'Cache-Control': 'no-store',
+      });
+    }
+    if ((m = /^\/__test\/([\w-]+)\/cache-probe$/.exec(path))) {
+      // Fresh for ten minutes: a browser with an HTTP cache answers a second fetch from it, and this count stays at 1.
+      const state = session(m[1]);
+      state.probes = (state.probes ?? 0) + 1;
+      return send(ctx, 200, String(state.probes), {
+        'Content-Type': 'application/json',
+        'Cache-Control': 'max-age=600',
       });
     }
     if ((m = /^\/__test\/fixtures\/([\w-]+)$/.exec(path)) && fixtures[m[1]]) {
@@ -216,6 +239,9 @@ export function fakeApi() {
         'Content-Type': 'text/html',
         'Content-Security-Policy': README_CSP,
       });
+    }
+    if (path === '/host/page.html' && /^[\w-]+$/.test(String(ctx.query.t))) {
+      return send(ctx, 200, hostPage(ctx.query.t), { 'Content-Type': 'text/html' });
     }
     if (path === '/csp/listener.js') return send(ctx, 200, cspListener, { 'Content-Type': 'text/javascript' });
     return next();
