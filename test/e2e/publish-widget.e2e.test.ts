@@ -1,5 +1,6 @@
-// The widget in the system Chromium, reading signed snapshots straight from an S3 bucket's URLs (CORS, another origin):
-// it verifies what `snapshot publish` wrote, still verifies in the middle of a publish, and refuses a tampered pointer.
+// The widget in the system Chromium and WebKit, reading signed snapshots straight from an S3 bucket's URLs (CORS, another
+// origin): it verifies what `snapshot publish` wrote, still verifies in the middle of a publish, and refuses a tampered
+// pointer. Each check looks at the bucket in both engines.
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,7 +8,7 @@ import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../tools/launch.ts';
+import { launchChromium, launchWebKit, type WebKit } from '../../tools/launch.ts';
 import { parseImport } from '../../server/domain/import.ts';
 import { openDb } from '../../server/store/db.ts';
 import { applyImport } from '../../server/store/facilities.ts';
@@ -20,6 +21,7 @@ let s3: S3Server;
 let page: Server;
 let pageUrl: string;
 let browser: Browser;
+let webkit: WebKit;
 let dir: string;
 let cleanup: () => void;
 let dbFile: string;
@@ -50,21 +52,34 @@ async function put(key: string, body: Buffer) {
   client.destroy();
 }
 
-/** The widget on a page of its own origin, pointed at the bucket; resolves with the cards' ids and prices, or the error. */
-async function widgetShows(facility: string): Promise<{ ids: string[]; prices: string[] } | { error: string }> {
+type Outcome = { ids: string[]; prices: string[] } | { error: string };
+
+/**
+ * The page's `outcome` as JSON text (both drivers wait for the promise): WebKit's WebDriver would report a result object
+ * with an `error` member as a failed command.
+ */
+const outcomeOf = async () => JSON.stringify(await (window as unknown as { outcome: Promise<Outcome> }).outcome);
+
+/**
+ * The widget on a page of its own origin, pointed at the bucket: the cards' ids and prices, or the error, in Chromium
+ * (a fresh context) and in WebKit (whose automation session keeps no HTTP cache), which must agree.
+ */
+async function widgetShows(facility: string): Promise<Outcome> {
+  const src = encodeURIComponent(s3.objectUrl(`${PREFIX}/${facility}/listings.json`));
+  const keys = encodeURIComponent(s3.objectUrl(`${PREFIX}/keys.json`));
+  const url = `${pageUrl}/?src=${src}&keys=${keys}`;
   const context = await browser.createBrowserContext();
+  let chromium: Outcome;
   try {
     const tab = await context.newPage();
-    const src = encodeURIComponent(s3.objectUrl(`${PREFIX}/${facility}/listings.json`));
-    const keys = encodeURIComponent(s3.objectUrl(`${PREFIX}/keys.json`));
-    await tab.goto(`${pageUrl}/?src=${src}&keys=${keys}`);
-    return await tab.evaluate(
-      () =>
-        (window as unknown as { outcome: Promise<{ ids: string[]; prices: string[] } | { error: string }> }).outcome,
-    );
+    await tab.goto(url);
+    chromium = JSON.parse(await tab.evaluate(outcomeOf)) as Outcome;
   } finally {
     await context.close();
   }
+  await webkit.browser.url(url);
+  expect(JSON.parse(await webkit.browser.execute(outcomeOf)), 'WebKit shows what Chromium shows').toEqual(chromium);
+  return chromium;
 }
 
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bucket</title>
@@ -98,12 +113,13 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
   // Another origin than the bucket's (another port): the widget reads the bucket through CORS, as on a partner's site.
   pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
-  browser = await launchChromium();
+  [browser, webkit] = await Promise.all([launchChromium(), launchWebKit()]);
   expect((await publish()).status).toBe(0);
 }, 90_000);
 
 afterAll(async () => {
   await browser?.close();
+  await webkit?.close();
   page?.close();
   await s3?.stop();
   cleanup?.();
