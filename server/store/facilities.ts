@@ -85,6 +85,50 @@ const stmts = statementsFor((db) => ({
     WHERE l.facility_id = ? AND l.active = 1 ORDER BY p.listing_id, p.position`),
 }));
 
+/** A facility of an import file as its row (both stores write it). */
+export function facilityRowOf(f: ImportFile['facilities'][number], importedAt: string) {
+  return {
+    id: f.id,
+    name: f.name,
+    currency: f.currency,
+    rental_page_url: f.rental_page_url ?? null,
+    booking_url: f.booking_url ?? null,
+    contact_email: f.contact?.email ?? null,
+    contact_phone: f.contact?.phone ?? null,
+    imported_at: importedAt,
+  };
+}
+
+/** A listing of an import file as its row, 0/1 for booleans (both stores write it). */
+export function listingRowOf(
+  facilityId: string,
+  l: ImportFile['facilities'][number]['listings'][number],
+  position: number,
+) {
+  return {
+    id: listingIdOf(facilityId, l.code),
+    facility_id: facilityId,
+    code: l.code,
+    position,
+    active: l.active ? 1 : 0,
+    title: l.title,
+    area_m2: l.area_m2,
+    width_m: l.dimensions.width_m,
+    depth_m: l.dimensions.depth_m,
+    height_m: l.dimensions.height_m ?? null,
+    description: l.description,
+    price_gross: l.price_gross,
+    price_period: l.price_period,
+    vat_rate: l.vat_rate,
+    dynamic_pricing: l.dynamic_pricing ? 1 : 0,
+    total_units: l.total_units,
+    free_units: l.free_units,
+    min_rental_period: l.min_rental_period,
+    notice_period: l.notice_period,
+    deposit: l.deposit,
+  };
+}
+
 /** Applies a validated import file in one transaction: all of it or nothing. */
 export function applyImport(db: Db, file: ImportFile, now = new Date()): ImportSummary {
   const s = stmts(db);
@@ -93,46 +137,16 @@ export function applyImport(db: Db, file: ImportFile, now = new Date()): ImportS
     let listings = 0;
     let deactivated = 0;
     for (const f of file.facilities) {
-      s.upsertFacility.run({
-        id: f.id,
-        name: f.name,
-        currency: f.currency,
-        rental_page_url: f.rental_page_url ?? null,
-        booking_url: f.booking_url ?? null,
-        contact_email: f.contact?.email ?? null,
-        contact_phone: f.contact?.phone ?? null,
-        imported_at: importedAt,
-      });
+      s.upsertFacility.run(facilityRowOf(f, importedAt));
       s.deleteRules.run(f.id);
       for (const r of f.pricing_rules) s.insertRule.run(f.id, r.min_occupancy, r.adjust_pct);
       const stillActive = new Set(s.activeIds.all(f.id).map((r) => r.id));
       f.listings.forEach((l, position) => {
-        const id = listingIdOf(f.id, l.code);
-        stillActive.delete(id);
-        s.upsertListing.run({
-          id,
-          facility_id: f.id,
-          code: l.code,
-          position,
-          active: l.active ? 1 : 0,
-          title: l.title,
-          area_m2: l.area_m2,
-          width_m: l.dimensions.width_m,
-          depth_m: l.dimensions.depth_m,
-          height_m: l.dimensions.height_m ?? null,
-          description: l.description,
-          price_gross: l.price_gross,
-          price_period: l.price_period,
-          vat_rate: l.vat_rate,
-          dynamic_pricing: l.dynamic_pricing ? 1 : 0,
-          total_units: l.total_units,
-          free_units: l.free_units,
-          min_rental_period: l.min_rental_period,
-          notice_period: l.notice_period,
-          deposit: l.deposit,
-        });
-        s.deletePhotos.run(id);
-        l.photos.forEach((p, i) => s.insertPhoto.run(id, i, p.url, p.caption, p.width ?? null, p.height ?? null));
+        const row = listingRowOf(f.id, l, position);
+        stillActive.delete(row.id);
+        s.upsertListing.run(row);
+        s.deletePhotos.run(row.id);
+        l.photos.forEach((p, i) => s.insertPhoto.run(row.id, i, p.url, p.caption, p.width ?? null, p.height ?? null));
         if (l.active) listings++;
       });
       for (const id of stillActive) s.deactivate.run(id);

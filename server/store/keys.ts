@@ -49,19 +49,13 @@ const stmts = statementsFor((db) => ({
     label = @label WHERE id = @id`),
 }));
 
-function infoOf(row: KeyRow): KeyInfo {
+export function infoOf(row: KeyRow): KeyInfo {
   const { digest: _digest, allowed_origins, ...rest } = row;
   return { ...rest, allowed_origins: JSON.parse(allowed_origins) as string[] };
 }
 
-export function createKey(
-  db: Db,
-  opts: { facilityId: string; label?: string; prefix: string } & KeyLimits,
-  now = new Date(),
-) {
-  if (!facilityById(db, opts.facilityId)) {
-    throw new ListingsError('unknown_facility', `facility "${opts.facilityId}" does not exist: import it first`);
-  }
+/** A new key and its row (both stores write it); the key itself is never stored. */
+export function newKeyRow(opts: { facilityId: string; label?: string; prefix: string } & KeyLimits, now = new Date()) {
   const key = generateKey(opts.prefix);
   const row = {
     id: newKeyId(),
@@ -74,6 +68,24 @@ export function createKey(
     burst: opts.burst ?? null,
     allowed_origins: JSON.stringify(opts.allowed_origins ?? []),
   };
+  return { key, row };
+}
+
+export function unknownFacility(id: string): ListingsError {
+  return new ListingsError('unknown_facility', `facility "${id}" does not exist: import it first`);
+}
+
+export function unknownKey(id: string): ListingsError {
+  return new ListingsError('unknown_key', `no key with id "${id}"`);
+}
+
+export function createKey(
+  db: Db,
+  opts: { facilityId: string; label?: string; prefix: string } & KeyLimits,
+  now = new Date(),
+) {
+  if (!facilityById(db, opts.facilityId)) throw unknownFacility(opts.facilityId);
+  const { key, row } = newKeyRow(opts, now);
   stmts(db).insert.run(row);
   return { key, info: infoOf({ ...row, revoked_at: null, last_used_at: null }) };
 }
@@ -91,7 +103,7 @@ export function keyById(db: Db, id: string): KeyInfo | undefined {
 export function revokeKey(db: Db, id: string, now = new Date()): KeyInfo {
   const s = stmts(db);
   const row = s.byId.get(id);
-  if (!row) throw new ListingsError('unknown_key', `no key with id "${id}"`);
+  if (!row) throw unknownKey(id);
   s.revoke.run(now.toISOString(), id);
   return infoOf(s.byId.get(id)!);
 }
@@ -99,16 +111,21 @@ export function revokeKey(db: Db, id: string, now = new Date()): KeyInfo {
 export function updateKey(db: Db, id: string, changes: KeyLimits & { label?: string }): KeyInfo {
   const s = stmts(db);
   const row = s.byId.get(id);
-  if (!row) throw new ListingsError('unknown_key', `no key with id "${id}"`);
-  s.update.run({
-    id,
+  if (!row) throw unknownKey(id);
+  s.update.run(changedKeyRow(row, changes));
+  return infoOf(s.byId.get(id)!);
+}
+
+/** The columns `keys edit` changes, with what it leaves as it was (both stores write them). */
+export function changedKeyRow(row: KeyRow, changes: KeyLimits & { label?: string }) {
+  return {
+    id: row.id,
     label: changes.label ?? row.label,
     rate_per_s: changes.rate_per_s === undefined ? row.rate_per_s : changes.rate_per_s,
     burst: changes.burst === undefined ? row.burst : changes.burst,
     allowed_origins:
       changes.allowed_origins === undefined ? row.allowed_origins : JSON.stringify(changes.allowed_origins),
-  });
-  return infoOf(s.byId.get(id)!);
+  };
 }
 
 export type Verification = { ok: true; key: KeyInfo } | { ok: false; reason: KeyRejection };

@@ -1,0 +1,70 @@
+// `listings import` into PostgreSQL: the same rows as SQLite's import, written in bulk, in one transaction with its change.
+import type { ImportFile } from '../../schemas/import.ts';
+import { listingIdOf } from '../../domain/facility.ts';
+import { facilityRowOf, listingRowOf, type ImportSummary } from '../facilities.ts';
+import { inTransaction, type Pool, type PoolClient } from './connect.ts';
+import { recordChange } from './changes.ts';
+import { pgInsertFromJson, TABLES } from './tables.ts';
+
+/** Facilities written per round of statements: bounds one statement's JSON while keeping round trips few. */
+const FACILITIES_PER_ROUND = 100;
+
+const updateAll = (table: 'facilities' | 'listings', keep: readonly string[]) =>
+  TABLES[table]
+    .filter((c) => !keep.includes(c))
+    .map((c) => `${c} = excluded.${c}`)
+    .join(', ');
+
+const UPSERT_FACILITIES = `${pgInsertFromJson('facilities')} ON CONFLICT (id) DO UPDATE SET ${updateAll('facilities', ['id', 'revision'])}, revision = facilities.revision + 1`;
+const UPSERT_LISTINGS = `${pgInsertFromJson('listings')} ON CONFLICT (id) DO UPDATE SET ${updateAll('listings', ['id', 'facility_id', 'code'])}`;
+
+export async function importPg(pool: Pool, file: ImportFile, now = new Date()): Promise<ImportSummary> {
+  const importedAt = now.toISOString();
+  return inTransaction(pool, async (c) => {
+    // First, so that the counter's row lock orders this import after any write still in progress.
+    await recordChange(c, { facilities: file.facilities.map((f) => f.id) });
+    const summary: ImportSummary = { facilities: file.facilities.length, listings: 0, deactivated: 0 };
+    for (let i = 0; i < file.facilities.length; i += FACILITIES_PER_ROUND) {
+      await importRound(c, file.facilities.slice(i, i + FACILITIES_PER_ROUND), importedAt, summary);
+    }
+    return summary;
+  });
+}
+
+async function importRound(
+  c: PoolClient,
+  facilities: ImportFile['facilities'],
+  importedAt: string,
+  summary: ImportSummary,
+): Promise<void> {
+  const ids = facilities.map((f) => f.id);
+  const json = (rows: unknown[]) => [JSON.stringify(rows)];
+  await c.query(UPSERT_FACILITIES, json(facilities.map((f) => ({ ...facilityRowOf(f, importedAt), revision: 1 }))));
+  await c.query('DELETE FROM pricing_rules WHERE facility_id = ANY($1)', [ids]);
+  const rules = facilities.flatMap((f) => f.pricing_rules.map((r) => ({ facility_id: f.id, ...r })));
+  if (rules.length > 0) await c.query(pgInsertFromJson('pricing_rules'), json(rules));
+  const listings = facilities.flatMap((f) => f.listings.map((l, position) => listingRowOf(f.id, l, position)));
+  const kept = listings.map((l) => l.id);
+  // Listings missing from the file become inactive (kept, not deleted); only those active until now are counted.
+  const gone = await c.query(
+    'UPDATE listings SET active = 0 WHERE facility_id = ANY($1) AND active = 1 AND NOT (id = ANY($2))',
+    [ids, kept],
+  );
+  summary.deactivated += gone.rowCount ?? 0;
+  if (listings.length > 0) await c.query(UPSERT_LISTINGS, json(listings));
+  await c.query('DELETE FROM photos WHERE listing_id = ANY($1)', [kept]);
+  const photos = facilities.flatMap((f) =>
+    f.listings.flatMap((l) =>
+      l.photos.map((p, position) => ({
+        listing_id: listingIdOf(f.id, l.code),
+        position,
+        url: p.url,
+        caption: p.caption,
+        width: p.width ?? null,
+        height: p.height ?? null,
+      })),
+    ),
+  );
+  if (photos.length > 0) await c.query(pgInsertFromJson('photos'), json(photos));
+  summary.listings += listings.filter((l) => l.active === 1).length;
+}

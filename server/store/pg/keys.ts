@@ -1,0 +1,95 @@
+// Keys in PostgreSQL: the same rows as SQLite's; every change that decides an answer is recorded in the change log.
+import {
+  changedKeyRow,
+  infoOf,
+  newKeyRow,
+  unknownFacility,
+  unknownKey,
+  type KeyInfo,
+  type KeyLimits,
+  type KeyRow,
+} from '../keys.ts';
+import { inTransaction, type Pool, type PoolClient } from './connect.ts';
+import { recordChange } from './changes.ts';
+import { TABLES } from './tables.ts';
+
+const COLUMNS = TABLES.api_keys.join(', ');
+
+export async function createKeyPg(
+  pool: Pool,
+  opts: { facilityId: string; label?: string; prefix: string } & KeyLimits,
+  now = new Date(),
+): Promise<{ key: string; info: KeyInfo }> {
+  return inTransaction(pool, async (c) => {
+    const found = await c.query('SELECT 1 FROM facilities WHERE id = $1', [opts.facilityId]);
+    if (found.rowCount === 0) throw unknownFacility(opts.facilityId);
+    const { key, row } = newKeyRow(opts, now);
+    await c.query(
+      `INSERT INTO api_keys (id, facility_id, label, digest, hint, created_at, rate_per_s, burst, allowed_origins)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [
+        row.id,
+        row.facility_id,
+        row.label,
+        row.digest,
+        row.hint,
+        row.created_at,
+        row.rate_per_s,
+        row.burst,
+        row.allowed_origins,
+      ],
+    );
+    await recordChange(c, { keys: [row.id] });
+    return { key, info: infoOf({ ...row, revoked_at: null, last_used_at: null }) };
+  });
+}
+
+export async function listKeysPg(pool: Pool, facilityId?: string): Promise<KeyInfo[]> {
+  // seq breaks ties in creation order, as rowid does in SQLite; "C" compares as SQLite does, byte by byte.
+  const order = 'ORDER BY created_at COLLATE "C", seq';
+  const { rows } = facilityId
+    ? await pool.query<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE facility_id = $1 ${order}`, [facilityId])
+    : await pool.query<KeyRow>(`SELECT ${COLUMNS} FROM api_keys ${order}`);
+  return rows.map(infoOf);
+}
+
+async function lockedKey(c: PoolClient, id: string): Promise<KeyRow> {
+  const { rows } = await c.query<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE id = $1 FOR UPDATE`, [id]);
+  if (!rows[0]) throw unknownKey(id);
+  return rows[0];
+}
+
+export async function revokeKeyPg(pool: Pool, id: string, now = new Date()): Promise<KeyInfo> {
+  return inTransaction(pool, async (c) => {
+    await lockedKey(c, id);
+    const { rows } = await c.query<KeyRow>(
+      `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING ${COLUMNS}`,
+      [id, now.toISOString()],
+    );
+    await recordChange(c, { keys: [id] });
+    return infoOf(rows[0]!);
+  });
+}
+
+export async function updateKeyPg(pool: Pool, id: string, changes: KeyLimits & { label?: string }): Promise<KeyInfo> {
+  return inTransaction(pool, async (c) => {
+    const row = changedKeyRow(await lockedKey(c, id), changes);
+    const { rows } = await c.query<KeyRow>(
+      `UPDATE api_keys SET label = $2, rate_per_s = $3, burst = $4, allowed_origins = $5 WHERE id = $1
+        RETURNING ${COLUMNS}`,
+      [id, row.label, row.rate_per_s, row.burst, row.allowed_origins],
+    );
+    await recordChange(c, { keys: [id] });
+    return infoOf(rows[0]!);
+  });
+}
+
+/** Many last-use times in one statement; no change recorded: a last use decides no answer. */
+export async function recordLastUsePg(pool: Pool, uses: ReadonlyMap<string, Date>): Promise<void> {
+  if (uses.size === 0) return;
+  await pool.query(
+    `UPDATE api_keys SET last_used_at = u.at FROM unnest($1::text[], $2::text[]) AS u(id, at)
+      WHERE api_keys.id = u.id AND (last_used_at IS NULL OR last_used_at < u.at)`,
+    [[...uses.keys()], [...uses.values()].map((d) => d.toISOString())],
+  );
+}

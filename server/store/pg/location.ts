@@ -1,0 +1,22 @@
+// Which store a --db / LISTINGS_DB value names: a postgres:// URL is PostgreSQL, anything else a SQLite file.
+
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
+}
+
+/** Looks like a URL of some scheme, so it is no file path: a misspelt postgres:// is refused rather than made a file. */
+export function isOtherUrl(location: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(location) && !isPostgresUrl(location);
+}
+
+/** The location as messages and logs show it: a URL without its password. */
+export function describeLocation(location: string): string {
+  if (!isPostgresUrl(location)) return location;
+  try {
+    const url = new URL(location);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return 'postgres://(unparseable URL)';
+  }
+}

@@ -1,0 +1,119 @@
+// The PostgreSQL schema, migration for migration the same as SQLite's (migrations.ts): version N means the same tables in both.
+import { SCHEMA_VERSION } from '../migrations.ts';
+
+export const PG_MIGRATIONS: readonly string[] = [
+  // 1: facilities, listings, photos, pricing rules, keys; and the change log every serving node follows
+  `
+  CREATE TABLE facilities (
+    id text PRIMARY KEY,
+    name text NOT NULL,
+    currency text NOT NULL,
+    rental_page_url text,
+    imported_at text NOT NULL
+  );
+  CREATE TABLE pricing_rules (
+    facility_id text NOT NULL REFERENCES facilities(id) ON DELETE CASCADE,
+    min_occupancy double precision NOT NULL,
+    adjust_pct double precision NOT NULL,
+    PRIMARY KEY (facility_id, min_occupancy)
+  );
+  CREATE TABLE listings (
+    id text PRIMARY KEY,
+    facility_id text NOT NULL REFERENCES facilities(id) ON DELETE CASCADE,
+    code text NOT NULL,
+    position integer NOT NULL,
+    active integer NOT NULL CHECK (active IN (0, 1)),
+    title text NOT NULL,
+    area_m2 double precision NOT NULL,
+    width_m double precision NOT NULL,
+    depth_m double precision NOT NULL,
+    height_m double precision,
+    description text NOT NULL,
+    price_gross integer NOT NULL,
+    price_period text NOT NULL,
+    vat_rate double precision NOT NULL,
+    dynamic_pricing integer NOT NULL CHECK (dynamic_pricing IN (0, 1)),
+    total_units integer NOT NULL,
+    free_units integer NOT NULL,
+    min_rental_period text NOT NULL,
+    notice_period text NOT NULL,
+    deposit integer NOT NULL,
+    UNIQUE (facility_id, code)
+  );
+  CREATE INDEX listings_by_facility ON listings (facility_id, active, position);
+  CREATE TABLE photos (
+    listing_id text NOT NULL REFERENCES listings(id) ON DELETE CASCADE,
+    position integer NOT NULL,
+    url text NOT NULL,
+    caption text NOT NULL,
+    width integer,
+    height integer,
+    PRIMARY KEY (listing_id, position)
+  );
+  CREATE TABLE api_keys (
+    seq bigint GENERATED ALWAYS AS IDENTITY,
+    id text PRIMARY KEY,
+    facility_id text NOT NULL REFERENCES facilities(id),
+    label text NOT NULL DEFAULT '',
+    digest text NOT NULL UNIQUE,
+    hint text NOT NULL,
+    created_at text NOT NULL,
+    revoked_at text,
+    last_used_at text
+  );
+  CREATE INDEX api_keys_by_facility ON api_keys (facility_id);
+  CREATE TABLE change_counter (
+    singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+    version bigint NOT NULL
+  );
+  INSERT INTO change_counter (version) VALUES (0);
+  CREATE TABLE changes (
+    version bigint NOT NULL,
+    facility_id text,
+    key_id text
+  );
+  CREATE INDEX changes_by_version ON changes (version);
+  `,
+  // 2: snapshot versions (rollback protection) and per-key limits and origins
+  `
+  CREATE TABLE snapshot_versions (
+    facility_id text PRIMARY KEY,
+    version integer NOT NULL,
+    content_digest text NOT NULL
+  );
+  ALTER TABLE api_keys ADD COLUMN rate_per_s double precision;
+  ALTER TABLE api_keys ADD COLUMN burst integer;
+  ALTER TABLE api_keys ADD COLUMN allowed_origins text NOT NULL DEFAULT '[]';
+  `,
+  // 3: a revision per facility, what each publish target holds, until when each signing key is needed there
+  `
+  ALTER TABLE facilities ADD COLUMN revision integer NOT NULL DEFAULT 0;
+  CREATE TABLE snapshot_published (
+    target text NOT NULL,
+    facility_id text NOT NULL,
+    revision integer NOT NULL,
+    public_url text NOT NULL,
+    version integer NOT NULL,
+    content_digest text NOT NULL,
+    kid text NOT NULL,
+    generated_at text NOT NULL,
+    expires_at text NOT NULL,
+    PRIMARY KEY (target, facility_id)
+  );
+  CREATE TABLE snapshot_kids (
+    target text NOT NULL,
+    kid text NOT NULL,
+    expires_at text NOT NULL,
+    PRIMARY KEY (target, kid)
+  );
+  `,
+  // 4: where a renter books or whom to contact
+  `
+  ALTER TABLE facilities ADD COLUMN booking_url text;
+  ALTER TABLE facilities ADD COLUMN contact_email text;
+  ALTER TABLE facilities ADD COLUMN contact_phone text;
+  `,
+];
+
+// Versioned together: a program knows the same number of migrations in both dialects.
+if (PG_MIGRATIONS.length !== SCHEMA_VERSION) throw new Error('PostgreSQL and SQLite migrations differ in number');

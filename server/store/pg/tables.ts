@@ -1,0 +1,79 @@
+// The tables both stores hold, with their columns: the mirror and `db copy` move rows by these lists.
+
+export const TABLES = {
+  facilities: [
+    'id',
+    'name',
+    'currency',
+    'rental_page_url',
+    'booking_url',
+    'contact_email',
+    'contact_phone',
+    'imported_at',
+    'revision',
+  ],
+  pricing_rules: ['facility_id', 'min_occupancy', 'adjust_pct'],
+  listings: [
+    'id',
+    'facility_id',
+    'code',
+    'position',
+    'active',
+    'title',
+    'area_m2',
+    'width_m',
+    'depth_m',
+    'height_m',
+    'description',
+    'price_gross',
+    'price_period',
+    'vat_rate',
+    'dynamic_pricing',
+    'total_units',
+    'free_units',
+    'min_rental_period',
+    'notice_period',
+    'deposit',
+  ],
+  photos: ['listing_id', 'position', 'url', 'caption', 'width', 'height'],
+  api_keys: [
+    'id',
+    'facility_id',
+    'label',
+    'digest',
+    'hint',
+    'created_at',
+    'revoked_at',
+    'last_used_at',
+    'rate_per_s',
+    'burst',
+    'allowed_origins',
+  ],
+  snapshot_versions: ['facility_id', 'version', 'content_digest'],
+  snapshot_published: [
+    'target',
+    'facility_id',
+    'revision',
+    'public_url',
+    'version',
+    'content_digest',
+    'kid',
+    'generated_at',
+    'expires_at',
+  ],
+  snapshot_kids: ['target', 'kid', 'expires_at'],
+} as const;
+
+export type Table = keyof typeof TABLES;
+
+/** What a serving node answers from, in an order that foreign keys accept. */
+export const SERVED_TABLES = ['facilities', 'pricing_rules', 'listings', 'photos', 'api_keys'] as const;
+
+/** Everything, in an order that foreign keys accept. */
+export const ALL_TABLES = [...SERVED_TABLES, 'snapshot_versions', 'snapshot_published', 'snapshot_kids'] as const;
+
+/** A bulk insert of JSON rows: one statement and one parameter for any number of rows. */
+export function pgInsertFromJson(table: Table): string {
+  const cols = TABLES[table].join(', ');
+  return `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${table}, $1::json)`;
+}

