@@ -1,11 +1,12 @@
-// End to end: the real `npm start` on a free port, driven in the system Chromium: every demo page as a visitor sees it.
+// End to end: the real `npm start` on a free port, driven in the system Chromium: every demo page as a visitor sees it;
+// the pages with the widget (partner site, static site) in WebKit too.
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page, Target } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type RunningDemo } from '../../demo/launch.ts';
-import { freePort, launchChromium } from '../../tools/launch.ts';
+import { freePort, launchChromium, launchWebKit, type WebKit } from '../../tools/launch.ts';
 import type { DemoKeysFile } from '../../cli/demo-site.ts';
 import type { ListResponse } from '../../server/schemas/listing.ts';
 
@@ -105,18 +106,51 @@ interface Card {
   rent: string | null;
 }
 
-/** The widget's cards, read through its documented shadow parts (`>>>`: into the widget's open shadow root). */
+/** In the page: the widget's cards, read through its documented shadow parts (its shadow root is open). */
+function readCards(): Card[] {
+  const cards = document.querySelector('storage-listings')?.shadowRoot?.querySelectorAll('[part~="listing"]') ?? [];
+  return [...cards].map((el) => ({
+    id: el.getAttribute('data-listing-id'),
+    price: el.querySelector('[part~="price"]')?.textContent ?? '',
+    free: el.querySelector('[part~="free-units"]')?.textContent ?? '',
+    rent: el.querySelector('[part~="rent-link"]')?.getAttribute('href') ?? null,
+  }));
+}
+
 async function cardsOf(page: Page): Promise<Card[]> {
-  const cards = 'storage-listings >>> [part~="listing"]';
-  await page.waitForSelector(cards, { timeout: 15_000 });
-  return page.$$eval(cards, (els) =>
-    els.map((el) => ({
-      id: el.getAttribute('data-listing-id'),
-      price: el.querySelector('[part~="price"]')?.textContent ?? '',
-      free: el.querySelector('[part~="free-units"]')?.textContent ?? '',
-      rent: el.querySelector('[part~="rent-link"]')?.getAttribute('href') ?? null,
-    })),
-  );
+  await page.waitForSelector('storage-listings >>> [part~="listing"]', { timeout: 15_000 }); // `>>>`: shadow roots
+  return page.evaluate(readCards);
+}
+
+/** The listings the partner page must show: wro-1's active ones from demo/data.json, as the API answers them. */
+async function partnerListings(): Promise<ListResponse['listings']> {
+  const expected = await apiList('wro-1');
+  const demoData = JSON.parse(readFileSync(join(REPO, 'demo', 'data.json'), 'utf8')) as {
+    facilities: { id: string; listings: { code: string; active: boolean }[] }[];
+  };
+  const activeCodes = demoData.facilities
+    .find((f) => f.id === 'wro-1')!
+    .listings.filter((l) => l.active)
+    .map((l) => l.code);
+  expect(expected.listings.map((l) => l.code)).toEqual(activeCodes);
+  return expected.listings;
+}
+
+/** Every card shows its listing's API price and free units, and a rent link only while a unit is free. */
+function expectCardsOf(cards: Card[], listings: ListResponse['listings']): void {
+  expect(cards.map((c) => c.id)).toEqual(listings.map((l) => l.id));
+  for (const [i, listing] of listings.entries()) {
+    const card = cards[i]!;
+    expect(minorOf(card.price), `${listing.code} price`).toBe(listing.price.gross);
+    expect(freeOf(card.free), `${listing.code} free units`).toBe(listing.free_units);
+    expect(card.rent, `${listing.code} rent link`).toBe(listing.free_units > 0 ? listing.rent_url : null);
+  }
+}
+
+/** The static page's listings: ber-1's, cheapest first, as the signed snapshot holds them. */
+async function staticListingIds(): Promise<string[]> {
+  const expected = await apiList('ber-1');
+  return [...expected.listings].sort((a, b) => a.price.gross - b.price.gross).map((l) => l.id);
 }
 
 /** "PLN 94.05 / month" -> 9405 (currencies with two decimals); "22 units left" -> 22, "Last unit" -> 1, "Sold out" -> 0. */
@@ -124,7 +158,7 @@ const minorOf = (text: string) => Number(text.split('/')[0]!.replace(/\D/g, ''))
 const freeOf = (text: string) =>
   /\d/.test(text) ? Number(text.replace(/\D/g, '')) : /last/i.test(text) ? 1 : /sold out/i.test(text) ? 0 : NaN;
 
-describe('npm start, seen in Chromium', () => {
+describe('npm start, seen in Chromium (and its widget pages in WebKit)', () => {
   it('prints every page, writes its keys owner-only and answers the API', async () => {
     for (const label of [
       'Start here',
@@ -142,27 +176,11 @@ describe('npm start, seen in Chromium', () => {
 
   it('partner page: the widget lists every active listing with the API prices and free units; a rent link opens the same price', async () => {
     await onPage('Partner site', async (page, context) => {
-      const expected = await apiList('wro-1');
-      const demoData = JSON.parse(readFileSync(join(REPO, 'demo', 'data.json'), 'utf8')) as {
-        facilities: { id: string; listings: { code: string; active: boolean }[] }[];
-      };
-      const activeCodes = demoData.facilities
-        .find((f) => f.id === 'wro-1')!
-        .listings.filter((l) => l.active)
-        .map((l) => l.code);
-      expect(expected.listings.map((l) => l.code)).toEqual(activeCodes);
+      const listings = await partnerListings();
       expect(await page.$eval('storage-listings', (el) => el.getAttribute('api-key'))).toBe(keysFile.keys['wro-1']);
+      expectCardsOf(await cardsOf(page), listings);
 
-      const cards = await cardsOf(page);
-      expect(cards.map((c) => c.id)).toEqual(expected.listings.map((l) => l.id));
-      for (const [i, listing] of expected.listings.entries()) {
-        const card = cards[i]!;
-        expect(minorOf(card.price), `${listing.code} price`).toBe(listing.price.gross);
-        expect(freeOf(card.free), `${listing.code} free units`).toBe(listing.free_units);
-        expect(card.rent, `${listing.code} rent link`).toBe(listing.free_units > 0 ? listing.rent_url : null);
-      }
-
-      const listing = expected.listings.find((l) => l.free_units > 0)!;
+      const listing = listings.find((l) => l.free_units > 0)!;
       const link = page.locator(
         `storage-listings >>> [part~="listing"][data-listing-id="${listing.id}"] [part~="rent-link"]`,
       );
@@ -192,10 +210,7 @@ describe('npm start, seen in Chromium', () => {
       'Static site',
       async (page) => {
         const cards = await cardsOf(page);
-        const expected = await apiList('ber-1');
-        expect(cards.map((c) => c.id)).toEqual(
-          [...expected.listings].sort((a, b) => a.price.gross - b.price.gross).map((l) => l.id),
-        );
+        expect(cards.map((c) => c.id)).toEqual(await staticListingIds());
         expect(await page.$$('storage-listings >>> [part~="error"]')).toHaveLength(0);
         expect(await page.$eval('storage-listings', (el) => el.getAttribute('api-key'))).toBeNull();
         expect(fetched).toEqual(
@@ -286,6 +301,86 @@ describe('npm start, seen in Chromium', () => {
       // Server-rendered (server/http/pages/docs.ts): one section per path, its heading the path.
       const paths = await page.$$eval('section.path > h2 code', (codes) => codes.map((c) => c.textContent ?? ''));
       expect(paths).toEqual(['/external/listings', '/external/listings/{id}']);
+    });
+  });
+
+  describe('in WebKit', () => {
+    let webkit: WebKit;
+    let wk: WebdriverIO.Browser;
+    beforeAll(async () => {
+      webkit = await launchWebKit();
+      wk = webkit.browser;
+    }, 60_000);
+    afterAll(() => webkit?.close());
+
+    /** Opens one of the demo's printed URLs in the session's only window, then waits for the widget's cards. */
+    async function open(label: string): Promise<Card[]> {
+      await wk.url(demo.urls[label]!);
+      await wk.waitUntil(async () => (await wk.execute(readCards)).length > 0, {
+        timeout: 15_000,
+        timeoutMsg: `${label}: no cards`,
+      });
+      return wk.execute(readCards);
+    }
+
+    it('partner page: the same cards as the API, and a rent link opens the listing’s rental page in a new window', async () => {
+      const listings = await partnerListings();
+      expectCardsOf(await open('Partner site'), listings);
+
+      const listing = listings.find((l) => l.free_units > 0)!;
+      const partner = await wk.getWindowHandle();
+      const link = wk
+        .$('storage-listings')
+        .shadow$(`[part~="listing"][data-listing-id="${listing.id}"] [part~="rent-link"]`);
+      // WebKit's WebDriver does not scroll an element of a shadow tree into view before it clicks: the test does.
+      await link.scrollIntoView();
+      await link.click();
+      let rental = '';
+      await wk.waitUntil(async () => (rental = (await wk.getWindowHandles()).find((h) => h !== partner) ?? ''), {
+        timeout: 15_000,
+        timeoutMsg: 'no new window',
+      });
+      try {
+        await wk.switchToWindow(rental);
+        await wk.waitUntil(
+          () => wk.execute(() => location.href !== 'about:blank' && document.readyState === 'complete'),
+          {
+            timeout: 15_000,
+          },
+        );
+        expect(await wk.getUrl()).toBe(listing.rent_url);
+        const [gross, free] = await wk.execute(() => [
+          document.querySelector('[data-field="gross"]')?.getAttribute('data-minor'),
+          document.querySelector('[data-field="free_units"]')?.getAttribute('data-count'),
+        ]);
+        expect(Number(gross)).toBe(listing.price.gross);
+        expect(Number(free)).toBe(listing.free_units);
+      } finally {
+        await wk.closeWindow();
+        await wk.switchToWindow(partner);
+      }
+    });
+
+    it('static page: the widget verifies the signed snapshot (Ed25519 in WebKit’s WebCrypto) and shows it', async () => {
+      const cards = await open('Static site');
+      expect(cards.map((c) => c.id)).toEqual(await staticListingIds());
+      await wk.waitUntil(
+        () => wk.execute(() => document.querySelector('#verify-state')?.getAttribute('data-state') === 'verified'),
+        { timeout: 15_000, timeoutMsg: 'not verified' },
+      );
+      const page = await wk.execute(() => ({
+        errors: document.querySelector('storage-listings')?.shadowRoot?.querySelectorAll('[part~="error"]').length,
+        apiKey: document.querySelector('storage-listings')?.getAttribute('api-key'),
+        fetched: performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname),
+      }));
+      expect(page.errors).toBe(0);
+      expect(page.apiKey).toBeNull();
+      expect(page.fetched).toEqual(
+        expect.arrayContaining(['/demo/snapshots/ber-1/listings.json', '/demo/snapshots/keys.json']),
+      );
+      expect(page.fetched.filter((p) => /^\/demo\/snapshots\/ber-1\/v\d+\/listings\.json\.sig$/.test(p))).toHaveLength(
+        1,
+      );
     });
   });
 
