@@ -2,6 +2,8 @@
 import type { Command } from 'commander';
 import { ListingsError } from '../server/errors.ts';
 import { openDb, type Db } from '../server/store/db.ts';
+import { isPostgresUrl } from '../server/store/pg/location.ts';
+import { openStore, type Store } from '../server/store/store.ts';
 import type { Settings } from './settings.ts';
 
 export type GlobalOptions = Pick<Settings, 'db' | 'keyPrefix'>;
@@ -16,27 +18,48 @@ export interface WithDbOptions {
   create?: boolean;
 }
 
-/** Opens the database for one command and always closes it, even when the action throws. */
+/** Opens the SQLite file for one command and always closes it, even when the action throws. */
 export async function withDb<T>(
   cmd: Command,
   action: (db: Db) => T | Promise<T>,
   options: WithDbOptions = {},
 ): Promise<T> {
   const path = globalsOf(cmd).db;
+  if (isPostgresUrl(path))
+    throw new ListingsError('db_not_supported', `${cmd.name()} works on a SQLite file only, not on PostgreSQL`);
   // A mistyped --db must not leave an empty database behind that then looks like "no facilities, no keys".
   const db = openDb(path, { mustExist: !options.create });
   try {
     return await action(db);
   } catch (err) {
-    // Another process (an import, a revoke) held the write lock for longer than busy_timeout: say so, not "unexpected failure".
-    if (String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) {
-      throw new ListingsError(
-        'db_busy',
-        `database ${path} is locked by another process that is writing to it (waited 5 s); try again when it has finished`,
-      );
-    }
-    throw err;
+    throw busyFailure(err, path);
   } finally {
     db.close();
   }
+}
+
+/** Opens the store (a SQLite file or PostgreSQL) for one command and always closes it, even when the action throws. */
+export async function withStore<T>(
+  cmd: Command,
+  action: (store: Store) => Promise<T>,
+  options: WithDbOptions = {},
+): Promise<T> {
+  const path = globalsOf(cmd).db;
+  const store = await openStore(path, { mustExist: !options.create });
+  try {
+    return await action(store);
+  } catch (err) {
+    throw busyFailure(err, path);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Another process (an import, a revoke) held SQLite's write lock for longer than busy_timeout: say so, not "unexpected failure". */
+function busyFailure(err: unknown, path: string): unknown {
+  if (!String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) return err;
+  return new ListingsError(
+    'db_busy',
+    `database ${path} is locked by another process that is writing to it (waited 5 s); try again when it has finished`,
+  );
 }

@@ -29,7 +29,7 @@ const PACKAGE_VERSION = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'ut
 
 describe('--help shows each setting with its default and its variable', () => {
   it.each([
-    [[], '--db <file>', '"./data/listings.db"', 'LISTINGS_DB'],
+    [[], '--db <file|url>', '"./data/listings.db"', 'LISTINGS_DB'],
     [[], '--key-prefix <prefix>', '"svc"', 'KEY_PREFIX'],
     [['serve'], '--host <host>', '"127.0.0.1"', 'HOST'],
     [['serve'], '--port <port>', '8787', 'PORT'],
@@ -38,7 +38,7 @@ describe('--help shows each setting with its default and its variable', () => {
     [['demo'], '--port <port>', '8787', 'PORT'],
     [['snapshot', 'export'], '--public-url <url>', 'http://HOST:PORT', 'PUBLIC_URL'],
     [['snapshot', 'publish'], '--public-url <url>', 'http://HOST:PORT', 'PUBLIC_URL'],
-    [['keys', 'create'], '--db <file>', '"./data/listings.db"', 'LISTINGS_DB'], // the global options, in every command's help
+    [['keys', 'create'], '--db <file|url>', '"./data/listings.db"', 'LISTINGS_DB'], // the global options, in every command's help
   ])('%j: %s', async (path, flags, defaultValue, envVar) => {
     const help = await helpOf(path);
     expect(help).toMatch(new RegExp(`${escape(flags)} [^(]*\\(default: ${escape(defaultValue)}, env: ${envVar}\\)`));

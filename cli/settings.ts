@@ -24,7 +24,10 @@ function setting(name: Setting, flags: string, description: string): Option {
   });
 }
 
-export const dbOption = () => setting('db', '--db <file>', 'SQLite database file').default(DEFAULTS.db);
+export const dbOption = () =>
+  setting('db', '--db <file|url>', 'SQLite database file, or a postgres:// URL for several API nodes').default(
+    DEFAULTS.db,
+  );
 
 export const keyPrefixOption = () =>
   setting('keyPrefix', '--key-prefix <prefix>', 'brand prefix of API keys').default(DEFAULTS.keyPrefix);

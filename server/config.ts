@@ -1,12 +1,16 @@
 // Configuration from environment and flags, validated once at start-up; flags win over env.
 import { z } from 'zod';
 import { ListingsError } from './errors.ts';
+import { isOtherUrl } from './store/pg/location.ts';
 import { KEY_PREFIX_PATTERN } from './domain/keys.ts';
 import { jsonPath } from './schemas/import.ts';
 import { parseTrustedProxies } from './http/transport/client-address.ts';
 
 export const Config = z.object({
-  db: z.string().min(1, 'must not be empty'),
+  db: z
+    .string()
+    .min(1, 'must not be empty')
+    .refine((v) => !isOtherUrl(v), 'must be a SQLite file path or a postgres:// URL'),
   host: z.string().min(1, 'must not be empty'),
   port: z.coerce
     .number({ error: 'must be a whole number' })

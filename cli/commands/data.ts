@@ -3,9 +3,10 @@ import { Command } from 'commander';
 import { readFile, stat } from 'node:fs/promises';
 import { ListingsError } from '../../server/errors.ts';
 import { importTooLarge, MAX_IMPORT_BYTES, parseImport } from '../../server/domain/import.ts';
-import { openDb, schemaVersionOf } from '../../server/store/db.ts';
-import { applyImport, listFacilities } from '../../server/store/facilities.ts';
-import { globalsOf, withDb } from '../context.ts';
+import { openStore } from '../../server/store/store.ts';
+import { copySqliteToPg } from '../../server/store/pg/copy.ts';
+import { isPostgresUrl } from '../../server/store/pg/location.ts';
+import { globalsOf, withStore } from '../context.ts';
 import { json, table, type Io } from '../io.ts';
 
 /** A command group with one subcommand, `--json` on it, and the same example under both helps. */
@@ -28,18 +29,38 @@ function groupWith(
 export function dbCommand(io: Io): Command {
   const db = groupWith(
     'db',
-    'manage the database file',
+    'manage the database (a SQLite file or PostgreSQL)',
     'migrate',
-    'create the database file or bring its schema up to date',
+    'create the database or bring its schema up to date',
     'listings db migrate --db ./data/listings.db',
   );
-  db.commands[0]!.action((opts: { json?: boolean }, cmd: Command) => {
-    const path = globalsOf(cmd).db;
-    const handle = openDb(path);
-    const version = schemaVersionOf(handle);
-    handle.close();
-    io.out(opts.json ? json({ db: path, schema_version: version }) : `${path}: schema version ${version}`);
+  db.commands[0]!.action(async (opts: { json?: boolean }, cmd: Command) => {
+    const store = await openStore(globalsOf(cmd).db);
+    const version = await store.schemaVersion().finally(() => store.close());
+    io.out(
+      opts.json
+        ? json({ db: store.location, schema_version: version })
+        : `${store.location}: schema version ${version}`,
+    );
   });
+  db.command('copy')
+    .description('copy a SQLite file into an empty PostgreSQL database, in one transaction')
+    .requiredOption('--from <file>', 'the SQLite file')
+    .requiredOption('--to <url>', 'the postgres:// URL of an empty database')
+    .option('--json', 'print as JSON')
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ listings db copy --from ./data/listings.db --to postgres://listings@db.internal/listings',
+    )
+    .action(async (opts: { from: string; to: string; json?: boolean }) => {
+      if (!isPostgresUrl(opts.to)) throw new ListingsError('invalid_config', '--to: must be a postgres:// URL');
+      const counts = await copySqliteToPg(opts.from, opts.to);
+      io.out(
+        opts.json
+          ? json(counts)
+          : `copied ${counts.facilities} facilities, ${counts.listings} listings, ${counts.api_keys} keys`,
+      );
+    });
   return db;
 }
 
@@ -53,7 +74,7 @@ export function importCommand(io: Io): Command {
       const source = file === '-' ? 'stdin' : file;
       // Validate completely before the database is even opened.
       const parsed = parseImport(await importBytes(file, source, io), source);
-      const summary = await withDb(cmd, (db) => applyImport(db, parsed), { create: true });
+      const summary = await withStore(cmd, (store) => store.applyImport(parsed), { create: true });
       io.out(
         opts.json
           ? json(summary)
@@ -86,7 +107,7 @@ export function facilitiesCommand(io: Io): Command {
     'listings facilities list --json',
   );
   cmd.commands[0]!.action(async (opts: { json?: boolean }, sub: Command) => {
-    const rows = await withDb(sub, (db) => listFacilities(db));
+    const rows = await withStore(sub, (store) => store.listFacilities());
     io.out(
       opts.json ? json(rows) : table(rows, ['id', 'name', 'currency', 'active_listings', 'listings', 'imported_at']),
     );

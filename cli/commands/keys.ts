@@ -2,8 +2,8 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_KEY_LIMIT } from '../../server/app.ts';
 import { effectiveLimitOf } from '../../server/domain/keys.ts';
-import { createKey, listKeys, revokeKey, updateKey, type KeyInfo, type KeyLimits } from '../../server/store/keys.ts';
-import { globalsOf, withDb } from '../context.ts';
+import type { KeyInfo, KeyLimits } from '../../server/store/keys.ts';
+import { globalsOf, withStore } from '../context.ts';
 import { json, table, type Io } from '../io.ts';
 
 const COLUMNS = [
@@ -121,8 +121,8 @@ export function keysCommand(io: Io): Command {
     )
     .action(async (opts: LimitFlags & { facility: string; label: string }, cmd: Command) => {
       const prefix = globalsOf(cmd).keyPrefix;
-      const { key, info } = await withDb(cmd, (db) =>
-        createKey(db, { facilityId: opts.facility, label: opts.label, prefix, ...limitsOf(opts) }),
+      const { key, info } = await withStore(cmd, (store) =>
+        store.createKey({ facilityId: opts.facility, label: opts.label, prefix, ...limitsOf(opts) }),
       );
       if (opts.json) io.out(json({ key, ...keyJson(info) }));
       else {
@@ -142,7 +142,7 @@ export function keysCommand(io: Io): Command {
     .option('--json', 'print as JSON')
     .addHelpText('after', '\nExample:\n  $ listings keys list --facility wro-1')
     .action(async (opts: { facility?: string; json?: boolean }, cmd: Command) => {
-      const rows = await withDb(cmd, (db) => listKeys(db, opts.facility));
+      const rows = await withStore(cmd, (store) => store.listKeys(opts.facility));
       io.out(opts.json ? json(rows.map(keyJson)) : table(rows.map(keyRow), COLUMNS));
     });
 
@@ -153,7 +153,7 @@ export function keysCommand(io: Io): Command {
     .option('--json', 'print as JSON')
     .addHelpText('after', '\nExample:\n  $ listings keys revoke key_3kT9wQ2mZp8vL1xA')
     .action(async (id: string, opts: { json?: boolean }, cmd: Command) => {
-      const info = await withDb(cmd, (db) => revokeKey(db, id));
+      const info = await withStore(cmd, (store) => store.revokeKey(id));
       io.out(
         opts.json
           ? json(keyJson(info))
@@ -180,7 +180,7 @@ export function keysCommand(io: Io): Command {
         ...(opts.label !== undefined ? { label: opts.label } : {}),
         ...(opts.anyOrigin ? { allowed_origins: [] } : {}),
       };
-      const info = await withDb(cmd, (db) => updateKey(db, id, changes));
+      const info = await withStore(cmd, (store) => store.updateKey(id, changes));
       io.out(opts.json ? json(keyJson(info)) : table([keyRow(info)], COLUMNS));
     });
 

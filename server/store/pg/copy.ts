@@ -1,0 +1,48 @@
+// `listings db copy`: an existing SQLite file's rows into an empty PostgreSQL database, in one transaction.
+import { ListingsError } from '../../errors.ts';
+import { openDb } from '../db.ts';
+import { recordChange } from './changes.ts';
+import { inTransaction, openPg, pgFailure } from './connect.ts';
+import { describeLocation } from './location.ts';
+import { ALL_TABLES, pgInsertFromJson, TABLES, type Table } from './tables.ts';
+
+/** Rows per statement: bounds one statement's JSON. */
+const ROWS_PER_INSERT = 5_000;
+
+export type CopySummary = Record<Table, number>;
+
+export async function copySqliteToPg(file: string, location: string): Promise<CopySummary> {
+  const db = openDb(file, { mustExist: true });
+  try {
+    const pool = await openPg(location);
+    try {
+      return await inTransaction(pool, async (c) => {
+        const held = await c.query<{ n: number }>(
+          'SELECT ((SELECT count(*) FROM facilities) + (SELECT count(*) FROM api_keys))::int AS n',
+        );
+        if (held.rows[0]!.n > 0)
+          throw new ListingsError(
+            'db_not_empty',
+            `${describeLocation(location)} already holds facilities or keys; copy only into an empty database`,
+          );
+        const counts = {} as CopySummary;
+        for (const t of ALL_TABLES) {
+          // rowid keeps keys made within one millisecond in creation order (PostgreSQL's seq takes it over).
+          const rows = db.prepare(`SELECT ${TABLES[t].join(', ')} FROM ${t} ORDER BY rowid`).all();
+          for (let i = 0; i < rows.length; i += ROWS_PER_INSERT)
+            await c.query(pgInsertFromJson(t), [JSON.stringify(rows.slice(i, i + ROWS_PER_INSERT))]);
+          counts[t] = rows.length;
+        }
+        const ids = (t: 'facilities' | 'api_keys') => db.prepare<[], string>(`SELECT id FROM ${t}`).pluck().all();
+        await recordChange(c, { facilities: ids('facilities'), keys: ids('api_keys') });
+        return counts;
+      });
+    } catch (err) {
+      throw pgFailure(err, location);
+    } finally {
+      await pool.end();
+    }
+  } finally {
+    db.close();
+  }
+}
