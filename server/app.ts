@@ -1,6 +1,8 @@
 // Wires config -> database -> handler -> server, and stops it all cleanly on SIGTERM/SIGINT.
 import type { Config } from './config.ts';
 import { openDb } from './store/db.ts';
+import { isPostgresUrl } from './store/pg/location.ts';
+import { startPgNode } from './pg-node.ts';
 import { createHandler, type HandlerOptions } from './http/handler.ts';
 import { JsonLog } from './http/transport/log.ts';
 import { startServer, type RunningServer } from './http/transport/server.ts';
@@ -28,10 +30,14 @@ export interface App extends RunningServer {
 export async function startApp(opts: AppOptions): Promise<App> {
   const { config } = opts;
   // A newer program migrates an older file on start; a missing file, or one newer than the program, is refused with one line.
-  const db = openDb(config.db, { mustExist: true });
+  // On PostgreSQL the handler reads an in-memory mirror of it, brought up to date before each batch.
+  const node = isPostgresUrl(config.db) ? await startPgNode(config.db) : undefined;
+  const db = node?.db ?? openDb(config.db, { mustExist: true });
+  const closeDb = () => (node ? node.close() : db.close());
   const log = new JsonLog(opts.logWrite);
   const handler = createHandler({
     db,
+    recordLastUse: node?.recordLastUse,
     publicUrl: config.publicUrl,
     keyPrefix: config.keyPrefix,
     defaultLimit: opts.defaultLimit ?? DEFAULT_KEY_LIMIT,
@@ -42,12 +48,13 @@ export async function startApp(opts: AppOptions): Promise<App> {
     links: opts.links,
     log: opts.quiet ? undefined : log.log,
   });
+  node?.attach(handler, log.log);
   let running: RunningServer;
   try {
     running = await startServer(handler, log, { host: config.host, port: config.port, trustProxy: config.trustProxy });
   } catch (err) {
     handler.close();
-    db.close();
+    await closeDb();
     throw err;
   }
   let resolveStopped!: () => void;
@@ -56,7 +63,7 @@ export async function startApp(opts: AppOptions): Promise<App> {
     process.off('SIGTERM', onSignal);
     process.off('SIGINT', onSignal);
     await running.close();
-    db.close();
+    await closeDb();
     resolveStopped();
   };
   const onSignal = () => void close();

@@ -56,11 +56,13 @@ describe('the document', () => {
   });
 
   it('documents every status code the API answers', () => {
-    const common = ['200', '304', '401', '403', '405', '414', '429', '500'];
+    const common = ['200', '304', '401', '403', '405', '414', '429', '500', '503'];
     expect(Object.keys(responsesOf(LIST)).sort()).toEqual([...common, '400'].sort());
     expect(Object.keys(responsesOf(DETAIL)).sort()).toEqual([...common, '404'].sort());
     expect(responsesOf(LIST)['405'].headers).toHaveProperty('Allow');
     expect(responsesOf(LIST)['429'].headers).toHaveProperty('Retry-After');
+    expect(responsesOf(LIST)['503'].headers).toHaveProperty('Retry-After');
+    expect(doc['x-health-check'].path).toBe('/healthz');
     expect(responsesOf(DETAIL)['401'].headers).toHaveProperty('WWW-Authenticate');
     expect(responsesOf(DETAIL)['200'].headers).toHaveProperty('ETag');
   });

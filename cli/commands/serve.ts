@@ -4,7 +4,8 @@ import { loadConfig } from '../../server/config.ts';
 import { startApp } from '../../server/app.ts';
 import { failWorker, isClusterWorker, superviseWorkers, tellPrimaryReady, workerCount } from '../../server/cluster.ts';
 import { ListingsError } from '../../server/errors.ts';
-import { openDb } from '../../server/store/db.ts';
+import { openStore } from '../../server/store/store.ts';
+import { describeLocation } from '../../server/store/pg/location.ts';
 import { globalsOf } from '../context.ts';
 import type { Io } from '../io.ts';
 import { hostOption, portOption, publicUrlOption, trustProxyOption, type Settings } from '../settings.ts';
@@ -42,10 +43,10 @@ export function serveCommand(io: Io): Command {
       const config = loadConfig({ db, keyPrefix, host, port, publicUrl, trustProxy }, {});
       const workers = flags.workers ?? 1;
       const banner = (url: string) =>
-        `storage-listings serving ${config.db} at ${url} (public URL ${config.publicUrl}${workers > 1 ? `, ${workers} workers` : ''}); API: ${config.publicUrl}/external/listings, docs: ${config.publicUrl}/docs`;
+        `storage-listings serving ${describeLocation(config.db)} at ${url} (public URL ${config.publicUrl}${workers > 1 ? `, ${workers} workers` : ''}); API: ${config.publicUrl}/external/listings, docs: ${config.publicUrl}/docs`;
       if (workers > 1 && !isClusterWorker()) {
         // Migrate once here, so that workers never race to do it; it also fails early on a missing or bad file.
-        openDb(config.db, { mustExist: true }).close();
+        await (await openStore(config.db, { mustExist: true })).close();
         await superviseWorkers(
           workers,
           () => io.err(banner(`http://${config.host}:${config.port}`)),

@@ -23,6 +23,7 @@ import { nextRequestId } from './transport/request-id.ts';
 import { rentalPage, RENT_PREFIX, tooManyPages } from './pages/rental-page.ts';
 import { RateLimiter, type Limit } from './api/rate-limit.ts';
 import { StaticBody, StaticFiles } from './pages/static-files.ts';
+import { healthOf } from './api/health.ts';
 
 export interface HandlerOptions extends Omit<ApiOptions, 'db'> {
   db: Db;
@@ -101,12 +102,7 @@ export function createHandler(opts: HandlerOptions): Handler {
       return openapi.answer(req, openapiHeaders);
     }
     if (path === '/favicon.ico') return assets.serve(req, 'favicon.svg');
-    if (path === '/healthz')
-      return {
-        status: 200,
-        headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
-        body: 'ok\n',
-      };
+    if (path === '/healthz') return healthOf(api.freshness);
     if (path === '/docs' || path === '/docs/') return docs(req);
     if (path === '/') return indexPage(opts.links ?? []);
     if (path.startsWith(RENT_PREFIX)) {

@@ -94,6 +94,7 @@ export const ProblemCode = z.enum([
   'headers_too_large',
   'rate_limited',
   'internal_error',
+  'database_unavailable',
 ]);
 export type ProblemCode = z.infer<typeof ProblemCode>;
 

@@ -37,6 +37,8 @@ export interface ApiOptions {
   authFailureLimit: Limit;
   lastUseIntervalMs?: number;
   cacheBudgetBytes?: number;
+  /** Where last-use times go instead of db (PostgreSQL, shared by every node). */
+  recordLastUse?: (uses: ReadonlyMap<string, Date>) => void;
 }
 
 /** The CORS headers of answers with one Access-Control-Allow-Origin: as an object (errors) and as lists (bodies). */
@@ -92,7 +94,7 @@ export class ListingsApi {
     this.freshness = new Freshness(opts.db);
     this.keys = new KeyVerifier(opts.db, opts.keyPrefix);
     this.views = new ViewsCache(opts.db, opts.publicUrl, opts.cacheBudgetBytes);
-    this.lastUse = new LastUse(opts.db, opts.lastUseIntervalMs);
+    this.lastUse = new LastUse(opts.db, opts.lastUseIntervalMs, opts.recordLastUse);
     this.freshness.onChange(() => {
       this.keys.clear();
       this.views.dropChanged();

@@ -1,6 +1,10 @@
 // Notices writes by any other process (an import, a revoke) via PRAGMA data_version, so caches never serve stale data.
 import { changeCounter } from '../../store/changes.ts';
 import type { Db } from '../../store/db.ts';
+import { DETAILS, HttpProblem } from '../transport/answer.ts';
+
+/** What a refused request is told to wait, in seconds, while the database is unreachable. */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
 
 export class Freshness {
   private readonly dataVersion: () => number;
@@ -8,6 +12,8 @@ export class Freshness {
   private readonly listeners: (() => void)[] = [];
   /** Inside batch(): the check has been made for every request of the batch. */
   private batched = false;
+  /** Set while this node cannot confirm its data is fresh (PostgreSQL unreachable): what every check throws. */
+  private refusal: HttpProblem | undefined;
 
   constructor(db: Db) {
     this.dataVersion = changeCounter(db);
@@ -21,6 +27,7 @@ export class Freshness {
   /** Called once per request: one cheap pragma; on a change every cache is dropped before anything is served. */
   check(): void {
     if (this.batched) return;
+    if (this.refusal) throw this.refusal;
     const now = this.dataVersion();
     if (now !== this.version) {
       this.version = now;
@@ -33,6 +40,8 @@ export class Freshness {
    * before this call: a commit that ended before a client sent its request then ended before the check too.
    */
   batch(fn: () => void): void {
+    // Unconfirmed data: no batch-wide check, so that each request's own check refuses it.
+    if (this.refusal) return fn();
     this.check();
     this.batched = true;
     try {
@@ -40,6 +49,19 @@ export class Freshness {
     } finally {
       this.batched = false;
     }
+  }
+
+  /** Whether answers may be served: false while the database that confirms them is unreachable. */
+  get fresh(): boolean {
+    return this.refusal === undefined;
+  }
+
+  /** Fails requests closed (503 database_unavailable) until called again with false. */
+  setUnavailable(unavailable: boolean): void {
+    const seconds = UNAVAILABLE_RETRY_AFTER_S;
+    this.refusal = unavailable
+      ? new HttpProblem('database_unavailable', DETAILS.database_unavailable(seconds), { 'retry-after': seconds })
+      : undefined;
   }
 
   /** For writes made through this process's own connection, which data_version does not report. */

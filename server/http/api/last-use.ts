@@ -28,6 +28,8 @@ export class LastUse {
   constructor(
     private readonly db: Db,
     intervalMs = LAST_USE_INTERVAL_MS,
+    /** Takes the times instead of db (PostgreSQL); it keeps and retries what it cannot write yet. */
+    private readonly sink?: (uses: ReadonlyMap<string, Date>) => void,
   ) {
     // The timer never waits for another process's write lock: this thread serves every request, and a lock held by an
     // import would stall them all (and, past busy_timeout, throw out of the timer and stop the server).
@@ -55,8 +57,10 @@ export class LastUse {
       latest.set(s.keyId, Math.max(s.at, latest.get(s.keyId) ?? -Infinity));
     }
     const origin = performance.timeOrigin;
+    const uses = new Map([...latest].map(([id, at]) => [id, new Date(origin + at)]));
+    if (this.sink) return this.sink(uses);
     try {
-      recordLastUse(this.db, new Map([...latest].map(([id, at]) => [id, new Date(origin + at)])), { waitForLock });
+      recordLastUse(this.db, uses, { waitForLock });
     } catch (err) {
       // Busy database: keep the times for the next flush rather than lose them (a slot used meanwhile is queued already).
       for (const s of slots) if (!s.queued) this.touch(s, s.at);

@@ -81,6 +81,7 @@ const exampleDetail = {
   invalid_parameter: parserDetail('?sort=nope'),
   rate_limited: DETAILS.rate_limited(1),
   internal_error: DETAILS.internal_error('4b7c...'),
+  database_unavailable: DETAILS.database_unavailable(5),
   uri_too_long: DETAILS.uri_too_long(MAX_URL_LENGTH),
 };
 type DocumentedCode = keyof typeof exampleDetail;

@@ -62,6 +62,11 @@ export function openApiDocument(publicUrl: string) {
     ),
     ...problemResponse(`The URL is longer than ${MAX_URL_LENGTH} characters.`, ['uri_too_long']),
     ...problemResponse('Unexpected failure; the body never carries internals.', ['internal_error']),
+    ...problemResponse(
+      'This server cannot confirm its data is current (it runs on a shared database it cannot reach now), so it refuses rather than risk serving a revoked key. Retry after Retry-After seconds; another server behind the same address may answer meanwhile.',
+      ['database_unavailable'],
+      { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } },
+    ),
   };
   const notModified = {
     description: 'Not modified: the If-None-Match tag still matches. No body.',
@@ -162,7 +167,8 @@ export function openApiDocument(publicUrl: string) {
       description:
         "Read-only listings of one self-storage facility per API key: live prices (dynamic pricing included), free units and photos, exactly as the operator's rental page shows them. " +
         'Money is in minor units with an ISO 4217 currency; periods are ISO 8601 durations; area in m², dimensions in metres. ' +
-        'Booking happens on the rental page each listing links to (`rent_url`). Every answer carries CORS headers and `X-Request-Id`; errors are RFC 9457 problem+json.',
+        'Booking happens on the rental page each listing links to (`rent_url`). Every answer carries CORS headers and `X-Request-Id`; errors are RFC 9457 problem+json. ' +
+        'Outside this two-endpoint API, for load balancers: `GET /healthz` needs no key and answers 200 `ok` only while the server can serve fresh answers, 503 otherwise (see `x-health-check`).',
       contact: { name: 'The operator of this server', url: publicUrl },
       license: { name: 'MIT', identifier: 'MIT' },
     },
@@ -171,6 +177,11 @@ export function openApiDocument(publicUrl: string) {
       { name: 'CORS', description: 'Preflight answers for browsers; no key needed.' },
     ],
     servers: [{ url: publicUrl }],
+    'x-health-check': {
+      path: '/healthz',
+      description:
+        'Not part of the API: for load balancers. 200 `ok` (text/plain) while this server can serve fresh answers; 503 with Retry-After while it cannot confirm them (its shared database is unreachable). Needs no key.',
+    },
     security: [{ ApiKey: [] }],
     paths: {
       [API_PREFIX]: {

@@ -29,6 +29,8 @@ export interface RequestHandler {
   batch(fn: () => void): void;
   /** Flushes what the handler holds (last use) at shutdown. */
   close(): void;
+  /** Work to await before a batch (PostgreSQL's freshness read); absent for SQLite, whose batches start at once. */
+  prepare?: () => Promise<void>;
 }
 
 export interface RequestLike {
@@ -54,6 +56,7 @@ const TITLES: Record<ProblemCode, string> = {
   headers_too_large: 'Request header fields too large',
   rate_limited: 'Too many requests',
   internal_error: 'Internal error',
+  database_unavailable: 'Database unavailable',
 };
 
 export const STATUS_OF: Record<ProblemCode, number> = {
@@ -70,6 +73,7 @@ export const STATUS_OF: Record<ProblemCode, number> = {
   headers_too_large: 431,
   rate_limited: 429,
   internal_error: 500,
+  database_unavailable: 503,
 };
 
 /**
@@ -86,6 +90,8 @@ export const DETAILS = {
   rate_limited: (seconds: number) => `Too many requests for this key; retry in ${seconds} s.`,
   internal_error: (requestId: string) => `Something went wrong on our side. Request id: ${requestId}`,
   uri_too_long: (max: number) => `The URL is longer than ${max} characters.`,
+  database_unavailable: (seconds: number) =>
+    `This server cannot confirm its data is current (its database is unreachable); retry in ${seconds} s.`,
 } as const satisfies Partial<Record<ProblemCode, (arg: never) => string>>;
 
 /** Longer URLs get 414: no route is that long, and it bounds the work per request. */

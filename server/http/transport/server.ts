@@ -101,6 +101,10 @@ export function startServer(handler: RequestHandler, log: JsonLog, opts: ServeOp
     // Requests parsed while this batch is answered (from bytes already read) start a batch of their own.
     const batch = pending;
     pending = [];
+    if (handler.prepare) void handler.prepare().then(() => answerBatch(batch));
+    else answerBatch(batch);
+  }
+  function answerBatch(batch: (IncomingMessage | ServerResponse)[]) {
     handler.batch(() => {
       for (let i = 0; i < batch.length; i += 2) {
         const res = batch[i + 1] as ServerResponse;

@@ -1,0 +1,54 @@
+// A serving node on PostgreSQL: the in-memory mirror it answers from, a freshness read before each batch, last use
+// written to the shared database, and LISTEN to drop caches early.
+import type { Handler } from './http/handler.ts';
+import { SharedFreshness } from './http/api/shared-freshness.ts';
+import type { Db } from './store/db.ts';
+import { openPg, pgFailure } from './store/pg/connect.ts';
+import { PendingLastUse } from './store/pg/last-use.ts';
+import { listenForChanges } from './store/pg/listen.ts';
+import { Mirror } from './store/pg/mirror.ts';
+
+export interface PgNode {
+  /** The mirror: the handler reads it as it reads a SQLite file. */
+  db: Db;
+  recordLastUse: (uses: ReadonlyMap<string, Date>) => void;
+  /** Makes the handler read the change counter before each batch, and wakes it on NOTIFY. */
+  attach(handler: Handler, log: (entry: Record<string, unknown>) => void): void;
+  /** Stops listening, writes the last use still pending, closes the pool. */
+  close(): Promise<void>;
+}
+
+/** Query limit for a serving node: a database that stopped answering turns into 503s within this, not hung requests. */
+const QUERY_TIMEOUT_MS = 5_000;
+
+export async function startPgNode(location: string): Promise<PgNode> {
+  // Migrates on start, as serve does for a file; a newer schema or a bad URL is refused here with one line.
+  const pool = await openPg(location, { max: 4, queryTimeoutMs: QUERY_TIMEOUT_MS });
+  const mirror = new Mirror(pool);
+  try {
+    await mirror.sync();
+  } catch (err) {
+    mirror.close();
+    await pool.end();
+    throw pgFailure(err, location);
+  }
+  const lastUse = new PendingLastUse(pool);
+  let listener: { close(): Promise<void> } | undefined;
+  return {
+    db: mirror.db,
+    recordLastUse: lastUse.add,
+    attach(handler, log) {
+      const failed = (err: unknown) =>
+        log({ level: 'error', error: `refusing keyed requests: ${pgFailure(err, location).message}` });
+      const shared = new SharedFreshness(mirror, handler.api.freshness, failed);
+      handler.prepare = () => shared.beforeBatch();
+      listener = listenForChanges(location, () => void shared.beforeBatch());
+    },
+    async close() {
+      await listener?.close();
+      await lastUse.flush();
+      await pool.end();
+      mirror.close();
+    },
+  };
+}
