@@ -9,7 +9,7 @@ export const SLOW_TESTS = '**/*.slow.test.ts';
 
 export default defineConfig({
   test: {
-    include: ['server/**/*.test.ts', 'cli/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['shared/**/*.test.ts', 'server/**/*.test.ts', 'cli/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['node_modules/**', 'dist/**', 'widget/**', SLOW_TESTS],
     environment: 'node',
     // Records issued keys and server logs for the run; its teardown fails the run if any log holds a key.

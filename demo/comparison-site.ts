@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Agent, request, type Dispatcher } from 'undici';
-import { majorUnits } from '../server/domain/format.ts';
+import { majorUnits } from '../shared/format.ts';
 import { REPO_ROOT } from '../server/repo.ts';
 import { ListResponse, Problem } from '../server/schemas/listing.ts';
 import type { DemoKeysFile } from '../cli/demo-site.ts';

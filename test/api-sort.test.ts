@@ -1,8 +1,8 @@
 // `sort` through the API's handler: codes in natural order (S-2 before S-10), ties in import order, for every key. The widget
-// sorts with the same comparators (server/domain/sort.ts); widget/test/units.test.ts checks the same orders there.
+// sorts with the same comparators (shared/sort.ts); widget/test/units.test.ts checks the same orders there.
 import { describe, expect, it } from 'vitest';
 import { parseImport } from '../server/domain/import.ts';
-import { SORT_KEYS } from '../server/domain/sort.ts';
+import { SORT_KEYS } from '../shared/sort.ts';
 import { listingJson } from './helpers/data.ts';
 import { issueKey } from './helpers/fixture.ts';
 import { call, json } from './helpers/http.ts';

@@ -69,7 +69,7 @@ describe('the real build', () => {
       expect.arrayContaining([
         'cli/main.ts',
         'server/http/transport/server.ts',
-        'server/domain/pricing.ts',
+        'shared/pricing.ts',
         'server/store/db.ts',
       ]),
     );

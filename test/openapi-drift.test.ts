@@ -3,7 +3,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SORT_KEYS } from '../server/domain/sort.ts';
+import { SORT_KEYS } from '../shared/sort.ts';
 import { openApiDocument } from '../server/http/api/openapi.ts';
 import { parseListQuery } from '../server/http/api/query.ts';
 import { startKeyedServer } from './helpers/fixture.ts';

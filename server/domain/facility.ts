@@ -1,6 +1,6 @@
 // What the domain works on: a facility, its pricing rules and its active listings as plain objects, whatever stores them.
 import { createHash } from 'node:crypto';
-import type { PricedListing, PricingRule } from './pricing.ts';
+import type { PricedListing, PricingRule } from '../../shared/pricing.ts';
 
 export interface Facility {
   id: string;

@@ -1,7 +1,7 @@
 // Listing views: the Summary and Detail objects of the contract, built from domain listings by one set of functions.
 import type { Detail, ListResponse, Summary } from '../schemas/listing.ts';
 import type { Facility, FacilityData, Listing } from './facility.ts';
-import { priceOf } from './pricing.ts';
+import { priceOf } from '../../shared/pricing.ts';
 
 /** An operator's URL template with {facility} and {code} filled in, both URL-encoded. */
 function filled(template: string, facilityId: string, code: string): string {

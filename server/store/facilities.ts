@@ -1,7 +1,7 @@
 // Facilities, listings, photos and pricing rules: the import transaction, and the reads answers are built from (as domain objects).
 import { listingIdOf, type Facility, type FacilityData, type Listing, type Photo } from '../domain/facility.ts';
 import type { ImportFile } from '../schemas/import.ts';
-import type { PricingRule } from '../domain/pricing.ts';
+import type { PricingRule } from '../../shared/pricing.ts';
 import type { Db } from './db.ts';
 import { statementsFor } from './statements.ts';
 

@@ -1,5 +1,5 @@
 // Client-side filter, order and limit: the snapshot has no query parameters, and `limit` is never sent to the API.
-import { isSortKey, sortListings } from '../../server/domain/sort.ts';
+import { isSortKey, sortListings } from '../../shared/sort.ts';
 import type { Summary } from '../../server/schemas/listing.ts';
 
 export interface Arrangement {

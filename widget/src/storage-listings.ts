@@ -1,8 +1,8 @@
 // <storage-listings>: a partner site's list of storage units, live from the API (a key) or from a signed snapshot.
 import { LitElement, html, type PropertyValues, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import type { SortKey } from '../../server/domain/sort.ts';
-import { selfStorageOf } from '../../server/domain/structured-data.ts';
+import type { SortKey } from '../../shared/sort.ts';
+import { selfStorageOf } from '../../shared/structured-data.ts';
 import type { Summary } from '../../server/schemas/listing.ts';
 import { arrange } from './arrange.ts';
 import { actionOf, card, cardIdOf, skeletonCard, type View } from './cards.ts';
@@ -142,7 +142,7 @@ export class StorageListings extends LitElement {
      * Put one `<script type="application/ld+json">` into the element's light DOM for search engines: schema.org
      * `SelfStorage` with an `Offer` per listing shown (price as a decimal in major units, `priceCurrency`, availability
      * `InStock`/`SoldOut`, `url` = `rent_url`). Rewritten in place on refresh; the very Offer the rental page carries
-     * for that listing (one function, `server/domain/structured-data.ts`, writes both).
+     * for that listing (one function, `shared/structured-data.ts`, writes both).
      */
     structuredData: { type: Boolean, attribute: 'structured-data', default: false },
     /**

@@ -1,5 +1,5 @@
 // sort="code" in the browser: natural order (S-2 before S-10), ties in the operator's order, the same order the API
-// gives (both use server/domain/sort.ts; test/api-sort.test.ts checks the API with the same codes).
+// gives (both use shared/sort.ts; test/api-sort.test.ts checks the API with the same codes).
 import { arrange } from '../src/arrange.ts';
 import { deepEqual, equal } from './assert.ts';
 import { describe, it, liveAttributes, mount, server, token, waitForCards } from './helpers.ts';

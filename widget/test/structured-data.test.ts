@@ -1,6 +1,6 @@
 // structured-data: one schema.org JSON-LD script in the light DOM, the rental page's Offer per listing, rewritten on refresh,
 // also under the README's Content-Security-Policy with Trusted Types enforced.
-import { offerOf } from '../../server/domain/structured-data.ts';
+import { offerOf } from '../../shared/structured-data.ts';
 import { deepEqual, equal } from './assert.ts';
 import {
   describe,

@@ -1,5 +1,5 @@
 // The pure helpers, in the browser's own Intl: money, durations in words, plurals, locale choice, URLs, arrangement.
-import { formatDuration, formatMoney, formatPeriod, parseDuration } from '../../server/domain/format.ts';
+import { formatDuration, formatMoney, formatPeriod, parseDuration } from '../../shared/format.ts';
 import type { Summary } from '../../server/schemas/listing.ts';
 import { arrange } from '../src/arrange.ts';
 import { pickLocale, translator } from '../src/i18n.ts';

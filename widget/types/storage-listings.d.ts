@@ -186,7 +186,7 @@ export interface StorageListingsAttributes {
    * Put one `<script type="application/ld+json">` into the element's light DOM for search engines: schema.org
    * `SelfStorage` with an `Offer` per listing shown (price as a decimal in major units, `priceCurrency`, availability
    * `InStock`/`SoldOut`, `url` = `rent_url`). Rewritten in place on refresh; the very Offer the rental page carries for
-   * that listing (one function, `server/domain/structured-data.ts`, writes both).
+   * that listing (one function, `shared/structured-data.ts`, writes both).
    * @default false
    */
   'structured-data'?: boolean;
@@ -325,7 +325,7 @@ export declare class StorageListings extends HTMLElement {
    * Put one `<script type="application/ld+json">` into the element's light DOM for search engines: schema.org
    * `SelfStorage` with an `Offer` per listing shown (price as a decimal in major units, `priceCurrency`, availability
    * `InStock`/`SoldOut`, `url` = `rent_url`). Rewritten in place on refresh; the very Offer the rental page carries for
-   * that listing (one function, `server/domain/structured-data.ts`, writes both).
+   * that listing (one function, `shared/structured-data.ts`, writes both).
    * @default false
    */
   structuredData: boolean;

@@ -2,7 +2,7 @@
 // Detail bodies made on first demand, and each body's codings. The views cache keeps them; the API and rental pages read.
 import { createHash } from 'node:crypto';
 import type { Facility, FacilityData } from '../../domain/facility.ts';
-import type { SortKey } from '../../domain/sort.ts';
+import type { SortKey } from '../../../shared/sort.ts';
 import { summaryOf } from '../../domain/views.ts';
 import type { Summary } from '../../schemas/listing.ts';
 import type { Db } from '../../store/db.ts';

@@ -1,5 +1,5 @@
 // Filtered and sorted lists cut out of a facility's list body: one pass over its summaries, no serialising.
-import { COMPARATORS, type SortKey } from '../../domain/sort.ts';
+import { COMPARATORS, type SortKey } from '../../../shared/sort.ts';
 import type { FacilityViews } from './facility-views.ts';
 import type { ListQuery } from './query.ts';
 

@@ -1,7 +1,7 @@
 // The list endpoint's query parameters, validated with zod; unknown parameters are ignored. The same schema writes
 // the parameters of the OpenAPI document (names, patterns, enums, descriptions), so the two cannot drift.
 import { z } from 'zod';
-import { SORT_KEYS } from '../../domain/sort.ts';
+import { SORT_KEYS } from '../../../shared/sort.ts';
 
 /** An area a storage unit can have: 0 to 100000 m² (the import's own bound), at most 4 decimals. */
 const area = z

@@ -5,7 +5,7 @@ import { demoDb, demoJson, tempDir } from '../../../test/helpers/fixture.ts';
 import type { Db } from '../../store/db.ts';
 import fc from 'fast-check';
 import { brotliDecompressSync } from 'node:zlib';
-import { sortListings } from '../../domain/sort.ts';
+import { sortListings } from '../../../shared/sort.ts';
 import type { ListResponse } from '../../schemas/listing.ts';
 import { applyImport } from '../../store/facilities.ts';
 import { listingJson } from '../../../test/helpers/data.ts';

@@ -1,8 +1,8 @@
 // The operator's public rental page, /rent/{facility}/{code}: the same Detail (and price) the API answers, as HTML.
 import type { Facility } from '../../domain/facility.ts';
 import { bookingUrlOf } from '../../domain/views.ts';
-import { formatArea, formatDimensions, formatDuration, formatMoney, formatPeriod } from '../../domain/format.ts';
-import { offerOf } from '../../domain/structured-data.ts';
+import { formatArea, formatDimensions, formatDuration, formatMoney, formatPeriod } from '../../../shared/format.ts';
+import { offerOf } from '../../../shared/structured-data.ts';
 import type { Detail } from '../../schemas/listing.ts';
 import type { ViewsCache } from '../api/views-cache.ts';
 import type { Answer } from '../transport/answer.ts';

@@ -9,7 +9,7 @@ import { absolutize, API_KEY, fixtures, listResponseOf, problemOf } from './fixt
 import { cacheControlOf, snapshotFile } from './snapshots.js';
 
 // The API's own sort comparators (TypeScript, so loaded through tsx: this file runs in the test runner's plain Node).
-const { isSortKey, sortListings } = await tsImport('../../../server/domain/sort.ts', import.meta.url);
+const { isSortKey, sortListings } = await tsImport('../../../shared/sort.ts', import.meta.url);
 
 /** token -> { log, version, healed, broken } */
 const sessions = new Map();
