@@ -1,0 +1,82 @@
+// PostgreSQL stopped under load and started again: two nodes answer only the documented 503 meanwhile, never accept a
+// revoked key, and serve again without a restart.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openStore, type Store } from '../server/store/store.ts';
+import { demoImport, startTestServer } from './helpers/fixture.ts';
+import { recordKey } from './helpers/capture.ts';
+import { startPostgres, type PgServer } from './helpers/postgres.ts';
+import { until } from './helpers/wait.ts';
+
+let pg: PgServer;
+let store: Store;
+let apps: Awaited<ReturnType<typeof startTestServer>>[] = [];
+let good: string;
+let revoked: string;
+
+beforeAll(async () => {
+  pg = await startPostgres();
+  const url = await pg.newDatabase();
+  store = await openStore(url);
+  await store.applyImport(demoImport());
+  good = (await store.createKey({ facilityId: 'wro-1', prefix: 'svc' })).key;
+  const r = await store.createKey({ facilityId: 'wro-1', prefix: 'svc' });
+  revoked = r.key;
+  [good, revoked].forEach(recordKey);
+  await store.revokeKey(r.info.id);
+  await store.close();
+  // No rate limits: the load repeats a revoked key from one address, which would otherwise be answered 429.
+  const unlimited = { rate: 1e9, burst: 1e9 };
+  const opts = { quiet: true, defaultLimit: unlimited, authFailureLimit: unlimited };
+  apps = [await startTestServer(url, opts), await startTestServer(url, opts)];
+});
+afterAll(async () => {
+  await Promise.all(apps.map((a) => a.close()));
+  await pg?.close();
+});
+
+const get = async (base: string, key: string) => {
+  const r = await fetch(`${base}/external/listings`, { headers: { 'x-api-key': key } });
+  const body = await r.text();
+  return {
+    status: r.status,
+    code: r.status === 200 ? '' : (JSON.parse(body) as { code: string }).code,
+    retry: r.headers.get('retry-after'),
+  };
+};
+
+it('answers only 200, 401 revoked_api_key and 503 database_unavailable through an outage, and recovers by itself', async () => {
+  const seen: { status: number; code: string; key: string }[] = [];
+  let running = true;
+  const load = async () => {
+    for (let i = 0; running && i < 100_000; i++) {
+      const key = i % 2 === 0 ? good : revoked;
+      const r = await get(apps[i % apps.length]!.url, key);
+      seen.push({ ...r, key });
+      if (r.status === 503) expect(r.retry).toBe('5');
+    }
+  };
+  const clients = [load(), load(), load(), load()];
+  await until('answers under load', () => seen.length > 100);
+  await pg.stop();
+  await until('503 from both nodes', async () => {
+    const health = await Promise.all(apps.map((a) => fetch(`${a.url}/healthz`).then((r) => r.status)));
+    return health.every((s) => s === 503);
+  });
+  const during = seen.length;
+  await until('answers during the outage', () => seen.length > during + 100);
+  await pg.start();
+  await until(
+    'both nodes serving again',
+    async () => (await Promise.all(apps.map((a) => get(a.url, good)))).every((r) => r.status === 200),
+    { timeoutMs: 30_000 },
+  );
+  for (const a of apps) expect((await fetch(`${a.url}/healthz`)).status).toBe(200);
+  running = false;
+  await Promise.all(clients);
+  expect(seen.filter((s) => s.status === 503).length).toBeGreaterThan(0);
+  for (const s of seen) {
+    if (s.key === revoked) expect([401, 503]).toContain(s.status);
+    if (s.status === 401) expect(s.code).toBe('revoked_api_key');
+    else if (s.status !== 200) expect([s.status, s.code]).toEqual([503, 'database_unavailable']);
+  }
+});
