@@ -1,4 +1,5 @@
 // Lint: eslint's and typescript-eslint's recommended rules over all our TypeScript.
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -43,6 +44,46 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
       ],
       'no-console': ['error', { allow: ['error'] }],
+    },
+  },
+  {
+    // The browser runs shared/ too (the widget imports it), so it may not lean on Node, the server or the CLI.
+    files: ['shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: builtinModules.map((name) => ({ name, message: 'shared/ runs in the browser too: no Node modules.' })),
+          patterns: [
+            { group: ['node:*'], message: 'shared/ runs in the browser too: no Node modules.' },
+            {
+              group: ['**/server/**', '**/cli/**'],
+              message: 'shared/ is imported by the server and the CLI, never the reverse.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The widget's bundle holds its own code and shared/'s; of the zod contract it takes only the types.
+    files: ['widget/src/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'zod', message: 'zod stays out of the widget bundle.' }],
+          patterns: [
+            { group: ['node:*'], message: 'The widget runs in the browser: no Node modules.' },
+            { group: ['**/server/**', '**/cli/**'], message: 'The widget imports shared/, never the server.' },
+            {
+              group: ['**/shared/listing.ts'],
+              allowTypeImports: true,
+              message: 'Import the contract with `import type`: its zod schemas stay out of the bundle.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { Agent, request, type Dispatcher } from 'undici';
 import { majorUnits } from '../shared/format.ts';
 import { REPO_ROOT } from '../server/repo.ts';
-import { ListResponse, Problem } from '../server/schemas/listing.ts';
+import { ListResponse, Problem } from '../shared/listing.ts';
 import type { DemoKeysFile } from '../cli/demo-site.ts';
 
 const DEMO_KEYS = join(REPO_ROOT, 'data', 'demo-keys.json');

@@ -1,6 +1,6 @@
 // Money, ISO 8601 periods, areas and dimensions as text, built on Intl (no locale data shipped): one wording for the
 // rental page, the demo and the widget, which imports this file (so nothing here may need Node).
-import type { Dimensions } from '../server/schemas/listing.ts';
+import type { Dimensions } from './listing.ts';
 
 const formatters = new Map<string, Intl.NumberFormat>();
 

@@ -1,5 +1,5 @@
 // The one pricing function: every answer (API, rental page, snapshot) gets its price from priceOf.
-import type { Price } from '../server/schemas/listing.ts';
+import type { Price } from './listing.ts';
 
 export interface PricingRule {
   min_occupancy: number;

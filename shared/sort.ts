@@ -1,6 +1,6 @@
 // The list orders of the contract's `sort` parameter: one comparator per key, used by the API and by the widget
 // (which imports this file: pure functions over the public Summary shape, nothing that needs Node).
-import type { Summary } from '../server/schemas/listing.ts';
+import type { Summary } from './listing.ts';
 
 export const SORT_KEYS = ['price', '-price', 'area', '-area', 'code'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];

@@ -1,6 +1,6 @@
 // schema.org JSON-LD for search engines: one Offer per listing, built by this one function for the widget (which
 // imports this file, so nothing here may need Node) and the rental page, so both tell search engines the same price.
-import type { Summary } from '../server/schemas/listing.ts';
+import type { Summary } from './listing.ts';
 import { majorUnits } from './format.ts';
 
 type Offered = Pick<Summary, 'code' | 'title' | 'price' | 'free_units' | 'rent_url'>;

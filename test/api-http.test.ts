@@ -2,7 +2,7 @@
 // caching headers.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listingIdOf } from '../server/domain/facility.ts';
-import type { Summary } from '../server/schemas/listing.ts';
+import type { Summary } from '../shared/listing.ts';
 import { issueKey } from './helpers/fixture.ts';
 import { call, json, type CallOptions, type Reply } from './helpers/http.ts';
 import { useDemoHandler } from './helpers/setup.ts';

@@ -9,7 +9,7 @@ import { applyImport } from '../server/store/facilities.ts';
 import { parseImport } from '../server/domain/import.ts';
 import { openDb } from '../server/store/db.ts';
 import { revokeKey } from '../server/store/keys.ts';
-import { Detail, ListResponse } from '../server/schemas/listing.ts';
+import { Detail, ListResponse } from '../shared/listing.ts';
 import { markedFacility, type GeneratedFacility } from './helpers/data.ts';
 import { issueKey, startTestServer, tempDir } from './helpers/fixture.ts';
 import { problemFault } from './helpers/problem.ts';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { applyImport } from '../server/store/facilities.ts';
 import { parseImport } from '../server/domain/import.ts';
 import { offerOf } from '../shared/structured-data.ts';
-import type { Detail } from '../server/schemas/listing.ts';
+import type { Detail } from '../shared/listing.ts';
 import { demoJson, issueKey } from './helpers/fixture.ts';
 import { useDemoServer } from './helpers/setup.ts';
 import { call, json } from './helpers/http.ts';

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseImport } from '../server/domain/import.ts';
-import { Snapshot } from '../server/schemas/listing.ts';
+import { Snapshot } from '../shared/listing.ts';
 import { generateSigningKey } from '../server/snapshots/keygen.ts';
 import { verifySnapshot } from '../server/snapshots/verify.ts';
 import { openDb } from '../server/store/db.ts';

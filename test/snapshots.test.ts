@@ -6,7 +6,7 @@ import { join, normalize } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/program.ts';
-import { Detail, Snapshot, Summary } from '../server/schemas/listing.ts';
+import { Detail, Snapshot, Summary } from '../shared/listing.ts';
 import { exportSnapshots } from '../server/snapshots/export.ts';
 import { loadSigningKey } from '../server/snapshots/keygen.ts';
 import type { Db } from '../server/store/db.ts';

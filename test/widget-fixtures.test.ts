@@ -2,15 +2,7 @@
 // body, problem and snapshot file parses with the server's own zod schemas, unchanged, so a contract change breaks them.
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import {
-  Detail,
-  Jwks,
-  ListResponse,
-  Problem,
-  Snapshot,
-  SnapshotSignature,
-  Summary,
-} from '../server/schemas/listing.ts';
+import { Detail, Jwks, ListResponse, Problem, Snapshot, SnapshotSignature, Summary } from '../shared/listing.ts';
 import { absolutize, fixtures, listResponseOf, problemOf, summaryOf } from '../widget/test/server/fixtures.js';
 import { snapshotFile } from '../widget/test/server/snapshots.js';
 

@@ -1,5 +1,5 @@
 // Listing views: the Summary and Detail objects of the contract, built from domain listings by one set of functions.
-import type { Detail, ListResponse, Summary } from '../schemas/listing.ts';
+import type { Detail, ListResponse, Summary } from '../../shared/listing.ts';
 import type { Facility, FacilityData, Listing } from './facility.ts';
 import { priceOf } from '../../shared/pricing.ts';
 

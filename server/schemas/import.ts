@@ -1,6 +1,6 @@
 // The operator's import file: validated completely here before the store is touched.
 import { z } from 'zod';
-import { IsoDuration } from './listing.ts';
+import { IsoDuration } from '../../shared/listing.ts';
 
 const currencies = new Set(Intl.supportedValuesOf('currency'));
 

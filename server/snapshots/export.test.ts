@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { demoDb, demoImport, tempDir } from '../../test/helpers/fixture.ts';
-import { Jwks, Snapshot, SnapshotSignature } from '../schemas/listing.ts';
+import { Jwks, Snapshot, SnapshotSignature } from '../../shared/listing.ts';
 import { openDb, type Db } from '../store/db.ts';
 import { applyImport } from '../store/facilities.ts';
 import { exportSnapshots, type ExportOptions, type ExportProgress } from './export.ts';

@@ -1,7 +1,7 @@
 // The snapshot file format: one facility's Details in a fixed key order, compact JSON, signed over its exact bytes.
 import { createHash, sign } from 'node:crypto';
 import { detailOf } from '../domain/views.ts';
-import type { Snapshot, SnapshotSignature } from '../schemas/listing.ts';
+import type { Snapshot, SnapshotSignature } from '../../shared/listing.ts';
 import type { FacilityData } from '../domain/facility.ts';
 import type { SigningKey } from './keygen.ts';
 

@@ -3,7 +3,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, typ
 import { mkdir, open, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ListingsError } from '../errors.ts';
-import type { Jwk } from '../schemas/listing.ts';
+import type { Jwk } from '../../shared/listing.ts';
 import { replaceFile } from './files.ts';
 
 export const PRIVATE_KEY_FILE = 'signing-key.pem';

@@ -1,6 +1,6 @@
 // keys.json and keys/<kid>.pem on a target: the current key first, older kids kept while something they signed is unexpired.
 import { ListingsError } from '../errors.ts';
-import { Jwks, type Jwk } from '../schemas/listing.ts';
+import { Jwks, type Jwk } from '../../shared/listing.ts';
 import type { Db } from '../store/db.ts';
 import { kidsNeededOn } from '../store/published.ts';
 import { jwkOf, publicPemOf, type SigningKey } from './keygen.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { demoDb, demoJson, tempDir } from '../../test/helpers/fixture.ts';
 import { parseImport } from '../domain/import.ts';
-import { Jwks, Snapshot } from '../schemas/listing.ts';
+import { Jwks, Snapshot } from '../../shared/listing.ts';
 import { openDb, type Db } from '../store/db.ts';
 import { applyImport } from '../store/facilities.ts';
 import { signingKeyOf, type SigningKey } from './keygen.ts';

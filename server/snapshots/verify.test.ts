@@ -1,7 +1,7 @@
 // verifySnapshot: each way a snapshot can be wrong fails with its own reason; a good one says what it checked.
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Snapshot } from '../schemas/listing.ts';
+import type { Snapshot } from '../../shared/listing.ts';
 import { encodeSnapshot, serialiseSignature, signatureOf } from './format.ts';
 import { jwkOf, signingKeyOf, type SigningKey } from './keygen.ts';
 import { verifySnapshot } from './verify.ts';

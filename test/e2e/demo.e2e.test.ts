@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type RunningDemo } from '../../demo/launch.ts';
 import { freePort, launchChromium, launchWebKit, type WebKit } from '../../tools/launch.ts';
 import type { DemoKeysFile } from '../../cli/demo-site.ts';
-import type { ListResponse } from '../../server/schemas/listing.ts';
+import type { ListResponse } from '../../shared/listing.ts';
 
 const REPO = join(import.meta.dirname, '..', '..');
 

@@ -1,6 +1,6 @@
 // What every error answer must be: RFC 9457 problem+json with exactly the contract's fields, its status equal to the HTTP status.
 import { PROBLEM_TYPE_BASE, STATUS_OF } from '../../server/http/transport/answer.ts';
-import { Problem } from '../../server/schemas/listing.ts';
+import { Problem } from '../../shared/listing.ts';
 
 const FIELDS = ['code', 'detail', 'status', 'title', 'type'];
 

@@ -1,6 +1,6 @@
 // Client-side filter, order and limit: the snapshot has no query parameters, and `limit` is never sent to the API.
 import { isSortKey, sortListings } from '../../shared/sort.ts';
-import type { Summary } from '../../server/schemas/listing.ts';
+import type { Summary } from '../../shared/listing.ts';
 
 export interface Arrangement {
   availableOnly: boolean;

@@ -1,7 +1,7 @@
 // One listing card (and its same-sized loading skeleton): pure templates over the public Summary shape.
 import { html, nothing, type TemplateResult } from 'lit';
 import { formatArea, formatMoney, formatPercent, formatPeriod } from '../../shared/format.ts';
-import type { Summary } from '../../server/schemas/listing.ts';
+import type { Summary } from '../../shared/listing.ts';
 import type { Translate } from './i18n.ts';
 import { lazySrc } from './lazy-src.ts';
 import { safeUrl } from './safe-url.ts';

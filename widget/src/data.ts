@@ -1,6 +1,6 @@
 // Network I/O for both data sources: the live API (the list, then one listing's details on demand) and static snapshots.
 import { isSortKey } from '../../shared/sort.ts';
-import type { Detail, ListResponse, Problem, Snapshot, Summary } from '../../server/schemas/listing.ts';
+import type { Detail, ListResponse, Problem, Snapshot, Summary } from '../../shared/listing.ts';
 import { WidgetError } from './errors.ts';
 import { verifySignature } from './verify.ts';
 

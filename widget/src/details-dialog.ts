@@ -1,7 +1,7 @@
 // The details dialog of <storage-listings>: which listing it shows, its Detail (at hand from a snapshot, or fetched when
 // opened), the photo on show, and focus back on the button that opened it once it closes.
 import { html, nothing, type ReactiveController, type ReactiveElement, type TemplateResult } from 'lit';
-import type { Detail, Summary } from '../../server/schemas/listing.ts';
+import type { Detail, Summary } from '../../shared/listing.ts';
 import { actionOf, type View } from './cards.ts';
 import { loadDetail, type Source } from './data.ts';
 import { detailsView, type DetailsView } from './details.ts';

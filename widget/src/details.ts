@@ -1,7 +1,7 @@
 // The details view shown in the dialog: facts, description, rent link and a keyboard-usable photo gallery.
 import { html, nothing, type TemplateResult } from 'lit';
 import { formatArea, formatDimensions, formatDuration, formatMoney } from '../../shared/format.ts';
-import type { Detail, Photo, Summary } from '../../server/schemas/listing.ts';
+import type { Detail, Photo, Summary } from '../../shared/listing.ts';
 import { netText, priceText, rentLink, availability, type View } from './cards.ts';
 import { safeUrl } from './safe-url.ts';
 

@@ -1,6 +1,6 @@
 // The element's events and their `detail`: the element fires them through this map, and the published types
 // (widget/types/storage-listings.d.ts, made by `npm run widget:api`) are made from it.
-import type { Summary } from '../../server/schemas/listing.ts';
+import type { Summary } from '../../shared/listing.ts';
 
 export interface StorageListingsEventMap {
   'storage-listings-load': CustomEvent<{

@@ -1,7 +1,7 @@
 // Loading and refreshing for <storage-listings>: one fetch at a time, the skeleton only for a new source, refreshes that
 // wait while the tab is hidden, and failures kept as a state (and an event) with Retry-After respected.
 import type { ReactiveController, ReactiveElement } from 'lit';
-import type { Detail, Summary } from '../../server/schemas/listing.ts';
+import type { Detail, Summary } from '../../shared/listing.ts';
 import { loadListings, type Source } from './data.ts';
 import { asWidgetError, type WidgetError } from './errors.ts';
 

@@ -3,7 +3,7 @@ import { LitElement, html, type PropertyValues, type TemplateResult } from 'lit'
 import { repeat } from 'lit/directives/repeat.js';
 import type { SortKey } from '../../shared/sort.ts';
 import { selfStorageOf } from '../../shared/structured-data.ts';
-import type { Summary } from '../../server/schemas/listing.ts';
+import type { Summary } from '../../shared/listing.ts';
 import { arrange } from './arrange.ts';
 import { actionOf, card, cardIdOf, skeletonCard, type View } from './cards.ts';
 import { absolute, type Source } from './data.ts';

@@ -1,5 +1,5 @@
 // Checks a signed snapshot in the browser: WebCrypto Ed25519 over the exact bytes of listings.json, key chosen by kid.
-import type { Jwks, SnapshotSignature } from '../../server/schemas/listing.ts';
+import type { Jwks, SnapshotSignature } from '../../shared/listing.ts';
 import { WidgetError } from './errors.ts';
 
 function fromBase64Url(text: string): Uint8Array<ArrayBuffer> {

@@ -1,5 +1,5 @@
 // Shared test plumbing: mocha's globals typed, mounting a widget, waiting for it, and the fake API's test routes.
-import type { Detail } from '../../server/schemas/listing.ts';
+import type { Detail } from '../../shared/listing.ts';
 import '../src/define.ts';
 import type { StorageListings } from '../src/storage-listings.ts';
 import { API_KEY } from './server/fixtures.js';

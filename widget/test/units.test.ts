@@ -1,6 +1,6 @@
 // The pure helpers, in the browser's own Intl: money, durations in words, plurals, locale choice, URLs, arrangement.
 import { formatDuration, formatMoney, formatPeriod, parseDuration } from '../../shared/format.ts';
-import type { Summary } from '../../server/schemas/listing.ts';
+import type { Summary } from '../../shared/listing.ts';
 import { arrange } from '../src/arrange.ts';
 import { pickLocale, translator } from '../src/i18n.ts';
 import { safeUrl } from '../src/safe-url.ts';

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { Facility, FacilityData } from '../../domain/facility.ts';
 import type { SortKey } from '../../../shared/sort.ts';
 import { summaryOf } from '../../domain/views.ts';
-import type { Summary } from '../../schemas/listing.ts';
+import type { Summary } from '../../../shared/listing.ts';
 import type { Db } from '../../store/db.ts';
 import { revisedFacilityData } from '../../store/facilities.ts';
 import { codedEtag, compress, type Coding } from '../transport/encoding.ts';

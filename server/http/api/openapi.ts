@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, generated from the same zod schemas that shape the answers, with examples built by the real view functions.
 import { z } from 'zod';
 // Registers the contract's schemas in zod's global registry, which the document's components are made from.
-import '../../schemas/listing.ts';
+import '../../../shared/listing.ts';
 import { detailOf, listResponseOf } from '../../domain/views.ts';
 import { ALLOWED_METHODS, MAX_URL_LENGTH } from '../transport/answer.ts';
 import { API_PREFIX, LISTINGS_PER_TOKEN, WWW_AUTHENTICATE } from './api.ts';

@@ -6,7 +6,7 @@ import type { Db } from '../../store/db.ts';
 import fc from 'fast-check';
 import { brotliDecompressSync } from 'node:zlib';
 import { sortListings } from '../../../shared/sort.ts';
-import type { ListResponse } from '../../schemas/listing.ts';
+import type { ListResponse } from '../../../shared/listing.ts';
 import { applyImport } from '../../store/facilities.ts';
 import { listingJson } from '../../../test/helpers/data.ts';
 import type { ListQuery } from './query.ts';

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { listingIdOf, type Facility } from '../../domain/facility.ts';
 import { detailOf } from '../../domain/views.ts';
-import type { Detail } from '../../schemas/listing.ts';
+import type { Detail } from '../../../shared/listing.ts';
 import type { Db } from '../../store/db.ts';
 import { facilityRevisions } from '../../store/facilities.ts';
 import type { ListQuery } from './query.ts';

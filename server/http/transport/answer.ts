@@ -1,5 +1,5 @@
 // What a handler returns: status, headers and body, without a socket. server.ts writes it out.
-import type { ProblemCode } from '../../schemas/listing.ts';
+import type { ProblemCode } from '../../../shared/listing.ts';
 
 export type Headers = Record<string, string | number>;
 /** Headers as node:http also takes them: [name, value, name, value, ...]. The API's hot path joins pre-built lists. */

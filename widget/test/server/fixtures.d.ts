@@ -1,5 +1,5 @@
 // Types of fixtures.js, for the browser tests and for test/widget-fixtures.test.ts, which checks them against the contract.
-import type { Detail, ListResponse, Problem, Summary } from '../../../server/schemas/listing.ts';
+import type { Detail, ListResponse, Problem, Summary } from '../../../shared/listing.ts';
 
 export declare const API_KEY: string;
 export declare const FACILITY: ListResponse['facility'];
