@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { ListingsError } from '../server/errors.ts';
 import { openDb, type Db } from '../server/store/db.ts';
-import { isPostgresUrl } from '../server/store/pg/location.ts';
+import { checkLocation, isPostgresUrl } from '../server/store/pg/location.ts';
 import { openStore, type Store } from '../server/store/store.ts';
 import type { Settings } from './settings.ts';
 
@@ -25,6 +25,7 @@ export async function withDb<T>(
   options: WithDbOptions = {},
 ): Promise<T> {
   const path = globalsOf(cmd).db;
+  checkLocation(path);
   if (isPostgresUrl(path))
     throw new ListingsError('db_not_supported', `${cmd.name()} works on a SQLite file only, not on PostgreSQL`);
   // A mistyped --db must not leave an empty database behind that then looks like "no facilities, no keys".

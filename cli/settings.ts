@@ -2,6 +2,7 @@
 // its value by loadConfig's rule, so a bad one is a usage error whether it came from a flag or the environment.
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULTS, ENV_NAMES, settingProblem, type Setting } from '../server/config.ts';
+import { isOtherUrl } from '../server/store/pg/location.ts';
 
 /** The settings as commands hold them: validated, still as given (loadConfig turns them into a Config). */
 export interface Settings {
@@ -18,6 +19,8 @@ function setting(name: Setting, flags: string, description: string): Option {
   return new Option(flags, description).env(ENV_NAMES[name]).argParser((value: string, previous: unknown) => {
     // An empty variable (`HOST= listings serve`) is an unset one.
     if (value === '') return previous;
+    // A URL of another scheme is refused where the database is opened, in a line that does not echo its password.
+    if (name === 'db' && isOtherUrl(value)) return value;
     const problem = settingProblem(name, value);
     if (problem !== undefined) throw new InvalidArgumentError(problem);
     return value;
@@ -71,7 +74,9 @@ function envValue(cmd: Command, option: Option, value: string): unknown {
     return option.parseArg ? option.parseArg(value, option.defaultValue) : value;
   } catch (err) {
     if (!(err instanceof InvalidArgumentError)) throw err;
-    const message = `error: option '${option.flags}' value '${value}' from env '${option.envVar}' is invalid.`;
+    // A database URL's password is never echoed back.
+    const shown = value.replace(/(\/\/[^:/@]*:)[^@/]*@/, '$1***@');
+    const message = `error: option '${option.flags}' value '${shown}' from env '${option.envVar}' is invalid.`;
     return cmd.error(`${message} ${err.message}`, { exitCode: err.exitCode, code: err.code });
   }
 }

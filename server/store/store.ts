@@ -7,7 +7,7 @@ import { openPg, pgFailure, pgSchemaVersion, type Pool } from './pg/connect.ts';
 import { importPg } from './pg/import.ts';
 import { createKeyPg, listKeysPg, recordLastUsePg, revokeKeyPg, updateKeyPg } from './pg/keys.ts';
 import { listFacilitiesPg } from './pg/facilities.ts';
-import { describeLocation, isPostgresUrl } from './pg/location.ts';
+import { checkLocation, describeLocation, isPostgresUrl } from './pg/location.ts';
 
 export type NewKey = { facilityId: string; label?: string; prefix: string } & KeyLimits;
 
@@ -28,6 +28,7 @@ export interface Store {
 
 /** Opens the store a --db value names: a postgres:// URL or a SQLite file (options apply to the file). */
 export async function openStore(location: string, options: OpenOptions = {}): Promise<Store> {
+  checkLocation(location);
   if (isPostgresUrl(location)) return pgStore(await openPg(location, { migrate: options.migrate }), location);
   const db = openDb(location, options);
   return {
