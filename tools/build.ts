@@ -33,11 +33,12 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** The widget bundle is newer than every widget source and its build config. */
+/** The widget bundle is newer than every widget source, the shared/ code it bundles, and its build config. */
 export function widgetIsCurrent(root = ROOT): boolean {
   try {
     const sources = Math.max(
       newestMtime(join(root, 'widget', 'src')),
+      newestMtime(join(root, 'shared')),
       statSync(join(root, 'widget', 'vite.config.ts')).mtimeMs,
     );
     return statSync(join(root, 'dist', 'widget', 'storage-listings.js')).mtimeMs >= sources;
