@@ -1,38 +1,30 @@
 // Filtered lists are public work (a widget key sits in page source): a list made anew is charged to the key by the
 // listings it passed over, while lists already made, and the whole list, cost one token as before.
-import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LISTINGS_PER_TOKEN } from '../server/http/api/api.ts';
-import { openDb } from '../server/store/db.ts';
-import { applyImport } from '../server/store/facilities.ts';
 import { markedFacility } from './helpers/data.ts';
-import { issueKey, tempDir } from './helpers/fixture.ts';
+import { issueKey } from './helpers/fixture.ts';
 import { handlerOver, inject } from './helpers/inject.ts';
+import { useDemoDb } from './helpers/setup.ts';
 
-let cleanup: () => void;
-let file: string;
 let key: string;
 const LISTINGS = 1000;
 const { json } = markedFacility('many', 'QXMANY', LISTINGS);
-
-beforeAll(() => {
-  let dir: string;
-  ({ dir, cleanup } = tempDir());
-  file = join(dir, 'listings.db');
-  const db = openDb(file);
-  applyImport(db, { facilities: [json] } as never);
-  key = issueKey(db, 'many', { rate_per_s: 0.001, burst: 60 }).key;
-  db.close();
+// Each test takes a handler of its own over this file: a fresh burst for the key.
+const demo = useDemoDb({
+  data: { facilities: [json] } as never,
+  prepare: (db) => {
+    key = issueKey(db, 'many', { rate_per_s: 0.001, burst: 60 }).key;
+  },
 });
-afterAll(() => cleanup());
 
 const list = (handler: ReturnType<typeof handlerOver>, search = '', headers: Record<string, string> = {}) =>
   inject(handler, { url: `/external/listings${search}`, headers: { 'x-api-key': key, ...headers } });
 
 describe('filtered lists', () => {
   it('a list made anew costs a token per 200 listings passed over, so a burst buys fewer of them', () => {
-    const handler = handlerOver(file);
+    const handler = handlerOver(demo.file);
     try {
       const perNew = 1 + Math.floor(LISTINGS / LISTINGS_PER_TOKEN);
       const fits = Math.floor(60 / perNew);
@@ -48,7 +40,7 @@ describe('filtered lists', () => {
   });
 
   it('values that pick the same listings answer the same bytes and ETag, in every coding', () => {
-    const handler = handlerOver(file);
+    const handler = handlerOver(demo.file);
     try {
       // Areas are 1 + 1.5k: every range from (22, 23.5] to [23.5, 25) picks the units of 23.5 m² alone.
       const a = list(handler, '?min_area=22.01&max_area=23.5', { 'accept-encoding': 'br' });
@@ -65,7 +57,7 @@ describe('filtered lists', () => {
   });
 
   it('area bounds are areas a storage unit can have: 0 to 100000 m², at most 4 decimals', () => {
-    const handler = handlerOver(file);
+    const handler = handlerOver(demo.file);
     try {
       for (const ok of ['0', '100000', '100000.0', '99999.9999', '7.5'])
         expect(list(handler, `?max_area=${ok}`).status, ok).toBe(200);
@@ -80,7 +72,7 @@ describe('filtered lists', () => {
   });
 
   it('a large filtered list is kept compressed; identity is cut again and charged, with the same ETag', () => {
-    const handler = handlerOver(file);
+    const handler = handlerOver(demo.file);
     try {
       const coded = list(handler, '?min_area=1.5', { 'accept-encoding': 'br, gzip' });
       expect(coded.headers['content-encoding']).toBe('br');

@@ -1,33 +1,27 @@
 // Rental pages need no key, so they are bounded otherwise: served from the facility's cached views (no store read per
 // page, unknown codes included) and limited per client address, which a trusted proxy's X-Forwarded-For names.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDb } from '../server/store/db.ts';
 import { applyImport } from '../server/store/facilities.ts';
 import { markedFacility } from './helpers/data.ts';
 import { loadConfig } from '../server/config.ts';
-import { freePort, issueKey, startTestServer, tempDir } from './helpers/fixture.ts';
+import { freePort, issueKey, startTestServer } from './helpers/fixture.ts';
 import { handlerOver, inject } from './helpers/inject.ts';
-import { join } from 'node:path';
+import { useDemoDb } from './helpers/setup.ts';
 
-let cleanup: () => void;
-let file: string;
 let key: string;
 const { json, facility } = markedFacility('rent-a', 'QXRENT', 30);
-
-beforeAll(() => {
-  let dir: string;
-  ({ dir, cleanup } = tempDir());
-  file = join(dir, 'listings.db');
-  const db = openDb(file);
-  applyImport(db, { facilities: [json] } as never);
-  key = issueKey(db, facility.id).key;
-  db.close();
+// Each test takes a handler (or a server) of its own over this file: fresh limits per address.
+const demo = useDemoDb({
+  data: { facilities: [json] } as never,
+  prepare: (db) => {
+    key = issueKey(db, facility.id).key;
+  },
 });
-afterAll(() => cleanup());
 
 describe('rental pages', () => {
   it('come from the views the API serves: one build for the facility, however many pages, unknown codes included', () => {
-    const handler = handlerOver(file, { pageLimit: { rate: 1e9, burst: 1e9 } });
+    const handler = handlerOver(demo.file, { pageLimit: { rate: 1e9, burst: 1e9 } });
     try {
       for (const code of facility.codes) expect(inject(handler, { url: `/rent/rent-a/${code}` }).status).toBe(200);
       for (let i = 0; i < 20; i++) expect(inject(handler, { url: `/rent/rent-a/NOPE-${i}` }).status).toBe(404);
@@ -39,11 +33,11 @@ describe('rental pages', () => {
   });
 
   it("show another connection's import on the next page, as the API does", () => {
-    const handler = handlerOver(file, { pageLimit: { rate: 1e9, burst: 1e9 } });
+    const handler = handlerOver(demo.file, { pageLimit: { rate: 1e9, burst: 1e9 } });
     try {
       const code = facility.codes[0]!;
       expect(inject(handler, { url: `/rent/rent-a/${code}` }).body.toString()).toContain('QXRENT unit 0');
-      const other = openDb(file, { migrate: false });
+      const other = openDb(demo.file, { migrate: false });
       const renamed = { ...json, listings: json.listings.map((l, i) => (i === 0 ? { ...l, title: 'QXRENAMED' } : l)) };
       applyImport(other, { facilities: [renamed] } as never);
       other.close();
@@ -58,7 +52,7 @@ describe('rental pages', () => {
   });
 
   it('are limited per client address: past the burst a 429 page with Retry-After; another address is served', () => {
-    const handler = handlerOver(file, { pageLimit: { rate: 1, burst: 5 } });
+    const handler = handlerOver(demo.file, { pageLimit: { rate: 1, burst: 5 } });
     try {
       const url = `/rent/rent-a/${facility.codes[1]}`;
       for (let i = 0; i < 5; i++) expect(inject(handler, { url, remoteAddress: '198.51.100.1' }).status).toBe(200);
@@ -80,8 +74,8 @@ describe('rental pages', () => {
 
 describe('behind a proxy (TRUST_PROXY)', () => {
   async function pagesFrom(trustProxy: string, forwardedFor: string[]): Promise<number[]> {
-    const app = await startTestServer(file, {
-      config: loadConfig({ db: file, port: await freePort(), host: '127.0.0.1', trustProxy }, {}),
+    const app = await startTestServer(demo.file, {
+      config: loadConfig({ db: demo.file, port: await freePort(), host: '127.0.0.1', trustProxy }, {}),
       pageLimit: { rate: 0.001, burst: 2 },
     });
     try {

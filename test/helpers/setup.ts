@@ -8,40 +8,45 @@ import type { AppOptions } from '../../server/app.ts';
 import { demoDb, startTestServer, tempDir } from './fixture.ts';
 import { handlerOver } from './inject.ts';
 
-export interface DemoHandler {
+export interface DemoDb {
   db: Db;
   file: string;
   dir: string;
-  handler: ReturnType<typeof handlerOver>;
 }
 
-/**
- * The demo data (or `data`) with `prepare` run on the store (issue keys, revoke some), then a handler over it with
- * this process's own connection, as `listings serve` has.
- */
-export function useDemoHandler(
-  opts: { data?: ImportFile; prepare?: (db: Db) => void; handler?: Partial<HandlerOptions> } = {},
-): DemoHandler {
-  const ctx = {} as DemoHandler;
+/** The demo data (or `data`) in a temporary database file, with `prepare` run on the store (issue keys, revoke some). */
+export function useDemoDb(opts: { data?: ImportFile; prepare?: (db: Db) => void } = {}): DemoDb {
+  const ctx = {} as DemoDb;
   let cleanup: () => void;
   beforeAll(() => {
     ({ dir: ctx.dir, cleanup } = tempDir());
     ({ db: ctx.db, file: ctx.file } = demoDb(ctx.dir, opts.data));
     opts.prepare?.(ctx.db);
-    ctx.handler = handlerOver(ctx.file, opts.handler);
   });
   afterAll(() => {
-    ctx.handler?.close();
-    ctx.db?.close();
+    if (ctx.db?.open) ctx.db.close();
     cleanup?.();
   });
   return ctx;
 }
 
-export interface DemoServer {
-  db: Db;
-  file: string;
-  dir: string;
+export interface DemoHandler extends DemoDb {
+  handler: ReturnType<typeof handlerOver>;
+}
+
+/** The same with a handler over it, with this process's own connection, as `listings serve` has. */
+export function useDemoHandler(
+  opts: { data?: ImportFile; prepare?: (db: Db) => void; handler?: Partial<HandlerOptions> } = {},
+): DemoHandler {
+  const ctx = useDemoDb(opts) as DemoHandler;
+  beforeAll(() => {
+    ctx.handler = handlerOver(ctx.file, opts.handler);
+  });
+  afterAll(() => ctx.handler?.close());
+  return ctx;
+}
+
+export interface DemoServer extends DemoDb {
   app: Awaited<ReturnType<typeof startTestServer>>;
 }
 
@@ -49,18 +54,12 @@ export interface DemoServer {
 export function useDemoServer(
   opts: { data?: ImportFile; prepare?: (db: Db) => void; app?: Partial<AppOptions> } = {},
 ): DemoServer {
-  const ctx = {} as DemoServer;
-  let cleanup: () => void;
+  const ctx = useDemoDb(opts) as DemoServer;
   beforeAll(async () => {
-    ({ dir: ctx.dir, cleanup } = tempDir());
-    ({ db: ctx.db, file: ctx.file } = demoDb(ctx.dir, opts.data));
-    opts.prepare?.(ctx.db);
     ctx.app = await startTestServer(ctx.file, opts.app);
   });
   afterAll(async () => {
     await ctx.app?.close();
-    ctx.db?.close();
-    cleanup?.();
   });
   return ctx;
 }
