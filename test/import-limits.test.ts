@@ -7,19 +7,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EXIT_BAD_INPUT, runCli } from '../cli/program.ts';
 import { facilityOf } from '../bench/lib/data.ts';
 import { parseImport } from '../server/domain/import.ts';
+import { openDb } from '../server/store/db.ts';
+import { applyImport } from '../server/store/facilities.ts';
 import { listingJson } from './helpers/data.ts';
-import {
-  BIN,
-  bufferIo,
-  DEMO_DATA,
-  dbBytes,
-  demoJson,
-  REPO,
-  startKeyedServer,
-  tempDir,
-  writeJson,
-} from './helpers/fixture.ts';
+import { BIN, bufferIo, DEMO_DATA, dbBytes, demoJson, REPO, issueKey, tempDir, writeJson } from './helpers/fixture.ts';
 import { call, json } from './helpers/http.ts';
+import { handlerOver } from './helpers/inject.ts';
 
 const MB = 1024 * 1024;
 
@@ -154,9 +147,13 @@ describe('limits that bound a facility’s answers', () => {
       listingJson(`C${String(i).padStart(63, '0')}`, 'Unit', i),
     );
     const data = { facilities: [{ id, name: 'Big', currency: 'EUR', rental_page_url: template, listings }] };
-    const server = await startKeyedServer(id, parseImport(JSON.stringify(data), 'max.json'));
+    const db = openDb(dbFile);
+    applyImport(db, parseImport(JSON.stringify(data), 'max.json'));
+    const { key } = issueKey(db, id);
+    db.close();
+    const handler = handlerOver(dbFile);
     try {
-      const reply = await call(server.url, '/external/listings', { key: server.key });
+      const reply = await call(handler, '/external/listings', { key });
       expect(reply.status).toBe(200);
       const body = json(reply);
       expect(body.listings).toHaveLength(10_000);
@@ -164,7 +161,7 @@ describe('limits that bound a facility’s answers', () => {
       const longest = Math.max(...body.listings.map((l: { rent_url: string }) => l.rent_url.length));
       expect(longest).toBe(2048 + 2 * (64 - '{facility}'.length) + 2 * (64 - '{code}'.length));
     } finally {
-      await server.close();
+      handler.close();
     }
   });
 });

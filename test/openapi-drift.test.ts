@@ -2,12 +2,13 @@
 // accepts, every sort value is in both, and its problem examples are byte for byte what the API answers.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SORT_KEYS } from '../shared/sort.ts';
 import { openApiDocument } from '../server/http/api/openapi.ts';
 import { parseListQuery } from '../server/http/api/query.ts';
-import { startKeyedServer } from './helpers/fixture.ts';
+import { issueKey } from './helpers/fixture.ts';
 import { call, json, type CallOptions } from './helpers/http.ts';
+import { useDemoHandler } from './helpers/setup.ts';
 
 const LIST = '/external/listings';
 const DETAIL = '/external/listings/{id}';
@@ -98,11 +99,12 @@ describe('the query parameters of the document', () => {
 });
 
 describe('the problem examples of the document', () => {
-  let server: Awaited<ReturnType<typeof startKeyedServer>>;
-  beforeAll(async () => {
-    server = await startKeyedServer('wro-1');
+  let key: string;
+  const demo = useDemoHandler({
+    prepare: (db) => {
+      key = issueKey(db, 'wro-1').key;
+    },
   });
-  afterAll(() => server.close());
 
   type Examples = { examples: Record<string, { value: unknown }> };
   type Responses = Record<string, { content: Record<string, Examples> }>;
@@ -118,7 +120,7 @@ describe('the problem examples of the document', () => {
     [LIST, '405', 'method_not_allowed', `${LIST}`, { method: 'POST' }],
     [DETAIL, '404', 'not_found', `${LIST}/lst_00000000000000000000`, 'key'],
   ] as const)('%s %s %s is the body the API answers', async (path, status, code, url, opts) => {
-    const reply = await call(server.url, url, opts === 'key' ? { key: server.key } : (opts as CallOptions));
+    const reply = await call(demo.handler, url, opts === 'key' ? { key } : (opts as CallOptions));
     expect(reply.status).toBe(Number(status));
     expect(json(reply)).toEqual(exampleOf(path, status, code));
   });

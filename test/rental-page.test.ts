@@ -5,7 +5,7 @@ import { parseImport } from '../server/domain/import.ts';
 import { offerOf } from '../shared/structured-data.ts';
 import type { Detail } from '../shared/listing.ts';
 import { demoJson, issueKey } from './helpers/fixture.ts';
-import { useDemoServer } from './helpers/setup.ts';
+import { useDemoHandler } from './helpers/setup.ts';
 import { call, json } from './helpers/http.ts';
 
 const HOSTILE = {
@@ -34,7 +34,7 @@ const HOSTILE = {
 };
 
 const keys = new Map<string, string>();
-const demo = useDemoServer({
+const demo = useDemoHandler({
   prepare: (db) => {
     applyImport(db, parseImport(JSON.stringify({ facilities: [HOSTILE] }), 'hostile.json'));
     for (const f of demoJson().facilities) keys.set(f.id, issueKey(db, f.id).key);
@@ -79,12 +79,12 @@ describe('for every active listing of the demo data', () => {
     let adjusted = 0;
     for (const f of demoJson().facilities) {
       const key = keys.get(f.id)!;
-      const list = json(await call(demo.app.url, '/external/listings', { key }));
+      const list = json(await call(demo.handler, '/external/listings', { key }));
       const active = f.listings.filter((l: { active: boolean }) => l.active);
       expect(list.listings.map((l: { code: string }) => l.code)).toEqual(active.map((l: { code: string }) => l.code));
       for (const summary of list.listings) {
-        const api: Detail = json(await call(demo.app.url, `/external/listings/${summary.id}`, { key }));
-        const page = await call(demo.app.url, `/rent/${f.id}/${encodeURIComponent(api.code)}`);
+        const api: Detail = json(await call(demo.handler, `/external/listings/${summary.id}`, { key }));
+        const page = await call(demo.handler, `/rent/${f.id}/${encodeURIComponent(api.code)}`);
         expect(page.status).toBe(200);
         expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
         const { ld, field } = read(page.text);
@@ -139,7 +139,7 @@ describe('for every active listing of the demo data', () => {
 });
 
 describe('the Rent action leads somewhere honest', () => {
-  const pageOf = async (facility: string, code: string) => (await call(demo.app.url, `/rent/${facility}/${code}`)).text;
+  const pageOf = async (facility: string, code: string) => (await call(demo.handler, `/rent/${facility}/${code}`)).text;
   const rentLink = (page: string) => /<p class="cta"><a class="button" href="([^"]*)">([^<]*)<\/a>/.exec(page);
 
   it("to the operator's booking page when the import names one, with the facility and code filled in", async () => {
@@ -187,7 +187,7 @@ describe('pages that do not exist', () => {
     ['no code', '/rent/wro-1'],
     ['a bad escape', '/rent/wro-1/%E0%A4%A'],
   ])('%s is a 404 HTML page', async (_name, path) => {
-    const r = await call(demo.app.url, path);
+    const r = await call(demo.handler, path);
     expect(r.status).toBe(404);
     expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(r.text).toMatch(/^<!doctype html>/);
@@ -195,7 +195,7 @@ describe('pages that do not exist', () => {
   });
 
   it('the inactive listing is stored (its 404 is not for lack of data)', async () => {
-    expect((await call(demo.app.url, '/rent/wro-1/M-07')).status).toBe(200);
+    expect((await call(demo.handler, '/rent/wro-1/M-07')).status).toBe(200);
     expect(
       demoJson().facilities[0].listings.some((l: { code: string; active: boolean }) => l.code === 'OLD-1' && !l.active),
     ).toBe(true);
@@ -204,7 +204,7 @@ describe('pages that do not exist', () => {
 
 describe('hostile operator text', () => {
   it('is escaped in the HTML and cannot close the JSON-LD script', async () => {
-    const r = await call(demo.app.url, '/rent/evil-1/X-1');
+    const r = await call(demo.handler, '/rent/evil-1/X-1');
     expect(r.status).toBe(200);
     const html = r.text;
     expect((html.match(/<script/g) ?? []).length).toBe(1);

@@ -1,26 +1,17 @@
-// `listings snapshot keygen|export|verify` end to end: the real CLI, the real server's answers, stock OpenSSL, and HTTP.
+// `listings snapshot keygen|export|verify` end to end: the real CLI, the API's answers, stock OpenSSL, and HTTP.
 import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, normalize } from 'node:path';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/program.ts';
 import { Detail, Snapshot, Summary } from '../shared/listing.ts';
 import { exportSnapshots } from '../server/snapshots/export.ts';
 import { loadSigningKey } from '../server/snapshots/keygen.ts';
 import type { Db } from '../server/store/db.ts';
-import {
-  bufferIo,
-  cli,
-  cliAsync,
-  demoDb,
-  demoImport,
-  issueKey,
-  startTestServer,
-  tempDir,
-  type CliResult,
-} from './helpers/fixture.ts';
+import { bufferIo, cli, cliAsync, demoDb, demoImport, issueKey, tempDir, type CliResult } from './helpers/fixture.ts';
+import { call, json, type Target } from './helpers/http.ts';
+import { handlerOver, PUBLIC_URL } from './helpers/inject.ts';
 
 let dir: string;
 let cleanup: () => void;
@@ -232,7 +223,8 @@ describe('snapshot export options', () => {
 
 describe('snapshot and API agree', () => {
   it('exports the same Detail objects (prices, free units, links) the API answers with', async () => {
-    const app = await startTestServer(dbFile);
+    const keys = demoImport().facilities.map((f) => [f.id, issueKey(db, f.id).key] as const);
+    const handler = handlerOver(dbFile);
     try {
       const out = join(dir, 'api-out');
       const r = await run([
@@ -245,29 +237,28 @@ describe('snapshot and API agree', () => {
         '--signing-key',
         keyFile,
         '--public-url',
-        app.url,
+        PUBLIC_URL,
       ]);
       expect(r.status).toBe(0);
-      for (const f of demoImport().facilities) {
-        const { key } = issueKey(db, f.id);
-        const snapshot = Snapshot.parse(JSON.parse(readFileSync(join(out, f.id, 'listings.json'), 'utf8')));
-        const list = await getJson(`${app.url}/external/listings`, key);
+      for (const [id, key] of keys) {
+        const snapshot = Snapshot.parse(JSON.parse(readFileSync(join(out, id, 'listings.json'), 'utf8')));
+        const list = await getJson(handler, '/external/listings', key);
         expect(list.facility).toEqual(snapshot.facility);
         expect(list.listings).toEqual(snapshot.listings.map((d) => Summary.parse(d)));
         for (const detail of snapshot.listings) {
-          expect(Detail.parse(await getJson(`${app.url}/external/listings/${detail.id}`, key))).toEqual(detail);
+          expect(Detail.parse(await getJson(handler, `/external/listings/${detail.id}`, key))).toEqual(detail);
         }
       }
     } finally {
-      await app.close();
+      handler.close();
     }
   });
 });
 
-async function getJson(url: string, key: string) {
-  const res = await request(url, { headers: { 'x-api-key': key } });
-  expect(res.statusCode).toBe(200);
-  return (await res.body.json()) as { facility: unknown; listings: unknown[] };
+async function getJson(target: Target, path: string, key: string) {
+  const reply = await call(target, path, { key });
+  expect(reply.status).toBe(200);
+  return json(reply) as { facility: unknown; listings: unknown[] };
 }
 
 describe('verification with stock tools and over HTTP', () => {
