@@ -21,6 +21,10 @@ export interface AppOptions {
 }
 
 export const DEFAULT_KEY_LIMIT: Limit = { rate: 100, burst: 500 };
+/** A filtered list larger than this is compressed in the thread pool, so that other clients' answers need not wait. */
+export const OFF_LOOP_BYTES = 64 * 1024;
+/** A client refused again and again without waiting gets its 429 this much later: it waits instead of spinning. */
+export const HOLD_REFUSED_MS = 1000;
 export const DEFAULT_AUTH_FAILURE_LIMIT: Limit = { rate: 5, burst: 30 };
 
 export interface App extends RunningServer {
@@ -47,6 +51,8 @@ export async function startApp(opts: AppOptions): Promise<App> {
     mounts: opts.mounts,
     links: opts.links,
     log: opts.quiet ? undefined : log.log,
+    offLoopBytes: OFF_LOOP_BYTES,
+    holdRefusedMs: HOLD_REFUSED_MS,
   });
   node?.attach(handler, log.log);
   let running: RunningServer;

@@ -4,7 +4,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { LISTINGS_PER_TOKEN } from '../server/http/api/api.ts';
 import { markedFacility } from './helpers/data.ts';
-import { issueKey } from './helpers/fixture.ts';
+import { issueKey, startTestServer } from './helpers/fixture.ts';
 import { handlerOver, inject } from './helpers/inject.ts';
 import { useDemoDb } from './helpers/setup.ts';
 
@@ -83,6 +83,33 @@ describe('filtered lists', () => {
       expect(JSON.parse(identity.body.toString()).listings.length).toBeGreaterThan(900);
     } finally {
       handler.close();
+    }
+  });
+
+  it('served, a large cut is compressed in the thread pool and answered when done: the same bytes, ETag and headers', async () => {
+    const app = await startTestServer(demo.file, { defaultLimit: { rate: 1e9, burst: 1e9 } });
+    try {
+      const url = `${app.url}/external/listings?min_area=1.5&sort=-price`;
+      const get = (coding: string) =>
+        fetch(url, { headers: { 'x-api-key': key, 'accept-encoding': coding } }).then(async (r) => ({
+          r,
+          body: Buffer.from(await r.arrayBuffer()),
+        }));
+      // Two at once: the second waits for the first one's compression instead of starting its own.
+      const [br, again, gzip, identity] = await Promise.all([get('br'), get('br'), get('gzip'), get('identity')]);
+      for (const { r } of [br, again, gzip]) {
+        expect(r.status).toBe(200);
+        expect(r.headers.get('ratelimit')).toMatch(/^"key";r=\d+;t=\d+$/);
+        expect(r.headers.get('x-request-id')).toBeTruthy();
+        expect(r.headers.get('vary')).toContain('Accept-Encoding');
+      }
+      expect(br.r.headers.get('etag')).toBe(identity.r.headers.get('etag')!.replace(/"$/, '-br"'));
+      expect(gzip.r.headers.get('etag')).toBe(identity.r.headers.get('etag')!.replace(/"$/, '-gz"'));
+      // fetch() decodes br and gzip: each is the identity list, byte for byte.
+      expect(identity.body.length).toBeGreaterThan(256 * 1024);
+      for (const { body } of [br, again, gzip]) expect(body.equals(identity.body)).toBe(true);
+    } finally {
+      await app.close();
     }
   });
 });

@@ -103,3 +103,43 @@ describe('behind a proxy (TRUST_PROXY)', () => {
     expect(await pagesFrom('', ['198.51.100.1', '198.51.100.2', '198.51.100.3'])).toEqual([200, 200, 429]);
   });
 });
+
+describe('clients that keep sending while refused', () => {
+  it('get their 429 held back (pages, keys and failed keys alike); a client within its limits is never held', async () => {
+    const handler = handlerOver(demo.file, {
+      pageLimit: { rate: 0.001, burst: 3 },
+      defaultLimit: { rate: 0.001, burst: 3 },
+      authFailureLimit: { rate: 0.001, burst: 3 },
+      holdRefusedMs: 1,
+    });
+    try {
+      const call = (url: string, headers: Record<string, string> = {}, remoteAddress = '198.51.100.9') =>
+        handler({ method: 'GET', url, headers, remoteAddress });
+      const code = facility.codes[0]!;
+      for (const [what, send] of [
+        ['pages', () => call(`/rent/rent-a/${code}`)],
+        ['a key', () => call('/external/listings', { 'x-api-key': key })],
+        ['failed keys', () => call('/external/listings', { 'x-api-key': 'svc_live_nope' }, '198.51.100.10')],
+      ] as const) {
+        const answers = Array.from({ length: 9 }, send);
+        // Three allowed (or 401), three refused at once (the burst's worth of patience), then held.
+        expect(
+          answers.slice(0, 6).every((a) => a.later === undefined),
+          what,
+        ).toBe(true);
+        expect(
+          answers.slice(6).every((a) => a.later !== undefined),
+          what,
+        ).toBe(true);
+        const held = await answers[8]!.later!;
+        expect(held.status, what).toBe(429);
+        expect(Array.isArray(held.headers) ? held.headers : Object.keys(held.headers)).toContain('retry-after');
+        expect((held.headers as Record<string, unknown>)['x-request-id'], what).toBeTruthy();
+      }
+      // Another address is not held for the first one's flood.
+      expect(call(`/rent/rent-a/${code}`, {}, '198.51.100.11').later).toBeUndefined();
+    } finally {
+      handler.close();
+    }
+  });
+});

@@ -107,7 +107,7 @@ export function createHandler(opts: HandlerOptions): Handler {
     if (path === '/') return indexPage(opts.links ?? []);
     if (path.startsWith(RENT_PREFIX)) {
       const limit = pageLimiter.take(req.remoteAddress, pageLimit);
-      if (!limit.ok) return tooManyPages(limit.retryAfter);
+      if (!limit.ok) return api.refused(limit, tooManyPages(limit.retryAfter));
       api.freshness.check();
       return rentalPage(api.views, path);
     }
@@ -122,20 +122,8 @@ export function createHandler(opts: HandlerOptions): Handler {
     return undefined;
   };
 
-  const handler = ((req: RequestLike): Answer => {
-    const started = opts.log ? performance.now() : 0;
-    const requestId = nextRequestId();
-    const ctx: ApiContext = { requestId, keyId: undefined };
-    let answer: Answer;
-    try {
-      answer = route(req, ctx);
-    } catch (err) {
-      if (err instanceof HttpProblem) answer = problem(err.code, err.detail, { ...CORS_HEADERS, ...err.headers });
-      else {
-        opts.log?.({ level: 'error', request_id: requestId, error: (err as Error).stack ?? String(err) });
-        answer = problem('internal_error', DETAILS.internal_error(requestId), CORS_HEADERS);
-      }
-    }
+  const finish = (req: RequestLike, answer: Answer, ctx: ApiContext, started: number): Answer => {
+    const { requestId } = ctx;
     // A header list (the API's hot path) is whole: it carries the request id, nosniff and its own content-length.
     if (!Array.isArray(answer.headers)) {
       answer.headers['x-request-id'] = requestId;
@@ -155,6 +143,25 @@ export function createHandler(opts: HandlerOptions): Handler {
       key_id: ctx.keyId ?? null,
     });
     return answer;
+  };
+
+  const handler = ((req: RequestLike): Answer => {
+    const started = opts.log ? performance.now() : 0;
+    const requestId = nextRequestId();
+    const ctx: ApiContext = { requestId, keyId: undefined };
+    let answer: Answer;
+    try {
+      answer = route(req, ctx);
+    } catch (err) {
+      if (err instanceof HttpProblem) answer = problem(err.code, err.detail, { ...CORS_HEADERS, ...err.headers });
+      else {
+        opts.log?.({ level: 'error', request_id: requestId, error: (err as Error).stack ?? String(err) });
+        answer = problem('internal_error', DETAILS.internal_error(requestId), CORS_HEADERS);
+      }
+    }
+    return answer.later
+      ? { ...answer, later: answer.later.then((a) => finish(req, a, ctx, started)) }
+      : finish(req, answer, ctx, started);
   }) as Handler;
   handler.api = api;
   handler.batch = (fn) => api.batch(fn);

@@ -5,14 +5,15 @@ import type { Db } from '../../store/db.ts';
 import {
   ALLOWED_METHODS,
   DETAILS,
-  headerListOf,
+  heldBack,
   problem,
   single,
   type Answer,
   type Headers,
   type RequestLike,
 } from '../transport/answer.ts';
-import { KeyVerifier, type KeyInfo } from './auth.ts';
+import { KeyVerifier, REFUSALS, type KeyInfo } from './auth.ts';
+import { etagMatches } from '../transport/etag.ts';
 import { allowedOriginFor, CORS_HEADERS, corsHeaderListFor } from '../transport/cors.ts';
 import { codingFor } from '../transport/encoding.ts';
 import { Freshness } from './freshness.ts';
@@ -26,8 +27,6 @@ export const API_PREFIX = '/external/listings';
 const API_PREFIX_SLASH = `${API_PREFIX}/`;
 /** A filtered list made anew takes one more token per this many listings it passed over (a request's own one aside). */
 export const LISTINGS_PER_TOKEN = 200;
-/** How a 401 says where the key goes. */
-export const WWW_AUTHENTICATE = 'ApiKey header="X-API-Key"';
 
 export interface ApiOptions {
   db: Db;
@@ -37,6 +36,10 @@ export interface ApiOptions {
   authFailureLimit: Limit;
   lastUseIntervalMs?: number;
   cacheBudgetBytes?: number;
+  /** How long the refusal of a client that keeps sending while refused is held back (a server sets it). */
+  holdRefusedMs?: number;
+  /** Filtered lists larger than this are compressed off the event loop and answered `later` (a server sets it). */
+  offLoopBytes?: number;
   /** Where last-use times go instead of db (PostgreSQL, shared by every node). */
   recordLastUse?: (uses: ReadonlyMap<string, Date>) => void;
 }
@@ -93,7 +96,7 @@ export class ListingsApi {
   constructor(private readonly opts: ApiOptions) {
     this.freshness = new Freshness(opts.db);
     this.keys = new KeyVerifier(opts.db, opts.keyPrefix);
-    this.views = new ViewsCache(opts.db, opts.publicUrl, opts.cacheBudgetBytes);
+    this.views = new ViewsCache(opts.db, opts.publicUrl, opts.cacheBudgetBytes, opts.offLoopBytes);
     this.lastUse = new LastUse(opts.db, opts.lastUseIntervalMs, opts.recordLastUse);
     this.freshness.onChange(() => {
       this.keys.clear();
@@ -141,10 +144,13 @@ export class ListingsApi {
     const now = this.batchNow ?? performance.now();
     const limit = this.keyLimiter.take(key.id, profile.limit, now / 1000);
     if (!limit.ok)
-      return problem('rate_limited', DETAILS.rate_limited(limit.retryAfter), {
-        ...this.errorHeaders(cors, profile, limit),
-        'retry-after': limit.retryAfter,
-      });
+      return this.refused(
+        limit,
+        problem('rate_limited', DETAILS.rate_limited(limit.retryAfter), {
+          ...this.errorHeaders(cors, profile, limit),
+          'retry-after': limit.retryAfter,
+        }),
+      );
     this.lastUse.touch(profile.use, now);
     const views = this.views.get(key.facility_id);
     const acceptEncoding = single(req.headers['accept-encoding']);
@@ -155,22 +161,34 @@ export class ListingsApi {
         return problem('invalid_parameter', query, this.errorHeaders(cors, profile, limit));
       if (views) {
         const made = this.views.listVariant(views, query, codingFor(acceptEncoding));
-        variant = made.variant;
         // A list cut anew costs a pass over the facility: a token per LISTINGS_PER_TOKEN listings beyond the first.
         if (made.scanned > LISTINGS_PER_TOKEN)
           this.keyLimiter.charge(key.id, Math.floor(made.scanned / LISTINGS_PER_TOKEN));
+        if (made.later) return this.answerLater(made.later, req, cors, profile, limit, ctx);
+        variant = made.variant;
       }
     } else {
       const body = views && this.views.detailBody(views, path.slice(API_PREFIX_SLASH.length));
       variant = body && codedBody(body, codingFor(acceptEncoding));
     }
     if (!variant) return problem('not_found', DETAILS.not_found(), this.errorHeaders(cors, profile, limit));
+    return this.bodyAnswer(variant, req, cors, profile, limit, ctx);
+  }
+
+  private bodyAnswer(
+    variant: Variant,
+    req: RequestLike,
+    cors: Cors,
+    profile: KeyProfile,
+    limit: Decision,
+    ctx: ApiContext,
+  ): Answer {
     const inm = single(req.headers['if-none-match']);
     const notModified = inm !== undefined && etagMatches(inm, variant.etag);
     return {
       status: notModified ? 304 : 200,
       headers: [
-        ...(acceptEncoding === undefined ? cors.list : cors.coded),
+        ...(single(req.headers['accept-encoding']) === undefined ? cors.list : cors.coded),
         ...(notModified ? variant.notModified : variant.ok),
         'ratelimit-policy',
         profile.policy,
@@ -183,6 +201,32 @@ export class ListingsApi {
       ],
       body: notModified ? null : variant.bytes,
     };
+  }
+
+  /** An answer whose body is still being compressed: its status and headers stand in until `later` brings it. */
+  private answerLater(
+    variant: Promise<Variant>,
+    req: RequestLike,
+    cors: Cors,
+    profile: KeyProfile,
+    limit: Decision,
+    ctx: ApiContext,
+  ): Answer {
+    return {
+      status: 200,
+      headers: [],
+      body: null,
+      later: variant.then(
+        (v) => this.bodyAnswer(v, req, cors, profile, limit, ctx),
+        () => problem('internal_error', DETAILS.internal_error(ctx.requestId), cors.headers),
+      ),
+    };
+  }
+
+  /** A 429, held back when the client keeps sending while refused (and this API holds refusals at all). */
+  refused(limit: Decision, answer: Answer): Answer {
+    const ms = this.opts.holdRefusedMs;
+    return limit.persistent && ms !== undefined ? heldBack(answer, ms) : answer;
   }
 
   // Helpers are methods, not closures made per request (tsx's keepNames would name each one).
@@ -216,10 +260,13 @@ export class ListingsApi {
     // Failed authentication is limited per client address, so keys cannot be guessed at speed.
     const limit = this.authLimiter.take(req.remoteAddress, this.opts.authFailureLimit);
     if (!limit.ok) {
-      return problem('rate_limited', `Too many failed authentications; retry in ${limit.retryAfter} s.`, {
-        ...CORS_HEADERS,
-        'retry-after': limit.retryAfter,
-      });
+      return this.refused(
+        limit,
+        problem('rate_limited', `Too many failed authentications; retry in ${limit.retryAfter} s.`, {
+          ...CORS_HEADERS,
+          'retry-after': limit.retryAfter,
+        }),
+      );
     }
     // The same few bytes for every refused key: built once.
     const refusal = REFUSALS[v.reason];
@@ -235,32 +282,6 @@ export class ListingsApi {
   }
 }
 
-/** The 401 answers, built once: a client repeating a wrong key costs no object spreads or Error per request. */
-const REFUSALS = Object.fromEntries(
-  (['missing_api_key', 'invalid_api_key', 'revoked_api_key'] as const).map((reason) => {
-    const answer = problem(reason, DETAILS[reason](), { ...CORS_HEADERS, 'www-authenticate': WWW_AUTHENTICATE });
-    const body = Buffer.from(answer.body as string);
-    return [
-      reason,
-      {
-        status: answer.status,
-        headers: headerListOf({ ...(answer.headers as Headers), 'content-length': body.length }),
-        body,
-      },
-    ];
-  }),
-) as unknown as Record<
-  'missing_api_key' | 'invalid_api_key' | 'revoked_api_key',
-  { status: number; headers: readonly string[]; body: Buffer }
->;
-
 function isAnswer(x: KeyInfo | Answer): x is Answer {
   return 'status' in x;
-}
-
-/** If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/ prefixes are ignored; `*` matches. */
-export function etagMatches(ifNoneMatch: string, etag: string): boolean {
-  if (ifNoneMatch === etag) return true;
-  if (ifNoneMatch.trim() === '*') return true;
-  return ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 }

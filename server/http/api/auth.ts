@@ -1,5 +1,7 @@
 // Key verification for the API with a cache that is dropped on any write, so a revoke holds from the next request.
 import { keyPattern } from '../../domain/keys.ts';
+import { DETAILS, headerListOf, problem, type Headers } from '../transport/answer.ts';
+import { CORS_HEADERS } from '../transport/cors.ts';
 import type { Db } from '../../store/db.ts';
 import { verifyKey, type KeyInfo, type Verification } from '../../store/keys.ts';
 
@@ -52,3 +54,25 @@ export class KeyVerifier {
 }
 
 export type { KeyInfo };
+
+/** How a 401 says where the key goes. */
+export const WWW_AUTHENTICATE = 'ApiKey header="X-API-Key"';
+
+/** The 401 answers, built once: a client repeating a wrong key costs no object spreads or Error per request. */
+export const REFUSALS = Object.fromEntries(
+  (['missing_api_key', 'invalid_api_key', 'revoked_api_key'] as const).map((reason) => {
+    const answer = problem(reason, DETAILS[reason](), { ...CORS_HEADERS, 'www-authenticate': WWW_AUTHENTICATE });
+    const body = Buffer.from(answer.body as string);
+    return [
+      reason,
+      {
+        status: answer.status,
+        headers: headerListOf({ ...(answer.headers as Headers), 'content-length': body.length }),
+        body,
+      },
+    ];
+  }),
+) as unknown as Record<
+  'missing_api_key' | 'invalid_api_key' | 'revoked_api_key',
+  { status: number; headers: readonly string[]; body: Buffer }
+>;

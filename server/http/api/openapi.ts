@@ -4,7 +4,8 @@ import { z } from 'zod';
 import '../../../shared/listing.ts';
 import { detailOf, listResponseOf } from '../../domain/views.ts';
 import { ALLOWED_METHODS, MAX_URL_LENGTH } from '../transport/answer.ts';
-import { API_PREFIX, LISTINGS_PER_TOKEN, WWW_AUTHENTICATE } from './api.ts';
+import { API_PREFIX, LISTINGS_PER_TOKEN } from './api.ts';
+import { WWW_AUTHENTICATE } from './auth.ts';
 import {
   commonHeaders,
   exampleData,

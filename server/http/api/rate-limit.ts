@@ -12,11 +12,15 @@ export interface Decision {
   readonly retryAfter: number;
   /** The RateLimit header's value, `"name";r=remaining;t=seconds`. */
   readonly rateLimit: string;
+  /** Refused, and refused so often that the client is not waiting for Retry-After: its answer may be held back. */
+  readonly persistent: boolean;
 }
 
 interface Bucket {
   tokens: number;
   at: number;
+  /** Refusals the client may still take before it counts as persistent: a second bucket, refilled at the same rate. */
+  patience: number;
 }
 
 const MAX_BUCKETS = 100_000;
@@ -44,18 +48,28 @@ export class RateLimiter {
     let b = this.buckets.get(id);
     if (!b) {
       if (this.buckets.size >= MAX_BUCKETS) this.prune(t);
-      b = { tokens: limit.burst, at: t };
+      b = { tokens: limit.burst, at: t, patience: limit.burst };
       this.buckets.set(id, b);
     }
-    b.tokens = Math.min(limit.burst, b.tokens + (t - b.at) * limit.rate);
+    const refill = (t - b.at) * limit.rate;
+    b.tokens = Math.min(limit.burst, b.tokens + refill);
+    b.patience = Math.min(limit.burst, b.patience + refill);
     b.at = t;
     const ok = b.tokens >= 1;
+    // A client that backs off when refused never runs out of patience; one that keeps sending at once soon does.
+    const persistent = !ok && b.patience < 1;
     if (ok) b.tokens -= 1;
+    else if (!persistent) b.patience -= 1;
     const retryAfter = ok ? 0 : Math.max(1, Math.ceil((1 - b.tokens) / limit.rate));
     // t: seconds until the bucket is full again; on a refusal, until the next token, because the draft (section 6) says
     // Retry-After must not point earlier than t, and a client should not wait for a full bucket to send one request.
     const reset = ok ? Math.ceil((limit.burst - b.tokens) / limit.rate) : retryAfter;
-    return { ok, retryAfter, rateLimit: `"${this.name}";r=${Math.floor(b.tokens)};t=${reset}` };
+    return {
+      ok,
+      retryAfter,
+      rateLimit: `"${this.name}";r=${Math.floor(b.tokens)};t=${reset}`,
+      persistent,
+    };
   }
 
   /** Takes `tokens` more from `id`'s bucket for work a request turned out to cost; it may go below zero, a debt. */

@@ -8,7 +8,7 @@ import type { Detail } from '../../../shared/listing.ts';
 import type { Db } from '../../store/db.ts';
 import { facilityRevisions } from '../../store/facilities.ts';
 import type { ListQuery } from './query.ts';
-import { compress, codedEtag, type Coding } from '../transport/encoding.ts';
+import { compress, codedEtag, compressLater, type Coding } from '../transport/encoding.ts';
 import {
   apiBodyOf,
   BODY_OVERHEAD,
@@ -36,6 +36,11 @@ interface KeptList {
   cost: number;
 }
 
+/** A list's answer: at once, or `later` when its coding is made off the event loop. */
+export type ListVariant =
+  | { variant: Variant; later?: undefined; scanned: number }
+  | { variant?: undefined; later: Promise<Variant>; scanned: number };
+
 export class ViewsCache {
   private readonly entries = new Map<string, FacilityViews>();
   /** Facilities whose views take more than a fraction of the budget, kept apart so small ones cannot push them out. */
@@ -48,6 +53,10 @@ export class ViewsCache {
    */
   private readonly filtered = new Map<string, KeptList>();
   private filteredBytes = 0;
+  /** The last cut queued to be made off the event loop: the next waits for it. */
+  private offLoop: Promise<void> = Promise.resolve();
+  /** Codings of cuts being compressed in the thread pool, by list name and coding: a second request waits for the first. */
+  private readonly compressing = new Map<string, { views: FacilityViews; variant: Promise<Variant> }>();
   /** Counts get() calls: recency is a number on each entry, not a Map re-insertion per hit. */
   private clock = 0;
   /** How many facilities were built from the store: for tests and the operations page. */
@@ -57,6 +66,8 @@ export class ViewsCache {
     private readonly db: Db,
     private readonly publicUrl: string,
     private readonly budgetBytes = 64 * 1024 * 1024,
+    /** Cuts larger than this are compressed off the event loop (a server); Infinity keeps every answer synchronous. */
+    private readonly offLoopBytes = Infinity,
   ) {}
 
   /** Bytes held, by tier, and by the filtered lists. */
@@ -141,13 +152,10 @@ export class ViewsCache {
 
   /**
    * A list's answer in a coding (null: identity): the whole list's, or a filtered one's, kept among the filtered lists.
-   * `scanned`: the listings it cost a pass over (0 when it was kept), which the API charges to the key.
+   * A coding of a cut from a list larger than `offLoopBytes` comes `later`, made off the event loop. `scanned`: the
+   * listings it cost a pass over (0 when it was kept or is being made), which the API charges to the key.
    */
-  listVariant(
-    views: FacilityViews,
-    query: ListQuery | undefined,
-    coding: Coding | null,
-  ): { variant: Variant; scanned: number } {
+  listVariant(views: FacilityViews, query: ListQuery | undefined, coding: Coding | null): ListVariant {
     if (!query) return { variant: codedBody(views.list, coding), scanned: 0 };
     const key = resultKey(views, query);
     const name = `${views.facility.id} ${key}`;
@@ -158,17 +166,52 @@ export class ViewsCache {
     }
     const hit = coding === null ? undefined : kept?.coded[coding];
     if (hit) return { variant: hit, scanned: 0 };
+    const compressing = coding === null ? undefined : this.compressing.get(`${name} ${coding}`);
+    if (compressing?.views === views) return { later: compressing.variant, scanned: 0 };
     // Its strong ETag names the list it was cut from and the result: no digest of the bytes (RFC 9110 8.8.3 asks only
     // that different bytes never share one).
     const etag =
       kept?.etag ?? `"${createHash('sha1').update(views.list.identity.etag).update(key).digest('base64url')}"`;
-    const bytes = filteredBytesOf(views, query);
     const scanned = views.summaries.length;
+    const list = kept ?? { views, etag, coded: {}, cost: 0 };
+    if (coding !== null && views.list.identity.bytes.length > this.offLoopBytes)
+      return { later: this.cutLater(name, list, query, coding), scanned };
+    const bytes = filteredBytesOf(views, query);
     if (coding === null) return { variant: variantOf(bytes, etag, null), scanned };
-    const variant = variantOf(compress(bytes, coding, 'once'), codedEtag(etag, coding), coding);
-    if (variant.bytes.length <= MAX_KEPT_FILTERED_BYTES)
-      this.keep(name, kept ?? { views, etag, coded: {}, cost: 0 }, variant, coding);
+    const variant = variantOf(compress(bytes, coding, 'once'), codedEtag(list.etag, coding), coding);
+    if (variant.bytes.length <= MAX_KEPT_FILTERED_BYTES) this.keep(name, list, variant, coding);
     return { variant, scanned };
+  }
+
+  /**
+   * A large facility's cut, made in a turn of the event loop of its own and compressed in the thread pool, one at a
+   * time: however many arrive in one batch, other clients' answers wait for at most one cut.
+   */
+  private cutLater(name: string, list: KeptList, query: ListQuery, coding: Coding): Promise<Variant> {
+    const id = `${name} ${coding}`;
+    const variant = this.offLoop
+      .then(() => new Promise<Buffer>((resolve) => setImmediate(() => resolve(filteredBytesOf(list.views, query)))))
+      .then((bytes) => compressLater(bytes, coding, 'once'))
+      .then(
+        (out) => {
+          this.compressing.delete(id);
+          const made = variantOf(out, codedEtag(list.etag, coding), coding);
+          // Kept only if its facility's views are still the ones served (no data change while it was made).
+          const current = this.entries.get(list.views.facility.id) ?? this.large.get(list.views.facility.id);
+          if (current === list.views && out.length <= MAX_KEPT_FILTERED_BYTES) this.keep(name, list, made, coding);
+          return made;
+        },
+        (err: unknown) => {
+          this.compressing.delete(id);
+          throw err;
+        },
+      );
+    this.offLoop = variant.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.compressing.set(id, { views: list.views, variant });
+    return variant;
   }
 
   private keep(name: string, list: KeptList, variant: Variant, coding: Coding): void {

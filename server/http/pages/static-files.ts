@@ -4,7 +4,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { extname, resolve, sep } from 'node:path';
 import type { Answer, Headers, RequestLike } from '../transport/answer.ts';
 import { header } from '../transport/answer.ts';
-import { etagMatches } from '../api/api.ts';
+import { etagMatches } from '../transport/etag.ts';
 import { codedEtag, codingFor, compress, VARY_WITH_CODING, type Coding } from '../transport/encoding.ts';
 import { HTML_SECURITY_HEADERS } from './html.ts';
 

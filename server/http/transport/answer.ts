@@ -9,6 +9,16 @@ export interface Answer {
   status: number;
   headers: Headers | HeaderList;
   body: Buffer | string | null;
+  /** The real answer, when its body is made off the event loop; status, headers and body above are placeholders. */
+  later?: Promise<Answer>;
+}
+
+/**
+ * The answer, sent after `ms`: for a client that keeps sending while refused, which then waits on its connection
+ * instead of keeping the event loop busy with refusals (as nginx's limit_req delay and HAProxy's tarpit do).
+ */
+export function heldBack(answer: Answer, ms: number): Answer {
+  return { status: answer.status, headers: [], body: null, later: new Promise((r) => setTimeout(r, ms, answer)) };
 }
 
 /** The same headers as a list, built once where an answer is assembled from pre-built parts. */

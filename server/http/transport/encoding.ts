@@ -1,5 +1,5 @@
 // Content codings (RFC 9110 8.4, 12.5.3): which one a request accepts, and bodies compressed once for all requests.
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, type BrotliOptions } from 'node:zlib';
 
 export type Coding = 'br' | 'gzip';
 
@@ -33,14 +33,35 @@ function brotliQuality(length: number, effort: Effort): number {
 export function compress(bytes: Buffer, coding: Coding, effort: Effort = 'kept'): Buffer {
   const out =
     coding === 'gzip'
-      ? gzipSync(bytes, { level: effort === 'once' ? 1 : effort === 'static' || bytes.length <= SMALL ? 9 : 6 })
-      : brotliCompressSync(bytes, {
-          params: {
-            [constants.BROTLI_PARAM_QUALITY]: brotliQuality(bytes.length, effort),
-            [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-          },
-        });
-  // zlib hands back a slice of its output chunk (16 KiB and up): a kept 300-byte body would hold the whole chunk.
+      ? gzipSync(bytes, { level: gzipLevel(bytes.length, effort) })
+      : brotliCompressSync(bytes, brotliOptions(bytes.length, effort));
+  return ownBytes(out);
+}
+
+/** As compress(), in libuv's thread pool: the event loop answers other requests meanwhile. */
+export function compressLater(bytes: Buffer, coding: Coding, effort: Effort): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const done = (err: Error | null, out: Buffer) => (err ? reject(err) : resolve(ownBytes(out)));
+    if (coding === 'gzip') gzip(bytes, { level: gzipLevel(bytes.length, effort) }, done);
+    else brotliCompress(bytes, brotliOptions(bytes.length, effort), done);
+  });
+}
+
+function gzipLevel(length: number, effort: Effort): number {
+  return effort === 'once' ? 1 : effort === 'static' || length <= SMALL ? 9 : 6;
+}
+
+function brotliOptions(length: number, effort: Effort): BrotliOptions {
+  return {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: brotliQuality(length, effort),
+      [constants.BROTLI_PARAM_SIZE_HINT]: length,
+    },
+  };
+}
+
+/** zlib hands back a slice of its output chunk (16 KiB and up): a kept 300-byte body would hold the whole chunk. */
+function ownBytes(out: Buffer): Buffer {
   return out.length < out.buffer.byteLength / 2 ? Buffer.from(out) : out;
 }
 

@@ -124,6 +124,19 @@ export function startServer(handler: RequestHandler, log: JsonLog, opts: ServeOp
       request.headers.host === undefined && req.httpVersionMinor === 1
         ? bareProblem('bad_request', 'An HTTP/1.1 request needs a Host header.')
         : handler(request);
+    if (answer.later) void answer.later.then((a) => writeLater(res, a));
+    else write(res, answer);
+  }
+  function writeLater(res: ServerResponse, answer: Answer) {
+    // The client may have gone while its body was compressed: its socket is destroyed, and the answer goes nowhere.
+    if (res.destroyed) return;
+    try {
+      write(res, answer);
+    } catch {
+      res.destroy();
+    }
+  }
+  function write(res: ServerResponse, answer: Answer) {
     if (closing) addHeader(answer, 'connection', 'close');
     res.writeHead(answer.status, answer.headers);
     // A body we never read does not keep the connection busy: Node drains it when the answer finishes (resOnFinish ->
@@ -134,6 +147,9 @@ export function startServer(handler: RequestHandler, log: JsonLog, opts: ServeOp
   server.on('checkExpectation', onRequest);
   server.maxConnections = opts.maxConnections ?? 10_000;
   server.maxRequestsPerSocket = 0;
+  // A client that half-closes after its request still gets an answer made later (compressed off the loop, held back):
+  // by default Node ends such a socket at once. Node's own name for it (net's allowHalfOpen at the HTTP layer).
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   let closing = false;
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => {

@@ -1,0 +1,41 @@
+import { expect, it } from 'vitest';
+import { RateLimiter } from './rate-limit.ts';
+
+const limit = { rate: 10, burst: 5 };
+
+it('a client that keeps sending while refused runs out of patience after a burst of refusals; one that waits never does', () => {
+  let t = 0;
+  const limiter = new RateLimiter('key', () => t);
+  for (let i = 0; i < 5; i++) expect(limiter.take('eager', limit).ok).toBe(true);
+  const refusals = Array.from({ length: 8 }, () => limiter.take('eager', limit));
+  expect(refusals.every((d) => !d.ok)).toBe(true);
+  // Five refusals (the burst) are forgiven; from the sixth on, the client is sending without waiting.
+  expect(refusals.map((d) => d.persistent)).toEqual([false, false, false, false, false, true, true, true]);
+  // Quiet for a second: patience comes back at the limit's rate, as tokens do.
+  t += 1;
+  expect(limiter.take('eager', limit).ok).toBe(true);
+
+  // A client that honours Retry-After: refused now and then, never persistent.
+  for (let round = 0; round < 50; round++) {
+    for (let i = 0; i < 6; i++) expect(limiter.take('polite', limit, t).persistent).toBe(false);
+    t += 1;
+  }
+});
+
+it('a refused client that keeps sending stays persistent while it does, then recovers', () => {
+  let t = 0;
+  const limiter = new RateLimiter('page', () => t);
+  for (let i = 0; i < 100; i++) limiter.take('flood', limit);
+  const refused = [];
+  for (let k = 0; k < 200; k++) {
+    t += 0.01; // 100 requests a second against a rate of 10
+    const d = limiter.take('flood', limit);
+    if (!d.ok) refused.push(d.persistent);
+  }
+  // Patience comes back at the rate, so some refusals are forgiven, but most of a flood's are held to be persistent.
+  expect(refused.filter(Boolean).length).toBeGreaterThan(refused.length * 0.75);
+  t += 2;
+  const after = limiter.take('flood', limit);
+  expect(after.ok).toBe(true);
+  expect(after.persistent).toBe(false);
+});
