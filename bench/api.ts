@@ -178,10 +178,13 @@ async function main() {
     const ours = track(await startOurs('ours', data.file));
     const oursLogged = track(await startOurs('ours + request log', data.file, { log: true }));
     const oursOpenAuth = track(await startOurs('ours, failed-auth limit lifted', data.file, { openAuth: true }));
+    const oursNoHold = track(await startOurs('ours, refusals not held', data.file, { noHold: true }));
     const peer = track(await startPeer(data.file));
     const keys = issueKeys(data);
     const freshness = freshnessCheckCost(data.file, out);
-    const scenarios = (await scenariosFor(keys[0]!, ours, oursLogged, oursOpenAuth)).filter((s) => selected(s.name));
+    const scenarios = (await scenariosFor(keys[0]!, ours, oursLogged, oursOpenAuth, oursNoHold)).filter((s) =>
+      selected(s.name),
+    );
     // One ceiling per server of ours, serving the same scenarios in the same order: a Node process that has served a
     // mix of answers (bodies and none, several header lists) runs Node's own HTTP code slower than one that served a
     // single answer, so each side of a ratio must carry the same history into it.
@@ -237,6 +240,7 @@ async function main() {
     }
     await oursLogged.stop();
     await oursOpenAuth.stop();
+    await oursNoHold.stop();
     await peer.stop();
     for (const c of ceilings.values()) await c.stop();
 

@@ -15,6 +15,8 @@ export interface AppOptions {
   defaultLimit?: Limit;
   authFailureLimit?: Limit;
   pageLimit?: Limit;
+  /** 0: answer every refusal at once (the bench's cost-of-a-refusal scenario). */
+  holdRefusedMs?: number;
   lastUseIntervalMs?: number;
   logWrite?: (text: string) => void;
   quiet?: boolean;
@@ -52,7 +54,7 @@ export async function startApp(opts: AppOptions): Promise<App> {
     links: opts.links,
     log: opts.quiet ? undefined : log.log,
     offLoopBytes: OFF_LOOP_BYTES,
-    holdRefusedMs: HOLD_REFUSED_MS,
+    holdRefusedMs: opts.holdRefusedMs ?? HOLD_REFUSED_MS,
   });
   node?.attach(handler, log.log);
   let running: RunningServer;

@@ -5,8 +5,16 @@
 import { startApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 
-const [db, port] = process.argv.slice(2);
+// With MODE `no-hold`: the default limit, and every refusal answered at once (the "429" scenario measures its cost;
+// `listings serve` holds back the 429s of a client that keeps sending while refused).
+const [db, port, mode] = process.argv.slice(2);
 const config = loadConfig({ db, port, host: '127.0.0.1' }, {});
-const app = await startApp({ config, quiet: true, authFailureLimit: { rate: 1e9, burst: 1e9 } });
-process.stderr.write(`bench server (failed-auth limit lifted) at ${app.url} \n`);
+const app = await startApp(
+  mode === 'no-hold'
+    ? { config, quiet: true, holdRefusedMs: 0 }
+    : { config, quiet: true, authFailureLimit: { rate: 1e9, burst: 1e9 } },
+);
+process.stderr.write(
+  `bench server (${mode === 'no-hold' ? 'refusals not held' : 'failed-auth limit lifted'}) at ${app.url} \n`,
+);
 await app.stopped;

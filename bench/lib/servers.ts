@@ -160,16 +160,18 @@ export async function compileBenchServers(): Promise<void> {
 export async function startOurs(
   name: string,
   dbFile: string,
-  opts: { log?: boolean; openAuth?: boolean; checkout?: string; trustProxy?: string } = {},
+  opts: { log?: boolean; openAuth?: boolean; noHold?: boolean; checkout?: string; trustProxy?: string } = {},
 ): Promise<ServerProcess> {
   // A real port rather than 0: the public URL (and so the rent links in the bodies) carries it.
   const port = String(await freePort());
-  const args = opts.openAuth
-    ? [join(BENCH_DIST, 'serve-open-auth.mjs'), dbFile, port]
-    : [join(opts.checkout ?? REPO, 'bin', 'listings.js'), 'serve', '--port', port, '--db', dbFile];
-  if (!opts.log && !opts.openAuth) args.push('--quiet');
+  const args = opts.noHold
+    ? [join(BENCH_DIST, 'serve-open-auth.mjs'), dbFile, port, 'no-hold']
+    : opts.openAuth
+      ? [join(BENCH_DIST, 'serve-open-auth.mjs'), dbFile, port]
+      : [join(opts.checkout ?? REPO, 'bin', 'listings.js'), 'serve', '--port', port, '--db', dbFile];
+  if (!opts.log && !opts.openAuth && !opts.noHold) args.push('--quiet');
   const trust = opts.trustProxy;
-  const byFlag = trust !== undefined && !opts.openAuth && serveHasFlag('--trust-proxy', opts.checkout);
+  const byFlag = trust !== undefined && !opts.openAuth && !opts.noHold && serveHasFlag('--trust-proxy', opts.checkout);
   if (byFlag) args.push('--trust-proxy', trust);
   const env = trust !== undefined && !byFlag ? { TRUST_PROXY: trust } : undefined;
   return started(name, spawnServer(args, ['ignore', 'ignore', 'pipe'], env));

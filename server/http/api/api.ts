@@ -226,7 +226,7 @@ export class ListingsApi {
   /** A 429, held back when the client keeps sending while refused (and this API holds refusals at all). */
   refused(limit: Decision, answer: Answer): Answer {
     const ms = this.opts.holdRefusedMs;
-    return limit.persistent && ms !== undefined ? heldBack(answer, ms) : answer;
+    return limit.persistent && ms !== undefined && ms > 0 ? heldBack(answer, ms) : answer;
   }
 
   // Helpers are methods, not closures made per request (tsx's keepNames would name each one).
