@@ -7,6 +7,8 @@ export interface Io {
   readStdin(maxBytes: number): Promise<Uint8Array | string>;
   env: NodeJS.ProcessEnv;
   isTTY: boolean;
+  /** Asks on the terminal without echoing the answer; absent when standard input is not a terminal. */
+  readSecret?: (prompt: string) => Promise<string>;
 }
 
 export function processIo(): Io {
@@ -16,7 +18,37 @@ export function processIo(): Io {
     readStdin: (maxBytes) => bytesOf(process.stdin, maxBytes),
     env: process.env,
     isTTY: Boolean(process.stdout.isTTY),
+    ...(process.stdin.isTTY ? { readSecret: promptHidden } : {}),
   };
+}
+
+/** One line from the terminal, typed without echo (a password must not stay on screen or in scrollback). */
+function promptHidden(prompt: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const stdin = process.stdin;
+    let answer = '';
+    process.stderr.write(prompt);
+    stdin.setRawMode(true);
+    stdin.resume();
+    stdin.setEncoding('utf8');
+    const done = (err?: Error) => {
+      stdin.setRawMode(false);
+      stdin.pause();
+      stdin.off('data', onData);
+      process.stderr.write('\n');
+      if (err) reject(err);
+      else resolve(answer);
+    };
+    const onData = (chunk: string) => {
+      for (const ch of chunk) {
+        if (ch === '\r' || ch === '\n') return done();
+        if (ch === '\u0003') return done(new Error('interrupted'));
+        if (ch === '\u007f' || ch === '\b') answer = answer.slice(0, -1);
+        else answer += ch;
+      }
+    };
+    stdin.on('data', onData);
+  });
 }
 
 /**

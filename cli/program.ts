@@ -4,6 +4,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import { ListingsError } from '../server/errors.ts';
 import { dbCommand, facilitiesCommand, importCommand } from './commands/data.ts';
 import { keysCommand } from './commands/keys.ts';
+import { auditCommand, operatorsCommand } from './commands/operators.ts';
 import { serveCommand } from './commands/serve.ts';
 import { snapshotCommand } from './commands/snapshot.ts';
 import { demoCommand } from './commands/demo.ts';
@@ -47,6 +48,8 @@ export function createProgram(io: Io): Command {
     serveCommand(io),
     demoCommand(io),
     snapshotCommand(io),
+    operatorsCommand(io),
+    auditCommand(io),
   ]) {
     program.addCommand(sub);
   }

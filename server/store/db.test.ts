@@ -54,8 +54,11 @@ describe('openDb', () => {
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
     expect(tables).toEqual([
       'api_keys',
+      'audit_log',
       'facilities',
       'listings',
+      'operator_sessions',
+      'operators',
       'photos',
       'pricing_rules',
       'snapshot_kids',

@@ -100,6 +100,33 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE facilities ADD COLUMN contact_email TEXT;
   ALTER TABLE facilities ADD COLUMN contact_phone TEXT;
   `,
+  // 5: the operators who may log in to the panel, their sessions (token digests only) and the audit log
+  `
+  CREATE TABLE operators (
+    id TEXT PRIMARY KEY,
+    email TEXT NOT NULL UNIQUE,
+    password_hash TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    password_changed_at TEXT NOT NULL
+  ) STRICT;
+  CREATE TABLE operator_sessions (
+    digest TEXT PRIMARY KEY,
+    operator_id TEXT NOT NULL REFERENCES operators(id) ON DELETE CASCADE,
+    csrf TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    seen_at TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX operator_sessions_by_operator ON operator_sessions (operator_id);
+  CREATE TABLE audit_log (
+    id INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    action TEXT NOT NULL,
+    facility_id TEXT,
+    key_id TEXT,
+    detail TEXT NOT NULL DEFAULT '{}'
+  ) STRICT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

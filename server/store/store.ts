@@ -8,6 +8,12 @@ import { importPg } from './pg/import.ts';
 import { createKeyPg, listKeysPg, recordLastUsePg, revokeKeyPg, updateKeyPg } from './pg/keys.ts';
 import { listFacilitiesPg } from './pg/facilities.ts';
 import { checkLocation, describeLocation, isPostgresUrl } from './pg/location.ts';
+import type { SessionRow } from '../domain/sessions.ts';
+import { appendAudit, CLI_ACTOR, importAudit, keyAudit, listAudit, type AuditQuery, type AuditRow } from './audit.ts';
+import * as ops from './operators.ts';
+import type { OperatorInfo, OperatorRow } from './operators.ts';
+import * as pgOps from './pg/operators.ts';
+import { listAuditPg } from './pg/audit.ts';
 
 export type NewKey = { facilityId: string; label?: string; prefix: string } & KeyLimits;
 
@@ -16,13 +22,24 @@ export interface Store {
   /** The database as messages show it (a URL without its password). */
   readonly location: string;
   schemaVersion(): Promise<number>;
-  applyImport(file: ImportFile): Promise<ImportSummary>;
+  /** Each change of data or keys is written to the audit log in its own transaction, by `actor` (default: the CLI). */
+  applyImport(file: ImportFile, actor?: string): Promise<ImportSummary>;
   listFacilities(): Promise<FacilityCount[]>;
-  createKey(opts: NewKey): Promise<{ key: string; info: KeyInfo }>;
+  createKey(opts: NewKey, actor?: string): Promise<{ key: string; info: KeyInfo }>;
   listKeys(facilityId?: string): Promise<KeyInfo[]>;
-  revokeKey(id: string): Promise<KeyInfo>;
-  updateKey(id: string, changes: KeyLimits & { label?: string }): Promise<KeyInfo>;
+  revokeKey(id: string, actor?: string): Promise<KeyInfo>;
+  updateKey(id: string, changes: KeyLimits & { label?: string }, actor?: string): Promise<KeyInfo>;
   recordLastUse(uses: ReadonlyMap<string, Date>): Promise<void>;
+  listAudit(query?: AuditQuery): Promise<AuditRow[]>;
+  addOperator(email: string, passwordHash: string): Promise<OperatorInfo>;
+  listOperators(): Promise<OperatorInfo[]>;
+  operator(by: 'email' | 'id', value: string): Promise<OperatorRow | undefined>;
+  removeOperator(email: string): Promise<OperatorInfo>;
+  setOperatorPassword(email: string, passwordHash: string): Promise<OperatorInfo>;
+  createSession(row: SessionRow): Promise<void>;
+  session(digest: string): Promise<SessionRow | undefined>;
+  touchSession(digest: string, at: Date): Promise<void>;
+  endSession(digest: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -31,16 +48,48 @@ export async function openStore(location: string, options: OpenOptions = {}): Pr
   checkLocation(location);
   if (isPostgresUrl(location)) return pgStore(await openPg(location, { migrate: options.migrate }), location);
   const db = openDb(location, options);
+  // IMMEDIATE: the change and its audit row take the write lock together, as an import alone does.
+  const audited = <T>(fn: () => T) => db.transaction(fn).immediate();
   return {
     location,
     schemaVersion: async () => schemaVersionOf(db),
-    applyImport: async (file) => applyImport(db, file),
+    applyImport: async (file, actor = CLI_ACTOR) =>
+      audited(() => {
+        const summary = applyImport(db, file);
+        appendAudit(db, importAudit(actor, file, summary));
+        return summary;
+      }),
     listFacilities: async () => listFacilities(db),
-    createKey: async (opts) => createKey(db, opts),
+    createKey: async (opts, actor = CLI_ACTOR) =>
+      audited(() => {
+        const created = createKey(db, opts);
+        appendAudit(db, keyAudit('key.create', actor, created.info));
+        return created;
+      }),
     listKeys: async (facilityId) => listKeys(db, facilityId),
-    revokeKey: async (id) => revokeKey(db, id),
-    updateKey: async (id, changes) => updateKey(db, id, changes),
+    revokeKey: async (id, actor = CLI_ACTOR) =>
+      audited(() => {
+        const info = revokeKey(db, id);
+        appendAudit(db, keyAudit('key.revoke', actor, info));
+        return info;
+      }),
+    updateKey: async (id, changes, actor = CLI_ACTOR) =>
+      audited(() => {
+        const info = updateKey(db, id, changes);
+        appendAudit(db, keyAudit('key.update', actor, info));
+        return info;
+      }),
     recordLastUse: async (uses) => recordLastUse(db, uses),
+    listAudit: async (query) => listAudit(db, query),
+    addOperator: async (email, hash) => ops.addOperator(db, email, hash),
+    listOperators: async () => ops.listOperators(db),
+    operator: async (by, value) => (by === 'email' ? ops.operatorByEmail(db, value) : ops.operatorById(db, value)),
+    removeOperator: async (email) => ops.removeOperator(db, email),
+    setOperatorPassword: async (email, hash) => ops.setOperatorPassword(db, email, hash),
+    createSession: async (row) => ops.createSession(db, row),
+    session: async (digest) => ops.sessionByDigest(db, digest),
+    touchSession: async (digest, at) => ops.touchSession(db, digest, at),
+    endSession: async (digest) => ops.endSession(db, digest),
     close: async () => void db.close(),
   };
 }
@@ -54,13 +103,23 @@ function pgStore(pool: Pool, location: string): Store {
   return {
     location: describeLocation(location),
     schemaVersion: named(() => pgSchemaVersion(pool)),
-    applyImport: named((file) => importPg(pool, file)),
+    applyImport: named((file, actor) => importPg(pool, file, undefined, actor)),
     listFacilities: named(() => listFacilitiesPg(pool)),
-    createKey: named((opts) => createKeyPg(pool, opts)),
+    createKey: named((opts, actor) => createKeyPg(pool, opts, undefined, actor)),
     listKeys: named((facilityId) => listKeysPg(pool, facilityId)),
-    revokeKey: named((id) => revokeKeyPg(pool, id)),
-    updateKey: named((id, changes) => updateKeyPg(pool, id, changes)),
+    revokeKey: named((id, actor) => revokeKeyPg(pool, id, undefined, actor)),
+    updateKey: named((id, changes, actor) => updateKeyPg(pool, id, changes, actor)),
     recordLastUse: named((uses) => recordLastUsePg(pool, uses)),
+    listAudit: named((query) => listAuditPg(pool, query)),
+    addOperator: named((email, hash) => pgOps.addOperatorPg(pool, email, hash)),
+    listOperators: named(() => pgOps.listOperatorsPg(pool)),
+    operator: named((by, value) => pgOps.operatorPg(pool, by, value)),
+    removeOperator: named((email) => pgOps.removeOperatorPg(pool, email)),
+    setOperatorPassword: named((email, hash) => pgOps.setOperatorPasswordPg(pool, email, hash)),
+    createSession: named((row) => pgOps.createSessionPg(pool, row)),
+    session: named((digest) => pgOps.sessionPg(pool, digest)),
+    touchSession: named((digest, at) => pgOps.touchSessionPg(pool, digest, at)),
+    endSession: named((digest) => pgOps.endSessionPg(pool, digest)),
     close: () => pool.end(),
   };
 }

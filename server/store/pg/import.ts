@@ -5,6 +5,8 @@ import { facilityRowOf, listingRowOf, type ImportSummary } from '../facilities.t
 import { inTransaction, type Pool, type PoolClient } from './connect.ts';
 import { recordChange } from './changes.ts';
 import { pgInsertFromJson, TABLES } from './tables.ts';
+import { CLI_ACTOR, importAudit } from '../audit.ts';
+import { appendAuditPg } from './audit.ts';
 
 /** Facilities written per round of statements: bounds one statement's JSON while keeping round trips few. */
 const FACILITIES_PER_ROUND = 100;
@@ -18,7 +20,12 @@ const updateAll = (table: 'facilities' | 'listings', keep: readonly string[]) =>
 const UPSERT_FACILITIES = `${pgInsertFromJson('facilities')} ON CONFLICT (id) DO UPDATE SET ${updateAll('facilities', ['id', 'revision'])}, revision = facilities.revision + 1`;
 const UPSERT_LISTINGS = `${pgInsertFromJson('listings')} ON CONFLICT (id) DO UPDATE SET ${updateAll('listings', ['id', 'facility_id', 'code'])}`;
 
-export async function importPg(pool: Pool, file: ImportFile, now = new Date()): Promise<ImportSummary> {
+export async function importPg(
+  pool: Pool,
+  file: ImportFile,
+  now = new Date(),
+  actor = CLI_ACTOR,
+): Promise<ImportSummary> {
   const importedAt = now.toISOString();
   return inTransaction(pool, async (c) => {
     // First, so that the counter's row lock orders this import after any write still in progress.
@@ -27,6 +34,7 @@ export async function importPg(pool: Pool, file: ImportFile, now = new Date()): 
     for (let i = 0; i < file.facilities.length; i += FACILITIES_PER_ROUND) {
       await importRound(c, file.facilities.slice(i, i + FACILITIES_PER_ROUND), importedAt, summary);
     }
+    await appendAuditPg(c, importAudit(actor, file, summary, now));
     return summary;
   });
 }

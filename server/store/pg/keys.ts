@@ -12,6 +12,8 @@ import {
 import { inTransaction, type Pool, type PoolClient } from './connect.ts';
 import { recordChange } from './changes.ts';
 import { TABLES } from './tables.ts';
+import { CLI_ACTOR, keyAudit } from '../audit.ts';
+import { appendAuditPg } from './audit.ts';
 
 const COLUMNS = TABLES.api_keys.join(', ');
 
@@ -19,6 +21,7 @@ export async function createKeyPg(
   pool: Pool,
   opts: { facilityId: string; label?: string; prefix: string } & KeyLimits,
   now = new Date(),
+  actor = CLI_ACTOR,
 ): Promise<{ key: string; info: KeyInfo }> {
   return inTransaction(pool, async (c) => {
     const found = await c.query('SELECT 1 FROM facilities WHERE id = $1', [opts.facilityId]);
@@ -40,7 +43,9 @@ export async function createKeyPg(
       ],
     );
     await recordChange(c, { keys: [row.id] });
-    return { key, info: infoOf({ ...row, revoked_at: null, last_used_at: null }) };
+    const info = infoOf({ ...row, revoked_at: null, last_used_at: null });
+    await appendAuditPg(c, keyAudit('key.create', actor, info, now));
+    return { key, info };
   });
 }
 
@@ -59,7 +64,7 @@ async function lockedKey(c: PoolClient, id: string): Promise<KeyRow> {
   return rows[0];
 }
 
-export async function revokeKeyPg(pool: Pool, id: string, now = new Date()): Promise<KeyInfo> {
+export async function revokeKeyPg(pool: Pool, id: string, now = new Date(), actor = CLI_ACTOR): Promise<KeyInfo> {
   return inTransaction(pool, async (c) => {
     await lockedKey(c, id);
     const { rows } = await c.query<KeyRow>(
@@ -67,11 +72,18 @@ export async function revokeKeyPg(pool: Pool, id: string, now = new Date()): Pro
       [id, now.toISOString()],
     );
     await recordChange(c, { keys: [id] });
-    return infoOf(rows[0]!);
+    const info = infoOf(rows[0]!);
+    await appendAuditPg(c, keyAudit('key.revoke', actor, info, now));
+    return info;
   });
 }
 
-export async function updateKeyPg(pool: Pool, id: string, changes: KeyLimits & { label?: string }): Promise<KeyInfo> {
+export async function updateKeyPg(
+  pool: Pool,
+  id: string,
+  changes: KeyLimits & { label?: string },
+  actor = CLI_ACTOR,
+): Promise<KeyInfo> {
   return inTransaction(pool, async (c) => {
     const row = changedKeyRow(await lockedKey(c, id), changes);
     const { rows } = await c.query<KeyRow>(
@@ -80,7 +92,9 @@ export async function updateKeyPg(pool: Pool, id: string, changes: KeyLimits & {
       [id, row.label, row.rate_per_s, row.burst, row.allowed_origins],
     );
     await recordChange(c, { keys: [id] });
-    return infoOf(rows[0]!);
+    const info = infoOf(rows[0]!);
+    await appendAuditPg(c, keyAudit('key.update', actor, info));
+    return info;
   });
 }
 

@@ -113,6 +113,33 @@ export const PG_MIGRATIONS: readonly string[] = [
   ALTER TABLE facilities ADD COLUMN contact_email text;
   ALTER TABLE facilities ADD COLUMN contact_phone text;
   `,
+  // 5: panel operators, their sessions (token digests only) and the audit log
+  `
+  CREATE TABLE operators (
+    id text PRIMARY KEY,
+    email text NOT NULL UNIQUE,
+    password_hash text NOT NULL,
+    created_at text NOT NULL,
+    password_changed_at text NOT NULL
+  );
+  CREATE TABLE operator_sessions (
+    digest text PRIMARY KEY,
+    operator_id text NOT NULL REFERENCES operators(id) ON DELETE CASCADE,
+    csrf text NOT NULL,
+    created_at text NOT NULL,
+    seen_at text NOT NULL
+  );
+  CREATE INDEX operator_sessions_by_operator ON operator_sessions (operator_id);
+  CREATE TABLE audit_log (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    at text NOT NULL,
+    actor text NOT NULL,
+    action text NOT NULL,
+    facility_id text,
+    key_id text,
+    detail text NOT NULL DEFAULT '{}'
+  );
+  `,
 ];
 
 // Versioned together: a program knows the same number of migrations in both dialects.

@@ -1,0 +1,42 @@
+// Operators' sessions as values: random tokens (only their digest is stored), idle and absolute expiry. No I/O.
+import { createHash, randomBytes } from 'node:crypto';
+
+/** A session unused for this long ends: a panel left open on a shared desk. */
+export const SESSION_IDLE_MS = 30 * 60 * 1000;
+/** A session ends this long after login however busy it is: a stolen cookie is not useful for long. */
+export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+/** Last-seen times are written at most this often, so every page view is not a write. */
+export const SESSION_TOUCH_MS = 60 * 1000;
+
+export interface SessionRow {
+  digest: string;
+  operator_id: string;
+  csrf: string;
+  created_at: string;
+  seen_at: string;
+}
+
+export const randomToken = (): string => randomBytes(32).toString('base64url');
+
+export function tokenDigest(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** A new session: the token goes in the cookie, the row (its digest, never the token) in the store. */
+export function newSession(operatorId: string, now = new Date()): { token: string; row: SessionRow } {
+  const token = randomToken();
+  const at = now.toISOString();
+  return {
+    token,
+    row: { digest: tokenDigest(token), operator_id: operatorId, csrf: randomToken(), created_at: at, seen_at: at },
+  };
+}
+
+export function sessionLive(row: SessionRow, now = new Date()): boolean {
+  const t = now.getTime();
+  return t - Date.parse(row.seen_at) < SESSION_IDLE_MS && t - Date.parse(row.created_at) < SESSION_ABSOLUTE_MS;
+}
+
+export function needsTouch(row: SessionRow, now = new Date()): boolean {
+  return now.getTime() - Date.parse(row.seen_at) >= SESSION_TOUCH_MS;
+}

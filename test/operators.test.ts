@@ -1,0 +1,144 @@
+// Operator accounts and the audit log, on both stores: scrypt hashes only, sessions ended by passwd and remove, every
+// key and import action recorded with its actor, and never a key or a password in clear.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli/program.ts';
+import { hashPassword, verifyPassword } from '../server/domain/passwords.ts';
+import { newSession, sessionLive, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../server/domain/sessions.ts';
+import { openStore } from '../server/store/store.ts';
+import { bufferIo, DEMO_DATA, demoImport, tempDir } from './helpers/fixture.ts';
+import { startPostgres, type PgServer } from './helpers/postgres.ts';
+
+const PASSWORD = 'correct horse battery staple';
+
+async function run(db: string, args: string[], stdin = '') {
+  const io = bufferIo({ LISTINGS_DB: db }, stdin);
+  const code = await runCli(args, io);
+  return { code, stdout: io.stdout(), stderr: io.stderr() };
+}
+
+describe('passwords and sessions as values', () => {
+  it('salts every hash and verifies only the right password', async () => {
+    const [a, b] = [await hashPassword(PASSWORD), await hashPassword(PASSWORD)];
+    expect(a).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(a).not.toBe(b);
+    expect(await verifyPassword(PASSWORD, a)).toBe(true);
+    expect(await verifyPassword(`${PASSWORD}!`, a)).toBe(false);
+    expect(await verifyPassword(PASSWORD, 'plain')).toBe(false);
+  });
+
+  it('ends a session when idle or too old, whichever comes first', () => {
+    const start = new Date('2026-01-01T00:00:00Z');
+    const { row, token } = newSession('op_x', start);
+    expect(row.digest).not.toContain(token);
+    const at = (ms: number) => new Date(start.getTime() + ms);
+    expect(sessionLive(row, at(SESSION_IDLE_MS - 1))).toBe(true);
+    expect(sessionLive(row, at(SESSION_IDLE_MS))).toBe(false);
+    const busy = { ...row, seen_at: at(SESSION_ABSOLUTE_MS - 1000).toISOString() };
+    expect(sessionLive(busy, at(SESSION_ABSOLUTE_MS - 1))).toBe(true);
+    expect(sessionLive(busy, at(SESSION_ABSOLUTE_MS))).toBe(false);
+  });
+});
+
+describe('listings operators and listings audit (SQLite)', () => {
+  let dir: string;
+  let cleanup: () => void;
+  let db: string;
+  beforeAll(() => {
+    ({ dir, cleanup } = tempDir());
+    db = join(dir, 'listings.db');
+  });
+  afterAll(() => cleanup());
+
+  it('adds, lists, changes and removes accounts; the password comes from stdin, never an argument', async () => {
+    expect((await run(db, ['operators', 'add', 'Ops@Example.com'], `${PASSWORD}\n`)).code).toBe(0);
+    expect((await run(db, ['operators', 'add', 'ops@example.com'], `${PASSWORD}\n`)).code).toBe(1);
+    expect((await run(db, ['operators', 'add', 'short@example.com'], 'short\n')).code).toBe(1);
+    expect((await run(db, ['operators', 'add', 'x@example.com', PASSWORD])).code).toBe(2);
+    const listed = await run(db, ['operators', 'list', '--json']);
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ email: 'ops@example.com' })]);
+    expect(listed.stdout).not.toContain('scrypt');
+
+    const store = await openStore(db);
+    try {
+      const row = (await store.operator('email', 'ops@example.com'))!;
+      expect(await verifyPassword(PASSWORD, row.password_hash)).toBe(true);
+      const { row: session } = newSession(row.id);
+      await store.createSession(session);
+      expect((await run(db, ['operators', 'passwd', 'ops@example.com'], 'another long password\n')).code).toBe(0);
+      expect(await store.session(session.digest)).toBeUndefined();
+      const changed = (await store.operator('email', 'ops@example.com'))!;
+      expect(await verifyPassword('another long password', changed.password_hash)).toBe(true);
+      await store.createSession(newSession(row.id).row);
+      expect((await run(db, ['operators', 'remove', 'ops@example.com'])).code).toBe(0);
+      expect(await store.listOperators()).toEqual([]);
+      expect((await run(db, ['operators', 'remove', 'ops@example.com'])).code).toBe(1);
+    } finally {
+      await store.close();
+    }
+    // Closed, the store has checkpointed its WAL: the file holds everything written.
+    const bytes = readFileSync(db).toString('latin1');
+    expect(bytes).not.toContain(PASSWORD);
+    expect(bytes).not.toContain('another long password');
+  });
+
+  it('records every key and import action with its actor, never the key itself', async () => {
+    expect((await run(db, ['import', DEMO_DATA])).code).toBe(0);
+    const created = JSON.parse((await run(db, ['keys', 'create', '--facility', 'wro-1', '--json'])).stdout);
+    expect((await run(db, ['keys', 'update', created.id, '--label', 'site'])).code).toBe(0);
+    expect((await run(db, ['keys', 'revoke', created.id])).code).toBe(0);
+    const out = await run(db, ['audit', '--json']);
+    const rows = JSON.parse(out.stdout) as { action: string; actor: string; key_id: string | null }[];
+    expect(rows.map((r) => r.action)).toEqual(['key.revoke', 'key.update', 'key.create', 'import']);
+    expect(rows.every((r) => r.actor === 'cli')).toBe(true);
+    expect(rows[0]!.key_id).toBe(created.id);
+    expect(out.stdout).not.toContain(created.key);
+    expect((await run(db, ['audit'])).stdout).not.toContain(created.key);
+    const other = JSON.parse((await run(db, ['audit', '--facility', 'ber-1', '--json'])).stdout);
+    expect(other).toEqual([]);
+  });
+});
+
+describe('operators, sessions and audit on PostgreSQL', () => {
+  let server: PgServer;
+  beforeAll(async () => {
+    server = await startPostgres();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('keeps the same rows and rules as SQLite', async () => {
+    const store = await openStore(await server.newDatabase());
+    try {
+      const op = await store.addOperator('Ops@Example.com', await hashPassword(PASSWORD));
+      expect(op.email).toBe('ops@example.com');
+      await expect(store.addOperator('ops@example.com', 'x')).rejects.toMatchObject({ code: 'operator_exists' });
+      const { row } = newSession(op.id);
+      await store.createSession(row);
+      expect(await store.session(row.digest)).toEqual(row);
+      await store.touchSession(row.digest, new Date(Date.parse(row.seen_at) + 1000));
+      expect((await store.session(row.digest))!.seen_at).not.toBe(row.seen_at);
+      await store.setOperatorPassword('ops@example.com', await hashPassword('another long password'));
+      expect(await store.session(row.digest)).toBeUndefined();
+
+      await store.applyImport(demoImport(), 'ops@example.com');
+      const { info } = await store.createKey({ facilityId: 'wro-1', prefix: 'svc' }, 'ops@example.com');
+      await store.updateKey(info.id, { label: 'site' }, 'ops@example.com');
+      await store.revokeKey(info.id);
+      const audit = await store.listAudit();
+      expect(audit.map((r) => [r.action, r.actor])).toEqual([
+        ['key.revoke', 'cli'],
+        ['key.update', 'ops@example.com'],
+        ['key.create', 'ops@example.com'],
+        ['import', 'ops@example.com'],
+      ]);
+      expect(await store.listAudit({ facilityId: 'wro-1', limit: 1 })).toHaveLength(1);
+      await store.removeOperator('ops@example.com');
+      expect(await store.listOperators()).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+});
