@@ -1,7 +1,7 @@
 // A serving node on PostgreSQL: the in-memory mirror it answers from, a freshness read before each batch, last use
 // written to the shared database, and LISTEN to drop caches early.
 import type { Handler } from './http/handler.ts';
-import { SharedFreshness } from './http/api/shared-freshness.ts';
+import { SharedFreshness } from './freshness/shared-freshness.ts';
 import type { Db } from './store/db.ts';
 import { openPg, pgFailure } from './store/pg/connect.ts';
 import { PendingLastUse } from './store/pg/last-use.ts';

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SORT_KEYS } from '../shared/sort.ts';
 import { openApiDocument } from '../server/http/api/openapi.ts';
-import { parseListQuery } from '../server/http/api/query.ts';
+import { parseListQuery } from '../server/http/views/query.ts';
 import { issueKey } from './helpers/fixture.ts';
 import { call, json, type CallOptions } from './helpers/http.ts';
 import { useDemoHandler } from './helpers/setup.ts';

@@ -23,7 +23,9 @@ import { nextRequestId } from './transport/request-id.ts';
 import { rentalPage, RENT_PREFIX, tooManyPages } from './pages/rental-page.ts';
 import { RateLimiter, type Limit } from './api/rate-limit.ts';
 import { StaticBody, StaticFiles } from './pages/static-files.ts';
-import { healthOf } from './api/health.ts';
+import { healthOf } from './pages/health.ts';
+import { Freshness } from '../freshness/freshness.ts';
+import { ViewsCache } from './views/views-cache.ts';
 
 export interface HandlerOptions extends Omit<ApiOptions, 'db'> {
   db: Db;
@@ -45,7 +47,11 @@ export interface Handler extends RequestHandler {
 }
 
 export function createHandler(opts: HandlerOptions): Handler {
-  const api = new ListingsApi(opts);
+  // The app's parts: one freshness check and one views cache, read by the API and the rental pages alike.
+  const freshness = new Freshness(opts.db);
+  const views = new ViewsCache(opts.db, opts.publicUrl, opts.cacheBudgetBytes, opts.offLoopBytes);
+  freshness.onChange(() => views.dropChanged());
+  const api = new ListingsApi(opts, { freshness, views });
   const pageLimiter = new RateLimiter('page');
   const pageLimit = opts.pageLimit ?? DEFAULT_PAGE_LIMIT;
   const widget = new StaticFiles(
@@ -102,14 +108,14 @@ export function createHandler(opts: HandlerOptions): Handler {
       return openapi.answer(req, openapiHeaders);
     }
     if (path === '/favicon.ico') return assets.serve(req, 'favicon.svg');
-    if (path === '/healthz') return healthOf(api.freshness);
+    if (path === '/healthz') return healthOf(freshness);
     if (path === '/docs' || path === '/docs/') return docs(req);
     if (path === '/') return indexPage(opts.links ?? []);
     if (path.startsWith(RENT_PREFIX)) {
       const limit = pageLimiter.take(req.remoteAddress, pageLimit);
       if (!limit.ok) return api.refused(limit, tooManyPages(limit.retryAfter));
-      api.freshness.check();
-      return rentalPage(api.views, path);
+      freshness.check();
+      return rentalPage(views, path);
     }
     if (path.startsWith('/widget/')) return widget.serve(req, path.slice('/widget/'.length));
     if (path.startsWith('/assets/')) return assets.serve(req, path.slice('/assets/'.length));

@@ -16,12 +16,12 @@ import { KeyVerifier, REFUSALS, type KeyInfo } from './auth.ts';
 import { etagMatches } from '../transport/etag.ts';
 import { allowedOriginFor, CORS_HEADERS, corsHeaderListFor } from '../transport/cors.ts';
 import { codingFor } from '../transport/encoding.ts';
-import { Freshness } from './freshness.ts';
+import type { Freshness } from '../../freshness/freshness.ts';
 import { LastUse, useSlotOf, type UseSlot } from './last-use.ts';
-import { parseListQuery } from './query.ts';
+import { parseListQuery } from '../views/query.ts';
 import { RateLimiter, type Decision, type Limit } from './rate-limit.ts';
-import { codedBody, type Variant } from './facility-views.ts';
-import { ViewsCache } from './views-cache.ts';
+import { codedBody, type Variant } from '../views/facility-views.ts';
+import type { ViewsCache } from '../views/views-cache.ts';
 
 export const API_PREFIX = '/external/listings';
 const API_PREFIX_SLASH = `${API_PREFIX}/`;
@@ -80,10 +80,15 @@ export interface ApiContext {
   keyId: string | undefined;
 }
 
+/** What the app owns and the API reads: when data changed, and the facilities' answers (shared with the pages). */
+export interface ApiParts {
+  freshness: Freshness;
+  views: ViewsCache;
+}
+
 export class ListingsApi {
   readonly freshness: Freshness;
   readonly lastUse: LastUse;
-  /** The facilities' answers, shared with the rental pages. */
   readonly views: ViewsCache;
   private readonly keys: KeyVerifier;
   private readonly keyLimiter = new RateLimiter('key');
@@ -93,15 +98,15 @@ export class ListingsApi {
   /** Inside batch(): the clock reading that serves the whole batch. */
   private batchNow: number | undefined;
 
-  constructor(private readonly opts: ApiOptions) {
-    this.freshness = new Freshness(opts.db);
+  constructor(
+    private readonly opts: ApiOptions,
+    parts: ApiParts,
+  ) {
+    this.freshness = parts.freshness;
+    this.views = parts.views;
     this.keys = new KeyVerifier(opts.db, opts.keyPrefix);
-    this.views = new ViewsCache(opts.db, opts.publicUrl, opts.cacheBudgetBytes, opts.offLoopBytes);
     this.lastUse = new LastUse(opts.db, opts.lastUseIntervalMs, opts.recordLastUse);
-    this.freshness.onChange(() => {
-      this.keys.clear();
-      this.views.dropChanged();
-    });
+    this.freshness.onChange(() => this.keys.clear());
   }
 
   /**

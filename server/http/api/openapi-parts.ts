@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { listingIdOf, type FacilityData } from '../../domain/facility.ts';
 import { DETAILS, MAX_URL_LENGTH, problemBody, STATUS_OF } from '../transport/answer.ts';
-import { LIST_QUERY_PARAMETERS, ListQuery, parseListQuery } from './query.ts';
+import { LIST_QUERY_PARAMETERS, ListQuery, parseListQuery } from '../views/query.ts';
 
 /** A sample facility run through the real domain functions, so examples cannot drift from answers. */
 export function exampleData(): FacilityData {

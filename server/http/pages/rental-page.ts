@@ -4,7 +4,7 @@ import { bookingUrlOf } from '../../domain/views.ts';
 import { formatArea, formatDimensions, formatDuration, formatMoney, formatPeriod } from '../../../shared/format.ts';
 import { offerOf } from '../../../shared/structured-data.ts';
 import type { Detail } from '../../../shared/listing.ts';
-import type { ViewsCache } from '../api/views-cache.ts';
+import type { ViewsCache } from '../views/views-cache.ts';
 import type { Answer } from '../transport/answer.ts';
 import { html, HTML_SECURITY_HEADERS, jsonForScript, page, type Html } from './html.ts';
 

@@ -1,5 +1,5 @@
 // Freshness across nodes (PostgreSQL): before each batch one read of the change counter, the counterpart of PRAGMA data_version.
-import type { Mirror } from '../../store/pg/mirror.ts';
+import type { Mirror } from '../store/pg/mirror.ts';
 import type { Freshness } from './freshness.ts';
 
 /** After a failed read, batches within this long are refused without another try: a dead database is not hammered. */

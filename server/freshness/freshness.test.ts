@@ -1,8 +1,8 @@
 // Freshness: a commit by another connection (as by another process) drops the caches before the next check answers.
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers/fixture.ts';
-import { openDb, type Db } from '../../store/db.ts';
+import { tempDir } from '../../test/helpers/fixture.ts';
+import { openDb, type Db } from '../store/db.ts';
 import { Freshness } from './freshness.ts';
 
 let dir: string;

@@ -1,6 +1,6 @@
 // GET /healthz for load balancers: 200 only while this node can serve fresh answers, 503 while it refuses them.
 import type { Answer } from '../transport/answer.ts';
-import type { Freshness } from './freshness.ts';
+import type { Freshness } from '../../freshness/freshness.ts';
 
 const HEADERS = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
 

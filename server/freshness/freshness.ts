@@ -1,7 +1,7 @@
 // Notices writes by any other process (an import, a revoke) via PRAGMA data_version, so caches never serve stale data.
-import { changeCounter } from '../../store/changes.ts';
-import type { Db } from '../../store/db.ts';
-import { DETAILS, HttpProblem } from '../transport/answer.ts';
+import { changeCounter } from '../store/changes.ts';
+import type { Db } from '../store/db.ts';
+import { DETAILS, HttpProblem } from '../http/transport/answer.ts';
 
 /** What a refused request is told to wait, in seconds, while the database is unreachable. */
 export const UNAVAILABLE_RETRY_AFTER_S = 5;
