@@ -169,7 +169,7 @@ export class ListingsApi {
         // A list cut anew costs a pass over the facility: a token per LISTINGS_PER_TOKEN listings beyond the first.
         if (made.scanned > LISTINGS_PER_TOKEN)
           this.keyLimiter.charge(key.id, Math.floor(made.scanned / LISTINGS_PER_TOKEN));
-        if (made.later) return this.answerLater(made.later, req, cors, profile, limit, ctx);
+        if (made.later) return this.bodyAnswer(made.later, req, cors, profile, limit, ctx);
         variant = made.variant;
       }
     } else {
@@ -180,14 +180,25 @@ export class ListingsApi {
     return this.bodyAnswer(variant, req, cors, profile, limit, ctx);
   }
 
+  /** The answer with this body; one still being made off the event loop stands in with placeholders until `later`. */
   private bodyAnswer(
-    variant: Variant,
+    variant: Variant | Promise<Variant>,
     req: RequestLike,
     cors: Cors,
     profile: KeyProfile,
     limit: Decision,
     ctx: ApiContext,
   ): Answer {
+    if (variant instanceof Promise)
+      return {
+        status: 200,
+        headers: [],
+        body: null,
+        later: variant.then(
+          (v) => this.bodyAnswer(v, req, cors, profile, limit, ctx),
+          () => problem('internal_error', DETAILS.internal_error(ctx.requestId), cors.headers),
+        ),
+      };
     const inm = single(req.headers['if-none-match']);
     const notModified = inm !== undefined && etagMatches(inm, variant.etag);
     return {
@@ -205,26 +216,6 @@ export class ListingsApi {
         'nosniff',
       ],
       body: notModified ? null : variant.bytes,
-    };
-  }
-
-  /** An answer whose body is still being compressed: its status and headers stand in until `later` brings it. */
-  private answerLater(
-    variant: Promise<Variant>,
-    req: RequestLike,
-    cors: Cors,
-    profile: KeyProfile,
-    limit: Decision,
-    ctx: ApiContext,
-  ): Answer {
-    return {
-      status: 200,
-      headers: [],
-      body: null,
-      later: variant.then(
-        (v) => this.bodyAnswer(v, req, cors, profile, limit, ctx),
-        () => problem('internal_error', DETAILS.internal_error(ctx.requestId), cors.headers),
-      ),
     };
   }
 
