@@ -1,8 +1,7 @@
 // `listings serve --workers N`: N real processes share one port, and every one of them stays exactly as fresh as a
-// single server. Each answer's X-Request-Id starts with a prefix chosen once per process, which tells the workers apart.
+// single server.
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { request } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,48 +19,8 @@ import {
   type ServedDemo,
 } from './helpers/fixture.ts';
 import { until } from './helpers/wait.ts';
+import { childrenOf, many, workersOf } from './helpers/workers.ts';
 import { SERVER_NODE_FLAGS } from '../server/node-flags.ts';
-
-const LIST = '/external/listings';
-
-interface Answer {
-  status: number;
-  worker: string;
-  etag: string | undefined;
-  body: string;
-}
-
-/** One GET on a connection of its own, so that the cluster's round robin hands it to the next worker. */
-function fresh(base: string, key: string, headers: Record<string, string> = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${base}${LIST}`, { agent: false, headers: { 'x-api-key': key, ...headers } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (body += d));
-      res.on('end', () => {
-        const id = String(res.headers['x-request-id'] ?? '');
-        resolve({ status: res.statusCode!, worker: id.slice(0, 24), etag: res.headers.etag, body });
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-async function many(base: string, key: string, n: number, headers: Record<string, string> = {}): Promise<Answer[]> {
-  const out: Answer[] = [];
-  for (let i = 0; i < n; i++) out.push(await fresh(base, key, headers));
-  return out;
-}
-
-const workersOf = (answers: Answer[]) => new Set(answers.map((a) => a.worker));
-/** The primary's worker processes. Under tsx (sources newer than the bundle) it may also have an esbuild child: not counted. */
-const childrenOf = (pid: number) =>
-  execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' })
-    .split('\n')
-    .map((l) => /^\s*(\d+)\s+(.*)$/.exec(l))
-    .filter((m) => m !== null && m[2]!.includes('listings.js'))
-    .map((m) => Number(m![1]));
 
 describe('listings serve --workers 2', () => {
   let demo: ServedDemo;
