@@ -4,6 +4,10 @@ import { ListingsError } from '../server/errors.ts';
 import { openDb, type Db } from '../server/store/db.ts';
 import { checkLocation, isPostgresUrl } from '../server/store/pg/location.ts';
 import { openStore, type Store } from '../server/store/store.ts';
+import { sqliteLedger, type SnapshotLedger } from '../server/snapshots/ledger.ts';
+import { openPg, pgFailure } from '../server/store/pg/connect.ts';
+import { Mirror } from '../server/store/pg/mirror.ts';
+import { pgLedger } from '../server/store/pg/snapshot-ledger.ts';
 import type { Settings } from './settings.ts';
 
 export type GlobalOptions = Pick<Settings, 'db' | 'keyPrefix'>;
@@ -53,6 +57,23 @@ export async function withStore<T>(
     throw busyFailure(err, path);
   } finally {
     await store.close();
+  }
+}
+
+/** What snapshot commands read and record: a SQLite file, or PostgreSQL through a mirror of it in memory. */
+export async function withLedger<T>(cmd: Command, action: (ledger: SnapshotLedger) => Promise<T>): Promise<T> {
+  const path = globalsOf(cmd).db;
+  checkLocation(path);
+  if (!isPostgresUrl(path)) return withDb(cmd, (db) => action(sqliteLedger(db)));
+  const pool = await openPg(path);
+  const mirror = new Mirror(pool);
+  try {
+    return await action(pgLedger(pool, mirror, path));
+  } catch (err) {
+    throw pgFailure(err, path);
+  } finally {
+    mirror.close();
+    await pool.end();
   }
 }
 

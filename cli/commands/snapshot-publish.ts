@@ -4,7 +4,7 @@ import { loadSigningKey } from '../../server/snapshots/keygen.ts';
 import { publishSnapshots, type PublishProgress, type PublishSummary } from '../../server/snapshots/publish.ts';
 import { openTarget, parseTarget } from '../../server/snapshots/targets/open.ts';
 import { watchAndPublish } from '../../server/snapshots/watch.ts';
-import { withDb } from '../context.ts';
+import { withLedger } from '../context.ts';
 import { json, type Io } from '../io.ts';
 import {
   parseFacilityId,
@@ -100,9 +100,9 @@ export function publishCommand(io: Io): Command {
         const progress = progressReporter(io, { bar: io.isTTY && !flags.json, verb: 'publish' });
         const watchBar =
           io.isTTY && !flags.json ? (p: PublishProgress) => p.total >= BAR_FROM && progress(p) : undefined;
-        await withDb(cmd, async (db) => {
+        await withLedger(cmd, async (ledger) => {
           if (!flags.watch) {
-            const summary = await publishSnapshots(db, {
+            const summary = await publishSnapshots(ledger, {
               ...options,
               force: flags.force ?? false,
               onProgress: progress,
@@ -112,7 +112,7 @@ export function publishCommand(io: Io): Command {
           }
           io.err(`watching for changes; publishing to ${target.label} (stop with SIGTERM or Ctrl-C)`);
           await untilSignalled((signal) =>
-            watchAndPublish(db, {
+            watchAndPublish(ledger, {
               ...options,
               signal,
               onProgress: watchBar,

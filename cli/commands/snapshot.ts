@@ -4,7 +4,7 @@ import { ListingsError } from '../../server/errors.ts';
 import { exportSnapshots, type ExportSummary } from '../../server/snapshots/export.ts';
 import { generateSigningKey, loadSigningKey } from '../../server/snapshots/keygen.ts';
 import { verifySnapshot, type Checked } from '../../server/snapshots/verify.ts';
-import { withDb } from '../context.ts';
+import { withLedger } from '../context.ts';
 import { json, type Io } from '../io.ts';
 import {
   formatDuration,
@@ -87,8 +87,8 @@ export function snapshotCommand(io: Io): Command {
         const publicUrl = publicUrlOf(opts);
         const key = await loadSigningKey(opts.signingKey);
         if (key.warning) io.err(`warning: ${key.warning}`);
-        const summary = await withDb(cmd, (db) =>
-          exportSnapshots(db, {
+        const summary = await withLedger(cmd, (ledger) =>
+          exportSnapshots(ledger, {
             outDir: opts.out,
             key,
             publicUrl,

@@ -1,6 +1,7 @@
 // `snapshot export`: a publish of every facility to a folder (the same code as `snapshot publish`, forced).
 import { resolve } from 'node:path';
 import type { Db } from '../store/db.ts';
+import type { SnapshotLedger } from './ledger.ts';
 import type { SigningKey } from './keygen.ts';
 import { publishSnapshots, type FacilityPublished, type PublishProgress } from './publish.ts';
 import { folderTarget } from './targets/folder.ts';
@@ -35,9 +36,9 @@ export interface ExportSummary {
 }
 
 /** Every facility gets a new version on every export, as the contract says; `publish` is the one that skips. */
-export async function exportSnapshots(db: Db, opts: ExportOptions): Promise<ExportSummary> {
+export async function exportSnapshots(source: Db | SnapshotLedger, opts: ExportOptions): Promise<ExportSummary> {
   const out = resolve(opts.outDir);
-  const s = await publishSnapshots(db, {
+  const s = await publishSnapshots(source, {
     ...opts,
     target: folderTarget(out),
     force: true,

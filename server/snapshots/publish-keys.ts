@@ -1,8 +1,7 @@
 // keys.json and keys/<kid>.pem on a target: the current key first, older kids kept while something they signed is unexpired.
 import { ListingsError } from '../errors.ts';
 import { Jwks, type Jwk } from '../../shared/listing.ts';
-import type { Db } from '../store/db.ts';
-import { kidsNeededOn } from '../store/published.ts';
+import type { SnapshotLedger } from './ledger.ts';
 import { jwkOf, publicPemOf, type SigningKey } from './keygen.ts';
 import { KEYS_KEY, keysMeta, pemKey, pemMeta } from './targets/layout.ts';
 import type { Target } from './targets/target.ts';
@@ -19,7 +18,7 @@ export interface KeysPlan {
  * A kid this database never published with (another machine, an older release) is kept: nothing says its files
  * expired. One it did publish with is dropped once the last version it signed on this target has expired.
  */
-export async function planKeys(db: Db, target: Target, key: SigningKey, now: Date): Promise<KeysPlan> {
+export async function planKeys(ledger: SnapshotLedger, target: Target, key: SigningKey, now: Date): Promise<KeysPlan> {
   const existing = await target.get(KEYS_KEY);
   let previous: Jwk[] = [];
   if (existing !== undefined) {
@@ -36,7 +35,7 @@ export async function planKeys(db: Db, target: Target, key: SigningKey, now: Dat
       );
     previous = parsed.data.keys;
   }
-  const neededUntil = kidsNeededOn(db, target.recordKey);
+  const neededUntil = await ledger.kidsNeededOn(target.recordKey);
   const kept = previous.filter((k) => {
     if (k.kid === key.kid) return false;
     const until = neededUntil.get(k.kid);

@@ -3,14 +3,15 @@ import { ListingsError } from '../errors.ts';
 import { ImportFacility } from '../schemas/import.ts';
 import type { Db } from '../store/db.ts';
 import { facilityById, facilityRevisions, listFacilities } from '../store/facilities.ts';
-import { publishedOn, recordPublished, type Published } from '../store/published.ts';
+import type { Published } from '../store/published.ts';
 import { bytesOf, contentOf, isoSeconds, serialiseSignature, signatureOf, type SnapshotContent } from './format.ts';
 import type { SigningKey } from './keygen.ts';
 import { planKeys, writeKeys } from './publish-keys.ts';
 import { readPointer } from './publish-pointer.ts';
 import { pointerKey, pointerMeta, signatureKey, versionKey, versionMeta } from './targets/layout.ts';
 import type { Target } from './targets/target.ts';
-import { readFacility, recordWritten, reserveVersions } from '../store/snapshot-versions.ts';
+import { readFacility } from '../store/snapshot-versions.ts';
+import { ledgerOf, type SnapshotLedger } from './ledger.ts';
 
 /** Local records are written in batches: one small transaction per this many facilities. */
 const RECORD_EVERY = 100;
@@ -83,8 +84,12 @@ interface Candidate {
   content: SnapshotContent;
 }
 
-export async function publishSnapshots(db: Db, opts: PublishOptions): Promise<PublishSummary> {
+/** On a SQLite file pass the Db; on PostgreSQL its ledger (server/store/pg/snapshot-ledger.ts). */
+export async function publishSnapshots(source: Db | SnapshotLedger, opts: PublishOptions): Promise<PublishSummary> {
   const started = performance.now();
+  const ledger = ledgerOf(source);
+  await ledger.refresh();
+  const { db } = ledger;
   const ids = facilityIdsOf(db, opts.facilityIds);
   const now = opts.now ?? new Date();
   const generatedAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
@@ -93,7 +98,7 @@ export async function publishSnapshots(db: Db, opts: PublishOptions): Promise<Pu
 
   // What may need a new version, judged from the local record alone: an unchanged, fresh facility costs no request,
   // and one not imported since it was published (same revision) is not even read.
-  const records = publishedOn(db, target.recordKey);
+  const records = await ledger.publishedOn(target.recordKey);
   const revisions = facilityRevisions(db);
   const candidates: Candidate[] = [];
   const reRead: Published[] = [];
@@ -109,7 +114,7 @@ export async function publishSnapshots(db: Db, opts: PublishOptions): Promise<Pu
       reRead.push({ ...held, revision }); // imported again, same data
     else candidates.push({ id, revision, content });
   }
-  recordPublished(db, target.recordKey, reRead);
+  await ledger.recordPublished(target.recordKey, reRead);
 
   const results: FacilityPublished[] = [];
   let objects = 0;
@@ -118,21 +123,19 @@ export async function publishSnapshots(db: Db, opts: PublishOptions): Promise<Pu
   let keysUpdated = false;
   let stopped = false;
   // The lock only when something may be uploaded: a publish with nothing to do writes nothing, not even a lock.
-  const mayWrite = opts.locked || candidates.length > 0 || (await planKeys(db, target, key, now)).changed;
+  const mayWrite = opts.locked || candidates.length > 0 || (await planKeys(ledger, target, key, now)).changed;
   const unlock = opts.locked || !mayWrite ? async () => {} : await target.lock();
   try {
     if (mayWrite) {
       // Keys first, planned again under the lock: a reader who meets a new kid in a listings.json can find its key.
-      const written = await writeKeys(target, key, await planKeys(db, target, key, now));
+      const written = await writeKeys(target, key, await planKeys(ledger, target, key, now));
       keysUpdated = written.objects > 0;
       objects += written.objects;
       bytes += written.bytes;
     }
 
     const unrecorded: Published[] = [];
-    const flush = () => {
-      recordPublished(db, target.recordKey, unrecorded.splice(0));
-    };
+    const flush = () => ledger.recordPublished(target.recordKey, unrecorded.splice(0));
     const publishOne = async ({ id, revision, content }: Candidate) => {
       const pointer = await readPointer(target, id);
       if (!opts.force && pointer && isFresh(pointer, content.contentDigest, key.kid, now)) {
@@ -140,7 +143,8 @@ export async function publishSnapshots(db: Db, opts: PublishOptions): Promise<Pu
         unrecorded.push({ facilityId: id, revision, publicUrl: opts.publicUrl, ...pointer });
         return;
       }
-      const reserved = reserveVersions(db, [id], new Map([[id, (pointer?.version ?? 0) + 1]])).get(id)!;
+      const floor = new Map([[id, (pointer?.version ?? 0) + 1]]);
+      const reserved = (await ledger.reserveVersions([id], floor)).get(id)!;
       const listingsBytes = bytesOf(content.content, {
         version: reserved.version,
         generatedAt,
@@ -158,7 +162,7 @@ export async function publishSnapshots(db: Db, opts: PublishOptions): Promise<Pu
       await target.put(pointerKey(id), listingsBytes, pointerMeta);
       objects += 4;
       bytes += 2 * (listingsBytes.length + sigBytes.length);
-      recordWritten(db, [{ id, version: reserved.version, contentDigest: content.contentDigest }]);
+      await ledger.recordWritten([{ id, version: reserved.version, contentDigest: content.contentDigest }]);
       unrecorded.push({
         facilityId: id,
         revision,
@@ -169,7 +173,7 @@ export async function publishSnapshots(db: Db, opts: PublishOptions): Promise<Pu
         generatedAt: isoSeconds(generatedAt),
         expiresAt: isoSeconds(expiresAt),
       });
-      if (unrecorded.length >= RECORD_EVERY) flush();
+      if (unrecorded.length >= RECORD_EVERY) await flush();
       const facility = {
         id,
         version: reserved.version,
@@ -188,7 +192,7 @@ export async function publishSnapshots(db: Db, opts: PublishOptions): Promise<Pu
     try {
       stopped = await eachConcurrently(candidates, opts.concurrency ?? 16, publishOne, opts.signal);
     } finally {
-      flush();
+      await flush();
     }
   } finally {
     await unlock();

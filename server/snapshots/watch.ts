@@ -1,14 +1,13 @@
 // `snapshot publish --watch`: publish what changed within moments of any commit, re-sign before expiry, retry with backoff.
 import { ListingsError } from '../errors.ts';
-import { changeCounter } from '../store/changes.ts';
 import type { Db } from '../store/db.ts';
-import { publishedOn } from '../store/published.ts';
+import { ledgerOf, type SnapshotLedger } from './ledger.ts';
 import { publishSnapshots, type PublishOptions, type PublishSummary } from './publish.ts';
 
 export interface WatchOptions extends Omit<PublishOptions, 'locked' | 'signal' | 'now' | 'force'> {
   /** Aborting it stops the watch: the facilities in flight finish, the lock is released, the promise resolves. */
   signal: AbortSignal;
-  /** How often to look for a commit (a PRAGMA read, about a microsecond). */
+  /** How often to look for a commit (a PRAGMA read, about a microsecond; one query on PostgreSQL). */
   pollMs?: number;
   /** After a failure: wait this long, doubling up to maxBackoffMs, then try again. */
   firstBackoffMs?: number;
@@ -20,25 +19,28 @@ export interface WatchOptions extends Omit<PublishOptions, 'locked' | 'signal' |
   onWaiting(message: string): void;
 }
 
-export async function watchAndPublish(db: Db, opts: WatchOptions): Promise<void> {
+export async function watchAndPublish(source: Db | SnapshotLedger, opts: WatchOptions): Promise<void> {
   const { signal } = opts;
+  const ledger = ledgerOf(source);
   const pollMs = opts.pollMs ?? 250;
   const unlock = await lockAsStandby(opts);
   if (!unlock) return;
   try {
-    const changes = changeCounter(db);
+    // A database that cannot be read counts as no change: the publish that follows says what failed, and retries.
+    const changes = () => ledger.refresh().catch(() => seen);
+    let seen = 0;
     let backoff = opts.firstBackoffMs ?? 1000;
     let first = true;
     while (!signal.aborted) {
-      const seen = changes(); // before the publish: a commit during it triggers the next one
+      seen = await changes(); // before the publish: a commit during it triggers the next one
       let nextDue: number;
       try {
-        const summary = await publishSnapshots(db, { ...opts, locked: true, signal });
+        const summary = await publishSnapshots(ledger, { ...opts, locked: true, signal });
         if (first || summary.objects > 0) opts.onPublish(summary);
         first = false;
         backoff = opts.firstBackoffMs ?? 1000;
         // Never sooner than a second away: a record of a facility this watch does not publish must not spin it.
-        nextDue = Math.max(nextResignAt(db, opts.target.recordKey, opts.facilityIds), Date.now() + 1000);
+        nextDue = Math.max(await nextResignAt(ledger, opts.target.recordKey, opts.facilityIds), Date.now() + 1000);
       } catch (err) {
         if (!(err instanceof ListingsError)) throw err;
         opts.onRetry(err, backoff);
@@ -46,7 +48,7 @@ export async function watchAndPublish(db: Db, opts: WatchOptions): Promise<void>
         backoff = Math.min(backoff * 2, opts.maxBackoffMs ?? 60_000);
         continue; // nothing failed was recorded, so the next publish picks every change up again
       }
-      while (!signal.aborted && changes() === seen && Date.now() < nextDue) await sleep(pollMs, signal);
+      while (!signal.aborted && (await changes()) === seen && Date.now() < nextDue) await sleep(pollMs, signal);
     }
   } finally {
     await unlock();
@@ -54,9 +56,9 @@ export async function watchAndPublish(db: Db, opts: WatchOptions): Promise<void>
 }
 
 /** When the first facility on the target passes half its TTL (and so is due to be signed again). */
-function nextResignAt(db: Db, target: string, only: readonly string[] | undefined): number {
+async function nextResignAt(ledger: SnapshotLedger, target: string, only: readonly string[] | undefined) {
   let due = Number.POSITIVE_INFINITY;
-  for (const p of publishedOn(db, target).values()) {
+  for (const p of (await ledger.publishedOn(target)).values()) {
     if (only && only.length > 0 && !only.includes(p.facilityId)) continue;
     const generated = Date.parse(p.generatedAt);
     due = Math.min(due, generated + (Date.parse(p.expiresAt) - generated) / 2);

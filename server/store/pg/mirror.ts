@@ -25,6 +25,11 @@ export class Mirror {
 
   constructor(private readonly pool: Pool) {}
 
+  /** The change counter the copy is current with. */
+  get syncedVersion(): number {
+    return this.version;
+  }
+
   /** One read of the counter; when it moved, copies what changed. Resolves to whether anything did. */
   async sync(): Promise<boolean> {
     const { rows } = await this.pool.query<{ version: string }>(COUNTER);

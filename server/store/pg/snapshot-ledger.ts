@@ -1,0 +1,117 @@
+// The snapshot ledger on PostgreSQL: facilities read from a mirror brought up to date per publish, versions and what
+// each target holds kept in the shared database, so that publishers on any machine never reuse a version.
+import type { SnapshotLedger } from '../../snapshots/ledger.ts';
+import type { Published } from '../published.ts';
+import type { Reserved } from '../snapshot-versions.ts';
+import { inTransaction, pgFailure, type Pool } from './connect.ts';
+import type { Mirror } from './mirror.ts';
+
+const RESERVE = `INSERT INTO snapshot_versions (facility_id, version, content_digest) VALUES ($1, GREATEST(1, $2::integer), '')
+  ON CONFLICT (facility_id) DO UPDATE SET version = GREATEST(snapshot_versions.version + 1, excluded.version)
+  RETURNING version, content_digest`;
+const PUBLISHED = `INSERT INTO snapshot_published
+    (target, facility_id, revision, public_url, version, content_digest, kid, generated_at, expires_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+  ON CONFLICT (target, facility_id) DO UPDATE SET revision = excluded.revision, public_url = excluded.public_url,
+    version = excluded.version, content_digest = excluded.content_digest,
+    kid = excluded.kid, generated_at = excluded.generated_at, expires_at = excluded.expires_at
+  WHERE excluded.version >= snapshot_published.version`;
+// ISO 8601 UTC strings of one form compare as text (COLLATE "C": byte order, whatever the database's collation).
+const KID_UNTIL = `INSERT INTO snapshot_kids (target, kid, expires_at) VALUES ($1, $2, $3)
+  ON CONFLICT (target, kid) DO UPDATE SET expires_at = GREATEST(snapshot_kids.expires_at COLLATE "C", excluded.expires_at COLLATE "C")`;
+
+interface PublishedRow {
+  facility_id: string;
+  revision: number;
+  public_url: string;
+  version: number;
+  content_digest: string;
+  kid: string;
+  generated_at: string;
+  expires_at: string;
+}
+
+/** location: the database's URL, for one-line failures (a watch retries those; anything else ends it). */
+export function pgLedger(pool: Pool, mirror: Mirror, location: string): SnapshotLedger {
+  const ledger: SnapshotLedger = {
+    db: mirror.db,
+    refresh: async () => {
+      await mirror.sync();
+      return mirror.syncedVersion;
+    },
+    async publishedOn(target) {
+      const { rows } = await pool.query<PublishedRow>('SELECT * FROM snapshot_published WHERE target = $1', [target]);
+      return new Map(rows.map((r) => [r.facility_id, publishedOf(r)]));
+    },
+    async recordPublished(target, published) {
+      if (published.length === 0) return;
+      await inTransaction(pool, async (c) => {
+        for (const p of published) {
+          const row = [p.facilityId, p.revision, p.publicUrl, p.version, p.contentDigest, p.kid, p.generatedAt];
+          await c.query(PUBLISHED, [target, ...row, p.expiresAt]);
+          await c.query(KID_UNTIL, [target, p.kid, p.expiresAt]);
+        }
+      });
+    },
+    async kidsNeededOn(target) {
+      const { rows } = await pool.query<{ kid: string; expires_at: string }>(
+        'SELECT kid, expires_at FROM snapshot_kids WHERE target = $1',
+        [target],
+      );
+      return new Map(rows.map((r) => [r.kid, r.expires_at]));
+    },
+    reserveVersions: (ids, floors) =>
+      inTransaction(pool, async (c) => {
+        const out = new Map<string, Reserved>();
+        for (const id of ids) {
+          const { rows } = await c.query<{ version: number; content_digest: string }>(RESERVE, [
+            id,
+            floors?.get(id) ?? 1,
+          ]);
+          out.set(id, { version: rows[0]!.version, previousDigest: rows[0]!.content_digest });
+        }
+        return out;
+      }),
+    async recordWritten(written) {
+      await inTransaction(pool, async (c) => {
+        for (const w of written)
+          await c.query('UPDATE snapshot_versions SET content_digest = $1 WHERE facility_id = $2 AND version = $3', [
+            w.contentDigest,
+            w.id,
+            w.version,
+          ]);
+      });
+    },
+  };
+  const said =
+    <A extends unknown[], T>(fn: (...args: A) => Promise<T>) =>
+    async (...args: A): Promise<T> => {
+      try {
+        return await fn(...args);
+      } catch (err) {
+        throw pgFailure(err, location);
+      }
+    };
+  return {
+    db: ledger.db,
+    refresh: said(ledger.refresh),
+    publishedOn: said(ledger.publishedOn),
+    recordPublished: said(ledger.recordPublished),
+    kidsNeededOn: said(ledger.kidsNeededOn),
+    reserveVersions: said(ledger.reserveVersions),
+    recordWritten: said(ledger.recordWritten),
+  };
+}
+
+function publishedOf(r: PublishedRow): Published {
+  return {
+    facilityId: r.facility_id,
+    revision: r.revision,
+    publicUrl: r.public_url,
+    version: r.version,
+    contentDigest: r.content_digest,
+    kid: r.kid,
+    generatedAt: r.generated_at,
+    expiresAt: r.expires_at,
+  };
+}
