@@ -5,6 +5,7 @@ import { ListingsError } from '../server/errors.ts';
 import { dbCommand, facilitiesCommand, importCommand } from './commands/data.ts';
 import { keysCommand } from './commands/keys.ts';
 import { auditCommand, operatorsCommand } from './commands/operators.ts';
+import { panelCommand } from './commands/panel.ts';
 import { serveCommand } from './commands/serve.ts';
 import { snapshotCommand } from './commands/snapshot.ts';
 import { demoCommand } from './commands/demo.ts';
@@ -50,6 +51,7 @@ export function createProgram(io: Io): Command {
     snapshotCommand(io),
     operatorsCommand(io),
     auditCommand(io),
+    panelCommand(io),
   ]) {
     program.addCommand(sub);
   }

@@ -2,6 +2,8 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_KEY_LIMIT } from '../../server/app.ts';
 import { effectiveLimitOf } from '../../server/domain/keys.ts';
+import * as domainLimits from '../../server/domain/key-limits.ts';
+import { ListingsError } from '../../server/errors.ts';
 import type { KeyInfo, KeyLimits } from '../../server/store/keys.ts';
 import { globalsOf, withStore } from '../context.ts';
 import { json, table, type Io } from '../io.ts';
@@ -31,50 +33,29 @@ function keyRow(info: KeyInfo) {
   const burstFrom = info.burst !== null ? '' : info.rate_per_s === null ? ' (default)' : ' (from rate)';
   return {
     ...info,
-    rate: `${formatRate(limit.rate)}${info.rate_per_s === null ? ' (default)' : ''}`,
+    rate: `${domainLimits.formatRate(limit.rate)}${info.rate_per_s === null ? ' (default)' : ''}`,
     burst: `${limit.burst}${burstFrom}`,
   };
 }
 
-/** `20/s`, `600/min` -> requests per second. */
-export function parseRate(value: string): number {
-  const m = /^(\d+(?:\.\d+)?)\/(s|sec|m|min|h|hour)$/.exec(value.trim());
-  if (!m) throw new InvalidArgumentError('expected a rate such as 20/s, 600/min or 1000/h');
-  const per = { s: 1, sec: 1, m: 60, min: 60, h: 3600, hour: 3600 }[m[2] as 's'];
-  const rate = Number(m[1]) / per;
-  if (rate <= 0) throw new InvalidArgumentError('must be more than 0');
-  return rate;
+/** A domain refusal as commander's usage error (exit 2), so flags and panel forms share one rule. */
+function asArgument<T extends unknown[], R>(parse: (...args: T) => R): (...args: T) => R {
+  return (...args) => {
+    try {
+      return parse(...args);
+    } catch (err) {
+      if (err instanceof ListingsError) throw new InvalidArgumentError(err.message);
+      throw err;
+    }
+  };
 }
 
-/** Requests per second -> `20/s`, `600/min` or `1000/h`: the shortest way parseRate reads back to the same rate. */
-export function formatRate(perSecond: number): string {
-  const whole = (n: number) => Math.abs(n - Math.round(n)) < 1e-9;
-  if (whole(perSecond)) return `${Math.round(perSecond)}/s`;
-  if (whole(perSecond * 60)) return `${Math.round(perSecond * 60)}/min`;
-  if (whole(perSecond * 3600)) return `${Math.round(perSecond * 3600)}/h`;
-  return `${Number(perSecond.toFixed(3))}/s`;
-}
-
-export function parseBurst(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 1_000_000)
-    throw new InvalidArgumentError('expected a whole number from 1 to 1000000');
-  return n;
-}
-
-export function parseOrigin(value: string, previous: string[] = []): string[] {
-  let origin: string;
-  try {
-    const url = new URL(value);
-    if (!/^https?:$/.test(url.protocol) || url.origin !== value.replace(/\/$/, '')) throw new Error('not an origin');
-    origin = url.origin;
-  } catch {
-    throw new InvalidArgumentError(
-      `"${value}" is not an origin such as https://partner.example (scheme, host and optional port only)`,
-    );
-  }
-  return [...previous, origin];
-}
+export const parseRate = asArgument(domainLimits.parseRate);
+export const parseBurst = asArgument(domainLimits.parseBurst);
+export const parseOrigin = asArgument((value: string, previous: string[] = []) => [
+  ...previous,
+  domainLimits.parseOrigin(value),
+]);
 
 function limitOptions(cmd: Command): Command {
   return cmd

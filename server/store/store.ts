@@ -1,7 +1,9 @@
 // One store interface, two implementations: the SQLite file (the embedded default) and PostgreSQL (for several API nodes).
 import type { ImportFile } from '../schemas/import.ts';
 import { openDb, schemaVersionOf, type OpenOptions } from './db.ts';
-import { applyImport, listFacilities, type FacilityCount, type ImportSummary } from './facilities.ts';
+import { applyImport, facilityData, listFacilities, type FacilityCount, type ImportSummary } from './facilities.ts';
+import type { FacilityData } from '../domain/facility.ts';
+import { Mirror } from './pg/mirror.ts';
 import { createKey, listKeys, recordLastUse, revokeKey, updateKey, type KeyInfo, type KeyLimits } from './keys.ts';
 import { openPg, pgFailure, pgSchemaVersion, type Pool } from './pg/connect.ts';
 import { importPg } from './pg/import.ts';
@@ -25,6 +27,8 @@ export interface Store {
   /** Each change of data or keys is written to the audit log in its own transaction, by `actor` (default: the CLI). */
   applyImport(file: ImportFile, actor?: string): Promise<ImportSummary>;
   listFacilities(): Promise<FacilityCount[]>;
+  /** A facility's active listings with its rules, as the API reads them; undefined if unknown. */
+  facilityData(id: string): Promise<FacilityData | undefined>;
   createKey(opts: NewKey, actor?: string): Promise<{ key: string; info: KeyInfo }>;
   listKeys(facilityId?: string): Promise<KeyInfo[]>;
   revokeKey(id: string, actor?: string): Promise<KeyInfo>;
@@ -60,6 +64,7 @@ export async function openStore(location: string, options: OpenOptions = {}): Pr
         return summary;
       }),
     listFacilities: async () => listFacilities(db),
+    facilityData: async (id) => facilityData(db, id),
     createKey: async (opts, actor = CLI_ACTOR) =>
       audited(() => {
         const created = createKey(db, opts);
@@ -95,6 +100,13 @@ export async function openStore(location: string, options: OpenOptions = {}): Pr
 }
 
 function pgStore(pool: Pool, location: string): Store {
+  // Read through the serving nodes' own copy, so the panel shows what they answer; made on first use.
+  let mirror: Mirror | undefined;
+  const mirrored = async () => {
+    mirror ??= new Mirror(pool);
+    await mirror.sync();
+    return mirror.db;
+  };
   // A driver error becomes one line naming the server, the credentials or the database; ours pass as they are.
   const named =
     <A extends unknown[], T>(fn: (...args: A) => Promise<T>) =>
@@ -105,6 +117,7 @@ function pgStore(pool: Pool, location: string): Store {
     schemaVersion: named(() => pgSchemaVersion(pool)),
     applyImport: named((file, actor) => importPg(pool, file, undefined, actor)),
     listFacilities: named(() => listFacilitiesPg(pool)),
+    facilityData: named(async (id) => facilityData(await mirrored(), id)),
     createKey: named((opts, actor) => createKeyPg(pool, opts, undefined, actor)),
     listKeys: named((facilityId) => listKeysPg(pool, facilityId)),
     revokeKey: named((id, actor) => revokeKeyPg(pool, id, undefined, actor)),
@@ -120,6 +133,9 @@ function pgStore(pool: Pool, location: string): Store {
     session: named((digest) => pgOps.sessionPg(pool, digest)),
     touchSession: named((digest, at) => pgOps.touchSessionPg(pool, digest, at)),
     endSession: named((digest) => pgOps.endSessionPg(pool, digest)),
-    close: () => pool.end(),
+    close: () => {
+      mirror?.close();
+      return pool.end();
+    },
   };
 }

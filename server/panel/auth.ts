@@ -1,0 +1,69 @@
+// Who is asking: the session cookie (HttpOnly, SameSite=Strict, Secure over https), and whether a change came from the panel.
+import { timingSafeEqual } from 'node:crypto';
+import { needsTouch, SESSION_ABSOLUTE_MS, sessionLive, tokenDigest, type SessionRow } from '../domain/sessions.ts';
+import type { OperatorRow } from '../store/operators.ts';
+import type { Store } from '../store/store.ts';
+import { cookiesOf, type PanelRequest } from './http.ts';
+
+export interface PanelOrigin {
+  /** The panel's own origin, as browsers send it in Origin: `https://panel.example` or `http://127.0.0.1:8788`. */
+  origin: string;
+  secure: boolean;
+}
+
+export interface Authenticated {
+  operator: OperatorRow;
+  session: SessionRow;
+}
+
+/** `__Host-` over https: the browser then refuses the cookie from a subdomain or over plain http. */
+export const cookieName = (o: PanelOrigin) => (o.secure ? '__Host-listings_panel' : 'listings_panel');
+
+export function sessionCookie(token: string, o: PanelOrigin): string {
+  const secure = o.secure ? '; Secure' : '';
+  return `${cookieName(o)}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${SESSION_ABSOLUTE_MS / 1000}${secure}`;
+}
+
+export function clearedCookie(o: PanelOrigin): string {
+  return `${cookieName(o)}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${o.secure ? '; Secure' : ''}`;
+}
+
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** The live session the cookie names, and its operator; an expired one is ended on sight. */
+export async function authenticate(
+  store: Store,
+  req: PanelRequest,
+  o: PanelOrigin,
+): Promise<Authenticated | undefined> {
+  const token = cookiesOf(req).get(cookieName(o));
+  if (!token || !TOKEN.test(token)) return undefined;
+  const session = await store.session(tokenDigest(token));
+  if (!session) return undefined;
+  const now = new Date();
+  if (!sessionLive(session, now)) {
+    await store.endSession(session.digest);
+    return undefined;
+  }
+  const operator = await store.operator('id', session.operator_id);
+  if (!operator) return undefined;
+  if (needsTouch(session, now)) await store.touchSession(session.digest, now);
+  return { operator, session };
+}
+
+/** Origin (or, from browsers that omit it, Referer) names the panel itself: a cross-site form cannot pass. */
+export function fromPanel(req: PanelRequest, o: PanelOrigin): boolean {
+  if (req.headers.origin !== undefined) return req.headers.origin === o.origin;
+  try {
+    return req.headers.referer !== undefined && new URL(req.headers.referer).origin === o.origin;
+  } catch {
+    return false;
+  }
+}
+
+/** The form's token is the session's own: a second check beside Origin and SameSite. */
+export function csrfValid(token: string | null | undefined, session: SessionRow): boolean {
+  if (!token) return false;
+  const [a, b] = [Buffer.from(token), Buffer.from(session.csrf)];
+  return a.length === b.length && timingSafeEqual(a, b);
+}

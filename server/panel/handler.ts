@@ -1,0 +1,75 @@
+// The panel as a function from a request to an answer: login first, then pages and actions for one operator.
+import { ListingsError } from '../errors.ts';
+import type { Store } from '../store/store.ts';
+import { authenticate, clearedCookie, csrfValid, fromPanel, type Authenticated, type PanelOrigin } from './auth.ts';
+import { panelAsset } from './assets.ts';
+import { htmlAnswer, plain, redirect, formOf, type PanelRequest, type PanelResponse } from './http.ts';
+import { LoginLimiter } from './login-limits.ts';
+import { logIn } from './login.ts';
+import { loginPage } from './pages/login.ts';
+import { pageRoutes, type Route } from './routes.ts';
+
+export interface PanelOptions {
+  store: Store;
+  origin: PanelOrigin;
+  /** The API's PUBLIC_URL: what the Listings tab and the embed snippet point at. */
+  publicUrl: string;
+  keyPrefix: string;
+  limiter?: LoginLimiter;
+}
+
+export type PanelContext = Required<PanelOptions> & { who: Authenticated; form: () => URLSearchParams };
+
+export function createPanelHandler(options: PanelOptions): (req: PanelRequest) => Promise<PanelResponse> {
+  const opts: Required<PanelOptions> = { limiter: new LoginLimiter(), ...options };
+  const routes = pageRoutes();
+  return async (req) => {
+    try {
+      return await answer(opts, routes, req);
+    } catch (err) {
+      if (err instanceof ListingsError) return plain(400, err.message);
+      console.error('panel: unexpected failure', err);
+      return plain(500, 'Something went wrong; the server log says what.');
+    }
+  };
+}
+
+async function answer(opts: Required<PanelOptions>, routes: Route[], req: PanelRequest): Promise<PanelResponse> {
+  const path = new URL(req.url, 'http://panel').pathname;
+  const asset = panelAsset(path, req);
+  if (asset) return asset;
+  const change = req.method !== 'GET' && req.method !== 'HEAD';
+  // Every change, the login included, must come from a page of the panel itself.
+  if (change && !fromPanel(req, opts.origin)) return plain(403, 'Refused: this form did not come from the panel.');
+  if (path === '/login') {
+    if (req.method === 'POST') return logIn(opts, req);
+    return htmlOrRedirect(await authenticate(opts.store, req, opts.origin));
+  }
+  const who = await authenticate(opts.store, req, opts.origin);
+  if (!who) return change ? plain(401, 'Log in first.') : redirect('/login');
+  let parsed: URLSearchParams | undefined;
+  const form = () => (parsed ??= formOf(req));
+  const multipart = (req.headers['content-type'] ?? '').startsWith('multipart/form-data');
+  if (change && !multipart && !csrfValid(form().get('csrf'), who.session))
+    return plain(403, 'Refused: the form is out of date; reload the page.');
+  if (path === '/logout' && req.method === 'POST') {
+    await opts.store.endSession(who.session.digest);
+    return redirect('/login', { 'set-cookie': clearedCookie(opts.origin) });
+  }
+  const context: PanelContext = { ...opts, who, form };
+  for (const route of routes) {
+    if (route.method !== (req.method === 'HEAD' ? 'GET' : req.method)) continue;
+    const match = route.pattern.exec(path);
+    if (match)
+      return route.run(
+        context,
+        req,
+        match.slice(1).map((p) => (p === undefined ? '' : decodeURIComponent(p))),
+      );
+  }
+  return plain(404, 'No such page.');
+}
+
+function htmlOrRedirect(who: Authenticated | undefined): PanelResponse {
+  return who ? redirect('/') : htmlAnswer(loginPage());
+}

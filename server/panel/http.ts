@@ -1,0 +1,65 @@
+// The panel's requests and answers as plain values: the handler is a function from one to the other, testable without a socket.
+import type { Html } from '../http/pages/html.ts';
+
+export interface PanelRequest {
+  method: string;
+  /** Path and query, as the request line has them. */
+  url: string;
+  headers: Record<string, string | undefined>;
+  body: Buffer;
+  /** The peer's address (or the proxy's client, when the proxy is trusted). */
+  address: string;
+}
+
+export interface PanelResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Buffer;
+}
+
+/** No inline script or style, no framing, forms post only to the panel itself. */
+export const PANEL_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+const SECURITY_HEADERS = {
+  'content-security-policy': PANEL_CSP,
+  'referrer-policy': 'same-origin',
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  // Pages show keys and operator data: never kept by a browser or proxy cache.
+  'cache-control': 'no-store',
+};
+
+export function htmlAnswer(body: string | Html, status = 200, headers: Record<string, string> = {}): PanelResponse {
+  return {
+    status,
+    headers: { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8', ...headers },
+    body: String(body),
+  };
+}
+
+export function redirect(location: string, headers: Record<string, string> = {}): PanelResponse {
+  return { status: 303, headers: { ...SECURITY_HEADERS, location, ...headers }, body: '' };
+}
+
+export function plain(status: number, text: string, headers: Record<string, string> = {}): PanelResponse {
+  return {
+    status,
+    headers: { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8', ...headers },
+    body: text,
+  };
+}
+
+/** application/x-www-form-urlencoded fields. */
+export function formOf(req: PanelRequest): URLSearchParams {
+  return new URLSearchParams(req.body.toString('utf8'));
+}
+
+export function cookiesOf(req: PanelRequest): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0) out.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+  }
+  return out;
+}

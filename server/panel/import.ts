@@ -1,0 +1,27 @@
+// The Import action: the CLI's validation (every problem with its JSON path) and the store's all-or-nothing import.
+import { ListingsError } from '../errors.ts';
+import { parseImport } from '../domain/import.ts';
+import { csrfValid } from './auth.ts';
+import type { PanelContext } from './handler.ts';
+import { htmlAnswer, plain, type PanelRequest, type PanelResponse } from './http.ts';
+import { partsOf } from './multipart.ts';
+import { importBody } from './pages/import.ts';
+import { panelPage } from './pages/layout.ts';
+
+export async function importRoute(c: PanelContext, req: PanelRequest): Promise<PanelResponse> {
+  const parts = partsOf(req.headers['content-type'], req.body);
+  const field = (name: string) => parts.find((p) => p.name === name);
+  if (!csrfValid(field('csrf')?.data.toString('utf8'), c.who.session))
+    return plain(403, 'Refused: the form is out of date; reload the page.');
+  const file = field('file');
+  if (!file) return plain(400, 'Choose a file to import.');
+  const page = (outcome: Parameters<typeof importBody>[1], status = 200) =>
+    htmlAnswer(panelPage('Import', importBody(c.who, outcome), c.who), status);
+  try {
+    const parsed = parseImport(file.data, file.filename || 'upload');
+    return page({ summary: await c.store.applyImport(parsed, c.who.operator.email) });
+  } catch (err) {
+    if (!(err instanceof ListingsError)) throw err;
+    return page({ problems: err.details.length > 0 ? err.details : [err.message] }, 422);
+  }
+}

@@ -1,0 +1,37 @@
+// Logging in: limited per account and per address, as slow for an unknown account as for a known one.
+import { decoyHash, verifyPassword } from '../domain/passwords.ts';
+import { newSession } from '../domain/sessions.ts';
+import { normalEmail } from '../store/operators.ts';
+import { sessionCookie } from './auth.ts';
+import type { PanelOptions } from './handler.ts';
+import { formOf, htmlAnswer, redirect, type PanelRequest, type PanelResponse } from './http.ts';
+import { loginPage } from './pages/login.ts';
+
+function emailOf(value: string): string | undefined {
+  try {
+    return normalEmail(value);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function logIn(opts: Required<PanelOptions>, req: PanelRequest): Promise<PanelResponse> {
+  const form = formOf(req);
+  const typed = form.get('email') ?? '';
+  const email = emailOf(typed) ?? typed.slice(0, 254);
+  const password = form.get('password') ?? '';
+  const wait = opts.limiter.retryAfter(email, req.address);
+  if (wait > 0) return htmlAnswer(loginPage('limited', typed), 429, { 'retry-after': String(wait) });
+  const operator = emailOf(typed) ? await opts.store.operator('email', email) : undefined;
+  const ok = operator
+    ? await verifyPassword(password, operator.password_hash)
+    : await verifyPassword(password, await decoyHash()).then(() => false);
+  if (!ok || !operator) {
+    opts.limiter.failed(email, req.address);
+    return htmlAnswer(loginPage('wrong', typed), 401);
+  }
+  opts.limiter.succeeded(email);
+  const { token, row } = newSession(operator.id);
+  await opts.store.createSession(row);
+  return redirect('/', { 'set-cookie': sessionCookie(token, opts.origin) });
+}

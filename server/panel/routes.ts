@@ -1,0 +1,75 @@
+// The panel's pages and actions, each a pattern and a function of the logged-in operator's context.
+import { html } from '../http/pages/html.ts';
+import { listResponseOf } from '../domain/views.ts';
+import { ListingsError } from '../errors.ts';
+import type { PanelContext } from './handler.ts';
+import { htmlAnswer, plain, type PanelRequest, type PanelResponse } from './http.ts';
+import { importRoute } from './import.ts';
+import { keyRoutes } from './routes-keys.ts';
+import { auditBody } from './pages/audit.ts';
+import { facilitiesBody } from './pages/facilities.ts';
+import { embedBody, listingsBody, tabbed, type Tab } from './pages/facility.ts';
+import { importBody } from './pages/import.ts';
+import { panelPage } from './pages/layout.ts';
+import { apiBody } from './pages/keys.ts';
+import { snapshotsBody } from './pages/snapshots.ts';
+
+export interface Route {
+  method: string;
+  pattern: RegExp;
+  run(ctx: PanelContext, req: PanelRequest, params: string[]): Promise<PanelResponse>;
+}
+
+const FACILITY = '/facilities/([a-z0-9-]{1,64})';
+
+export function pageRoutes(): Route[] {
+  return [
+    { method: 'GET', pattern: /^\/$/, run: facilities },
+    { method: 'GET', pattern: new RegExp(`^${FACILITY}(?:/(api|snapshots|embed))?$`), run: facility },
+    {
+      method: 'GET',
+      pattern: /^\/import$/,
+      run: async (c) => htmlAnswer(panelPage('Import', importBody(c.who), c.who)),
+    },
+    { method: 'POST', pattern: /^\/import$/, run: importRoute },
+    { method: 'GET', pattern: /^\/audit$/, run: audit },
+    ...keyRoutes(FACILITY),
+  ];
+}
+
+async function facilities(c: PanelContext): Promise<PanelResponse> {
+  const rows = await Promise.all(
+    (await c.store.listFacilities()).map(async (f) => {
+      const data = await c.store.facilityData(f.id);
+      return { ...f, free_units: data?.listings.reduce((sum, l) => sum + l.free_units, 0) ?? 0 };
+    }),
+  );
+  return htmlAnswer(panelPage('Facilities', facilitiesBody(rows), c.who));
+}
+
+/** One tab of the facility view. */
+export async function facility(c: PanelContext, _req: PanelRequest, [id, tab]: string[], problem?: string) {
+  const data = await c.store.facilityData(id!);
+  if (!data) return plain(404, 'No such facility.');
+  const view = listResponseOf(data, c.publicUrl);
+  const body =
+    tab === 'api'
+      ? apiBody(c.who, id!, await c.store.listKeys(id), problem)
+      : tab === 'snapshots'
+        ? snapshotsBody()
+        : tab === 'embed'
+          ? embedBody(c.publicUrl)
+          : listingsBody(view);
+  const title = html`${data.facility.name}`.text;
+  return htmlAnswer(panelPage(title, tabbed(id!, (tab || 'listings') as Tab, body), c.who), problem ? 400 : 200);
+}
+
+async function audit(c: PanelContext): Promise<PanelResponse> {
+  return htmlAnswer(panelPage('Audit log', auditBody(await c.store.listAudit()), c.who));
+}
+
+/** A refusal the operator can fix (a bad rate, an unknown key) as its message; anything else is thrown on. */
+export function problemOf(err: unknown): string {
+  if (err instanceof ListingsError) return err.message;
+  throw err;
+}
