@@ -6,6 +6,7 @@ import { startPgNode } from './pg-node.ts';
 import { createHandler, type HandlerOptions } from './http/handler.ts';
 import { JsonLog } from './http/transport/log.ts';
 import { startServer, type RunningServer } from './http/transport/server.ts';
+import { yieldHelperThreads } from './http/transport/helper-threads.ts';
 import type { Limit } from './http/api/rate-limit.ts';
 
 export interface AppOptions {
@@ -59,6 +60,7 @@ export async function startApp(opts: AppOptions): Promise<App> {
   node?.attach(handler, log.log);
   let running: RunningServer;
   try {
+    await yieldHelperThreads();
     running = await startServer(handler, log, { host: config.host, port: config.port, trustProxy: config.trustProxy });
   } catch (err) {
     handler.close();

@@ -206,3 +206,11 @@ it('a cut larger than offLoopBytes is compressed in the thread pool: one compres
   expect(after.variant).toBe(made);
   expect(after.scanned).toBe(0);
 });
+
+it("a large facility's sort orders are made with its views, not in a later request's turn; a small one's on first use", () => {
+  const small = new ViewsCache(db, URL_BASE).get(ids[0])!;
+  expect(Object.keys(small.orders)).toEqual([]);
+  // A budget this small makes every facility a large one.
+  const large = new ViewsCache(db, URL_BASE, 1024).get(ids[0])!;
+  expect(Object.keys(large.orders).sort()).toEqual(['-area', '-price', 'area', 'code', 'price']);
+});

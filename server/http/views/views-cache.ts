@@ -20,7 +20,7 @@ import {
   type FacilityViews,
   type Variant,
 } from './facility-views.ts';
-import { filteredBytesOf, resultKey } from './filtered-lists.ts';
+import { filteredBytesOf, resultKey, sortAll } from './filtered-lists.ts';
 
 /** A filtered list's coding larger than this is made for its request alone: a few would crowd out whole facilities. */
 const MAX_KEPT_FILTERED_BYTES = 512 * 1024;
@@ -107,6 +107,7 @@ export class ViewsCache {
     if (!views) return undefined;
     this.builds++;
     const isLarge = views.size > this.budgetBytes / 8;
+    if (isLarge) sortAll(views);
     (isLarge ? this.large : this.entries).set(facilityId, views);
     this.account(views, views.size);
     return views;
