@@ -20,6 +20,8 @@ input, textarea, button { font: inherit; }
 input, textarea { padding: .4rem; border: 1px solid #667085; border-radius: 4px; width: 100%; box-sizing: border-box; }
 button { padding: .4rem .9rem; border: 1px solid #0a58a8; background: #0a58a8; color: #fff; border-radius: 4px;
   cursor: pointer; justify-self: start; }
+label { display: block; margin-top: .5rem; }
+button.copy { display: block; margin: .5rem 0 1rem; }
 button.danger { background: #b42318; border-color: #b42318; }
 .who button { background: #fff; color: #0a58a8; }
 .muted { color: #555; font-weight: 400; }

@@ -32,7 +32,7 @@ export function listingsBody(view: ListResponse): Html {
   if (view.listings.length === 0) return html`<p>No active listings.</p>`;
   return html`<p class="muted">As partners see them through the API now. <span class="badge">dynamic</span> marks a
 price adjusted by occupancy.</p>
-<div class="scroll" role="region" aria-label="Listings" tabindex="0">
+<div class="scroll" role="region" aria-label="Listings table" tabindex="0">
 <table>
 <thead><tr><th scope="col">Code</th><th scope="col">Title</th><th scope="col">Area</th><th scope="col">Price (gross)</th><th scope="col">Net</th><th scope="col">Free units</th></tr></thead>
 <tbody>${view.listings.map(
