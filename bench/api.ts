@@ -4,6 +4,7 @@
 // scenario (a partner's latency beside an abusive key and page requests); then the one-key scenarios. Prints req/s,
 // p50/p99, server CPU per answer and RSS per scenario, with the ratios, and writes bench/results.json; then 10 vs
 // 10,000 facilities, RSS over 60 s of load and signed snapshot export throughput.
+// `--db postgres` runs instead one node on PostgreSQL against the same node on SQLite, and imports into each.
 // It reports figures and never judges them: the exit code is 0 unless something broke (a server died, answers differ).
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -26,6 +27,7 @@ import {
 } from './lib/servers.ts';
 import { measureScenario, scenarioTables, scenariosFor, type Entry } from './lib/scenarios.ts';
 import { exportThroughput, freshnessCheckCost, measureScale, sustained } from './lib/extra.ts';
+import { postgresBench } from './lib/postgres.ts';
 import { ensureBuilt } from '../tools/build.ts';
 import { SERVER_NODE_FLAGS } from '../server/node-flags.ts';
 
@@ -45,8 +47,11 @@ const { values: args } = parseArgs({
      * field mix, "abuse" the abuse scenario); implies --scenarios-only. */
     scenario: { type: 'string' },
     out: { type: 'string' },
+    /** postgres: only the PostgreSQL node against the SQLite one, and import into each (bench/lib/postgres.ts). */
+    db: { type: 'string', default: 'sqlite' },
   },
 });
+const onPostgres = args.db === 'postgres';
 const quick = args.quick!;
 // A quick run's figures mean little, and a run of some scenarios lacks the others: by default neither overwrites the
 // committed full run's bench/results.json.
@@ -54,8 +59,8 @@ const partial = args.scenario !== undefined || args['scenarios-only'];
 const outFile =
   args.out ??
   (quick || partial
-    ? join(tmpdir(), `storage-listings-bench-${quick ? 'quick' : 'partial'}.json`)
-    : join(REPO, 'bench', 'results.json'));
+    ? join(tmpdir(), `storage-listings-bench-${onPostgres ? 'postgres-' : ''}${quick ? 'quick' : 'partial'}.json`)
+    : join(REPO, 'bench', onPostgres ? 'results-postgres.json' : 'results.json'));
 // --quick (CI) keeps the database small enough to generate and export in seconds; the API scenarios read one facility either way.
 const facilities = Number(args.facilities ?? (quick ? 200 : 1000));
 const load: Load = {
@@ -98,6 +103,7 @@ async function main() {
 
   const pinned = pinLoadGenerator(env.cores);
   out(`${pinned}\n`);
+  if (onPostgres) return writeReport({ date: new Date().toISOString(), machine: env, ...(await onPostgresOnly()) });
   const wanted = (args.scenario ?? '').split(',');
   const selected = (name: string) => wanted.some((w) => name.includes(w));
   const sanity: string[] = [];
@@ -166,9 +172,27 @@ async function main() {
     broken,
     seconds: Math.round((Date.now() - started) / 1000),
   };
-  writeFileSync(`${outFile}.tmp`, JSON.stringify(report, null, 2) + '\n');
-  renameSync(`${outFile}.tmp`, outFile); // a run stopped mid-write leaves the previous results whole
-  out(`\nwrote ${outFile} (${report.seconds} s)\n`);
+  writeReport(report);
+
+  /** `--db postgres`: the PostgreSQL node against the SQLite one, and the import into each. */
+  async function onPostgresOnly() {
+    const figures = await postgresBench({
+      quick,
+      dir,
+      facilities,
+      listings: Number(args.listings),
+      importFacilities: quick ? 100 : 1000,
+      generator: generators[0]!,
+      load,
+      rounds,
+      pinned: pinned.startsWith('pinned'),
+      track,
+      broken,
+      out,
+    });
+    const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`;
+    return { command, settings: { ...load, rounds, quick, pinned }, ...figures, broken };
+  }
 
   /** One key, one facility, the same request again and again, against a ceiling per server; then scale, soak and
    * export. */
@@ -254,6 +278,13 @@ async function main() {
 
     return { data, results, freshness, scale, soak, snapshot };
   }
+}
+
+function writeReport(report: Record<string, unknown>) {
+  const seconds = Math.round((Date.now() - started) / 1000);
+  writeFileSync(`${outFile}.tmp`, JSON.stringify({ ...report, seconds }, null, 2) + '\n');
+  renameSync(`${outFile}.tmp`, outFile); // a run stopped mid-write leaves the previous results whole
+  out(`\nwrote ${outFile} (${seconds} s)\n`);
 }
 
 function track<T extends ServerProcess>(s: T): T {

@@ -22,6 +22,13 @@ export interface PgServer {
   start(): Promise<void>;
   /** Stops it and removes its folder. */
   close(): Promise<void>;
+  /** The postmaster's process id while it runs (its backends are its children). */
+  pid(): number | undefined;
+}
+
+export interface PgOptions {
+  /** fsync and synchronous commit on, as in production (the bench); tests run without, for speed. */
+  durable?: boolean;
 }
 
 interface Binaries {
@@ -39,7 +46,7 @@ function runAs(): { uid: number; gid: number } | Record<string, never> {
   return process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
 }
 
-export async function startPostgres(): Promise<PgServer> {
+export async function startPostgres(options: PgOptions = {}): Promise<PgServer> {
   const bin = await binaries();
   const { dir, cleanup } = tempDir('listings-pg-');
   const ids = runAs();
@@ -78,8 +85,8 @@ export async function startPostgres(): Promise<PgServer> {
   let log = '';
 
   const start = async () => {
-    const args = ['-D', data, '-p', String(port), '-h', '127.0.0.1', '-k', dir, '-c', 'fsync=off'];
-    args.push('-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200');
+    const args = ['-D', data, '-p', String(port), '-h', '127.0.0.1', '-k', dir, '-c', 'max_connections=200'];
+    if (!options.durable) args.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
     const proc = spawn(bin.postgres, args, { ...ids, stdio: ['ignore', 'ignore', 'pipe'] });
     child = proc;
     proc.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
@@ -129,6 +136,7 @@ export async function startPostgres(): Promise<PgServer> {
     },
     stop,
     start,
+    pid: () => child?.pid,
     async close() {
       await stop();
       cleanup();
