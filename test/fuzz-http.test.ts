@@ -1,5 +1,6 @@
 // Property-based fuzzing of the whole HTTP surface (OWASP API1/API2/API4) over raw sockets: generated methods, paths,
-// encodings, headers, keys and query strings. Never a 5xx, never another facility's listing, every error problem+json.
+// encodings, headers, keys and query strings. Never a 5xx, never another facility's listing, every error problem+json;
+// on a SQLite file, and on a node on PostgreSQL holding the same rows.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
@@ -9,11 +10,13 @@ import { applyImport } from '../server/store/facilities.ts';
 import { parseImport } from '../server/domain/import.ts';
 import { openDb } from '../server/store/db.ts';
 import { revokeKey } from '../server/store/keys.ts';
+import { copySqliteToPg } from '../server/store/pg/copy.ts';
 import { Detail, ListResponse } from '../shared/listing.ts';
 import { markedFacility, type GeneratedFacility } from './helpers/data.ts';
 import { issueKey, startTestServer, tempDir } from './helpers/fixture.ts';
 import { problemFault } from './helpers/problem.ts';
 import { headerOf, rawRequest, type RawReply } from './helpers/raw-http.ts';
+import { startPostgres, type PgServer } from './helpers/postgres.ts';
 
 const API = '/external/listings';
 const INACTIVE = 'QXINACTIVE';
@@ -21,10 +24,14 @@ const ALLOWED_ORIGIN = 'https://alpha.example';
 /** Requests per run: the issue asks for at least 10,000; most go to a server with limits raised, some to default limits. */
 const RUNS_HIGH_LIMITS = 9_000;
 const RUNS_DEFAULT_LIMITS = 1_500;
+/** The same property against the PostgreSQL node: its answers come from a mirror of the database, read per batch. */
+const RUNS_POSTGRES = 3_000;
 
 let cleanup: () => void;
 let fuzzServer: Awaited<ReturnType<typeof startTestServer>>;
 let defaultServer: Awaited<ReturnType<typeof startTestServer>>;
+let pgServer: Awaited<ReturnType<typeof startTestServer>>;
+let pg: PgServer;
 let A: GeneratedFacility;
 let B: GeneratedFacility;
 const keys = { a: '', b: '', revokedA: '', restrictedA: '' };
@@ -51,10 +58,16 @@ beforeAll(async () => {
   const high = { rate: 1e9, burst: 1e9 };
   fuzzServer = await startTestServer(file, { authFailureLimit: high, defaultLimit: high, pageLimit: high });
   defaultServer = await startTestServer(file);
+  pg = await startPostgres();
+  const url = await pg.newDatabase();
+  await copySqliteToPg(file, url);
+  pgServer = await startTestServer(url, { authFailureLimit: high, defaultLimit: high, pageLimit: high });
 });
 afterAll(async () => {
   await fuzzServer?.close();
   await defaultServer?.close();
+  await pgServer?.close();
+  await pg?.close();
   cleanup?.();
 });
 
@@ -445,18 +458,16 @@ async function exchange(port: number, r: Req, allowRateLimit: boolean): Promise<
   return faults(r, reply, allowRateLimit);
 }
 
+const property = (port: () => number, allowRateLimit: boolean) =>
+  fc.asyncProperty(requestArbitrary(), async (r) => {
+    const found = await exchange(port(), r, allowRateLimit);
+    if (found.length > 0)
+      throw new Error(`${found.join('; ')}\n  request: ${JSON.stringify(bytesOf(r).toString('latin1').slice(0, 600))}`);
+  });
+
 describe('fuzzing the HTTP surface', () => {
   it(`${RUNS_HIGH_LIMITS + RUNS_DEFAULT_LIMITS} generated requests: no 5xx, no cross-facility data, every error problem+json`, async () => {
     const started = performance.now();
-    const request = requestArbitrary();
-    const property = (port: () => number, allowRateLimit: boolean) =>
-      fc.asyncProperty(request, async (r) => {
-        const found = await exchange(port(), r, allowRateLimit);
-        if (found.length > 0)
-          throw new Error(
-            `${found.join('; ')}\n  request: ${JSON.stringify(bytesOf(r).toString('latin1').slice(0, 600))}`,
-          );
-      });
     // Limits raised: the handlers themselves are exercised, not just the 429.
     await fc.assert(
       property(() => fuzzServer.port, false),
@@ -472,6 +483,15 @@ describe('fuzzing the HTTP surface', () => {
     if (process.env.LISTINGS_TEST_FIGURES)
       console.error(`fuzz: ${sent} requests in ${seconds.toFixed(1)} s (${Math.round(sent / seconds)}/s)`);
   }, 180_000);
+
+  it(`${RUNS_POSTGRES} generated requests to a node on PostgreSQL with the same rows: the same guarantees`, async () => {
+    const before = sent;
+    await fc.assert(
+      property(() => pgServer.port, false),
+      { numRuns: RUNS_POSTGRES, endOnFailure: false },
+    );
+    expect(sent - before).toBeGreaterThanOrEqual(RUNS_POSTGRES);
+  }, 120_000);
 
   it('the oracle flags what it must (another facility, a 5xx, a bare error, a missing nosniff)', () => {
     const req = (key: string): Req => ({
