@@ -1,5 +1,7 @@
 // The operator's panel in process: no page or action without a session, cross-site changes refused, logins limited,
 // keys generated (shown once), used at once and revoked on the API's next request, imports all or nothing, audited.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashPassword } from '../server/domain/passwords.ts';
 import { newSession } from '../server/domain/sessions.ts';
@@ -318,6 +320,34 @@ describe('over a socket', () => {
       expect((await fetch(`${running.url}/`, { headers: { cookie } })).status).toBe(200);
     } finally {
       await running.close();
+    }
+  });
+});
+
+describe('snapshots', () => {
+  it('says how to publish without a target; with one, publishes a facility now and shows its version', async () => {
+    const s = await session();
+    expect(String((await s.as('GET', '/facilities/wro-1/snapshots')).body)).toContain('no publish target');
+    expect((await s.as('POST', '/facilities/wro-1/snapshots/publish')).status).toBe(409);
+
+    const { generateSigningKey, loadSigningKey } = await import('../server/snapshots/keygen.ts');
+    const { folderTarget } = await import('../server/snapshots/targets/folder.ts');
+    const { dir, cleanup: done } = tempDir();
+    try {
+      const key = await loadSigningKey((await generateSigningKey(join(dir, 'secrets'))).private_key);
+      const snapshots = { target: folderTarget(join(dir, 'public')), key, ttlSeconds: 3600 };
+      handle = panel({ snapshots });
+      const t = await session();
+      expect(String((await t.as('GET', '/facilities/wro-1/snapshots')).body)).toContain('never published');
+      const published = await t.as('POST', '/facilities/wro-1/snapshots/publish');
+      expect(published.status).toBe(200);
+      expect(String(published.body)).toContain('Published version 1');
+      expect(existsSync(join(dir, 'public', 'wro-1', 'listings.json'))).toBe(true);
+      expect(String((await t.as('GET', '/')).body)).toContain('v1, expires');
+      await t.as('POST', '/facilities/wro-1/snapshots/publish');
+      expect(String((await t.as('GET', '/facilities/wro-1/snapshots')).body)).toMatch(/<dd>2<\/dd>/);
+    } finally {
+      done();
     }
   });
 });

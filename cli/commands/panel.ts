@@ -2,6 +2,11 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseTrustedProxies } from '../../server/http/transport/client-address.ts';
 import { startPanel } from '../../server/panel/server.ts';
+import type { PanelSnapshots } from '../../server/panel/snapshots.ts';
+import { ListingsError } from '../../server/errors.ts';
+import { loadSigningKey } from '../../server/snapshots/keygen.ts';
+import { openTarget, parseTarget } from '../../server/snapshots/targets/open.ts';
+import { parseTtl, TTL_DEFAULT_SECONDS } from './snapshot-args.ts';
 import { openStore } from '../../server/store/store.ts';
 import { globalsOf } from '../context.ts';
 import type { Io } from '../io.ts';
@@ -15,6 +20,24 @@ interface PanelFlags {
   panelUrl: string;
   publicUrl: string;
   trustProxy: string;
+  publishTo?: string;
+  signingKey?: string;
+  ttl?: number;
+}
+
+/** "Publish now" needs both a target and a key; each without the other is a usage error. */
+async function snapshotsOf(flags: PanelFlags, io: Io): Promise<PanelSnapshots | undefined> {
+  if (flags.publishTo === undefined && flags.signingKey === undefined) return undefined;
+  if (flags.publishTo === undefined || flags.signingKey === undefined)
+    throw new ListingsError('invalid_config', '--publish-to and --signing-key go together');
+  const s3 = parseTarget(flags.publishTo).kind === 's3';
+  const target = await openTarget(flags.publishTo, {
+    env: io.env,
+    ...(s3 ? { endpoint: io.env.AWS_ENDPOINT_URL_S3, region: io.env.AWS_REGION } : {}),
+  });
+  const key = await loadSigningKey(flags.signingKey);
+  if (key.warning) io.err(`warning: ${key.warning}`);
+  return { target, key, ttlSeconds: flags.ttl ?? TTL_DEFAULT_SECONDS };
 }
 
 function parsePort(value: string): number {
@@ -56,6 +79,13 @@ export function panelCommand(io: Io): Command {
         .default('http://127.0.0.1:8787'),
     )
     .addOption(trustProxyOption())
+    .option(
+      '--publish-to <target>',
+      'where "publish now" publishes: s3://BUCKET/PREFIX or a folder',
+      (v) => (parseTarget(v), v),
+    )
+    .option('--signing-key <file>', 'the private key from "snapshot keygen" (with --publish-to)')
+    .option('--ttl <duration>', 'how long each published version stays valid (default 7d)', parseTtl)
     .addHelpText(
       'after',
       '\nExamples:\n  $ listings panel\n  $ PANEL_URL=https://panel.example.com listings panel --port 8788',
@@ -64,6 +94,7 @@ export function panelCommand(io: Io): Command {
       // Checked by the option's parser already, as serve checks it.
       const trustedProxies = parseTrustedProxies(flags.trustProxy);
       const { db, keyPrefix } = globalsOf(cmd);
+      const snapshots = await snapshotsOf(flags, io);
       const store = await openStore(db, { mustExist: true });
       const panel = await startPanel({
         store,
@@ -73,6 +104,7 @@ export function panelCommand(io: Io): Command {
         publicUrl: flags.publicUrl,
         keyPrefix,
         trustedProxies,
+        snapshots,
       });
       io.err(
         `storage-listings panel for ${store.location} at ${panel.url} (log in at ${flags.panelUrl || panel.url}/login)`,

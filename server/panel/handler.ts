@@ -8,6 +8,7 @@ import { LoginLimiter } from './login-limits.ts';
 import { logIn } from './login.ts';
 import { loginPage } from './pages/login.ts';
 import { pageRoutes, type Route } from './routes.ts';
+import type { PanelSnapshots } from './snapshots.ts';
 
 export interface PanelOptions {
   store: Store;
@@ -16,12 +17,15 @@ export interface PanelOptions {
   publicUrl: string;
   keyPrefix: string;
   limiter?: LoginLimiter;
+  /** Where "publish now" publishes; without it the Snapshots tab says how to publish from the CLI. */
+  snapshots?: PanelSnapshots;
 }
 
-export type PanelContext = Required<PanelOptions> & { who: Authenticated; form: () => URLSearchParams };
+export type ResolvedPanelOptions = PanelOptions & { limiter: LoginLimiter };
+export type PanelContext = ResolvedPanelOptions & { who: Authenticated; form: () => URLSearchParams };
 
 export function createPanelHandler(options: PanelOptions): (req: PanelRequest) => Promise<PanelResponse> {
-  const opts: Required<PanelOptions> = { limiter: new LoginLimiter(), ...options };
+  const opts: ResolvedPanelOptions = { ...options, limiter: options.limiter ?? new LoginLimiter() };
   const routes = pageRoutes();
   return async (req) => {
     try {
@@ -34,7 +38,7 @@ export function createPanelHandler(options: PanelOptions): (req: PanelRequest) =
   };
 }
 
-async function answer(opts: Required<PanelOptions>, routes: Route[], req: PanelRequest): Promise<PanelResponse> {
+async function answer(opts: ResolvedPanelOptions, routes: Route[], req: PanelRequest): Promise<PanelResponse> {
   const path = new URL(req.url, 'http://panel').pathname;
   const asset = panelAsset(path, req);
   if (asset) return asset;

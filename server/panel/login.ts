@@ -3,7 +3,7 @@ import { decoyHash, verifyPassword } from '../domain/passwords.ts';
 import { newSession } from '../domain/sessions.ts';
 import { normalEmail } from '../store/operators.ts';
 import { sessionCookie } from './auth.ts';
-import type { PanelOptions } from './handler.ts';
+import type { ResolvedPanelOptions } from './handler.ts';
 import { formOf, htmlAnswer, redirect, type PanelRequest, type PanelResponse } from './http.ts';
 import { loginPage } from './pages/login.ts';
 
@@ -15,7 +15,7 @@ function emailOf(value: string): string | undefined {
   }
 }
 
-export async function logIn(opts: Required<PanelOptions>, req: PanelRequest): Promise<PanelResponse> {
+export async function logIn(opts: ResolvedPanelOptions, req: PanelRequest): Promise<PanelResponse> {
   const form = formOf(req);
   const typed = form.get('email') ?? '';
   const email = emailOf(typed) ?? typed.slice(0, 254);

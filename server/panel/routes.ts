@@ -12,7 +12,8 @@ import { embedBody, listingsBody, tabbed, type Tab } from './pages/facility.ts';
 import { importBody } from './pages/import.ts';
 import { panelPage } from './pages/layout.ts';
 import { apiBody } from './pages/keys.ts';
-import { snapshotsBody } from './pages/snapshots.ts';
+import { snapshotCell, snapshotsBody } from './pages/snapshots.ts';
+import { publishNow, snapshotStates } from './snapshots.ts';
 
 export interface Route {
   method: string;
@@ -33,22 +34,31 @@ export function pageRoutes(): Route[] {
     },
     { method: 'POST', pattern: /^\/import$/, run: importRoute },
     { method: 'GET', pattern: /^\/audit$/, run: audit },
+    { method: 'POST', pattern: new RegExp(`^${FACILITY}/snapshots/publish$`), run: publish },
     ...keyRoutes(FACILITY),
   ];
 }
 
 async function facilities(c: PanelContext): Promise<PanelResponse> {
+  const states = await snapshotStates(c.store, c.snapshots);
   const rows = await Promise.all(
     (await c.store.listFacilities()).map(async (f) => {
       const data = await c.store.facilityData(f.id);
-      return { ...f, free_units: data?.listings.reduce((sum, l) => sum + l.free_units, 0) ?? 0 };
+      const free = data?.listings.reduce((sum, l) => sum + l.free_units, 0) ?? 0;
+      return { ...f, free_units: free, snapshot: snapshotCell(states?.get(f.id)) };
     }),
   );
   return htmlAnswer(panelPage('Facilities', facilitiesBody(rows), c.who));
 }
 
 /** One tab of the facility view. */
-export async function facility(c: PanelContext, _req: PanelRequest, [id, tab]: string[], problem?: string) {
+export async function facility(
+  c: PanelContext,
+  _req: PanelRequest,
+  [id, tab]: string[],
+  problem?: string,
+  done?: string,
+) {
   const data = await c.store.facilityData(id!);
   if (!data) return plain(404, 'No such facility.');
   const view = listResponseOf(data, c.publicUrl);
@@ -56,12 +66,20 @@ export async function facility(c: PanelContext, _req: PanelRequest, [id, tab]: s
     tab === 'api'
       ? apiBody(c.who, id!, await c.store.listKeys(id), problem)
       : tab === 'snapshots'
-        ? snapshotsBody()
+        ? snapshotsBody(c.who, id!, (await snapshotStates(c.store, c.snapshots))?.get(id!), done)
         : tab === 'embed'
           ? embedBody(c.publicUrl)
           : listingsBody(view);
   const title = html`${data.facility.name}`.text;
   return htmlAnswer(panelPage(title, tabbed(id!, (tab || 'listings') as Tab, body), c.who), problem ? 400 : 200);
+}
+
+async function publish(c: PanelContext, req: PanelRequest, [id]: string[]): Promise<PanelResponse> {
+  if (!c.snapshots) return plain(409, 'This panel has no publish target.');
+  if (!(await c.store.facilityData(id!))) return plain(404, 'No such facility.');
+  const summary = await publishNow(c.store, c.snapshots, c.publicUrl, id!);
+  const version = summary.results[0]?.version;
+  return facility(c, req, [id!, 'snapshots'], undefined, `Published version ${version} to ${summary.target}.`);
 }
 
 async function audit(c: PanelContext): Promise<PanelResponse> {

@@ -4,6 +4,8 @@ import { openDb, schemaVersionOf, type OpenOptions } from './db.ts';
 import { applyImport, facilityData, listFacilities, type FacilityCount, type ImportSummary } from './facilities.ts';
 import type { FacilityData } from '../domain/facility.ts';
 import { Mirror } from './pg/mirror.ts';
+import { sqliteLedger, type SnapshotLedger } from '../snapshots/ledger.ts';
+import { pgLedger } from './pg/snapshot-ledger.ts';
 import { createKey, listKeys, recordLastUse, revokeKey, updateKey, type KeyInfo, type KeyLimits } from './keys.ts';
 import { openPg, pgFailure, pgSchemaVersion, type Pool } from './pg/connect.ts';
 import { importPg } from './pg/import.ts';
@@ -35,6 +37,8 @@ export interface Store {
   updateKey(id: string, changes: KeyLimits & { label?: string }, actor?: string): Promise<KeyInfo>;
   recordLastUse(uses: ReadonlyMap<string, Date>): Promise<void>;
   listAudit(query?: AuditQuery): Promise<AuditRow[]>;
+  /** What a snapshot publish reads and records, on this store (the panel's "publish now"). */
+  snapshotLedger(): SnapshotLedger;
   addOperator(email: string, passwordHash: string): Promise<OperatorInfo>;
   listOperators(): Promise<OperatorInfo[]>;
   operator(by: 'email' | 'id', value: string): Promise<OperatorRow | undefined>;
@@ -86,6 +90,7 @@ export async function openStore(location: string, options: OpenOptions = {}): Pr
       }),
     recordLastUse: async (uses) => recordLastUse(db, uses),
     listAudit: async (query) => listAudit(db, query),
+    snapshotLedger: () => sqliteLedger(db),
     addOperator: async (email, hash) => ops.addOperator(db, email, hash),
     listOperators: async () => ops.listOperators(db),
     operator: async (by, value) => (by === 'email' ? ops.operatorByEmail(db, value) : ops.operatorById(db, value)),
@@ -102,10 +107,10 @@ export async function openStore(location: string, options: OpenOptions = {}): Pr
 function pgStore(pool: Pool, location: string): Store {
   // Read through the serving nodes' own copy, so the panel shows what they answer; made on first use.
   let mirror: Mirror | undefined;
+  const mirrorOf = () => (mirror ??= new Mirror(pool));
   const mirrored = async () => {
-    mirror ??= new Mirror(pool);
-    await mirror.sync();
-    return mirror.db;
+    await mirrorOf().sync();
+    return mirrorOf().db;
   };
   // A driver error becomes one line naming the server, the credentials or the database; ours pass as they are.
   const named =
@@ -124,6 +129,7 @@ function pgStore(pool: Pool, location: string): Store {
     updateKey: named((id, changes, actor) => updateKeyPg(pool, id, changes, actor)),
     recordLastUse: named((uses) => recordLastUsePg(pool, uses)),
     listAudit: named((query) => listAuditPg(pool, query)),
+    snapshotLedger: () => pgLedger(pool, mirrorOf(), location),
     addOperator: named((email, hash) => pgOps.addOperatorPg(pool, email, hash)),
     listOperators: named(() => pgOps.listOperatorsPg(pool)),
     operator: named((by, value) => pgOps.operatorPg(pool, by, value)),

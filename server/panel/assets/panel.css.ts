@@ -33,8 +33,8 @@ table { border-collapse: collapse; min-width: 100%; }
 th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid #e4e7ec; vertical-align: top; }
 .keys { list-style: none; padding: 0; display: grid; gap: 1rem; }
 .key { border: 1px solid #d0d5dd; border-radius: 6px; padding: .75rem 1rem; }
-.key dl { display: grid; grid-template-columns: max-content 1fr; gap: .1rem 1rem; margin: 0 0 .5rem; }
-.key dd { margin: 0; overflow-wrap: anywhere; }
+.key dl, .facts { display: grid; grid-template-columns: max-content 1fr; gap: .1rem 1rem; margin: 0 0 .5rem; }
+.key dd, .facts dd { margin: 0; overflow-wrap: anywhere; }
 .secret { font-family: ui-monospace, monospace; }
 code { overflow-wrap: anywhere; }
 `;

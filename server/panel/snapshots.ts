@@ -1,0 +1,47 @@
+// The Snapshots tab's data and its "publish now": the CLI's publish, for one facility, on the panel's configured target.
+import type { SigningKey } from '../snapshots/keygen.ts';
+import { publishSnapshots } from '../snapshots/publish.ts';
+import type { Target } from '../snapshots/targets/target.ts';
+import type { Published } from '../store/published.ts';
+import type { Store } from '../store/store.ts';
+
+export interface PanelSnapshots {
+  target: Target;
+  key: SigningKey;
+  ttlSeconds: number;
+}
+
+export interface SnapshotState {
+  target: string;
+  /** The last version on the target, or undefined when none was published there. */
+  published?: Published;
+}
+
+/** Per facility, what the configured target holds; undefined when the panel has no target. */
+export async function snapshotStates(
+  store: Store,
+  snapshots: PanelSnapshots | undefined,
+): Promise<Map<string, SnapshotState> | undefined> {
+  if (!snapshots) return undefined;
+  const ledger = store.snapshotLedger();
+  await ledger.refresh();
+  const held = await ledger.publishedOn(snapshots.target.recordKey);
+  const states = new Map<string, SnapshotState>();
+  for (const f of await store.listFacilities())
+    states.set(f.id, { target: snapshots.target.label, published: held.get(f.id) });
+  return states;
+}
+
+/** Publishes one facility now, changed or not: a fresh version, signed and uploaded as `snapshot publish` does. */
+export async function publishNow(store: Store, snapshots: PanelSnapshots, publicUrl: string, facilityId: string) {
+  const ledger = store.snapshotLedger();
+  await ledger.refresh();
+  return publishSnapshots(ledger, {
+    target: snapshots.target,
+    key: snapshots.key,
+    publicUrl,
+    facilityIds: [facilityId],
+    ttlSeconds: snapshots.ttlSeconds,
+    force: true,
+  });
+}
