@@ -51,6 +51,10 @@ const { values: args } = parseArgs({
     db: { type: 'string', default: 'sqlite' },
   },
 });
+if (args.db !== 'sqlite' && args.db !== 'postgres') {
+  console.error(`bench: --db ${args.db}: expected sqlite or postgres`);
+  process.exit(2);
+}
 const onPostgres = args.db === 'postgres';
 const quick = args.quick!;
 // A quick run's figures mean little, and a run of some scenarios lacks the others: by default neither overwrites the
