@@ -84,6 +84,16 @@ describe('the panel in Chromium', () => {
     await go('/import', 'the import page');
   }, 60_000);
 
+  it('has no axe violations in Polish and German either', async () => {
+    for (const lang of ['pl', 'de']) {
+      await page.setExtraHTTPHeaders({ 'accept-language': lang });
+      for (const path of ['/', '/facilities/wro-1', '/facilities/wro-1/api', '/import'])
+        await go(path, `${path} in ${lang}`);
+      expect(await page.$eval('html', (e) => e.lang)).toBe(lang);
+    }
+    await page.setExtraHTTPHeaders({});
+  }, 60_000);
+
   it('generates a key, shows it once with a copy button, and revokes it after a confirmation', async () => {
     await page.goto(`${panel.url}/facilities/wro-1/api`);
     if (SHOTS) await page.setViewport({ width: 1100, height: 900 });

@@ -351,3 +351,21 @@ describe('snapshots', () => {
     }
   });
 });
+
+describe('languages', () => {
+  it("answers in the browser's first of English, Polish and German, with prices formatted by shared/format", async () => {
+    const { langOf } = await import('../server/panel/i18n/i18n.ts');
+    expect(langOf('pl-PL,pl;q=0.9,en;q=0.8')).toBe('pl');
+    expect(langOf('fr-CH, fr;q=0.9, de;q=0.7, en;q=0.5')).toBe('de');
+    expect(langOf('fr')).toBe('en');
+    expect(langOf(undefined)).toBe('en');
+    const login = String((await request('GET', '/login', { headers: { 'accept-language': 'pl' } })).body);
+    expect(login).toContain('<html lang="pl">');
+    expect(login).toContain('Zaloguj');
+    const s = await session();
+    const de = String((await s.as('GET', '/facilities/wro-1', {}, { 'accept-language': 'de-DE' })).body);
+    expect(de).toContain('<html lang="de">');
+    expect(de).toContain('Freie Einheiten');
+    expect(de).toMatch(/\d,\d{2}\sPLN/);
+  });
+});

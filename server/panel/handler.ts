@@ -9,6 +9,7 @@ import { logIn } from './login.ts';
 import { loginPage } from './pages/login.ts';
 import { pageRoutes, type Route } from './routes.ts';
 import type { PanelSnapshots } from './snapshots.ts';
+import { textsFor, type Texts } from './i18n/i18n.ts';
 
 export interface PanelOptions {
   store: Store;
@@ -22,7 +23,7 @@ export interface PanelOptions {
 }
 
 export type ResolvedPanelOptions = PanelOptions & { limiter: LoginLimiter };
-export type PanelContext = ResolvedPanelOptions & { who: Authenticated; form: () => URLSearchParams };
+export type PanelContext = ResolvedPanelOptions & { who: Authenticated; form: () => URLSearchParams; tx: Texts };
 
 export function createPanelHandler(options: PanelOptions): (req: PanelRequest) => Promise<PanelResponse> {
   const opts: ResolvedPanelOptions = { ...options, limiter: options.limiter ?? new LoginLimiter() };
@@ -47,7 +48,7 @@ async function answer(opts: ResolvedPanelOptions, routes: Route[], req: PanelReq
   if (change && !fromPanel(req, opts.origin)) return plain(403, 'Refused: this form did not come from the panel.');
   if (path === '/login') {
     if (req.method === 'POST') return logIn(opts, req);
-    return htmlOrRedirect(await authenticate(opts.store, req, opts.origin));
+    return htmlOrRedirect(await authenticate(opts.store, req, opts.origin), textsFor(req.headers['accept-language']));
   }
   const who = await authenticate(opts.store, req, opts.origin);
   if (!who) return change ? plain(401, 'Log in first.') : redirect('/login');
@@ -60,7 +61,7 @@ async function answer(opts: ResolvedPanelOptions, routes: Route[], req: PanelReq
     await opts.store.endSession(who.session.digest);
     return redirect('/login', { 'set-cookie': clearedCookie(opts.origin) });
   }
-  const context: PanelContext = { ...opts, who, form };
+  const context: PanelContext = { ...opts, who, form, tx: textsFor(req.headers['accept-language']) };
   for (const route of routes) {
     if (route.method !== (req.method === 'HEAD' ? 'GET' : req.method)) continue;
     const match = route.pattern.exec(path);
@@ -74,6 +75,6 @@ async function answer(opts: ResolvedPanelOptions, routes: Route[], req: PanelReq
   return plain(404, 'No such page.');
 }
 
-function htmlOrRedirect(who: Authenticated | undefined): PanelResponse {
-  return who ? redirect('/') : htmlAnswer(loginPage());
+function htmlOrRedirect(who: Authenticated | undefined, tx: Texts): PanelResponse {
+  return who ? redirect('/') : htmlAnswer(loginPage(tx));
 }

@@ -5,7 +5,7 @@ import { csrfValid } from './auth.ts';
 import type { PanelContext } from './handler.ts';
 import { htmlAnswer, plain, type PanelRequest, type PanelResponse } from './http.ts';
 import { partsOf } from './multipart.ts';
-import { importBody } from './pages/import.ts';
+import { importBody, type ImportOutcome } from './pages/import.ts';
 import { panelPage } from './pages/layout.ts';
 
 export async function importRoute(c: PanelContext, req: PanelRequest): Promise<PanelResponse> {
@@ -15,8 +15,8 @@ export async function importRoute(c: PanelContext, req: PanelRequest): Promise<P
     return plain(403, 'Refused: the form is out of date; reload the page.');
   const file = field('file');
   if (!file) return plain(400, 'Choose a file to import.');
-  const page = (outcome: Parameters<typeof importBody>[1], status = 200) =>
-    htmlAnswer(panelPage('Import', importBody(c.who, outcome), c.who), status);
+  const page = (outcome: ImportOutcome, status = 200) =>
+    htmlAnswer(panelPage(c.tx, c.tx.t.import, importBody(c.tx, c.who, outcome), c.who), status);
   try {
     const parsed = parseImport(file.data, file.filename || 'upload');
     return page({ summary: await c.store.applyImport(parsed, c.who.operator.email) });

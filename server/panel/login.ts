@@ -6,6 +6,7 @@ import { sessionCookie } from './auth.ts';
 import type { ResolvedPanelOptions } from './handler.ts';
 import { formOf, htmlAnswer, redirect, type PanelRequest, type PanelResponse } from './http.ts';
 import { loginPage } from './pages/login.ts';
+import { textsFor } from './i18n/i18n.ts';
 
 function emailOf(value: string): string | undefined {
   try {
@@ -16,19 +17,20 @@ function emailOf(value: string): string | undefined {
 }
 
 export async function logIn(opts: ResolvedPanelOptions, req: PanelRequest): Promise<PanelResponse> {
+  const tx = textsFor(req.headers['accept-language']);
   const form = formOf(req);
   const typed = form.get('email') ?? '';
   const email = emailOf(typed) ?? typed.slice(0, 254);
   const password = form.get('password') ?? '';
   const wait = opts.limiter.retryAfter(email, req.address);
-  if (wait > 0) return htmlAnswer(loginPage('limited', typed), 429, { 'retry-after': String(wait) });
+  if (wait > 0) return htmlAnswer(loginPage(tx, 'limited', typed), 429, { 'retry-after': String(wait) });
   const operator = emailOf(typed) ? await opts.store.operator('email', email) : undefined;
   const ok = operator
     ? await verifyPassword(password, operator.password_hash)
     : await verifyPassword(password, await decoyHash()).then(() => false);
   if (!ok || !operator) {
     opts.limiter.failed(email, req.address);
-    return htmlAnswer(loginPage('wrong', typed), 401);
+    return htmlAnswer(loginPage(tx, 'wrong', typed), 401);
   }
   opts.limiter.succeeded(email);
   const { token, row } = newSession(operator.id);

@@ -42,8 +42,8 @@ export function keyRoutes(facilityPattern: string): Route[] {
           { facilityId: id!, prefix: c.keyPrefix, ...limits },
           c.who.operator.email,
         );
-        const body = tabbed(id!, 'api', newKeyBody(id!, key, info, c.publicUrl));
-        return htmlAnswer(panelPage('New key', body, c.who));
+        const body = tabbed(c.tx, id!, 'api', newKeyBody(c.tx, id!, key, info, c.publicUrl));
+        return htmlAnswer(panelPage(c.tx, c.tx.t.newKey, body, c.who));
       },
     },
     {
@@ -52,7 +52,7 @@ export function keyRoutes(facilityPattern: string): Route[] {
       run: async (c, _req, [id]) => {
         const k = await keyOf(c, id!);
         if (!k) return plain(404, 'No such key.');
-        return htmlAnswer(panelPage('Revoke key', revokeConfirmBody(c.who, k), c.who));
+        return htmlAnswer(panelPage(c.tx, c.tx.t.revokeTitle, revokeConfirmBody(c.tx, c.who, k), c.who));
       },
     },
     {

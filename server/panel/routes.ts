@@ -1,5 +1,4 @@
 // The panel's pages and actions, each a pattern and a function of the logged-in operator's context.
-import { html } from '../http/pages/html.ts';
 import { listResponseOf } from '../domain/views.ts';
 import { ListingsError } from '../errors.ts';
 import type { PanelContext } from './handler.ts';
@@ -30,7 +29,7 @@ export function pageRoutes(): Route[] {
     {
       method: 'GET',
       pattern: /^\/import$/,
-      run: async (c) => htmlAnswer(panelPage('Import', importBody(c.who), c.who)),
+      run: async (c) => htmlAnswer(panelPage(c.tx, c.tx.t.import, importBody(c.tx, c.who), c.who)),
     },
     { method: 'POST', pattern: /^\/import$/, run: importRoute },
     { method: 'GET', pattern: /^\/audit$/, run: audit },
@@ -45,10 +44,10 @@ async function facilities(c: PanelContext): Promise<PanelResponse> {
     (await c.store.listFacilities()).map(async (f) => {
       const data = await c.store.facilityData(f.id);
       const free = data?.listings.reduce((sum, l) => sum + l.free_units, 0) ?? 0;
-      return { ...f, free_units: free, snapshot: snapshotCell(states?.get(f.id)) };
+      return { ...f, free_units: free, snapshot: snapshotCell(c.tx, states?.get(f.id)) };
     }),
   );
-  return htmlAnswer(panelPage('Facilities', facilitiesBody(rows), c.who));
+  return htmlAnswer(panelPage(c.tx, c.tx.t.facilities, facilitiesBody(c.tx, rows), c.who));
 }
 
 /** One tab of the facility view. */
@@ -64,14 +63,14 @@ export async function facility(
   const view = listResponseOf(data, c.publicUrl);
   const body =
     tab === 'api'
-      ? apiBody(c.who, id!, await c.store.listKeys(id), problem)
+      ? apiBody(c.tx, c.who, id!, await c.store.listKeys(id), problem)
       : tab === 'snapshots'
-        ? snapshotsBody(c.who, id!, (await snapshotStates(c.store, c.snapshots))?.get(id!), done)
+        ? snapshotsBody(c.tx, c.who, id!, (await snapshotStates(c.store, c.snapshots))?.get(id!), done)
         : tab === 'embed'
-          ? embedBody(c.publicUrl)
-          : listingsBody(view);
-  const title = html`${data.facility.name}`.text;
-  return htmlAnswer(panelPage(title, tabbed(id!, (tab || 'listings') as Tab, body), c.who), problem ? 400 : 200);
+          ? embedBody(c.tx, c.publicUrl)
+          : listingsBody(c.tx, view);
+  const page = panelPage(c.tx, data.facility.name, tabbed(c.tx, id!, (tab || 'listings') as Tab, body), c.who);
+  return htmlAnswer(page, problem ? 400 : 200);
 }
 
 async function publish(c: PanelContext, req: PanelRequest, [id]: string[]): Promise<PanelResponse> {
@@ -79,11 +78,11 @@ async function publish(c: PanelContext, req: PanelRequest, [id]: string[]): Prom
   if (!(await c.store.facilityData(id!))) return plain(404, 'No such facility.');
   const summary = await publishNow(c.store, c.snapshots, c.publicUrl, id!);
   const version = summary.results[0]?.version;
-  return facility(c, req, [id!, 'snapshots'], undefined, `Published version ${version} to ${summary.target}.`);
+  return facility(c, req, [id!, 'snapshots'], undefined, c.tx.t.published(version ?? 0, summary.target));
 }
 
 async function audit(c: PanelContext): Promise<PanelResponse> {
-  return htmlAnswer(panelPage('Audit log', auditBody(await c.store.listAudit()), c.who));
+  return htmlAnswer(panelPage(c.tx, c.tx.t.audit, auditBody(c.tx, await c.store.listAudit()), c.who));
 }
 
 /** A refusal the operator can fix (a bad rate, an unknown key) as its message; anything else is thrown on. */

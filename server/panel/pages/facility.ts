@@ -2,13 +2,14 @@
 import { html, type Html } from '../../http/pages/html.ts';
 import type { ListResponse } from '../../../shared/listing.ts';
 import { formatArea, formatMoney } from '../../../shared/format.ts';
+import type { Messages, Texts } from '../i18n/i18n.ts';
 
 export const TABS = [
-  ['listings', 'Listings'],
-  ['api', 'API'],
-  ['snapshots', 'Snapshots'],
-  ['embed', 'Embed'],
-] as const;
+  ['listings', 'tabListings'],
+  ['api', 'tabApi'],
+  ['snapshots', 'tabSnapshots'],
+  ['embed', 'tabEmbed'],
+] as const satisfies readonly (readonly [string, keyof Messages])[];
 export type Tab = (typeof TABS)[number][0];
 
 export function facilityPath(id: string, tab: Tab = 'listings'): string {
@@ -16,32 +17,32 @@ export function facilityPath(id: string, tab: Tab = 'listings'): string {
   return tab === 'listings' ? base : `${base}/${tab}`;
 }
 
-export function tabbed(facilityId: string, current: Tab, body: Html): Html {
-  return html`<nav aria-label="Facility" class="tabs"><ul>${TABS.map(
+export function tabbed({ t }: Texts, facilityId: string, current: Tab, body: Html): Html {
+  return html`<nav aria-label="${t.navFacility}" class="tabs"><ul>${TABS.map(
     ([tab, label]) =>
-      html`<li><a href="${facilityPath(facilityId, tab)}"${tab === current ? html` aria-current="page"` : ''}>${label}</a></li>`,
+      html`<li><a href="${facilityPath(facilityId, tab)}"${tab === current ? html` aria-current="page"` : ''}>${t[label]}</a></li>`,
   )}</ul></nav>
 <section aria-labelledby="tab-title">
-<h2 id="tab-title">${TABS.find(([t]) => t === current)![1]}</h2>
+<h2 id="tab-title">${t[TABS.find(([tab]) => tab === current)![1]]}</h2>
 ${body}
 </section>`;
 }
 
-/** The same Summary objects the API answers with: prices and free units cannot differ from what partners get. */
-export function listingsBody(view: ListResponse): Html {
-  if (view.listings.length === 0) return html`<p>No active listings.</p>`;
-  return html`<p class="muted">As partners see them through the API now. <span class="badge">dynamic</span> marks a
-price adjusted by occupancy.</p>
-<div class="scroll" role="region" aria-label="Listings table" tabindex="0">
+/** The same Summary objects the API answers with, formatted by the widget's own code in the operator's language. */
+export function listingsBody({ t, lang }: Texts, view: ListResponse): Html {
+  if (view.listings.length === 0) return html`<p>${t.noListings}</p>`;
+  const badge = html`<span class="badge">${t.dynamic}</span>`;
+  return html`<p class="muted">${t.asPartnersSee} ${badge} ${t.dynamicMarks}</p>
+<div class="scroll" role="region" aria-label="${t.listingsTable}" tabindex="0">
 <table>
-<thead><tr><th scope="col">Code</th><th scope="col">Title</th><th scope="col">Area</th><th scope="col">Price (gross)</th><th scope="col">Net</th><th scope="col">Free units</th></tr></thead>
+<thead><tr><th scope="col">${t.code}</th><th scope="col">${t.title}</th><th scope="col">${t.area}</th><th scope="col">${t.gross}</th><th scope="col">${t.net}</th><th scope="col">${t.freeUnits}</th></tr></thead>
 <tbody>${view.listings.map(
     (l) => html`<tr>
 <th scope="row">${l.code}</th>
 <td>${l.title}</td>
-<td>${formatArea(l.area_m2)}</td>
-<td>${formatMoney(l.price.gross, l.price.currency)}${l.dynamic_pricing ? html` <span class="badge">dynamic</span>` : ''}</td>
-<td>${formatMoney(l.price.net, l.price.currency)}</td>
+<td>${formatArea(l.area_m2, lang)}</td>
+<td>${formatMoney(l.price.gross, l.price.currency, lang)}${l.dynamic_pricing ? html` ${badge}` : ''}</td>
+<td>${formatMoney(l.price.net, l.price.currency, lang)}</td>
 <td>${l.free_units}</td>
 </tr>`,
   )}</tbody>
@@ -54,9 +55,9 @@ export function embedSnippet(publicUrl: string, key = 'YOUR_API_KEY'): string {
 <storage-listings api-key="${key}" api-base="${publicUrl}"></storage-listings>`;
 }
 
-export function embedBody(publicUrl: string): Html {
-  return html`<p>Give partners these two tags, with a key from the API tab in place of <code>YOUR_API_KEY</code>.</p>
-<label for="embed">Embed snippet</label>
+export function embedBody({ t }: Texts, publicUrl: string): Html {
+  return html`<p>${t.embedIntro} <code>YOUR_API_KEY</code>.</p>
+<label for="embed">${t.embedSnippet}</label>
 <textarea id="embed" readonly rows="3">${embedSnippet(publicUrl)}</textarea>
-<button type="button" class="copy" data-copy="embed" hidden>Copy</button>`;
+<button type="button" class="copy" data-copy="embed" hidden>${t.copy}</button>`;
 }

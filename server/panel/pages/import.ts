@@ -2,25 +2,24 @@
 import { html, type Html } from '../../http/pages/html.ts';
 import type { ImportSummary } from '../../store/facilities.ts';
 import type { Authenticated } from '../auth.ts';
+import type { Texts } from '../i18n/i18n.ts';
 import { csrfField, errorList } from './layout.ts';
 
-export function importBody(
-  who: Authenticated,
-  outcome?: { problems: readonly string[] } | { summary: ImportSummary },
-): Html {
+export type ImportOutcome = { problems: readonly string[] } | { summary: ImportSummary };
+
+export function importBody({ t }: Texts, who: Authenticated, outcome?: ImportOutcome): Html {
   const result =
     outcome === undefined
       ? ''
       : 'problems' in outcome
-        ? errorList('Nothing was imported. Fix these problems and upload the file again:', outcome.problems)
-        : html`<p role="status">Imported ${outcome.summary.facilities} facilities with ${outcome.summary.listings}
-active listings; ${outcome.summary.deactivated} listings no longer in the file became inactive.</p>`;
+        ? errorList(t.importFailed, outcome.problems)
+        : html`<p role="status">${t.imported(outcome.summary.facilities, outcome.summary.listings, outcome.summary.deactivated)}</p>`;
   return html`${result}
-<p>A facility in the file replaces the stored one as a whole. The file is applied only when every value in it is valid.</p>
+<p>${t.importIntro}</p>
 <form method="post" action="/import" enctype="multipart/form-data" class="stack">
 ${csrfField(who)}
-<label for="file">Import file (JSON)</label>
+<label for="file">${t.importFile}</label>
 <input id="file" name="file" type="file" accept="application/json,.json" required>
-<button type="submit">Import</button>
+<button type="submit">${t.import}</button>
 </form>`;
 }

@@ -3,6 +3,7 @@ import { html, type Html } from '../../http/pages/html.ts';
 import { formatRate } from '../../domain/key-limits.ts';
 import type { KeyInfo } from '../../store/keys.ts';
 import type { Authenticated } from '../auth.ts';
+import type { Texts } from '../i18n/i18n.ts';
 import { embedSnippet } from './facility.ts';
 import { csrfField, when } from './layout.ts';
 
@@ -10,64 +11,70 @@ const keyPath = (k: KeyInfo, action = '') => `/keys/${encodeURIComponent(k.id)}$
 const rateOf = (k: KeyInfo) => (k.rate_per_s === null ? '' : formatRate(k.rate_per_s));
 
 /** The fields a key's limits are edited with, the same in the generate and the edit form. */
-function limitFields(prefix: string, k?: KeyInfo): Html {
-  return html`<label for="${prefix}-label">Label</label>
+function limitFields({ t }: Texts, prefix: string, k?: KeyInfo): Html {
+  return html`<label for="${prefix}-label">${t.label}</label>
 <input id="${prefix}-label" name="label" maxlength="200" value="${k?.label ?? ''}">
-<label for="${prefix}-origins">Allowed origins <span class="muted">(one per line; empty: any)</span></label>
+<label for="${prefix}-origins">${t.origins} <span class="muted">${t.originsHint}</span></label>
 <textarea id="${prefix}-origins" name="origins" rows="2">${k?.allowed_origins.join('\n') ?? ''}</textarea>
-<label for="${prefix}-rate">Rate <span class="muted">(such as 20/s or 600/min; empty: the server default)</span></label>
+<label for="${prefix}-rate">${t.rate} <span class="muted">${t.rateHint}</span></label>
 <input id="${prefix}-rate" name="rate" value="${k ? rateOf(k) : ''}">`;
 }
 
-function keyRow(who: Authenticated, k: KeyInfo): Html {
-  const state = k.revoked_at ? html`revoked ${when(k.revoked_at)}` : html`active`;
+function keyRow(tx: Texts, who: Authenticated, k: KeyInfo): Html {
+  const { t } = tx;
+  const state = k.revoked_at ? `${t.revoked} ${when(tx, k.revoked_at)}` : t.active;
   return html`<li class="key">
-<h3>${k.label || 'Unlabelled key'} <span class="muted">...${k.hint}</span></h3>
+<h3>${k.label || t.unlabelled} <span class="muted">...${k.hint}</span></h3>
 <dl>
-<dt>State</dt><dd>${state}</dd>
-<dt>Created</dt><dd>${when(k.created_at)}</dd>
-<dt>Last used</dt><dd>${when(k.last_used_at)}</dd>
-<dt>Allowed origins</dt><dd>${k.allowed_origins.join(', ') || 'any'}</dd>
-<dt>Rate</dt><dd>${rateOf(k) || 'server default'}</dd>
+<dt>${t.state}</dt><dd>${state}</dd>
+<dt>${t.created}</dt><dd>${when(tx, k.created_at)}</dd>
+<dt>${t.lastUsed}</dt><dd>${when(tx, k.last_used_at)}</dd>
+<dt>${t.origins}</dt><dd>${k.allowed_origins.join(', ') || t.anyOrigin}</dd>
+<dt>${t.rate}</dt><dd>${rateOf(k) || t.serverDefault}</dd>
 </dl>
 ${
   k.revoked_at
     ? ''
-    : html`<details><summary>Edit</summary>
-<form method="post" action="${keyPath(k)}" class="stack">${csrfField(who)}${limitFields(k.id, k)}<button type="submit">Save</button></form>
+    : html`<details><summary>${t.edit}</summary>
+<form method="post" action="${keyPath(k)}" class="stack">${csrfField(who)}${limitFields(tx, k.id, k)}<button type="submit">${t.save}</button></form>
 </details>
-<form method="get" action="${keyPath(k, '/revoke')}"><button type="submit" class="danger">Revoke</button></form>`
+<form method="get" action="${keyPath(k, '/revoke')}"><button type="submit" class="danger">${t.revoke}</button></form>`
 }
 </li>`;
 }
 
-export function apiBody(who: Authenticated, facilityId: string, keys: readonly KeyInfo[], problem?: string): Html {
+export function apiBody(
+  tx: Texts,
+  who: Authenticated,
+  facilityId: string,
+  keys: readonly KeyInfo[],
+  problem?: string,
+): Html {
+  const { t } = tx;
   return html`${problem ? html`<p class="problems" role="alert">${problem}</p>` : ''}
 <form method="post" action="/facilities/${encodeURIComponent(facilityId)}/keys" class="stack generate">
-<h3>Generate a key</h3>
-${csrfField(who)}${limitFields('new')}
-<button type="submit">Generate key</button>
+<h3>${t.generateTitle}</h3>
+${csrfField(who)}${limitFields(tx, 'new')}
+<button type="submit">${t.generate}</button>
 </form>
-${keys.length === 0 ? html`<p>No keys yet.</p>` : html`<ul class="keys">${keys.map((k) => keyRow(who, k))}</ul>`}`;
+${keys.length === 0 ? html`<p>${t.noKeys}</p>` : html`<ul class="keys">${keys.map((k) => keyRow(tx, who, k))}</ul>`}`;
 }
 
 /** The one time the full key is shown: copy it now. */
-export function newKeyBody(facilityId: string, key: string, info: KeyInfo, publicUrl: string): Html {
-  return html`<p role="status"><strong>Copy this key now: it will not be shown again.</strong> Only its SHA-256 digest
-is stored.</p>
-<label for="new-key">Key ${info.label ? html`for ${info.label}` : ''} (ends in ${info.hint})</label>
+export function newKeyBody({ t }: Texts, facilityId: string, key: string, info: KeyInfo, publicUrl: string): Html {
+  return html`<p role="status"><strong>${t.copyNow}</strong> ${t.digestOnly}</p>
+<label for="new-key">${t.keyLabel(info.label, info.hint)}</label>
 <input id="new-key" readonly value="${key}" class="secret">
-<button type="button" class="copy" data-copy="new-key" hidden>Copy key</button>
-<label for="new-embed">Embed snippet with this key</label>
+<button type="button" class="copy" data-copy="new-key" hidden>${t.copyKey}</button>
+<label for="new-embed">${t.snippetWithKey}</label>
 <textarea id="new-embed" readonly rows="3">${embedSnippet(publicUrl, key)}</textarea>
-<p><a href="/facilities/${encodeURIComponent(facilityId)}/api">Back to the API tab</a></p>`;
+<p><a href="/facilities/${encodeURIComponent(facilityId)}/api">${t.backToApi}</a></p>`;
 }
 
-export function revokeConfirmBody(who: Authenticated, k: KeyInfo): Html {
-  return html`<p>Revoke the key <strong>${k.label || 'Unlabelled key'}</strong> (...${k.hint}) of ${k.facility_id}?
-The API refuses it from its next request; this cannot be undone.</p>
+export function revokeConfirmBody({ t }: Texts, who: Authenticated, k: KeyInfo): Html {
+  return html`<p>${t.revokeQuestion(`${k.label || t.unlabelled} (...${k.hint})`, k.facility_id)}</p>
 <form method="post" action="${keyPath(k, '/revoke')}">${csrfField(who)}
-<button type="submit" class="danger" autofocus>Revoke key</button>
-<a href="/facilities/${encodeURIComponent(k.facility_id)}/api">Cancel</a>
+<button type="submit" class="danger" autofocus>${t.revokeTitle}</button>
+<a href="/facilities/${encodeURIComponent(k.facility_id)}/api">${t.cancel}</a>
 </form>`;
 }
