@@ -120,6 +120,11 @@ describe('operators, sessions and audit on PostgreSQL', () => {
       expect(await store.session(row.digest)).toEqual(row);
       await store.touchSession(row.digest, new Date(Date.parse(row.seen_at) + 1000));
       expect((await store.session(row.digest))!.seen_at).not.toBe(row.seen_at);
+      await store.endExpiredSessions(new Date(Date.parse(row.seen_at) - 1), new Date(0));
+      expect(await store.session(row.digest)).toBeDefined();
+      await store.endExpiredSessions(new Date(Date.now() + 60_000), new Date(0));
+      expect(await store.session(row.digest)).toBeUndefined();
+      await store.createSession(row);
       await store.setOperatorPassword('ops@example.com', await hashPassword('another long password'));
       expect(await store.session(row.digest)).toBeUndefined();
 

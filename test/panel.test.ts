@@ -11,6 +11,7 @@ import { LoginLimiter } from '../server/panel/login-limits.ts';
 import { openStore, type Store } from '../server/store/store.ts';
 import { demoDb, demoJson, tempDir } from './helpers/fixture.ts';
 import { handlerOver, inject } from './helpers/inject.ts';
+import { recordKey } from './helpers/capture.ts';
 
 const ORIGIN = 'http://127.0.0.1:8788';
 const PASSWORD = 'correct horse battery staple';
@@ -109,6 +110,10 @@ describe('no page or action without a session', () => {
     const cookie = `listings_panel=${old.token}`;
     expect((await request('GET', '/', { headers: { cookie } })).status).toBe(303);
     expect(await store.session(old.row.digest)).toBeUndefined();
+    const forgotten = newSession(op.id, new Date(Date.now() - 13 * 60 * 60 * 1000));
+    await store.createSession(forgotten.row);
+    await logIn();
+    expect(await store.session(forgotten.row.digest)).toBeUndefined();
 
     const s = await session();
     expect((await s.as('GET', '/')).status).toBe(200);
@@ -183,6 +188,8 @@ describe('keys from the API tab', () => {
     expect(made.status).toBe(200);
     expect(made.headers['cache-control']).toBe('no-store');
     const key = KEY.exec(String(made.body))![0];
+    // The run's final check looks for it in every log line written.
+    recordKey(key);
     expect(String(made.body)).toContain('will not be shown again');
 
     const api = handlerOver(file);

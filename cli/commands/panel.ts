@@ -58,7 +58,7 @@ function parseUrl(value: string): string {
 
 export function panelCommand(io: Io): Command {
   return new Command('panel')
-    .description("serve the operator's panel: facilities, keys, import, audit log (log in with an operators account)")
+    .description("serve the operator's panel: facilities, keys, import, audit log (accounts: listings operators)")
     .addOption(new Option('--host <host>', 'address to listen on').env('PANEL_HOST').default('127.0.0.1'))
     .addOption(
       new Option('--port <port>', 'port to listen on')

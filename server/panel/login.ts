@@ -1,6 +1,6 @@
 // Logging in: limited per account and per address, as slow for an unknown account as for a known one.
 import { decoyHash, verifyPassword } from '../domain/passwords.ts';
-import { newSession } from '../domain/sessions.ts';
+import { newSession, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../domain/sessions.ts';
 import { normalEmail } from '../store/operators.ts';
 import { sessionCookie } from './auth.ts';
 import type { ResolvedPanelOptions } from './handler.ts';
@@ -33,7 +33,13 @@ export async function logIn(opts: ResolvedPanelOptions, req: PanelRequest): Prom
     return htmlAnswer(loginPage(tx, 'wrong', typed), 401);
   }
   opts.limiter.succeeded(email);
-  const { token, row } = newSession(operator.id);
+  const now = new Date();
+  // Sessions nobody came back to are ended here, at the one moment a new one is made.
+  await opts.store.endExpiredSessions(
+    new Date(now.getTime() - SESSION_IDLE_MS),
+    new Date(now.getTime() - SESSION_ABSOLUTE_MS),
+  );
+  const { token, row } = newSession(operator.id, now);
   await opts.store.createSession(row);
   return redirect('/', { 'set-cookie': sessionCookie(token, opts.origin) });
 }

@@ -58,6 +58,7 @@ const stmts = statementsFor((db) => ({
   session: db.prepare<[string], SessionRow>('SELECT * FROM operator_sessions WHERE digest = ?'),
   touch: db.prepare('UPDATE operator_sessions SET seen_at = ? WHERE digest = ?'),
   endSession: db.prepare('DELETE FROM operator_sessions WHERE digest = ?'),
+  endExpired: db.prepare('DELETE FROM operator_sessions WHERE seen_at < ? OR created_at < ?'),
 }));
 
 export function addOperator(db: Db, email: string, passwordHash: string): OperatorInfo {
@@ -98,3 +99,7 @@ export const createSession = (db: Db, row: SessionRow) => void stmts(db).insertS
 export const sessionByDigest = (db: Db, digest: string) => stmts(db).session.get(digest);
 export const touchSession = (db: Db, digest: string, at: Date) => void stmts(db).touch.run(at.toISOString(), digest);
 export const endSession = (db: Db, digest: string) => void stmts(db).endSession.run(digest);
+
+/** Sessions last seen before `idleBefore` or made before `createdBefore`: ended sessions nobody came back to. */
+export const endExpiredSessions = (db: Db, idleBefore: Date, createdBefore: Date) =>
+  void stmts(db).endExpired.run(idleBefore.toISOString(), createdBefore.toISOString());

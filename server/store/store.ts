@@ -48,6 +48,7 @@ export interface Store {
   session(digest: string): Promise<SessionRow | undefined>;
   touchSession(digest: string, at: Date): Promise<void>;
   endSession(digest: string): Promise<void>;
+  endExpiredSessions(idleBefore: Date, createdBefore: Date): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -100,6 +101,7 @@ export async function openStore(location: string, options: OpenOptions = {}): Pr
     session: async (digest) => ops.sessionByDigest(db, digest),
     touchSession: async (digest, at) => ops.touchSession(db, digest, at),
     endSession: async (digest) => ops.endSession(db, digest),
+    endExpiredSessions: async (idle, created) => ops.endExpiredSessions(db, idle, created),
     close: async () => void db.close(),
   };
 }
@@ -139,6 +141,7 @@ function pgStore(pool: Pool, location: string): Store {
     session: named((digest) => pgOps.sessionPg(pool, digest)),
     touchSession: named((digest, at) => pgOps.touchSessionPg(pool, digest, at)),
     endSession: named((digest) => pgOps.endSessionPg(pool, digest)),
+    endExpiredSessions: named((idle, created) => pgOps.endExpiredSessionsPg(pool, idle, created)),
     close: () => {
       mirror?.close();
       return pool.end();

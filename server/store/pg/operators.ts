@@ -70,6 +70,13 @@ export async function touchSessionPg(pool: Pool, digest: string, at: Date): Prom
   await pool.query('UPDATE operator_sessions SET seen_at = $2 WHERE digest = $1', [digest, at.toISOString()]);
 }
 
+export async function endExpiredSessionsPg(pool: Pool, idleBefore: Date, createdBefore: Date): Promise<void> {
+  await pool.query('DELETE FROM operator_sessions WHERE seen_at < $1 OR created_at < $2', [
+    idleBefore.toISOString(),
+    createdBefore.toISOString(),
+  ]);
+}
+
 export async function endSessionPg(pool: Pool, digest: string): Promise<void> {
   await pool.query('DELETE FROM operator_sessions WHERE digest = $1', [digest]);
 }
