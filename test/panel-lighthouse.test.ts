@@ -56,8 +56,8 @@ describe("Lighthouse on the operator's panel", () => {
         extraHeaders: { Cookie: cookie },
       });
       // The session cookie reached the page: it was not sent to the login form instead.
-    expect(result!.lhr.finalDisplayedUrl).toBe(`${panel.url}${path}`);
-    const score = result!.lhr.categories.accessibility!.score;
+      expect(result!.lhr.finalDisplayedUrl).toBe(`${panel.url}${path}`);
+      const score = result!.lhr.categories.accessibility!.score;
       const failed = Object.values(result!.lhr.audits)
         .filter((a) => a.scoreDisplayMode === 'binary' && a.score === 0)
         .map((a) => a.id);
