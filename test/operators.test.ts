@@ -7,6 +7,7 @@ import { runCli } from '../cli/program.ts';
 import { hashPassword, verifyPassword } from '../server/domain/passwords.ts';
 import { newSession, sessionLive, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../server/domain/sessions.ts';
 import { openStore } from '../server/store/store.ts';
+import { createPanelHandler } from '../server/panel/handler.ts';
 import { bufferIo, DEMO_DATA, demoImport, tempDir } from './helpers/fixture.ts';
 import { startPostgres, type PgServer } from './helpers/postgres.ts';
 
@@ -142,6 +143,46 @@ describe('operators, sessions and audit on PostgreSQL', () => {
       expect(await store.listAudit({ facilityId: 'wro-1', limit: 1 })).toHaveLength(1);
       await store.removeOperator('ops@example.com');
       expect(await store.listOperators()).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("serves the panel: the facility's listings through the mirror, a key generated and revoked, all audited", async () => {
+    const store = await openStore(await server.newDatabase());
+    try {
+      await store.applyImport(demoImport());
+      await store.addOperator('ops@example.com', await hashPassword(PASSWORD));
+      const origin = 'http://127.0.0.1:8788';
+      const handle = createPanelHandler({
+        store,
+        origin: { origin, secure: false },
+        publicUrl: origin,
+        keyPrefix: 'svc',
+      });
+      const post = (url: string, form: Record<string, string>, cookie = '') =>
+        handle({
+          method: 'POST',
+          url,
+          headers: { origin, cookie, 'content-type': 'application/x-www-form-urlencoded' },
+          body: Buffer.from(new URLSearchParams(form).toString()),
+          address: '10.0.0.1',
+        });
+      const get = (url: string, cookie: string) =>
+        handle({ method: 'GET', url, headers: { cookie }, body: Buffer.alloc(0), address: '10.0.0.1' });
+      const login = await post('/login', { email: 'ops@example.com', password: PASSWORD });
+      const cookie = login.headers['set-cookie']!.split(';')[0]!;
+      const listings = String((await get('/facilities/wro-1', cookie)).body);
+      for (const l of (await store.facilityData('wro-1'))!.listings) expect(listings).toContain(`>${l.code}</th>`);
+      const csrf = /name="csrf" value="([^"]+)"/.exec(listings)![1]!;
+      expect((await post('/facilities/wro-1/keys', { csrf, label: 'pg' }, cookie)).status).toBe(200);
+      const [key] = await store.listKeys('wro-1');
+      expect((await post(`/keys/${key!.id}/revoke`, { csrf }, cookie)).status).toBe(303);
+      expect((await store.listKeys('wro-1'))[0]!.revoked_at).not.toBeNull();
+      expect((await store.listAudit()).slice(0, 2).map((r) => [r.action, r.actor])).toEqual([
+        ['key.revoke', 'ops@example.com'],
+        ['key.create', 'ops@example.com'],
+      ]);
     } finally {
       await store.close();
     }
