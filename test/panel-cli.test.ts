@@ -1,0 +1,53 @@
+// `listings operators add` and `listings panel` as the real binary: the password from stdin, the panel on a port of
+// its own, a key generated there, and neither the password nor the key in anything either process printed.
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { recordKey } from './helpers/capture.ts';
+import { cli, DEMO_DATA, spawnServer, tempDir } from './helpers/fixture.ts';
+
+const PASSWORD = 'correct horse battery staple';
+
+let dir: string;
+let cleanup: () => void;
+beforeEach(() => {
+  ({ dir, cleanup } = tempDir());
+});
+afterEach(() => cleanup());
+
+describe('listings panel', () => {
+  it('serves a login for an account added from stdin, and never prints a password or a key', async () => {
+    const env = { LISTINGS_DB: join(dir, 'listings.db') };
+    expect(cli(['import', DEMO_DATA], { env }).status).toBe(0);
+    const added = cli(['operators', 'add', 'ops@example.com'], { env, input: `${PASSWORD}\n` });
+    expect(added.status).toBe(0);
+    const panel = spawnServer(['panel', '--port', '0'], env);
+    try {
+      const url = await panel.ready;
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const login = await fetch(`${url}/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { origin: url, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ email: 'ops@example.com', password: PASSWORD }),
+      });
+      expect(login.status).toBe(303);
+      const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+      const api = await (await fetch(`${url}/facilities/wro-1/api`, { headers: { cookie } })).text();
+      const csrf = /name="csrf" value="([^"]+)"/.exec(api)![1]!;
+      const made = await fetch(`${url}/facilities/wro-1/keys`, {
+        method: 'POST',
+        headers: { origin: url, cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrf, label: 'site' }),
+      });
+      const key = /svc_live_[A-Za-z0-9]{32}/.exec(await made.text())![0];
+      recordKey(key);
+      await panel.stop();
+      const printed = [added.stdout, added.stderr, panel.output().stdout, panel.output().stderr].join('\n');
+      expect(printed).not.toContain(PASSWORD);
+      expect(printed).not.toContain(key);
+      expect(panel.child.exitCode).toBe(0);
+    } finally {
+      await panel.stop();
+    }
+  }, 60_000);
+});
