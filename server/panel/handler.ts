@@ -45,7 +45,11 @@ async function answer(opts: ResolvedPanelOptions, routes: Route[], req: PanelReq
   if (asset) return asset;
   const change = req.method !== 'GET' && req.method !== 'HEAD';
   // Every change, the login included, must come from a page of the panel itself.
-  if (change && !fromPanel(req, opts.origin)) return plain(403, 'Refused: this form did not come from the panel.');
+  if (change && !fromPanel(req, opts.origin))
+    return plain(
+      403,
+      `Refused: this form did not come from the panel at ${opts.origin.origin}. Behind a proxy, start the panel with PANEL_URL set to the address the browser shows.`,
+    );
   if (path === '/login') {
     if (req.method === 'POST') return logIn(opts, req);
     return htmlOrRedirect(await authenticate(opts.store, req, opts.origin), textsFor(req.headers['accept-language']));
