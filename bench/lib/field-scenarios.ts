@@ -3,15 +3,8 @@
 // latency with and without an abusive key and anonymous page requests). Both run on their own database and server,
 // ours behind a trusted proxy (127.0.0.1) that forwards each client's address in X-Forwarded-For.
 import { describeDb } from './data.ts';
-import {
-  ABUSE_FULL,
-  ABUSE_QUICK,
-  abuseTables,
-  abuseTargets,
-  issueAbuseKeys,
-  measureAbuse,
-  type AbuseEntry,
-} from './abuse.ts';
+import { abuseTables } from './abuse-report.ts';
+import { ABUSE_FULL, ABUSE_QUICK, abuseTargets, issueAbuseKeys, measureAbuse, type AbuseEntry } from './abuse.ts';
 import { fieldTables, measureFieldMix, type FieldEntry, type FieldRun } from './field.ts';
 import { FIELD_FULL, FIELD_QUICK, fieldRotation, generateFieldDb, issueFieldKeys } from './field-mix.ts';
 import { serveHasFlag, startOurs, startPeer } from './servers.ts';

@@ -1,0 +1,54 @@
+// The abuse scenario's report: one table for every abused key, the partner alone and with abuse, and the ratios.
+import type { AbuseEntry } from './abuse.ts';
+import { table } from './report.ts';
+
+const shares = (statuses: Record<string, number>) => {
+  const total = Object.values(statuses).reduce((a, b) => a + b, 0);
+  return Object.entries(statuses)
+    .map(([st, n]) => `${st} ${Math.round((n * 100) / total)} %`)
+    .join(', ');
+};
+
+/** One table for every abuse target: the partner alone and with abuse, the abusers' rates and what they got. */
+export function abuseTables(entries: readonly AbuseEntry[]): string {
+  const rows = entries.flatMap((e) =>
+    (
+      [
+        ['alone', e.alone],
+        ['with abuse', e.with_abuse],
+      ] as const
+    ).map(([condition, s]) => [
+      `key of ${e.target.label}`,
+      condition,
+      s.partner_requests,
+      s.p50_ms,
+      s.p99_ms,
+      s.max_ms,
+      Math.round(s.core_busy * 100),
+      Math.round(s.server_waited * 100),
+      s.abusers?.map((a) => `${a.mode} ${a.rps.toLocaleString('en-US')}/s (${shares(a.statuses)})`).join('; ') ?? '',
+    ]),
+  );
+  const ratios = entries
+    .map(
+      (e) =>
+        `key of ${e.target.label}: the partner's p99 with abuse / alone ${e.ratio_p99_pooled} (all rounds pooled), ${e.ratio_p99_paired} (median of per-round ratios); p50 ${e.ratio_p50_pooled}\n`,
+    )
+    .join('');
+  return (
+    table(
+      [
+        'abuser',
+        'partner',
+        'requests',
+        'p50 ms',
+        'p99 ms',
+        'max ms',
+        'ours core %',
+        'ours waited for core %',
+        'abusers: answers per second (statuses)',
+      ],
+      rows,
+    ) + ratios
+  );
+}
