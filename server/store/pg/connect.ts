@@ -59,9 +59,8 @@ export async function pgSchemaVersion(q: pg.ClientBase | Pool): Promise<number> 
 }
 
 async function migratePg(pool: Pool, location: string, apply: boolean): Promise<void> {
-  const c = await pool.connect();
-  try {
-    await c.query('BEGIN');
+  // DDL is transactional in PostgreSQL: a failed migration leaves the schema as it was.
+  await inTransaction(pool, async (c) => {
     await c.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     const current = await pgSchemaVersion(c);
     if (current > SCHEMA_VERSION)
@@ -82,14 +81,7 @@ async function migratePg(pool: Pool, location: string, apply: boolean): Promise<
       for (let v = current; v < SCHEMA_VERSION; v++) await c.query(PG_MIGRATIONS[v]!);
       await c.query('UPDATE listings_schema SET version = $1', [SCHEMA_VERSION]);
     }
-    await c.query('COMMIT');
-  } catch (err) {
-    // DDL is transactional in PostgreSQL: a failed migration leaves the schema as it was.
-    await c.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    c.release();
-  }
+  });
 }
 
 /** A driver error as one line that names what failed: the server, the credentials, the database. */
@@ -128,11 +120,11 @@ export function pgFailure(err: unknown, location: string): Error {
   return new ListingsError('db_failed', `${where}: ${e.message ?? String(err)}`);
 }
 
-/** Runs fn in a transaction on one connection; any error rolls it all back. */
-export async function inTransaction<T>(pool: Pool, fn: (c: PoolClient) => Promise<T>): Promise<T> {
+/** Runs fn in a transaction on one connection; any error rolls it all back. `begin` may name an isolation level. */
+export async function inTransaction<T>(pool: Pool, fn: (c: PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
   const c = await pool.connect();
   try {
-    await c.query('BEGIN');
+    await c.query(begin);
     const result = await fn(c);
     await c.query('COMMIT');
     return result;

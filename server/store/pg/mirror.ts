@@ -1,7 +1,7 @@
 // A serving node's copy of PostgreSQL, in a SQLite database in memory: the synchronous read code runs on it as on a file.
 import { openDb, type Db } from '../db.ts';
 import { CHANGES_KEPT } from './changes.ts';
-import type { Pool, PoolClient } from './connect.ts';
+import { inTransaction, type Pool, type PoolClient } from './connect.ts';
 import { SERVED_TABLES, TABLES } from './tables.ts';
 
 type Row = Record<string, unknown>;
@@ -36,21 +36,16 @@ export class Mirror {
   async sync(): Promise<boolean> {
     const { rows } = await this.pool.query<{ version: string }>(COUNTER_PREPARED);
     if (Number(rows[0]!.version) === this.version) return false;
-    const c = await this.pool.connect();
-    let update: Update;
-    try {
-      // One snapshot: the counter and the rows it covers are read as of one moment.
-      await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const version = Number((await c.query<{ version: string }>(COUNTER)).rows[0]!.version);
-      const full = this.version < 0 || version - this.version > CHANGES_KEPT;
-      update = full ? await readAll(c, version) : await readChanged(c, this.version, version);
-      await c.query('COMMIT');
-    } catch (err) {
-      await c.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      c.release();
-    }
+    // One snapshot: the counter and the rows it covers are read as of one moment.
+    const update = await inTransaction(
+      this.pool,
+      async (c) => {
+        const version = Number((await c.query<{ version: string }>(COUNTER)).rows[0]!.version);
+        const full = this.version < 0 || version - this.version > CHANGES_KEPT;
+        return full ? readAll(c, version) : readChanged(c, this.version, version);
+      },
+      'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+    );
     this.write(update);
     this.version = update.version;
     return true;
