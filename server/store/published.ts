@@ -1,29 +1,16 @@
 // The local record of what each publish target holds: per facility the last version put there, per kid until when it is needed.
 import type { Db } from './db.ts';
+import {
+  publishedOf,
+  publishedValues,
+  upsertPublished,
+  type Published,
+  type PublishedRow,
+  type PublishedValues,
+} from './published-rows.ts';
 import { statementsFor } from './statements.ts';
 
-export interface Published {
-  facilityId: string;
-  /** The facility's revision and the public URL its Details were made with. */
-  revision: number;
-  publicUrl: string;
-  version: number;
-  contentDigest: string;
-  kid: string;
-  generatedAt: string;
-  expiresAt: string;
-}
-
-interface PublishedRow {
-  facility_id: string;
-  revision: number;
-  public_url: string;
-  version: number;
-  content_digest: string;
-  kid: string;
-  generated_at: string;
-  expires_at: string;
-}
+export type { Published };
 
 const stmts = statementsFor((db) => ({
   all: db.prepare<
@@ -31,15 +18,7 @@ const stmts = statementsFor((db) => ({
     PublishedRow
   >(`SELECT facility_id, revision, public_url, version, content_digest, kid, generated_at, expires_at
     FROM snapshot_published WHERE target = ?`),
-  upsert: db.prepare<
-    [string, string, number, string, number, string, string, string, string]
-  >(`INSERT INTO snapshot_published
-      (target, facility_id, revision, public_url, version, content_digest, kid, generated_at, expires_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (target, facility_id) DO UPDATE SET revision = excluded.revision, public_url = excluded.public_url,
-      version = excluded.version, content_digest = excluded.content_digest,
-      kid = excluded.kid, generated_at = excluded.generated_at, expires_at = excluded.expires_at
-    WHERE excluded.version >= snapshot_published.version`),
+  upsert: db.prepare<PublishedValues>(upsertPublished(() => '?')),
   kids: db.prepare<[string], { kid: string; expires_at: string }>(
     'SELECT kid, expires_at FROM snapshot_kids WHERE target = ?',
   ),
@@ -52,19 +31,7 @@ export function publishedOn(db: Db, target: string): Map<string, Published> {
   return new Map(
     stmts(db)
       .all.all(target)
-      .map((r) => [
-        r.facility_id,
-        {
-          facilityId: r.facility_id,
-          revision: r.revision,
-          publicUrl: r.public_url,
-          version: r.version,
-          contentDigest: r.content_digest,
-          kid: r.kid,
-          generatedAt: r.generated_at,
-          expiresAt: r.expires_at,
-        },
-      ]),
+      .map((r) => [r.facility_id, publishedOf(r)]),
   );
 }
 
@@ -74,17 +41,7 @@ export function recordPublished(db: Db, target: string, published: readonly Publ
   const s = stmts(db);
   db.transaction(() => {
     for (const p of published) {
-      s.upsert.run(
-        target,
-        p.facilityId,
-        p.revision,
-        p.publicUrl,
-        p.version,
-        p.contentDigest,
-        p.kid,
-        p.generatedAt,
-        p.expiresAt,
-      );
+      s.upsert.run(...publishedValues(target, p));
       s.kidUntil.run(target, p.kid, p.expiresAt);
     }
   })();

@@ -1,7 +1,7 @@
 // The snapshot ledger on PostgreSQL: facilities read from a mirror brought up to date per publish, versions and what
 // each target holds kept in the shared database, so that publishers on any machine never reuse a version.
 import type { SnapshotLedger } from '../../snapshots/ledger.ts';
-import type { Published } from '../published.ts';
+import { publishedOf, publishedValues, upsertPublished, type PublishedRow } from '../published-rows.ts';
 import type { Reserved } from '../snapshot-versions.ts';
 import { inTransaction, pgFailure, type Pool } from './connect.ts';
 import type { Mirror } from './mirror.ts';
@@ -9,27 +9,10 @@ import type { Mirror } from './mirror.ts';
 const RESERVE = `INSERT INTO snapshot_versions (facility_id, version, content_digest) VALUES ($1, GREATEST(1, $2::integer), '')
   ON CONFLICT (facility_id) DO UPDATE SET version = GREATEST(snapshot_versions.version + 1, excluded.version)
   RETURNING version, content_digest`;
-const PUBLISHED = `INSERT INTO snapshot_published
-    (target, facility_id, revision, public_url, version, content_digest, kid, generated_at, expires_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-  ON CONFLICT (target, facility_id) DO UPDATE SET revision = excluded.revision, public_url = excluded.public_url,
-    version = excluded.version, content_digest = excluded.content_digest,
-    kid = excluded.kid, generated_at = excluded.generated_at, expires_at = excluded.expires_at
-  WHERE excluded.version >= snapshot_published.version`;
+const PUBLISHED = upsertPublished((n) => `$${n}`);
 // ISO 8601 UTC strings of one form compare as text (COLLATE "C": byte order, whatever the database's collation).
 const KID_UNTIL = `INSERT INTO snapshot_kids (target, kid, expires_at) VALUES ($1, $2, $3)
   ON CONFLICT (target, kid) DO UPDATE SET expires_at = GREATEST(snapshot_kids.expires_at COLLATE "C", excluded.expires_at COLLATE "C")`;
-
-interface PublishedRow {
-  facility_id: string;
-  revision: number;
-  public_url: string;
-  version: number;
-  content_digest: string;
-  kid: string;
-  generated_at: string;
-  expires_at: string;
-}
 
 /** location: the database's URL, for one-line failures (a watch retries those; anything else ends it). */
 export function pgLedger(pool: Pool, mirror: Mirror, location: string): SnapshotLedger {
@@ -47,8 +30,7 @@ export function pgLedger(pool: Pool, mirror: Mirror, location: string): Snapshot
       if (published.length === 0) return;
       await inTransaction(pool, async (c) => {
         for (const p of published) {
-          const row = [p.facilityId, p.revision, p.publicUrl, p.version, p.contentDigest, p.kid, p.generatedAt];
-          await c.query(PUBLISHED, [target, ...row, p.expiresAt]);
+          await c.query(PUBLISHED, publishedValues(target, p));
           await c.query(KID_UNTIL, [target, p.kid, p.expiresAt]);
         }
       });
@@ -100,18 +82,5 @@ export function pgLedger(pool: Pool, mirror: Mirror, location: string): Snapshot
     kidsNeededOn: said(ledger.kidsNeededOn),
     reserveVersions: said(ledger.reserveVersions),
     recordWritten: said(ledger.recordWritten),
-  };
-}
-
-function publishedOf(r: PublishedRow): Published {
-  return {
-    facilityId: r.facility_id,
-    revision: r.revision,
-    publicUrl: r.public_url,
-    version: r.version,
-    contentDigest: r.content_digest,
-    kid: r.kid,
-    generatedAt: r.generated_at,
-    expiresAt: r.expires_at,
   };
 }
