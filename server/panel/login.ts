@@ -22,17 +22,16 @@ export async function logIn(opts: ResolvedPanelOptions, req: PanelRequest): Prom
   const typed = form.get('email') ?? '';
   const email = emailOf(typed) ?? typed.slice(0, 254);
   const password = form.get('password') ?? '';
-  const wait = opts.limiter.retryAfter(email, req.address);
-  if (wait > 0) return htmlAnswer(loginPage(tx, 'limited', typed), 429, { 'retry-after': String(wait) });
+  // Counted before the password is checked: tries sent at once, to one panel or several, cannot all get through.
+  const gate = await opts.limiter.begin(opts.store, email, req.address);
+  if ('retryAfter' in gate)
+    return htmlAnswer(loginPage(tx, 'limited', typed), 429, { 'retry-after': String(gate.retryAfter) });
   const operator = emailOf(typed) ? await opts.store.operator('email', email) : undefined;
   const ok = operator
     ? await verifyPassword(password, operator.password_hash)
     : await verifyPassword(password, await decoyHash()).then(() => false);
-  if (!ok || !operator) {
-    opts.limiter.failed(email, req.address);
-    return htmlAnswer(loginPage(tx, 'wrong', typed), 401);
-  }
-  opts.limiter.succeeded(email);
+  if (!ok || !operator) return htmlAnswer(loginPage(tx, 'wrong', typed), 401);
+  await opts.limiter.succeeded(opts.store, email, gate.attempt);
   const now = new Date();
   // Sessions nobody came back to are ended here, at the one moment a new one is made.
   await opts.store.endExpiredSessions(

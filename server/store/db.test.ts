@@ -57,6 +57,7 @@ describe('openDb', () => {
       'audit_log',
       'facilities',
       'listings',
+      'login_failures',
       'operator_sessions',
       'operators',
       'photos',

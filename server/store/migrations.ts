@@ -127,6 +127,16 @@ export const MIGRATIONS: readonly string[] = [
     detail TEXT NOT NULL DEFAULT '{}'
   ) STRICT;
   `,
+  // 6: failed panel logins, per account and per address, so the limits hold across panels and restarts
+  `
+  CREATE TABLE login_failures (
+    id INTEGER PRIMARY KEY,
+    scope TEXT NOT NULL CHECK (scope IN ('account', 'address')),
+    subject TEXT NOT NULL,
+    at TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX login_failures_by_subject ON login_failures (scope, subject, at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -18,6 +18,9 @@ import * as ops from './operators.ts';
 import type { OperatorInfo, OperatorRow } from './operators.ts';
 import * as pgOps from './pg/operators.ts';
 import { listAuditPg } from './pg/audit.ts';
+import type { LoginGate, LoginLimits } from '../domain/login-limits.ts';
+import { beginLogin, loginSucceeded } from './login-limits.ts';
+import { beginLoginPg, loginSucceededPg } from './pg/login-limits.ts';
 
 export type NewKey = { facilityId: string; label?: string; prefix: string } & KeyLimits;
 
@@ -49,6 +52,10 @@ export interface Store {
   touchSession(digest: string, at: Date): Promise<void>;
   endSession(digest: string): Promise<void>;
   endExpiredSessions(idleBefore: Date, createdBefore: Date): Promise<void>;
+  /** The login limits, shared by every panel on this database: refused, or the try counted as a failure until cleared. */
+  beginLogin(account: string, address: string, limits: LoginLimits, now: Date): Promise<LoginGate>;
+  /** The password was right: the account's failures and this try's count on its address are cleared. */
+  loginSucceeded(account: string, attempt: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -102,6 +109,8 @@ export async function openStore(location: string, options: OpenOptions = {}): Pr
     touchSession: async (digest, at) => ops.touchSession(db, digest, at),
     endSession: async (digest) => ops.endSession(db, digest),
     endExpiredSessions: async (idle, created) => ops.endExpiredSessions(db, idle, created),
+    beginLogin: async (account, address, limits, now) => beginLogin(db, account, address, limits, now),
+    loginSucceeded: async (account, attempt) => loginSucceeded(db, account, attempt),
     close: async () => void db.close(),
   };
 }
@@ -142,6 +151,8 @@ function pgStore(pool: Pool, location: string): Store {
     touchSession: named((digest, at) => pgOps.touchSessionPg(pool, digest, at)),
     endSession: named((digest) => pgOps.endSessionPg(pool, digest)),
     endExpiredSessions: named((idle, created) => pgOps.endExpiredSessionsPg(pool, idle, created)),
+    beginLogin: named((account, address, limits, now) => beginLoginPg(pool, account, address, limits, now)),
+    loginSucceeded: named((account, attempt) => loginSucceededPg(pool, account, attempt)),
     close: () => {
       mirror?.close();
       return pool.end();

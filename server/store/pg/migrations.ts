@@ -140,6 +140,16 @@ export const PG_MIGRATIONS: readonly string[] = [
     detail text NOT NULL DEFAULT '{}'
   );
   `,
+  // 6: failed panel logins, per account and per address (times compare as text, byte for byte)
+  `
+  CREATE TABLE login_failures (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    scope text NOT NULL CHECK (scope IN ('account', 'address')),
+    subject text NOT NULL,
+    at text COLLATE "C" NOT NULL
+  );
+  CREATE INDEX login_failures_by_subject ON login_failures (scope, subject, at);
+  `,
 ];
 
 // Versioned together: a program knows the same number of migrations in both dialects.

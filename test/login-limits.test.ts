@@ -1,0 +1,122 @@
+// Login limits live in the store: two panels on one database share them, a restarted panel keeps them, and tries sent
+// at once cannot get past the limit together; on a SQLite file and on PostgreSQL alike.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../server/domain/passwords.ts';
+import { createPanelHandler } from '../server/panel/handler.ts';
+import { LoginLimiter } from '../server/panel/login-limits.ts';
+import { openStore, type Store } from '../server/store/store.ts';
+import { tempDir } from './helpers/fixture.ts';
+import { startPostgres, type PgServer } from './helpers/postgres.ts';
+
+const ORIGIN = 'http://127.0.0.1:8788';
+const PASSWORD = 'correct horse battery staple';
+const WRONG = 'wrong password!';
+// Smaller than the defaults, the same rules: every try costs a real scrypt.
+const LIMITS = { perAccount: 3, perAddress: 6, windowMs: 60_000 };
+
+/** A panel process on `store`, with its own limiter on a shared fake clock. */
+function panelOn(store: Store, clock: { now: number }) {
+  const handle = createPanelHandler({
+    store,
+    origin: { origin: ORIGIN, secure: false },
+    publicUrl: 'http://127.0.0.1:8787',
+    keyPrefix: 'svc',
+    limiter: new LoginLimiter(LIMITS, () => clock.now),
+  });
+  return async (email: string, password: string, address = '10.0.0.1') => {
+    const r = await handle({
+      method: 'POST',
+      url: '/login',
+      headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+      body: Buffer.from(new URLSearchParams({ email, password }).toString()),
+      address,
+    });
+    return { status: r.status, retryAfter: Number(r.headers['retry-after'] ?? 0) };
+  };
+}
+
+/** The same story on any database: `open` gives a new store handle on it, as a new panel process would have. */
+async function limitsSurviveAndAreShared(open: () => Promise<Store>) {
+  const clock = { now: Date.parse('2030-01-01T00:00:00Z') };
+  const first = await open();
+  const second = await open();
+  await first.addOperator('ops@example.com', await hashPassword(PASSWORD));
+  try {
+    const a = panelOn(first, clock);
+    const b = panelOn(second, clock);
+    for (let i = 0; i < 2; i++) expect((await a('ops@example.com', WRONG)).status).toBe(401);
+    expect((await b('Ops@Example.com', WRONG, '10.0.0.2')).status).toBe(401);
+    // Three failures through two panels lock the account on both, right password or not, from any address.
+    const locked = await a('ops@example.com', PASSWORD, '10.0.0.3');
+    expect(locked.status).toBe(429);
+    expect(locked.retryAfter).toBe(60);
+    expect((await b('ops@example.com', PASSWORD)).status).toBe(429);
+
+    // A restart: a new process on the same database still refuses.
+    await first.close();
+    const restarted = await open();
+    try {
+      const c = panelOn(restarted, clock);
+      clock.now += 30_000;
+      expect(await c('ops@example.com', PASSWORD)).toEqual({ status: 429, retryAfter: 30 });
+      clock.now += 30_001;
+      expect((await c('ops@example.com', PASSWORD)).status).toBe(303);
+      // The success cleared the account, on the other panel too.
+      for (let i = 0; i < 2; i++) expect((await b('ops@example.com', WRONG, '10.0.0.9')).status).toBe(401);
+      expect((await c('ops@example.com', PASSWORD, '10.0.0.9')).status).toBe(303);
+
+      // An address: 6 failures through both panels on any accounts lock it, for every account.
+      for (let i = 0; i < 6; i++) await (i % 2 ? b : c)(`nobody${i}@example.com`, WRONG, '10.9.9.9');
+      expect((await b('ops@example.com', PASSWORD, '10.9.9.9')).status).toBe(429);
+      expect((await c('ops@example.com', PASSWORD, '10.9.9.9')).status).toBe(429);
+      expect((await c('ops@example.com', PASSWORD, '10.0.0.4')).status).toBe(303);
+    } finally {
+      await restarted.close();
+    }
+
+    // Tries sent at once to two panels: exactly the limit gets to check a password, the rest wait.
+    clock.now += 120_000;
+    const third = await open();
+    try {
+      const d = panelOn(third, clock);
+      const burst = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => (i % 2 ? b : d)('ops@example.com', WRONG, `10.1.0.${i}`)),
+      );
+      expect(burst.filter((r) => r.status === 401)).toHaveLength(3);
+      expect(burst.filter((r) => r.status === 429)).toHaveLength(5);
+    } finally {
+      await third.close();
+    }
+  } finally {
+    await second.close();
+    await first.close().catch(() => {});
+  }
+}
+
+describe('login limits in the store', () => {
+  it('are shared by two panels on one SQLite file and survive a restart', async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const file = join(dir, 'listings.db');
+      await limitsSurviveAndAreShared(() => openStore(file));
+    } finally {
+      cleanup();
+    }
+  });
+
+  describe('on PostgreSQL', () => {
+    let server: PgServer;
+    beforeAll(async () => {
+      server = await startPostgres();
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    it('are shared by two panels on one database and survive a restart', async () => {
+      const url = await server.newDatabase();
+      await limitsSurviveAndAreShared(() => openStore(url));
+    });
+  });
+});
