@@ -4,6 +4,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ListingsError } from '../errors.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.ts';
+import { pendingMigrations } from './schema.ts';
 
 export type Db = Database.Database;
 
@@ -57,23 +58,10 @@ export function schemaVersionOf(db: Db): number {
 }
 
 function migrate(db: Db, apply: boolean): void {
-  const current = schemaVersionOf(db);
-  if (current > SCHEMA_VERSION) {
-    throw new ListingsError(
-      'db_too_new',
-      `database schema version ${current} is newer than this program supports (${SCHEMA_VERSION}); upgrade storage-listings`,
-    );
-  }
-  if (current === SCHEMA_VERSION) return;
-  if (!apply)
-    throw new ListingsError(
-      'db_outdated',
-      `database schema version ${current} needs migrating to ${SCHEMA_VERSION}: run "listings db migrate"`,
-    );
+  if (pendingMigrations(MIGRATIONS, schemaVersionOf(db), apply).length === 0) return;
   // IMMEDIATE: two processes starting at once must not both migrate.
   db.transaction(() => {
-    const now = schemaVersionOf(db);
-    for (let v = now; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
+    for (const sql of pendingMigrations(MIGRATIONS, schemaVersionOf(db), apply)) db.exec(sql);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
 }

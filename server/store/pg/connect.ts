@@ -2,6 +2,7 @@
 import pg from 'pg';
 import { ListingsError } from '../../errors.ts';
 import { SCHEMA_VERSION } from '../migrations.ts';
+import { pendingMigrations } from '../schema.ts';
 import { describeLocation } from './location.ts';
 import { PG_MIGRATIONS } from './migrations.ts';
 
@@ -63,24 +64,12 @@ async function migratePg(pool: Pool, location: string, apply: boolean): Promise<
   await inTransaction(pool, async (c) => {
     await c.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     const current = await pgSchemaVersion(c);
-    if (current > SCHEMA_VERSION)
-      throw new ListingsError(
-        'db_too_new',
-        `database schema version ${current} at ${describeLocation(location)} is newer than this program supports (${SCHEMA_VERSION}); upgrade storage-listings`,
-      );
-    if (current < SCHEMA_VERSION && !apply)
-      throw new ListingsError(
-        'db_outdated',
-        `database schema version ${current} needs migrating to ${SCHEMA_VERSION}: run "listings db migrate"`,
-      );
-    if (current < SCHEMA_VERSION) {
-      if (current === 0)
-        await c.query(
-          'CREATE TABLE listings_schema (version integer NOT NULL); INSERT INTO listings_schema VALUES (0)',
-        );
-      for (let v = current; v < SCHEMA_VERSION; v++) await c.query(PG_MIGRATIONS[v]!);
-      await c.query('UPDATE listings_schema SET version = $1', [SCHEMA_VERSION]);
-    }
+    const pending = pendingMigrations(PG_MIGRATIONS, current, apply, ` at ${describeLocation(location)}`);
+    if (pending.length === 0) return;
+    if (current === 0)
+      await c.query('CREATE TABLE listings_schema (version integer NOT NULL); INSERT INTO listings_schema VALUES (0)');
+    for (const sql of pending) await c.query(sql);
+    await c.query('UPDATE listings_schema SET version = $1', [SCHEMA_VERSION]);
   });
 }
 
