@@ -12,7 +12,9 @@ import { runWrk, wrkInstalled, type BenchRequest } from './lib/load.ts';
 import { measure, type Round } from './lib/measure.ts';
 import { median, table } from './lib/report.ts';
 import { pairedRatio } from './lib/scenarios.ts';
-import { capture, pinLoadGenerator, startCeiling, startOurs, type ServerProcess } from './lib/servers.ts';
+import { capture } from './lib/capture.ts';
+import { startCeiling } from './lib/ceilings.ts';
+import { pinLoadGenerator, startOurs, type ServerProcess } from './lib/servers.ts';
 
 const { values: args } = parseArgs({
   options: {

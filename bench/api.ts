@@ -14,15 +14,14 @@ import { describeDb, generateDb, issueKeys } from './lib/data.ts';
 import { fieldScenarios } from './lib/field-scenarios.ts';
 import { runAutocannon, runWrk, wrkInstalled, type Generator, type Load } from './lib/load.ts';
 import { machine } from './lib/report.ts';
+import type { CapturedAnswer } from './lib/capture.ts';
+import { startCeiling, type Ceiling } from './lib/ceilings.ts';
 import {
   compileBenchServers,
   pinLoadGenerator,
   REPO,
   startOurs,
-  startCeiling,
   startPeer,
-  type CapturedAnswer,
-  type Ceiling,
   type ServerProcess,
 } from './lib/servers.ts';
 import { measureScenario, scenarioTables, scenariosFor, type Entry } from './lib/scenarios.ts';

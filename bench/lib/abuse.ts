@@ -10,7 +10,9 @@ import type { BenchRequest } from './load.ts';
 import { openLoop, type OpenLoopResult } from './open-loop.ts';
 import { seeded, intIn } from './random.ts';
 import { median, ratio } from './report.ts';
-import { BENCH_DIST, capture, cpuMs, waitedForCoreMs, type ServerProcess } from './servers.ts';
+import { capture } from './capture.ts';
+import { cpuMs, waitedForCoreMs } from './proc.ts';
+import { BENCH_DIST, type ServerProcess } from './servers.ts';
 
 export interface AbuseTarget {
   /** "a 200-listing facility", "the 10,000-listing facility". */

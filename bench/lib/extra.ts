@@ -8,7 +8,8 @@ import { facilityOfKey, generateDb, issueKeys, listingIdIn, type BenchDb } from 
 import type { BenchRequest, Generator, Load } from './load.ts';
 import { measure, type Round } from './measure.ts';
 import { median, ratio, sideOf, table } from './report.ts';
-import { cpuMs, REPO, rssMb, startOurs, type ServerProcess } from './servers.ts';
+import { cpuMs, rssMb } from './proc.ts';
+import { REPO, startOurs, type ServerProcess } from './servers.ts';
 
 type Out = (text: string) => void;
 const listOf = (key: string): BenchRequest => ({ path: '/external/listings', headers: { 'x-api-key': key } });

@@ -11,7 +11,9 @@ import type { BenchRequest, Generator, Load } from './load.ts';
 import { measure, type Round } from './measure.ts';
 import { median, sideOf, table, type Side } from './report.ts';
 import { pairedRatio } from './scenarios.ts';
-import { capture, differences, startCeilingMix, type CapturedAnswer, type ServerProcess } from './servers.ts';
+import { capture, differences, type CapturedAnswer } from './capture.ts';
+import { startCeilingMix } from './ceilings.ts';
+import type { ServerProcess } from './servers.ts';
 
 export interface FieldRun {
   generator: string;

@@ -1,6 +1,7 @@
 // One measured round against one server: the load generator's figures plus the server's CPU time and peak RSS.
 import type { BenchRequest, Figures, Generator, Load } from './load.ts';
-import { cpuMs, generatorCpuMs, rssMb, waitedForCoreMs, type ServerProcess } from './servers.ts';
+import { cpuMs, generatorCpuMs, rssMb, waitedForCoreMs } from './proc.ts';
+import type { ServerProcess } from './servers.ts';
 
 export interface Round extends Figures {
   /** Server CPU (user + system) per answered request, in microseconds: steadier than req/s on a shared machine. */

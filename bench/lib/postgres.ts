@@ -12,7 +12,8 @@ import { createKeys, facilityIdOf, facilityOf, generateDb, listingIdIn } from '.
 import type { BenchRequest, Generator, Load } from './load.ts';
 import { measure, type Round } from './measure.ts';
 import { ratio, sideOf, table, type Side } from './report.ts';
-import { capture, differences, REPO, startOurs, type ServerProcess } from './servers.ts';
+import { capture, differences } from './capture.ts';
+import { REPO, startOurs, type ServerProcess } from './servers.ts';
 
 type Out = (text: string) => void;
 

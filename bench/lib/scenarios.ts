@@ -4,7 +4,9 @@ import { listingIdIn } from './data.ts';
 import type { BenchRequest, Generator, Load } from './load.ts';
 import { measure, type Round } from './measure.ts';
 import { median, ratio, sideOf, table, type Side } from './report.ts';
-import { capture, differences, type CapturedAnswer, type Ceiling, type ServerProcess } from './servers.ts';
+import { capture, differences, type CapturedAnswer } from './capture.ts';
+import type { Ceiling } from './ceilings.ts';
+import type { ServerProcess } from './servers.ts';
 
 export interface Scenario {
   name: string;
