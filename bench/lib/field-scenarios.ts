@@ -5,7 +5,8 @@
 import { describeDb } from './data.ts';
 import { abuseTables } from './abuse-report.ts';
 import { ABUSE_FULL, ABUSE_QUICK, abuseTargets, issueAbuseKeys, measureAbuse, type AbuseEntry } from './abuse.ts';
-import { fieldTables, measureFieldMix, type FieldEntry, type FieldRun } from './field.ts';
+import { fieldTables } from './field-report.ts';
+import { measureFieldMix, type FieldEntry, type FieldRun } from './field.ts';
 import { FIELD_FULL, FIELD_QUICK, fieldRotation, generateFieldDb, issueFieldKeys } from './field-mix.ts';
 import { serveHasFlag, startOurs, startPeer } from './servers.ts';
 
