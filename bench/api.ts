@@ -24,6 +24,7 @@ import {
   startPeer,
   type ServerProcess,
 } from './lib/servers.ts';
+import { entrySanity } from './lib/sanity.ts';
 import { measureScenario, scenarioTables, scenariosFor, type Entry } from './lib/scenarios.ts';
 import { exportThroughput, freshnessCheckCost, measureScale, sustained } from './lib/extra.ts';
 import { postgresBench } from './lib/postgres.ts';
@@ -66,6 +67,7 @@ const outFile =
     : join(REPO, 'bench', onPostgres ? 'results-postgres.json' : 'results.json'));
 // --quick (CI) keeps the database small enough to generate and export in seconds; the API scenarios read one facility either way.
 const facilities = Number(args.facilities ?? (quick ? 200 : 1000));
+const listings = Number(args.listings);
 const load: Load = {
   connections: Number(args.connections),
   pipelining: Number(args.pipelining),
@@ -81,12 +83,6 @@ const generators: [string, Generator][] = withWrk ? [['wrk', runWrk]] : [['autoc
 if (withWrk && !quick) generators.push(['autocannon', runAutocannon]);
 
 const out = (text: string) => process.stdout.write(text);
-/** A server that used less than this share of its pinned core was not the bottleneck of its run. */
-const CORE_BOUND = 0.85;
-/** The ceiling's CPU per answer moving by more than this across rounds means other load on the machine moved it. */
-const DRIFT_BOUND = 1.25;
-/** A server whose event loop waited for its core longer than this share of a round shared the core with others. */
-const WAIT_BOUND = 0.05;
 const broken: string[] = [];
 const started = Date.now();
 const dir = mkdtempSync(join(tmpdir(), 'listings-bench-'));
@@ -101,12 +97,28 @@ async function main() {
     `storage-listings API bench — ${env.cpu}, ${env.cores} cores, Node ${env.node}, load average ${env.loadavg_at_start.join(' ')}\n`,
   );
   out(
-    `settings: ${JSON.stringify({ ...load, rounds, generators: generators.map(([g]) => g), facilities, listings: Number(args.listings), node_flags: SERVER_NODE_FLAGS })}\n\n`,
+    `settings: ${JSON.stringify({ ...load, rounds, generators: generators.map(([g]) => g), facilities, listings, node_flags: SERVER_NODE_FLAGS })}\n\n`,
   );
 
   const pinned = pinLoadGenerator(env.cores);
   out(`${pinned}\n`);
-  if (onPostgres) return writeReport({ date: new Date().toISOString(), machine: env, ...(await onPostgresOnly()) });
+  if (onPostgres) {
+    const generator = generators[0]!;
+    const figures = await postgresBench({
+      quick,
+      dir,
+      facilities,
+      listings,
+      generator,
+      load,
+      rounds,
+      pinned,
+      track,
+      broken,
+      out,
+    });
+    return writeReport({ date: new Date().toISOString(), machine: env, ...figures });
+  }
   const wanted = (args.scenario ?? '').split(',');
   const selected = (name: string) => wanted.some((w) => name.includes(w));
   const sanity: string[] = [];
@@ -177,30 +189,10 @@ async function main() {
   };
   writeReport(report);
 
-  /** `--db postgres`: the PostgreSQL node against the SQLite one, and the import into each. */
-  async function onPostgresOnly() {
-    const figures = await postgresBench({
-      quick,
-      dir,
-      facilities,
-      listings: Number(args.listings),
-      importFacilities: quick ? 100 : 1000,
-      generator: generators[0]!,
-      load,
-      rounds,
-      pinned: pinned.startsWith('pinned'),
-      track,
-      broken,
-      out,
-    });
-    const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`;
-    return { command, settings: { ...load, rounds, quick, pinned }, ...figures, broken };
-  }
-
   /** One key, one facility, the same request again and again, against a ceiling per server; then scale, soak and
    * export. */
   async function oneKeyScenarios() {
-    const data = generateDb(dir, 'main', facilities, Number(args.listings));
+    const data = generateDb(dir, 'main', facilities, listings);
     out(`\ndatabase: ${describeDb(data)} generated in ${data.seconds.toFixed(1)} s\n`);
     const ours = track(await startOurs('ours', data.file));
     const oursLogged = track(await startOurs('ours + request log', data.file, { log: true }));
@@ -237,27 +229,7 @@ async function main() {
           track,
           broken,
         });
-        if (entry.ratio_rps > 1)
-          sanity.push(`${generator} ${s.name}: ours at ${entry.ratio_rps}x a server that only replays bytes`);
-        // Neither server kept its core busy: the generator or the loopback set the pace, and req/s compares those.
-        const busiest = Math.max(entry.ours.core_busy, entry.ceiling.core_busy);
-        if (busiest < CORE_BOUND)
-          sanity.push(
-            `${generator} ${s.name}: not server-bound (core busy: ours ${Math.round(entry.ours.core_busy * 100)} %, ceiling ${Math.round(entry.ceiling.core_busy * 100)} %): its req/s ratio measures the load generator; compare CPU µs/req (ratio ${entry.ratio_cpu})`,
-          );
-        // The ceiling does the same work every round: how far its CPU per answer moved is how far the machine's speed
-        // did.
-        const probe = entry.ceiling.rounds.map((r) => r.cpu_us_per_req);
-        const drift = Math.max(...probe) / Math.min(...probe);
-        if (drift > DRIFT_BOUND)
-          sanity.push(
-            `${generator} ${s.name}: the machine's speed drifted (the ceiling's CPU per answer ranged ${Math.min(...probe)}-${Math.max(...probe)} µs across rounds, ${drift.toFixed(2)}x): only the paired ratios compare the servers, and less exactly`,
-          );
-        const waited = Math.max(entry.ours.server_waited, entry.ceiling.server_waited);
-        if (waited > WAIT_BOUND)
-          sanity.push(
-            `${generator} ${s.name}: a server waited for its pinned core ${Math.round(waited * 100)} % of the time (median round): other processes had it`,
-          );
+        sanity.push(...entrySanity(generator, s.name, entry));
         entries[s.name] = entry;
       }
       out(

@@ -8,12 +8,8 @@ import { ABUSE_FULL, ABUSE_QUICK, abuseTargets, issueAbuseKeys, measureAbuse, ty
 import { fieldTables } from './field-report.ts';
 import { measureFieldMix, type FieldEntry, type FieldRun } from './field.ts';
 import { FIELD_FULL, FIELD_QUICK, fieldRotation, generateFieldDb, issueFieldKeys } from './field-mix.ts';
+import { CORE_BOUND, WAIT_BOUND } from './sanity.ts';
 import { serveHasFlag, startOurs, startPeer } from './servers.ts';
-
-/** A server that used less than this share of its pinned core was not the bottleneck of its run. */
-const CORE_BOUND = 0.85;
-/** A server whose event loop waited for its core longer than this share of a round shared the core with others. */
-const WAIT_BOUND = 0.05;
 
 export async function fieldScenarios(
   r: FieldRun & { quick: boolean; field: boolean; abuse: boolean; pinned: string },

@@ -22,12 +22,11 @@ export interface PostgresBenchOptions {
   dir: string;
   facilities: number;
   listings: number;
-  /** Facilities of the import file (x 50 listings). */
-  importFacilities: number;
   generator: [string, Generator];
   load: Load;
   rounds: number;
-  pinned: boolean;
+  /** How the run is pinned (pinLoadGenerator's answer). */
+  pinned: string;
   track: <T extends ServerProcess>(s: T) => T;
   broken: string[];
   out: Out;
@@ -37,13 +36,22 @@ export interface PostgresBenchOptions {
 const FACILITY = 0;
 const SERVER_CORE = '0';
 
+/** The whole run, as bench/results-postgres.json keeps it (with the date and machine). */
 export async function postgresBench(o: PostgresBenchOptions) {
   const pg = await startPostgres({ durable: true });
+  const pinned = o.pinned.startsWith('pinned');
   try {
-    if (o.pinned) pinPostgres(pg);
+    if (pinned) pinPostgres(pg);
     const api = await apiScenarios(o, pg);
     const importFigures = await importScenario(o, pg);
-    return { api, import: importFigures, postgres: { durable: true, pinned_to_server_core: o.pinned } };
+    return {
+      command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
+      settings: { ...o.load, rounds: o.rounds, quick: o.quick, pinned: o.pinned },
+      api,
+      import: importFigures,
+      postgres: { durable: true, pinned_to_server_core: pinned },
+      broken: o.broken,
+    };
   } finally {
     await pg.close();
   }
@@ -135,12 +143,11 @@ async function apiScenarios(o: PostgresBenchOptions, pg: PgServer) {
 
 /** `listings import FILE` as an operator runs it (a process: validation, then one transaction), into each backend. */
 async function importScenario(o: PostgresBenchOptions, pg: PgServer) {
+  const importFacilities = o.quick ? 100 : 1000;
   const file = join(o.dir, 'import.json');
-  const facilities = Array.from({ length: o.importFacilities }, (_, i) => facilityOf(i, 50));
+  const facilities = Array.from({ length: importFacilities }, (_, i) => facilityOf(i, 50));
   writeFileSync(file, JSON.stringify({ facilities }));
-  o.out(
-    `\nimport: ${o.importFacilities} facilities x 50 listings, into an empty database and again into the same one\n`,
-  );
+  o.out(`\nimport: ${importFacilities} facilities x 50 listings, into an empty database and again into the same one\n`);
   const timed = (db: string) => {
     const began = performance.now();
     const r = spawnSync(process.execPath, [join(REPO, 'bin', 'listings.js'), 'import', file, '--db', db], {
@@ -169,5 +176,5 @@ async function importScenario(o: PostgresBenchOptions, pg: PgServer) {
     return [k === 'empty' ? 'into an empty database' : 'again (updates)', a, b, ratio(b, a)];
   });
   o.out(table(['import (best of ' + rounds + ')', 'SQLite s', 'PostgreSQL s', 'PG / SQLite (goal <= 2)'], rows));
-  return { facilities: o.importFacilities, listings_per_facility: 50, seconds: runs, rounds };
+  return { facilities: importFacilities, listings_per_facility: 50, seconds: runs, rounds };
 }
