@@ -89,7 +89,7 @@ const auditCell = (row: AuditRow) => ({ ...row, detail: JSON.stringify(row.detai
 
 export function auditCommand(io: Io): Command {
   return new Command('audit')
-    .description('show the audit log of key and import actions, newest first: who, what, when')
+    .description('show the audit log of key, import and snapshot publish actions, newest first: who, what, when')
     .option('--facility <id>', 'only this facility')
     .option('--limit <n>', 'how many entries', parseLimit, AUDIT_DEFAULT_LIMIT)
     .option('--json', 'print as JSON')

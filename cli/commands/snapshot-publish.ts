@@ -100,10 +100,11 @@ export function publishCommand(io: Io): Command {
         const progress = progressReporter(io, { bar: io.isTTY && !flags.json, verb: 'publish' });
         const watchBar =
           io.isTTY && !flags.json ? (p: PublishProgress) => p.total >= BAR_FROM && progress(p) : undefined;
-        await withLedger(cmd, async (ledger) => {
+        await withLedger(cmd, async (ledger, audit) => {
           if (!flags.watch) {
             const summary = await publishSnapshots(ledger, {
               ...options,
+              audit,
               force: flags.force ?? false,
               onProgress: progress,
             });
@@ -114,6 +115,7 @@ export function publishCommand(io: Io): Command {
           await untilSignalled((signal) =>
             watchAndPublish(ledger, {
               ...options,
+              audit,
               signal,
               onProgress: watchBar,
               onPublish: (s) =>

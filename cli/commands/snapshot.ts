@@ -87,8 +87,9 @@ export function snapshotCommand(io: Io): Command {
         const publicUrl = publicUrlOf(opts);
         const key = await loadSigningKey(opts.signingKey);
         if (key.warning) io.err(`warning: ${key.warning}`);
-        const summary = await withLedger(cmd, (ledger) =>
+        const summary = await withLedger(cmd, (ledger, audit) =>
           exportSnapshots(ledger, {
+            audit,
             outDir: opts.out,
             key,
             publicUrl,

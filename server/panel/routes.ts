@@ -76,7 +76,7 @@ export async function facility(
 async function publish(c: PanelContext, req: PanelRequest, [id]: string[]): Promise<PanelResponse> {
   if (!c.snapshots) return plain(409, 'This panel has no publish target.');
   if (!(await c.store.facilityData(id!))) return plain(404, 'No such facility.');
-  const summary = await publishNow(c.store, c.snapshots, c.publicUrl, id!);
+  const summary = await publishNow(c.store, c.snapshots, c.publicUrl, id!, c.who.operator.email);
   const version = summary.results[0]?.version;
   return facility(c, req, [id!, 'snapshots'], undefined, c.tx.t.published(version ?? 0, summary.target));
 }

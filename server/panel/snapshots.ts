@@ -32,8 +32,14 @@ export async function snapshotStates(
   return states;
 }
 
-/** Publishes one facility now, changed or not: a fresh version, signed and uploaded as `snapshot publish` does. */
-export async function publishNow(store: Store, snapshots: PanelSnapshots, publicUrl: string, facilityId: string) {
+/** Publishes one facility now, changed or not, as `snapshot publish` does; audited with the operator as actor. */
+export async function publishNow(
+  store: Store,
+  snapshots: PanelSnapshots,
+  publicUrl: string,
+  facilityId: string,
+  actor: string,
+) {
   const ledger = store.snapshotLedger();
   await ledger.refresh();
   return publishSnapshots(ledger, {
@@ -43,5 +49,6 @@ export async function publishNow(store: Store, snapshots: PanelSnapshots, public
     facilityIds: [facilityId],
     ttlSeconds: snapshots.ttlSeconds,
     force: true,
+    audit: { actor, to: store },
   });
 }

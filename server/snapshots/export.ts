@@ -1,6 +1,7 @@
 // `snapshot export`: a publish of every facility to a folder (the same code as `snapshot publish`, forced).
 import { resolve } from 'node:path';
 import type { Db } from '../store/db.ts';
+import type { PublishAudit } from '../store/audit.ts';
 import type { SnapshotLedger } from './ledger.ts';
 import type { SigningKey } from './keygen.ts';
 import { publishSnapshots, type FacilityPublished, type PublishProgress } from './publish.ts';
@@ -17,6 +18,8 @@ export interface ExportOptions {
   /** Facilities in flight at once (their file writes overlap). */
   concurrency?: number;
   onProgress?: (progress: ExportProgress) => void;
+  /** Each version written is audited as a publish to the folder: versions are shared with `snapshot publish`. */
+  audit?: PublishAudit;
 }
 
 export type ExportProgress = PublishProgress;

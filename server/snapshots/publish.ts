@@ -4,6 +4,7 @@ import { ImportFacility } from '../schemas/import.ts';
 import type { Db } from '../store/db.ts';
 import { facilityById, facilityRevisions, listFacilities } from '../store/facilities.ts';
 import type { Published } from '../store/published.ts';
+import { publishAudit, type PublishAudit, type PublishedVersion } from '../store/audit.ts';
 import { bytesOf, contentOf, isoSeconds, serialiseSignature, signatureOf, type SnapshotContent } from './format.ts';
 import type { SigningKey } from './keygen.ts';
 import { planKeys, writeKeys } from './publish-keys.ts';
@@ -36,6 +37,8 @@ export interface PublishOptions {
   signal?: AbortSignal;
   /** The caller already holds the target's lock (watch mode holds it for its whole run). */
   locked?: boolean;
+  /** Where each new version on the target is recorded, and as whom (the CLI, or the panel's operator). */
+  audit?: PublishAudit;
 }
 
 export interface FacilityPublished {
@@ -135,7 +138,11 @@ export async function publishSnapshots(source: Db | SnapshotLedger, opts: Publis
     }
 
     const unrecorded: Published[] = [];
-    const flush = () => ledger.recordPublished(target.recordKey, unrecorded.splice(0));
+    const unaudited: PublishedVersion[] = [];
+    const flush = async () => {
+      await ledger.recordPublished(target.recordKey, unrecorded.splice(0));
+      await opts.audit?.to.appendAudit(unaudited.splice(0).map((v) => publishAudit(opts.audit!.actor, v)));
+    };
     const publishOne = async ({ id, revision, content }: Candidate) => {
       const pointer = await readPointer(target, id);
       if (!opts.force && pointer && isFresh(pointer, content.contentDigest, key.kid, now)) {
@@ -173,6 +180,7 @@ export async function publishSnapshots(source: Db | SnapshotLedger, opts: Publis
         generatedAt: isoSeconds(generatedAt),
         expiresAt: isoSeconds(expiresAt),
       });
+      unaudited.push({ facilityId: id, version: reserved.version, target: target.label, kid: key.kid });
       if (unrecorded.length >= RECORD_EVERY) await flush();
       const facility = {
         id,

@@ -1,11 +1,11 @@
-// The audit log: who did what to keys and data, and when; written in the same transaction as the change itself.
+// The audit log: who did what to keys, data and snapshots, and when; written with the change itself.
 import type { ImportFile } from '../schemas/import.ts';
 import type { Db } from './db.ts';
 import type { ImportSummary } from './facilities.ts';
 import type { KeyInfo } from './keys.ts';
 import { statementsFor } from './statements.ts';
 
-export type AuditAction = 'key.create' | 'key.revoke' | 'key.update' | 'import';
+export type AuditAction = 'key.create' | 'key.revoke' | 'key.update' | 'import' | 'snapshot.publish';
 
 /** One action; `detail` never holds a key, only its id and hint. */
 export interface AuditEntry {
@@ -49,6 +49,26 @@ export function importAudit(actor: string, file: ImportFile, summary: ImportSumm
   };
 }
 
+/** Who publishes snapshots, and the store their rows go to once the new versions are on the target. */
+export interface PublishAudit {
+  actor: string;
+  to: { appendAudit(entries: readonly AuditEntry[]): Promise<void> };
+}
+
+/** One facility's new version on a target (a folder or s3://BUCKET/PREFIX), and the key that signed it. */
+export interface PublishedVersion {
+  facilityId: string;
+  version: number;
+  target: string;
+  kid: string;
+}
+
+export function publishAudit(actor: string, published: PublishedVersion, now = new Date()): AuditEntry {
+  const { facilityId, version, target, kid } = published;
+  const detail = { version, target, kid };
+  return { at: now.toISOString(), actor, action: 'snapshot.publish', facility_id: facilityId, key_id: null, detail };
+}
+
 /** A row as both stores read it back (detail is stored as JSON text). */
 export function auditRowOf(row: Omit<AuditRow, 'detail'> & { detail: string }): AuditRow {
   return { ...row, id: Number(row.id), detail: JSON.parse(row.detail) as Record<string, unknown> };
@@ -65,6 +85,11 @@ const stmts = statementsFor((db) => ({
 
 export function appendAudit(db: Db, entry: AuditEntry): void {
   stmts(db).insert.run({ ...entry, detail: JSON.stringify(entry.detail) });
+}
+
+/** Rows of actions done outside the database (a snapshot publish), in one transaction. */
+export function appendAuditRows(db: Db, entries: readonly AuditEntry[]): void {
+  if (entries.length > 0) db.transaction(() => entries.forEach((e) => appendAudit(db, e)))();
 }
 
 /** Newest first. */

@@ -13,11 +13,21 @@ import { createKeyPg, listKeysPg, recordLastUsePg, revokeKeyPg, updateKeyPg } fr
 import { listFacilitiesPg } from './pg/facilities.ts';
 import { checkLocation, describeLocation, isPostgresUrl } from './pg/location.ts';
 import type { SessionRow } from '../domain/sessions.ts';
-import { appendAudit, CLI_ACTOR, importAudit, keyAudit, listAudit, type AuditQuery, type AuditRow } from './audit.ts';
+import {
+  appendAudit,
+  appendAuditRows,
+  CLI_ACTOR,
+  importAudit,
+  keyAudit,
+  listAudit,
+  type AuditEntry,
+  type AuditQuery,
+  type AuditRow,
+} from './audit.ts';
 import * as ops from './operators.ts';
 import type { OperatorInfo, OperatorRow } from './operators.ts';
 import * as pgOps from './pg/operators.ts';
-import { listAuditPg } from './pg/audit.ts';
+import { appendAuditRowsPg, listAuditPg } from './pg/audit.ts';
 import type { LoginGate, LoginLimits } from '../domain/login-limits.ts';
 import { beginLogin, loginSucceeded } from './login-limits.ts';
 import { beginLoginPg, loginSucceededPg } from './pg/login-limits.ts';
@@ -40,6 +50,8 @@ export interface Store {
   updateKey(id: string, changes: KeyLimits & { label?: string }, actor?: string): Promise<KeyInfo>;
   recordLastUse(uses: ReadonlyMap<string, Date>): Promise<void>;
   listAudit(query?: AuditQuery): Promise<AuditRow[]>;
+  /** Rows of actions whose change is outside the database (a snapshot publish), written once it is done. */
+  appendAudit(entries: readonly AuditEntry[]): Promise<void>;
   /** What a snapshot publish reads and records, on this store (the panel's "publish now"). */
   snapshotLedger(): SnapshotLedger;
   addOperator(email: string, passwordHash: string): Promise<OperatorInfo>;
@@ -98,6 +110,7 @@ export async function openStore(location: string, options: OpenOptions = {}): Pr
       }),
     recordLastUse: async (uses) => recordLastUse(db, uses),
     listAudit: async (query) => listAudit(db, query),
+    appendAudit: async (entries) => appendAuditRows(db, entries),
     snapshotLedger: () => sqliteLedger(db),
     addOperator: async (email, hash) => ops.addOperator(db, email, hash),
     listOperators: async () => ops.listOperators(db),
@@ -140,6 +153,7 @@ function pgStore(pool: Pool, location: string): Store {
     updateKey: named((id, changes, actor) => updateKeyPg(pool, id, changes, actor)),
     recordLastUse: named((uses) => recordLastUsePg(pool, uses)),
     listAudit: named((query) => listAuditPg(pool, query)),
+    appendAudit: named((entries) => appendAuditRowsPg(pool, entries)),
     snapshotLedger: () => pgLedger(pool, mirrorOf(), location),
     addOperator: named((email, hash) => pgOps.addOperatorPg(pool, email, hash)),
     listOperators: named(() => pgOps.listOperatorsPg(pool)),
