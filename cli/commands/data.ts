@@ -44,7 +44,9 @@ export function dbCommand(io: Io): Command {
     );
   });
   db.command('copy')
-    .description('copy a SQLite file into an empty PostgreSQL database, in one transaction')
+    .description(
+      'copy a SQLite file into an empty PostgreSQL database, in one transaction: data, keys, snapshot versions, operators, login limits and the audit log (not sessions: operators log in again)',
+    )
     .requiredOption('--from <file>', 'the SQLite file')
     .requiredOption('--to <url>', 'the postgres:// URL of an empty database')
     .option('--json', 'print as JSON')
@@ -58,7 +60,7 @@ export function dbCommand(io: Io): Command {
       io.out(
         opts.json
           ? json(counts)
-          : `copied ${counts.facilities} facilities, ${counts.listings} listings, ${counts.api_keys} keys`,
+          : `copied ${counts.facilities} facilities, ${counts.listings} listings, ${counts.api_keys} keys, ${counts.operators} operators, ${counts.audit_log} audit rows`,
       );
     });
   return db;

@@ -4,7 +4,7 @@ import { openDb } from '../db.ts';
 import { recordChange } from './changes.ts';
 import { inTransaction, openPg, pgFailure } from './connect.ts';
 import { describeLocation } from './location.ts';
-import { ALL_TABLES, pgInsertFromJson, TABLES, type Table } from './tables.ts';
+import { ALL_TABLES, KEPT_IDS, pgInsertFromJson, TABLES, type Table } from './tables.ts';
 
 /** Rows per statement: bounds one statement's JSON. */
 const ROWS_PER_INSERT = 5_000;
@@ -18,12 +18,13 @@ export async function copySqliteToPg(file: string, location: string): Promise<Co
     try {
       return await inTransaction(pool, async (c) => {
         const held = await c.query<{ n: number }>(
-          'SELECT ((SELECT count(*) FROM facilities) + (SELECT count(*) FROM api_keys))::int AS n',
+          `SELECT ((SELECT count(*) FROM facilities) + (SELECT count(*) FROM api_keys)
+            + (SELECT count(*) FROM operators) + (SELECT count(*) FROM audit_log))::int AS n`,
         );
         if (held.rows[0]!.n > 0)
           throw new ListingsError(
             'db_not_empty',
-            `${describeLocation(location)} already holds facilities or keys; copy only into an empty database`,
+            `${describeLocation(location)} already holds facilities, keys, operators or audit rows; copy only into an empty database`,
           );
         const counts = {} as CopySummary;
         for (const t of ALL_TABLES) {
@@ -32,6 +33,9 @@ export async function copySqliteToPg(file: string, location: string): Promise<Co
           for (let i = 0; i < rows.length; i += ROWS_PER_INSERT)
             await c.query(pgInsertFromJson(t), [JSON.stringify(rows.slice(i, i + ROWS_PER_INSERT))]);
           counts[t] = rows.length;
+          // New rows then continue after the copied ids.
+          if (KEPT_IDS.has(t))
+            await c.query(`SELECT setval(pg_get_serial_sequence('${t}', 'id'), max(id)) FROM ${t} HAVING count(*) > 0`);
         }
         const ids = (t: 'facilities' | 'api_keys') => db.prepare<[], string>(`SELECT id FROM ${t}`).pluck().all();
         await recordChange(c, { facilities: ids('facilities'), keys: ids('api_keys') });

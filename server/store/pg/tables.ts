@@ -62,6 +62,10 @@ export const TABLES = {
     'expires_at',
   ],
   snapshot_kids: ['target', 'kid', 'expires_at'],
+  operators: ['id', 'email', 'password_hash', 'created_at', 'password_changed_at'],
+  // Without its id: an id only names a try in flight, and PostgreSQL numbers the copies.
+  login_failures: ['scope', 'subject', 'at'],
+  audit_log: ['id', 'at', 'actor', 'action', 'facility_id', 'key_id', 'detail'],
 } as const;
 
 export type Table = keyof typeof TABLES;
@@ -69,11 +73,23 @@ export type Table = keyof typeof TABLES;
 /** What a serving node answers from, in an order that foreign keys accept. */
 export const SERVED_TABLES = ['facilities', 'pricing_rules', 'listings', 'photos', 'api_keys'] as const;
 
-/** Everything, in an order that foreign keys accept. */
-export const ALL_TABLES = [...SERVED_TABLES, 'snapshot_versions', 'snapshot_published', 'snapshot_kids'] as const;
+/** Everything but sessions (operators log in again, so a session ended on the old file stays ended), in foreign-key order. */
+export const ALL_TABLES = [
+  ...SERVED_TABLES,
+  'snapshot_versions',
+  'snapshot_published',
+  'snapshot_kids',
+  'operators',
+  'login_failures',
+  'audit_log',
+] as const;
+
+/** Tables whose generated ids are copied as they are: the audit log keeps its ids, and so its order. */
+export const KEPT_IDS: ReadonlySet<Table> = new Set(['audit_log']);
 
 /** A bulk insert of JSON rows: one statement and one parameter for any number of rows. */
 export function pgInsertFromJson(table: Table): string {
   const cols = TABLES[table].join(', ');
-  return `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${table}, $1::json)`;
+  const kept = KEPT_IDS.has(table) ? ' OVERRIDING SYSTEM VALUE' : '';
+  return `INSERT INTO ${table} (${cols})${kept} SELECT ${cols} FROM json_populate_recordset(NULL::${table}, $1::json)`;
 }

@@ -1,0 +1,118 @@
+// `listings db copy` moves the panel's side too: operators log in on the PostgreSQL copy with the same password, login
+// limits carry over, the audit log arrives in order with its ids, sessions stay behind; a non-empty target is refused.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../server/domain/passwords.ts';
+import { createPanelHandler } from '../server/panel/handler.ts';
+import { LoginLimiter } from '../server/panel/login-limits.ts';
+import { openStore, type Store } from '../server/store/store.ts';
+import { cliInProcess, demoDb, demoImport, tempDir } from './helpers/fixture.ts';
+import { startPostgres, type PgServer } from './helpers/postgres.ts';
+
+const ORIGIN = 'http://127.0.0.1:8788';
+const PASSWORD = 'correct horse battery staple';
+
+let server: PgServer;
+let dir: string;
+let cleanup: () => void;
+beforeAll(async () => {
+  server = await startPostgres();
+  ({ dir, cleanup } = tempDir());
+});
+afterAll(async () => {
+  await server?.close();
+  cleanup?.();
+});
+
+/** A panel on `store`; logs in and answers the status and the session cookie. */
+function panelOn(store: Store, limiter = new LoginLimiter()) {
+  const handle = createPanelHandler({
+    store,
+    origin: { origin: ORIGIN, secure: false },
+    publicUrl: 'http://127.0.0.1:8787',
+    keyPrefix: 'svc',
+    limiter,
+  });
+  const logIn = async (password: string, address = '10.0.0.1') => {
+    const r = await handle({
+      method: 'POST',
+      url: '/login',
+      headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+      body: Buffer.from(new URLSearchParams({ email: 'ops@example.com', password }).toString()),
+      address,
+    });
+    return { status: r.status, cookie: r.headers['set-cookie']?.split(';')[0] };
+  };
+  const home = async (cookie: string) =>
+    (await handle({ method: 'GET', url: '/', headers: { cookie }, body: Buffer.alloc(0), address: '10.0.0.1' })).status;
+  return { logIn, home };
+}
+
+describe('listings db copy with operators, login limits and the audit log', () => {
+  it('lets an operator log in on the copy with the same password, keeps the limits and the audit order', async () => {
+    const { file, db } = demoDb(mkdirSync(join(dir, 'moved'), { recursive: true })!);
+    db.close();
+    const sqlite = await openStore(file);
+    let cookie: string;
+    try {
+      await sqlite.applyImport(demoImport(), 'ops@example.com');
+      await sqlite.addOperator('ops@example.com', await hashPassword(PASSWORD));
+      const { info } = await sqlite.createKey({ facilityId: 'wro-1', prefix: 'svc', label: 'site' });
+      await sqlite.revokeKey(info.id, 'ops@example.com');
+      const panel = panelOn(sqlite);
+      ({ cookie } = (await panel.logIn(PASSWORD)) as { cookie: string });
+      expect(await panel.home(cookie)).toBe(200);
+      for (let i = 0; i < 2; i++) expect((await panel.logIn('wrong password!', '10.0.0.7')).status).toBe(401);
+    } finally {
+      await sqlite.close();
+    }
+    const before = await openStore(file);
+    const audit = await before.listAudit();
+    const operators = await before.listOperators();
+    await before.close();
+
+    const url = await server.newDatabase();
+    const copied = await cliInProcess(file, ['db', 'copy', '--from', file, '--to', url, '--json']);
+    expect(copied.code, copied.stderr).toBe(0);
+    expect(JSON.parse(copied.stdout)).toMatchObject({ operators: 1, login_failures: 4, audit_log: 3, api_keys: 1 });
+
+    const pg = await openStore(url);
+    try {
+      expect(await pg.listOperators()).toEqual(operators);
+      expect(await pg.listAudit()).toEqual(audit);
+      const panel = panelOn(pg, new LoginLimiter({ perAccount: 3, perAddress: 20, windowMs: 60_000 }));
+      expect(await panel.home(cookie)).toBe(303); // sessions stay behind
+      // The two failures came along: a third locks the account, right password or not.
+      expect((await panel.logIn('wrong password!')).status).toBe(401);
+      expect((await panel.logIn(PASSWORD)).status).toBe(429);
+      const fresh = await panelOn(pg).logIn(PASSWORD);
+      expect(fresh.status).toBe(303);
+      expect(await panel.home(fresh.cookie!)).toBe(200);
+
+      // New audit rows follow the copied ones.
+      const { info } = await pg.createKey({ facilityId: 'ber-1', prefix: 'svc' }, 'ops@example.com');
+      const [newest] = await pg.listAudit({ limit: 1 });
+      expect(newest).toMatchObject({ action: 'key.create', key_id: info.id, id: audit[0]!.id + 1 });
+    } finally {
+      await pg.close();
+    }
+  });
+
+  it('refuses a database that already holds operators or audit rows, and changes nothing in it', async () => {
+    const { file, db } = demoDb(mkdirSync(join(dir, 'refused'), { recursive: true })!);
+    db.close();
+    const url = await server.newDatabase();
+    const target = await openStore(url);
+    try {
+      await target.addOperator('someone@example.com', await hashPassword(PASSWORD));
+      const refused = await cliInProcess(file, ['db', 'copy', '--from', file, '--to', url]);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain('copy only into an empty database');
+      expect(await target.listFacilities()).toEqual([]);
+      expect((await target.listOperators()).map((o) => o.email)).toEqual(['someone@example.com']);
+    } finally {
+      await target.close();
+    }
+  });
+});
