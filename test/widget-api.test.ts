@@ -3,7 +3,8 @@
 // or a type they show, run `npm run widget:api`.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DOCS, MANIFEST, TYPES, widgetApi } from '../tools/widget-api.ts';
+import { widgetApi } from '../tools/widget-api.ts';
+import { DOCS, MANIFEST, TYPES } from '../tools/widget-api/source.ts';
 
 const read = (file: string) => readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
 
