@@ -41,8 +41,8 @@ export async function startPgNode(location: string): Promise<PgNode> {
       const failed = (err: unknown) =>
         log({ level: 'error', error: `refusing keyed requests: ${pgFailure(err, location).message}` });
       const shared = new SharedFreshness(mirror, handler.api.freshness, failed);
-      handler.prepare = () => shared.beforeBatch();
-      listener = listenForChanges(location, () => void shared.beforeBatch());
+      handler.prepare = (requests) => shared.beforeBatch(requests);
+      listener = listenForChanges(location, () => shared.wake());
     },
     async close() {
       await listener?.close();

@@ -1,14 +1,30 @@
-// Freshness across nodes (PostgreSQL): before each batch one read of the change counter, the counterpart of PRAGMA data_version.
+// Freshness across nodes (PostgreSQL): reads of the change counter, the counterpart of PRAGMA data_version, each
+// covering every batch that arrived before it began.
 import type { Mirror } from '../store/pg/mirror.ts';
 import type { Freshness } from './freshness.ts';
 
 /** After a failed read, batches within this long are refused without another try: a dead database is not hammered. */
 const RETRY_AFTER_FAILURE_MS = 250;
+/** Under load a read waits for this many requests, so its round trip is shared rather than paid every few requests. */
+export const REQUESTS_PER_READ = 16;
+/** ...or for this long since the last read began, whichever comes first; an idle node reads at once. */
+export const MAX_WAIT_MS = 1;
+
+interface Waiting {
+  done: Promise<void>;
+  resolve: () => void;
+  requests: number;
+}
 
 export class SharedFreshness {
-  private running: Promise<void> | undefined;
-  private queued: Promise<void> | undefined;
+  private running = false;
+  /** Batches that arrived after the running read began: the next read is theirs. */
+  private waiting: Waiting | undefined;
+  private lastStart = -Infinity;
+  private timer: NodeJS.Timeout | undefined;
   private failedAt = -Infinity;
+  /** Reads begun, for tests and the bench. */
+  reads = 0;
 
   constructor(
     private readonly mirror: Mirror,
@@ -18,18 +34,47 @@ export class SharedFreshness {
 
   /**
    * Resolves once the mirror is as current as the database was at some moment after this call; never rejects. A read
-   * already running may have begun before this batch's requests arrived, so the batch waits for the next one instead.
+   * already running may have begun before these requests arrived, so they wait for the next one.
    */
-  beforeBatch(): Promise<void> {
-    if (!this.running) {
-      this.running = this.refresh().finally(() => (this.running = undefined));
-      return this.running;
+  beforeBatch(requests = 1): Promise<void> {
+    if (!this.waiting) {
+      let resolve!: () => void;
+      const done = new Promise<void>((r) => (resolve = r));
+      this.waiting = { done, resolve, requests: 0 };
     }
-    this.queued ??= this.running.then(() => {
-      this.queued = undefined;
-      return this.beforeBatch();
+    this.waiting.requests += requests;
+    const { done } = this.waiting;
+    this.startIfDue(false);
+    return done;
+  }
+
+  /** A NOTIFY: read now (when no read is running), so caches drop before the next request rather than on it. */
+  wake(): void {
+    void this.beforeBatch(REQUESTS_PER_READ);
+  }
+
+  private startIfDue(timedOut: boolean): void {
+    const batch = this.waiting;
+    if (this.running || !batch) return;
+    const since = performance.now() - this.lastStart;
+    if (!timedOut && batch.requests < REQUESTS_PER_READ && since < MAX_WAIT_MS) {
+      this.timer ??= setTimeout(() => {
+        this.timer = undefined;
+        this.startIfDue(true);
+      }, MAX_WAIT_MS - since);
+      return;
+    }
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.waiting = undefined;
+    this.running = true;
+    this.lastStart = performance.now();
+    this.reads++;
+    void this.refresh().finally(() => {
+      this.running = false;
+      batch.resolve();
+      this.startIfDue(false);
     });
-    return this.queued;
   }
 
   private async refresh(): Promise<void> {

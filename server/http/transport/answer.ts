@@ -39,8 +39,8 @@ export interface RequestHandler {
   batch(fn: () => void): void;
   /** Flushes what the handler holds (last use) at shutdown. */
   close(): void;
-  /** Work to await before a batch (PostgreSQL's freshness read); absent for SQLite, whose batches start at once. */
-  prepare?: () => Promise<void>;
+  /** Work to await before a batch of `requests` (PostgreSQL's freshness read); absent for SQLite, whose batches start at once. */
+  prepare?: (requests: number) => Promise<void>;
 }
 
 export interface RequestLike {

@@ -101,7 +101,7 @@ export function startServer(handler: RequestHandler, log: JsonLog, opts: ServeOp
     // Requests parsed while this batch is answered (from bytes already read) start a batch of their own.
     const batch = pending;
     pending = [];
-    if (handler.prepare) void handler.prepare().then(() => answerBatch(batch));
+    if (handler.prepare) void handler.prepare(batch.length / 2).then(() => answerBatch(batch));
     else answerBatch(batch);
   }
   function answerBatch(batch: (IncomingMessage | ServerResponse)[]) {
