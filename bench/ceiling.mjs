@@ -11,7 +11,7 @@ import { setImmediate } from 'node:timers';
 let status, headers, body;
 let loads = 0;
 function load() {
-  /** { status, headers: [name, value, ...], body: base64 }, as bench/lib/servers.ts captured it from our server. */
+  /** { status, headers: [name, value, ...], body: base64 }, as bench/lib/capture.ts captured it from our server. */
   const answer = JSON.parse(readFileSync(process.argv[2], 'utf8'));
   const bytes = Buffer.from(answer.body, 'base64');
   status = answer.status;
