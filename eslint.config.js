@@ -66,16 +66,16 @@ export default tseslint.config(
     },
   },
   {
-    // The widget's bundle holds its own code and shared/'s; of the zod contract it takes only the types.
-    files: ['widget/src/**/*.ts'],
+    // The widget's and the panel's bundles hold their own code and shared/'s; of the zod contract only the types.
+    files: ['widget/src/**/*.ts', 'panel/src/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           paths: [{ name: 'zod', message: 'zod stays out of the widget bundle.' }],
           patterns: [
-            { group: ['node:*'], message: 'The widget runs in the browser: no Node modules.' },
-            { group: ['**/server/**', '**/cli/**'], message: 'The widget imports shared/, never the server.' },
+            { group: ['node:*'], message: 'This runs in the browser: no Node modules.' },
+            { group: ['**/server/**', '**/cli/**'], message: 'Browser code imports shared/, never the server.' },
             {
               group: ['**/shared/listing.ts'],
               allowTypeImports: true,

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const FOLDERS = ['server', 'cli', 'widget/src', 'shared'];
+const FOLDERS = ['server', 'cli', 'widget/src', 'panel/src', 'shared'];
 const MEDIAN_LINES = 100;
 const MAX_LINES = 300;
 
@@ -52,7 +52,7 @@ describe('linesOf', () => {
   });
 });
 
-describe('source files in server/, cli/, widget/src and shared/', () => {
+describe('source files in server/, cli/, widget/src, panel/src and shared/', () => {
   const files = FOLDERS.flatMap((folder) => sourceFiles(join(ROOT, folder))).map((path) => ({
     path: relative(ROOT, path),
     ...linesOf(readFileSync(path, 'utf8')),

@@ -5,77 +5,36 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashPassword } from '../server/domain/passwords.ts';
 import { newSession } from '../server/domain/sessions.ts';
-import { createPanelHandler, type PanelOptions } from '../server/panel/handler.ts';
-import type { PanelRequest, PanelResponse } from '../server/panel/http.ts';
+import type { PanelOptions } from '../server/panel/handler.ts';
 import { LoginLimiter } from '../server/panel/login-limits.ts';
-import { openStore, type Store } from '../server/store/store.ts';
-import { demoDb, demoJson, tempDir } from './helpers/fixture.ts';
+import type { Store } from '../server/store/store.ts';
+import { demoJson, tempDir } from './helpers/fixture.ts';
+import {
+  PANEL_ORIGIN as ORIGIN,
+  PASSWORD,
+  panelClient,
+  panelOver,
+  panelStore,
+  type PanelHandle,
+} from './helpers/panel.ts';
 import { handlerOver, inject } from './helpers/inject.ts';
 import { recordKey } from './helpers/capture.ts';
 
-const ORIGIN = 'http://127.0.0.1:8788';
-const PASSWORD = 'correct horse battery staple';
 const KEY = /svc_live_[A-Za-z0-9]{32}/;
 
-let cleanup: () => void;
+let cleanup: () => Promise<void>;
 let file: string;
 let store: Store;
-let handle: (req: PanelRequest) => Promise<PanelResponse>;
+let handle: PanelHandle;
 
-function panel(extra: Partial<PanelOptions> = {}) {
-  return createPanelHandler({
-    store,
-    origin: { origin: ORIGIN, secure: false },
-    publicUrl: 'http://127.0.0.1:8787',
-    keyPrefix: 'svc',
-    ...extra,
-  });
-}
+const panel = (extra: Partial<PanelOptions> = {}) => panelOver(store, extra);
+const { request, logIn, session } = panelClient(() => handle);
 
 beforeEach(async () => {
-  let dir: string;
-  ({ dir, cleanup } = tempDir());
-  const demo = demoDb(dir);
-  demo.db.close();
-  file = demo.file;
-  store = await openStore(file);
-  await store.addOperator('ops@example.com', await hashPassword(PASSWORD));
+  ({ file, store, cleanup } = await panelStore());
   handle = panel();
 });
-afterEach(async () => {
-  await store.close();
-  cleanup();
-});
-
-function request(method: string, url: string, opts: Partial<PanelRequest> & { form?: Record<string, string> } = {}) {
-  const { form, ...rest } = opts;
-  const headers: Record<string, string | undefined> = method === 'GET' ? {} : { origin: ORIGIN };
-  if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
-  return handle({
-    method,
-    url,
-    address: '10.0.0.1',
-    body: Buffer.from(form ? new URLSearchParams(form).toString() : ''),
-    ...rest,
-    headers: { ...headers, ...rest.headers },
-  });
-}
-
-async function logIn(email = 'ops@example.com', password = PASSWORD, address = '10.0.0.1') {
-  return request('POST', '/login', { form: { email, password }, address });
-}
-
-/** A logged-in operator: the cookie and the form token the panel's pages carry. */
-async function session() {
-  const login = await logIn();
-  expect(login.status).toBe(303);
-  const cookie = login.headers['set-cookie']!.split(';')[0]!;
-  const page = String((await request('GET', '/', { headers: { cookie } })).body);
-  const csrf = /name="csrf" value="([^"]+)"/.exec(page)![1]!;
-  const as = (method: string, url: string, form: Record<string, string> = {}, headers: Record<string, string> = {}) =>
-    request(method, url, { headers: { cookie, ...headers }, ...(method === 'GET' ? {} : { form: { csrf, ...form } }) });
-  return { cookie, csrf, as };
-}
+afterEach(() => cleanup());
 
 describe('no page or action without a session', () => {
   it('sends pages to the login form and refuses actions', async () => {

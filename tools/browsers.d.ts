@@ -2,4 +2,5 @@
 export declare const CHROMIUM_PATH: string;
 export declare const CHROMIUM_ARGS: string[];
 export declare const FIREFOX_PATH: string;
+export declare const FIREFOX_PREFS: Record<string, boolean>;
 export declare const WEBKIT_DRIVER_PATH: string;

@@ -17,5 +17,12 @@ export const CHROMIUM_ARGS = [
 /** Debian's Firefox ESR unless FIREFOX_PATH names another. */
 export const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
 
+/** No update checks, telemetry or first-run pages in a test run. */
+export const FIREFOX_PREFS = {
+  'app.update.enabled': false,
+  'datareporting.policy.dataSubmissionEnabled': false,
+  'browser.shell.checkDefaultBrowser': false,
+};
+
 /** Debian's WebKitGTK WebDriver (package webkit2gtk-driver) unless WEBKIT_DRIVER_PATH names another. */
 export const WEBKIT_DRIVER_PATH = process.env.WEBKIT_DRIVER_PATH || '/usr/bin/WebKitWebDriver';

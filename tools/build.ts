@@ -1,5 +1,5 @@
 // Whether dist/ holds a build of the sources as they are now, and a rebuild when it does not: for tests and benches,
-// which run the compiled `listings` binary and the built widget. Dev only: production runs dist/ as npm built it.
+// which run the compiled `listings` binary, the built widget and the panel's script. Dev only: production runs dist/ as npm built it.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,23 +33,37 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** The widget bundle is newer than every widget source, the shared/ code it bundles, and its build config. */
-export function widgetIsCurrent(root = ROOT): boolean {
+/** A browser bundle is newer than every source folder it is built from and its build config. */
+function browserBundleIsCurrent(root: string, bundle: string, sources: string[], config: string): boolean {
   try {
-    const sources = Math.max(
-      newestMtime(join(root, 'widget', 'src')),
-      newestMtime(join(root, 'shared')),
-      statSync(join(root, 'widget', 'vite.config.ts')).mtimeMs,
+    const newest = Math.max(
+      ...sources.map((dir) => newestMtime(join(root, dir))),
+      statSync(join(root, config)).mtimeMs,
     );
-    return statSync(join(root, 'dist', 'widget', 'storage-listings.js')).mtimeMs >= sources;
+    return statSync(join(root, bundle)).mtimeMs >= newest;
   } catch {
     return false;
   }
 }
 
-/** Runs `npm run build` when either bundle is missing or older than its sources; returns whether it built. */
+/** The widget bundle is newer than every widget source, the shared/ code it bundles, and its build config. */
+export function widgetIsCurrent(root = ROOT): boolean {
+  return browserBundleIsCurrent(
+    root,
+    'dist/widget/storage-listings.js',
+    ['widget/src', 'shared'],
+    'widget/vite.config.ts',
+  );
+}
+
+/** The operator panel's bundle (its Lit components) likewise. */
+export function panelIsCurrent(root = ROOT): boolean {
+  return browserBundleIsCurrent(root, 'dist/panel/panel.js', ['panel/src', 'shared'], 'panel/vite.config.ts');
+}
+
+/** Runs `npm run build` when any bundle is missing or older than its sources; returns whether it built. */
 export function ensureBuilt(log: (line: string) => void = () => {}): boolean {
-  if (bundleIsCurrent(new URL('..', import.meta.url)) && widgetIsCurrent()) return false;
+  if (bundleIsCurrent(new URL('..', import.meta.url)) && widgetIsCurrent() && panelIsCurrent()) return false;
   log('dist/ is missing or older than the sources: npm run build');
   // A production build whoever asks: under vitest NODE_ENV is "test", and Vite would bundle Lit's development build.
   execFileSync('npm', ['run', 'build'], {

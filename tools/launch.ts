@@ -1,13 +1,18 @@
-// A free local port, the system Chromium and WebKit: shared by the tests, the benches and the demo's screenshots.
+// A free local port, the system Chromium, Firefox and WebKit: shared by the tests, the benches and the demo's screenshots.
 import { createServer } from 'node:net';
 import { launch, type Browser } from 'puppeteer-core';
 import { remote } from 'webdriverio';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './browsers.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, FIREFOX_PATH, FIREFOX_PREFS } from './browsers.js';
 import { startWebKitDriver, WEBKIT_CAPABILITIES } from './webkit-driver.js';
 
 /** The system Chromium (tools/browsers.js); never a downloaded browser. */
 export function launchChromium(): Promise<Browser> {
   return launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** The system Firefox (tools/browsers.js), driven by puppeteer over WebDriver BiDi: the same Page API as Chromium's. */
+export function launchFirefox(): Promise<Browser> {
+  return launch({ browser: 'firefox', executablePath: FIREFOX_PATH, extraPrefsFirefox: FIREFOX_PREFS, headless: true });
 }
 
 /** A WebDriver session in WebKitGTK's MiniBrowser (tools/webkit-driver.js); `close()` ends it and its driver. */

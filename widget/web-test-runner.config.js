@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher, puppeteerCore } from '@web/test-runner-chrome';
 import { WebdriverLauncher } from '@web/test-runner-webdriver';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from '../tools/browsers.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, FIREFOX_PATH, FIREFOX_PREFS } from '../tools/browsers.js';
 import { startWebKitDriver, WEBKIT_CAPABILITIES } from '../tools/webkit-driver.js';
 import { fakeApi } from './test/server/fake-api.js';
 
@@ -26,12 +26,7 @@ const firefox = chromeLauncher({
     browser: 'firefox',
     executablePath: FIREFOX_PATH,
     headless: true,
-    extraPrefsFirefox: {
-      // No update checks, telemetry or first-run pages in a test run.
-      'app.update.enabled': false,
-      'datareporting.policy.dataSubmissionEnabled': false,
-      'browser.shell.checkDefaultBrowser': false,
-    },
+    extraPrefsFirefox: FIREFOX_PREFS,
   },
   createPage: async ({ context }) => {
     const page = await context.newPage();

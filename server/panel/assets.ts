@@ -1,8 +1,14 @@
-// The panel's stylesheet and script, compressed once at start and served as the client accepts them.
+// The panel's stylesheet and its script (the Lit components Vite builds into dist/panel/panel.js), compressed once at
+// start and served as the client accepts them.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { ListingsError } from '../errors.ts';
+import { REPO_ROOT } from '../repo.ts';
 import { PANEL_CSS } from './assets/panel.css.ts';
-import { PANEL_JS } from './assets/panel.js.ts';
 import type { PanelRequest, PanelResponse } from './http.ts';
+
+export const PANEL_BUNDLE = join(REPO_ROOT, 'dist', 'panel', 'panel.js');
 
 interface Asset {
   type: string;
@@ -11,27 +17,38 @@ interface Asset {
   gzip: Buffer;
 }
 
-function asset(type: string, text: string): Asset {
-  const identity = Buffer.from(text);
-  return { type, identity, br: brotliCompressSync(identity), gzip: gzipSync(identity, { level: 9 }) };
+function asset(type: string, bytes: Buffer): Asset {
+  return { type, identity: bytes, br: brotliCompressSync(bytes), gzip: gzipSync(bytes, { level: 9 }) };
 }
 
-const ASSETS = new Map([
-  ['/assets/panel.css', asset('text/css; charset=utf-8', PANEL_CSS)],
-  ['/assets/panel.js', asset('text/javascript; charset=utf-8', PANEL_JS)],
-]);
+/** The bundle, or a refusal to start that says how to make it: pages would work without it, but not as built. */
+function bundle(path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch {
+    throw new ListingsError('panel_bundle_missing', `${path} is missing: run npm run build`);
+  }
+}
 
-export function panelAsset(path: string, req: PanelRequest): PanelResponse | undefined {
-  const a = ASSETS.get(path);
-  if (!a || (req.method !== 'GET' && req.method !== 'HEAD')) return undefined;
-  const accepts = req.headers['accept-encoding'] ?? '';
-  const encoding = /\bbr\b/.test(accepts) ? 'br' : /\bgzip\b/.test(accepts) ? 'gzip' : undefined;
-  const headers: Record<string, string> = {
-    'content-type': a.type,
-    'cache-control': 'no-cache',
-    vary: 'Accept-Encoding',
-    'x-content-type-options': 'nosniff',
+export type PanelAssets = (path: string, req: PanelRequest) => PanelResponse | undefined;
+
+export function panelAssets(bundlePath = PANEL_BUNDLE): PanelAssets {
+  const assets = new Map([
+    ['/assets/panel.css', asset('text/css; charset=utf-8', Buffer.from(PANEL_CSS))],
+    ['/assets/panel.js', asset('text/javascript; charset=utf-8', bundle(bundlePath))],
+  ]);
+  return (path, req) => {
+    const a = assets.get(path);
+    if (!a || (req.method !== 'GET' && req.method !== 'HEAD')) return undefined;
+    const accepts = req.headers['accept-encoding'] ?? '';
+    const encoding = /\bbr\b/.test(accepts) ? 'br' : /\bgzip\b/.test(accepts) ? 'gzip' : undefined;
+    const headers: Record<string, string> = {
+      'content-type': a.type,
+      'cache-control': 'no-cache',
+      vary: 'Accept-Encoding',
+      'x-content-type-options': 'nosniff',
+    };
+    if (encoding) headers['content-encoding'] = encoding;
+    return { status: 200, headers, body: encoding ? a[encoding] : a.identity };
   };
-  if (encoding) headers['content-encoding'] = encoding;
-  return { status: 200, headers, body: encoding ? a[encoding] : a.identity };
 }

@@ -2,7 +2,7 @@
 import { ListingsError } from '../errors.ts';
 import type { Store } from '../store/store.ts';
 import { authenticate, clearedCookie, csrfValid, fromPanel, type Authenticated, type PanelOrigin } from './auth.ts';
-import { panelAsset } from './assets.ts';
+import { panelAssets, type PanelAssets } from './assets.ts';
 import { htmlAnswer, plain, redirect, formOf, type PanelRequest, type PanelResponse } from './http.ts';
 import { LoginLimiter } from './login-limits.ts';
 import { logIn } from './login.ts';
@@ -28,9 +28,10 @@ export type PanelContext = ResolvedPanelOptions & { who: Authenticated; form: ()
 export function createPanelHandler(options: PanelOptions): (req: PanelRequest) => Promise<PanelResponse> {
   const opts: ResolvedPanelOptions = { ...options, limiter: options.limiter ?? new LoginLimiter() };
   const routes = pageRoutes();
+  const assets = panelAssets();
   return async (req) => {
     try {
-      return await answer(opts, routes, req);
+      return await answer(opts, routes, assets, req);
     } catch (err) {
       if (err instanceof ListingsError) return plain(400, err.message);
       console.error('panel: unexpected failure', err);
@@ -39,9 +40,14 @@ export function createPanelHandler(options: PanelOptions): (req: PanelRequest) =
   };
 }
 
-async function answer(opts: ResolvedPanelOptions, routes: Route[], req: PanelRequest): Promise<PanelResponse> {
+async function answer(
+  opts: ResolvedPanelOptions,
+  routes: Route[],
+  assets: PanelAssets,
+  req: PanelRequest,
+): Promise<PanelResponse> {
   const path = new URL(req.url, 'http://panel').pathname;
-  const asset = panelAsset(path, req);
+  const asset = assets(path, req);
   if (asset) return asset;
   const change = req.method !== 'GET' && req.method !== 'HEAD';
   // Every change, the login included, must come from a page of the panel itself.

@@ -38,6 +38,14 @@ export function htmlAnswer(body: string | Html, status = 200, headers: Record<st
   };
 }
 
+export function jsonAnswer(value: unknown, status = 200): PanelResponse {
+  return {
+    status,
+    headers: { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify(value),
+  };
+}
+
 export function redirect(location: string, headers: Record<string, string> = {}): PanelResponse {
   return { status: 303, headers: { ...SECURITY_HEADERS, location, ...headers }, body: '' };
 }

@@ -1,25 +1,28 @@
 // The API tab's actions: generate (the key shown once), edit, revoke after a confirmation. The CLI's store calls, audited.
-import { parseOrigin, parseRate } from '../domain/key-limits.ts';
+import { readKeyForm } from '../../shared/key-limits.ts';
+import { ListingsError } from '../errors.ts';
 import type { KeyLimits } from '../store/keys.ts';
 import type { PanelContext } from './handler.ts';
-import { htmlAnswer, plain, redirect, type PanelResponse } from './http.ts';
-import { newKeyBody, revokeConfirmBody } from './pages/keys.ts';
+import { htmlAnswer, jsonAnswer, plain, redirect, type PanelResponse } from './http.ts';
+import { keyState, newKeyBody, revokeConfirmBody } from './pages/keys.ts';
 import { facilityPath, tabbed } from './pages/facility.ts';
 import { panelPage } from './pages/layout.ts';
 import { facility, problemOf, type Route } from './routes.ts';
 
 const KEY = '/keys/(key_[A-Za-z0-9]{1,64})';
 
-/** The form's label, origins (one per line or comma) and rate (empty: the server default). */
+/** The form's label, origins and rate by the rules the panel's script checks them with (empty rate: the default). */
 function limitsOf(form: URLSearchParams): KeyLimits & { label: string } {
-  const origins = (form.get('origins') ?? '').split(/[\s,]+/).filter(Boolean);
-  const rate = (form.get('rate') ?? '').trim();
-  return {
-    label: (form.get('label') ?? '').trim().slice(0, 200),
-    allowed_origins: origins.map(parseOrigin),
-    rate_per_s: rate === '' ? null : parseRate(rate),
-    ...(rate === '' ? { burst: null } : {}),
-  };
+  const read = readKeyForm({
+    label: form.get('label') ?? '',
+    origins: form.get('origins') ?? '',
+    rate: form.get('rate') ?? '',
+  });
+  if (!read.ok) {
+    const problems = Object.entries(read.problems).map(([field, problem]) => `${field}: ${problem}`);
+    throw new ListingsError('invalid_key_limit', problems.join('; '));
+  }
+  return { ...read.limits, ...(read.limits.rate_per_s === null ? { burst: null } : {}) };
 }
 
 async function keyOf(c: PanelContext, id: string) {
@@ -58,8 +61,11 @@ export function keyRoutes(facilityPattern: string): Route[] {
     {
       method: 'POST',
       pattern: new RegExp(`^${KEY}/revoke$`),
-      run: async (c, _req, [id]) => {
+      run: async (c, req, [id]) => {
         const info = await c.store.revokeKey(id!, c.who.operator.email);
+        // <panel-revoke> asks for JSON, to mark the row in place; a plain form goes back to the API tab.
+        if ((req.headers.accept ?? '').includes('application/json'))
+          return jsonAnswer({ id: info.id, revoked_at: info.revoked_at, state: keyState(c.tx, info) });
         return redirect(facilityPath(info.facility_id, 'api'));
       },
     },

@@ -1,4 +1,5 @@
 // The panel's pages and actions, each a pattern and a function of the logged-in operator's context.
+import { readListingFilter } from '../../shared/panel-listings.ts';
 import { listResponseOf } from '../domain/views.ts';
 import { ListingsError } from '../errors.ts';
 import type { PanelContext } from './handler.ts';
@@ -7,7 +8,8 @@ import { importRoute } from './import.ts';
 import { keyRoutes } from './routes-keys.ts';
 import { auditBody } from './pages/audit.ts';
 import { facilitiesBody } from './pages/facilities.ts';
-import { embedBody, listingsBody, tabbed, type Tab } from './pages/facility.ts';
+import { embedBody, tabbed, type Tab } from './pages/facility.ts';
+import { listingsBody, panelListingsOf } from './pages/listings.ts';
 import { importBody } from './pages/import.ts';
 import { panelPage } from './pages/layout.ts';
 import { apiBody } from './pages/keys.ts';
@@ -53,14 +55,13 @@ async function facilities(c: PanelContext): Promise<PanelResponse> {
 /** One tab of the facility view. */
 export async function facility(
   c: PanelContext,
-  _req: PanelRequest,
+  req: PanelRequest,
   [id, tab]: string[],
   problem?: string,
   done?: string,
 ) {
   const data = await c.store.facilityData(id!);
   if (!data) return plain(404, 'No such facility.');
-  const view = listResponseOf(data, c.publicUrl);
   const body =
     tab === 'api'
       ? apiBody(c.tx, c.who, id!, await c.store.listKeys(id), problem)
@@ -68,7 +69,11 @@ export async function facility(
         ? snapshotsBody(c.tx, c.who, id!, (await snapshotStates(c.store, c.snapshots))?.get(id!), done)
         : tab === 'embed'
           ? embedBody(c.tx, c.publicUrl)
-          : listingsBody(c.tx, view);
+          : listingsBody(
+              c.tx,
+              panelListingsOf(data, listResponseOf(data, c.publicUrl)),
+              readListingFilter(new URL(req.url, 'http://panel').searchParams),
+            );
   const page = panelPage(c.tx, data.facility.name, tabbed(c.tx, id!, (tab || 'listings') as Tab, body), c.who);
   return htmlAnswer(page, problem ? 400 : 200);
 }

@@ -1,4 +1,5 @@
-// The panel's stylesheet: readable from 390 px wide up, visible focus, contrast above WCAG AA.
+// The panel's stylesheet, its components' included (they render in the light DOM): readable from 390 px wide up,
+// visible focus, contrast above WCAG AA.
 export const PANEL_CSS = `
 :root { color-scheme: light; font: 16px/1.5 system-ui, sans-serif; color: #1a1a1a; background: #fff; }
 body { margin: 0; }
@@ -26,7 +27,7 @@ button.danger { background: #b42318; border-color: #b42318; }
 .who button { background: #fff; color: #0a58a8; }
 .muted { color: #555; font-weight: 400; }
 .badge { display: inline-block; padding: 0 .4rem; border-radius: 999px; background: #fef0c7; color: #7a2e0e;
-  font-size: .8rem; }
+  font-size: .8rem; white-space: nowrap; }
 .problems { border: 1px solid #b42318; background: #fef3f2; color: #7a271a; padding: .5rem 1rem; border-radius: 4px; }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; min-width: 100%; }
@@ -37,4 +38,23 @@ th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid #e4e7e
 .key dd, .facts dd { margin: 0; overflow-wrap: anywhere; }
 .secret { font-family: ui-monospace, monospace; }
 code { overflow-wrap: anywhere; }
+panel-listings, panel-revoke, panel-key-form, panel-copy { display: block; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
+  white-space: nowrap; }
+.field-error { margin: 0; color: #b42318; font-size: .9rem; }
+.field-error:empty { display: none; }
+[aria-invalid='true'] { border: 2px solid #b42318; }
+dialog { max-width: min(32rem, calc(100vw - 2rem)); box-sizing: border-box; padding: 1rem 1.25rem;
+  border: 1px solid #d0d5dd; border-radius: 6px; color: #1a1a1a; }
+dialog::backdrop { background: rgb(0 0 0 / .45); }
+dialog h2 { margin-top: 0; }
+.actions { display: flex; flex-wrap: wrap; gap: .5rem; }
+button.secondary { background: #fff; color: #0a58a8; }
+button:disabled { opacity: .6; cursor: progress; }
+.filter { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin-bottom: .5rem; }
+.filter div { flex: 1 1 9rem; max-width: 14rem; }
+.filter label { margin-top: 0; }
+th a { color: inherit; }
+th[aria-sort='ascending'] a::after { content: ' \\2191'; content: ' \\2191' / ''; }
+th[aria-sort='descending'] a::after { content: ' \\2193'; content: ' \\2193' / ''; }
 `;

@@ -1,0 +1,118 @@
+// <panel-revoke>: a key's row whose Revoke button asks in an in-page dialog, posts with the form token and marks the
+// row revoked in place. Without JavaScript the same button opens the confirmation page, which posts the same form.
+import { html, LitElement, nothing } from 'lit';
+import { revokeKey } from './revoke-request.ts';
+
+let rows = 0;
+
+/**
+ * Wraps the row of an active key: its `<dd data-key-state>`, and the `<form data-revoke>` whose submission it
+ * takes over. Escape or Cancel closes the dialog and puts focus back on the Revoke button; after revoking, focus
+ * goes to the row's heading and a status says so.
+ *
+ * @fires panel-revoke - The key is revoked. `detail: { revoked_at }`.
+ */
+export class PanelRevoke extends LitElement {
+  static override properties = {
+    /** The revoke form's URL (`/keys/ID/revoke`). */
+    action: {},
+    /** The session's form token, sent with the POST. */
+    csrf: {},
+    /** The dialog's question: which key, of which facility, and that it cannot be undone. */
+    question: {},
+    confirmLabel: { attribute: 'confirm-label' },
+    cancelLabel: { attribute: 'cancel-label' },
+    /** Put before the server's reason when revoking failed. */
+    failedLabel: { attribute: 'failed-label' },
+    /** What the status says once the key is revoked. */
+    doneLabel: { attribute: 'done-label' },
+    busy: { state: true },
+    failure: { state: true },
+    done: { state: true },
+  };
+
+  declare action: string;
+  declare csrf: string;
+  declare question: string;
+  declare confirmLabel: string;
+  declare cancelLabel: string;
+  declare failedLabel: string;
+  declare doneLabel: string;
+  declare protected busy: boolean;
+  declare protected failure: string;
+  declare protected done: boolean;
+  private readonly uid = `revoke-${++rows}`;
+  private opener: HTMLElement | null = null;
+
+  constructor() {
+    super();
+    this.action = this.csrf = this.question = '';
+    this.confirmLabel = this.cancelLabel = this.failedLabel = this.doneLabel = '';
+    this.busy = this.done = false;
+    this.failure = '';
+    this.addEventListener('submit', (event) => this.ask(event));
+  }
+
+  // Light DOM: the row's server-rendered content stays where it is, and the panel's stylesheet styles the dialog.
+  protected override createRenderRoot(): HTMLElement {
+    return this;
+  }
+
+  protected override render() {
+    const id = this.uid;
+    return html`<dialog aria-labelledby="${id}-title" aria-describedby="${id}-question" @close=${this.closed}>
+        <h2 id="${id}-title">${this.confirmLabel}</h2>
+        <p id="${id}-question">${this.question}</p>
+        ${this.failure ? html`<p class="problems" role="alert">${this.failedLabel} ${this.failure}</p>` : nothing}
+        <div class="actions">
+          <button type="button" class="danger" ?disabled=${this.busy} @click=${this.confirm}>${this.confirmLabel}</button>
+          <button type="button" class="secondary" data-cancel @click=${() => this.dialog()?.close()}>
+            ${this.cancelLabel}
+          </button>
+        </div>
+      </dialog>
+      <p class="visually-hidden" role="status">${this.done ? this.doneLabel : ''}</p>`;
+  }
+
+  private dialog(): HTMLDialogElement | null {
+    return this.querySelector('dialog');
+  }
+
+  private ask(event: SubmitEvent): void {
+    const form = event.target as HTMLFormElement;
+    const dialog = this.dialog();
+    if (!form.hasAttribute('data-revoke') || !dialog) return;
+    event.preventDefault();
+    this.opener = event.submitter ?? form.querySelector('button');
+    this.failure = '';
+    dialog.showModal();
+    // Cancel first: a stray Enter must not revoke a key.
+    this.querySelector<HTMLButtonElement>('[data-cancel]')?.focus();
+  }
+
+  private closed(): void {
+    if (!this.done) this.opener?.focus();
+  }
+
+  private async confirm(): Promise<void> {
+    this.busy = true;
+    const result = await revokeKey(this.action, this.csrf);
+    this.busy = false;
+    if (!result.ok) {
+      this.failure = result.problem;
+      return;
+    }
+    const state = this.querySelector('[data-key-state]');
+    if (state) state.textContent = result.state;
+    // A revoked key has nothing left to edit or revoke, as the page the server renders shows it.
+    for (const gone of this.querySelectorAll('form[data-revoke], details')) gone.remove();
+    this.done = true;
+    this.dialog()?.close();
+    const heading = this.querySelector('h3');
+    heading?.setAttribute('tabindex', '-1');
+    heading?.focus();
+    this.dispatchEvent(
+      new CustomEvent('panel-revoke', { detail: { revoked_at: result.revoked_at }, bubbles: true, composed: true }),
+    );
+  }
+}

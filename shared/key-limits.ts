@@ -1,0 +1,95 @@
+// A key's label, rate, burst and allowed origins as operators type them: one set of rules for the CLI's flags, the
+// panel's forms and the panel's script, which checks a form before it is sent (so nothing here may need Node).
+
+/** A value an operator typed that breaks a rule; the server turns it into its own error class. */
+export class KeyLimitError extends Error {
+  override name = 'KeyLimitError';
+}
+
+export const MAX_LABEL_LENGTH = 200;
+
+/** `20/s`, `600/min` -> requests per second. */
+export function parseRate(value: string): number {
+  const m = /^(\d+(?:\.\d+)?)\/(s|sec|m|min|h|hour)$/.exec(value.trim());
+  if (!m) throw new KeyLimitError('expected a rate such as 20/s, 600/min or 1000/h');
+  const per = { s: 1, sec: 1, m: 60, min: 60, h: 3600, hour: 3600 }[m[2] as 's'];
+  const rate = Number(m[1]) / per;
+  if (rate <= 0) throw new KeyLimitError('must be more than 0');
+  return rate;
+}
+
+/** Requests per second -> `20/s`, `600/min` or `1000/h`: the shortest way parseRate reads back to the same rate. */
+export function formatRate(perSecond: number): string {
+  const whole = (n: number) => Math.abs(n - Math.round(n)) < 1e-9;
+  if (whole(perSecond)) return `${Math.round(perSecond)}/s`;
+  if (whole(perSecond * 60)) return `${Math.round(perSecond * 60)}/min`;
+  if (whole(perSecond * 3600)) return `${Math.round(perSecond * 3600)}/h`;
+  return `${Number(perSecond.toFixed(3))}/s`;
+}
+
+export function parseBurst(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 1_000_000)
+    throw new KeyLimitError('expected a whole number from 1 to 1000000');
+  return n;
+}
+
+/** One browser origin (scheme, host, optional port), normalised as browsers send it. */
+export function parseOrigin(value: string): string {
+  try {
+    const url = new URL(value);
+    if (/^https?:$/.test(url.protocol) && url.origin === value.replace(/\/$/, '')) return url.origin;
+  } catch {
+    // not a URL at all: the same refusal as a URL with a path
+  }
+  throw new KeyLimitError(
+    `"${value}" is not an origin such as https://partner.example (scheme, host and optional port only)`,
+  );
+}
+
+/** The fields of the panel's key form, as typed. */
+export interface KeyFormFields {
+  label: string;
+  /** One origin per line (or separated by commas or spaces); empty: any origin. */
+  origins: string;
+  /** Empty: the server's default rate. */
+  rate: string;
+}
+
+export type KeyFormField = keyof KeyFormFields;
+
+export interface KeyFormLimits {
+  label: string;
+  allowed_origins: string[];
+  rate_per_s: number | null;
+}
+
+/** The form read by the rules: its limits, or each field's first problem. */
+export type KeyFormResult =
+  { ok: true; limits: KeyFormLimits } | { ok: false; problems: Partial<Record<KeyFormField, string>> };
+
+/** The one reading of a key form: the panel's server applies it, the panel's script shows its problems per field. */
+export function readKeyForm(fields: KeyFormFields): KeyFormResult {
+  const problems: Partial<Record<KeyFormField, string>> = {};
+  const label = fields.label.trim();
+  if (label.length > MAX_LABEL_LENGTH) problems.label = `must be at most ${MAX_LABEL_LENGTH} characters`;
+  const check = <T>(field: KeyFormField, read: () => T): T | undefined => {
+    try {
+      return read();
+    } catch (err) {
+      if (!(err instanceof KeyLimitError)) throw err;
+      problems[field] = err.message;
+      return undefined;
+    }
+  };
+  const origins = check('origins', () =>
+    fields.origins
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map(parseOrigin),
+  );
+  const rate = fields.rate.trim();
+  const ratePerS = rate === '' ? null : check('rate', () => parseRate(rate));
+  if (Object.keys(problems).length > 0) return { ok: false, problems };
+  return { ok: true, limits: { label, allowed_origins: origins!, rate_per_s: ratePerS! } };
+}

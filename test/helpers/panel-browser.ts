@@ -1,0 +1,102 @@
+// The operator's panel in a real browser (Chromium or Firefox, the system's): a panel on a demo database with a publish
+// target, a logged-in page at 390 px, and the checks every page gets (axe-core, no sideways overflow, components up).
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Browser, Page } from 'puppeteer-core';
+import { expect } from 'vitest';
+import { PANEL_BUNDLE } from '../../server/panel/assets.ts';
+import { startPanel, type RunningPanel } from '../../server/panel/server.ts';
+import { generateSigningKey, loadSigningKey } from '../../server/snapshots/keygen.ts';
+import { folderTarget } from '../../server/snapshots/targets/folder.ts';
+import type { Store } from '../../server/store/store.ts';
+import { launchChromium, launchFirefox } from '../../tools/launch.ts';
+import { OPERATOR, PASSWORD, panelStore } from './panel.ts';
+import { tempDir } from './fixture.ts';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export type BrowserName = 'chromium' | 'firefox';
+/** Both, unless BROWSERS names some (as for the widget's browser tests). */
+export const PANEL_BROWSERS = (process.env.BROWSERS ?? 'chromium,firefox')
+  .split(',')
+  .filter((b): b is BrowserName => b === 'chromium' || b === 'firefox');
+
+export interface PanelInBrowser {
+  store: Store;
+  /** The SQLite file, for an API handler over the same data. */
+  file: string;
+  /** Where "publish now" writes. */
+  published: string;
+  panel: RunningPanel;
+  browser: Browser;
+  page: Page;
+  close(): Promise<void>;
+}
+
+export async function panelInBrowser(name: BrowserName): Promise<PanelInBrowser> {
+  // The pages load the built components: without them every check here would pass on the bare HTML.
+  if (!existsSync(PANEL_BUNDLE)) throw new Error(`${PANEL_BUNDLE} is missing: run npm run build (npm test does)`);
+  const { file, store, cleanup } = await panelStore();
+  const { dir, cleanup: removeDir } = tempDir();
+  const key = await loadSigningKey((await generateSigningKey(join(dir, 'secrets'))).private_key);
+  const published = join(dir, 'public');
+  const panel = await startPanel({
+    store,
+    host: '127.0.0.1',
+    port: 0,
+    publicUrl: 'https://listings.example.com',
+    keyPrefix: 'svc',
+    snapshots: { target: folderTarget(published), key, ttlSeconds: 3600 },
+  });
+  const browser = await (name === 'firefox' ? launchFirefox() : launchChromium());
+  const page = await browser.newPage();
+  await page.setViewport({ width: 390, height: 844 });
+  return {
+    store,
+    file,
+    published,
+    panel,
+    browser,
+    page,
+    close: async () => {
+      await browser.close();
+      await panel.close();
+      await cleanup();
+      removeDir();
+    },
+  };
+}
+
+/** Every panel-* element on the page is a defined component that has rendered. */
+export async function componentsReady(page: Page): Promise<void> {
+  const undefinedOnes = await page.evaluate(async () => {
+    const ours = [...document.querySelectorAll('*')].filter((e) => e.localName.startsWith('panel-'));
+    await Promise.all(ours.map((e) => (e as unknown as { updateComplete?: Promise<unknown> }).updateComplete));
+    return ours.filter((e) => !e.matches(':defined')).map((e) => e.localName);
+  });
+  expect(undefinedOnes, 'components not upgraded').toEqual([]);
+}
+
+/** axe-core finds nothing and nothing overflows sideways, with the components upgraded. */
+export async function checkPage(page: Page, what: string): Promise<void> {
+  await componentsReady(page);
+  await page.evaluate(AXE);
+  const found = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(c: Document): Promise<{ violations: { id: string }[] }> } }).axe;
+    return (await axe.run(document)).violations.map((v) => v.id);
+  });
+  expect(found, `axe violations on ${what}`).toEqual([]);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `sideways overflow on ${what}`).toBeLessThanOrEqual(0);
+}
+
+/** Logs in with the keyboard alone: the email, Tab, the password, Enter. */
+export async function logInWithKeyboard(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/login`);
+  await page.focus('#email');
+  await page.keyboard.type(OPERATOR);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(PASSWORD);
+  await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+}
