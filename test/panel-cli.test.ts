@@ -1,7 +1,9 @@
 // `listings operators add` and `listings panel` as the real binary: the password from stdin, the panel on a port of
-// its own, a key generated there, and neither the password nor the key in anything either process printed.
+// its own with its built script, a key generated there, and neither the password nor the key in anything printed.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PANEL_BUNDLE } from '../server/panel/assets.ts';
 import { recordKey } from './helpers/capture.ts';
 import { cli, DEMO_DATA, spawnServer, tempDir } from './helpers/fixture.ts';
 
@@ -32,6 +34,10 @@ describe('listings panel', () => {
       });
       expect(login.status).toBe(303);
       const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+      // The built components, found by the compiled binary as a fresh install has them (npm install builds).
+      const script = await fetch(`${url}/assets/panel.js`, { headers: { 'accept-encoding': 'br' } });
+      expect(script.headers.get('content-encoding')).toBe('br');
+      expect(await script.text()).toBe(readFileSync(PANEL_BUNDLE, 'utf8'));
       const api = await (await fetch(`${url}/facilities/wro-1/api`, { headers: { cookie } })).text();
       const csrf = /name="csrf" value="([^"]+)"/.exec(api)![1]!;
       const made = await fetch(`${url}/facilities/wro-1/keys`, {
