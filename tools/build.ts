@@ -33,13 +33,11 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** A browser bundle is newer than every source folder it is built from and its build config. */
+/** A browser bundle is newer than every source folder it is built from and its build config (and the shared one). */
 function browserBundleIsCurrent(root: string, bundle: string, sources: string[], config: string): boolean {
   try {
-    const newest = Math.max(
-      ...sources.map((dir) => newestMtime(join(root, dir))),
-      statSync(join(root, config)).mtimeMs,
-    );
+    const configs = [config, 'tools/browser-bundle.ts'].map((file) => statSync(join(root, file)).mtimeMs);
+    const newest = Math.max(...sources.map((dir) => newestMtime(join(root, dir))), ...configs);
     return statSync(join(root, bundle)).mtimeMs >= newest;
   } catch {
     return false;
