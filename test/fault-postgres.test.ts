@@ -1,6 +1,7 @@
 // PostgreSQL stopped under load and started again: two nodes answer only the documented 503 meanwhile, never accept a
-// revoked key, and serve again without a restart.
+// revoked key, and serve again without a restart. A connection lost mid-transaction fails the transaction, not the process.
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { inTransaction, openPg } from '../server/store/pg/connect.ts';
 import { openStore, type Store } from '../server/store/store.ts';
 import { demoImport, startTestServer } from './helpers/fixture.ts';
 import { recordKey } from './helpers/capture.ts';
@@ -78,5 +79,22 @@ it('answers only 200, 401 revoked_api_key and 503 database_unavailable through a
     if (s.key === revoked) expect([401, 503]).toContain(s.status);
     if (s.status === 401) expect(s.code).toBe('revoked_api_key');
     else if (s.status !== 200) expect([s.status, s.code]).toEqual([503, 'database_unavailable']);
+  }
+});
+
+it('a connection lost inside a transaction fails that transaction, not the process, and the pool works again after', async () => {
+  const pool = await openPg(await pg.newDatabase());
+  try {
+    const lost = inTransaction(pool, async (c) => {
+      await c.query('SELECT 1');
+      await pg.stop(); // the server closes the connection while the transaction waits between two statements
+      await new Promise((r) => setTimeout(r, 100));
+      await c.query('SELECT 1');
+    });
+    await expect(lost).rejects.toThrow();
+    await pg.start();
+    expect(await inTransaction(pool, async (c) => (await c.query<{ n: number }>('SELECT 1 AS n')).rows[0]!.n)).toBe(1);
+  } finally {
+    await pool.end();
   }
 });

@@ -1,6 +1,6 @@
 // Snapshots on PostgreSQL: the same data gives the same files as on SQLite (signatures included: Ed25519 is
 // deterministic), versions are reserved in the shared database so that two publishers never reuse one, and
-// `snapshot publish --watch` publishes an import made through the CLI.
+// `snapshot publish --watch` publishes an import made through the CLI, and keeps running through a PostgreSQL restart.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -15,7 +15,7 @@ import { pgLedger } from '../server/store/pg/snapshot-ledger.ts';
 import { openStore } from '../server/store/store.ts';
 import { BIN, cli, cliAsync, DEMO_DATA, demoImport, demoJson, REPO, tempDir, writeJson } from './helpers/fixture.ts';
 import { snapshotKeyFile } from './helpers/published.ts';
-import { startPostgres, type PgServer } from './helpers/postgres.ts';
+import { PASSWORD, startPostgres, type PgServer } from './helpers/postgres.ts';
 import { until } from './helpers/wait.ts';
 
 let server: PgServer;
@@ -105,36 +105,82 @@ describe('snapshots on PostgreSQL', () => {
     const env = { LISTINGS_DB: await server.newDatabase() };
     expect(cli(['import', DEMO_DATA], { env }).status).toBe(0);
     const out = join(dir, 'watched');
-    const args = ['snapshot', 'publish', '--to', out, '--signing-key', keyFile, '--watch'];
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env: { ...process.env, ...env } });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const watcher = watch(out, env);
     try {
-      const before = await until('the first publish', () => {
-        try {
-          return pointer(out, 'wro-1');
-        } catch {
-          return undefined;
-        }
-      });
-      const data = demoJson();
-      data.facilities[0].listings.find((l: { code: string }) => l.code === 'M-07').price_gross += 1000;
-      expect(cli(['import', writeJson(dir, 'raised.json', data)], { env }).status).toBe(0);
-      const after = await until('the import published', () => {
-        try {
-          const p = pointer(out, 'wro-1');
-          return p.version > before.version && p;
-        } catch {
-          return undefined; // between the temp file and its rename
-        }
-      });
-      const gross = (p: typeof before) => p.listings.find((l) => l.code === 'M-07')!.price.gross;
-      expect(gross(after)).toBeGreaterThan(gross(before));
+      const before = await pointerUntil(out, () => true);
+      importRaised(env, 1000);
+      const after = await pointerUntil(out, (p) => p.version > before.version);
+      expect(grossOf(after)).toBeGreaterThan(grossOf(before));
       expect(pointer(out, 'ber-1').version).toBe(1); // unchanged facilities are not published again
     } finally {
-      child.kill('SIGTERM');
+      watcher.child.kill('SIGTERM');
     }
-    expect(await exited, stderr).toBe(0);
+    expect(await watcher.exited, watcher.stderr()).toBe(0);
+  });
+
+  it('publish --watch through a PostgreSQL restart: one line per failed try, no exit, and the next import published', async () => {
+    const env = { LISTINGS_DB: await server.newDatabase() };
+    expect(cli(['import', DEMO_DATA], { env }).status).toBe(0);
+    const out = join(dir, 'restarted');
+    const watcher = watch(out, env);
+    try {
+      const before = await pointerUntil(out, () => true);
+      await server.stop();
+      // The first try may meet the server's shutdown; the next ones find nothing listening.
+      await until('the outage reported', () =>
+        /publish failed, retrying in \d+ s: cannot reach PostgreSQL at 127\.0\.0\.1:\d+: connection refused/.test(
+          watcher.stderr(),
+        ),
+      );
+      expect(watcher.child.exitCode).toBeNull();
+      await server.start();
+      importRaised(env, 2000);
+      const after = await pointerUntil(out, (p) => p.version > before.version);
+      expect(grossOf(after)).toBeGreaterThan(grossOf(before));
+    } finally {
+      watcher.child.kill('SIGTERM');
+    }
+    expect(await watcher.exited, watcher.stderr()).toBe(0);
+    const failures = watcher
+      .stderr()
+      .split('\n')
+      .filter((line) => line.includes('publish failed'));
+    expect(failures.length).toBeGreaterThan(0);
+    // Each failure names what failed in its one line: no stack trace, no password from the URL.
+    for (const line of failures) expect(line).toMatch(/^\S+ publish failed, retrying in \d+ s: .*PostgreSQL/);
+    expect(watcher.stderr()).not.toMatch(/^\s+at /m);
+    expect(watcher.stderr()).not.toContain(`:${PASSWORD}@`);
   });
 });
+
+/** `listings snapshot publish --watch` into a folder, as a child process. */
+function watch(out: string, env: NodeJS.ProcessEnv) {
+  const args = ['snapshot', 'publish', '--to', out, '--signing-key', keyFile, '--watch'];
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env: { ...process.env, ...env } });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { child, exited, stderr: () => stderr };
+}
+
+type Pointer = ReturnType<typeof pointer>;
+
+/** wro-1's pointer in the folder, once it is there and `ok` holds for it. */
+const pointerUntil = (out: string, ok: (p: Pointer) => boolean) =>
+  until('wro-1 published', () => {
+    try {
+      const p = pointer(out, 'wro-1');
+      return ok(p) && p;
+    } catch {
+      return undefined; // not written yet, or between the temp file and its rename
+    }
+  });
+
+const grossOf = (p: Pointer) => p.listings.find((l) => l.code === 'M-07')!.price.gross;
+
+/** An import through the CLI of the demo data with M-07 `by` dearer. */
+function importRaised(env: NodeJS.ProcessEnv, by: number) {
+  const data = demoJson();
+  data.facilities[0].listings.find((l: { code: string }) => l.code === 'M-07').price_gross += by;
+  expect(cli(['import', writeJson(dir, `raised-${by}.json`, data)], { env }).status).toBe(0);
+}

@@ -26,23 +26,28 @@ export async function watchAndPublish(source: Db | SnapshotLedger, opts: WatchOp
   const unlock = await lockAsStandby(opts);
   if (!unlock) return;
   try {
-    // A database that cannot be read counts as no change: the publish that follows says what failed, and retries.
-    const changes = () => ledger.refresh().catch(() => seen);
-    let seen = 0;
+    // A database that cannot be read (PostgreSQL restarting) reads as a change: the publish that follows fails, says what
+    // failed in one line and retries with backoff, until the database is back.
+    const changes = () => ledger.refresh().catch(() => undefined);
+    let seen: number | undefined;
     let backoff = opts.firstBackoffMs ?? 1000;
     let first = true;
+    let failing = false;
     while (!signal.aborted) {
       seen = await changes(); // before the publish: a commit during it triggers the next one
       let nextDue: number;
       try {
         const summary = await publishSnapshots(ledger, { ...opts, locked: true, signal });
-        if (first || summary.objects > 0) opts.onPublish(summary);
+        // After failures, even a publish with nothing to upload is printed: it says the watch has recovered.
+        if (first || failing || summary.objects > 0) opts.onPublish(summary);
         first = false;
+        failing = false;
         backoff = opts.firstBackoffMs ?? 1000;
         // Never sooner than a second away: a record of a facility this watch does not publish must not spin it.
         nextDue = Math.max(await nextResignAt(ledger, opts.target.recordKey, opts.facilityIds), Date.now() + 1000);
       } catch (err) {
         if (!(err instanceof ListingsError)) throw err;
+        failing = true;
         opts.onRetry(err, backoff);
         await sleep(backoff, signal);
         backoff = Math.min(backoff * 2, opts.maxBackoffMs ?? 60_000);

@@ -112,6 +112,10 @@ export function pgFailure(err: unknown, location: string): Error {
 /** Runs fn in a transaction on one connection; any error rolls it all back. `begin` may name an isolation level. */
 export async function inTransaction<T>(pool: Pool, fn: (c: PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
   const c = await pool.connect();
+  // A connection lost between two statements (the server restarting) fails the statement that follows; unheard, the
+  // client's error event would end the process. The pool drops the dead client on release.
+  const failed = () => {};
+  c.on('error', failed);
   try {
     await c.query(begin);
     const result = await fn(c);
@@ -121,6 +125,7 @@ export async function inTransaction<T>(pool: Pool, fn: (c: PoolClient) => Promis
     await c.query('ROLLBACK').catch(() => {});
     throw err;
   } finally {
+    c.off('error', failed);
     c.release();
   }
 }
