@@ -1,7 +1,9 @@
 // The handler in process, without a socket (as Fastify's inject and Hono's app.request): a request in, an answer out.
 import { createHandler, type Handler, type HandlerOptions } from '../../server/http/handler.ts';
 import type { Answer } from '../../server/http/transport/answer.ts';
+import { startPgNode } from '../../server/pg-node.ts';
 import { openDb } from '../../server/store/db.ts';
+import { isPostgresUrl } from '../../server/store/pg/location.ts';
 
 export interface Injected {
   status: number;
@@ -19,23 +21,45 @@ export interface InjectRequest {
 /** The public URL of handlerOver's handlers: rent links and the OpenAPI document's server carry it. */
 export const PUBLIC_URL = 'http://127.0.0.1:8787';
 
+/** What the handlers made here have unless a test says otherwise: no rate limits. */
+const DEFAULTS = {
+  publicUrl: PUBLIC_URL,
+  keyPrefix: 'svc',
+  defaultLimit: { rate: 1e9, burst: 1e9 },
+  authFailureLimit: { rate: 1e9, burst: 1e9 },
+};
+
 /** A handler over the database file, with this process's own connection (as `listings serve` has). */
 export function handlerOver(file: string, extra: Partial<HandlerOptions> = {}): Handler {
   const db = openDb(file, { migrate: false });
-  const handler = createHandler({
-    db,
-    publicUrl: PUBLIC_URL,
-    keyPrefix: 'svc',
-    defaultLimit: { rate: 1e9, burst: 1e9 },
-    authFailureLimit: { rate: 1e9, burst: 1e9 },
-    ...extra,
-  });
+  const handler = createHandler({ ...DEFAULTS, db, ...extra });
   const closeHandler = handler.close;
   // Closing it also closes its connection, which this helper opened.
   return Object.assign(handler, {
     close: () => {
       closeHandler();
       db.close();
+    },
+  });
+}
+
+/** A handler at a --db location: over a file, or a node on PostgreSQL (call() runs its freshness read before each request). */
+export async function handlerAt(
+  location: string,
+  extra: Partial<HandlerOptions> = {},
+): Promise<Handler & { stop(): Promise<void> }> {
+  if (!isPostgresUrl(location)) {
+    const handler = handlerOver(location, extra);
+    return Object.assign(handler, { stop: async () => handler.close() });
+  }
+  const node = await startPgNode(location);
+  const handler = createHandler({ ...DEFAULTS, db: node.db, recordLastUse: node.recordLastUse, ...extra });
+  node.attach(handler, () => {});
+  // Last use still pending is written, the node's connections closed.
+  return Object.assign(handler, {
+    stop: async () => {
+      handler.close();
+      await node.close();
     },
   });
 }
