@@ -102,10 +102,7 @@ describe('snapshots on PostgreSQL', () => {
   });
 
   it('publish --watch: an import through the CLI reaches the folder as a new version', async () => {
-    const env = { LISTINGS_DB: await server.newDatabase() };
-    expect(cli(['import', DEMO_DATA], { env }).status).toBe(0);
-    const out = join(dir, 'watched');
-    const watcher = watch(out, env);
+    const { env, out, watcher } = await watchedDemo('watched');
     try {
       const before = await pointerUntil(out, () => true);
       importRaised(env, 1000);
@@ -119,10 +116,7 @@ describe('snapshots on PostgreSQL', () => {
   });
 
   it('publish --watch through a PostgreSQL restart: one line per failed try, no exit, and the next import published', async () => {
-    const env = { LISTINGS_DB: await server.newDatabase() };
-    expect(cli(['import', DEMO_DATA], { env }).status).toBe(0);
-    const out = join(dir, 'restarted');
-    const watcher = watch(out, env);
+    const { env, out, watcher } = await watchedDemo('restarted');
     try {
       const before = await pointerUntil(out, () => true);
       await server.stop();
@@ -153,14 +147,17 @@ describe('snapshots on PostgreSQL', () => {
   });
 });
 
-/** `listings snapshot publish --watch` into a folder, as a child process. */
-function watch(out: string, env: NodeJS.ProcessEnv) {
+/** The demo data in a new database, and `listings snapshot publish --watch` of it into the folder `name`. */
+async function watchedDemo(name: string) {
+  const env = { LISTINGS_DB: await server.newDatabase() };
+  expect(cli(['import', DEMO_DATA], { env }).status).toBe(0);
+  const out = join(dir, name);
   const args = ['snapshot', 'publish', '--to', out, '--signing-key', keyFile, '--watch'];
   const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env: { ...process.env, ...env } });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  return { child, exited, stderr: () => stderr };
+  return { env, out, watcher: { child, exited, stderr: () => stderr } };
 }
 
 type Pointer = ReturnType<typeof pointer>;

@@ -2,10 +2,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { freePort, tempDir } from './fixture.ts';
-import { PASSWORD, type PgServer } from './postgres.ts';
-import { until } from './wait.ts';
+import { PASSWORD, untilAccepting, type PgServer } from './postgres.ts';
 
 /** PGBOUNCER_PATH, or where Debian installs it (/usr/sbin is not on every user's PATH), or whatever PATH finds. */
 const BINARY = process.env.PGBOUNCER_PATH ?? (existsSync('/usr/sbin/pgbouncer') ? '/usr/sbin/pgbouncer' : 'pgbouncer');
@@ -81,22 +79,7 @@ export async function startPgBouncer(server: PgServer, options: PgBouncerOptions
     url.port = String(port);
     return url.toString();
   };
-  await until(
-    'PgBouncer to accept connections',
-    async () => {
-      if (exited) throw new Error(`pgbouncer exited: ${log}`);
-      const c = new pg.Client(via(server.url));
-      c.on('error', () => {});
-      try {
-        await c.connect();
-        await c.end();
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    { everyMs: 50 },
-  );
+  await untilAccepting('PgBouncer', via(server.url), () => (exited ? `pgbouncer exited: ${log}` : undefined));
   return {
     via,
     async close() {

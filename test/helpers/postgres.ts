@@ -46,6 +46,27 @@ function runAs(): { uid: number; gid: number } | Record<string, never> {
   return process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
 }
 
+/** Waits until `url` takes a connection; `failure` says why it never will (the server exited), or undefined. */
+export async function untilAccepting(what: string, url: string, failure: () => string | undefined): Promise<void> {
+  await until(
+    `${what} to accept connections`,
+    async () => {
+      const failed = failure();
+      if (failed) throw new Error(failed);
+      const c = new pg.Client(url);
+      c.on('error', () => {});
+      try {
+        await c.connect();
+        await c.end();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { everyMs: 50 },
+  );
+}
+
 export async function startPostgres(options: PgOptions = {}): Promise<PgServer> {
   const bin = await binaries();
   const { dir, cleanup } = tempDir('listings-pg-');
@@ -92,22 +113,7 @@ export async function startPostgres(options: PgOptions = {}): Promise<PgServer> 
     proc.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
     let exited = false;
     proc.once('exit', () => (exited = true));
-    await until(
-      'PostgreSQL to accept connections',
-      async () => {
-        if (exited) throw new Error(`postgres exited: ${log}`);
-        const c = new pg.Client(url);
-        c.on('error', () => {});
-        try {
-          await c.connect();
-          await c.end();
-          return true;
-        } catch {
-          return false;
-        }
-      },
-      { everyMs: 50 },
-    );
+    await untilAccepting('PostgreSQL', url, () => (exited ? `postgres exited: ${log}` : undefined));
   };
 
   const stop = async () => {
