@@ -6,7 +6,7 @@ import type { Freshness } from './freshness.ts';
 /** After a failed read, batches within this long are refused without another try: a dead database is not hammered. */
 const RETRY_AFTER_FAILURE_MS = 250;
 /** Under load a read waits for this many requests, so its round trip is shared rather than paid every few requests. */
-export const REQUESTS_PER_READ = 16;
+export const REQUESTS_PER_READ = 32;
 /** ...or for this long since the last read began, whichever comes first; an idle node reads at once. */
 export const MAX_WAIT_MS = 1;
 
