@@ -3,6 +3,7 @@
 // apart from the headers that differ per request.
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { listingIdOf } from '../server/domain/facility.ts';
 import { cli, DEMO_DATA, freePort, spawnServer, tempDir } from './helpers/fixture.ts';
@@ -150,5 +151,33 @@ describe('SQLite and PostgreSQL serve the same bytes', () => {
       await same(() => ({ path, headers: { 'accept-encoding': 'gzip' } }));
     expect((await same(() => ({ path: '/rent/wro-1/M-07' }))).status).toBe(200);
     expect((await same(() => ({ path: '/rent/wro-1/NOPE' }))).status).toBe(404);
+  });
+
+  it('after a re-import that changes a price, a caption and the photos, and drops a listing', async () => {
+    const data = JSON.parse(readFileSync(DEMO_DATA, 'utf8')) as {
+      facilities: { id: string; listings: { code: string; price_gross: number; photos: { caption: string }[] }[] }[];
+    };
+    const listings = data.facilities.find((f) => f.id === 'wro-1')!.listings;
+    const byCode = (code: string) => listings.find((l) => l.code === code)!;
+    byCode('XS-01').price_gross += 100;
+    byCode('S-03').photos[0]!.caption = 'A new caption';
+    byCode('M-07').photos.pop();
+    byCode('L-12').photos.push({ ...byCode('L-12').photos[0]!, caption: 'Another' });
+    listings.splice(listings.indexOf(byCode('XL-20')), 1);
+    const file = join(backends[0]!.env.LISTINGS_DB!, '..', 'changed.json');
+    writeFileSync(file, JSON.stringify(data));
+    for (const b of backends) run(['import', file], b.env);
+    const list = await same(keyed('/external/listings'));
+    expect(list.status).toBe(200);
+    for (const code of ['XS-01', 'S-03', 'M-07', 'L-12', 'XL-20', 'W-02']) {
+      const detail = await same(keyed(`/external/listings/${listingIdOf('wro-1', code)}`));
+      expect(detail.status).toBe(code === 'XL-20' ? 404 : 200);
+    }
+    const m07 = JSON.parse(
+      (await request(`${backends[1]!.base}/external/listings/${listingIdOf('wro-1', 'M-07')}`, {
+        headers: { 'x-api-key': backends[1]!.keys.reader },
+      }).then((r) => r.body.text())) as string,
+    ) as { photos: unknown[] };
+    expect(m07.photos).toHaveLength(2);
   });
 });

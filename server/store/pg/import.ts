@@ -11,14 +11,25 @@ import { appendAuditPg } from './audit.ts';
 /** Facilities written per round of statements: bounds one statement's JSON while keeping round trips few. */
 const FACILITIES_PER_ROUND = 100;
 
-const updateAll = (table: 'facilities' | 'listings', keep: readonly string[]) =>
-  TABLES[table]
-    .filter((c) => !keep.includes(c))
+const updated = (table: 'facilities' | 'listings' | 'photos', keep: readonly string[]) =>
+  TABLES[table].filter((c) => !keep.includes(c));
+const updateAll = (table: 'facilities' | 'listings' | 'photos', keep: readonly string[]) =>
+  updated(table, keep)
     .map((c) => `${c} = excluded.${c}`)
     .join(', ');
+const LISTING_KEEP = ['id', 'facility_id', 'code'];
+const PHOTO_KEEP = ['listing_id', 'position'];
+const rowOf = (table: 'listings' | 'photos', keep: readonly string[], as: string) =>
+  `(${updated(table, keep).map((c) => `${as}.${c}`)})`;
+/** Rows the file leaves as they were are not written again: a re-import rewrites only what changed (no dead rows). */
+const unlessSame = (table: 'listings' | 'photos', keep: readonly string[]) =>
+  `DO UPDATE SET ${updateAll(table, keep)} WHERE ${rowOf(table, keep, table)} IS DISTINCT FROM ${rowOf(table, keep, 'excluded')}`;
 
 const UPSERT_FACILITIES = `${pgInsertFromJson('facilities')} ON CONFLICT (id) DO UPDATE SET ${updateAll('facilities', ['id', 'revision'])}, revision = facilities.revision + 1`;
-const UPSERT_LISTINGS = `${pgInsertFromJson('listings')} ON CONFLICT (id) DO UPDATE SET ${updateAll('listings', ['id', 'facility_id', 'code'])}`;
+const UPSERT_LISTINGS = `${pgInsertFromJson('listings')} ON CONFLICT (id) ${unlessSame('listings', LISTING_KEEP)}`;
+const UPSERT_PHOTOS = `${pgInsertFromJson('photos')} ON CONFLICT (listing_id, position) ${unlessSame('photos', PHOTO_KEEP)}`;
+const DELETE_OTHER_PHOTOS =
+  'DELETE FROM photos WHERE listing_id = ANY($1) AND (listing_id, position) NOT IN (SELECT * FROM unnest($2::text[], $3::int[]))';
 
 export async function importPg(
   pool: Pool,
@@ -60,7 +71,6 @@ async function importRound(
   );
   summary.deactivated += gone.rowCount ?? 0;
   if (listings.length > 0) await c.query(UPSERT_LISTINGS, json(listings));
-  await c.query('DELETE FROM photos WHERE listing_id = ANY($1)', [kept]);
   const photos = facilities.flatMap((f) =>
     f.listings.flatMap((l) =>
       l.photos.map((p, position) => ({
@@ -73,6 +83,7 @@ async function importRound(
       })),
     ),
   );
-  if (photos.length > 0) await c.query(pgInsertFromJson('photos'), json(photos));
+  await c.query(DELETE_OTHER_PHOTOS, [kept, photos.map((p) => p.listing_id), photos.map((p) => p.position)]);
+  if (photos.length > 0) await c.query(UPSERT_PHOTOS, json(photos));
   summary.listings += listings.filter((l) => l.active === 1).length;
 }
