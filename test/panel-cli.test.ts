@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PANEL_BUNDLE } from '../server/panel/assets.ts';
 import { recordKey } from './helpers/capture.ts';
 import { cli, DEMO_DATA, spawnServer, tempDir } from './helpers/fixture.ts';
+import { until } from './helpers/wait.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -54,6 +55,58 @@ describe('listings panel', () => {
       expect(panel.child.exitCode).toBe(0);
     } finally {
       await panel.stop();
+    }
+  }, 60_000);
+
+  it('serve --panel: the panel on its own port beside the API, a key made there served and refused at once', async () => {
+    const env = { LISTINGS_DB: join(dir, 'listings.db'), PANEL_PORT: '0' };
+    expect(cli(['import', DEMO_DATA], { env }).status).toBe(0);
+    expect(cli(['operators', 'add', 'ops@example.com'], { env, input: `${PASSWORD}\n` }).status).toBe(0);
+    const server = spawnServer(['serve', '--port', '0', '--panel', '--quiet'], env);
+    try {
+      const api = await server.ready;
+      const banner = await until('the panel banner', () =>
+        /panel for .* at (http:\/\/127\.0\.0\.1:\d+)/.exec(server.output().stderr),
+      );
+      const url = banner[1]!;
+      expect(url).not.toBe(api);
+      const login = await fetch(`${url}/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { origin: url, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ email: 'ops@example.com', password: PASSWORD }),
+      });
+      const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+      const tab = await (await fetch(`${url}/facilities/wro-1/api`, { headers: { cookie } })).text();
+      const csrf = /name="csrf" value="([^"]+)"/.exec(tab)![1]!;
+      const form = { origin: url, cookie, 'content-type': 'application/x-www-form-urlencoded' };
+      const made = await (
+        await fetch(`${url}/facilities/wro-1/keys`, {
+          method: 'POST',
+          headers: form,
+          body: new URLSearchParams({ csrf }),
+        })
+      ).text();
+      const key = /svc_live_[A-Za-z0-9]{32}/.exec(made)![0];
+      recordKey(key);
+      expect((await fetch(`${api}/external/listings`, { headers: { 'x-api-key': key } })).status).toBe(200);
+      // The panel is not on the API's port.
+      expect((await fetch(`${api}/login`)).status).toBe(404);
+      const id = /\/keys\/([^/"]+)\/revoke/.exec(
+        await (await fetch(`${url}/facilities/wro-1/api`, { headers: { cookie } })).text(),
+      )![1]!;
+      const revoked = await fetch(`${url}/keys/${id}/revoke`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: form,
+        body: new URLSearchParams({ csrf }),
+      });
+      expect(revoked.status).toBe(303);
+      expect((await fetch(`${api}/external/listings`, { headers: { 'x-api-key': key } })).status).toBe(401);
+      await server.stop();
+      expect(server.child.exitCode).toBe(0);
+    } finally {
+      await server.stop();
     }
   }, 60_000);
 });

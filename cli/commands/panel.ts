@@ -14,7 +14,7 @@ import { trustProxyOption } from '../settings.ts';
 
 export const PANEL_DEFAULT_PORT = 8788;
 
-interface PanelFlags {
+export interface PanelFlags {
   host: string;
   port: number;
   panelUrl: string;
@@ -91,30 +91,68 @@ export function panelCommand(io: Io): Command {
       '\nExamples:\n  $ listings panel\n  $ PANEL_URL=https://panel.example.com listings panel --port 8788',
     )
     .action(async (flags: PanelFlags, cmd: Command) => {
-      // Checked by the option's parser already, as serve checks it.
-      const trustedProxies = parseTrustedProxies(flags.trustProxy);
       const { db, keyPrefix } = globalsOf(cmd);
-      const snapshots = await snapshotsOf(flags, io);
-      const store = await openStore(db, { mustExist: true });
-      const panel = await startPanel({
-        store,
-        host: flags.host,
-        port: flags.port,
-        origin: flags.panelUrl ? { origin: flags.panelUrl, secure: flags.panelUrl.startsWith('https:') } : undefined,
-        publicUrl: flags.publicUrl,
-        keyPrefix,
-        trustedProxies,
-        snapshots,
-      });
-      io.err(
-        `storage-listings panel for ${store.location} at ${panel.url} (log in at ${flags.panelUrl || panel.url}/login)`,
-      );
+      const panel = await runPanel(flags, io, db, keyPrefix);
       await new Promise<void>((resolve) => {
         const stop = () => resolve();
         process.once('SIGTERM', stop);
         process.once('SIGINT', stop);
       });
       await panel.close();
-      await store.close();
     });
+}
+
+/** The panel on its own port over its own store connection, with its banner printed: `panel` and `serve --panel`. */
+export async function runPanel(
+  flags: PanelFlags,
+  io: Io,
+  db: string,
+  keyPrefix: string,
+): Promise<{ close(): Promise<void> }> {
+  // Checked by the option's parser already, as serve checks it.
+  const trustedProxies = parseTrustedProxies(flags.trustProxy);
+  const snapshots = await snapshotsOf(flags, io);
+  const store = await openStore(db, { mustExist: true });
+  const panel = await startPanel({
+    store,
+    host: flags.host,
+    port: flags.port,
+    origin: flags.panelUrl ? { origin: flags.panelUrl, secure: flags.panelUrl.startsWith('https:') } : undefined,
+    publicUrl: flags.publicUrl,
+    keyPrefix,
+    trustedProxies,
+    snapshots,
+  }).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
+  io.err(
+    `storage-listings panel for ${store.location} at ${panel.url} (log in at ${flags.panelUrl || panel.url}/login)`,
+  );
+  return {
+    async close() {
+      await panel.close();
+      await store.close();
+    },
+  };
+}
+
+/** `serve --panel`: the panel's settings from PANEL_HOST, PANEL_PORT and PANEL_URL, as `listings panel` reads them. */
+export function panelFlagsFromEnv(env: NodeJS.ProcessEnv, publicUrl: string, trustProxy: string): PanelFlags {
+  const fromEnv = <T>(name: string, parse: (v: string) => T, fallback: T): T => {
+    const v = env[name];
+    if (v === undefined || v === '') return fallback;
+    try {
+      return parse(v);
+    } catch (err) {
+      throw new ListingsError('invalid_config', `${name}=${v}: ${(err as Error).message}`);
+    }
+  };
+  return {
+    host: env.PANEL_HOST || '127.0.0.1',
+    port: fromEnv('PANEL_PORT', parsePort, PANEL_DEFAULT_PORT),
+    panelUrl: fromEnv('PANEL_URL', parseUrl, ''),
+    publicUrl,
+    trustProxy,
+  };
 }

@@ -8,11 +8,13 @@ import { openStore } from '../../server/store/store.ts';
 import { describeLocation } from '../../server/store/pg/location.ts';
 import { globalsOf } from '../context.ts';
 import type { Io } from '../io.ts';
+import { panelFlagsFromEnv, runPanel } from './panel.ts';
 import { hostOption, portOption, publicUrlOption, trustProxyOption, type Settings } from '../settings.ts';
 
 export interface ServeFlags extends Pick<Settings, 'host' | 'port' | 'publicUrl' | 'trustProxy'> {
   quiet?: boolean;
   workers?: number;
+  panel?: boolean;
 }
 
 function parseWorkers(value: string): number {
@@ -32,6 +34,7 @@ export function serveCommand(io: Io): Command {
     .option('--workers <n>', 'processes sharing the port (node:cluster); "auto" = one per core', parseWorkers)
     .addOption(trustProxyOption())
     .option('--quiet', 'no request log lines')
+    .option('--panel', "also serve the operator's panel, on its own port (PANEL_HOST, PANEL_PORT: 127.0.0.1:8788)")
     .addHelpText(
       'after',
       '\nExamples:\n  $ listings serve --port 8787\n  $ PUBLIC_URL=https://listings.example.com HOST=0.0.0.0 listings serve --workers auto',
@@ -44,14 +47,24 @@ export function serveCommand(io: Io): Command {
       const workers = flags.workers ?? 1;
       const banner = (url: string) =>
         `storage-listings serving ${describeLocation(config.db)} at ${url} (public URL ${config.publicUrl}${workers > 1 ? `, ${workers} workers` : ''}); API: ${config.publicUrl}/external/listings, docs: ${config.publicUrl}/docs`;
+      // One panel per server, in the primary: never behind the API's port, origin or cookies.
+      const startPanel = () =>
+        flags.panel && !isClusterWorker()
+          ? runPanel(panelFlagsFromEnv(io.env, config.publicUrl, trustProxy), io, config.db, keyPrefix)
+          : undefined;
       if (workers > 1 && !isClusterWorker()) {
         // Migrate once here, so that workers never race to do it; it also fails early on a missing or bad file.
         await (await openStore(config.db, { mustExist: true })).close();
-        await superviseWorkers(
-          workers,
-          () => io.err(banner(`http://${config.host}:${config.port}`)),
-          (l) => io.err(l),
-        );
+        const panel = await startPanel();
+        try {
+          await superviseWorkers(
+            workers,
+            () => io.err(banner(`http://${config.host}:${config.port}`)),
+            (l) => io.err(l),
+          );
+        } finally {
+          await panel?.close();
+        }
         return;
       }
       const app = await startApp({ config, quiet: flags.quiet ?? false }).catch((err: unknown) => {
@@ -62,6 +75,11 @@ export function serveCommand(io: Io): Command {
       });
       if (isClusterWorker()) tellPrimaryReady();
       else io.err(banner(app.url));
+      const panel = await startPanel()?.catch(async (err: unknown) => {
+        await app.close();
+        throw err;
+      });
       await app.stopped;
+      await panel?.close();
     });
 }
