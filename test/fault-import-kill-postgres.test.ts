@@ -82,20 +82,20 @@ describe('SIGKILL during a large import into PostgreSQL', () => {
     );
     let finished = false;
     void exited.then(() => (finished = true));
-    // The middle of the transaction: it has written the change counter and is now writing photos of some round, so
-    // facilities and listings of that round are written too, uncommitted.
+    // The middle of the transaction: it has written the change counter and is now writing listings of some round, so
+    // that round's facilities are written too, uncommitted.
     const seen = await until(
-      'the import writing photos',
+      'the import writing listings',
       async () => {
         if (finished) throw new Error('the import finished before it could be killed');
         const q = await writingQuery();
-        return q !== undefined && /photos/.test(q) ? q : undefined;
+        return q !== undefined && /\blistings\b/.test(q) ? q : undefined;
       },
       { everyMs: 5, timeoutMs: 60_000 },
     );
     child.kill('SIGKILL');
     expect(await exited).toEqual({ code: null, signal: 'SIGKILL' });
-    expect(seen).toMatch(/photos/);
+    expect(seen).toMatch(/\blistings\b/);
     // The server rolls the transaction back when it sees the connection gone.
     await until('the killed import gone from the server', async () => (await importers()) === 0);
 

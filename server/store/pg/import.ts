@@ -25,7 +25,7 @@ const rowOf = (table: 'listings' | 'photos', keep: readonly string[], as: string
 const unlessSame = (table: 'listings' | 'photos', keep: readonly string[]) =>
   `DO UPDATE SET ${updateAll(table, keep)} WHERE ${rowOf(table, keep, table)} IS DISTINCT FROM ${rowOf(table, keep, 'excluded')}`;
 
-const UPSERT_FACILITIES = `${pgInsertFromJson('facilities')} ON CONFLICT (id) DO UPDATE SET ${updateAll('facilities', ['id', 'revision'])}, revision = facilities.revision + 1`;
+const UPSERT_FACILITIES = `${pgInsertFromJson('facilities')} ON CONFLICT (id) DO UPDATE SET ${updateAll('facilities', ['id', 'revision'])}, revision = facilities.revision + 1 RETURNING (xmax = 0) AS inserted`;
 const UPSERT_LISTINGS = `${pgInsertFromJson('listings')} ON CONFLICT (id) ${unlessSame('listings', LISTING_KEEP)}`;
 const UPSERT_PHOTOS = `${pgInsertFromJson('photos')} ON CONFLICT (listing_id, position) ${unlessSame('photos', PHOTO_KEEP)}`;
 const DELETE_OTHER_PHOTOS =
@@ -58,7 +58,12 @@ async function importRound(
 ): Promise<void> {
   const ids = facilities.map((f) => f.id);
   const json = (rows: unknown[]) => [JSON.stringify(rows)];
-  await c.query(UPSERT_FACILITIES, json(facilities.map((f) => ({ ...facilityRowOf(f, importedAt), revision: 1 }))));
+  const upserted = await c.query<{ inserted: boolean }>(
+    UPSERT_FACILITIES,
+    json(facilities.map((f) => ({ ...facilityRowOf(f, importedAt), revision: 1 }))),
+  );
+  // Facilities new to the database have no photos yet: theirs are inserted without looking for any to keep.
+  const allNew = upserted.rows.every((r) => r.inserted);
   await c.query('DELETE FROM pricing_rules WHERE facility_id = ANY($1)', [ids]);
   const rules = facilities.flatMap((f) => f.pricing_rules.map((r) => ({ facility_id: f.id, ...r })));
   if (rules.length > 0) await c.query(pgInsertFromJson('pricing_rules'), json(rules));
@@ -83,7 +88,8 @@ async function importRound(
       })),
     ),
   );
-  await c.query(DELETE_OTHER_PHOTOS, [kept, photos.map((p) => p.listing_id), photos.map((p) => p.position)]);
-  if (photos.length > 0) await c.query(UPSERT_PHOTOS, json(photos));
+  if (!allNew)
+    await c.query(DELETE_OTHER_PHOTOS, [kept, photos.map((p) => p.listing_id), photos.map((p) => p.position)]);
+  if (photos.length > 0) await c.query(allNew ? pgInsertFromJson('photos') : UPSERT_PHOTOS, json(photos));
   summary.listings += listings.filter((l) => l.active === 1).length;
 }
