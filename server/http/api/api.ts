@@ -135,8 +135,10 @@ export class ListingsApi {
       });
     }
     this.freshness.check();
-    const key = this.authenticate(req, ctx);
-    if (isAnswer(key)) return key;
+    const verdict = this.authenticate(req, ctx);
+    // authenticate() sets ctx.keyId only for a key it accepts: a monomorphic load, not `in` on two shapes.
+    if (ctx.keyId === undefined) return verdict as Answer;
+    const key = verdict as KeyInfo;
     const profile = this.profileOf(key);
     const origin = single(req.headers.origin);
     let cors = profile.cors;
@@ -276,8 +278,4 @@ export class ListingsApi {
   close(): void {
     this.lastUse.stop();
   }
-}
-
-function isAnswer(x: KeyInfo | Answer): x is Answer {
-  return 'status' in x;
 }
