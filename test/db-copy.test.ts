@@ -2,28 +2,18 @@
 // limits carry over, the audit log arrives in order with its ids, sessions stay behind; a non-empty target is refused.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashPassword } from '../server/domain/passwords.ts';
 import { createPanelHandler } from '../server/panel/handler.ts';
 import { LoginLimiter } from '../server/panel/login-limits.ts';
 import { openStore, type Store } from '../server/store/store.ts';
-import { cliInProcess, demoDb, demoImport, tempDir } from './helpers/fixture.ts';
-import { startPostgres, type PgServer } from './helpers/postgres.ts';
+import { cliInProcess, demoDb, demoImport } from './helpers/fixture.ts';
+import { usePostgres } from './helpers/postgres.ts';
 
 const ORIGIN = 'http://127.0.0.1:8788';
 const PASSWORD = 'correct horse battery staple';
 
-let server: PgServer;
-let dir: string;
-let cleanup: () => void;
-beforeAll(async () => {
-  server = await startPostgres();
-  ({ dir, cleanup } = tempDir());
-});
-afterAll(async () => {
-  await server?.close();
-  cleanup?.();
-});
+const postgres = usePostgres();
 
 /** A panel on `store`; logs in and answers the status and the session cookie. */
 function panelOn(store: Store, limiter = new LoginLimiter()) {
@@ -51,7 +41,7 @@ function panelOn(store: Store, limiter = new LoginLimiter()) {
 
 describe('listings db copy with operators, login limits and the audit log', () => {
   it('lets an operator log in on the copy with the same password, keeps the limits and the audit order', async () => {
-    const { file, db } = demoDb(mkdirSync(join(dir, 'moved'), { recursive: true })!);
+    const { file, db } = demoDb(mkdirSync(join(postgres.dir(), 'moved'), { recursive: true })!);
     db.close();
     const sqlite = await openStore(file);
     let cookie: string;
@@ -72,7 +62,7 @@ describe('listings db copy with operators, login limits and the audit log', () =
     const operators = await before.listOperators();
     await before.close();
 
-    const url = await server.newDatabase();
+    const url = await postgres.server().newDatabase();
     const copied = await cliInProcess(file, ['db', 'copy', '--from', file, '--to', url, '--json']);
     expect(copied.code, copied.stderr).toBe(0);
     expect(JSON.parse(copied.stdout)).toMatchObject({ operators: 1, login_failures: 4, audit_log: 3, api_keys: 1 });
@@ -100,9 +90,9 @@ describe('listings db copy with operators, login limits and the audit log', () =
   });
 
   it('refuses a database that already holds operators or audit rows, and changes nothing in it', async () => {
-    const { file, db } = demoDb(mkdirSync(join(dir, 'refused'), { recursive: true })!);
+    const { file, db } = demoDb(mkdirSync(join(postgres.dir(), 'refused'), { recursive: true })!);
     db.close();
-    const url = await server.newDatabase();
+    const url = await postgres.server().newDatabase();
     const target = await openStore(url);
     try {
       await target.addOperator('someone@example.com', await hashPassword(PASSWORD));

@@ -1,27 +1,17 @@
 // The Store contract on both backends: the same import, keys and last use give the same rows, and a node's mirror of
 // PostgreSQL holds exactly what the SQLite file holds.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../server/store/store.ts';
 import { openDb } from '../server/store/db.ts';
 import { facilityData } from '../server/store/facilities.ts';
 import { Mirror } from '../server/store/pg/mirror.ts';
 import { openPg } from '../server/store/pg/connect.ts';
 import { parseImport } from '../server/domain/import.ts';
-import { demoImport, demoJson, tempDir } from './helpers/fixture.ts';
-import { startPostgres, type PgServer } from './helpers/postgres.ts';
+import { demoImport, demoJson } from './helpers/fixture.ts';
+import { usePostgres } from './helpers/postgres.ts';
 import { join } from 'node:path';
 
-let server: PgServer;
-let dir: string;
-let cleanup: () => void;
-beforeAll(async () => {
-  server = await startPostgres();
-  ({ dir, cleanup } = tempDir());
-});
-afterAll(async () => {
-  await server?.close();
-  cleanup?.();
-});
+const postgres = usePostgres();
 
 /** The same steps on a store; what each step answered, without times and random ids. */
 async function script(store: Store) {
@@ -53,8 +43,8 @@ async function script(store: Store) {
 
 describe('Store on SQLite and on PostgreSQL', () => {
   it('answers the same to the same steps', async () => {
-    const sqlite = await openStore(join(dir, 'a.db'));
-    const pg = await openStore(await server.newDatabase());
+    const sqlite = await openStore(join(postgres.dir(), 'a.db'));
+    const pg = await openStore(await postgres.server().newDatabase());
     try {
       expect(await script(pg)).toEqual(await script(sqlite));
     } finally {
@@ -64,9 +54,9 @@ describe('Store on SQLite and on PostgreSQL', () => {
   });
 
   it("a node's mirror holds what the SQLite file holds, and follows later changes", async () => {
-    const url = await server.newDatabase();
+    const url = await postgres.server().newDatabase();
     const pg = await openStore(url);
-    const file = join(dir, 'b.db');
+    const file = join(postgres.dir(), 'b.db');
     const sqlite = await openStore(file);
     const pool = await openPg(url);
     const mirror = new Mirror(pool);

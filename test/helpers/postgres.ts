@@ -4,6 +4,7 @@ import { chownSync, mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { freePort, tempDir } from './fixture.ts';
 import { until } from './wait.ts';
 
@@ -148,4 +149,19 @@ export async function startPostgres(options: PgOptions = {}): Promise<PgServer> 
       cleanup();
     },
   };
+}
+
+/** A PostgreSQL server and a temporary folder for the tests of one file, started before them and removed after. */
+export function usePostgres(): { server: () => PgServer; dir: () => string } {
+  let server: PgServer | undefined;
+  let temp: { dir: string; cleanup: () => void } | undefined;
+  beforeAll(async () => {
+    server = await startPostgres();
+    temp = tempDir();
+  });
+  afterAll(async () => {
+    await server?.close();
+    temp?.cleanup();
+  });
+  return { server: () => server!, dir: () => temp!.dir };
 }
