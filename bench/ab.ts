@@ -1,5 +1,6 @@
 // `npm run bench:ab -- --base DIR`: this checkout's server against another built checkout's, in paired rounds with a
-// ceiling, for changes too small to see through the full bench's run-to-run noise (about ±0.03). DIR is a checkout
+// ceiling, for changes too small to see through the full bench's run-to-run noise (about ±0.03). `--scenario field`
+// replays the field mix's rotation (bench/lib/field-mix.ts, the quick database with --quick) instead of one request. DIR is a checkout
 // with `npm run build` done, e.g. the previous commit: `git worktree add /tmp/base HEAD~1`, then in it
 // `ln -s "$PWD/node_modules" /tmp/base/node_modules && (cd /tmp/base && npm run build)`. Each repeat starts fresh
 // processes (a Node process settles in a faster or slower state), pinned as `npm run bench` pins them. wrk only.
@@ -13,8 +14,11 @@ import { measure, type Round } from './lib/measure.ts';
 import { median, table } from './lib/report.ts';
 import { pairedRatio } from './lib/scenarios.ts';
 import { capture } from './lib/capture.ts';
-import { startCeiling } from './lib/ceilings.ts';
 import { pinLoadGenerator, startOurs, type ServerProcess } from './lib/servers.ts';
+import { captureRotation, writeCeilingFile } from './lib/field-capture.ts';
+import { FIELD_FULL, FIELD_QUICK, fieldRotation, generateFieldDb, issueFieldKeys } from './lib/field-mix.ts';
+import { startCeiling, startCeilingMix } from './lib/ceilings.ts';
+import { Agent } from 'node:http';
 
 const { values: args } = parseArgs({
   options: {
@@ -22,6 +26,7 @@ const { values: args } = parseArgs({
     scenario: { type: 'string', default: 'detail' },
     rounds: { type: 'string', default: '6' },
     repeat: { type: 'string', default: '3' },
+    quick: { type: 'boolean', default: false },
   },
 });
 const base = args.base === undefined ? undefined : resolve(args.base);
@@ -39,28 +44,24 @@ const load = { connections: 50, pipelining: 1, duration: 2 };
 const dir = mkdtempSync(join(tmpdir(), 'bench-ab-'));
 try {
   process.stdout.write(`${pinLoadGenerator(2)}\n`);
-  const data = generateDb(dir, 'ab', 1000, 50);
-  const key = issueKeys(data, 1)[0]!;
-  const requests: Record<string, BenchRequest> = {
-    detail: { path: `/external/listings/${listingIdIn(0, 7)}`, headers: { 'x-api-key': key } },
-    list: { path: '/external/listings', headers: { 'x-api-key': key } },
-    br: { path: '/external/listings', headers: { 'x-api-key': key, 'accept-encoding': 'br, gzip' } },
-  };
-  const request = requests[args.scenario];
-  if (!request) throw new Error(`--scenario must be one of ${Object.keys(requests).join(', ')}`);
+  const setup = args.scenario === 'field' ? fieldMix(dir, args.quick) : oneRequest(dir, args.scenario);
   const rows: (string | number)[][] = [];
   for (let repeat = 1; repeat <= Number(args.repeat); repeat++) {
+    const trustProxy = args.scenario === 'field' ? '127.0.0.1' : undefined;
     const sides: ServerProcess[] = [
-      await startOurs('base', data.file, { checkout: base }),
-      await startOurs('this', data.file),
+      await startOurs('base', setup.file, { checkout: base, trustProxy }),
+      await startOurs('this', setup.file, { trustProxy }),
     ];
-    sides.push(await startCeiling(await capture(sides[1]!.url + request.path, request.headers)));
+    const requests = setup.requests();
+    sides.push(await setup.ceilingOf(sides[1]!, join(dir, `ceiling-${repeat}.json`)));
     const rounds = new Map<ServerProcess, Round[]>(sides.map((s) => [s, []]));
     try {
-      for (const s of sides) await runWrk(s.url, [request], load); // warm-up
+      for (const s of sides) await runWrk(s.url, requests, load); // warm-up
       for (let r = 0; r < Number(args.rounds); r++) {
+        // Each round starts elsewhere in a rotation, the same place for every side.
+        const start = Math.floor((r * requests.length) / Number(args.rounds));
         for (const s of r % 2 ? [...sides].reverse() : sides)
-          rounds.get(s)!.push(await measure(runWrk, s, [request], load));
+          rounds.get(s)!.push(await measure(runWrk, s, requests, { ...load, start }));
       }
     } finally {
       for (const s of sides) await s.stop();
@@ -79,7 +80,7 @@ try {
     ]);
   }
   process.stdout.write(
-    `${args.scenario}, ${args.rounds} paired rounds of 2 s per repeat (wrk, 50 connections); this = ${process.cwd()}, base = ${base}:\n` +
+    `${args.scenario === 'field' ? 'field mix' : args.scenario}, ${args.rounds} paired rounds of 2 s per repeat (wrk, 50 connections); this = ${process.cwd()}, base = ${base}:\n` +
       table(
         ['repeat', 'base req/s', 'this req/s', 'this/base req/s', 'this/base CPU', 'base/ceiling', 'this/ceiling'],
         rows,
@@ -87,4 +88,50 @@ try {
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+interface AbSetup {
+  file: string;
+  /** Called once the servers run (the field mix issues its keys then, as the bench does). */
+  requests: () => BenchRequest[];
+  /** A ceiling replaying what `ours` answers to the requests. */
+  ceilingOf: (ours: ServerProcess, file: string) => Promise<ServerProcess>;
+}
+
+function oneRequest(dir: string, scenario: string): AbSetup {
+  const data = generateDb(dir, 'ab', 1000, 50);
+  const key = issueKeys(data, 1)[0]!;
+  const requests: Record<string, BenchRequest> = {
+    detail: { path: `/external/listings/${listingIdIn(0, 7)}`, headers: { 'x-api-key': key } },
+    list: { path: '/external/listings', headers: { 'x-api-key': key } },
+    br: { path: '/external/listings', headers: { 'x-api-key': key, 'accept-encoding': 'br, gzip' } },
+  };
+  const request = requests[scenario];
+  if (!request) throw new Error(`--scenario must be field or one of ${Object.keys(requests).join(', ')}`);
+  return {
+    file: data.file,
+    requests: () => [request],
+    ceilingOf: async (ours) => startCeiling(await capture(ours.url + request.path, request.headers)),
+  };
+}
+
+/** The field mix's database, keys and rotation; its ceiling replays the answers captured from `ours`. */
+function fieldMix(dir: string, quick: boolean): AbSetup {
+  const settings = quick ? FIELD_QUICK : FIELD_FULL;
+  const db = generateFieldDb(dir, settings);
+  let rotation: ReturnType<typeof fieldRotation> | undefined;
+  return {
+    file: db.file,
+    requests: () => (rotation ??= fieldRotation(issueFieldKeys(db, settings), settings)),
+    ceilingOf: async (ours, file) => {
+      if (!rotation) throw new Error('the field mix captured before its keys were issued');
+      const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+      const problems = { broken: [] as string[], sanity: [] as string[] };
+      const { distinct } = await captureRotation(rotation, ours, agent, problems);
+      agent.destroy();
+      if (problems.broken.length > 0) throw new Error(problems.broken.join('\n'));
+      writeCeilingFile(file, distinct.values());
+      return startCeilingMix(file);
+    },
+  };
 }

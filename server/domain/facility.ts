@@ -1,5 +1,5 @@
 // What the domain works on: a facility, its pricing rules and its active listings as plain objects, whatever stores them.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { PricedListing, PricingRule } from '../../shared/pricing.ts';
 
 export interface Facility {
@@ -46,5 +46,6 @@ export interface FacilityData {
 
 /** Same facility and code always give the same id, across imports and across databases. */
 export function listingIdOf(facilityId: string, code: string): string {
-  return 'lst_' + createHash('sha256').update(`${facilityId}\0${code}`).digest('hex').slice(0, 20);
+  // One-shot hash(): a rental page computes one per request, and a facility's read one per listing.
+  return 'lst_' + hash('sha256', `${facilityId}\0${code}`, 'hex').slice(0, 20);
 }

@@ -25,6 +25,18 @@ export interface ApiBody {
   coded: Partial<Record<Coding, Variant>>;
 }
 
+/**
+ * A kept filtered list: its codings only (browsers send Accept-Encoding; identity is cut again when asked for, a pass
+ * over the facility), the views it was cut from and its cost.
+ */
+export interface KeptList {
+  views: FacilityViews;
+  key: number;
+  etag: string;
+  coded: Partial<Record<Coding, Variant>>;
+  cost: number;
+}
+
 export interface FacilityViews {
   facility: Facility;
   /** What details are made from, on first demand: the facility's rules and listings as the store gave them. */
@@ -44,6 +56,8 @@ export interface FacilityViews {
   details: (ApiBody | undefined)[];
   /** Rental pages by listing place, rendered on first demand. */
   pages: (Buffer | undefined)[];
+  /** Its filtered lists kept by the views cache, by result (filtered-lists.ts, resultKey). */
+  filtered: Map<number, KeptList>;
   /** Bytes counted against the budget: bodies (with room for their codings), summaries and per-body overhead. */
   size: number;
   /** When it was last used, on the cache's own clock: the least recently used facility leaves first. */
@@ -122,6 +136,7 @@ export function buildViews(db: Db, facilityId: string, publicUrl: string, used: 
     orders: {},
     details: new Array<ApiBody | undefined>(data.listings.length),
     pages: new Array<Buffer | undefined>(data.listings.length),
+    filtered: new Map(),
     // The list with room for its codings, and the summaries and listings it was made from.
     size: bodySizeOf(list.identity.bytes.length) + Math.ceil(list.identity.bytes.length * HEAP_FACTOR),
     used,

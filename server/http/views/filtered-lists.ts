@@ -32,15 +32,18 @@ function countBelow(values: Float64Array, x: number, orEqual: boolean): number {
 }
 
 /**
- * A query's result, named: area bounds snap to the listings' own areas, so the endless distinct values a client can
- * send name few results (at most areas² x sorts x 2), and every empty result is one.
+ * A query's result, numbered: area bounds snap to the listings' own areas, so the endless distinct values a client can
+ * send name few results (at most areas² x sorts x 2), and every empty result is 0. A number, not a string: no text is
+ * built and hashed per request.
  */
-export function resultKey(views: FacilityViews, q: ListQuery): string {
+export function resultKey(views: FacilityViews, q: ListQuery): number {
   const { areas } = views;
   const lo = q.min_area === undefined ? 0 : countBelow(areas, q.min_area, false);
   const hi = (q.max_area === undefined ? areas.length : countBelow(areas, q.max_area, true)) - 1;
-  if (lo > hi) return 'empty';
-  return `${q.available === 'true' ? 'a' : ''}|${q.sort ?? ''}|${lo}|${hi}`;
+  if (lo > hi) return 0;
+  const sort = q.sort === undefined ? 0 : SORT_KEYS.indexOf(q.sort) + 1;
+  // lo, hi < areas.length (at most the facility's listings): far below 2^53 however combined.
+  return 1 + (((lo * areas.length + hi) * (SORT_KEYS.length + 1) + sort) * 2 + (q.available === 'true' ? 1 : 0));
 }
 
 /** The filtered list's bytes, sliced from the list body: O(listings), no serialising. */

@@ -18,23 +18,13 @@ import {
   variantOf,
   type ApiBody,
   type FacilityViews,
+  type KeptList,
   type Variant,
 } from './facility-views.ts';
 import { filteredBytesOf, resultKey, sortAll } from './filtered-lists.ts';
 
 /** A filtered list's coding larger than this is made for its request alone: a few would crowd out whole facilities. */
 const MAX_KEPT_FILTERED_BYTES = 512 * 1024;
-
-/**
- * A kept filtered list: its codings only (browsers send Accept-Encoding; identity is cut again when asked for, a pass
- * over the facility), the views it was cut from (a list of views since dropped is never served) and its cost.
- */
-interface KeptList {
-  views: FacilityViews;
-  etag: string;
-  coded: Partial<Record<Coding, Variant>>;
-  cost: number;
-}
 
 /** A list's answer: at once, or `later` when its coding is made off the event loop. */
 export type ListVariant =
@@ -49,9 +39,10 @@ export class ViewsCache {
   private largeBytes = 0;
   /**
    * Filtered lists of every facility, oldest first, within half the budget of their own: cheaper to make again (one pass
-   * over a facility) than a facility's views (a read of the store), so they never push those out.
+   * over a facility) than a facility's views (a read of the store), so they never push those out. Each facility's views
+   * find their own by result (views.filtered).
    */
-  private readonly filtered = new Map<string, KeptList>();
+  private readonly filtered = new Set<KeptList>();
   private filteredBytes = 0;
   /** The last cut queued to be made off the event loop: the next waits for it. */
   private offLoop: Promise<void> = Promise.resolve();
@@ -159,28 +150,24 @@ export class ViewsCache {
   listVariant(views: FacilityViews, query: ListQuery | undefined, coding: Coding | null): ListVariant {
     if (!query) return { variant: codedBody(views.list, coding), scanned: 0 };
     const key = resultKey(views, query);
-    const name = `${views.facility.id} ${key}`;
-    let kept = this.filtered.get(name);
-    if (kept && kept.views !== views) {
-      this.forget(name, kept);
-      kept = undefined;
-    }
+    const kept = views.filtered.get(key);
     const hit = coding === null ? undefined : kept?.coded[coding];
     if (hit) return { variant: hit, scanned: 0 };
-    const compressing = coding === null ? undefined : this.compressing.get(`${name} ${coding}`);
+    const making = `${views.facility.id} ${key} ${coding}`;
+    const compressing = coding === null ? undefined : this.compressing.get(making);
     if (compressing?.views === views) return { later: compressing.variant, scanned: 0 };
     // Its strong ETag names the list it was cut from and the result: no digest of the bytes (RFC 9110 8.8.3 asks only
     // that different bytes never share one).
     const etag =
-      kept?.etag ?? `"${createHash('sha1').update(views.list.identity.etag).update(key).digest('base64url')}"`;
+      kept?.etag ?? `"${createHash('sha1').update(views.list.identity.etag).update(String(key)).digest('base64url')}"`;
     const scanned = views.summaries.length;
-    const list = kept ?? { views, etag, coded: {}, cost: 0 };
+    const list = kept ?? { views, key, etag, coded: {}, cost: 0 };
     if (coding !== null && views.list.identity.bytes.length > this.offLoopBytes)
-      return { later: this.cutLater(name, list, query, coding), scanned };
+      return { later: this.cutLater(making, list, query, coding), scanned };
     const bytes = filteredBytesOf(views, query);
     if (coding === null) return { variant: variantOf(bytes, etag, null), scanned };
     const variant = variantOf(compress(bytes, coding, 'once'), codedEtag(list.etag, coding), coding);
-    if (variant.bytes.length <= MAX_KEPT_FILTERED_BYTES) this.keep(name, list, variant, coding);
+    if (variant.bytes.length <= MAX_KEPT_FILTERED_BYTES) this.keep(list, variant, coding);
     return { variant, scanned };
   }
 
@@ -188,8 +175,7 @@ export class ViewsCache {
    * A large facility's cut, made in a turn of the event loop of its own and compressed in the thread pool, one at a
    * time: however many arrive in one batch, other clients' answers wait for at most one cut.
    */
-  private cutLater(name: string, list: KeptList, query: ListQuery, coding: Coding): Promise<Variant> {
-    const id = `${name} ${coding}`;
+  private cutLater(id: string, list: KeptList, query: ListQuery, coding: Coding): Promise<Variant> {
     const variant = this.offLoop
       .then(() => new Promise<Buffer>((resolve) => setImmediate(() => resolve(filteredBytesOf(list.views, query)))))
       .then((bytes) => compressLater(bytes, coding, 'once'))
@@ -199,7 +185,7 @@ export class ViewsCache {
           const made = variantOf(out, codedEtag(list.etag, coding), coding);
           // Kept only if its facility's views are still the ones served (no data change while it was made).
           const current = this.entries.get(list.views.facility.id) ?? this.large.get(list.views.facility.id);
-          if (current === list.views && out.length <= MAX_KEPT_FILTERED_BYTES) this.keep(name, list, made, coding);
+          if (current === list.views && out.length <= MAX_KEPT_FILTERED_BYTES) this.keep(list, made, coding);
           return made;
         },
         (err: unknown) => {
@@ -215,20 +201,22 @@ export class ViewsCache {
     return variant;
   }
 
-  private keep(name: string, list: KeptList, variant: Variant, coding: Coding): void {
+  private keep(list: KeptList, variant: Variant, coding: Coding): void {
     const cost = variant.bytes.length + BODY_OVERHEAD;
     list.coded[coding] = variant;
     list.cost += cost;
-    this.filtered.set(name, list);
+    list.views.filtered.set(list.key, list);
+    this.filtered.add(list);
     this.filteredBytes += cost;
-    for (const [oldest, other] of this.filtered) {
+    for (const other of this.filtered) {
       if (this.filteredBytes <= this.budgetBytes / 2) break;
-      if (other !== list) this.forget(oldest, other);
+      if (other !== list) this.forget(other);
     }
   }
 
-  private forget(name: string, list: KeptList): void {
-    this.filtered.delete(name);
+  private forget(list: KeptList): void {
+    this.filtered.delete(list);
+    list.views.filtered.delete(list.key);
     this.filteredBytes -= list.cost;
   }
 
@@ -253,6 +241,6 @@ export class ViewsCache {
       this.large.delete(id);
       this.largeBytes -= views.size;
     }
-    for (const [name, list] of this.filtered) if (list.views === views) this.forget(name, list);
+    for (const list of views.filtered.values()) this.forget(list);
   }
 }
