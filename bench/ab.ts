@@ -53,6 +53,8 @@ try {
       await startOurs('this', setup.file, { trustProxy }),
     ];
     const requests = setup.requests();
+    // Both sides see every distinct request once before the ceiling is made from this side's answers.
+    await setup.warm(sides[0]!);
     sides.push(await setup.ceilingOf(sides[1]!, join(dir, `ceiling-${repeat}.json`)));
     const rounds = new Map<ServerProcess, Round[]>(sides.map((s) => [s, []]));
     try {
@@ -94,8 +96,10 @@ interface AbSetup {
   file: string;
   /** Called once the servers run (the field mix issues its keys then, as the bench does). */
   requests: () => BenchRequest[];
-  /** A ceiling replaying what `ours` answers to the requests. */
+  /** A ceiling replaying what `ours` answers to the requests (having asked each once, as warm() does). */
   ceilingOf: (ours: ServerProcess, file: string) => Promise<ServerProcess>;
+  /** Asks a server every distinct request once, so that first-sight costs stay out of the rounds. */
+  warm: (ours: ServerProcess) => Promise<unknown>;
 }
 
 function oneRequest(dir: string, scenario: string): AbSetup {
@@ -112,6 +116,7 @@ function oneRequest(dir: string, scenario: string): AbSetup {
     file: data.file,
     requests: () => [request],
     ceilingOf: async (ours) => startCeiling(await capture(ours.url + request.path, request.headers)),
+    warm: (ours) => capture(ours.url + request.path, request.headers),
   };
 }
 
@@ -120,18 +125,22 @@ function fieldMix(dir: string, quick: boolean): AbSetup {
   const settings = quick ? FIELD_QUICK : FIELD_FULL;
   const db = generateFieldDb(dir, settings);
   let rotation: ReturnType<typeof fieldRotation> | undefined;
+  const warm = async (ours: ServerProcess) => {
+    if (!rotation) throw new Error('the field mix captured before its keys were issued');
+    const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+    const problems = { broken: [] as string[], sanity: [] as string[] };
+    const { distinct } = await captureRotation(rotation, ours, agent, problems);
+    agent.destroy();
+    if (problems.broken.length > 0) throw new Error(problems.broken.join('\n'));
+    return distinct;
+  };
   return {
     file: db.file,
     requests: () => (rotation ??= fieldRotation(issueFieldKeys(db, settings), settings)),
     ceilingOf: async (ours, file) => {
-      if (!rotation) throw new Error('the field mix captured before its keys were issued');
-      const agent = new Agent({ keepAlive: true, maxSockets: 4 });
-      const problems = { broken: [] as string[], sanity: [] as string[] };
-      const { distinct } = await captureRotation(rotation, ours, agent, problems);
-      agent.destroy();
-      if (problems.broken.length > 0) throw new Error(problems.broken.join('\n'));
-      writeCeilingFile(file, distinct.values());
+      writeCeilingFile(file, (await warm(ours)).values());
       return startCeilingMix(file);
     },
+    warm,
   };
 }
