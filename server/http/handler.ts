@@ -134,11 +134,9 @@ export function createHandler(opts: HandlerOptions): Handler {
     if (!Array.isArray(answer.headers)) {
       answer.headers['x-request-id'] = requestId;
       answer.headers['x-content-type-options'] = 'nosniff';
-      // As text: node:http checks each value with a RegExp, whose fast path a number would take it off for every answer.
       if (answer.body !== null)
-        answer.headers['content-length'] = String(
-          typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.length,
-        );
+        answer.headers['content-length'] =
+          typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.length;
     }
     if (req.method === 'HEAD') answer.body = null;
     opts.log?.({

@@ -49,21 +49,9 @@ const stmts = statementsFor((db) => ({
     label = @label WHERE id = @id`),
 }));
 
-/** Every key's info built by one literal: one object shape, so the API's loads of key.id and key.facility_id stay
- * monomorphic (a rest-and-spread copy gave keys shapes by their values, and those loads went megamorphic). */
 export function infoOf(row: KeyRow): KeyInfo {
-  return {
-    id: row.id,
-    facility_id: row.facility_id,
-    label: row.label,
-    hint: row.hint,
-    created_at: row.created_at,
-    revoked_at: row.revoked_at,
-    last_used_at: row.last_used_at,
-    rate_per_s: row.rate_per_s,
-    burst: row.burst,
-    allowed_origins: JSON.parse(row.allowed_origins) as string[],
-  };
+  const { digest: _digest, allowed_origins, ...rest } = row;
+  return { ...rest, allowed_origins: JSON.parse(allowed_origins) as string[] };
 }
 
 /** A new key and its row (both stores write it); the key itself is never stored. */

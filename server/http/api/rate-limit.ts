@@ -16,8 +16,7 @@ export interface Decision {
   readonly persistent: boolean;
 }
 
-export interface Bucket {
-  /** May go below zero: a debt for work a request turned out to cost (a filtered list cut anew). */
+interface Bucket {
   tokens: number;
   at: number;
   /** Refusals the client may still take before it counts as persistent: a second bucket, refilled at the same rate. */
@@ -50,22 +49,12 @@ export class RateLimiter {
 
   /** Takes one token from `id`'s bucket (full when new); `t` is the time in seconds on the limiter's clock. */
   take(id: string, limit: Limit, t = this.now()): Decision {
-    return this.takeFrom(this.bucketOf(id, limit, t), limit, t);
-  }
-
-  /** `id`'s bucket, full when new: a caller that keeps it (a key's profile) takes from it without a lookup. */
-  bucketOf(id: string, limit: Limit, t = this.now()): Bucket {
     let b = this.buckets.get(id);
     if (!b) {
       if (this.buckets.size >= MAX_BUCKETS) this.prune(t);
       b = { tokens: limit.burst, at: t, patience: limit.burst, shown: '', shownR: -1, shownT: -1 };
       this.buckets.set(id, b);
     }
-    return b;
-  }
-
-  /** Takes one token from a bucket bucketOf() gave. */
-  takeFrom(b: Bucket, limit: Limit, t = this.now()): Decision {
     const refill = (t - b.at) * limit.rate;
     b.tokens = Math.min(limit.burst, b.tokens + refill);
     b.patience = Math.min(limit.burst, b.patience + refill);
@@ -86,6 +75,12 @@ export class RateLimiter {
       b.shownT = reset;
     }
     return { ok, retryAfter, rateLimit: b.shown, persistent };
+  }
+
+  /** Takes `tokens` more from `id`'s bucket for work a request turned out to cost; it may go below zero, a debt. */
+  charge(id: string, tokens: number): void {
+    const b = this.buckets.get(id);
+    if (b) b.tokens -= tokens;
   }
 
   /** Drops full buckets (clients that have been quiet long enough to be back at burst). */
