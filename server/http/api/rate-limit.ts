@@ -21,10 +21,6 @@ interface Bucket {
   at: number;
   /** Refusals the client may still take before it counts as persistent: a second bucket, refilled at the same rate. */
   patience: number;
-  /** The last RateLimit value and what it says: a key polled below its limit sends the same one again and again. */
-  shown: string;
-  shownR: number;
-  shownT: number;
 }
 
 const MAX_BUCKETS = 100_000;
@@ -52,7 +48,7 @@ export class RateLimiter {
     let b = this.buckets.get(id);
     if (!b) {
       if (this.buckets.size >= MAX_BUCKETS) this.prune(t);
-      b = { tokens: limit.burst, at: t, patience: limit.burst, shown: '', shownR: -1, shownT: -1 };
+      b = { tokens: limit.burst, at: t, patience: limit.burst };
       this.buckets.set(id, b);
     }
     const refill = (t - b.at) * limit.rate;
@@ -68,13 +64,12 @@ export class RateLimiter {
     // t: seconds until the bucket is full again; on a refusal, until the next token, because the draft (section 6) says
     // Retry-After must not point earlier than t, and a client should not wait for a full bucket to send one request.
     const reset = ok ? Math.ceil((limit.burst - b.tokens) / limit.rate) : retryAfter;
-    const r = Math.floor(b.tokens);
-    if (r !== b.shownR || reset !== b.shownT) {
-      b.shown = `"${this.name}";r=${r};t=${reset}`;
-      b.shownR = r;
-      b.shownT = reset;
-    }
-    return { ok, retryAfter, rateLimit: b.shown, persistent };
+    return {
+      ok,
+      retryAfter,
+      rateLimit: `"${this.name}";r=${Math.floor(b.tokens)};t=${reset}`,
+      persistent,
+    };
   }
 
   /** Takes `tokens` more from `id`'s bucket for work a request turned out to cost; it may go below zero, a debt. */
