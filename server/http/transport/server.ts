@@ -93,7 +93,7 @@ export function startServer(handler: RequestHandler, log: JsonLog, opts: ServeOp
   // Requests are answered in batches, after the event loop's poll phase has read every socket that had data: one
   // freshness check then covers the whole batch (docs: "Freshness"), instead of one check per request.
   /** Request, response, request, response, ...: no pair object per request. */
-  let pending: (IncomingMessage | ServerResponse)[] = [];
+  let pending: (IncomingMessage | ServerResponse | Answer)[] = [];
   function onRequest(req: IncomingMessage, res: ServerResponse) {
     if (pending.push(req, res) === 2) setImmediate(answerPending);
   }
@@ -104,28 +104,31 @@ export function startServer(handler: RequestHandler, log: JsonLog, opts: ServeOp
     if (handler.prepare) void handler.prepare(batch.length / 2).then(() => answerBatch(batch));
     else answerBatch(batch);
   }
-  function answerBatch(batch: (IncomingMessage | ServerResponse)[]) {
+  function answerBatch(batch: (IncomingMessage | ServerResponse | Answer)[]) {
+    // Every answer of the batch first, then every write: the handler's code and data stay in the CPU's caches across
+    // the batch instead of being evicted by Node's write path and a syscall between each two requests.
     handler.batch(() => {
-      for (let i = 0; i < batch.length; i += 2) {
-        const res = batch[i + 1] as ServerResponse;
-        try {
-          answerOne(batch[i] as IncomingMessage, res);
-        } catch {
-          // The handler never throws; a socket that broke mid-answer must not cost the rest of the batch theirs.
-          res.destroy();
-        }
-      }
+      for (let i = 0; i < batch.length; i += 2) batch[i] = answerOf(batch[i] as IncomingMessage);
     });
+    for (let i = 0; i < batch.length; i += 2) {
+      const res = batch[i + 1] as ServerResponse;
+      const answer = batch[i] as Answer;
+      try {
+        if (answer.later) void answer.later.then((a) => writeLater(res, a));
+        else write(res, answer);
+      } catch {
+        // A socket that broke mid-answer must not cost the rest of the batch theirs.
+        res.destroy();
+      }
+    }
   }
   const trusted = new Set(opts.trustProxy ?? []);
-  function answerOne(req: IncomingMessage, res: ServerResponse) {
+  /** The handler never throws. */
+  function answerOf(req: IncomingMessage): Answer {
     const request = new SocketRequest(req, trusted);
-    const answer =
-      request.headers.host === undefined && req.httpVersionMinor === 1
-        ? bareProblem('bad_request', 'An HTTP/1.1 request needs a Host header.')
-        : handler(request);
-    if (answer.later) void answer.later.then((a) => writeLater(res, a));
-    else write(res, answer);
+    return request.headers.host === undefined && req.httpVersionMinor === 1
+      ? bareProblem('bad_request', 'An HTTP/1.1 request needs a Host header.')
+      : handler(request);
   }
   function writeLater(res: ServerResponse, answer: Answer) {
     // The client may have gone while its body was compressed: its socket is destroyed, and the answer goes nowhere.
