@@ -155,6 +155,23 @@ it("after another connection's import, only the imported facility's views are bu
   expect(cache.get(b)).not.toBe(viewsB);
 });
 
+it('an unknown facility costs one store read until the next data change, which may create it', () => {
+  const cache = new ViewsCache(db, URL_BASE);
+  for (let i = 0; i < 5; i++) expect(cache.get('later-one')).toBeUndefined();
+  expect(cache.reads).toBe(1);
+  const later = {
+    id: 'later-one',
+    name: 'Later',
+    currency: 'PLN',
+    pricing_rules: [],
+    listings: [listingJson('L-1', 'Later unit', 0)],
+  };
+  applyImport(db, { facilities: [later] } as never);
+  cache.dropChanged();
+  expect(cache.get('later-one')?.facility.id).toBe('later-one');
+  expect(cache.reads).toBe(2);
+});
+
 it('a facility larger than an eighth of the budget is kept apart: small facilities cannot push it out', () => {
   const big = {
     id: 'big-one',

@@ -23,6 +23,9 @@ import {
 } from './facility-views.ts';
 import { filteredBytesOf, resultKey, sortAll } from './filtered-lists.ts';
 
+/** Facility ids remembered as not served (unknown or inactive), at most this many: anyone may ask for any id. */
+const MAX_MISSING = 16_384;
+
 /** A filtered list's coding larger than this is made for its request alone: a few would crowd out whole facilities. */
 const MAX_KEPT_FILTERED_BYTES = 512 * 1024;
 
@@ -50,8 +53,15 @@ export class ViewsCache {
   private readonly compressing = new Map<string, { views: FacilityViews; variant: Promise<Variant> }>();
   /** Counts get() calls: recency is a number on each entry, not a Map re-insertion per hit. */
   private clock = 0;
+  /**
+   * Ids the store had no served facility for, until the next data change: a rental page of an unknown facility (no key
+   * needed) costs a Set lookup when asked again, not a store read.
+   */
+  private readonly missing = new Set<string>();
   /** How many facilities were built from the store: for tests and the operations page. */
   builds = 0;
+  /** How many times the store was read for a facility, found or not: for tests. */
+  reads = 0;
 
   constructor(
     private readonly db: Db,
@@ -75,6 +85,7 @@ export class ViewsCache {
     this.entries.clear();
     this.large.clear();
     this.filtered.clear();
+    this.missing.clear();
     this.bytes = 0;
     this.largeBytes = 0;
     this.filteredBytes = 0;
@@ -82,6 +93,7 @@ export class ViewsCache {
 
   /** After a commit by another connection: drops the views of facilities whose revision moved (or that are gone). */
   dropChanged(): void {
+    this.missing.clear();
     const revisions = facilityRevisions(this.db);
     for (const tier of [this.entries, this.large])
       for (const [id, views] of tier) if (revisions.get(id) !== views.revision) this.remove(id, views);
@@ -94,8 +106,14 @@ export class ViewsCache {
       hit.used = ++this.clock;
       return hit;
     }
+    if (this.missing.has(facilityId)) return undefined;
+    this.reads++;
     const views = buildViews(this.db, facilityId, this.publicUrl, ++this.clock);
-    if (!views) return undefined;
+    if (!views) {
+      if (this.missing.size >= MAX_MISSING) this.missing.clear();
+      this.missing.add(facilityId);
+      return undefined;
+    }
     this.builds++;
     const isLarge = views.size > this.budgetBytes / 8;
     if (isLarge) sortAll(views);
