@@ -93,7 +93,7 @@ export function startServer(handler: RequestHandler, log: JsonLog, opts: ServeOp
   // Requests are answered in batches, after the event loop's poll phase has read every socket that had data: one
   // freshness check then covers the whole batch (docs: "Freshness"), instead of one check per request.
   /** Request, response, request, response, ...: no pair object per request. */
-  let pending: (IncomingMessage | ServerResponse | Answer)[] = [];
+  let pending: (IncomingMessage | ServerResponse | Answer | null)[] = [];
   function onRequest(req: IncomingMessage, res: ServerResponse) {
     if (pending.push(req, res) === 2) setImmediate(answerPending);
   }
@@ -104,17 +104,25 @@ export function startServer(handler: RequestHandler, log: JsonLog, opts: ServeOp
     if (handler.prepare) void handler.prepare(batch.length / 2).then(() => answerBatch(batch));
     else answerBatch(batch);
   }
-  function answerBatch(batch: (IncomingMessage | ServerResponse | Answer)[]) {
+  function answerBatch(batch: (IncomingMessage | ServerResponse | Answer | null)[]) {
     // Every answer of the batch first, then every write: the handler's code and data stay in the CPU's caches across
     // the batch instead of being evicted by Node's write path and a syscall between each two requests.
     handler.batch(() => {
-      for (let i = 0; i < batch.length; i += 2) batch[i] = answerOf(batch[i] as IncomingMessage);
+      for (let i = 0; i < batch.length; i += 2) {
+        // The handler never throws; if it ever did, that request's socket goes, not the rest of the batch.
+        try {
+          batch[i] = answerOf(batch[i] as IncomingMessage);
+        } catch {
+          batch[i] = null;
+        }
+      }
     });
     for (let i = 0; i < batch.length; i += 2) {
       const res = batch[i + 1] as ServerResponse;
-      const answer = batch[i] as Answer;
+      const answer = batch[i] as Answer | null;
       try {
-        if (answer.later) void answer.later.then((a) => writeLater(res, a));
+        if (answer === null) res.destroy();
+        else if (answer.later) void answer.later.then((a) => writeLater(res, a));
         else write(res, answer);
       } catch {
         // A socket that broke mid-answer must not cost the rest of the batch theirs.
@@ -123,7 +131,6 @@ export function startServer(handler: RequestHandler, log: JsonLog, opts: ServeOp
     }
   }
   const trusted = new Set(opts.trustProxy ?? []);
-  /** The handler never throws. */
   function answerOf(req: IncomingMessage): Answer {
     const request = new SocketRequest(req, trusted);
     return request.headers.host === undefined && req.httpVersionMinor === 1
