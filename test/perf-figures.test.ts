@@ -59,6 +59,7 @@ const results = {
     ceiling: side(60_000, 15),
     peer: side(3_000, 300),
     ratio_rps: 0.7,
+    ratio_rps_interval: [0.66, 0.74],
     ratio_cpu: 1.6,
     ratio_rps_vs_peer: 13.3,
     changed_after: {},
@@ -120,6 +121,7 @@ describe('the figures generator', () => {
       /^\| the 10,000-listing facility, with abuse \| 7,200 \| 1\.4 \/ 5\.2 \/ 12 \| 90 % \| filter 120\/s \(429 ×900\) \|$/m,
     );
     expect(text).toContain('autocannon list 304: ours at 1.02x');
+    expect(text).toContain("The req/s ratio's 95 % interval: 0.66-0.74.");
   });
 
   it('has a peer table only for a generator whose scenarios met the peer', () => {

@@ -171,12 +171,17 @@ function fieldMix(f: Json): string {
       [words(c), (v: Json) => (typeof v[c] === 'object' ? counts(v[c]) : num(v[c]))] as [string, (v: Json) => string],
   );
   const changed = counts(f.changed_after);
+  const interval = list(f.ratio_rps_interval);
+  const pairs = list(obj(f.ours).rounds).length;
   return [
     '#### Field mix',
     about.length > 0 ? `${about.join('; ')}.` : '',
     kinds.length > 0 ? table('Kind', columns, kinds) : '',
     sides('Server', having(f, 'rps')),
     `Ours over the ceiling (over the peer where it says so), paired: ${ratios(f)}.` +
+      (interval.length === 2
+        ? ` The req/s ratio's 95 % interval: ${num(interval[0])}-${num(interval[1])}${pairs > 0 ? ` (${pairs} pairs of rounds)` : ''}.`
+        : '') +
       (changed ? ` Answers that changed between capture and the end: ${changed}.` : ''),
   ]
     .filter(Boolean)

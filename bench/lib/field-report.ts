@@ -66,7 +66,7 @@ export function fieldTables(e: FieldEntry): string {
       ],
       sides,
     ) +
-    `ours / ceiling (paired): req/s ${e.ratio_rps}, p99 ${e.ratio_p99}, CPU per request ${e.ratio_cpu}; ours / peer req/s ${e.ratio_rps_vs_peer}\n` +
+    `ours / ceiling (paired): req/s ${e.ratio_rps} (95 % interval ${e.ratio_rps_interval.join('-')} over ${e.ours.rounds.length} pairs), p99 ${e.ratio_p99}, CPU per request ${e.ratio_cpu}; ours / peer req/s ${e.ratio_rps_vs_peer}\n` +
     'the peer compresses nothing and sends no ETag (its 304 requests get a 200 with the body), and renders its own rental page\n'
   );
 }

@@ -33,7 +33,7 @@ export async function fieldScenarios(
     r.out(
       `\nfield mix (${r.generator}; ${describeDb(db)}; ${world.keys.length} live keys on ${world.keyed.length} facilities, ` +
         `${settings.keysPerFacility} each, and ${world.revoked.length} revoked; ${settings.rotation.toLocaleString('en-US')} requests rotating, ` +
-        `${settings.addresses.toLocaleString('en-US')} client addresses; ${r.load.connections} connections, ${r.rounds} x ${r.load.duration} s per side, alternating; ${r.pinned}):\n`,
+        `${settings.addresses.toLocaleString('en-US')} client addresses; ${r.load.connections} connections, ${r.pairs} x ${r.load.duration} s for ours and the ceiling, ${Math.floor(r.pairs / 3)} for the peer, alternating; ${r.pinned}):\n`,
     );
     r.out(fieldTables(field));
     if (field.ratio_rps > 1)

@@ -20,6 +20,17 @@ export const median = (xs: number[]) => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
+/**
+ * A 95 % interval for the median of xs, from their order statistics alone (no assumption about their spread): the
+ * k-th smallest and k-th largest, k from the normal approximation to the binomial. [lowest, highest] below 6 values.
+ */
+export function medianInterval(xs: number[]): [number, number] {
+  const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
+  if (s.length === 0) return [NaN, NaN];
+  const k = Math.max(0, Math.floor((s.length - 1.96 * Math.sqrt(s.length)) / 2));
+  return [s[k]!, s[s.length - 1 - k]!];
+}
+
 export interface Side {
   rps: number;
   p50_ms: number;

@@ -3,7 +3,7 @@
 import { listingIdIn } from './data.ts';
 import type { BenchRequest, Generator, Load } from './load.ts';
 import { measure, type Round } from './measure.ts';
-import { median, ratio, sideOf, table, type Side } from './report.ts';
+import { median, medianInterval, ratio, sideOf, table, type Side } from './report.ts';
 import { capture, differences, type CapturedAnswer } from './capture.ts';
 import type { Ceiling } from './ceilings.ts';
 import type { ServerProcess } from './servers.ts';
@@ -142,6 +142,12 @@ export async function measureScenario(s: Scenario, r: Run): Promise<Entry> {
  */
 export function pairedRatio(a: Round[], b: Round[], figure: (r: Round) => number): number {
   return ratio(median(a.map((x, i) => figure(x) / figure(b[i]!))), 1);
+}
+
+/** The 95 % interval of pairedRatio's median: how far this machine's noise leaves the ratio uncertain. */
+export function pairedInterval(a: Round[], b: Round[], figure: (r: Round) => number): [number, number] {
+  const [lo, hi] = medianInterval(a.map((x, i) => figure(x) / figure(b[i]!)));
+  return [ratio(lo, 1), ratio(hi, 1)];
 }
 
 /** The two tables of one generator's run: ours against the ceiling, and against the peer. */

@@ -1,0 +1,22 @@
+// The statistics the bench's verdicts rest on.
+import { describe, expect, it } from 'vitest';
+import { median, medianInterval } from '../bench/lib/report.ts';
+
+describe('medianInterval', () => {
+  it('spans the order statistics around the median that a 95 % interval needs', () => {
+    // 12 values: k = floor((12 - 1.96 * sqrt(12)) / 2) = 2, so the 3rd smallest and the 3rd largest.
+    const xs = [0.9, 0.7, 1.1, 0.8, 0.95, 0.85, 0.75, 1.0, 0.6, 0.88, 0.92, 1.2];
+    expect(medianInterval(xs)).toEqual([0.75, 1.0]);
+    const [lo, hi] = medianInterval(xs);
+    expect(lo).toBeLessThanOrEqual(median(xs));
+    expect(hi).toBeGreaterThanOrEqual(median(xs));
+  });
+
+  it('narrows as pairs are added, and ignores values that are not numbers', () => {
+    const spread = (n: number) => Array.from({ length: n }, (_, i) => 0.7 + (0.3 * i) / (n - 1));
+    const width = ([lo, hi]: [number, number]) => hi - lo;
+    expect(width(medianInterval(spread(36)))).toBeLessThan(width(medianInterval(spread(12))));
+    expect(medianInterval([NaN, 0.8, NaN])).toEqual([0.8, 0.8]);
+    expect(medianInterval([])).toEqual([NaN, NaN]);
+  });
+});
