@@ -78,8 +78,7 @@ const load: Load = {
 // Many short rounds rather than a few long ones: this VM's speed drifts by tens of percent over seconds, and a ratio is
 // the median of per-round ratios (each pair ran back to back), so more pairs give a steadier median.
 const rounds = Number(args.rounds ?? (quick ? 1 : 12));
-// The field mix's ratio is a goal (0.85x the ceiling), so it gets three times the pairs: its 95 % interval was about
-// 0.1 wide over 12 (docs/performance.md, "How the bench measures").
+// The field mix's ratio is a goal, and its interval over 12 pairs was too wide to judge it (docs/performance.md).
 const fieldPairs = Number(args['field-pairs'] ?? rounds * 3);
 // wrk (one C thread) is the primary generator when installed: it costs the machine far less per request than autocannon
 // (Node). autocannon is the fallback, and a full run reports it as well, separately.

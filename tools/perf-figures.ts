@@ -171,8 +171,7 @@ function fieldMix(f: Json): string {
       [words(c), (v: Json) => (typeof v[c] === 'object' ? counts(v[c]) : num(v[c]))] as [string, (v: Json) => string],
   );
   const changed = counts(f.changed_after);
-  const interval = list(f.ratio_rps_interval);
-  const pairs = list(obj(f.ours).rounds).length;
+  const [interval, pairs] = [list(f.ratio_rps_interval), list(obj(f.ours).rounds).length];
   return [
     '#### Field mix',
     about.length > 0 ? `${about.join('; ')}.` : '',
