@@ -188,9 +188,26 @@ export function facilityData(db: Db, id: string): FacilityData | undefined {
   return {
     facility,
     pricing_rules: s.rules.all(id),
+    // One literal rather than a spread of the row: rows whose columns mix null and values each got a hidden class of
+    // their own from the spread, and building a large facility's views read every field megamorphically.
     listings: s.activeListings.all(id).map((row): Listing => ({
-      ...row,
+      id: row.id,
+      code: row.code,
+      title: row.title,
+      area_m2: row.area_m2,
+      width_m: row.width_m,
+      depth_m: row.depth_m,
+      height_m: row.height_m,
+      description: row.description,
+      price_gross: row.price_gross,
+      price_period: row.price_period,
+      vat_rate: row.vat_rate,
       dynamic_pricing: row.dynamic_pricing === 1,
+      total_units: row.total_units,
+      free_units: row.free_units,
+      min_rental_period: row.min_rental_period,
+      notice_period: row.notice_period,
+      deposit: row.deposit,
       photos: photos.get(row.id) ?? [],
     })),
   };
