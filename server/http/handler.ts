@@ -135,8 +135,9 @@ export function createHandler(opts: HandlerOptions): Handler {
       answer.headers['x-request-id'] = requestId;
       answer.headers['x-content-type-options'] = 'nosniff';
       if (answer.body !== null)
-        answer.headers['content-length'] =
-          typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.length;
+        answer.headers['content-length'] = String(
+          typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.length,
+        );
     }
     if (req.method === 'HEAD') answer.body = null;
     opts.log?.({

@@ -155,7 +155,7 @@ export class ListingsApi {
         limit,
         problem('rate_limited', DETAILS.rate_limited(limit.retryAfter), {
           ...this.errorHeaders(cors, profile, limit),
-          'retry-after': limit.retryAfter,
+          'retry-after': String(limit.retryAfter),
         }),
       );
     this.lastUse.touch(profile.use, now);
@@ -261,7 +261,7 @@ export class ListingsApi {
         limit,
         problem('rate_limited', `Too many failed authentications; retry in ${limit.retryAfter} s.`, {
           ...CORS_HEADERS,
-          'retry-after': limit.retryAfter,
+          'retry-after': String(limit.retryAfter),
         }),
       );
     }

@@ -67,7 +67,7 @@ export const REFUSALS = Object.fromEntries(
       reason,
       {
         status: answer.status,
-        headers: headerListOf({ ...(answer.headers as Headers), 'content-length': body.length }),
+        headers: headerListOf({ ...(answer.headers as Headers), 'content-length': String(body.length) }),
         body,
       },
     ];

@@ -7,5 +7,5 @@ const HEADERS = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 
 export function healthOf(freshness: Freshness): Answer {
   return freshness.fresh
     ? { status: 200, headers: { ...HEADERS }, body: 'ok\n' }
-    : { status: 503, headers: { ...HEADERS, 'retry-after': 5 }, body: 'database unavailable\n' };
+    : { status: 503, headers: { ...HEADERS, 'retry-after': '5' }, body: 'database unavailable\n' };
 }

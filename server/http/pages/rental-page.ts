@@ -68,7 +68,7 @@ export function tooManyPages(retryAfter: number): Answer {
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
-      'retry-after': retryAfter,
+      'retry-after': String(retryAfter),
       ...HTML_SECURITY_HEADERS,
     },
     body,

@@ -1,7 +1,8 @@
 // What a handler returns: status, headers and body, without a socket. server.ts writes it out.
 import type { ProblemCode } from '../../../shared/listing.ts';
 
-export type Headers = Record<string, string | number>;
+/** Values are text: Node's header check takes a slower path for a number (its regular expression's generic test). */
+export type Headers = Record<string, string>;
 /** Headers as node:http also takes them: [name, value, name, value, ...]. The API's hot path joins pre-built lists. */
 export type HeaderList = string[];
 
@@ -29,7 +30,7 @@ export function headerListOf(headers: Readonly<Headers>): HeaderList {
 /** Adds a header the answer does not have yet, whichever form its headers take. */
 export function addHeader(answer: Answer, name: string, value: string | number): void {
   if (Array.isArray(answer.headers)) answer.headers.push(name, String(value));
-  else answer.headers[name] = value;
+  else answer.headers[name] = String(value);
 }
 
 /** What the transport serves: a function from a request to an answer, with a batch around many and a close at the end. */

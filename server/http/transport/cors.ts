@@ -6,7 +6,7 @@ export const CORS_HEADERS: Readonly<Headers> = Object.freeze({
   'access-control-allow-origin': '*',
   'access-control-allow-headers': 'X-API-Key',
   'access-control-allow-methods': ALLOWED_METHODS,
-  'access-control-max-age': 7200,
+  'access-control-max-age': '7200',
   'access-control-expose-headers': 'ETag, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id',
   vary: 'X-API-Key, Origin',
 });

@@ -45,7 +45,7 @@ function bareProblem(
     'x-content-type-options': 'nosniff',
     connection: 'close',
   });
-  answer.headers['content-length'] = Buffer.byteLength(answer.body as string);
+  answer.headers['content-length'] = String(Buffer.byteLength(answer.body as string));
   return answer;
 }
 
