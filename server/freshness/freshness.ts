@@ -60,7 +60,9 @@ export class Freshness {
   setUnavailable(unavailable: boolean): void {
     const seconds = UNAVAILABLE_RETRY_AFTER_S;
     this.refusal = unavailable
-      ? new HttpProblem('database_unavailable', DETAILS.database_unavailable(seconds), { 'retry-after': String(seconds) })
+      ? new HttpProblem('database_unavailable', DETAILS.database_unavailable(seconds), {
+          'retry-after': String(seconds),
+        })
       : undefined;
   }
 
