@@ -130,8 +130,10 @@ export function createHandler(opts: HandlerOptions): Handler {
 
   const finish = (req: RequestLike, answer: Answer, ctx: ApiContext, started: number): Answer => {
     const { requestId } = ctx;
-    // A header list (the API's hot path) is whole: it carries the request id, nosniff and its own content-length.
-    if (!Array.isArray(answer.headers)) {
+    // A header list (the API's and the rental pages' answers) carries its own content-length.
+    if (Array.isArray(answer.headers))
+      answer.headers.push('x-request-id', requestId, 'x-content-type-options', 'nosniff');
+    else {
       answer.headers['x-request-id'] = requestId;
       answer.headers['x-content-type-options'] = 'nosniff';
       if (answer.body !== null)

@@ -74,7 +74,7 @@ interface KeyProfile {
 
 /** What the API and the handler share about one request. */
 export interface ApiContext {
-  /** The request's X-Request-Id, made by the handler: the API's header lists carry it. */
+  /** The request's X-Request-Id, made by the handler (which adds it to every answer). */
   requestId: string;
   /** The key's id, for the request log, once the key is known. */
   keyId: string | undefined;
@@ -207,16 +207,7 @@ export class ListingsApi {
       single(req.headers['accept-encoding']) === undefined ? cors.list : cors.coded,
       notModified ? variant.notModified : variant.ok,
     );
-    headers.push(
-      'ratelimit-policy',
-      profile.policy,
-      'ratelimit',
-      limit.rateLimit,
-      'x-request-id',
-      ctx.requestId,
-      'x-content-type-options',
-      'nosniff',
-    );
+    headers.push('ratelimit-policy', profile.policy, 'ratelimit', limit.rateLimit);
     return { status: notModified ? 304 : 200, headers, body: notModified ? null : variant.bytes };
   }
 
@@ -269,7 +260,7 @@ export class ListingsApi {
     const refusal = REFUSALS[v.reason];
     return {
       status: refusal.status,
-      headers: [...refusal.headers, 'x-request-id', ctx.requestId, 'x-content-type-options', 'nosniff'],
+      headers: refusal.headers.slice(),
       body: refusal.body,
     };
   }

@@ -5,7 +5,7 @@ import { formatArea, formatDimensions, formatDuration, formatMoney, formatPeriod
 import { offerOf } from '../../../shared/structured-data.ts';
 import type { Detail } from '../../../shared/listing.ts';
 import type { ViewsCache } from '../views/views-cache.ts';
-import type { Answer } from '../transport/answer.ts';
+import { headerListOf, type Answer } from '../transport/answer.ts';
 import { html, HTML_SECURITY_HEADERS, jsonForScript, page, type Html } from './html.ts';
 
 export const RENT_PREFIX = '/rent/';
@@ -15,12 +15,18 @@ export function rentalPage(views: ViewsCache, path: string): Answer {
   const [facilityId, code, ...rest] = path.slice(RENT_PREFIX.length).split('/').map(safeDecode);
   const facility = facilityId && code && rest.length === 0 ? views.get(facilityId) : undefined;
   const page = facility && views.pageOf(facility, code!, renderListing);
-  if (!page) return notFoundPage();
-  return {
-    status: 200,
-    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...HTML_SECURITY_HEADERS },
-    body: page,
-  };
+  return page ? pageAnswer(200, page) : notFoundPage();
+}
+
+/** A page's headers as a list, made once (the handler adds the request id and nosniff), as the API's answers are. */
+const PAGE_HEADERS = headerListOf({
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-cache',
+  ...HTML_SECURITY_HEADERS,
+});
+
+function pageAnswer(status: number, page: Buffer): Answer {
+  return { status, headers: PAGE_HEADERS.concat('content-length', String(page.length)), body: page };
 }
 
 function safeDecode(s: string): string {
@@ -40,11 +46,7 @@ const NOT_FOUND = Buffer.from(
 );
 
 export function notFoundPage(): Answer {
-  return {
-    status: 404,
-    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...HTML_SECURITY_HEADERS },
-    body: NOT_FOUND,
-  };
+  return pageAnswer(404, NOT_FOUND);
 }
 
 /** The 429 page for each Retry-After seen: a client refused again and again costs no rendering. */
