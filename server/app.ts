@@ -54,6 +54,7 @@ export async function startApp(opts: AppOptions): Promise<App> {
     mounts: opts.mounts,
     links: opts.links,
     log: opts.quiet ? undefined : log.log,
+    logRequest: opts.quiet ? undefined : log.request,
     offLoopBytes: OFF_LOOP_BYTES,
     holdRefusedMs: opts.holdRefusedMs ?? HOLD_REFUSED_MS,
   });

@@ -25,6 +25,7 @@ import { RateLimiter, type Limit } from './api/rate-limit.ts';
 import { StaticBody, StaticFiles } from './pages/static-files.ts';
 import { healthOf } from './pages/health.ts';
 import { Freshness } from '../freshness/freshness.ts';
+import type { RequestLogger } from './transport/log.ts';
 import { ViewsCache } from './views/views-cache.ts';
 
 export interface HandlerOptions extends Omit<ApiOptions, 'db'> {
@@ -36,6 +37,8 @@ export interface HandlerOptions extends Omit<ApiOptions, 'db'> {
   /** Links shown on the index page. */
   links?: { href: string; label: string; note?: string }[];
   log?: (entry: Record<string, unknown>) => void;
+  /** Where each answered request is recorded; without it, as an entry to `log`. */
+  logRequest?: RequestLogger;
 }
 
 /** A person reads a few pages a minute; an office or a mobile network may put many people behind one address. */
@@ -142,20 +145,26 @@ export function createHandler(opts: HandlerOptions): Handler {
         );
     }
     if (req.method === 'HEAD') answer.body = null;
-    opts.log?.({
-      level: 'info',
-      request_id: requestId,
-      method: req.method,
-      path: redactSecrets(pathOf(req.url)).slice(0, 200),
-      status: answer.status,
-      duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
-      key_id: ctx.keyId ?? null,
-    });
+    logRequest?.(
+      requestId,
+      req.method,
+      redactSecrets(pathOf(req.url)).slice(0, 200),
+      answer.status,
+      Math.round((performance.now() - started) * 1000) / 1000,
+      ctx.keyId,
+    );
     return answer;
   };
 
+  const log = opts.log;
+  const logRequest: RequestLogger | undefined =
+    opts.logRequest ??
+    (log &&
+      ((request_id, method, path, status, duration_ms, keyId) =>
+        log({ level: 'info', request_id, method, path, status, duration_ms, key_id: keyId ?? null })));
+
   const handler = ((req: RequestLike): Answer => {
-    const started = opts.log ? performance.now() : 0;
+    const started = logRequest ? performance.now() : 0;
     const requestId = nextRequestId();
     const ctx: ApiContext = { requestId, keyId: undefined };
     let answer: Answer;
