@@ -82,25 +82,13 @@ function rawOf(search: string): RawQuery | string {
 function put(raw: RawQuery, name: string, value: string): string | undefined {
   switch (name) {
     case 'available':
-      if (raw.available !== undefined) break;
-      raw.available = value;
-      return undefined;
     case 'min_area':
-      if (raw.min_area !== undefined) break;
-      raw.min_area = value;
-      return undefined;
     case 'max_area':
-      if (raw.max_area !== undefined) break;
-      raw.max_area = value;
-      return undefined;
     case 'sort':
-      if (raw.sort !== undefined) break;
-      raw.sort = value;
-      return undefined;
-    default:
-      return undefined;
+      if (raw[name] !== undefined) return `${name}: must be given at most once`;
+      raw[name] = value;
   }
-  return `${name}: must be given at most once`;
+  return undefined;
 }
 
 const SORTS = new Set<string>(SORT_KEYS);
