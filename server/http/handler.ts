@@ -36,8 +36,9 @@ export interface HandlerOptions extends Omit<ApiOptions, 'db'> {
   mounts?: { prefix: string; dir: string; cacheControl?: string }[];
   /** Links shown on the index page. */
   links?: { href: string; label: string; note?: string }[];
+  /** Where errors are logged. */
   log?: (entry: Record<string, unknown>) => void;
-  /** Where each answered request is recorded; without it, as an entry to `log`. */
+  /** Where each answered request is recorded (the request log). */
   logRequest?: RequestLogger;
 }
 
@@ -131,6 +132,7 @@ export function createHandler(opts: HandlerOptions): Handler {
     return undefined;
   };
 
+  const { logRequest } = opts;
   const finish = (req: RequestLike, answer: Answer, ctx: ApiContext, started: number): Answer => {
     const { requestId } = ctx;
     // A header list (the API's and the rental pages' answers) carries its own content-length.
@@ -155,13 +157,6 @@ export function createHandler(opts: HandlerOptions): Handler {
     );
     return answer;
   };
-
-  const log = opts.log;
-  const logRequest: RequestLogger | undefined =
-    opts.logRequest ??
-    (log &&
-      ((request_id, method, path, status, duration_ms, keyId) =>
-        log({ level: 'info', request_id, method, path, status, duration_ms, key_id: keyId ?? null })));
 
   const handler = ((req: RequestLike): Answer => {
     const started = logRequest ? performance.now() : 0;

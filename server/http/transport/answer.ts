@@ -28,9 +28,9 @@ export function headerListOf(headers: Readonly<Headers>): HeaderList {
 }
 
 /** Adds a header the answer does not have yet, whichever form its headers take. */
-export function addHeader(answer: Answer, name: string, value: string | number): void {
-  if (Array.isArray(answer.headers)) answer.headers.push(name, String(value));
-  else answer.headers[name] = String(value);
+export function addHeader(answer: Answer, name: string, value: string): void {
+  if (Array.isArray(answer.headers)) answer.headers.push(name, value);
+  else answer.headers[name] = value;
 }
 
 /** What the transport serves: a function from a request to an answer, with a batch around many and a close at the end. */
