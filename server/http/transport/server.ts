@@ -163,8 +163,7 @@ export function startServer(handler: RequestHandler, log: JsonLog, opts: ServeOp
   let closing = false;
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => {
-    // The peer's address, read now, when every socket is at the same point: read later (by rental pages and refused keys
-    // only), it gave sockets up to five hidden classes, and Node's stream code read every socket megamorphically.
+    // Node caches the peer's address as a new property: read now, not at some later request, every socket keeps one shape.
     void s.remoteAddress;
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
