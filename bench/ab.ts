@@ -4,6 +4,7 @@
 // with `npm run build` done, e.g. the previous commit: `git worktree add /tmp/base HEAD~1`, then in it
 // `ln -s "$PWD/node_modules" /tmp/base/node_modules && (cd /tmp/base && npm run build)`. Each repeat starts fresh
 // processes (a Node process settles in a faster or slower state), pinned as `npm run bench` pins them. wrk only.
+// `--log`: both servers write the request log (to /dev/null), as the bench's request-log row runs them.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -27,6 +28,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '6' },
     repeat: { type: 'string', default: '4' },
     quick: { type: 'boolean', default: false },
+    log: { type: 'boolean', default: false },
   },
 });
 const base = args.base === undefined ? undefined : resolve(args.base);
@@ -52,8 +54,8 @@ try {
     // unknown: the builds take turns at starting first, one repeat each, and the table says which went first.
     const baseFirst = repeat % 2 === 1;
     const start = [
-      () => startOurs('base', setup.file, { checkout: base, trustProxy }),
-      () => startOurs('this', setup.file, { trustProxy }),
+      () => startOurs('base', setup.file, { checkout: base, trustProxy, log: args.log }),
+      () => startOurs('this', setup.file, { trustProxy, log: args.log }),
     ];
     const first = await start[baseFirst ? 0 : 1]!();
     const second = await start[baseFirst ? 1 : 0]!();
@@ -90,7 +92,7 @@ try {
     ]);
   }
   process.stdout.write(
-    `${args.scenario === 'field' ? 'field mix' : args.scenario}, ${args.rounds} paired rounds of 2 s per repeat (wrk, 50 connections); this = ${process.cwd()}, base = ${base}:\n` +
+    `${args.scenario === 'field' ? 'field mix' : args.scenario}${args.log ? ', request log on' : ''}, ${args.rounds} paired rounds of 2 s per repeat (wrk, 50 connections); this = ${process.cwd()}, base = ${base}:\n` +
       table(
         ['repeat', 'base req/s', 'this req/s', 'this/base req/s', 'this/base CPU', 'base/ceiling', 'this/ceiling'],
         rows,

@@ -27,3 +27,35 @@ it("writes a request's line as log() writes the same entry, for any path and met
     { numRuns: 2000 },
   );
 });
+
+it('writes every line of a run right when the route, the key and the time change from line to line', () => {
+  const entry = fc.record({
+    path: fc.constantFrom('/external/listings', '/external/listings/fac-1--U-1', '/rent/fac-1/U-1', ''),
+    method: fc.constantFrom('GET', 'HEAD'),
+    status: fc.constantFrom(200, 304, 401, 429),
+    ms: fc.constantFrom(0, 0.125, 3, 12.5),
+    keyId: fc.option(fc.constantFrom('key_abcdefghijklmnop', 'key_0123456789ABCDEF'), { nil: undefined }),
+  });
+  fc.assert(
+    fc.property(fc.array(entry, { minLength: 1, maxLength: 30 }), (entries) => {
+      const written: string[] = [];
+      const log = new JsonLog((t) => written.push(t));
+      entries.forEach((e, i) => log.request(`id-${i}`, e.method, e.path, e.status, e.ms, e.keyId));
+      log.flush();
+      const lines = written.join('').trimEnd().split('\n');
+      expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual(
+        entries.map((e, i) => ({
+          time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+          level: 'info',
+          request_id: `id-${i}`,
+          method: e.method,
+          path: e.path,
+          status: e.status,
+          duration_ms: e.ms,
+          key_id: e.keyId ?? null,
+        })),
+      );
+    }),
+    { numRuns: 500 },
+  );
+});

@@ -12,13 +12,23 @@ export type RequestLogger = (
 ) => void;
 
 export class JsonLog {
-  private buffer: string[] = [];
+  /** The lines not yet written, in pieces joined once per write: a request's line is five pieces, not one string. */
+  private pieces: (string | number)[] = [];
+  private lines = 0;
   private scheduled = false;
 
   constructor(private readonly write: (text: string) => void = (t) => process.stdout.write(t)) {}
 
   private now = 0;
   private nowText = '';
+  // The request line's parts kept from the last request, and what they were made from.
+  private method = '';
+  private path = '';
+  private status = -1;
+  private route = '';
+  private keyId: string | undefined = undefined;
+  private keyText = '';
+  private head = '';
 
   readonly log = (entry: LogEntry): void => {
     // The entry is not copied to put the time first.
@@ -31,26 +41,41 @@ export class JsonLog {
    * request was most of the log's cost. The request id and key id are ours, of letters, digits and '-' and '_'.
    */
   readonly request: RequestLogger = (requestId, method, path, status, durationMs, keyId) => {
-    this.line(
-      `{"time":"${this.time()}","level":"info","request_id":"${requestId}","method":${JSON.stringify(method)},` +
-        `"path":${JSON.stringify(path)},"status":${status},"duration_ms":${durationMs},` +
-        `"key_id":${keyId === undefined ? 'null' : `"${keyId}"`}}`,
-    );
+    // The parts that repeat from one request to the next (the millisecond's, the route's, the key's) are made when they
+    // change; the line's pieces are joined only when the buffer is written.
+    if (method !== this.method || path !== this.path || status !== this.status) {
+      this.method = method;
+      this.path = path;
+      this.status = status;
+      this.route = `","method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"duration_ms":`;
+    }
+    if (keyId !== this.keyId || this.keyText === '') {
+      this.keyId = keyId;
+      this.keyText = `,"key_id":${keyId === undefined ? 'null' : `"${keyId}"`}}\n`;
+    }
+    this.time();
+    this.pieces.push(this.head, requestId, this.route, durationMs, this.keyText);
+    this.added();
   };
 
-  /** The time's text, made once per millisecond. */
+  /** The time's text (and the request line's head), made once per millisecond. */
   private time(): string {
     const now = Date.now();
     if (now !== this.now) {
       this.now = now;
       this.nowText = new Date(now).toISOString();
+      this.head = `{"time":"${this.nowText}","level":"info","request_id":"`;
     }
     return this.nowText;
   }
 
   private line(text: string): void {
-    this.buffer.push(text);
-    if (this.buffer.length >= 256) this.flush();
+    this.pieces.push(text, '\n');
+    this.added();
+  }
+
+  private added(): void {
+    if (++this.lines >= 256) this.flush();
     else if (!this.scheduled) {
       this.scheduled = true;
       setTimeout(() => this.flush(), 50).unref();
@@ -59,9 +84,10 @@ export class JsonLog {
 
   flush(): void {
     this.scheduled = false;
-    if (this.buffer.length === 0) return;
-    const text = this.buffer.join('\n') + '\n';
-    this.buffer = [];
+    if (this.lines === 0) return;
+    const text = this.pieces.join('');
+    this.pieces = [];
+    this.lines = 0;
     this.write(text);
   }
 }
