@@ -47,11 +47,13 @@ export class JsonLog {
       this.method = method;
       this.path = path;
       this.status = status;
-      this.route = `","method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"duration_ms":`;
+      this.route = sequential(
+        `","method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"duration_ms":`,
+      );
     }
     if (keyId !== this.keyId || this.keyText === '') {
       this.keyId = keyId;
-      this.keyText = `,"key_id":${keyId === undefined ? 'null' : `"${keyId}"`}}\n`;
+      this.keyText = sequential(`,"key_id":${keyId === undefined ? 'null' : `"${keyId}"`}}\n`);
     }
     this.time();
     this.pieces.push(this.head, requestId, this.route, durationMs, this.keyText);
@@ -64,7 +66,7 @@ export class JsonLog {
     if (now !== this.now) {
       this.now = now;
       this.nowText = new Date(now).toISOString();
-      this.head = `{"time":"${this.nowText}","level":"info","request_id":"`;
+      this.head = sequential(`{"time":"${this.nowText}","level":"info","request_id":"`);
     }
     return this.nowText;
   }
@@ -90,4 +92,9 @@ export class JsonLog {
     this.lines = 0;
     this.write(text);
   }
+}
+
+// One flat string: a template's tree of parts, kept across lines, would be walked again by every join (valid UTF-16 only).
+function sequential(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
 }
