@@ -27,7 +27,7 @@ export class JsonLog {
   private status = -1;
   private route = '';
   private keyId: string | undefined = undefined;
-  private keyText = '';
+  private keyText = keyPartOf(undefined);
   private head = '';
 
   readonly log = (entry: LogEntry): void => {
@@ -51,9 +51,9 @@ export class JsonLog {
         `","method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"duration_ms":`,
       );
     }
-    if (keyId !== this.keyId || this.keyText === '') {
+    if (keyId !== this.keyId) {
       this.keyId = keyId;
-      this.keyText = sequential(`,"key_id":${keyId === undefined ? 'null' : `"${keyId}"`}}\n`);
+      this.keyText = keyPartOf(keyId);
     }
     this.time();
     this.pieces.push(this.head, requestId, this.route, durationMs, this.keyText);
@@ -92,6 +92,11 @@ export class JsonLog {
     this.lines = 0;
     this.write(text);
   }
+}
+
+/** The request line's end, from its key id on. */
+function keyPartOf(keyId: string | undefined): string {
+  return sequential(`,"key_id":${keyId === undefined ? 'null' : `"${keyId}"`}}\n`);
 }
 
 // One flat string: a template's tree of parts, kept across lines, would be walked again by every join (valid UTF-16 only).
