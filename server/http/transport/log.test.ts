@@ -1,7 +1,11 @@
 // The request log's text line is the very JSON that log() makes of the same entry, whatever the path holds.
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
-import { expect, it } from 'vitest';
-import { JsonLog } from './log.ts';
+import { expect, it, vi } from 'vitest';
+import { JsonLog, writeStdout } from './log.ts';
 
 it("writes a request's line as log() writes the same entry, for any path and method", () => {
   fc.assert(
@@ -58,4 +62,45 @@ it('writes every line of a run right when the route, the key and the time change
     }),
     { numRuns: 500 },
   );
+});
+
+it('writes its lines to fd 1 itself, not through process.stdout, whole however long, through a pipe', () => {
+  // The child's process.stdout refuses every write: whatever reaches the pipe came through fd 1 directly.
+  const script = `
+    import { JsonLog } from './server/http/transport/log.ts';
+    process.stdout.write = () => { throw new Error('process.stdout.write was called'); };
+    const log = new JsonLog();
+    for (let i = 0; i < 3000; i++) log.request('req-' + i, 'GET', '/external/listings', 200, i / 8, 'key_' + (i % 7));
+    log.flush();`;
+  const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  expect(run.status, run.stderr).toBe(0);
+  const lines = run.stdout.trimEnd().split('\n');
+  expect(lines).toHaveLength(3000);
+  // Far more than a pipe's 64 KiB buffer, in the order logged.
+  expect(run.stdout.length).toBeGreaterThan(256 * 1024);
+  lines.forEach((line, i) =>
+    expect(JSON.parse(line)).toMatchObject({ request_id: `req-${i}`, duration_ms: i / 8, key_id: `key_${i % 7}` }),
+  );
+});
+
+it('hands what fd 1 cannot take to process.stdout, from the first byte not written', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'log-'));
+  writeFileSync(join(dir, 'read-only'), '');
+  const fd = openSync(join(dir, 'read-only'), 'r'); // open for reading only: every write fails (EBADF)
+  const written: Buffer[] = [];
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    written.push(Buffer.from(chunk as Uint8Array));
+    return true;
+  });
+  try {
+    writeStdout('{"time":"t","level":"info"}\n', fd);
+  } finally {
+    spy.mockRestore();
+    closeSync(fd);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  expect(Buffer.concat(written).toString()).toBe('{"time":"t","level":"info"}\n');
 });

@@ -1,4 +1,5 @@
 // JSON request logs, one line each, buffered so that logging never costs a write per request.
+import { writeSync } from 'node:fs';
 export type LogEntry = Record<string, unknown>;
 
 /** One answered request, as the request log records it (its duration in ms; the key's id once the key is known). */
@@ -17,7 +18,7 @@ export class JsonLog {
   private lines = 0;
   private scheduled = false;
 
-  constructor(private readonly write: (text: string) => void = (t) => process.stdout.write(t)) {}
+  constructor(private readonly write: (text: string) => void = writeStdout) {}
 
   private now = 0;
   private nowText = '';
@@ -102,4 +103,19 @@ function keyPartOf(keyId: string | undefined): string {
 // One flat string: a template's tree of parts, kept across lines, would be walked again by every join (valid UTF-16 only).
 function sequential(text: string): string {
   return Buffer.from(text, 'utf8').toString('utf8');
+}
+
+/**
+ * Writes to fd 1 directly: process.stdout is a stream (a net.Socket on a pipe, a Writable on a file) whose writes run
+ * the same stream code as every HTTP answer, and, mixed in, make that code slower for the answers. Where fd 1 cannot
+ * take the text now (a non-blocking pipe that is full) or fails, the rest goes through process.stdout as before.
+ */
+export function writeStdout(text: string, fd = 1): void {
+  const bytes = Buffer.from(text, 'utf8');
+  let done = 0;
+  try {
+    while (done < bytes.length) done += writeSync(fd, bytes, done);
+  } catch {
+    process.stdout.write(bytes.subarray(done));
+  }
 }
