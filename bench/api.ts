@@ -25,7 +25,15 @@ import {
   type ServerProcess,
 } from './lib/servers.ts';
 import { entrySanity } from './lib/sanity.ts';
-import { measureScenario, scenarioTables, scenariosFor, type Entry } from './lib/scenarios.ts';
+import {
+  entryOf,
+  measureScenario,
+  scenarioTables,
+  scenariosFor,
+  type Entry,
+  type Measured,
+  type Scenario,
+} from './lib/scenarios.ts';
 import { exportThroughput, freshnessCheckCost, measureScale, sustained } from './lib/extra.ts';
 import { postgresBench } from './lib/postgres.ts';
 import { ensureBuilt } from '../tools/build.ts';
@@ -38,6 +46,8 @@ const { values: args } = parseArgs({
     listings: { type: 'string', default: '50' },
     duration: { type: 'string' },
     rounds: { type: 'string' },
+    /** Fresh sets of processes the one-key scenarios' rounds are spread over (default: 4; 1 with --quick). */
+    processes: { type: 'string' },
     /** Rounds of ours and the ceiling in the field mix (default: three times --rounds). */
     'field-pairs': { type: 'string' },
     connections: { type: 'string', default: '50' },
@@ -78,6 +88,9 @@ const load: Load = {
 // Many short rounds rather than a few long ones: this VM's speed drifts by tens of percent over seconds, and a ratio is
 // the median of per-round ratios (each pair ran back to back), so more pairs give a steadier median.
 const rounds = Number(args.rounds ?? (quick ? 1 : 12));
+// One pair of processes runs a few percent faster or slower than the next on the same code: the one-key scenarios'
+// rounds are spread over several fresh pairs (bench/lib/scenarios.ts, entryOf).
+const processes = Number(args.processes ?? (quick ? 1 : 4));
 // The field mix's ratio is a goal, and its interval over 12 pairs was too wide to judge it (docs/performance.md).
 const fieldPairs = Number(args['field-pairs'] ?? rounds * 3);
 // wrk (one C thread) is the primary generator when installed: it costs the machine far less per request than autocannon
@@ -101,7 +114,7 @@ async function main() {
     `storage-listings API bench — ${env.cpu}, ${env.cores} cores, Node ${env.node}, load average ${env.loadavg_at_start.join(' ')}\n`,
   );
   out(
-    `settings: ${JSON.stringify({ ...load, rounds, field_pairs: fieldPairs, generators: generators.map(([g]) => g), facilities, listings, node_flags: SERVER_NODE_FLAGS })}\n\n`,
+    `settings: ${JSON.stringify({ ...load, rounds, processes, field_pairs: fieldPairs, generators: generators.map(([g]) => g), facilities, listings, node_flags: SERVER_NODE_FLAGS })}\n\n`,
   );
 
   const pinned = pinLoadGenerator(env.cores);
@@ -173,6 +186,7 @@ async function main() {
     settings: {
       ...load,
       rounds,
+      processes,
       field_pairs: fieldPairs,
       quick,
       pinned,
@@ -195,69 +209,88 @@ async function main() {
   };
   writeReport(report);
 
-  /** One key, one facility, the same request again and again, against a ceiling per server; then scale, soak and
-   * export. */
+  /** One key, one facility, the same request again and again, against a ceiling per server, on several fresh sets of
+   * processes; then scale, soak and export. */
   async function oneKeyScenarios() {
     const data = generateDb(dir, 'main', facilities, listings);
     out(`\ndatabase: ${describeDb(data)} generated in ${data.seconds.toFixed(1)} s\n`);
-    const ours = track(await startOurs('ours', data.file));
-    const oursLogged = track(await startOurs('ours + request log', data.file, { log: true }));
-    const oursOpenAuth = track(await startOurs('ours, failed-auth limit lifted', data.file, { openAuth: true }));
-    const oursNoHold = track(await startOurs('ours, refusals not held', data.file, { noHold: true }));
-    const peer = track(await startPeer(data.file));
     const keys = issueKeys(data);
     const freshness = freshnessCheckCost(data.file, out);
-    const scenarios = (await scenariosFor(keys[0]!, ours, oursLogged, oursOpenAuth, oursNoHold)).filter((s) =>
+    const perProcess = Math.max(1, Math.round(rounds / processes));
+
+    const results: Record<string, Record<string, Entry>> = {};
+    for (const [generator, run] of generators) {
+      const measured = new Map<string, { scenario: Scenario; parts: Measured[] }>();
+      for (let p = 0; p < processes; p++) {
+        const set = await oneKeyProcesses(data.file, keys[0]!);
+        for (const s of set.scenarios) {
+          const part = await measureScenario(s, {
+            generator,
+            run,
+            load,
+            warmUp,
+            rounds: perProcess,
+            firstRound: p * perProcess,
+            peer: set.peer,
+            ceilingFor: set.ceilingFor,
+            track,
+            broken,
+          });
+          const m = measured.get(s.name) ?? { scenario: s, parts: [] };
+          m.parts.push(part);
+          measured.set(s.name, m);
+        }
+        await set.stop();
+      }
+      const entries: Record<string, Entry> = (results[generator] = {});
+      for (const [name, m] of measured) {
+        entries[name] = entryOf(m.scenario, m.parts);
+        sanity.push(...entrySanity(generator, name, entries[name]));
+      }
+      out(
+        `\n${generator} (${load.connections} connections, pipelining ${load.pipelining}, ${processes} fresh sets of processes x ${perProcess} x ${load.duration} s per side, alternating; ${pinned}):\n`,
+      );
+      out(scenarioTables(entries));
+    }
+
+    const only = args['scenarios-only'] || args.scenario !== undefined;
+    const scale = only
+      ? undefined
+      : await measureScale(dir, generators.slice(0, 1), load, rounds, quick ? data : undefined, track, out);
+    const ours = only || quick ? undefined : track(await startOurs('ours', data.file));
+    const soak = ours && (await sustained(data, keys, ours, generators[0]!, load, out));
+    await ours?.stop();
+    const snapshot = only ? undefined : await exportThroughput(dir, data, out);
+
+    return { data, results, freshness, scale, soak, snapshot };
+  }
+
+  /**
+   * Fresh servers for the one-key scenarios (ours, ours logging, ours with the failed-auth limit lifted, ours answering
+   * refusals at once, the peer) and the selected scenarios against them. One ceiling per server of ours, serving the
+   * same scenarios in the same order: a Node process that has served a mix of answers (bodies and none, several header
+   * lists) runs Node's own HTTP code slower than one that served a single answer, so each side of a ratio must carry
+   * the same history into it.
+   */
+  async function oneKeyProcesses(file: string, key: string) {
+    const ours = track(await startOurs('ours', file));
+    const oursLogged = track(await startOurs('ours + request log', file, { log: true }));
+    const oursOpenAuth = track(await startOurs('ours, failed-auth limit lifted', file, { openAuth: true }));
+    const oursNoHold = track(await startOurs('ours, refusals not held', file, { noHold: true }));
+    const peer = track(await startPeer(file));
+    const scenarios = (await scenariosFor(key, ours, oursLogged, oursOpenAuth, oursNoHold)).filter((s) =>
       selected(s.name),
     );
-    // One ceiling per server of ours, serving the same scenarios in the same order: a Node process that has served a
-    // mix of answers (bodies and none, several header lists) runs Node's own HTTP code slower than one that served a
-    // single answer, so each side of a ratio must carry the same history into it.
     const ceilings = new Map<ServerProcess, Ceiling>();
     const ceilingFor = async (server: ServerProcess, first: CapturedAnswer) => {
       let c = ceilings.get(server);
       if (!c) ceilings.set(server, (c = track(await startCeiling(first))));
       return c;
     };
-
-    const results: Record<string, Record<string, Entry>> = {};
-    for (const [generator, run] of generators) {
-      const entries: Record<string, Entry> = (results[generator] = {});
-      for (const s of scenarios) {
-        const entry = await measureScenario(s, {
-          generator,
-          run,
-          load,
-          warmUp,
-          rounds,
-          peer,
-          ceilingFor,
-          track,
-          broken,
-        });
-        sanity.push(...entrySanity(generator, s.name, entry));
-        entries[s.name] = entry;
-      }
-      out(
-        `\n${generator} (${load.connections} connections, pipelining ${load.pipelining}, ${rounds} x ${load.duration} s per side, alternating; ${pinned}):\n`,
-      );
-      out(scenarioTables(entries));
-    }
-    await oursLogged.stop();
-    await oursOpenAuth.stop();
-    await oursNoHold.stop();
-    await peer.stop();
-    for (const c of ceilings.values()) await c.stop();
-
-    const only = args['scenarios-only'] || args.scenario !== undefined;
-    const scale = only
-      ? undefined
-      : await measureScale(dir, generators.slice(0, 1), load, rounds, quick ? data : undefined, track, out);
-    const soak = quick || only ? undefined : await sustained(data, keys, ours, generators[0]!, load, out);
-    await ours.stop();
-    const snapshot = only ? undefined : await exportThroughput(dir, data, out);
-
-    return { data, results, freshness, scale, soak, snapshot };
+    const stop = async () => {
+      for (const s of [ours, oursLogged, oursOpenAuth, oursNoHold, peer, ...ceilings.values()]) await s.stop();
+    };
+    return { scenarios, peer, ceilingFor, stop };
   }
 }
 

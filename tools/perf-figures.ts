@@ -99,7 +99,7 @@ function api(r: Json): string {
     `${num(list(m.loadavg_at_start)[0])} at the start and ${num(list(m.loadavg_at_end)[0])} at the end. Machine: ` +
     `${String(m.cpu)}, ${num(m.cores)} cores, ${num(m.memory_gb)} GB RAM, ${String(m.platform)}, Node ${String(m.node)}. ` +
     `${database}${num(s.connections)} connections, pipelining ${num(s.pipelining)}, ${num(s.rounds)} rounds of ` +
-    `${num(s.duration)} s per side, every server run as \`node ${list(s.node_flags).join(' ')}\`; ${String(s.pinned)}.` +
+    `${num(s.duration)} s per side${s.processes === undefined ? '' : ` (the one-key scenarios' spread over ${num(s.processes)} fresh sets of processes)`}, every server run as \`node ${list(s.node_flags).join(' ')}\`; ${String(s.pinned)}.` +
     (s.quick ? ' A quick run (`--quick`): figures not to quote.' : '');
   const parts = ['### API', head];
   if (r.field_mix) parts.push(fieldMix(obj(r.field_mix)));
@@ -128,6 +128,8 @@ function oneKey(generator: string, entries: Json): string {
       ['Status', (e) => num(e.status)],
       ['Bytes', (e) => num(e.bytes)],
       ...vs('Ceiling', 'ratio_rps'),
+      ['Ratio 95 %', (e) => list(e.ratio_rps_interval).map(num).join('–') || '–'],
+      ['Ratio per process pair', (e) => list(e.ratio_rps_per_process).map(num).join(' ') || '–'],
       ['p99 ratio', (e) => num(e.ratio_p99)],
       ['CPU µs/req, ours / ceiling', both('ceiling', 'cpu_us_per_req')],
       ['CPU ratio', (e) => num(e.ratio_cpu)],

@@ -30,8 +30,20 @@ export interface Entry {
   ratio_rps: number;
   ratio_p99: number;
   ratio_cpu: number;
+  /** The 95 % interval of ratio_rps, from the spread of the per-round ratios of every process pair. */
+  ratio_rps_interval: [number, number];
+  /** ratio_rps within each fresh pair of processes (ours and its ceiling), in the order they ran. */
+  ratio_rps_per_process: number[];
   peer?: Side;
   ratio_rps_vs_peer?: number;
+}
+
+/** One scenario's rounds against one set of processes: the answer captured, then each side's rounds. */
+export interface Measured {
+  answer: CapturedAnswer;
+  ours: Round[];
+  ceiling: Round[];
+  peer: Round[];
 }
 
 export async function scenariosFor(
@@ -74,6 +86,8 @@ export interface Run {
   load: Load;
   warmUp: Load;
   rounds: number;
+  /** The first round's number (the order alternates with it), so that rounds spread over process sets alternate too. */
+  firstRound?: number;
   peer: ServerProcess;
   /** The ceiling paired with a server of ours (started with that server's first scenario), told which answer to
    * replay before each scenario: it carries the same history of traffic as that server. */
@@ -84,8 +98,9 @@ export interface Run {
   broken: string[];
 }
 
-/** One scenario: capture our answer, have the ceiling replay it, check it answers the same, then the rounds. */
-export async function measureScenario(s: Scenario, r: Run): Promise<Entry> {
+/** One scenario on one set of processes: capture our answer, have the ceiling replay it, check it answers the same,
+ * then the rounds. */
+export async function measureScenario(s: Scenario, r: Run): Promise<Measured> {
   let answer = await capture(s.ours.url + s.request.path, s.request.headers);
   for (let i = 0; s.primeUntil !== undefined && answer.status !== s.primeUntil && i < 200; i++)
     answer = await capture(s.ours.url + s.request.path, s.request.headers);
@@ -105,7 +120,7 @@ export async function measureScenario(s: Scenario, r: Run): Promise<Entry> {
   const sides = { ours: [] as Round[], ceiling: [] as Round[], peer: [] as Round[] };
   for (let i = 0; i < r.rounds; i++) {
     // Alternating order: neither side always runs right after the other has warmed the machine.
-    for (const [side, server] of i % 2 === 0 ? servers : [...servers].reverse()) {
+    for (const [side, server] of (i + (r.firstRound ?? 0)) % 2 === 0 ? servers : [...servers].reverse()) {
       const round = await measure(r.run, server, [s.request], r.load);
       if (!s.errorsExpected && round.unexpected > 0)
         r.broken.push(`${s.name} (${server.name}, ${r.generator}): ${round.unexpected} unexpected errors`);
@@ -117,20 +132,32 @@ export async function measureScenario(s: Scenario, r: Run): Promise<Entry> {
       sides[side].push(round);
     }
   }
-  const o = sideOf(sides.ours);
-  const c = sideOf(sides.ceiling);
+  return { answer, ...sides };
+}
+
+/**
+ * A scenario's entry from its rounds on every set of processes. Each pair of processes (ours and its ceiling) runs at
+ * its own speed, a few percent apart from the next pair's on the same code (where the JIT placed and inlined what):
+ * rounds pooled over several fresh pairs measure the code, rounds of one pair measure also that pair's luck.
+ */
+export function entryOf(s: Scenario, parts: Measured[]): Entry {
+  const all = (side: 'ours' | 'ceiling' | 'peer') => parts.flatMap((p) => p[side]);
+  const [ours, ceiling] = [all('ours'), all('ceiling')];
+  const rps = (x: Round) => x.rps;
   const entry: Entry = {
-    status: answer.status,
-    bytes: Buffer.from(answer.body, 'base64').length,
-    ours: o,
-    ceiling: c,
-    ratio_rps: pairedRatio(sides.ours, sides.ceiling, (x) => x.rps),
-    ratio_p99: pairedRatio(sides.ours, sides.ceiling, (x) => x.p99),
-    ratio_cpu: pairedRatio(sides.ours, sides.ceiling, (x) => x.cpu_us_per_req),
+    status: parts[0]!.answer.status,
+    bytes: Buffer.from(parts[0]!.answer.body, 'base64').length,
+    ours: sideOf(ours),
+    ceiling: sideOf(ceiling),
+    ratio_rps: pairedRatio(ours, ceiling, rps),
+    ratio_p99: pairedRatio(ours, ceiling, (x) => x.p99),
+    ratio_cpu: pairedRatio(ours, ceiling, (x) => x.cpu_us_per_req),
+    ratio_rps_interval: pairedInterval(ours, ceiling, rps),
+    ratio_rps_per_process: parts.map((p) => pairedRatio(p.ours, p.ceiling, rps)),
   };
   if (s.peer) {
-    entry.peer = sideOf(sides.peer);
-    entry.ratio_rps_vs_peer = pairedRatio(sides.ours, sides.peer, (x) => x.rps);
+    entry.peer = sideOf(all('peer'));
+    entry.ratio_rps_vs_peer = pairedRatio(ours, all('peer'), rps);
   }
   return entry;
 }
@@ -159,6 +186,7 @@ export function scenarioTables(entries: Record<string, Entry>): string {
     e.ours.rps,
     e.ceiling.rps,
     e.ratio_rps,
+    e.ratio_rps_interval.join('-'),
     e.ours.p50_ms,
     e.ceiling.p50_ms,
     e.ours.p99_ms,
@@ -171,6 +199,7 @@ export function scenarioTables(entries: Record<string, Entry>): string {
     Math.round(e.ceiling.core_busy * 100),
     e.ours.rss_mb,
     e.ceiling.rss_mb,
+    e.ratio_rps_per_process.join(' '),
   ]);
   const peerRows = Object.entries(entries).flatMap(([name, e]) =>
     e.peer
@@ -188,11 +217,23 @@ export function scenarioTables(entries: Record<string, Entry>): string {
         ]
       : [],
   );
-  const head = ['scenario', 'status', 'bytes', 'ours req/s', 'ceiling req/s', 'ratio', 'ours p50 ms', 'ceil p50 ms'];
-  const tail = ['ours p99 ms', 'ceil p99 ms', 'p99 ratio', 'ours CPU µs/req', 'ceil CPU µs/req', 'CPU ratio'];
+  const head = ['scenario', 'status', 'bytes', 'ours req/s', 'ceiling req/s', 'ratio', 'ratio 95 %', 'ours p50 ms'];
+  const tail = [
+    'ceil p50 ms',
+    'ours p99 ms',
+    'ceil p99 ms',
+    'p99 ratio',
+    'ours CPU µs/req',
+    'ceil CPU µs/req',
+    'CPU ratio',
+  ];
   return (
-    table([...head, ...tail, 'ours core %', 'ceil core %', 'ours RSS MB', 'ceil RSS MB'], rows) +
-    'ratios: the median of the per-round ratios (round i of each side ran back to back); req/s, ms and µs: medians\n' +
+    table(
+      [...head, ...tail, 'ours core %', 'ceil core %', 'ours RSS MB', 'ceil RSS MB', 'ratio per process pair'],
+      rows,
+    ) +
+    'ratios: the median of the per-round ratios (round i of each side ran back to back), pooled over fresh process pairs;\n' +
+    '95 %: the interval of that median; per process pair: the ratio within each pair; req/s, ms and µs: medians\n' +
     '\nagainst the peer (Fastify 5 + better-sqlite3, querying and serialising per request):\n' +
     table(
       [
