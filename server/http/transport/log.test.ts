@@ -1,11 +1,11 @@
 // The request log's text line is the very JSON that log() makes of the same entry, whatever the path holds.
-import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { expect, it, vi } from 'vitest';
-import { JsonLog, writeStdout } from './log.ts';
+import { JsonLog, stdoutWriter } from './log.ts';
 
 it("writes a request's line as log() writes the same entry, for any path and method", () => {
   fc.assert(
@@ -64,43 +64,89 @@ it('writes every line of a run right when the route, the key and the time change
   );
 });
 
-it('writes its lines to fd 1 itself, not through process.stdout, whole however long, through a pipe', () => {
-  // The child's process.stdout refuses every write: whatever reaches the pipe came through fd 1 directly.
+it('writes its lines to fd 1 itself, never opening process.stdout, whole however long', () => {
+  // The child's process.stdout throws when read, so whatever reaches its stdout (a file) came through fd 1 directly.
+  const dir = mkdtempSync(join(tmpdir(), 'log-'));
+  const out = openSync(join(dir, 'out'), 'w');
   const script = `
     import { JsonLog } from './server/http/transport/log.ts';
-    process.stdout.write = () => { throw new Error('process.stdout.write was called'); };
+    Object.defineProperty(process, 'stdout', { get() { throw new Error('process.stdout was read'); } });
     const log = new JsonLog();
     for (let i = 0; i < 3000; i++) log.request('req-' + i, 'GET', '/external/listings', 200, i / 8, 'key_' + (i % 7));
     log.flush();`;
   const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
     encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
+    stdio: ['ignore', out, 'pipe'],
   });
+  closeSync(out);
+  const text = readFileSync(join(dir, 'out'), 'utf8');
+  rmSync(dir, { recursive: true, force: true });
   expect(run.status, run.stderr).toBe(0);
-  const lines = run.stdout.trimEnd().split('\n');
+  const lines = text.trimEnd().split('\n');
   expect(lines).toHaveLength(3000);
-  // Far more than a pipe's 64 KiB buffer, in the order logged.
-  expect(run.stdout.length).toBeGreaterThan(256 * 1024);
   lines.forEach((line, i) =>
     expect(JSON.parse(line)).toMatchObject({ request_id: `req-${i}`, duration_ms: i / 8, key_id: `key_${i % 7}` }),
   );
 });
 
+it('loses and reorders no line when a pipe fills up and its reader comes back while lines still wait', async () => {
+  // The reader stops until fd 1 has refused a write (EAGAIN) and lines wait in process.stdout's queue, then reads
+  // while the child goes on logging: a direct write must not overtake the lines still queued.
+  const script = `
+    import { JsonLog } from './server/http/transport/log.ts';
+    const write = process.stdout.write.bind(process.stdout);
+    let queued = 0;
+    process.stdout.write = (chunk) => (queued++, write(chunk));
+    const log = new JsonLog();
+    let i = 0;
+    let told = false;
+    const batch = () => {
+      for (const end = i + 500; i < end; i++) log.request('req-' + i, 'GET', '/external/listings', 200, 0.5, 'key_1');
+      log.flush();
+      if (queued > 0 && !told) told = console.error('queued') === undefined;
+      if (i < 40000) setImmediate(batch);
+    };
+    batch();`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.pause();
+  const chunks: Buffer[] = [];
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    if (stderr.includes('queued') && !child.stdout.readableFlowing) child.stdout.resume();
+  });
+  child.stdout.on('data', (d: Buffer) => chunks.push(d));
+  const code = await new Promise((resolve) => child.once('close', resolve));
+  expect(code, stderr).toBe(0);
+  expect(stderr).toContain('queued');
+  const lines = Buffer.concat(chunks).toString().trimEnd().split('\n');
+  expect(lines).toHaveLength(40000);
+  const outOfOrder = lines.findIndex(
+    (line, i) => (JSON.parse(line) as { request_id: string }).request_id !== `req-${i}`,
+  );
+  expect(outOfOrder).toBe(-1);
+});
+
 it('hands what fd 1 cannot take to process.stdout, from the first byte not written', () => {
   const dir = mkdtempSync(join(tmpdir(), 'log-'));
-  writeFileSync(join(dir, 'read-only'), '');
-  const fd = openSync(join(dir, 'read-only'), 'r'); // open for reading only: every write fails (EBADF)
-  const written: Buffer[] = [];
+  const file = join(dir, 'log');
+  writeFileSync(file, '');
+  const readOnly = openSync(file, 'r'); // every write fails (EBADF)
+  const written: string[] = [];
   const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    written.push(Buffer.from(chunk as Uint8Array));
+    written.push(Buffer.from(chunk as Uint8Array).toString());
     return true;
   });
   try {
-    writeStdout('{"time":"t","level":"info"}\n', fd);
+    const write = stdoutWriter(readOnly);
+    write('{"n":1}\n');
+    write('{"n":2}\n');
   } finally {
     spy.mockRestore();
-    closeSync(fd);
+    closeSync(readOnly);
     rmSync(dir, { recursive: true, force: true });
   }
-  expect(Buffer.concat(written).toString()).toBe('{"time":"t","level":"info"}\n');
+  expect(written).toEqual(['{"n":1}\n', '{"n":2}\n']);
 });

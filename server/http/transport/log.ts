@@ -18,7 +18,7 @@ export class JsonLog {
   private lines = 0;
   private scheduled = false;
 
-  constructor(private readonly write: (text: string) => void = writeStdout) {}
+  constructor(private readonly write: (text: string) => void = stdoutWriter()) {}
 
   private now = 0;
   private nowText = '';
@@ -106,16 +106,27 @@ function sequential(text: string): string {
 }
 
 /**
- * Writes to fd 1 directly: process.stdout is a stream (a net.Socket on a pipe, a Writable on a file) whose writes run
- * the same stream code as every HTTP answer, and, mixed in, make that code slower for the answers. Where fd 1 cannot
- * take the text now (a non-blocking pipe that is full) or fails, the rest goes through process.stdout as before.
+ * A writer to fd 1 that writes directly: process.stdout is a stream (a net.Socket on a pipe, a Writable on a file)
+ * whose writes run the same stream code as every HTTP answer, and, mixed in, make that code slower for the answers.
+ * When fd 1 cannot take a text (a non-blocking pipe that is full, an error), the rest of it goes through
+ * process.stdout, and so does every text after it until process.stdout has handed all it holds to the kernel: a direct
+ * write never overtakes lines queued there.
  */
-export function writeStdout(text: string, fd = 1): void {
-  const bytes = Buffer.from(text, 'utf8');
-  let done = 0;
-  try {
-    while (done < bytes.length) done += writeSync(fd, bytes, done);
-  } catch {
-    process.stdout.write(bytes.subarray(done));
-  }
+export function stdoutWriter(fd = 1): (text: string) => void {
+  let queued = false;
+  return (text) => {
+    if (queued && process.stdout.writableLength > 0) {
+      process.stdout.write(text);
+      return;
+    }
+    queued = false;
+    const bytes = Buffer.from(text, 'utf8');
+    let done = 0;
+    try {
+      while (done < bytes.length) done += writeSync(fd, bytes, done);
+    } catch {
+      queued = true;
+      process.stdout.write(bytes.subarray(done));
+    }
+  };
 }
