@@ -174,8 +174,16 @@ describe.each(BACKENDS)('on %s', (backend) => {
       for (const r of limited) {
         expect(problemFault(429, headerOf(r, 'content-type'), r.body.toString())).toBeUndefined();
         expect(JSON.parse(r.body.toString()).code).toBe('rate_limited');
-        expect(headerOf(r, 'retry-after')).toMatch(/^[1-9]\d*$/);
+        const retry = headerOf(r, 'retry-after');
+        expect(retry).toMatch(/^[1-9]\d*$/);
+        expect(JSON.parse(r.body.toString()).detail).toBe(`Too many failed authentications; retry in ${retry} s.`);
+        expect(Number(headerOf(r, 'content-length'))).toBe(r.body.length);
+        expect(headerOf(r, 'access-control-allow-origin')).toBe('*');
+        expect(headerOf(r, 'x-content-type-options')).toBe('nosniff');
+        // One of each header: the refusal's bytes are shared between answers, its request id is each answer's own.
+        for (const [name, values] of Object.entries(r.headers)) expect(values, name).toHaveLength(1);
       }
+      expect(new Set(limited.map((r) => headerOf(r, 'x-request-id'))).size).toBe(limited.length);
       // Missing keys count as failures too (fifty at once: the bucket refills one token per 200 ms meanwhile).
       const missing = await Promise.all(Array.from({ length: 50 }, () => from(attacker, {})));
       expect(missing.map((r) => r.status)).toContain(429);

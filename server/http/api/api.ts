@@ -12,7 +12,7 @@ import {
   type Headers,
   type RequestLike,
 } from '../transport/answer.ts';
-import { KeyVerifier, REFUSALS, type KeyInfo } from './auth.ts';
+import { authRefusal, KeyVerifier, REFUSALS, type KeyInfo } from './auth.ts';
 import { etagMatches } from '../transport/etag.ts';
 import { allowedOriginFor, CORS_HEADERS, corsHeaderListFor } from '../transport/cors.ts';
 import { codingFor } from '../transport/encoding.ts';
@@ -247,22 +247,14 @@ export class ListingsApi {
     }
     // Failed authentication is limited per client address, so keys cannot be guessed at speed.
     const limit = this.authLimiter.take(req.remoteAddress, this.opts.authFailureLimit);
-    if (!limit.ok) {
-      return this.refused(
-        limit,
-        problem('rate_limited', `Too many failed authentications; retry in ${limit.retryAfter} s.`, {
-          ...CORS_HEADERS,
-          'retry-after': String(limit.retryAfter),
-        }),
-      );
-    }
-    // The same few bytes for every refused key: built once.
-    const refusal = REFUSALS[v.reason];
-    return {
+    // The same few bytes for every refused key, and for every address refused with the same Retry-After: built once.
+    const refusal = limit.ok ? REFUSALS[v.reason] : authRefusal(limit.retryAfter);
+    const answer: Answer = {
       status: refusal.status,
       headers: refusal.headers.slice(),
       body: refusal.body,
     };
+    return limit.ok ? answer : this.refused(limit, answer);
   }
 
   close(): void {

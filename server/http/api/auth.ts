@@ -60,19 +60,43 @@ export const WWW_AUTHENTICATE = 'ApiKey header="X-API-Key"';
 
 /** The 401 answers, built once: a client repeating a wrong key costs no object spreads or Error per request. */
 export const REFUSALS = Object.fromEntries(
-  (['missing_api_key', 'invalid_api_key', 'revoked_api_key'] as const).map((reason) => {
-    const answer = problem(reason, DETAILS[reason](), { ...CORS_HEADERS, 'www-authenticate': WWW_AUTHENTICATE });
-    const body = Buffer.from(answer.body as string);
-    return [
-      reason,
-      {
-        status: answer.status,
-        headers: headerListOf({ ...(answer.headers as Headers), 'content-length': String(body.length) }),
-        body,
-      },
-    ];
-  }),
-) as unknown as Record<
-  'missing_api_key' | 'invalid_api_key' | 'revoked_api_key',
-  { status: number; headers: readonly string[]; body: Buffer }
->;
+  (['missing_api_key', 'invalid_api_key', 'revoked_api_key'] as const).map((reason) => [
+    reason,
+    refusalOf(problem(reason, DETAILS[reason](), { ...CORS_HEADERS, 'www-authenticate': WWW_AUTHENTICATE })),
+  ]),
+) as unknown as Record<'missing_api_key' | 'invalid_api_key' | 'revoked_api_key', Refusal>;
+
+/** A refusal made once and answered many times: its header list carries its content-length. */
+export interface Refusal {
+  status: number;
+  headers: readonly string[];
+  body: Buffer;
+}
+
+function refusalOf(answer: ReturnType<typeof problem>): Refusal {
+  const body = Buffer.from(answer.body as string);
+  return {
+    status: answer.status,
+    headers: headerListOf({ ...(answer.headers as Headers), 'content-length': String(body.length) }),
+    body,
+  };
+}
+
+/** The failed-authentication 429s by their Retry-After, each built once: they differ only by that number. */
+const authRefusals = new Map<number, Refusal>();
+
+/** The 429 for a client address past its failed-authentication limit. */
+export function authRefusal(retryAfter: number): Refusal {
+  let refusal = authRefusals.get(retryAfter);
+  if (refusal === undefined) {
+    refusal = refusalOf(
+      problem('rate_limited', `Too many failed authentications; retry in ${retryAfter} s.`, {
+        ...CORS_HEADERS,
+        'retry-after': String(retryAfter),
+      }),
+    );
+    if (authRefusals.size >= 64) authRefusals.clear();
+    authRefusals.set(retryAfter, refusal);
+  }
+  return refusal;
+}
