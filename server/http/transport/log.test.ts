@@ -150,3 +150,24 @@ it('hands what fd 1 cannot take to process.stdout, from the first byte not writt
   }
   expect(written).toEqual(['{"n":1}\n', '{"n":2}\n']);
 });
+
+it('keeps one timer at a time, and writes the lines after a flush by count when it fires', () => {
+  vi.useFakeTimers();
+  try {
+    const written: string[] = [];
+    const log = new JsonLog((t) => written.push(t));
+    for (let i = 0; i < 700; i++) log.request(`req-${i}`, 'GET', '/external/listings', 200, 1, undefined);
+    // Two flushes by count (256 lines each), 188 lines waiting, and still the one timer the first line started.
+    expect(written.join('').split('\n').length - 1).toBe(512);
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(50);
+    expect(written.join('').split('\n').length - 1).toBe(700);
+    expect(vi.getTimerCount()).toBe(0);
+    log.request('req-700', 'GET', '/external/listings', 200, 1, undefined);
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(50);
+    expect(written.at(-1)).toContain('"request_id":"req-700"');
+  } finally {
+    vi.useRealTimers();
+  }
+});

@@ -81,12 +81,18 @@ export class JsonLog {
     if (++this.lines >= 256) this.flush();
     else if (!this.scheduled) {
       this.scheduled = true;
-      setTimeout(() => this.flush(), 50).unref();
+      setTimeout(this.due, 50).unref();
     }
   }
 
-  flush(): void {
+  // One timer at a time: a flush by count leaves it running (under load a new one per 256 lines was a cost per line);
+  // when it fires it writes the lines that came since, none of them older than it.
+  private readonly due = (): void => {
     this.scheduled = false;
+    this.flush();
+  };
+
+  flush(): void {
     if (this.lines === 0) return;
     const text = this.pieces.join('');
     this.pieces = [];
