@@ -273,14 +273,29 @@ async function main() {
    * the same history into it.
    */
   async function oneKeyProcesses(file: string, key: string) {
-    const ours = track(await startOurs('ours', file));
-    const oursLogged = track(await startOurs('ours + request log', file, { log: true }));
-    const oursOpenAuth = track(await startOurs('ours, failed-auth limit lifted', file, { openAuth: true }));
-    const oursNoHold = track(await startOurs('ours, refusals not held', file, { noHold: true }));
+    const started: ServerProcess[] = [];
+    const start = async (name: string, opts: Parameters<typeof startOurs>[2]) => {
+      const s = track(await startOurs(name, file, opts));
+      started.push(s);
+      return s;
+    };
+    // Each started when its first scenario comes, as its ceiling is: neither side of a ratio idles longer first.
+    const later = (name: string, opts: Parameters<typeof startOurs>[2]) => {
+      let s: Promise<ServerProcess> | undefined;
+      return () => (s ??= start(name, opts));
+    };
+    const ours = await start('ours', {});
     const peer = track(await startPeer(file));
-    const scenarios = (await scenariosFor(key, ours, oursLogged, oursOpenAuth, oursNoHold)).filter((s) =>
-      selected(s.name),
-    );
+    started.push(peer);
+    const scenarios = (
+      await scenariosFor(
+        key,
+        ours,
+        later('ours + request log', { log: true }),
+        later('ours, failed-auth limit lifted', { openAuth: true }),
+        later('ours, refusals not held', { noHold: true }),
+      )
+    ).filter((s) => selected(s.name));
     const ceilings = new Map<ServerProcess, Ceiling>();
     const ceilingFor = async (server: ServerProcess, first: CapturedAnswer) => {
       let c = ceilings.get(server);
@@ -288,7 +303,7 @@ async function main() {
       return c;
     };
     const stop = async () => {
-      for (const s of [ours, oursLogged, oursOpenAuth, oursNoHold, peer, ...ceilings.values()]) await s.stop();
+      for (const s of [...started, ...ceilings.values()]) await s.stop();
     };
     return { scenarios, peer, ceilingFor, stop };
   }

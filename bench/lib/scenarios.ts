@@ -11,8 +11,9 @@ import type { ServerProcess } from './servers.ts';
 export interface Scenario {
   name: string;
   request: BenchRequest;
-  /** The server it runs against (ours; ours with the request log on; ours with the failed-auth limit lifted). */
-  ours: ServerProcess;
+  /** The server it runs against (ours; ours with the request log on; ours with the failed-auth limit lifted), or how
+   * to start it: a server of ours starts right before its first scenario, as its ceiling does. */
+  ours: ServerProcess | (() => Promise<ServerProcess>);
   /** Answers outside 2xx/3xx are the point of this scenario. */
   errorsExpected?: boolean;
   /** Requests are sent until the answer has this status, so that the captured answer is the steady state: a client
@@ -49,9 +50,9 @@ export interface Measured {
 export async function scenariosFor(
   key: string,
   ours: ServerProcess,
-  oursLogged: ServerProcess,
-  oursOpenAuth: ServerProcess,
-  oursNoHold: ServerProcess,
+  oursLogged: () => Promise<ServerProcess>,
+  oursOpenAuth: () => Promise<ServerProcess>,
+  oursNoHold: () => Promise<ServerProcess>,
 ): Promise<Scenario[]> {
   const list = { path: '/external/listings', headers: { 'x-api-key': key } };
   const etag = (await capture(ours.url + list.path, list.headers)).headers.find(
@@ -101,17 +102,18 @@ export interface Run {
 /** One scenario on one set of processes: capture our answer, have the ceiling replay it, check it answers the same,
  * then the rounds. */
 export async function measureScenario(s: Scenario, r: Run): Promise<Measured> {
-  let answer = await capture(s.ours.url + s.request.path, s.request.headers);
+  const ours = typeof s.ours === 'function' ? await s.ours() : s.ours;
+  let answer = await capture(ours.url + s.request.path, s.request.headers);
   for (let i = 0; s.primeUntil !== undefined && answer.status !== s.primeUntil && i < 200; i++)
-    answer = await capture(s.ours.url + s.request.path, s.request.headers);
+    answer = await capture(ours.url + s.request.path, s.request.headers);
   if (s.primeUntil !== undefined && answer.status !== s.primeUntil)
     r.broken.push(`${s.name}: never answered ${s.primeUntil}`);
-  const ceiling = await r.ceilingFor(s.ours, answer);
+  const ceiling = await r.ceilingFor(ours, answer);
   await ceiling.serve(answer);
   const diff = differences(answer, await capture(ceiling.url + s.request.path, s.request.headers));
   if (diff.length > 0) r.broken.push(`${s.name}: the ceiling does not answer what ours does: ${diff.join('; ')}`);
   const servers: ['ours' | 'ceiling' | 'peer', ServerProcess][] = [
-    ['ours', s.ours],
+    ['ours', ours],
     ['ceiling', ceiling],
   ];
   if (s.peer) servers.push(['peer', r.peer]);
