@@ -119,6 +119,8 @@ function sequential(text: string): string {
  * write never overtakes lines queued there.
  */
 export function stdoutWriter(fd = 1): (text: string) => void {
+  // Opened now, process.stdout makes a pipe non-blocking: a reader that stalls makes lines queue, not the loop wait.
+  if (fd === 1) void process.stdout;
   let queued = false;
   return (text) => {
     if (queued && process.stdout.writableLength > 0) {
