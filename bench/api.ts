@@ -14,26 +14,8 @@ import { describeDb, generateDb, issueKeys } from './lib/data.ts';
 import { fieldScenarios } from './lib/field-scenarios.ts';
 import { runAutocannon, runWrk, wrkInstalled, type Generator, type Load } from './lib/load.ts';
 import { machine } from './lib/report.ts';
-import type { CapturedAnswer } from './lib/capture.ts';
-import { startCeiling, type Ceiling } from './lib/ceilings.ts';
-import {
-  compileBenchServers,
-  pinLoadGenerator,
-  REPO,
-  startOurs,
-  startPeer,
-  type ServerProcess,
-} from './lib/servers.ts';
-import { entrySanity } from './lib/sanity.ts';
-import {
-  entryOf,
-  measureScenario,
-  scenarioTables,
-  scenariosFor,
-  type Entry,
-  type Measured,
-  type Scenario,
-} from './lib/scenarios.ts';
+import { compileBenchServers, pinLoadGenerator, REPO, startOurs, type ServerProcess } from './lib/servers.ts';
+import { measureOneKey } from './lib/one-key.ts';
 import { exportThroughput, freshnessCheckCost, measureScale, sustained } from './lib/extra.ts';
 import { postgresBench } from './lib/postgres.ts';
 import { ensureBuilt } from '../tools/build.ts';
@@ -89,7 +71,7 @@ const load: Load = {
 // the median of per-round ratios (each pair ran back to back), so more pairs give a steadier median.
 const rounds = Number(args.rounds ?? (quick ? 1 : 12));
 // One pair of processes runs a few percent faster or slower than the next on the same code: the one-key scenarios'
-// rounds are spread over several fresh pairs (bench/lib/scenarios.ts, entryOf).
+// rounds are spread over several fresh pairs (bench/lib/one-key.ts).
 const processes = Number(args.processes ?? (quick ? 1 : 4));
 // The field mix's ratio is a goal, and its interval over 12 pairs was too wide to judge it (docs/performance.md).
 const fieldPairs = Number(args['field-pairs'] ?? rounds * 3);
@@ -216,42 +198,21 @@ async function main() {
     out(`\ndatabase: ${describeDb(data)} generated in ${data.seconds.toFixed(1)} s\n`);
     const keys = issueKeys(data);
     const freshness = freshnessCheckCost(data.file, out);
-    const perProcess = Math.max(1, Math.round(rounds / processes));
-
-    const results: Record<string, Record<string, Entry>> = {};
-    for (const [generator, run] of generators) {
-      const measured = new Map<string, { scenario: Scenario; parts: Measured[] }>();
-      for (let p = 0; p < processes; p++) {
-        const set = await oneKeyProcesses(data.file, keys[0]!);
-        for (const s of set.scenarios) {
-          const part = await measureScenario(s, {
-            generator,
-            run,
-            load,
-            warmUp,
-            rounds: perProcess,
-            firstRound: p * perProcess,
-            peer: set.peer,
-            ceilingFor: set.ceilingFor,
-            track,
-            broken,
-          });
-          const m = measured.get(s.name) ?? { scenario: s, parts: [] };
-          m.parts.push(part);
-          measured.set(s.name, m);
-        }
-        await set.stop();
-      }
-      const entries: Record<string, Entry> = (results[generator] = {});
-      for (const [name, m] of measured) {
-        entries[name] = entryOf(m.scenario, m.parts);
-        sanity.push(...entrySanity(generator, name, entries[name]));
-      }
-      out(
-        `\n${generator} (${load.connections} connections, pipelining ${load.pipelining}, ${processes} fresh sets of processes x ${perProcess} x ${load.duration} s per side, alternating; ${pinned}):\n`,
-      );
-      out(scenarioTables(entries));
-    }
+    const results = await measureOneKey({
+      file: data.file,
+      key: keys[0]!,
+      generators,
+      processes,
+      rounds,
+      load,
+      warmUp,
+      pinned,
+      selected,
+      track,
+      broken,
+      sanity,
+      out,
+    });
 
     const only = args['scenarios-only'] || args.scenario !== undefined;
     const scale = only
@@ -263,49 +224,6 @@ async function main() {
     const snapshot = only ? undefined : await exportThroughput(dir, data, out);
 
     return { data, results, freshness, scale, soak, snapshot };
-  }
-
-  /**
-   * Fresh servers for the one-key scenarios (ours, ours logging, ours with the failed-auth limit lifted, ours answering
-   * refusals at once, the peer) and the selected scenarios against them. One ceiling per server of ours, serving the
-   * same scenarios in the same order: a Node process that has served a mix of answers (bodies and none, several header
-   * lists) runs Node's own HTTP code slower than one that served a single answer, so each side of a ratio must carry
-   * the same history into it.
-   */
-  async function oneKeyProcesses(file: string, key: string) {
-    const started: ServerProcess[] = [];
-    const start = async (name: string, opts: Parameters<typeof startOurs>[2]) => {
-      const s = track(await startOurs(name, file, opts));
-      started.push(s);
-      return s;
-    };
-    // Each started when its first scenario comes, as its ceiling is: neither side of a ratio idles longer first.
-    const later = (name: string, opts: Parameters<typeof startOurs>[2]) => {
-      let s: Promise<ServerProcess> | undefined;
-      return () => (s ??= start(name, opts));
-    };
-    const ours = await start('ours', {});
-    const peer = track(await startPeer(file));
-    started.push(peer);
-    const scenarios = (
-      await scenariosFor(
-        key,
-        ours,
-        later('ours + request log', { log: true }),
-        later('ours, failed-auth limit lifted', { openAuth: true }),
-        later('ours, refusals not held', { noHold: true }),
-      )
-    ).filter((s) => selected(s.name));
-    const ceilings = new Map<ServerProcess, Ceiling>();
-    const ceilingFor = async (server: ServerProcess, first: CapturedAnswer) => {
-      let c = ceilings.get(server);
-      if (!c) ceilings.set(server, (c = track(await startCeiling(first))));
-      return c;
-    };
-    const stop = async () => {
-      for (const s of [...started, ...ceilings.values()]) await s.stop();
-    };
-    return { scenarios, peer, ceilingFor, stop };
   }
 }
 
