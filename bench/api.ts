@@ -137,6 +137,7 @@ async function main() {
           warmUp,
           rounds,
           pairs: fieldPairs,
+          slicedRuns: rounds,
           dir,
           track,
           broken,

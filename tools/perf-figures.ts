@@ -183,10 +183,22 @@ function fieldMix(f: Json): string {
       (interval.length === 2
         ? ` The req/s ratio's 95 % interval: ${num(interval[0])}-${num(interval[1])}${pairs > 0 ? ` (${pairs} pairs of rounds)` : ''}.`
         : '') +
+      (f.sliced ? ` ${sliced(obj(f.sliced))}` : '') +
       (changed ? ` Answers that changed between capture and the end: ${changed}.` : ''),
   ]
     .filter(Boolean)
     .join('\n\n');
+}
+
+/** The req/s ratio measured with the two servers taking turns in slices (bench/lib/sliced.ts). */
+function sliced(s: Json): string {
+  const interval = list(s.ratio_rps_interval);
+  return (
+    `Taking turns in ${num(s.slice_ms)} ms slices instead (both under load, one stopped at a time), req/s: ${num(s.ratio_rps)}` +
+    (interval.length === 2
+      ? ` (95 % interval ${num(interval[0])}-${num(interval[1])}, ${list(s.runs).length} runs of ${num(s.seconds)} s).`
+      : '.')
+  );
 }
 
 function abuse(entries: Json[]): string {

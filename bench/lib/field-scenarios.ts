@@ -36,8 +36,11 @@ export async function fieldScenarios(
         `${settings.addresses.toLocaleString('en-US')} client addresses; ${r.load.connections} connections, ${r.pairs} x ${r.load.duration} s for ours and the ceiling, ${Math.floor(r.pairs / 3)} for the peer, alternating; ${r.pinned}):\n`,
     );
     r.out(fieldTables(field));
-    if (field.ratio_rps > 1)
-      r.sanity.push(`field mix: ours at ${field.ratio_rps}x a server that only replays its answers`);
+    for (const [how, x] of [
+      ['in rounds', field.ratio_rps],
+      ['in slices', field.sliced.ratio_rps],
+    ] as const)
+      if (x > 1) r.sanity.push(`field mix ${how}: ours at ${x}x a server that only replays its answers`);
     for (const [name, side] of [
       ['ours', field.ours],
       ['the ceiling', field.ceiling],

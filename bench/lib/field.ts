@@ -14,6 +14,7 @@ import { pairedInterval, pairedRatio } from './scenarios.ts';
 import { capture, differences } from './capture.ts';
 import { startCeilingMix } from './ceilings.ts';
 import type { ServerProcess } from './servers.ts';
+import { measureSliced, SLICE_MS, type SlicedFigures } from './sliced.ts';
 
 export interface FieldRun {
   generator: string;
@@ -24,6 +25,8 @@ export interface FieldRun {
   /** Rounds of ours and the ceiling in the field mix (the peer runs in every third): its ratio is the one goal that
    * needs the precision, and this machine's speed moves by tens of percent from one round to the next. */
   pairs: number;
+  /** Runs of ours and the ceiling taking turns in slices (sliced.ts), each three rounds long. */
+  slicedRuns: number;
   dir: string;
   /** Registers a started server, so that an unexpected exit is reported. */
   track: <T extends ServerProcess>(s: T) => T;
@@ -51,6 +54,8 @@ export interface FieldEntry {
   ratio_p99: number;
   ratio_cpu: number;
   ratio_rps_vs_peer: number;
+  /** ratio_rps measured again with ours and the ceiling taking turns in slices of SLICE_MS: the precise figure. */
+  sliced: SlicedFigures & { slice_ms: number; seconds: number };
   /** Per side and round: answers outside 2xx/3xx against how many the captured answers predict. */
   error_answers: { side: string; round: number; observed: number; expected: number }[];
   /** Statuses that changed between capture and the check after the rounds ("200 -> 429": count). */
@@ -120,6 +125,8 @@ export async function measureFieldMix(
         r.sanity.push(`field mix, round ${i}: ${server.name}: ${round.socketErrors} socket errors or timeouts (2 s)`);
     }
   }
+  const seconds = 3 * r.load.duration;
+  const sliced = await measureSliced(r.run, ours, ceiling, rotation, { ...r.load, duration: seconds }, r.slicedRuns);
   const misses = await ceiling.misses();
   if (misses > 0) r.broken.push(`field mix: the ceiling had no captured answer for ${misses} requests`);
   await ceiling.stop();
@@ -161,6 +168,7 @@ export async function measureFieldMix(
       sides.peer,
       (x) => x.rps,
     ),
+    sliced: { ...sliced, slice_ms: SLICE_MS, seconds },
     error_answers: errorAnswers,
     changed_after: changed,
   };
