@@ -19,7 +19,7 @@ import { codingFor } from '../transport/encoding.ts';
 import type { Freshness } from '../../freshness/freshness.ts';
 import { LastUse, useSlotOf, type UseSlot } from './last-use.ts';
 import { parseListQuery } from '../views/query.ts';
-import { RateLimiter, type Decision, type Limit } from './rate-limit.ts';
+import { RateLimiter, type Bucket, type Decision, type Limit } from './rate-limit.ts';
 import { codedBody, type Variant } from '../views/facility-views.ts';
 import type { ViewsCache } from '../views/views-cache.ts';
 
@@ -27,6 +27,8 @@ export const API_PREFIX = '/external/listings';
 const API_PREFIX_SLASH = `${API_PREFIX}/`;
 /** A filtered list made anew takes one more token per this many listings it passed over (a request's own one aside). */
 export const LISTINGS_PER_TOKEN = 200;
+/** Accepted keys kept at most (as many as the verifier keeps): emptied when full. */
+const MAX_ACCEPTED = 10_000;
 
 export interface ApiOptions {
   db: Db;
@@ -62,6 +64,9 @@ function corsOf(allowOrigin: string): Cors {
 
 /** What every answer to one key shares, worked out on its first request (and again after a data change). */
 interface KeyProfile {
+  key: KeyInfo;
+  /** The key's own bucket of the key limiter, kept here: a request looks up its key once, not its bucket as well. */
+  bucket: Bucket;
   limit: Limit;
   policy: string;
   /** For requests without Origin (servers); an origin-restricted key's names its first allowed origin. */
@@ -93,8 +98,8 @@ export class ListingsApi {
   private readonly keys: KeyVerifier;
   private readonly keyLimiter = new RateLimiter('key');
   private readonly authLimiter = new RateLimiter('auth');
-  /** Keyed by the verifier's cached KeyInfo objects, so a data change (which drops those) drops these too. */
-  private readonly profiles = new WeakMap<KeyInfo, KeyProfile>();
+  /** Accepted keys by the key as presented (as the verifier's cache is), dropped with it on any data change. */
+  private readonly accepted = new Map<string, KeyProfile>();
   /** Inside batch(): the clock reading that serves the whole batch. */
   private batchNow: number | undefined;
 
@@ -106,7 +111,10 @@ export class ListingsApi {
     this.views = parts.views;
     this.keys = new KeyVerifier(opts.db, opts.keyPrefix);
     this.lastUse = new LastUse(opts.db, opts.lastUseIntervalMs, opts.recordLastUse);
-    this.freshness.onChange(() => this.keys.clear());
+    this.freshness.onChange(() => {
+      this.keys.clear();
+      this.accepted.clear();
+    });
   }
 
   /**
@@ -135,11 +143,19 @@ export class ListingsApi {
       });
     }
     this.freshness.check();
-    const verdict = this.authenticate(req, ctx);
-    // authenticate() sets ctx.keyId only for a key it accepts: a monomorphic load, not `in` on two shapes.
-    if (ctx.keyId === undefined) return verdict as Answer;
-    const key = verdict as KeyInfo;
-    const profile = this.profileOf(key);
+    // One clock reading per batch (or per request outside one), for the rate limit and the last use.
+    const now = this.batchNow ?? performance.now();
+    const presented = single(req.headers['x-api-key']);
+    let profile = presented === undefined ? undefined : this.accepted.get(presented);
+    if (profile === undefined) {
+      const v = this.keys.verify(presented);
+      if (!v.ok) return this.refuseKey(req, v.reason);
+      profile = this.profileOf(v.key, now);
+      if (this.accepted.size >= MAX_ACCEPTED) this.accepted.clear();
+      this.accepted.set(presented!, profile);
+    }
+    const { key } = profile;
+    ctx.keyId = key.id;
     const origin = single(req.headers.origin);
     let cors = profile.cors;
     if (origin !== undefined && profile.byOrigin.size > 0) {
@@ -147,9 +163,7 @@ export class ListingsApi {
       if (!allowed) return problem('origin_not_allowed', DETAILS.origin_not_allowed(), cors.headers);
       cors = allowed;
     }
-    // One clock reading per batch (or per request outside one), for the rate limit and the last use.
-    const now = this.batchNow ?? performance.now();
-    const limit = this.keyLimiter.take(key.id, profile.limit, now / 1000);
+    const limit = this.keyLimiter.takeFrom(profile.bucket, profile.limit, now / 1000);
     if (!limit.ok)
       return this.refused(
         limit,
@@ -170,7 +184,7 @@ export class ListingsApi {
         const made = this.views.listVariant(views, query, codingFor(acceptEncoding));
         // A list cut anew costs a pass over the facility: a token per LISTINGS_PER_TOKEN listings beyond the first.
         if (made.scanned > LISTINGS_PER_TOKEN)
-          this.keyLimiter.charge(key.id, Math.floor(made.scanned / LISTINGS_PER_TOKEN));
+          this.keyLimiter.charge(profile.bucket, Math.floor(made.scanned / LISTINGS_PER_TOKEN));
         if (made.later) return this.bodyAnswer(made.later, req, cors, profile, limit, ctx);
         variant = made.variant;
       }
@@ -222,33 +236,25 @@ export class ListingsApi {
     return { ...cors.headers, ...this.keyLimiter.headersOf(profile.limit, limit) };
   }
 
-  private profileOf(key: KeyInfo): KeyProfile {
-    let profile = this.profiles.get(key);
-    if (!profile) {
-      const limit = effectiveLimitOf(key, this.opts.defaultLimit);
-      profile = {
-        limit,
-        policy: this.keyLimiter.policyOf(limit),
-        cors: corsOf(allowedOriginFor(key.allowed_origins, undefined)),
-        byOrigin: new Map(key.allowed_origins.map((o) => [o, corsOf(o)])),
-        use: useSlotOf(key.id),
-      };
-      this.profiles.set(key, profile);
-    }
-    return profile;
+  private profileOf(key: KeyInfo, now: number): KeyProfile {
+    const limit = effectiveLimitOf(key, this.opts.defaultLimit);
+    return {
+      key,
+      bucket: this.keyLimiter.bucketOf(key.id, limit, now / 1000),
+      limit,
+      policy: this.keyLimiter.policyOf(limit),
+      cors: corsOf(allowedOriginFor(key.allowed_origins, undefined)),
+      byOrigin: new Map(key.allowed_origins.map((o) => [o, corsOf(o)])),
+      use: useSlotOf(key.id),
+    };
   }
 
-  /** The key, or the answer that refuses it. */
-  private authenticate(req: RequestLike, ctx: ApiContext): KeyInfo | Answer {
-    const v = this.keys.verify(single(req.headers['x-api-key']));
-    if (v.ok) {
-      ctx.keyId = v.key.id;
-      return v.key;
-    }
+  /** The answer that refuses a key the verifier did not accept. */
+  private refuseKey(req: RequestLike, reason: keyof typeof REFUSALS): Answer {
     // Failed authentication is limited per client address, so keys cannot be guessed at speed.
     const limit = this.authLimiter.take(req.remoteAddress, this.opts.authFailureLimit);
     // The same few bytes for every refused key, and for every address refused with the same Retry-After: built once.
-    const refusal = limit.ok ? REFUSALS[v.reason] : authRefusal(limit.retryAfter);
+    const refusal = limit.ok ? REFUSALS[reason] : authRefusal(limit.retryAfter);
     const answer: Answer = {
       status: refusal.status,
       headers: refusal.headers.slice(),

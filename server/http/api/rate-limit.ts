@@ -16,7 +16,8 @@ export interface Decision {
   readonly persistent: boolean;
 }
 
-interface Bucket {
+/** One client's tokens: callers that answer the same client often may keep it (the API keeps it with the key). */
+export interface Bucket {
   tokens: number;
   at: number;
   /** Refusals the client may still take before it counts as persistent: a second bucket, refilled at the same rate. */
@@ -45,12 +46,22 @@ export class RateLimiter {
 
   /** Takes one token from `id`'s bucket (full when new); `t` is the time in seconds on the limiter's clock. */
   take(id: string, limit: Limit, t = this.now()): Decision {
+    return this.takeFrom(this.bucketOf(id, limit, t), limit, t);
+  }
+
+  /** `id`'s bucket, full when new. A bucket pruned while a caller keeps it goes on limiting that caller alone. */
+  bucketOf(id: string, limit: Limit, t = this.now()): Bucket {
     let b = this.buckets.get(id);
     if (!b) {
       if (this.buckets.size >= MAX_BUCKETS) this.prune(t);
       b = { tokens: limit.burst, at: t, patience: limit.burst };
       this.buckets.set(id, b);
     }
+    return b;
+  }
+
+  /** take(), from a bucket the caller kept (bucketOf): no lookup by id. */
+  takeFrom(b: Bucket, limit: Limit, t = this.now()): Decision {
     const refill = (t - b.at) * limit.rate;
     b.tokens = Math.min(limit.burst, b.tokens + refill);
     b.patience = Math.min(limit.burst, b.patience + refill);
@@ -72,10 +83,9 @@ export class RateLimiter {
     };
   }
 
-  /** Takes `tokens` more from `id`'s bucket for work a request turned out to cost; it may go below zero, a debt. */
-  charge(id: string, tokens: number): void {
-    const b = this.buckets.get(id);
-    if (b) b.tokens -= tokens;
+  /** Takes `tokens` more from a bucket for work a request turned out to cost; it may go below zero, a debt. */
+  charge(b: Bucket, tokens: number): void {
+    b.tokens -= tokens;
   }
 
   /** Drops full buckets (clients that have been quiet long enough to be back at burst). */
