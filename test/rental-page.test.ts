@@ -194,6 +194,15 @@ describe('pages that do not exist', () => {
     expect(r.text).not.toContain('application/ld+json');
   });
 
+  it('a percent-encoded code names the same unit as the code itself', async () => {
+    const plain = await call(demo.handler, '/rent/wro-1/M-07');
+    const encoded = await call(demo.handler, '/rent/wro-1/M%2D07');
+    expect(plain.status).toBe(200);
+    expect(encoded.status).toBe(200);
+    expect(encoded.text).toBe(plain.text);
+    expect((await call(demo.handler, '/rent/wro-1/m-07')).status).toBe(404); // codes are case-sensitive, as ids are
+  });
+
   it('the inactive listing is stored (its 404 is not for lack of data)', async () => {
     expect((await call(demo.handler, '/rent/wro-1/M-07')).status).toBe(200);
     expect(

@@ -30,6 +30,7 @@ function pageAnswer(status: number, page: Buffer): Answer {
 }
 
 function safeDecode(s: string): string {
+  if (!s.includes('%')) return s; // a code or an id as linked: nothing to decode
   try {
     return decodeURIComponent(s);
   } catch {

@@ -43,6 +43,8 @@ export interface FacilityViews {
   data: FacilityData;
   /** Each active listing's place in `data.listings`, by id. */
   index: Map<string, number>;
+  /** Each active listing's place by its code, made on the facility's first rental page (a page names a code, not an id). */
+  byCode: Map<string, number> | undefined;
   revision: number;
   list: ApiBody;
   summaries: Summary[];
@@ -128,6 +130,7 @@ export function buildViews(db: Db, facilityId: string, publicUrl: string, used: 
     facility: data.facility,
     data,
     index: new Map(data.listings.map((l, i) => [l.id, i])),
+    byCode: undefined,
     revision,
     list,
     summaries,

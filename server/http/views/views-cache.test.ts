@@ -205,6 +205,21 @@ it('a Detail body is made on its first request, counted, and then served by iden
     expect(cache.detailBody(views, other)).toBeUndefined();
 });
 
+it("a rental page is found by its listing's code, counted with its facility, and kept; other codes find nothing", () => {
+  const cache = new ViewsCache(db, URL_BASE);
+  const views = cache.get(ids[0])!;
+  const { code, id } = views.data.listings[0]!;
+  const before = cache.held.small;
+  const render = (detail: { id: string }) => `page of ${detail.id}`;
+  const page = cache.pageOf(views, code, render)!;
+  expect(page.toString()).toBe(`page of ${id}`);
+  // The page, its Detail body and the facility's listings by code, all counted against the budget.
+  expect(cache.held.small - before).toBeGreaterThan(page.length + views.data.listings.length * 32);
+  expect(cache.pageOf(views, code, () => 'rendered twice')).toBe(page);
+  for (const other of [`${code}0`, code.toLowerCase(), '', id])
+    expect(cache.pageOf(views, other, render)).toBeUndefined();
+});
+
 it('a cut larger than offLoopBytes is compressed in the thread pool: one compression for requests that come meanwhile, then kept', async () => {
   const cache = new ViewsCache(db, URL_BASE, undefined, 0);
   const views = cache.get(ids[0])!;

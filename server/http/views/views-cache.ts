@@ -2,7 +2,7 @@
 // of their own, filtered lists in a FIFO of their own. The API and the rental page both read them, so they cannot
 // disagree on a price.
 import { createHash } from 'node:crypto';
-import { listingIdOf, type Facility } from '../../domain/facility.ts';
+import type { Facility } from '../../domain/facility.ts';
 import { detailOf } from '../../domain/views.ts';
 import type { Detail } from '../../../shared/listing.ts';
 import type { Db } from '../../store/db.ts';
@@ -28,6 +28,9 @@ const MAX_MISSING = 16_384;
 
 /** A filtered list's coding larger than this is made for its request alone: a few would crowd out whole facilities. */
 const MAX_KEPT_FILTERED_BYTES = 512 * 1024;
+
+/** What one entry of a facility's listings-by-code map costs in the heap (its slot and a short code). */
+const CODE_ENTRY_BYTES = 64;
 
 /** A list's answer: at once, or `later` when its coding is made off the event loop. */
 export type ListVariant =
@@ -147,17 +150,26 @@ export class ViewsCache {
     code: string,
     render: (detail: Detail, facility: Facility) => string,
   ): Buffer | undefined {
-    const id = listingIdOf(views.facility.id, code);
-    const i = views.index.get(id);
+    // By code, not by id: an id is a SHA-256 of the facility and the code, which cost more than the rest of a page.
+    const i = (views.byCode ??= this.codesOf(views)).get(code);
     if (i === undefined) return undefined;
     let page = views.pages[i];
     if (!page) {
-      const detail = JSON.parse(this.detailBody(views, id)!.identity.bytes.toString()) as Detail;
+      const detail = JSON.parse(this.detailBody(views, views.data.listings[i]!.id)!.identity.bytes.toString()) as Detail;
       page = views.pages[i] = Buffer.from(render(detail, views.facility));
       views.size += page.length + BODY_OVERHEAD;
       this.account(views, page.length + BODY_OVERHEAD);
     }
     return page;
+  }
+
+  /** The facility's listings by code, counted against the budget like the rest of its views. */
+  private codesOf(views: FacilityViews): Map<string, number> {
+    const codes = new Map(views.data.listings.map((l, i) => [l.code, i]));
+    const cost = codes.size * CODE_ENTRY_BYTES;
+    views.size += cost;
+    this.account(views, cost);
+    return codes;
   }
 
   /**
