@@ -155,7 +155,9 @@ export class ViewsCache {
     if (i === undefined) return undefined;
     let page = views.pages[i];
     if (!page) {
-      const detail = JSON.parse(this.detailBody(views, views.data.listings[i]!.id)!.identity.bytes.toString()) as Detail;
+      const detail = JSON.parse(
+        this.detailBody(views, views.data.listings[i]!.id)!.identity.bytes.toString(),
+      ) as Detail;
       page = views.pages[i] = Buffer.from(render(detail, views.facility));
       views.size += page.length + BODY_OVERHEAD;
       this.account(views, page.length + BODY_OVERHEAD);
