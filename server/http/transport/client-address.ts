@@ -20,6 +20,11 @@ export function clientAddressOf(
   trusted: ReadonlySet<string>,
 ): string {
   if (trusted.size === 0 || !trusted.has(peer) || forwardedFor === undefined) return peer;
+  // One hop, as most proxies send: no list to split.
+  if (typeof forwardedFor === 'string' && !forwardedFor.includes(',')) {
+    const hop = forwardedFor.trim();
+    return hop === '' || isIP(hop) === 0 || trusted.has(hop) ? peer : hop;
+  }
   const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor).split(',');
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = hops[i]!.trim();

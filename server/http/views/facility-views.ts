@@ -97,8 +97,13 @@ export function variantOf(bytes: Buffer, etag: string, coding: Coding | null): V
   };
 }
 
+/** Codings not made yet: both slots from the start, so every body's `coded` has one shape (a monomorphic load). */
+export function noCodings(): Partial<Record<Coding, Variant>> {
+  return { br: undefined, gzip: undefined };
+}
+
 export function apiBodyOf(bytes: Buffer): ApiBody {
-  return { identity: variantOf(bytes, etagOf(bytes), null), coded: {} };
+  return { identity: variantOf(bytes, etagOf(bytes), null), coded: noCodings() };
 }
 
 /** The body in this coding (null: identity); a coding's bytes are made on its first request and kept with the body. */

@@ -15,6 +15,7 @@ import {
   bodySizeOf,
   buildViews,
   codedBody,
+  noCodings,
   variantOf,
   type ApiBody,
   type FacilityViews,
@@ -193,7 +194,7 @@ export class ViewsCache {
     const etag =
       kept?.etag ?? `"${createHash('sha1').update(views.list.identity.etag).update(String(key)).digest('base64url')}"`;
     const scanned = views.summaries.length;
-    const list = kept ?? { views, key, etag, coded: {}, cost: 0 };
+    const list = kept ?? { views, key, etag, coded: noCodings(), cost: 0 };
     if (coding !== null && views.list.identity.bytes.length > this.offLoopBytes)
       return { later: this.cutLater(making, list, query, coding), scanned };
     const bytes = filteredBytesOf(views, query);
