@@ -39,3 +39,21 @@ it('a refused client that keeps sending stays persistent while it does, then rec
   expect(after.ok).toBe(true);
   expect(after.persistent).toBe(false);
 });
+
+it('RateLimit counts down per request and names its limiter, also when kept texts are reused or a debt is owed', () => {
+  let t = 0;
+  const keys = new RateLimiter('key', () => t);
+  const pages = new RateLimiter('page', () => t);
+  const seen = Array.from({ length: 5 }, () => keys.take('a', limit).rateLimit);
+  expect(seen).toEqual(['"key";r=4;t=1', '"key";r=3;t=1', '"key";r=2;t=1', '"key";r=1;t=1', '"key";r=0;t=1']);
+  expect(pages.take('a', limit).rateLimit).toBe('"page";r=4;t=1');
+  // Another client at the same count gets the same text; a refusal says when the next token comes.
+  expect(keys.take('b', limit).rateLimit).toBe('"key";r=4;t=1');
+  expect(keys.take('a', limit).rateLimit).toBe('"key";r=0;t=1');
+  // Work charged beyond the bucket is a debt: the remaining count goes below zero and the wait grows.
+  const b = keys.bucketOf('c', limit);
+  keys.charge(b, 40);
+  expect(keys.takeFrom(b, limit, t).rateLimit).toBe('"key";r=-35;t=4');
+  t += 10;
+  expect(keys.take('a', limit).rateLimit).toBe('"key";r=4;t=1');
+});

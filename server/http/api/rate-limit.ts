@@ -25,9 +25,12 @@ export interface Bucket {
 }
 
 const MAX_BUCKETS = 100_000;
+/** RateLimit values kept (a key's burst of 500 over its 6 possible t makes about 3,000). */
+const MAX_TEXTS = 16_384;
 
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
+  private readonly texts = new Map<number, string>();
 
   constructor(
     private readonly name: string,
@@ -78,9 +81,26 @@ export class RateLimiter {
     return {
       ok,
       retryAfter,
-      rateLimit: `"${this.name}";r=${Math.floor(b.tokens)};t=${reset}`,
+      rateLimit: this.rateLimitText(Math.floor(b.tokens), reset),
       persistent,
     };
+  }
+
+  /**
+   * The RateLimit value for r remaining and t seconds, made once per pair: formatting two numbers into a new string
+   * for every answer cost more than the lookup (and Node then flattened the string to check it).
+   */
+  private rateLimitText(r: number, t: number): string {
+    const key = r >= 0 && r < 2 ** 20 && t >= 0 && t < 4096 ? r * 4096 + t : -1;
+    let text = key === -1 ? undefined : this.texts.get(key);
+    if (text === undefined) {
+      text = `"${this.name}";r=${r};t=${t}`;
+      if (key !== -1) {
+        if (this.texts.size >= MAX_TEXTS) this.texts.clear();
+        this.texts.set(key, text);
+      }
+    }
+    return text;
   }
 
   /** Takes `tokens` more from a bucket for work a request turned out to cost; it may go below zero, a debt. */
