@@ -12,7 +12,7 @@ import {
   type Headers,
   type RequestLike,
 } from '../transport/answer.ts';
-import { authRefusal, KeyVerifier, REFUSALS, type KeyInfo } from './auth.ts';
+import { authRefusal, KeyVerifier, MAX_KNOWN_KEYS, REFUSALS, type KeyInfo } from './auth.ts';
 import { etagMatches } from '../transport/etag.ts';
 import { allowedOriginFor, CORS_HEADERS, corsHeaderListFor } from '../transport/cors.ts';
 import { codingFor } from '../transport/encoding.ts';
@@ -27,8 +27,6 @@ export const API_PREFIX = '/external/listings';
 const API_PREFIX_SLASH = `${API_PREFIX}/`;
 /** A filtered list made anew takes one more token per this many listings it passed over (a request's own one aside). */
 export const LISTINGS_PER_TOKEN = 200;
-/** Accepted keys kept at most (as many as the verifier keeps): emptied when full. */
-const MAX_ACCEPTED = 10_000;
 
 export interface ApiOptions {
   db: Db;
@@ -98,7 +96,7 @@ export class ListingsApi {
   private readonly keys: KeyVerifier;
   private readonly keyLimiter = new RateLimiter('key');
   private readonly authLimiter = new RateLimiter('auth');
-  /** Accepted keys by the key as presented (as the verifier's cache is), dropped with it on any data change. */
+  /** Accepted keys by the key as presented (the verifier keeps only refusals), dropped on any data change. */
   private readonly accepted = new Map<string, KeyProfile>();
   /** Inside batch(): the clock reading that serves the whole batch. */
   private batchNow: number | undefined;
@@ -151,7 +149,7 @@ export class ListingsApi {
       const v = this.keys.verify(presented);
       if (!v.ok) return this.refuseKey(req, v.reason);
       profile = this.profileOf(v.key, now);
-      if (this.accepted.size >= MAX_ACCEPTED) this.accepted.clear();
+      if (this.accepted.size >= MAX_KNOWN_KEYS) this.accepted.clear();
       this.accepted.set(presented!, profile);
     }
     const { key } = profile;

@@ -1,20 +1,24 @@
-// Key verification for the API with a cache that is dropped on any write, so a revoke holds from the next request.
+// Key verification for the API, remembering refused keys until any write, so a revoke holds from the next request.
 import { keyPattern } from '../../domain/keys.ts';
 import { DETAILS, headerListOf, problem, type Headers } from '../transport/answer.ts';
 import { CORS_HEADERS } from '../transport/cors.ts';
 import type { Db } from '../../store/db.ts';
 import { verifyKey, type KeyInfo, type Verification } from '../../store/keys.ts';
 
-const MAX_CACHED = 10_000;
+/** Revoked keys remembered here, and accepted keys by the API with their profiles: at most this many each. */
+export const MAX_KNOWN_KEYS = 10_000;
 /** Unknown keys remembered, oldest out first: bounded, so guessing keys at speed cannot grow memory. */
 const MAX_UNKNOWN = 16_384;
 
+/**
+ * Checks a presented key against the store, remembering refusals. An accepted key is the caller's to keep (the API
+ * keeps it by the key as presented, with its profile and bucket), so that a known key costs no SHA-256 per request.
+ * Keys stay in this process's memory, where every request's headers are anyway; nothing here is written anywhere, and
+ * the store keeps digests alone.
+ */
 export class KeyVerifier {
-  /**
-   * Keyed by the key as presented, so a known key costs no SHA-256 per request. The keys stay in this process's memory,
-   * where every request's headers are anyway; nothing here is written anywhere, and the store keeps digests alone.
-   */
-  private readonly cache = new Map<string, Verification>();
+  /** Revoked keys, so that a client repeating one costs a Map lookup. */
+  private readonly revoked = new Map<string, Verification>();
   /**
    * Well-formed keys the store does not know, so that a client repeating one costs a Map lookup instead of a SHA-256
    * and a query. Bounded, and dropped with the cache on any write, so a key created by another process is known from its
@@ -31,20 +35,21 @@ export class KeyVerifier {
   }
 
   clear(): void {
-    this.cache.clear();
+    this.revoked.clear();
     this.unknown.clear();
   }
 
   verify(presented: string | undefined): Verification {
     if (presented === undefined || presented === '') return { ok: false, reason: 'missing_api_key' };
-    const hit = this.cache.get(presented) ?? this.unknown.get(presented);
+    const hit = this.revoked.get(presented) ?? this.unknown.get(presented);
     if (hit) return hit;
     if (!this.pattern.test(presented)) return { ok: false, reason: 'invalid_api_key' };
     const result = verifyKey(this.db, presented, this.prefix);
-    // Known keys are cached; guessed keys only in the small bounded map, so they cannot grow memory.
-    if (result.ok || result.reason === 'revoked_api_key') {
-      if (this.cache.size >= MAX_CACHED) this.cache.clear();
-      this.cache.set(presented, result);
+    if (result.ok) return result;
+    // Guessed keys go only into the small bounded map, so they cannot grow memory.
+    if (result.reason === 'revoked_api_key') {
+      if (this.revoked.size >= MAX_KNOWN_KEYS) this.revoked.clear();
+      this.revoked.set(presented, result);
     } else {
       if (this.unknown.size >= MAX_UNKNOWN) this.unknown.delete(this.unknown.keys().next().value!);
       this.unknown.set(presented, result);

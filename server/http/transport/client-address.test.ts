@@ -19,6 +19,10 @@ describe('client address behind a proxy', () => {
     expect(clientAddressOf('127.0.0.1', undefined, trusted)).toBe('127.0.0.1');
     expect(clientAddressOf('127.0.0.1', 'not-an-ip', trusted)).toBe('127.0.0.1');
     expect(clientAddressOf('127.0.0.1', '10.0.0.2', trusted)).toBe('127.0.0.1');
+    // Empty hops at either end: the rightmost is malformed; the leftmost is only reached past trusted proxies.
+    expect(clientAddressOf('127.0.0.1', '198.51.100.1,', trusted)).toBe('127.0.0.1');
+    expect(clientAddressOf('127.0.0.1', ' , 198.51.100.1', trusted)).toBe('198.51.100.1');
+    expect(clientAddressOf('127.0.0.1', ',10.0.0.2', trusted)).toBe('127.0.0.1');
   });
 
   test('TRUST_PROXY is a comma-separated list of IP addresses', () => {

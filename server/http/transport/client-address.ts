@@ -20,16 +20,14 @@ export function clientAddressOf(
   trusted: ReadonlySet<string>,
 ): string {
   if (trusted.size === 0 || !trusted.has(peer) || forwardedFor === undefined) return peer;
-  // One hop, as most proxies send: no list to split.
-  if (typeof forwardedFor === 'string' && !forwardedFor.includes(',')) {
-    const hop = forwardedFor.trim();
-    return hop === '' || isIP(hop) === 0 || trusted.has(hop) ? peer : hop;
-  }
-  const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor).split(',');
-  for (let i = hops.length - 1; i >= 0; i--) {
-    const hop = hops[i]!.trim();
+  const list = Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor;
+  // Hop by hop from the right, cut out of the text (no array per request: most lists hold one hop).
+  for (let end = list.length; end >= 0;) {
+    const comma = end === 0 ? -1 : list.lastIndexOf(',', end - 1);
+    const hop = list.slice(comma + 1, end).trim();
     if (hop === '' || isIP(hop) === 0) return peer; // a malformed list: fall back to the one address we know
     if (!trusted.has(hop)) return hop;
+    end = comma;
   }
   return peer;
 }

@@ -135,9 +135,7 @@ export class ViewsCache {
       body = views.details[i] = apiBodyOf(
         Buffer.from(JSON.stringify(detailOf(views.data.listings[i]!, views.data, this.publicUrl))),
       );
-      const cost = bodySizeOf(body.identity.bytes.length);
-      views.size += cost;
-      this.account(views, cost);
+      this.grow(views, bodySizeOf(body.identity.bytes.length));
     }
     return body;
   }
@@ -160,8 +158,7 @@ export class ViewsCache {
         this.detailBody(views, views.data.listings[i]!.id)!.identity.bytes.toString(),
       ) as Detail;
       page = views.pages[i] = Buffer.from(render(detail, views.facility));
-      views.size += page.length + BODY_OVERHEAD;
-      this.account(views, page.length + BODY_OVERHEAD);
+      this.grow(views, page.length + BODY_OVERHEAD);
     }
     return page;
   }
@@ -169,9 +166,7 @@ export class ViewsCache {
   /** The facility's listings by code, counted against the budget like the rest of its views. */
   private codesOf(views: FacilityViews): Map<string, number> {
     const codes = new Map(views.data.listings.map((l, i) => [l.code, i]));
-    const cost = codes.size * CODE_ENTRY_BYTES;
-    views.size += cost;
-    this.account(views, cost);
+    this.grow(views, codes.size * CODE_ENTRY_BYTES);
     return codes;
   }
 
@@ -254,6 +249,12 @@ export class ViewsCache {
   }
 
   /** Counts bytes a facility's views took (or gave back); over budget, the least recently used of its tier leave. */
+  /** A facility's views grew by what was made on demand (a Detail, a page, its codes): counted, maybe over budget. */
+  private grow(views: FacilityViews, cost: number): void {
+    views.size += cost;
+    this.account(views, cost);
+  }
+
   private account(views: FacilityViews, delta: number): void {
     const isLarge = this.large.get(views.facility.id) === views;
     const tier = isLarge ? this.large : this.entries;
