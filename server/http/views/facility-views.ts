@@ -50,6 +50,9 @@ export interface FacilityViews {
   summaries: Summary[];
   /** Where each summary's JSON sits in the list body: [start, end) byte offsets, two per listing. */
   spans: Uint32Array;
+  /** Each listing's area and whether it has free units (1) or not (0), by place: what a filter reads, in two columns. */
+  area: Float64Array;
+  free: Uint8Array;
   /** The listings' distinct areas, ascending: a filter bound snaps to one of them, so equal results share a body. */
   areas: Float64Array;
   /** Listing indices in each sort order, made on first use. */
@@ -140,6 +143,8 @@ export function buildViews(db: Db, facilityId: string, publicUrl: string, used: 
     list,
     summaries,
     spans,
+    area: Float64Array.from(summaries, (s) => s.area_m2),
+    free: Uint8Array.from(summaries, (s) => (s.free_units > 0 ? 1 : 0)),
     areas: Float64Array.from(new Set(summaries.map((s) => s.area_m2))).sort(),
     orders: {},
     details: new Array<ApiBody | undefined>(data.listings.length),

@@ -46,30 +46,70 @@ export function resultKey(views: FacilityViews, q: ListQuery): number {
   return 1 + (((lo * areas.length + hi) * (SORT_KEYS.length + 1) + sort) * 2 + (q.available === 'true' ? 1 : 0));
 }
 
-/** The filtered list's bytes, sliced from the list body: O(listings), no serialising. */
-export function filteredBytesOf(views: FacilityViews, q: ListQuery): Buffer {
-  const { summaries, spans } = views;
+/** Listings a cut passes over between two pauses when made in steps (a fraction of a millisecond of work). */
+export const CUT_STEP = 1000;
+
+/**
+ * The filtered list's bytes, sliced from the list body: O(listings), no serialising. A generator that pauses (yields)
+ * after every CUT_STEP listings it passes over or copies: a large facility's cut is made over several event-loop turns,
+ * so no other client's answer waits for a whole cut.
+ */
+export function* cutInSteps(views: FacilityViews, q: ListQuery): Generator<void, Buffer, void> {
+  const { area, free, spans } = views;
   const whole = views.list.identity.bytes;
   const order = q.sort ? orderOf(views, q.sort) : undefined;
+  const onlyFree = q.available === 'true';
+  const min = q.min_area ?? -Infinity;
+  const max = q.max_area ?? Infinity;
   const picked: number[] = [];
   let length = 0;
-  for (let k = 0; k < summaries.length; k++) {
+  for (let k = 0; k < area.length; k++) {
+    if (k % CUT_STEP === CUT_STEP - 1) yield;
     const i = order ? order[k]! : k;
-    const s = summaries[i]!;
-    if (q.available === 'true' && s.free_units <= 0) continue;
-    if (q.min_area !== undefined && s.area_m2 < q.min_area) continue;
-    if (q.max_area !== undefined && s.area_m2 > q.max_area) continue;
+    if ((onlyFree && free[i] === 0) || area[i]! < min || area[i]! > max) continue;
     picked.push(i);
     length += spans[i * 2 + 1]! - spans[i * 2]! + 1;
   }
   const headEnd = spans.length > 0 ? spans[0]! : whole.length - 2;
   const out = Buffer.allocUnsafe(headEnd + Math.max(0, length - 1) + 2);
   let at = whole.copy(out, 0, 0, headEnd);
-  picked.forEach((i, n) => {
-    if (n > 0) out[at++] = 0x2c; // ','
-    at += whole.copy(out, at, spans[i * 2]!, spans[i * 2 + 1]!);
-  });
+  for (let n = 0; n < picked.length;) {
+    const start = n;
+    const first = picked[n]!;
+    let last = first;
+    // Listings next to each other in the list body go in one copy, with the commas between them (a cut without a sort).
+    while (++n < picked.length && n % CUT_STEP !== 0 && picked[n] === last + 1) last++;
+    if (start > 0) out[at++] = 0x2c; // ','
+    at += whole.copy(out, at, spans[first * 2]!, spans[last * 2 + 1]!);
+    if (n % CUT_STEP === 0 && n < picked.length) yield;
+  }
   out[at++] = 0x5d; // ']'
   out[at++] = 0x7d; // '}'
   return out;
+}
+
+/** The filtered list's bytes, cut at once. */
+export function filteredBytesOf(views: FacilityViews, q: ListQuery): Buffer {
+  const steps = cutInSteps(views, q);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** The filtered list's bytes, cut one step per event-loop turn (setImmediate: answers to other requests go between). */
+export function filteredBytesLater(views: FacilityViews, q: ListQuery): Promise<Buffer> {
+  const steps = cutInSteps(views, q);
+  return new Promise((resolve, reject) => {
+    const step = () => {
+      try {
+        const next = steps.next();
+        if (next.done) resolve(next.value);
+        else setImmediate(step);
+      } catch (err) {
+        reject(err as Error);
+      }
+    };
+    setImmediate(step);
+  });
 }

@@ -4,12 +4,13 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { demoDb, demoJson, tempDir } from '../../../test/helpers/fixture.ts';
 import type { Db } from '../../store/db.ts';
 import fc from 'fast-check';
-import { brotliDecompressSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { sortListings } from '../../../shared/sort.ts';
 import type { ListResponse } from '../../../shared/listing.ts';
 import { applyImport } from '../../store/facilities.ts';
 import { listingJson } from '../../../test/helpers/data.ts';
 import type { ListQuery } from './query.ts';
+import { CUT_STEP, filteredBytesLater } from './filtered-lists.ts';
 import { ViewsCache } from './views-cache.ts';
 
 let db: Db;
@@ -237,6 +238,38 @@ it('a cut larger than offLoopBytes is compressed in the thread pool: one compres
   const after = cache.listVariant(views, q, 'br');
   expect(after.variant).toBe(made);
   expect(after.scanned).toBe(0);
+});
+
+it("a large facility's cut is made in steps over event-loop turns, each of at most CUT_STEP listings, byte for byte", async () => {
+  const n = 2 * CUT_STEP + 500;
+  const facility = {
+    id: 'stepped-one',
+    name: 'Stepped',
+    currency: 'PLN',
+    listings: Array.from({ length: n }, (_, i) => listingJson(`S-${i}`, `Stepped unit ${i}`, i)),
+  };
+  applyImport(db, { facilities: [{ ...facility, pricing_rules: [] }] } as never);
+  const cache = new ViewsCache(db, URL_BASE, undefined, 0);
+  const views = cache.get('stepped-one')!;
+  const whole = JSON.parse(views.list.identity.bytes.toString()) as ListResponse;
+  const q: ListQuery = { min_area: views.areas[1], sort: '-price' };
+  let done = false;
+  const cut = filteredBytesLater(views, q).then((bytes) => ((done = true), bytes));
+  // Other clients' answers run between the steps: two pauses over the listings, two over the ~2,350 it copies.
+  let turns = 0;
+  while (!done) {
+    await new Promise((resolve) => setImmediate(resolve));
+    turns++;
+  }
+  expect(turns).toBeGreaterThanOrEqual(4);
+  expect((await cut).toString()).toBe(JSON.stringify(expected(whole, q)));
+  // The API's path: a coding of it made off the event loop.
+  const made = gunzipSync((await cache.listVariant(views, q, 'gzip').later!).bytes).toString();
+  expect(made).toBe(JSON.stringify(expected(whole, q)));
+  expect(JSON.parse(made).listings.length).toBeGreaterThan(CUT_STEP);
+  // Without a sort, runs of neighbouring listings are copied at once, across the steps too.
+  for (const unsorted of [{ available: 'true' }, { max_area: views.areas.at(-2) }] as ListQuery[])
+    expect((await filteredBytesLater(views, unsorted)).toString()).toBe(JSON.stringify(expected(whole, unsorted)));
 });
 
 it("a large facility's sort orders are made with its views, not in a later request's turn; a small one's on first use", () => {

@@ -22,7 +22,7 @@ import {
   type KeptList,
   type Variant,
 } from './facility-views.ts';
-import { filteredBytesOf, resultKey, sortAll } from './filtered-lists.ts';
+import { filteredBytesLater, filteredBytesOf, resultKey, sortAll } from './filtered-lists.ts';
 
 /** Facility ids remembered as not served (unknown or inactive), at most this many: anyone may ask for any id. */
 const MAX_MISSING = 16_384;
@@ -200,12 +200,12 @@ export class ViewsCache {
   }
 
   /**
-   * A large facility's cut, made in a turn of the event loop of its own and compressed in the thread pool, one at a
-   * time: however many arrive in one batch, other clients' answers wait for at most one cut.
+   * A large facility's cut, made in steps over turns of the event loop and compressed in the thread pool, one at a
+   * time: however many arrive in one batch, other clients' answers wait for at most one step of one cut.
    */
   private cutLater(id: string, list: KeptList, query: ListQuery, coding: Coding): Promise<Variant> {
     const variant = this.offLoop
-      .then(() => new Promise<Buffer>((resolve) => setImmediate(() => resolve(filteredBytesOf(list.views, query)))))
+      .then(() => filteredBytesLater(list.views, query))
       .then((bytes) => compressLater(bytes, coding, 'once'))
       .then(
         (out) => {
@@ -248,13 +248,13 @@ export class ViewsCache {
     this.filteredBytes -= list.cost;
   }
 
-  /** Counts bytes a facility's views took (or gave back); over budget, the least recently used of its tier leave. */
   /** A facility's views grew by what was made on demand (a Detail, a page, its codes): counted, maybe over budget. */
   private grow(views: FacilityViews, cost: number): void {
     views.size += cost;
     this.account(views, cost);
   }
 
+  /** Counts bytes a facility's views took (or gave back); over budget, the least recently used of its tier leave. */
   private account(views: FacilityViews, delta: number): void {
     const isLarge = this.large.get(views.facility.id) === views;
     const tier = isLarge ? this.large : this.entries;
