@@ -207,6 +207,8 @@ async function main() {
       rounds,
       load,
       warmUp,
+      // 12 runs per scenario over the 4 sets (a quick run: 1).
+      slicedRuns: Math.max(1, Math.round(rounds / processes)),
       pinned,
       selected,
       track,

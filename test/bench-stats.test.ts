@@ -1,6 +1,7 @@
 // The statistics the bench's verdicts rest on.
 import { describe, expect, it } from 'vitest';
 import { median, medianInterval } from '../bench/lib/report.ts';
+import { turnTimes } from '../bench/lib/sliced.ts';
 
 describe('medianInterval', () => {
   it('spans the order statistics around the median that a 95 % interval needs', () => {
@@ -18,5 +19,14 @@ describe('medianInterval', () => {
     expect(width(medianInterval(spread(36)))).toBeLessThan(width(medianInterval(spread(12))));
     expect(medianInterval([NaN, 0.8, NaN])).toEqual([0.8, 0.8]);
     expect(medianInterval([])).toEqual([NaN, NaN]);
+  });
+});
+
+describe('turnTimes', () => {
+  it("gives each side the time of its turns within the generators' run, the first side first", () => {
+    expect(turnTimes([100, 200, 300, 400], 450)).toEqual([250, 200]);
+    // Turns that passed after the run ended count for nobody; an uneven count of turns is no longer a side's gain.
+    expect(turnTimes([100, 200, 300, 400, 500, 600], 450)).toEqual([250, 200]);
+    expect(turnTimes([], 2000)).toEqual([2000, 0]);
   });
 });

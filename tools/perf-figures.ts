@@ -129,6 +129,7 @@ function oneKey(generator: string, entries: Json): string {
       ['Bytes', (e) => num(e.bytes)],
       ...vs('Ceiling', 'ratio_rps'),
       ['Ratio 95 %', (e) => list(e.ratio_rps_interval).map(num).join('–') || '–'],
+      ['Ratio in slices (95 %)', (e) => (e.sliced ? inSlices(obj(e.sliced)) : '–')],
       ['Ratio per process pair', (e) => list(e.ratio_rps_per_process).map(num).join(' ') || '–'],
       ['p99 ratio', (e) => num(e.ratio_p99)],
       ['CPU µs/req, ours / ceiling', both('ceiling', 'cpu_us_per_req')],
@@ -188,6 +189,12 @@ function fieldMix(f: Json): string {
   ]
     .filter(Boolean)
     .join('\n\n');
+}
+
+/** A one-key row's req/s ratio in slices, with its interval: "0.91 (0.89–0.93)". */
+function inSlices(s: Json): string {
+  const interval = list(s.ratio_rps_interval);
+  return `${num(s.ratio_rps)}${interval.length === 2 ? ` (${interval.map(num).join('–')})` : ''}`;
 }
 
 /** The req/s ratio measured with the two servers taking turns in slices (bench/lib/sliced.ts). */

@@ -16,6 +16,8 @@ export interface OneKeyRun {
   rounds: number;
   load: Load;
   warmUp: Load;
+  /** Runs in slices per scenario and set of processes, after its rounds, with the first generator only. */
+  slicedRuns: number;
   pinned: string;
   selected: (name: string) => boolean;
   track: <T extends ServerProcess>(s: T) => T;
@@ -45,6 +47,7 @@ export async function measureOneKey(r: OneKeyRun): Promise<Record<string, Record
           ceilingFor: set.ceilingFor,
           track: r.track,
           broken: r.broken,
+          slicedRuns: generator === r.generators[0]![0] ? r.slicedRuns : 0,
         });
         scenarios.set(s.name, s);
         parts.set(s.name, [...(parts.get(s.name) ?? []), part]);
