@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { median, medianInterval } from '../bench/lib/report.ts';
 import { turnTimes } from '../bench/lib/sliced.ts';
+import { byWindow } from '../bench/lib/abuse.ts';
 
 describe('medianInterval', () => {
   it('spans the order statistics around the median that a 95 % interval needs', () => {
@@ -28,5 +29,19 @@ describe('turnTimes', () => {
     // Turns that passed after the run ended count for nobody; an uneven count of turns is no longer a side's gain.
     expect(turnTimes([100, 200, 300, 400, 500, 600], 450)).toEqual([250, 200]);
     expect(turnTimes([], 2000)).toEqual([2000, 0]);
+  });
+});
+
+describe('byWindow', () => {
+  it("counts each answer for the window it was due in, leaving out each window's guard", () => {
+    const switches = [
+      { at: 1000, abuse: false },
+      { at: 2000, abuse: true },
+      { at: 3000, abuse: false },
+    ];
+    // Due before the first switch, in a guard, in an alone window, in the abuse window, in the last (alone) window.
+    const result = { due: [900, 1100, 1500, 2100, 2500, 2999, 3300], latencies: [9, 1, 2, 3, 4, 5, 6] };
+    expect(byWindow(result, switches, 200)).toEqual({ alone: [2, 6], abuse: [4, 5] });
+    expect(byWindow(result, switches, 0)).toEqual({ alone: [1, 2, 6], abuse: [3, 4, 5] });
   });
 });

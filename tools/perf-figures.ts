@@ -232,10 +232,15 @@ function abuse(entries: Json[]): string {
       ],
       rows,
     ),
-    `The partner's latency, with abuse over alone:\n\n${entries.map((e, i) => `- ${label(e, i)}: ${ratios(e)}`).join('\n')}`,
+    `The partner's latency, with abuse over alone:\n\n${entries.map((e, i) => `- ${label(e, i)}: ${ratios(e)}${e.in_windows ? `; ${windowed(obj(e.in_windows))}` : ''}`).join('\n')}`,
   ]
     .filter(Boolean)
     .join('\n\n');
+}
+
+/** The abuse figure from windows of abuse on and off while the partner polls throughout (bench/lib/abuse.ts). */
+function windowed(w: Json): string {
+  return `in ${num(Number(w.window_ms) / 1000)} s windows of abuse on and off (${num(w.windows)} of each, the first ${num(w.guard_ms)} ms of each left out), p99 ${num(w.abuse_p99_ms)} / ${num(w.alone_p99_ms)} ms = ${num(w.ratio_p99)}`;
 }
 
 /** Scale, sustained load, snapshot export, the freshness check and what the run flagged, where the run has them. */

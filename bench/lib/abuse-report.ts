@@ -9,6 +9,11 @@ const shares = (statuses: Record<string, number>) => {
     .join(', ');
 };
 
+/** The figure of abuse switched on and off in windows (abuse.ts, measureInWindows). */
+export function inWindows(w: NonNullable<AbuseEntry['in_windows']>): string {
+  return `in ${w.window_ms / 1000} s windows, abuse on and off by turns (${w.windows} of each, the first ${w.guard_ms} ms of each left out): p99 ${w.abuse_p99_ms} ms with abuse / ${w.alone_p99_ms} ms alone = ${w.ratio_p99}`;
+}
+
 /** One table for every abuse target: the partner alone and with abuse, the abusers' rates and what they got. */
 export function abuseTables(entries: readonly AbuseEntry[]): string {
   const rows = entries.flatMap((e) =>
@@ -32,7 +37,8 @@ export function abuseTables(entries: readonly AbuseEntry[]): string {
   const ratios = entries
     .map(
       (e) =>
-        `key of ${e.target.label}: the partner's p99 with abuse / alone ${e.ratio_p99_pooled} (all rounds pooled), ${e.ratio_p99_paired} (median of per-round ratios); p50 ${e.ratio_p50_pooled}\n`,
+        `key of ${e.target.label}: the partner's p99 with abuse / alone ${e.ratio_p99_pooled} (all rounds pooled), ${e.ratio_p99_paired} (median of per-round ratios); p50 ${e.ratio_p50_pooled}\n` +
+        (e.in_windows ? `  ${inWindows(e.in_windows)}\n` : ''),
     )
     .join('');
   return (

@@ -84,6 +84,18 @@ export interface AbuseEntry {
   ratio_p99_pooled: number;
   ratio_p99_paired: number;
   ratio_p50_pooled: number;
+  /** Abuse switched on and off in windows while the partner polls throughout (measureInWindows). */
+  in_windows?: Windowed;
+}
+
+/** The partner's p99 in the windows with abuse and in those without, after each window's guard. */
+interface Windowed {
+  window_ms: number;
+  guard_ms: number;
+  windows: number;
+  alone_p99_ms: number;
+  abuse_p99_ms: number;
+  ratio_p99: number;
 }
 
 interface Summary {
@@ -127,6 +139,7 @@ async function partnerRequests(world: FieldWorld, keys: AbuseKeys, url: string):
 /** One abuser process (dist/bench/abuser.mjs) for `seconds`; resolves with what it sent and got. */
 function runAbuser(
   config: Record<string, unknown>,
+  spawned?: (pid: number) => void,
 ): Promise<{ sent: number; statuses: Record<string, number>; seconds: number }> {
   return new Promise((resolve, reject) => {
     const node = [process.execPath, join(BENCH_DIST, 'abuser.mjs'), JSON.stringify(config)];
@@ -135,6 +148,8 @@ function runAbuser(
     const child = spawn(IDLE ? 'chrt' : node[0]!, IDLE ? ['-i', '0', ...node] : node.slice(1), {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
+    // chrt execs node: the pid is the abuser's own, for SIGSTOP and SIGCONT.
+    spawned?.(child.pid!);
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.once('exit', (code) => {
@@ -201,6 +216,7 @@ export async function measureAbuse(
       await sleep(250);
     }
   }
+  const windowed = await measureInWindows(keys, ours, partner, agent, s, sent, broken);
   agent.destroy();
   const alone = summarise(runs.alone);
   const abuse = summarise(runs.abuse);
@@ -212,6 +228,101 @@ export async function measureAbuse(
     ratio_p99_pooled: ratio(abuse.p99_ms, alone.p99_ms),
     ratio_p99_paired: ratio(median(abuse.rounds.map((r, i) => r.p99_ms / alone.rounds[i]!.p99_ms)), 1),
     ratio_p50_pooled: ratio(abuse.p50_ms, alone.p50_ms),
+    in_windows: windowed,
+  };
+}
+
+/** When abuse was switched on or off. */
+export interface Switch {
+  at: number;
+  abuse: boolean;
+}
+
+/**
+ * The partner's latencies by the window each request was due in (the last switch at or before its due time), leaving
+ * out those due within `guard` ms of their window's start and those due before the first switch.
+ */
+export function byWindow(
+  result: Pick<OpenLoopResult, 'latencies' | 'due'>,
+  switches: readonly Switch[],
+  guard: number,
+): { alone: number[]; abuse: number[] } {
+  const out = { alone: [] as number[], abuse: [] as number[] };
+  result.latencies.forEach((latency, i) => {
+    const due = result.due[i]!;
+    const window = switches.findLast((w) => w.at <= due);
+    if (window && due - window.at >= guard) out[window.abuse ? 'abuse' : 'alone'].push(latency);
+  });
+  return out;
+}
+
+/** Abuse on and off by turns of this length, in measureInWindows. */
+export const WINDOW_MS = 1000;
+/** The start of each window left out: answers to requests sent before the switch, and the abusers' first burst. */
+const GUARD_MS = 200;
+
+/**
+ * After the rounds: the abusers run throughout, stopped (SIGSTOP) and resumed (SIGCONT) every WINDOW_MS, while the
+ * partner polls throughout; each answer counts for the window it was due in. Rounds of seconds let a slow spell of
+ * the machine land on one condition (in stop 40 the partner alone reached 21.7 ms in one round); windows of a second
+ * share such spells between the two.
+ */
+async function measureInWindows(
+  keys: AbuseKeys,
+  ours: ServerProcess,
+  partner: BenchRequest[],
+  agent: Agent,
+  s: AbuseSettings,
+  start: number,
+  broken: string[],
+): Promise<Windowed> {
+  const windows = 2 * s.rounds;
+  const seconds = (2 * windows * WINDOW_MS) / 1000;
+  const pids: number[] = [];
+  const common = { url: ours.url, seconds: seconds + 1, connections: s.connections, seed: 2000 };
+  const abusers = Promise.all([
+    runAbuser({ ...common, mode: 'filter', key: keys.abuser.key }, (pid) => pids.push(pid)),
+    runAbuser({ ...common, mode: 'rent', facility: keys.target.facility, size: keys.target.size }, (pid) =>
+      pids.push(pid),
+    ),
+  ]);
+  const signal = (name: 'SIGSTOP' | 'SIGCONT') => pids.forEach((pid) => process.kill(pid, name));
+  signal('SIGSTOP');
+  const switches: Switch[] = [{ at: performance.now(), abuse: false }];
+  const turns = setInterval(() => {
+    const abuse = !switches.at(-1)!.abuse;
+    signal(abuse ? 'SIGCONT' : 'SIGSTOP');
+    switches.push({ at: performance.now(), abuse });
+  }, WINDOW_MS);
+  let result: OpenLoopResult;
+  try {
+    result = await openLoop(ours.url, partner, s.rate, seconds, agent, start);
+  } finally {
+    clearInterval(turns);
+    signal('SIGCONT');
+  }
+  await abusers;
+  const bad = Object.entries(result.statuses).filter(([status]) => Number(status) >= 400);
+  if (bad.length > 0 || result.failed > 0)
+    broken.push(
+      `abuse (${keys.target.label}, in windows): the partner got ${bad.length} error statuses, ${result.failed} failed`,
+    );
+  const latencies = byWindow(result, switches, GUARD_MS);
+  const p99 = (xs: number[]) =>
+    round3(
+      percentile(
+        xs.sort((a, b) => a - b),
+        99,
+      ),
+    );
+  const [alone, abuse] = [p99(latencies.alone), p99(latencies.abuse)];
+  return {
+    window_ms: WINDOW_MS,
+    guard_ms: GUARD_MS,
+    windows,
+    alone_p99_ms: alone,
+    abuse_p99_ms: abuse,
+    ratio_p99: ratio(abuse, alone),
   };
 }
 

@@ -7,6 +7,8 @@ export interface OpenLoopResult {
   sent: number;
   /** Milliseconds from each request's due time to the end of its answer. */
   latencies: number[];
+  /** Each answer's due time (performance.now()), in the order of `latencies`. */
+  due: number[];
   statuses: Record<string, number>;
   /** Requests that failed (socket errors) or had no answer within the limit. */
   failed: number;
@@ -23,7 +25,7 @@ export async function openLoop(
   start = 0,
 ): Promise<OpenLoopResult> {
   const base = new URL(url);
-  const result: OpenLoopResult = { sent: 0, latencies: [], statuses: {}, failed: 0, seconds };
+  const result: OpenLoopResult = { sent: 0, latencies: [], due: [], statuses: {}, failed: 0, seconds };
   const inFlight = new Set<Promise<void>>();
   const send = (r: BenchRequest, due: number) => {
     const done = new Promise<void>((resolve) => {
@@ -33,6 +35,7 @@ export async function openLoop(
           res.resume();
           res.on('end', () => {
             result.latencies.push(performance.now() - due);
+            result.due.push(due);
             result.statuses[res.statusCode!] = (result.statuses[res.statusCode!] ?? 0) + 1;
             resolve();
           });
