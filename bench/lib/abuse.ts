@@ -208,11 +208,7 @@ export async function measureAbuse(
           statuses: a.statuses,
         })),
       });
-      const bad = Object.entries(result.statuses).filter(([status]) => Number(status) >= 400);
-      if (bad.length > 0 || result.failed > 0)
-        broken.push(
-          `abuse (${keys.target.label}, ${condition}): the partner got ${bad.map(([st, n]) => `${n} x ${st}`).join(', ') || 'no error status'}, ${result.failed} failed requests`,
-        );
+      checkPartner(result, `${keys.target.label}, ${condition}`, broken);
       await sleep(250);
     }
   }
@@ -286,7 +282,14 @@ async function measureInWindows(
       pids.push(pid),
     ),
   ]);
-  const signal = (name: 'SIGSTOP' | 'SIGCONT') => pids.forEach((pid) => process.kill(pid, name));
+  const signal = (name: 'SIGSTOP' | 'SIGCONT') =>
+    pids.forEach((pid) => {
+      try {
+        process.kill(pid, name);
+      } catch {
+        // An abuser that exited early: its run reports it.
+      }
+    });
   signal('SIGSTOP');
   const switches: Switch[] = [{ at: performance.now(), abuse: false }];
   const turns = setInterval(() => {
@@ -302,19 +305,9 @@ async function measureInWindows(
     signal('SIGCONT');
   }
   await abusers;
-  const bad = Object.entries(result.statuses).filter(([status]) => Number(status) >= 400);
-  if (bad.length > 0 || result.failed > 0)
-    broken.push(
-      `abuse (${keys.target.label}, in windows): the partner got ${bad.length} error statuses, ${result.failed} failed`,
-    );
+  checkPartner(result, `${keys.target.label}, in windows`, broken);
   const latencies = byWindow(result, switches, GUARD_MS);
-  const p99 = (xs: number[]) =>
-    round3(
-      percentile(
-        xs.sort((a, b) => a - b),
-        99,
-      ),
-    );
+  const p99 = (xs: number[]) => round3(percentile(ascending(xs), 99));
   const [alone, abuse] = [p99(latencies.alone), p99(latencies.abuse)];
   return {
     window_ms: WINDOW_MS,
@@ -326,13 +319,25 @@ async function measureInWindows(
   };
 }
 
+/** A partner that got error statuses or failed requests is a broken run, named with `where`. */
+function checkPartner(result: OpenLoopResult, where: string, broken: string[]): void {
+  const bad = Object.entries(result.statuses).filter(([status]) => Number(status) >= 400);
+  if (bad.length > 0 || result.failed > 0)
+    broken.push(
+      `abuse (${where}): the partner got ${bad.map(([st, n]) => `${n} x ${st}`).join(', ') || 'no error status'}, ${result.failed} failed requests`,
+    );
+}
+
+/** The values in ascending order, sorted in place. */
+const ascending = (xs: number[]) => xs.sort((a, b) => a - b);
+
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 function summarise(conditions: Condition[]): Summary {
-  const all = conditions.flatMap((c) => c.partner.latencies).sort((a, b) => a - b);
+  const all = ascending(conditions.flatMap((c) => c.partner.latencies));
   const statuses: Record<string, number> = {};
   for (const c of conditions)
     for (const [st, n] of Object.entries(c.partner.statuses)) statuses[st] = (statuses[st] ?? 0) + n;
@@ -346,7 +351,7 @@ function summarise(conditions: Condition[]): Summary {
     core_busy: median(conditions.map((c) => c.core_busy)),
     server_waited: median(conditions.map((c) => c.server_waited)),
     rounds: conditions.map((c) => {
-      const sorted = [...c.partner.latencies].sort((a, b) => a - b);
+      const sorted = ascending([...c.partner.latencies]);
       return {
         p50_ms: round3(percentile(sorted, 50)),
         p99_ms: round3(percentile(sorted, 99)),

@@ -134,6 +134,7 @@ export function buildViews(db: Db, facilityId: string, publicUrl: string, used: 
     at += 1; // the comma
   });
   const list = apiBodyOf(Buffer.from(`${head}${parts.join(',')}]}`));
+  const area = Float64Array.from(summaries, (s) => s.area_m2);
   return {
     facility: data.facility,
     data,
@@ -143,9 +144,9 @@ export function buildViews(db: Db, facilityId: string, publicUrl: string, used: 
     list,
     summaries,
     spans,
-    area: Float64Array.from(summaries, (s) => s.area_m2),
+    area,
     free: Uint8Array.from(summaries, (s) => (s.free_units > 0 ? 1 : 0)),
-    areas: Float64Array.from(new Set(summaries.map((s) => s.area_m2))).sort(),
+    areas: Float64Array.from(new Set(area)).sort(),
     orders: {},
     details: new Array<ApiBody | undefined>(data.listings.length),
     pages: new Array<Buffer | undefined>(data.listings.length),
