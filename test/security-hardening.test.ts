@@ -1,5 +1,6 @@
 // Server hardening: URL and header size limits (414, 431), malformed requests answered as problem+json, nosniff on every
 // answer, CSP / Referrer-Policy / frame rules on HTML pages, no version banner, Node's server limits set.
+import { Agent, get } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_URL_LENGTH } from '../server/http/transport/answer.ts';
 import { listingIdOf } from '../server/domain/facility.ts';
@@ -210,5 +211,20 @@ describe("Node's server limits", () => {
     expect(demo.app.server.keepAliveTimeout).toBeGreaterThan(0);
     expect(demo.app.server.maxConnections).toBeGreaterThan(0);
     expect(demo.app.server.maxConnections).toBeLessThanOrEqual(100_000);
+  });
+
+  it('the keep-alive timeout is announced in Keep-Alive, as docs/api.md tells pooling clients', async () => {
+    const header = await new Promise<string | undefined>((resolve, reject) => {
+      const agent = new Agent({ keepAlive: true });
+      get(`http://127.0.0.1:${demo.app.port}${LIST}`, { agent, headers: { 'X-API-Key': key } }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          agent.destroy();
+          resolve(res.headers['keep-alive'] as string | undefined);
+        });
+      }).on('error', reject);
+    });
+    expect(header).toBe(`timeout=${demo.app.server.keepAliveTimeout / 1000}`);
+    expect(demo.app.server.keepAliveTimeout).toBe(5_000);
   });
 });

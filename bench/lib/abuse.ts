@@ -172,7 +172,8 @@ export async function measureAbuse(
   broken: string[],
 ): Promise<AbuseEntry> {
   const partner = await partnerRequests(world, keys, ours.url);
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  // Idle sockets dropped before the server's 5 s: Node 20's Agent ignores the Keep-Alive hint without a timeout of its own.
+  const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: 4_000 });
   await openLoop(ours.url, partner, s.rate, 1, agent); // warm-up: connections open, JIT warm
   const runs = { alone: [] as Condition[], abuse: [] as Condition[] };
   let sent = 0;
@@ -324,9 +325,14 @@ function checkPartner(result: OpenLoopResult, where: string, broken: string[]): 
   const bad = Object.entries(result.statuses).filter(([status]) => Number(status) >= 400);
   if (bad.length > 0 || result.failed > 0)
     broken.push(
-      `abuse (${where}): the partner got ${bad.map(([st, n]) => `${n} x ${st}`).join(', ') || 'no error status'}, ${result.failed} failed requests`,
+      `abuse (${where}): the partner got ${bad.map(([st, n]) => `${n} x ${st}`).join(', ') || 'no error status'}, ${result.failed} failed requests${failures(result.errors)}`,
     );
 }
+
+const failures = (errors: Record<string, number>) => {
+  const named = Object.entries(errors).map(([code, n]) => `${n} x ${code}`);
+  return named.length > 0 ? ` (${named.join(', ')})` : '';
+};
 
 /** The values in ascending order, sorted in place. */
 const ascending = (xs: number[]) => xs.sort((a, b) => a - b);

@@ -70,7 +70,7 @@ export async function measureFieldMix(
   peer: ServerProcess,
   r: FieldRun,
 ): Promise<FieldEntry> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  const agent = new Agent({ keepAlive: true, maxSockets: 4, timeout: 4_000 }); // below the server's Keep-Alive: timeout=5
   const { distinct, seconds: captureSeconds, kinds, statuses } = await captureRotation(rotation, ours, agent, r);
 
   const file = join(r.dir, 'ceiling-mix.json');

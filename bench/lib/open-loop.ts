@@ -12,6 +12,8 @@ export interface OpenLoopResult {
   statuses: Record<string, number>;
   /** Requests that failed (socket errors) or had no answer within the limit. */
   failed: number;
+  /** The failures by error code (ECONNRESET, timeout, ...), so that a broken run says what broke. */
+  errors: Record<string, number>;
   seconds: number;
 }
 
@@ -25,7 +27,7 @@ export async function openLoop(
   start = 0,
 ): Promise<OpenLoopResult> {
   const base = new URL(url);
-  const result: OpenLoopResult = { sent: 0, latencies: [], due: [], statuses: {}, failed: 0, seconds };
+  const result: OpenLoopResult = { sent: 0, latencies: [], due: [], statuses: {}, failed: 0, errors: {}, seconds };
   const inFlight = new Set<Promise<void>>();
   const send = (r: BenchRequest, due: number) => {
     const done = new Promise<void>((resolve) => {
@@ -42,8 +44,10 @@ export async function openLoop(
         },
       );
       req.on('timeout', () => req.destroy(new Error('timeout')));
-      req.on('error', () => {
+      req.on('error', (err: NodeJS.ErrnoException) => {
         result.failed++;
+        const code = err.code ?? err.message;
+        result.errors[code] = (result.errors[code] ?? 0) + 1;
         resolve();
       });
       req.end();
