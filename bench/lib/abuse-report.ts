@@ -31,6 +31,7 @@ export function abuseTables(entries: readonly AbuseEntry[]): string {
       s.max_ms,
       Math.round(s.core_busy * 100),
       Math.round(s.server_waited * 100),
+      `${s.client_delay_p99_ms} / ${s.client_delay_max_ms}`,
       s.abusers?.map((a) => `${a.mode} ${a.rps.toLocaleString('en-US')}/s (${shares(a.statuses)})`).join('; ') ?? '',
     ]),
   );
@@ -52,6 +53,7 @@ export function abuseTables(entries: readonly AbuseEntry[]): string {
         'max ms',
         'ours core %',
         'ours waited for core %',
+        'partner client loop delay p99 / max ms',
         'abusers: answers per second (statuses)',
       ],
       rows,

@@ -2,12 +2,12 @@
 // its rate limit sends distinct filter values and anonymous clients ask for rental pages as fast as they are answered.
 // Rounds alternate (alone, with abuse) on the same server; the partner's p50/p99 of each are compared.
 import { spawn, spawnSync } from 'node:child_process';
-import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { createKeys, listingIdIn, type IssuedKey } from './data.ts';
 import type { FieldWorld } from './field-mix.ts';
 import type { BenchRequest } from './load.ts';
-import { openLoop, type OpenLoopResult } from './open-loop.ts';
+import type { OpenLoopResult } from './open-loop.ts';
+import { startPartner, type Partner } from './partner-client.ts';
 import { seeded, intIn } from './random.ts';
 import { median, ratio } from './report.ts';
 import { capture } from './capture.ts';
@@ -107,6 +107,10 @@ interface Summary {
   partner_failed: number;
   core_busy: number;
   server_waited: number;
+  /** The partner's client's own event-loop delay (ms), p99 of the median round and the largest: its stalls would count
+   * in its latencies. */
+  client_delay_p99_ms: number;
+  client_delay_max_ms: number;
   abusers?: { mode: string; rps: number; statuses: Record<string, number> }[];
   rounds: { p50_ms: number; p99_ms: number; core_busy: number; server_waited: number }[];
 }
@@ -172,9 +176,8 @@ export async function measureAbuse(
   broken: string[],
 ): Promise<AbuseEntry> {
   const partner = await partnerRequests(world, keys, ours.url);
-  // Idle sockets dropped before the server's 5 s: Node 20's Agent ignores the Keep-Alive hint without a timeout of its own.
-  const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: 4_000 });
-  await openLoop(ours.url, partner, s.rate, 1, agent); // warm-up: connections open, JIT warm
+  const client = startPartner(ours.url, partner);
+  await client.run(s.rate, 1); // warm-up: connections open, JIT warm
   const runs = { alone: [] as Condition[], abuse: [] as Condition[] };
   let sent = 0;
   for (let i = 0; i < s.rounds; i++) {
@@ -192,7 +195,7 @@ export async function measureAbuse(
         ]);
         await sleep(500);
       }
-      const result = await openLoop(ours.url, partner, s.rate, s.seconds, agent, sent);
+      const result = await client.run(s.rate, s.seconds, sent);
       sent += result.sent;
       const done = abusers && (await abusers);
       const wall = performance.now() - began;
@@ -213,8 +216,8 @@ export async function measureAbuse(
       await sleep(250);
     }
   }
-  const windowed = await measureInWindows(keys, ours, partner, agent, s, sent, broken);
-  agent.destroy();
+  const windowed = await measureInWindows(keys, ours, client, s, sent, broken);
+  client.stop();
   const alone = summarise(runs.alone);
   const abuse = summarise(runs.abuse);
   return {
@@ -267,8 +270,7 @@ const GUARD_MS = 200;
 async function measureInWindows(
   keys: AbuseKeys,
   ours: ServerProcess,
-  partner: BenchRequest[],
-  agent: Agent,
+  client: Partner,
   s: AbuseSettings,
   start: number,
   broken: string[],
@@ -300,7 +302,7 @@ async function measureInWindows(
   }, WINDOW_MS);
   let result: OpenLoopResult;
   try {
-    result = await openLoop(ours.url, partner, s.rate, seconds, agent, start);
+    result = await client.run(s.rate, seconds, start);
   } finally {
     clearInterval(turns);
     signal('SIGCONT');
@@ -356,6 +358,8 @@ function summarise(conditions: Condition[]): Summary {
     partner_failed: conditions.reduce((a, c) => a + c.partner.failed, 0),
     core_busy: median(conditions.map((c) => c.core_busy)),
     server_waited: median(conditions.map((c) => c.server_waited)),
+    client_delay_p99_ms: round3(median(conditions.map((c) => c.partner.client_delay.p99_ms))),
+    client_delay_max_ms: round3(Math.max(...conditions.map((c) => c.partner.client_delay.max_ms))),
     rounds: conditions.map((c) => {
       const sorted = ascending([...c.partner.latencies]);
       return {

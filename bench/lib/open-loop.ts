@@ -1,6 +1,7 @@
 // A rate-controlled client: sends at a fixed rate whatever the server does (open loop), and times each answer from
 // the moment its request was due, so that a stalled server shows in the latencies instead of slowing the client.
 import { Agent, request } from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { BenchRequest } from './load.ts';
 
 export interface OpenLoopResult {
@@ -15,6 +16,8 @@ export interface OpenLoopResult {
   /** The failures by error code (ECONNRESET, timeout, ...), so that a broken run says what broke. */
   errors: Record<string, number>;
   seconds: number;
+  /** The client's own event-loop delay during the run (p99 and max, ms): a stalled client inflates the latencies. */
+  client_delay: { p99_ms: number; max_ms: number };
 }
 
 /** `rate` requests per second for `seconds`, rotating through `requests` from `start`; waits for the last answers. */
@@ -27,7 +30,16 @@ export async function openLoop(
   start = 0,
 ): Promise<OpenLoopResult> {
   const base = new URL(url);
-  const result: OpenLoopResult = { sent: 0, latencies: [], due: [], statuses: {}, failed: 0, errors: {}, seconds };
+  const result: OpenLoopResult = {
+    sent: 0,
+    latencies: [],
+    due: [],
+    statuses: {},
+    failed: 0,
+    errors: {},
+    seconds,
+    client_delay: { p99_ms: 0, max_ms: 0 },
+  };
   const inFlight = new Set<Promise<void>>();
   const send = (r: BenchRequest, due: number) => {
     const done = new Promise<void>((resolve) => {
@@ -55,6 +67,8 @@ export async function openLoop(
     inFlight.add(done);
     void done.then(() => inFlight.delete(done));
   };
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
   const began = performance.now();
   const total = Math.round(rate * seconds);
   await new Promise<void>((resolve) => {
@@ -72,5 +86,7 @@ export async function openLoop(
     const timer = setInterval(tick, 1);
   });
   await Promise.all(inFlight);
+  delay.disable();
+  result.client_delay = { p99_ms: delay.percentile(99) / 1e6, max_ms: delay.max / 1e6 };
   return result;
 }

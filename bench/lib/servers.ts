@@ -68,7 +68,7 @@ export const BENCH_DIST = join(REPO, 'dist', 'bench');
 
 /**
  * The bench's own servers (the 401 scenario's app with the failed-auth limit lifted, and the Fastify peer), and the
- * abuse scenario's abuser, compiled to plain JavaScript, so that they run on plain node like `listings` and the
+ * abuse scenario's abuser and partner, compiled to plain JavaScript, so that they run on plain node like `listings` and the
  * ceiling: under tsx's loader they would pay CPU per request that no server in production pays, and the comparison
  * would flatter us.
  */
@@ -90,6 +90,7 @@ export async function compileBenchServers(): Promise<void> {
           'serve-open-auth': join(REPO, 'bench', 'lib', 'serve-open-auth.ts'),
           'peer-fastify': join(REPO, 'bench', 'peer-fastify.ts'),
           abuser: join(REPO, 'bench', 'lib', 'abuser.ts'),
+          partner: join(REPO, 'bench', 'lib', 'partner.ts'),
         },
         output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },
       },
