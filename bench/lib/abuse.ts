@@ -177,47 +177,52 @@ export async function measureAbuse(
 ): Promise<AbuseEntry> {
   const partner = await partnerRequests(world, keys, ours.url);
   const client = startPartner(ours.url, partner);
-  await client.run(s.rate, 1); // warm-up: connections open, JIT warm
   const runs = { alone: [] as Condition[], abuse: [] as Condition[] };
-  let sent = 0;
-  for (let i = 0; i < s.rounds; i++) {
-    for (const condition of i % 2 === 0 ? (['alone', 'abuse'] as const) : (['abuse', 'alone'] as const)) {
-      const cpu = cpuMs(ours.pid);
-      const waited = waitedForCoreMs(ours.pid);
-      const began = performance.now();
-      let abusers: Promise<{ sent: number; statuses: Record<string, number>; seconds: number }[]> | undefined;
-      if (condition === 'abuse') {
-        // The abusers run a second longer than the partner, which starts half a second into the abuse.
-        const common = { url: ours.url, seconds: s.seconds + 1, connections: s.connections, seed: 1000 + i };
-        abusers = Promise.all([
-          runAbuser({ ...common, mode: 'filter', key: keys.abuser.key }),
-          runAbuser({ ...common, mode: 'rent', facility: keys.target.facility, size: keys.target.size }),
-        ]);
-        await sleep(500);
+  let windowed: Windowed;
+  // The partner's process is stopped however the scenario ends: its IPC channel would keep the bench alive.
+  try {
+    await client.run(s.rate, 1); // warm-up: connections open, JIT warm
+    let sent = 0;
+    for (let i = 0; i < s.rounds; i++) {
+      for (const condition of i % 2 === 0 ? (['alone', 'abuse'] as const) : (['abuse', 'alone'] as const)) {
+        const cpu = cpuMs(ours.pid);
+        const waited = waitedForCoreMs(ours.pid);
+        const began = performance.now();
+        let abusers: Promise<{ sent: number; statuses: Record<string, number>; seconds: number }[]> | undefined;
+        if (condition === 'abuse') {
+          // The abusers run a second longer than the partner, which starts half a second into the abuse.
+          const common = { url: ours.url, seconds: s.seconds + 1, connections: s.connections, seed: 1000 + i };
+          abusers = Promise.all([
+            runAbuser({ ...common, mode: 'filter', key: keys.abuser.key }),
+            runAbuser({ ...common, mode: 'rent', facility: keys.target.facility, size: keys.target.size }),
+          ]);
+          await sleep(500);
+        }
+        const result = await client.run(s.rate, s.seconds, sent);
+        sent += result.sent;
+        const done = abusers && (await abusers);
+        const wall = performance.now() - began;
+        const busy = (cpuMs(ours.pid) - cpu) / wall;
+        const serverWaited = Math.max(0, (waitedForCoreMs(ours.pid) - waited) / wall);
+        runs[condition].push({
+          partner: result,
+          core_busy: Math.round(busy * 100) / 100,
+          server_waited: Math.round(serverWaited * 1000) / 1000,
+          abusers: done?.map((a, j) => ({
+            mode: j === 0 ? 'filter' : 'rent',
+            sent: a.sent,
+            rps: Math.round(a.sent / a.seconds),
+            statuses: a.statuses,
+          })),
+        });
+        checkPartner(result, `${keys.target.label}, ${condition}`, broken);
+        await sleep(250);
       }
-      const result = await client.run(s.rate, s.seconds, sent);
-      sent += result.sent;
-      const done = abusers && (await abusers);
-      const wall = performance.now() - began;
-      const busy = (cpuMs(ours.pid) - cpu) / wall;
-      const serverWaited = Math.max(0, (waitedForCoreMs(ours.pid) - waited) / wall);
-      runs[condition].push({
-        partner: result,
-        core_busy: Math.round(busy * 100) / 100,
-        server_waited: Math.round(serverWaited * 1000) / 1000,
-        abusers: done?.map((a, j) => ({
-          mode: j === 0 ? 'filter' : 'rent',
-          sent: a.sent,
-          rps: Math.round(a.sent / a.seconds),
-          statuses: a.statuses,
-        })),
-      });
-      checkPartner(result, `${keys.target.label}, ${condition}`, broken);
-      await sleep(250);
     }
+    windowed = await measureInWindows(keys, ours, client, s, sent, broken);
+  } finally {
+    client.stop();
   }
-  const windowed = await measureInWindows(keys, ours, client, s, sent, broken);
-  client.stop();
   const alone = summarise(runs.alone);
   const abuse = summarise(runs.abuse);
   return {

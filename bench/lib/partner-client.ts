@@ -26,6 +26,8 @@ export function startPartner(url: string, requests: readonly BenchRequest[]): Pa
         const run: PartnerRun = { url, requests, rate, seconds, start };
         child.send(run);
       }),
-    stop: () => child.disconnect(),
+    stop: () => {
+      if (child.connected) child.disconnect();
+    },
   };
 }

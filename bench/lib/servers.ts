@@ -68,8 +68,8 @@ export const BENCH_DIST = join(REPO, 'dist', 'bench');
 
 /**
  * The bench's own servers (the 401 scenario's app with the failed-auth limit lifted, and the Fastify peer), and the
- * abuse scenario's abuser and partner, compiled to plain JavaScript, so that they run on plain node like `listings` and the
- * ceiling: under tsx's loader they would pay CPU per request that no server in production pays, and the comparison
+ * abuse scenario's abuser and partner, compiled to plain JavaScript, so that they run on plain node like `listings` and
+ * the ceiling: under tsx's loader they would pay CPU per request that no server in production pays, and the comparison
  * would flatter us.
  */
 export async function compileBenchServers(): Promise<void> {
