@@ -1,6 +1,8 @@
 // The operator's import file: validated completely here before the store is touched.
 import { z } from 'zod';
 import { IsoDuration } from '../../shared/listing.ts';
+import { multiLine, singleLine } from './text.ts';
+import { httpUrl, urlTemplate } from './urls.ts';
 
 const currencies = new Set(Intl.supportedValuesOf('currency'));
 
@@ -25,40 +27,12 @@ const fieldOf = (item: unknown, key: string): unknown =>
   typeof item === 'object' && item !== null ? (item as Record<string, unknown>)[key] : undefined;
 
 const minor = z.int().min(0).max(1_000_000_000_000, 'must be at most 10^12 minor units');
-/** Browsers and CDNs handle URLs up to about 2 KB; photo URLs and link templates alike. */
-const MAX_URL_LENGTH = 2048;
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(MAX_URL_LENGTH);
 /** Durations are echoed in every answer: `P1Y6M` needs 5 characters, so 32 leaves room without letting one grow. */
 const duration = IsoDuration.max(32);
 
-/**
- * `{facility}` and `{code}` are filled in every listing's link, so each may appear at most twice (a path and a query
- * parameter): a filled link then stays within 2048 + 2 * 54 + 2 * 58 characters, however the template is written.
- */
-const MAX_PLACEHOLDER_USES = 2;
-const PLACEHOLDERS = ['{facility}', '{code}'] as const;
-
-/** An operator's link template: an http(s) URL of bounded length whose placeholders are used a bounded number of times. */
-function urlTemplate(rule: (template: string) => boolean, message: string) {
-  return z
-    .string()
-    .max(MAX_URL_LENGTH)
-    .refine(rule, message)
-    .superRefine((template, ctx) => {
-      for (const placeholder of PLACEHOLDERS) {
-        const uses = template.split(placeholder).length - 1;
-        if (uses > MAX_PLACEHOLDER_USES)
-          ctx.addIssue({
-            code: 'custom',
-            message: `must hold ${placeholder} at most ${MAX_PLACEHOLDER_USES} times (holds ${uses})`,
-          });
-      }
-    });
-}
-
 export const ImportPhoto = z.strictObject({
-  url: httpUrl,
-  caption: z.string().max(500),
+  url: httpUrl(),
+  caption: singleLine().max(500),
   width: z.int().positive().optional(),
   height: z.int().positive().optional(),
 });
@@ -68,7 +42,7 @@ export const ImportListing = z
     code: z
       .string()
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 characters of letters, digits, ".", "_" or "-"'),
-    title: z.string().trim().min(1).max(200),
+    title: singleLine().trim().min(1).max(200),
     active: z.boolean(),
     area_m2: z.number().positive().max(100_000),
     dimensions: z.strictObject({
@@ -76,7 +50,7 @@ export const ImportListing = z
       depth_m: z.number().positive().max(1000),
       height_m: z.number().positive().max(1000).optional(),
     }),
-    description: z.string().max(10_000),
+    description: multiLine().max(10_000),
     price_gross: minor,
     price_period: duration.default('P1M'),
     vat_rate: percent(0, 100),
@@ -108,18 +82,12 @@ const MAX_PHOTOS_PER_FACILITY = 30_000;
 export const ImportFacility = z
   .strictObject({
     id: z.string().regex(/^[a-z0-9-]{1,64}$/, 'must be 1-64 characters of a-z, 0-9 or "-"'),
-    name: z.string().trim().min(1).max(200),
+    name: singleLine().trim().min(1).max(200),
     currency: z
       .string()
       .refine((c) => /^[A-Z]{3}$/.test(c) && currencies.has(c), 'must be a known ISO 4217 currency code'),
-    rental_page_url: urlTemplate(
-      (t) => /^https?:\/\//.test(t) && t.includes('{code}'),
-      'must be an http(s) URL template containing {code}',
-    ).optional(),
-    booking_url: urlTemplate(
-      (t) => /^https?:\/\//.test(t),
-      'must be an http(s) URL (it may contain {facility} and {code})',
-    )
+    rental_page_url: urlTemplate(true).optional(),
+    booking_url: urlTemplate(false)
       .optional()
       .describe("The operator's own booking page: the rental page's Rent button leads there."),
     contact: z
