@@ -28,10 +28,16 @@ const COMPONENTS = [
   'Problem',
 ];
 
+/** Answers are open objects: a client that validates them must still accept the fields a later version adds. */
+function openAnswerObject({ jsonSchema }: { jsonSchema: { additionalProperties?: unknown } }): void {
+  if (jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+}
+
 export function openApiDocument(publicUrl: string) {
   const all = z.toJSONSchema(z.globalRegistry, {
     target: 'draft-2020-12',
     uri: (id) => `#/components/schemas/${id}`,
+    override: openAnswerObject,
   }).schemas;
   const components = Object.fromEntries(
     COMPONENTS.map((name) => {
@@ -169,6 +175,8 @@ export function openApiDocument(publicUrl: string) {
         "Read-only listings of one self-storage facility per API key: live prices (dynamic pricing included), free units and photos, exactly as the operator's rental page shows them. " +
         'Money is in minor units with an ISO 4217 currency; periods are ISO 8601 durations; area in m², dimensions in metres. ' +
         'Booking happens on the rental page each listing links to (`rent_url`). Every answer carries CORS headers and `X-Request-Id`; errors are RFC 9457 problem+json. ' +
+        'Answers are open objects: any of them may gain fields, and vocabularies (such as problem `code`s) may gain values, without a new version, so clients must ignore fields and values they do not know. ' +
+        'Existing fields keep their names, types and meaning; a change that removes or narrows one is announced first with `Deprecation` (RFC 9745) and `Sunset` (RFC 8594) headers and in the changelog. ' +
         'Outside this two-endpoint API, for load balancers: `GET /healthz` needs no key and answers 200 `ok` only while the server can serve fresh answers, 503 otherwise (see `x-health-check`).',
       contact: { name: 'The operator of this server', url: publicUrl },
       license: { name: 'MIT', identifier: 'MIT' },
