@@ -79,18 +79,21 @@ describe('bounded work per request', () => {
     }
   });
 
-  it('rental pages after the first cost less, all 40 together, than building the facility once (item 2)', () => {
+  it('40 rental pages of a large facility, each asked for the first time, cost less than building the facility once (item 2)', () => {
     const handler = handlerOver(file, { pageLimit: { rate: 1e9, burst: 1e9 } });
     try {
       const codes = big.facility.codes;
-      const first = timed(() => expect(inject(handler, { url: `/rent/big/${codes[0]}` }).status).toBe(200));
-      const rest = timed(() => {
+      const build = timed(() =>
+        expect(inject(handler, { url: '/external/listings', headers: { 'x-api-key': keys.big! } }).status).toBe(200),
+      );
+      const pages = timed(() => {
         for (let i = 1; i <= 40; i++) {
           const url = i % 4 === 0 ? `/rent/big/NO-SUCH-${i}` : `/rent/big/${codes[i * 97]}`;
           expect(inject(handler, { url }).status).toBe(i % 4 === 0 ? 404 : 200);
         }
       });
-      expect(rest).toBeLessThan(first);
+      expect(pages).toBeLessThan(build);
+      expect(handler.pages.reads).toBe(40);
     } finally {
       handler.close();
     }

@@ -1,5 +1,6 @@
-// Rental pages need no key, so they are bounded otherwise: served from the facility's cached views (no store read per
-// page, unknown codes included) and limited per client address, which a trusted proxy's X-Forwarded-For names.
+// Rental pages need no key, so they are bounded otherwise: kept in a cache of their own (one store read of one listing
+// per page, unknown codes included, none again) and limited per client address, which a trusted proxy's X-Forwarded-For
+// names.
 import { describe, expect, it } from 'vitest';
 import { openDb } from '../server/store/db.ts';
 import { applyImport } from '../server/store/facilities.ts';
@@ -20,11 +21,15 @@ const demo = useDemoDb({
 });
 
 describe('rental pages', () => {
-  it('come from the views the API serves: one build for the facility, however many pages, unknown codes included', () => {
+  it("are read once each, unknown codes included, and never build the API's views of the facility", () => {
     const handler = handlerOver(demo.file, { pageLimit: { rate: 1e9, burst: 1e9 } });
     try {
-      for (const code of facility.codes) expect(inject(handler, { url: `/rent/rent-a/${code}` }).status).toBe(200);
-      for (let i = 0; i < 20; i++) expect(inject(handler, { url: `/rent/rent-a/NOPE-${i}` }).status).toBe(404);
+      for (const round of [1, 2]) {
+        for (const code of facility.codes) expect(inject(handler, { url: `/rent/rent-a/${code}` }).status).toBe(200);
+        for (let i = 0; i < 20; i++) expect(inject(handler, { url: `/rent/rent-a/NOPE-${i}` }).status).toBe(404);
+        expect(handler.pages.reads, `round ${round}`).toBe(facility.codes.length + 20);
+      }
+      expect(handler.api.views.reads).toBe(0);
       inject(handler, { url: '/external/listings', headers: { 'x-api-key': key } });
       expect(handler.api.views.builds).toBe(1);
     } finally {

@@ -20,18 +20,22 @@ import { html, HTML_SECURITY_HEADERS, page } from './pages/html.ts';
 import { docsPage } from './pages/docs.ts';
 import { openApiDocument } from './api/openapi.ts';
 import { nextRequestId } from './transport/request-id.ts';
-import { rentalPage, RENT_PREFIX, tooManyPages } from './pages/rental-page.ts';
+import { rentalPage, RENT_PREFIX, tooManyPages, unavailablePage } from './pages/rental-page.ts';
 import { RateLimiter, type Limit } from './api/rate-limit.ts';
 import { StaticBody, StaticFiles } from './pages/static-files.ts';
 import { healthOf } from './pages/health.ts';
-import { Freshness } from '../freshness/freshness.ts';
+import { Freshness, UNAVAILABLE_RETRY_AFTER_S } from '../freshness/freshness.ts';
+import { facilityRevisions } from '../store/facilities.ts';
 import type { RequestLogger } from './transport/log.ts';
 import { ViewsCache } from './views/views-cache.ts';
+import { PageCache } from './views/page-cache.ts';
 
 export interface HandlerOptions extends Omit<ApiOptions, 'db'> {
   db: Db;
   /** Rental pages per client address: they need no key, so a client is known by its address alone. */
   pageLimit?: Limit;
+  /** Bytes of rental pages kept, apart from the facilities' views (cacheBudgetBytes). */
+  pageCacheBytes?: number;
   /** Extra folders served under a URL prefix (the demo pages, exported snapshots). */
   mounts?: { prefix: string; dir: string; cacheControl?: string }[];
   /** Links shown on the index page. */
@@ -45,16 +49,23 @@ export interface HandlerOptions extends Omit<ApiOptions, 'db'> {
 /** A person reads a few pages a minute; an office or a mobile network may put many people behind one address. */
 export const DEFAULT_PAGE_LIMIT: Limit = { rate: 5, burst: 60 };
 
-/** The request handler, with the API it routes to (tests and the bench read its caches). */
+/** The request handler, with the API it routes to and the rental pages' cache (tests and the bench read the caches). */
 export interface Handler extends RequestHandler {
   api: ListingsApi;
+  pages: PageCache;
 }
 
 export function createHandler(opts: HandlerOptions): Handler {
-  // The app's parts: one freshness check and one views cache, read by the API and the rental pages alike.
+  // The app's parts: one freshness check for the API's views and the rental pages, each cached apart, so that pages
+  // (no key needed) never push out or rebuild what keyed requests use.
   const freshness = new Freshness(opts.db);
   const views = new ViewsCache(opts.db, opts.publicUrl, opts.cacheBudgetBytes, opts.offLoopBytes);
-  freshness.onChange(() => views.dropChanged());
+  const pages = new PageCache(opts.db, opts.publicUrl, opts.pageCacheBytes);
+  freshness.onChange(() => {
+    const revisions = facilityRevisions(opts.db);
+    views.dropChanged(revisions);
+    pages.dropChanged(revisions);
+  });
   const api = new ListingsApi(opts, { freshness, views });
   const pageLimiter = new RateLimiter('page');
   const pageLimit = opts.pageLimit ?? DEFAULT_PAGE_LIMIT;
@@ -118,8 +129,10 @@ export function createHandler(opts: HandlerOptions): Handler {
     if (path.startsWith(RENT_PREFIX)) {
       const limit = pageLimiter.take(req.remoteAddress, pageLimit);
       if (!limit.ok) return api.refused(limit, tooManyPages(limit.retryAfter));
+      // Data that cannot be confirmed is refused as the API refuses it, as a page a renter can read.
+      if (!freshness.fresh) return unavailablePage(UNAVAILABLE_RETRY_AFTER_S);
       freshness.check();
-      return rentalPage(views, path);
+      return rentalPage(pages, path);
     }
     if (path.startsWith('/widget/')) return widget.serve(req, path.slice('/widget/'.length));
     if (path.startsWith('/assets/')) return assets.serve(req, path.slice('/assets/'.length));
@@ -177,6 +190,7 @@ export function createHandler(opts: HandlerOptions): Handler {
       : finish(req, answer, ctx, started);
   }) as Handler;
   handler.api = api;
+  handler.pages = pages;
   handler.batch = (fn) => api.batch(fn);
   handler.close = () => api.close();
   return handler;

@@ -78,6 +78,12 @@ const stmts = statementsFor((db) => ({
   activeListings: db.prepare<[string], ListingRow>(
     `SELECT ${LISTING_COLUMNS} FROM listings WHERE facility_id = ? AND active = 1 ORDER BY position`,
   ),
+  activeListing: db.prepare<[string, string], ListingRow>(
+    `SELECT ${LISTING_COLUMNS} FROM listings WHERE facility_id = ? AND code = ? AND active = 1`,
+  ),
+  photosOf: db.prepare<[string], Photo>(
+    'SELECT url, caption, width, height FROM photos WHERE listing_id = ? ORDER BY position',
+  ),
   activePhotos: db.prepare<
     [string],
     PhotoRow
@@ -188,28 +194,35 @@ export function facilityData(db: Db, id: string): FacilityData | undefined {
   return {
     facility,
     pricing_rules: s.rules.all(id),
-    // One literal rather than a spread of the row: rows whose columns mix null and values each got a hidden class of
-    // their own from the spread, and building a large facility's views read every field megamorphically.
-    listings: s.activeListings.all(id).map((row): Listing => ({
-      id: row.id,
-      code: row.code,
-      title: row.title,
-      area_m2: row.area_m2,
-      width_m: row.width_m,
-      depth_m: row.depth_m,
-      height_m: row.height_m,
-      description: row.description,
-      price_gross: row.price_gross,
-      price_period: row.price_period,
-      vat_rate: row.vat_rate,
-      dynamic_pricing: row.dynamic_pricing === 1,
-      total_units: row.total_units,
-      free_units: row.free_units,
-      min_rental_period: row.min_rental_period,
-      notice_period: row.notice_period,
-      deposit: row.deposit,
-      photos: photos.get(row.id) ?? [],
-    })),
+    listings: s.activeListings.all(id).map((row) => listingOf(row, photos.get(row.id) ?? [])),
+  };
+}
+
+/**
+ * A listing row as a domain listing. One literal rather than a spread of the row: rows whose columns mix null and values
+ * each got a hidden class of their own from the spread, and building a large facility's views read every field
+ * megamorphically.
+ */
+function listingOf(row: ListingRow, photos: Photo[]): Listing {
+  return {
+    id: row.id,
+    code: row.code,
+    title: row.title,
+    area_m2: row.area_m2,
+    width_m: row.width_m,
+    depth_m: row.depth_m,
+    height_m: row.height_m,
+    description: row.description,
+    price_gross: row.price_gross,
+    price_period: row.price_period,
+    vat_rate: row.vat_rate,
+    dynamic_pricing: row.dynamic_pricing === 1,
+    total_units: row.total_units,
+    free_units: row.free_units,
+    min_rental_period: row.min_rental_period,
+    notice_period: row.notice_period,
+    deposit: row.deposit,
+    photos,
   };
 }
 
@@ -218,5 +231,29 @@ export function revisedFacilityData(db: Db, id: string): { data: FacilityData; r
   return db.transaction(() => {
     const data = facilityData(db, id);
     return data && { data, revision: stmts(db).revision.get(id)! };
+  })();
+}
+
+/**
+ * One active listing of the facility by its code, with its photos, the facility and its rules (pricing reads only the
+ * listing's own occupancy, so a Detail of it equals the one made from the whole facility), and the facility's revision,
+ * read as of one moment; undefined when either is not served.
+ */
+export function revisedListing(
+  db: Db,
+  facilityId: string,
+  code: string,
+): { data: FacilityData; revision: number } | undefined {
+  return db.transaction(() => {
+    const s = stmts(db);
+    const facility = s.facility.get(facilityId);
+    const row = facility && s.activeListing.get(facilityId, code);
+    if (!row) return undefined;
+    const data = {
+      facility,
+      pricing_rules: s.rules.all(facilityId),
+      listings: [listingOf(row, s.photosOf.all(row.id))],
+    };
+    return { data, revision: s.revision.get(facilityId)! };
   })();
 }

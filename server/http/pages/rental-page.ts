@@ -4,17 +4,16 @@ import { bookingUrlOf } from '../../domain/views.ts';
 import { formatArea, formatDimensions, formatDuration, formatMoney, formatPeriod } from '../../../shared/format.ts';
 import { offerOf } from '../../../shared/structured-data.ts';
 import type { Detail } from '../../../shared/listing.ts';
-import type { ViewsCache } from '../views/views-cache.ts';
+import type { PageCache } from '../views/page-cache.ts';
 import { headerListOf, type Answer } from '../transport/answer.ts';
 import { html, HTML_SECURITY_HEADERS, jsonForScript, page, type Html } from './html.ts';
 
 export const RENT_PREFIX = '/rent/';
 
-/** The page of one listing, from the facility's cached views (the very Detail the API answers): no store read per page. */
-export function rentalPage(views: ViewsCache, path: string): Answer {
+/** The page of one listing, made from that listing alone (the very Detail the API answers) and kept by the page cache. */
+export function rentalPage(pages: PageCache, path: string): Answer {
   const [facilityId, code, ...rest] = path.slice(RENT_PREFIX.length).split('/').map(safeDecode);
-  const facility = facilityId && code && rest.length === 0 ? views.get(facilityId) : undefined;
-  const page = facility && views.pageOf(facility, code!, renderListing);
+  const page = facilityId && code && rest.length === 0 ? pages.pageOf(facilityId, code, renderListing) : undefined;
   return page ? pageAnswer(200, page) : notFoundPage();
 }
 
@@ -50,24 +49,20 @@ export function notFoundPage(): Answer {
   return pageAnswer(404, NOT_FOUND);
 }
 
-/** The 429 page for each Retry-After seen: a client refused again and again costs no rendering. */
-const tooManyBodies = new Map<number, Buffer>();
+/** Refusal pages by status and Retry-After: a client refused again and again costs no rendering. */
+const refusalBodies = new Map<string, Buffer>();
 
-/** Too many pages from one address: an HTML page for a person, Retry-After for a program. */
-export function tooManyPages(retryAfter: number): Answer {
-  let body = tooManyBodies.get(retryAfter);
+/** A refusal for a person (an HTML page) and for a program (Retry-After), made once per status and wait. */
+function refusalPage(status: 429 | 503, retryAfter: number, title: string, text: string): Answer {
+  const key = `${status} ${retryAfter}`;
+  let body = refusalBodies.get(key);
   if (!body) {
-    if (tooManyBodies.size >= 64) tooManyBodies.clear();
-    body = Buffer.from(
-      page(
-        'Too many requests',
-        html`<main class="rent"><h1>Too many requests</h1><p>Too many pages were requested from your address. Please try again in ${retryAfter} seconds.</p></main>`,
-      ),
-    );
-    tooManyBodies.set(retryAfter, body);
+    if (refusalBodies.size >= 64) refusalBodies.clear();
+    body = Buffer.from(page(title, html`<main class="rent"><h1>${title}</h1><p>${text}</p></main>`));
+    refusalBodies.set(key, body);
   }
   return {
-    status: 429,
+    status,
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
@@ -76,6 +71,26 @@ export function tooManyPages(retryAfter: number): Answer {
     },
     body,
   };
+}
+
+/** Too many pages from one address. */
+export function tooManyPages(retryAfter: number): Answer {
+  return refusalPage(
+    429,
+    retryAfter,
+    'Too many requests',
+    `Too many pages were requested from your address. Please try again in ${retryAfter} seconds.`,
+  );
+}
+
+/** The database that confirms the page's data is unreachable: the renter is asked to come back shortly. */
+export function unavailablePage(retryAfter: number): Answer {
+  return refusalPage(
+    503,
+    retryAfter,
+    'Temporarily unavailable',
+    `Prices and free units cannot be confirmed right now. Please try again in ${retryAfter} seconds.`,
+  );
 }
 
 function renderListing(d: Detail, facility: Facility): string {

@@ -1,5 +1,5 @@
 // One facility's answers, built from the store through the domain views: the list body with each summary's place in it,
-// Detail bodies made on first demand, and each body's codings. The views cache keeps them; the API and rental pages read.
+// Detail bodies made on first demand, and each body's codings. The views cache keeps them; the API reads them.
 import { createHash } from 'node:crypto';
 import type { Facility, FacilityData } from '../../domain/facility.ts';
 import type { SortKey } from '../../../shared/sort.ts';
@@ -43,8 +43,6 @@ export interface FacilityViews {
   data: FacilityData;
   /** Each active listing's place in `data.listings`, by id. */
   index: Map<string, number>;
-  /** Each active listing's place by its code, made on the facility's first rental page (a page names a code, not an id). */
-  byCode: Map<string, number> | undefined;
   revision: number;
   list: ApiBody;
   summaries: Summary[];
@@ -59,8 +57,8 @@ export interface FacilityViews {
   orders: Partial<Record<SortKey, Uint32Array>>;
   /** Detail bodies by listing place, made on first demand (a 10,000-listing facility is not serialised twice up front). */
   details: (ApiBody | undefined)[];
-  /** Rental pages by listing place, rendered on first demand. */
-  pages: (Buffer | undefined)[];
+  /** The places of the Details made, oldest first: over budget they leave in this order. */
+  madeDetails: number[];
   /** Its filtered lists kept by the views cache, by result (filtered-lists.ts, resultKey). */
   filtered: Map<number, KeptList>;
   /** Bytes counted against the budget: bodies (with room for their codings), summaries and per-body overhead. */
@@ -139,7 +137,6 @@ export function buildViews(db: Db, facilityId: string, publicUrl: string, used: 
     facility: data.facility,
     data,
     index: new Map(data.listings.map((l, i) => [l.id, i])),
-    byCode: undefined,
     revision,
     list,
     summaries,
@@ -149,7 +146,7 @@ export function buildViews(db: Db, facilityId: string, publicUrl: string, used: 
     areas: Float64Array.from(new Set(area)).sort(),
     orders: {},
     details: new Array<ApiBody | undefined>(data.listings.length),
-    pages: new Array<Buffer | undefined>(data.listings.length),
+    madeDetails: [],
     filtered: new Map(),
     // The list with room for its codings, and the summaries and listings it was made from.
     size: bodySizeOf(list.identity.bytes.length) + Math.ceil(list.identity.bytes.length * HEAP_FACTOR),

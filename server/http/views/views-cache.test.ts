@@ -206,19 +206,22 @@ it('a Detail body is made on its first request, counted, and then served by iden
     expect(cache.detailBody(views, other)).toBeUndefined();
 });
 
-it("a rental page is found by its listing's code, counted with its facility, and kept; other codes find nothing", () => {
-  const cache = new ViewsCache(db, URL_BASE);
+it('a facility alone over the budget sheds its own Details, oldest first, and keeps its list: the budget holds for what grows', () => {
+  const probe = new ViewsCache(db, URL_BASE).get(ids[0])!;
+  const base = probe.size;
+  const detailCost = (i: number) => new ViewsCache(db, URL_BASE).detailBody(probe, probe.summaries[i]!.id)!;
+  // Room for the list and about two Details: a third pushes out the first, not the facility.
+  const budget = base + 2 * (detailCost(0).identity.bytes.length + 1024);
+  const cache = new ViewsCache(db, URL_BASE, budget);
   const views = cache.get(ids[0])!;
-  const { code, id } = views.data.listings[0]!;
-  const before = cache.held.small;
-  const render = (detail: { id: string }) => `page of ${detail.id}`;
-  const page = cache.pageOf(views, code, render)!;
-  expect(page.toString()).toBe(`page of ${id}`);
-  // The page, its Detail body and the facility's listings by code, all counted against the budget.
-  expect(cache.held.small - before).toBeGreaterThan(page.length + views.data.listings.length * 32);
-  expect(cache.pageOf(views, code, () => 'rendered twice')).toBe(page);
-  for (const other of [`${code}0`, code.toLowerCase(), '', id])
-    expect(cache.pageOf(views, other, render)).toBeUndefined();
+  const made = views.summaries.slice(0, 6).map((s) => cache.detailBody(views, s.id)!);
+  expect(cache.held.small + cache.held.large).toBeLessThanOrEqual(budget);
+  expect(cache.get(ids[0])).toBe(views);
+  expect(views.details[0]).toBeUndefined();
+  expect(views.details[5]).toBe(made[5]);
+  // A shed Detail is made again on its next request, with the same bytes.
+  expect(cache.detailBody(views, views.summaries[0]!.id)!.identity.bytes.equals(made[0]!.identity.bytes)).toBe(true);
+  expect(cache.builds).toBe(1);
 });
 
 it('a cut larger than offLoopBytes is compressed in the thread pool: one compression for requests that come meanwhile, then kept', async () => {

@@ -1,10 +1,8 @@
 // The facilities' views, kept until that facility's data changes, within a budget: small and large facilities in tiers
-// of their own, filtered lists in a FIFO of their own. The API and the rental page both read them, so they cannot
-// disagree on a price.
+// of their own, filtered lists in a FIFO of their own. The API reads them; rental pages have a cache of their own
+// (page-cache.ts) made through the same domain detailOf, so the two cannot disagree on a price.
 import { createHash } from 'node:crypto';
-import type { Facility } from '../../domain/facility.ts';
 import { detailOf } from '../../domain/views.ts';
-import type { Detail } from '../../../shared/listing.ts';
 import type { Db } from '../../store/db.ts';
 import { facilityRevisions } from '../../store/facilities.ts';
 import type { ListQuery } from './query.ts';
@@ -29,9 +27,6 @@ const MAX_MISSING = 16_384;
 
 /** A filtered list's coding larger than this is made for its request alone: a few would crowd out whole facilities. */
 const MAX_KEPT_FILTERED_BYTES = 512 * 1024;
-
-/** What one entry of a facility's listings-by-code map costs in the heap (its slot and a short code). */
-const CODE_ENTRY_BYTES = 64;
 
 /** A list's answer: at once, or `later` when its coding is made off the event loop. */
 export type ListVariant =
@@ -96,9 +91,8 @@ export class ViewsCache {
   }
 
   /** After a commit by another connection: drops the views of facilities whose revision moved (or that are gone). */
-  dropChanged(): void {
+  dropChanged(revisions: ReadonlyMap<string, number> = facilityRevisions(this.db)): void {
     this.missing.clear();
-    const revisions = facilityRevisions(this.db);
     for (const tier of [this.entries, this.large])
       for (const [id, views] of tier) if (revisions.get(id) !== views.revision) this.remove(id, views);
   }
@@ -135,39 +129,10 @@ export class ViewsCache {
       body = views.details[i] = apiBodyOf(
         Buffer.from(JSON.stringify(detailOf(views.data.listings[i]!, views.data, this.publicUrl))),
       );
+      views.madeDetails.push(i);
       this.grow(views, bodySizeOf(body.identity.bytes.length));
     }
     return body;
-  }
-
-  /**
-   * A listing's rental page (by code), rendered by `render` from the very Detail the API answers on its first request,
-   * and kept with the facility's views; undefined for a code that is not an active listing's.
-   */
-  pageOf(
-    views: FacilityViews,
-    code: string,
-    render: (detail: Detail, facility: Facility) => string,
-  ): Buffer | undefined {
-    // By code, not by id: an id is a SHA-256 of the facility and the code, which cost more than the rest of a page.
-    const i = (views.byCode ??= this.codesOf(views)).get(code);
-    if (i === undefined) return undefined;
-    let page = views.pages[i];
-    if (!page) {
-      const detail = JSON.parse(
-        this.detailBody(views, views.data.listings[i]!.id)!.identity.bytes.toString(),
-      ) as Detail;
-      page = views.pages[i] = Buffer.from(render(detail, views.facility));
-      this.grow(views, page.length + BODY_OVERHEAD);
-    }
-    return page;
-  }
-
-  /** The facility's listings by code, counted against the budget like the rest of its views. */
-  private codesOf(views: FacilityViews): Map<string, number> {
-    const codes = new Map(views.data.listings.map((l, i) => [l.code, i]));
-    this.grow(views, codes.size * CODE_ENTRY_BYTES);
-    return codes;
   }
 
   /**
@@ -248,22 +213,36 @@ export class ViewsCache {
     this.filteredBytes -= list.cost;
   }
 
-  /** A facility's views grew by what was made on demand (a Detail, a page, its codes): counted, maybe over budget. */
+  /** A facility's views grew by what was made on demand (a Detail): counted, maybe over budget. */
   private grow(views: FacilityViews, cost: number): void {
     views.size += cost;
     this.account(views, cost);
   }
 
-  /** Counts bytes a facility's views took (or gave back); over budget, the least recently used of its tier leave. */
+  /**
+   * Counts bytes a facility's views took (or gave back); over budget, the least recently used of its tier leave, and
+   * then, alone in its tier, the facility's own Details in the order they were made. What is left over budget is one
+   * facility's list and what filtering it needs: every request for it needs them, so it stays rather than being built
+   * again per request.
+   */
   private account(views: FacilityViews, delta: number): void {
     const isLarge = this.large.get(views.facility.id) === views;
     const tier = isLarge ? this.large : this.entries;
+    const over = () => (isLarge ? this.largeBytes : this.bytes) > this.budgetBytes;
     if (isLarge) this.largeBytes += delta;
     else this.bytes += delta;
-    while ((isLarge ? this.largeBytes : this.bytes) > this.budgetBytes && tier.size > 1) {
+    while (over() && tier.size > 1) {
       let oldest: [string, FacilityViews] | undefined;
       for (const entry of tier) if (entry[1] !== views && (!oldest || entry[1].used < oldest[1].used)) oldest = entry;
       this.remove(oldest![0], oldest![1]);
+    }
+    while (over() && views.madeDetails.length > 0) {
+      const i = views.madeDetails.shift()!;
+      const cost = bodySizeOf(views.details[i]!.identity.bytes.length);
+      views.details[i] = undefined;
+      views.size -= cost;
+      if (isLarge) this.largeBytes -= cost;
+      else this.bytes -= cost;
     }
   }
 

@@ -1,0 +1,136 @@
+// Rental pages, each made from one listing read from the store through the domain's detailOf (the Detail the API
+// answers), kept apart from the facilities' views within a byte budget of their own, least recently used out first.
+import type { Facility } from '../../domain/facility.ts';
+import { detailOf } from '../../domain/views.ts';
+import type { Detail } from '../../../shared/listing.ts';
+import type { Db } from '../../store/db.ts';
+import { revisedListing } from '../../store/facilities.ts';
+
+/** What a kept page costs beside its bytes: its entry, its key and the objects that hold it. */
+const PAGE_OVERHEAD = 256;
+/** What a remembered code that is not served costs beside its key's characters (two bytes each, at most). */
+const MISSING_OVERHEAD = 64;
+
+export type RenderPage = (detail: Detail, facility: Facility) => string;
+
+interface KeptPage {
+  facilityId: string;
+  page: Buffer;
+  cost: number;
+}
+
+/** A facility's kept pages and the revision they were made at. */
+interface FacilityPages {
+  revision: number;
+  keys: Set<string>;
+}
+
+export class PageCache {
+  /** Kept pages by facility and code, least recently used first (a hit moves its page to the end). */
+  private readonly pages = new Map<string, KeptPage>();
+  private readonly facilities = new Map<string, FacilityPages>();
+  private bytes = 0;
+  /** Facility and code pairs the store had no active listing for, until the next data change: anyone may ask any. */
+  private readonly missing = new Set<string>();
+  private missingBytes = 0;
+  /** How many times the store was read for a page, found or not: for tests. */
+  reads = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly publicUrl: string,
+    private readonly budgetBytes = 16 * 1024 * 1024,
+    /** Bytes of remembered codes that are not served: past it they are forgotten and read again when asked. */
+    private readonly missingBudgetBytes = 1024 * 1024,
+  ) {}
+
+  /** Bytes and pages held, and bytes of remembered codes that are not served. */
+  get held(): { bytes: number; pages: number; missingBytes: number } {
+    return { bytes: this.bytes, pages: this.pages.size, missingBytes: this.missingBytes };
+  }
+
+  /** The page of the facility's active listing with this code, rendered by `render` when not kept; else undefined. */
+  pageOf(facilityId: string, code: string, render: RenderPage): Buffer | undefined {
+    // The id's length first: no facility id and code pair can spell another pair's key.
+    const key = `${facilityId.length}:${facilityId}${code}`;
+    const kept = this.pages.get(key);
+    if (kept) {
+      this.pages.delete(key);
+      this.pages.set(key, kept);
+      return kept.page;
+    }
+    if (this.missing.has(key)) return undefined;
+    this.reads++;
+    const read = revisedListing(this.db, facilityId, code);
+    if (!read) {
+      this.rememberMissing(key);
+      return undefined;
+    }
+    const { data, revision } = read;
+    const text = render(detailOf(data.listings[0]!, data, this.publicUrl), data.facility);
+    // Memory of its own: a slice of Buffer's shared pool would keep a whole 8 KB slab alive for a 2 KB page, uncounted.
+    const page = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+    page.write(text);
+    this.keep(key, facilityId, revision, page);
+    return page;
+  }
+
+  /** Drops the pages of facilities whose revision moved (or that are gone), and every remembered missing code. */
+  dropChanged(revisions: ReadonlyMap<string, number>): void {
+    this.missing.clear();
+    this.missingBytes = 0;
+    for (const [id, kept] of this.facilities) if (revisions.get(id) !== kept.revision) this.dropFacility(id);
+  }
+
+  clear(): void {
+    this.pages.clear();
+    this.facilities.clear();
+    this.missing.clear();
+    this.bytes = 0;
+    this.missingBytes = 0;
+  }
+
+  private keep(key: string, facilityId: string, revision: number, page: Buffer): void {
+    const cost = page.length + PAGE_OVERHEAD + key.length * 2;
+    // A page larger than the whole budget is served, never kept: it would push out every other.
+    if (cost > this.budgetBytes) return;
+    let pages = this.facilities.get(facilityId);
+    if (pages?.revision !== revision) {
+      // Read at another revision than the pages kept: a change not noticed yet, so those pages are stale.
+      this.dropFacility(facilityId);
+      this.facilities.set(facilityId, (pages = { revision, keys: new Set() }));
+    }
+    pages.keys.add(key);
+    this.pages.set(key, { facilityId, page, cost });
+    this.bytes += cost;
+    for (const [oldest, kept] of this.pages) {
+      if (this.bytes <= this.budgetBytes) break;
+      this.forget(oldest, kept);
+    }
+  }
+
+  private forget(key: string, kept: KeptPage): void {
+    this.pages.delete(key);
+    this.bytes -= kept.cost;
+    const pages = this.facilities.get(kept.facilityId)!;
+    pages.keys.delete(key);
+    if (pages.keys.size === 0) this.facilities.delete(kept.facilityId);
+  }
+
+  private dropFacility(id: string): void {
+    const pages = this.facilities.get(id);
+    if (!pages) return;
+    for (const key of pages.keys) this.forget(key, this.pages.get(key)!);
+    this.facilities.delete(id);
+  }
+
+  private rememberMissing(key: string): void {
+    const cost = key.length * 2 + MISSING_OVERHEAD;
+    if (this.missingBytes + cost > this.missingBudgetBytes) {
+      this.missing.clear();
+      this.missingBytes = 0;
+    }
+    this.missing.add(key);
+    this.missingBytes += cost;
+  }
+}
