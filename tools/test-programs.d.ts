@@ -1,0 +1,17 @@
+// Types of tools/test-programs.js (plain JavaScript, so that the web-test-runner config can import it too).
+export declare const PGBOUNCER_PATH: string;
+export declare const XVFB_PATH: string;
+export declare const POSTGRES_PACKAGE: string;
+
+export interface TestProgram {
+  name: string;
+  /** An absolute path, or a bare name looked up on PATH. */
+  path: string;
+  /** The variable that points the tests at another copy (DISPLAY for Xvfb: a running X server instead). */
+  override: string;
+  /** Whether that variable is set, so that `path` is the user's choice and installing a package would not change it. */
+  overridden: boolean;
+  apt: string;
+  for: string;
+}
+export declare function testPrograms(): TestProgram[];
