@@ -31,12 +31,32 @@ export function keyPattern(prefix: string): RegExp {
   return new RegExp(`^${prefix}_live_[A-Za-z0-9]{${SECRET_LENGTH}}$`);
 }
 
-/** Runs of 32 or more letters and digits: where a key's secret could hide in text we log (a partner may paste a key into a URL). */
-const SECRET_LIKE = /[A-Za-z0-9]{32,}/g;
+/**
+ * Where a key, or most of one, could hide in text we log (a partner may paste a key into a URL): whatever follows
+ * `_live_` in a segment, whatever the prefix; and any run of 24 or more letters, digits and percent-escapes, which
+ * leaves too few characters of a secret unknown to keep it one.
+ */
+const AFTER_KEY_MARKER = /_live_[^/?#]*/gi;
+const SECRET_LIKE = /(?:[A-Za-z0-9]|%[0-9A-Fa-f]{2}){24,}/g;
+const SHORTEST_SECRET_LIKE = 24;
+
+/** A percent-escape of a letter, a digit or one of `-._~`: it means the character itself (RFC 3986, 6.2.2.2). */
+const ESCAPE = /%([0-9A-Fa-f]{2})/g;
+const UNRESERVED = /^[A-Za-z0-9._~-]$/;
+
+/** The text with its escapes of unreserved characters decoded, so that `svc_live_Ab%43d` reads as the key it is. */
+function decodeUnreserved(text: string): string {
+  if (!text.includes('%')) return text;
+  return text.replace(ESCAPE, (escape, hex: string) => {
+    const char = String.fromCharCode(parseInt(hex, 16));
+    return UNRESERVED.test(char) ? char : escape;
+  });
+}
 
 /** The text with anything that could be a key's secret replaced, for log lines built from what clients send. */
 export function redactSecrets(text: string): string {
-  return text.length < SECRET_LENGTH ? text : text.replace(SECRET_LIKE, '[redacted]');
+  if (text.length < SHORTEST_SECRET_LIKE) return text;
+  return decodeUnreserved(text).replace(AFTER_KEY_MARKER, '_live_[redacted]').replace(SECRET_LIKE, '[redacted]');
 }
 
 export function hintOf(key: string): string {
