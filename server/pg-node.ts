@@ -39,8 +39,15 @@ export async function startPgNode(location: string): Promise<PgNode> {
     recordLastUse: lastUse.add,
     attach(handler, log) {
       const failed = (err: unknown) =>
-        log({ level: 'error', error: `refusing keyed requests: ${pgFailure(err, location).message}` });
-      const shared = new SharedFreshness(mirror, handler.api.freshness, failed);
+        log({ level: 'error', error: `refusing keyed requests and rental pages: ${pgFailure(err, location).message}` });
+      // One line when reads succeed again, with how long they failed (from the first failed read's start).
+      const recovered = (outageMs: number) =>
+        log({
+          level: 'info',
+          message: `serving again: PostgreSQL answered after an outage of ${(outageMs / 1000).toFixed(1)} s`,
+          outage_ms: Math.round(outageMs),
+        });
+      const shared = new SharedFreshness(mirror, handler.api.freshness, failed, recovered);
       handler.prepare = (requests) => shared.beforeBatch(requests);
       listener = listenForChanges(location, () => shared.wake());
     },

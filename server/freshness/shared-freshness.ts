@@ -23,6 +23,8 @@ export class SharedFreshness {
   private lastStart = -Infinity;
   private timer: NodeJS.Timeout | undefined;
   private failedAt = -Infinity;
+  /** When the first failed read of the running outage began: its length is told on recovery. */
+  private downSince = 0;
   /** Reads begun, for tests and the bench. */
   reads = 0;
 
@@ -30,6 +32,8 @@ export class SharedFreshness {
     private readonly mirror: Mirror,
     private readonly freshness: Freshness,
     private readonly onFailure: (err: unknown) => void = () => {},
+    /** Told once when a read succeeds after failed ones, with how long reads failed. */
+    private readonly onRecovery: (outageMs: number) => void = () => {},
   ) {}
 
   /**
@@ -79,13 +83,20 @@ export class SharedFreshness {
 
   private async refresh(): Promise<void> {
     if (!this.freshness.fresh && performance.now() - this.failedAt < RETRY_AFTER_FAILURE_MS) return;
+    const started = performance.now();
     try {
       const changed = await this.mirror.sync();
       if (changed) this.freshness.invalidate();
-      if (!this.freshness.fresh) this.freshness.setUnavailable(false);
+      if (!this.freshness.fresh) {
+        this.freshness.setUnavailable(false);
+        this.onRecovery(performance.now() - this.downSince);
+      }
     } catch (err) {
       // Fail closed: until a read succeeds, keyed requests get 503 rather than answers that may hold a revoked key.
-      if (this.freshness.fresh) this.onFailure(err);
+      if (this.freshness.fresh) {
+        this.downSince = started;
+        this.onFailure(err);
+      }
       this.failedAt = performance.now();
       this.freshness.setUnavailable(true);
     }
