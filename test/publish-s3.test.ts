@@ -70,8 +70,10 @@ describe('snapshot publish to S3', () => {
         .map((l) => l.replace(/:.*/, ''))
         .sort(),
     ).toEqual([...FACILITIES].sort());
-    expect(r.stdout).toMatch(/^published 4 of 4 facilities \(0 unchanged and skipped\), 18 objects/);
+    expect(r.stdout).toMatch(/^published 4 of 4 facilities \(0 unchanged and skipped\), 22 objects/);
     const expected = [`${PREFIX}/keys.json`, `${PREFIX}/keys/${kid}.pem`];
+    for (const n of ['index.json', 'index.json.sig', 'changes/latest.json', 'changes/latest.json.sig'])
+      expected.push(`${PREFIX}/${n}`);
     for (const f of FACILITIES)
       expected.push(
         ...['listings.json', 'listings.json.sig', 'v1/listings.json', 'v1/listings.json.sig'].map(
@@ -136,7 +138,7 @@ describe('snapshot publish to S3', () => {
     expect(await bucketState(s3, PREFIX, FACILITIES)).toEqual(before);
   });
 
-  it('publishes one changed facility as its four objects and nothing else (the lock aside)', async () => {
+  it('publishes one changed facility as its four objects, the index and the feed head, and nothing else (the lock aside)', async () => {
     const writes: string[] = [];
     const proxy = await startFaultProxy(s3.endpoint, {
       match: (method, path) => (
@@ -148,12 +150,17 @@ describe('snapshot publish to S3', () => {
       changePrice(dbFile, 'zrh-1', 'A-1', 17000);
       const r = await publish(publishArgs(dbFile, undefined, proxy.endpoint));
       expect(r.status).toBe(0);
-      expect(r.stdout).toMatch(/^published 1 of 4 facilities \(3 unchanged and skipped\), 4 objects/);
+      expect(r.stdout).toMatch(/^published 1 of 4 facilities \(3 unchanged and skipped\), 8 objects/);
       const base = `/${s3.bucket}/${PREFIX}/`;
       const data = writes.filter((w) => !w.includes('/.publish-lock/'));
       expect(data.sort()).toEqual(
         ['listings.json', 'listings.json.sig', 'v2/listings.json', 'v2/listings.json.sig']
           .map((n) => `PUT ${base}zrh-1/${n}`)
+          .concat(
+            ['index.json', 'index.json.sig', 'changes/latest.json', 'changes/latest.json.sig'].map(
+              (n) => `PUT ${base}${n}`,
+            ),
+          )
           .sort(),
       );
       // The lock: one object created, then removed.

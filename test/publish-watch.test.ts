@@ -105,13 +105,13 @@ describe('snapshot publish --watch', { timeout: 120_000 }, () => {
     });
     const printed = output(watcher);
     try {
-      await printed.waitFor('stdout', /published .*wro-1 v1.*: 18 objects/);
+      await printed.waitFor('stdout', /published .*wro-1 v1.*: 22 objects/);
       const first = await pointerUntil('wro-1', (v) => v === 1);
 
       await importPrice(41000);
       const second = await pointerUntil('wro-1', (v) => v > first);
       expect(second).toBe(2);
-      await printed.waitFor('stdout', /published wro-1 v2: 4 objects/);
+      await printed.waitFor('stdout', /published wro-1 v2: 8 objects/);
 
       // A one-shot publish with something to write while the watcher holds the target: refused in one line.
       const refused = await cliAsync(publishArgs('--force'), { env: s3.env });

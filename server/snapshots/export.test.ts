@@ -67,7 +67,17 @@ describe('exportSnapshots', () => {
       expires_at: '2030-03-08T12:00:00Z',
     });
     expect(progress.map((p) => p.done)).toEqual([1, 2, 3, 4]);
-    expect(readdirSync(out()).sort()).toEqual(['ber-1', 'keys', 'keys.json', 'krk-1', 'wro-1', 'zrh-1']);
+    expect(readdirSync(out()).sort()).toEqual([
+      'ber-1',
+      'changes',
+      'index.json',
+      'index.json.sig',
+      'keys',
+      'keys.json',
+      'krk-1',
+      'wro-1',
+      'zrh-1',
+    ]);
     expect(readFileSync(join(out(), 'keys', `${key.kid}.pem`), 'utf8')).toBe(publicPemOf(key.publicKey));
     expect(Jwks.parse(JSON.parse(keysJson())).keys.map((k) => k.kid)).toEqual([key.kid]);
     for (const f of facilities) {
@@ -141,7 +151,14 @@ describe('exportSnapshots', () => {
     expect(existsSync(out())).toBe(false);
     const summary = await run({ facilityIds: ['wro-1', 'wro-1'] });
     expect(summary.facilities).toBe(1);
-    expect(readdirSync(out()).sort()).toEqual(['keys', 'keys.json', 'wro-1']);
+    expect(readdirSync(out()).sort()).toEqual([
+      'changes',
+      'index.json',
+      'index.json.sig',
+      'keys',
+      'keys.json',
+      'wro-1',
+    ]);
   });
 
   it('refuses a keys.json that is not a JWKS rather than replacing it', async () => {

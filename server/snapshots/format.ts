@@ -4,6 +4,7 @@ import { detailOf } from '../domain/views.ts';
 import type { Snapshot, SnapshotSignature } from '../../shared/listing.ts';
 import type { FacilityData } from '../domain/facility.ts';
 import type { SigningKey } from './keygen.ts';
+import { indexSummaryOf, type IndexSummary } from './index-entry.ts';
 
 export interface SnapshotMeta {
   version: number;
@@ -41,12 +42,19 @@ export interface SnapshotContent {
   content: string;
   contentDigest: string;
   listings: number;
+  /** What index.json says about this content. */
+  summary: IndexSummary;
 }
 
 export function contentOf(data: FacilityData, publicUrl: string): SnapshotContent {
   const listings = data.listings.map((l) => detailOf(l, data, publicUrl));
   const content = JSON.stringify({ facility: { id: data.facility.id, name: data.facility.name }, listings });
-  return { content, contentDigest: digestOf(content), listings: listings.length };
+  return {
+    content,
+    contentDigest: digestOf(content),
+    listings: listings.length,
+    summary: indexSummaryOf(data.facility, listings),
+  };
 }
 
 /**

@@ -66,12 +66,26 @@ describe('publishSnapshots', () => {
   it('writes each version immutable first, then the pointer, with the contract headers', async () => {
     const target = countingTarget();
     const s = await publish(target);
-    expect(s).toMatchObject({ facilities: 4, published: 4, skipped: 0, objects: 18, keys_updated: true });
+    expect(s).toMatchObject({
+      facilities: 4,
+      published: 4,
+      skipped: 0,
+      objects: 22,
+      keys_updated: true,
+      feed_items: 4,
+    });
     const wro = target.puts.filter((p) => p.key.startsWith('wro-1/')).map((p) => p.key);
     // The immutable pair (in either order, they are written at once), then the pointer's .sig, then its listings.json.
     expect(wro.slice(0, 2).sort()).toEqual(['wro-1/v1/listings.json', 'wro-1/v1/listings.json.sig']);
     expect(wro.slice(2)).toEqual(['wro-1/listings.json.sig', 'wro-1/listings.json']);
     expect(target.puts.slice(0, 2).map((p) => p.key)).toEqual([`keys/${keyA.kid}.pem`, 'keys.json']); // keys before any listing
+    // The index and the feed's head last, each .sig before its file: they name what was written before them.
+    expect(target.puts.slice(-4).map((p) => p.key)).toEqual([
+      'index.json.sig',
+      'index.json',
+      'changes/latest.json.sig',
+      'changes/latest.json',
+    ]);
     const metaOf = (key: string) => target.puts.find((p) => p.key === key)!.meta;
     expect(metaOf('wro-1/v1/listings.json')).toEqual({
       contentType: 'application/json',
@@ -94,13 +108,17 @@ describe('publishSnapshots', () => {
     expect(existsSync(join(out(), '.export.lock'))).toBe(false);
   });
 
-  it('publishes one changed facility as exactly four objects, with the next version', async () => {
+  it('publishes one changed facility as its four objects, the index and the feed head, with the next version', async () => {
     await publish(countingTarget());
     changePrice('krk-1', 'M-2', 12345);
     const target = countingTarget();
     const s = await publish(target, { now: at(60_000) });
-    expect(s).toMatchObject({ published: 1, skipped: 3, objects: 4, changed: 1 });
+    expect(s).toMatchObject({ published: 1, skipped: 3, objects: 8, changed: 1, feed_items: 1 });
     expect(target.puts.map((p) => p.key).sort()).toEqual([
+      'changes/latest.json',
+      'changes/latest.json.sig',
+      'index.json',
+      'index.json.sig',
       'krk-1/listings.json',
       'krk-1/listings.json.sig',
       'krk-1/v2/listings.json',

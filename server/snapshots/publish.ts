@@ -8,7 +8,9 @@ import { publishAudit, type PublishAudit, type PublishedVersion } from '../store
 import { bytesOf, contentOf, isoSeconds, serialiseSignature, signatureOf, type SnapshotContent } from './format.ts';
 import type { SigningKey } from './keygen.ts';
 import { planKeys, writeKeys } from './publish-keys.ts';
-import { readPointer } from './publish-pointer.ts';
+import { eachConcurrently } from './concurrently.ts';
+import { writeIndexAndFeed, type WrittenFacility } from './publish-feed.ts';
+import { readPointer, WITHDRAWN } from './publish-pointer.ts';
 import { pointerKey, pointerMeta, signatureKey, versionKey, versionMeta } from './targets/layout.ts';
 import type { Target } from './targets/target.ts';
 import { readFacility } from '../store/snapshot-versions.ts';
@@ -76,6 +78,9 @@ export interface PublishSummary {
   keys_updated: boolean;
   /** Set when a stop was requested before every facility was published. */
   stopped: boolean;
+  /** Items this publish added to the change feed (changes/), and the version of the index.json it wrote (null: none). */
+  feed_items: number;
+  index_version: number | null;
   seconds: number;
   results: FacilityPublished[];
 }
@@ -103,12 +108,15 @@ export async function publishSnapshots(source: Db | SnapshotLedger, opts: Publis
   // and one not imported since it was published (same revision) is not even read.
   const records = await ledger.publishedOn(target.recordKey);
   const revisions = facilityRevisions(db);
+  const named = new Set(opts.facilityIds);
   const candidates: Candidate[] = [];
   const reRead: Published[] = [];
   for (const id of ids) {
     const held = records.get(id);
+    const withdrawn = held?.contentDigest === WITHDRAWN;
+    if (withdrawn && !named.has(id)) continue; // a withdrawn facility comes back only when published by name
     const revision = revisions.get(id) ?? 0;
-    const sameSource = !opts.force && held !== undefined && held.publicUrl === opts.publicUrl;
+    const sameSource = !opts.force && !withdrawn && held !== undefined && held.publicUrl === opts.publicUrl;
     if (sameSource && held.revision === revision && isFresh(held, held.contentDigest, key.kid, now)) continue;
     const data = readFacility(db, id);
     if (!data) throw new ListingsError('unknown_facility', `facility "${id}" disappeared during the publish`);
@@ -125,6 +133,8 @@ export async function publishSnapshots(source: Db | SnapshotLedger, opts: Publis
   let skipped = ids.length - candidates.length;
   let keysUpdated = false;
   let stopped = false;
+  const written = new Map<string, WrittenFacility>();
+  let feed: Awaited<ReturnType<typeof writeIndexAndFeed>> | undefined;
   // The lock only when something may be uploaded: a publish with nothing to do writes nothing, not even a lock.
   const mayWrite = opts.locked || candidates.length > 0 || (await planKeys(ledger, target, key, now)).changed;
   const unlock = opts.locked || !mayWrite ? async () => {} : await target.lock();
@@ -181,6 +191,7 @@ export async function publishSnapshots(source: Db | SnapshotLedger, opts: Publis
         expiresAt: isoSeconds(expiresAt),
       });
       unaudited.push({ facilityId: id, version: reserved.version, target: target.label, kid: key.kid });
+      written.set(id, { summary: content.summary, version: reserved.version, digest: content.contentDigest });
       if (unrecorded.length >= RECORD_EVERY) await flush();
       const facility = {
         id,
@@ -201,6 +212,18 @@ export async function publishSnapshots(source: Db | SnapshotLedger, opts: Publis
       stopped = await eachConcurrently(candidates, opts.concurrency ?? 16, publishOne, opts.signal);
     } finally {
       await flush();
+      // Even after a failure: the feed names what was written, so no change goes without its item.
+      if (written.size > 0 || keysUpdated) {
+        feed = await writeIndexAndFeed(target, ledger, key, {
+          records: await ledger.publishedOn(target.recordKey),
+          written,
+          withdrawn: new Map(),
+          generatedAt,
+          expiresAt,
+        });
+        objects += feed.objects;
+        bytes += feed.bytes;
+      }
     }
   } finally {
     await unlock();
@@ -222,6 +245,8 @@ export async function publishSnapshots(source: Db | SnapshotLedger, opts: Publis
     bytes,
     keys_updated: keysUpdated,
     stopped,
+    feed_items: feed?.items.length ?? 0,
+    index_version: feed?.indexVersion ?? null,
     seconds: Math.round(performance.now() - started) / 1000,
     results: results.sort((a, b) => order.get(a.id)! - order.get(b.id)!),
   };
@@ -242,29 +267,6 @@ export function isFresh(
   const expires = Date.parse(held.expiresAt);
   const ttl = expires - Date.parse(held.generatedAt);
   return expires - now.getTime() > ttl / 2;
-}
-
-/** Runs `task` over `items`, `limit` at a time; stops starting new ones on the first failure or once `signal` aborts. */
-async function eachConcurrently<T>(
-  items: readonly T[],
-  limit: number,
-  task: (item: T) => Promise<void>,
-  signal?: AbortSignal,
-): Promise<boolean> {
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    while (next < items.length && !failed && !signal?.aborted) await task(items[next++]!);
-  };
-  const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, () =>
-    worker().catch((err: unknown) => {
-      failed = true; // the others finish the facility in hand, then stop
-      throw err;
-    }),
-  );
-  const failure = (await Promise.allSettled(workers)).find((s) => s.status === 'rejected');
-  if (failure) throw failure.reason;
-  return next < items.length;
 }
 
 function facilityIdsOf(db: Db, requested: readonly string[] | undefined): string[] {

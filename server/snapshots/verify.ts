@@ -35,18 +35,20 @@ export interface Checked {
 export type VerifyResult =
   { ok: true; checked: Checked; snapshot: Snapshot } | { ok: false; reason: VerifyFailureReason; message: string };
 
-const fail = (reason: VerifyFailureReason, message: string): VerifyResult => ({ ok: false, reason, message });
+const fail = (
+  reason: VerifyFailureReason,
+  message: string,
+): { ok: false; reason: VerifyFailureReason; message: string } => ({ ok: false, reason, message });
+
+export type SignedResult =
+  { ok: true; kid: string; content: unknown } | { ok: false; reason: VerifyFailureReason; message: string };
 
 /**
- * Authenticity first: nothing in listings.json is trusted until its signature verifies. The one earlier check
+ * Authenticity first: nothing in the signed file is trusted until its signature verifies. The one earlier check
  * (a kid that differs between the two files) can only reject, never accept, so reading unverified bytes there is safe.
+ * `name` is how messages call the signed file (listings.json, index.json, changes/latest.json).
  */
-export function verifySnapshot(
-  listingsBytes: Uint8Array,
-  signature: unknown,
-  jwks: unknown,
-  opts: VerifyOptions,
-): VerifyResult {
+export function verifySigned(bytes: Uint8Array, signature: unknown, jwks: unknown, name: string): SignedResult {
   const sig = SnapshotSignature.safeParse(typeof signature === 'string' ? parseJson(signature) : signature);
   if (!sig.success) return fail('malformed', 'the signature file is not {"alg":"EdDSA","kid":...,"sig":...}');
   const keys = Jwks.safeParse(typeof jwks === 'string' ? parseJson(jwks) : jwks);
@@ -56,11 +58,10 @@ export function verifySnapshot(
       'the keys file is not a JWKS of Ed25519 keys ({"keys":[{"kty":"OKP","crv":"Ed25519","x":...,"kid":...}]})',
     );
 
-  const text = Buffer.from(listingsBytes).toString('utf8');
-  const content = parseJson(text);
+  const content = parseJson(Buffer.from(bytes).toString('utf8'));
   const claimedKid = (content as { kid?: unknown } | undefined)?.kid;
   if (typeof claimedKid === 'string' && claimedKid !== sig.data.kid) {
-    return fail('kid_mismatch', `the signature is by key ${sig.data.kid} but listings.json names key ${claimedKid}`);
+    return fail('kid_mismatch', `the signature is by key ${sig.data.kid} but ${name} names key ${claimedKid}`);
   }
 
   const jwk = keys.data.keys.find((k) => k.kid === sig.data.kid);
@@ -72,13 +73,24 @@ export function verifySnapshot(
   const publicKey = publicKeyOf(jwk);
   if (!publicKey) return fail('malformed', `the key ${jwk.kid} in the keys file is not a valid Ed25519 public key`);
   const signatureBytes = Buffer.from(sig.data.sig, 'base64url');
-  if (signatureBytes.length !== 64 || !verifyEd25519(null, listingsBytes, publicKey, signatureBytes)) {
+  if (signatureBytes.length !== 64 || !verifyEd25519(null, bytes, publicKey, signatureBytes)) {
     return fail(
       'signature_invalid',
-      `the signature does not match the bytes of listings.json (changed, or the signature of another file)`,
+      `the signature does not match the bytes of ${name} (changed, or the signature of another file)`,
     );
   }
+  return { ok: true, kid: sig.data.kid, content };
+}
 
+export function verifySnapshot(
+  listingsBytes: Uint8Array,
+  signature: unknown,
+  jwks: unknown,
+  opts: VerifyOptions,
+): VerifyResult {
+  const signed = verifySigned(listingsBytes, signature, jwks, 'listings.json');
+  if (!signed.ok) return signed;
+  const { kid, content } = signed;
   const parsed = Snapshot.safeParse(content);
   if (!parsed.success)
     return fail(
@@ -108,7 +120,7 @@ export function verifySnapshot(
     checked: {
       bytes: listingsBytes.length,
       alg: 'EdDSA',
-      kid: sig.data.kid,
+      kid,
       facility: snapshot.facility,
       version: snapshot.version,
       min_version: opts.minVersion ?? null,

@@ -15,6 +15,10 @@ export const versionKey = (facility: string, version: number) => `${facility}/v$
 export const signatureKey = (listingsKey: string) => `${listingsKey}.sig`;
 export const KEYS_KEY = 'keys.json';
 export const pemKey = (kid: string) => `keys/${kid}.pem`;
+/** The aggregators' index of every listed facility, and the change feed: full pages by number, the open tail as latest. */
+export const INDEX_KEY = 'index.json';
+export const LATEST_KEY = 'changes/latest.json';
+export const pageKey = (page: number) => `changes/${page}.json`;
 
 export const pointerMeta: ObjectMeta = { contentType: JSON_TYPE, cacheControl: POINTER };
 export const versionMeta: ObjectMeta = { contentType: JSON_TYPE, cacheControl: IMMUTABLE };

@@ -1,0 +1,125 @@
+// `snapshot withdraw`: a signed tombstone in place of a facility's pointer, a `withdrawn` feed item, and out of index.json.
+import { ListingsError } from '../errors.ts';
+import { publishAudit, type PublishAudit } from '../store/audit.ts';
+import type { Db } from '../store/db.ts';
+import { signedFile, Tombstone } from './feed-format.ts';
+import { isoSeconds } from './format.ts';
+import type { SigningKey } from './keygen.ts';
+import { ledgerOf, type SnapshotLedger } from './ledger.ts';
+import { writeIndexAndFeed } from './publish-feed.ts';
+import { planKeys, writeKeys } from './publish-keys.ts';
+import { readPointer, WITHDRAWN } from './publish-pointer.ts';
+import { isFacilityId } from './publish.ts';
+import { pointerKey, pointerMeta, signatureKey, versionKey, versionMeta } from './targets/layout.ts';
+import type { Target } from './targets/target.ts';
+
+export interface WithdrawOptions {
+  target: Target;
+  key: SigningKey;
+  facilityId: string;
+  ttlSeconds: number;
+  now?: Date;
+  audit?: PublishAudit;
+}
+
+export interface WithdrawSummary {
+  target: string;
+  facility: string;
+  version: number;
+  withdrawn_at: string;
+  expires_at: string;
+  /** false when the facility was withdrawn already: its tombstone is signed again, and the feed gets no second item. */
+  first: boolean;
+  feed_items: number;
+}
+
+/**
+ * Works from what the target holds, not the database: the usual case is a facility the operator removed from the
+ * import, whose last snapshot would otherwise stay listed until it expires.
+ */
+export async function withdrawFacility(source: Db | SnapshotLedger, opts: WithdrawOptions): Promise<WithdrawSummary> {
+  const { target, key, facilityId: id } = opts;
+  if (!isFacilityId(id))
+    throw new ListingsError('invalid_facility', `"${id}" is not a facility id (1-64 characters of a-z, 0-9 or "-")`);
+  const ledger = ledgerOf(source);
+  await ledger.refresh();
+  const now = opts.now ?? new Date();
+  const generatedAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
+  const expiresAt = new Date(generatedAt.getTime() + opts.ttlSeconds * 1000);
+  const unlock = await target.lock();
+  try {
+    const pointer = await readPointer(target, id);
+    if (!pointer)
+      throw new ListingsError(
+        'not_published',
+        `facility "${id}" has no snapshot on ${target.label}: nothing to withdraw (publish it first, or check --to)`,
+      );
+    const first = pointer.contentDigest !== WITHDRAWN;
+    await writeKeys(target, key, await planKeys(ledger, target, key, now));
+    const floor = new Map([[id, pointer.version + 1]]);
+    const version = (await ledger.reserveVersions([id], floor)).get(id)!.version;
+    const withdrawnAt = first ? isoSeconds(generatedAt) : await withdrawnAtOf(target, id, generatedAt);
+    const tombstone: Tombstone = {
+      facility: id,
+      state: 'withdrawn',
+      version,
+      withdrawn_at: withdrawnAt,
+      generated_at: isoSeconds(generatedAt),
+      expires_at: isoSeconds(expiresAt),
+      kid: key.kid,
+    };
+    const file = signedFile(tombstone, key);
+    // As a publish: the immutable pair first (a follower reads it there), then the pointer, its listings.json last.
+    const versioned = versionKey(id, version);
+    await Promise.all([
+      target.put(versioned, file.bytes, versionMeta),
+      target.put(signatureKey(versioned), file.sig, versionMeta),
+    ]);
+    await target.put(signatureKey(pointerKey(id)), file.sig, pointerMeta);
+    await target.put(pointerKey(id), file.bytes, pointerMeta);
+    await ledger.recordPublished(target.recordKey, [
+      {
+        facilityId: id,
+        revision: 0,
+        publicUrl: '',
+        version,
+        contentDigest: WITHDRAWN,
+        kid: key.kid,
+        generatedAt: tombstone.generated_at,
+        expiresAt: tombstone.expires_at,
+      },
+    ]);
+    await opts.audit?.to.appendAudit([
+      publishAudit(opts.audit.actor, { facilityId: id, version, target: target.label, kid: key.kid }),
+    ]);
+    const feed = await writeIndexAndFeed(target, ledger, key, {
+      records: await ledger.publishedOn(target.recordKey),
+      written: new Map(),
+      withdrawn: first ? new Map([[id, version]]) : new Map(),
+      generatedAt,
+      expiresAt,
+    });
+    return {
+      target: target.label,
+      facility: id,
+      version,
+      withdrawn_at: withdrawnAt,
+      expires_at: tombstone.expires_at,
+      first,
+      feed_items: feed.items.length,
+    };
+  } finally {
+    await unlock();
+  }
+}
+
+/** A tombstone signed again keeps the moment the facility was first withdrawn. */
+async function withdrawnAtOf(target: Target, id: string, fallback: Date): Promise<string> {
+  try {
+    const parsed = Tombstone.safeParse(JSON.parse((await target.get(pointerKey(id)))?.toString('utf8') ?? ''));
+    if (parsed.success) return parsed.data.withdrawn_at;
+  } catch {
+    // not a tombstone we can read: the renewal is then dated now
+  }
+  return isoSeconds(fallback);
+}

@@ -1,0 +1,152 @@
+// A follower's mirror of a published folder: from the index once, then by the feed; every file byte-identical to the target's.
+import { generateKeyPairSync } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseImport } from '../server/domain/import.ts';
+import type { Db } from '../server/store/db.ts';
+import { applyImport } from '../server/store/facilities.ts';
+import { followOnce } from '../server/snapshots/follow.ts';
+import { signingKeyOf } from '../server/snapshots/keygen.ts';
+import { publishSnapshots } from '../server/snapshots/publish.ts';
+import { folderTarget } from '../server/snapshots/targets/folder.ts';
+import { withdrawFacility } from '../server/snapshots/withdraw.ts';
+import { demoDb, demoJson, tempDir } from './helpers/fixture.ts';
+
+const key = signingKeyOf(generateKeyPairSync('ed25519').privateKey);
+let dir: string;
+let cleanup: () => void;
+let db: Db;
+
+beforeEach(() => {
+  ({ dir, cleanup } = tempDir());
+  ({ db } = demoDb(dir));
+});
+afterEach(() => {
+  db.close();
+  cleanup();
+});
+
+const out = () => join(dir, 'out');
+const mirror = () => join(dir, 'mirror');
+const target = () => folderTarget(out());
+const publish = () =>
+  publishSnapshots(db, { target: target(), key, publicUrl: 'https://l.example', ttlSeconds: 86_400 });
+const follow = () => followOnce({ base: out(), keys: join(out(), 'keys.json'), dir: mirror() });
+
+function changePrice(facility: string, gross: number) {
+  const f = demoJson().facilities.find((x) => x.id === facility);
+  f.listings[0].price_gross = gross;
+  applyImport(db, parseImport(JSON.stringify({ facilities: [f] }), 'test'));
+}
+
+/** Every file under a folder, relative, without the follower's own .follow/. */
+function filesOf(root: string): string[] {
+  const walk = (d: string): string[] =>
+    readdirSync(d).flatMap((n) => {
+      const p = join(d, n);
+      return statSync(p).isDirectory() ? walk(p) : [relative(root, p)];
+    });
+  return walk(root)
+    .filter((f) => !f.startsWith('.follow'))
+    .sort();
+}
+
+describe('snapshot follow', () => {
+  it('mirrors a target byte for byte after a publish, two changes and a withdrawal', async () => {
+    await publish();
+    const first = await follow();
+    expect(first).toMatchObject({ mode: 'index', fetched: 4, listed: 4, seq: 4 });
+
+    changePrice('wro-1', 11111);
+    changePrice('ber-1', 22222);
+    expect(await publish()).toMatchObject({ published: 2, feed_items: 2 });
+    expect(
+      await withdrawFacility(db, { target: target(), key, facilityId: 'zrh-1', ttlSeconds: 86_400 }),
+    ).toMatchObject({ facility: 'zrh-1', first: true, feed_items: 1 });
+
+    const second = await follow();
+    expect(second).toMatchObject({ mode: 'feed', fetched: 2, withdrawn: 1, listed: 3, seq: 7 });
+    // Only the head, the index, keys.json and what changed: never a pointer, never an unchanged facility.
+    expect(second.reads.filter((r) => r.endsWith('.json'))).toEqual(
+      expect.arrayContaining(['changes/latest.json', 'index.json', 'wro-1/v2/listings.json', 'zrh-1/v2/listings.json']),
+    );
+    expect(second.reads.some((r) => r.startsWith('krk-1/'))).toBe(false);
+
+    const files = filesOf(mirror());
+    expect(files).toEqual([
+      'ber-1/listings.json',
+      'ber-1/listings.json.sig',
+      'index.json',
+      'index.json.sig',
+      'keys.json',
+      'krk-1/listings.json',
+      'krk-1/listings.json.sig',
+      'wro-1/listings.json',
+      'wro-1/listings.json.sig',
+      'zrh-1/listings.json',
+      'zrh-1/listings.json.sig',
+    ]);
+    for (const f of files) expect(readFileSync(join(mirror(), f)).equals(readFileSync(join(out(), f))), f).toBe(true);
+    expect(JSON.parse(readFileSync(join(mirror(), 'zrh-1', 'listings.json'), 'utf8'))).toMatchObject({
+      facility: 'zrh-1',
+      state: 'withdrawn',
+    });
+
+    // Nothing new: one read, nothing written.
+    const third = await follow();
+    expect(third).toMatchObject({ mode: 'unchanged', reads: ['changes/latest.json'] });
+  });
+
+  it('lists what the contract says in index.json, and items only for changed content', async () => {
+    await publish();
+    const index = JSON.parse(readFileSync(join(out(), 'index.json'), 'utf8'));
+    expect(Object.keys(index)).toEqual(['version', 'generated_at', 'expires_at', 'kid', 'facilities']);
+    const wro = index.facilities.find((f: { id: string }) => f.id === 'wro-1');
+    expect(Object.keys(wro)).toEqual([
+      'id',
+      'name',
+      'address',
+      'geo',
+      'currency',
+      'listings',
+      'from_price',
+      'version',
+      'digest',
+      'updated_at',
+      'url',
+    ]);
+    const snapshot = JSON.parse(readFileSync(join(out(), 'wro-1', 'listings.json'), 'utf8'));
+    const monthlyFree = snapshot.listings.filter(
+      (l: { free_units: number; price: { period: string } }) => l.free_units > 0 && l.price.period === 'P1M',
+    );
+    const lowest = Math.min(...monthlyFree.map((l: { price: { gross: number } }) => l.price.gross));
+    expect(wro).toMatchObject({
+      address: null,
+      geo: null,
+      listings: snapshot.listings.length,
+      url: 'wro-1/listings.json',
+    });
+    expect(wro.from_price.gross).toBe(lowest);
+
+    // An export re-signs every facility (new versions) but, the content being the same, adds no item.
+    const head = () => JSON.parse(readFileSync(join(out(), 'changes', 'latest.json'), 'utf8'));
+    expect(head().items.map((i: { seq: number }) => i.seq)).toEqual([1, 2, 3, 4]);
+    const again = await publishSnapshots(db, {
+      target: target(),
+      key,
+      publicUrl: 'https://l.example',
+      ttlSeconds: 86_400,
+      force: true,
+    });
+    expect(again).toMatchObject({ published: 4, feed_items: 0 });
+    expect(head().items).toHaveLength(4);
+    const reIndexed = JSON.parse(readFileSync(join(out(), 'index.json'), 'utf8'));
+    expect(reIndexed.version).toBeGreaterThan(index.version);
+    expect(reIndexed.facilities.find((f: { id: string }) => f.id === 'wro-1')).toMatchObject({
+      version: wro.version + 1,
+      digest: wro.digest,
+      updated_at: wro.updated_at,
+    });
+  });
+});
