@@ -72,6 +72,63 @@ export const Detail = Summary.extend({
 }).meta({ id: 'Detail' });
 export type Detail = z.infer<typeof Detail>;
 
+const minorUnits = z.int().min(0);
+
+export const PromotionKind = z
+  .enum(['percent', 'amount_off', 'fixed_price'])
+  .describe(
+    '`percent`: `value` % off each period it covers; `amount_off`: `value` minor units off each; `fixed_price`: each costs `value`.',
+  );
+export type PromotionKind = z.infer<typeof PromotionKind>;
+
+export const ScheduleRun = z
+  .object({
+    from_period: z.int().min(1).describe('The first billing period of the run, counted from 1.'),
+    to_period: z
+      .int()
+      .min(1)
+      .nullable()
+      .describe('The last billing period of the run; null on the last run, which goes on at the regular price.'),
+    gross: minorUnits.describe('The price of each period of the run, VAT included, in minor units.'),
+    net: minorUnits.describe('The same excluding VAT: round(gross * 100 / (100 + vat_rate)).'),
+    promotion: z
+      .string()
+      .nullable()
+      .describe('The code of the promotion that sets the price, or null: the regular price.'),
+  })
+  .meta({ id: 'ScheduleRun' });
+export type ScheduleRun = z.infer<typeof ScheduleRun>;
+
+export const MoveInPartKind = z.enum(['first_period', 'deposit', 'fee', 'protection']);
+export type MoveInPartKind = z.infer<typeof MoveInPartKind>;
+
+export const MoveInPart = z
+  .object({
+    kind: MoveInPartKind,
+    code: z
+      .string()
+      .nullable()
+      .describe("The fee's or protection plan's code; the first period's promotion, or null; null for the deposit."),
+    gross: minorUnits,
+    net: minorUnits.describe("Rounded at this part's own VAT rate."),
+    vat_rate: z.number().min(0).max(100).describe('0 for the deposit, which carries no VAT.'),
+  })
+  .meta({ id: 'MoveInPart' });
+export type MoveInPart = z.infer<typeof MoveInPart>;
+
+export const MoveIn = z
+  .object({
+    gross: minorUnits.describe("The sum of the parts' gross amounts."),
+    net: minorUnits.describe("The sum of the parts' net amounts."),
+    currency: z.string().regex(/^[A-Z]{3}$/),
+    parts: z.array(MoveInPart),
+  })
+  .meta({
+    id: 'MoveIn',
+    description: "Due at move-in: the schedule's first period, the deposit, each move-in fee and required protection.",
+  });
+export type MoveIn = z.infer<typeof MoveIn>;
+
 export const FacilityRef = z.object({ id: z.string(), name: z.string() }).meta({ id: 'FacilityRef' });
 export type FacilityRef = z.infer<typeof FacilityRef>;
 

@@ -1,4 +1,4 @@
-// The one pricing function: every answer (API, rental page, snapshot) gets its price from priceOf.
+// The one pricing function: every answer (API, rental page, snapshot) gets its price from priceOf, and every net from netOf.
 import type { Price } from './listing.ts';
 
 export interface PricingRule {
@@ -58,6 +58,16 @@ export function priceOf(listing: PricedListing, facility: PricedFacility): Price
   const gross = listing.dynamic_pricing
     ? divideRoundHalfAwayFromZero(BigInt(listing.price_gross) * (HUNDRED + scaledPercent(adjust)), HUNDRED)
     : listing.price_gross;
-  const net = divideRoundHalfAwayFromZero(BigInt(gross) * HUNDRED, HUNDRED + scaledPercent(listing.vat_rate));
-  return { gross, net, vat_rate: listing.vat_rate, currency: facility.currency, period: listing.price_period };
+  return {
+    gross,
+    net: netOf(gross, listing.vat_rate),
+    vat_rate: listing.vat_rate,
+    currency: facility.currency,
+    period: listing.price_period,
+  };
+}
+
+/** round(gross * 100 / (100 + vat_rate)), halves away from zero: every net amount, of a price or of a part. */
+export function netOf(gross: number, vatRate: number): number {
+  return divideRoundHalfAwayFromZero(BigInt(gross) * HUNDRED, HUNDRED + scaledPercent(vatRate));
 }
