@@ -82,14 +82,6 @@ export class PageCache {
     for (const [id, kept] of this.facilities) if (revisions.get(id) !== kept.revision) this.dropFacility(id);
   }
 
-  clear(): void {
-    this.pages.clear();
-    this.facilities.clear();
-    this.missing.clear();
-    this.bytes = 0;
-    this.missingBytes = 0;
-  }
-
   private keep(key: string, facilityId: string, revision: number, page: Buffer): void {
     const cost = page.length + PAGE_OVERHEAD + key.length * 2;
     // A page larger than the whole budget is served, never kept: it would push out every other.

@@ -22,7 +22,7 @@ import {
 } from './facility-views.ts';
 import { filteredBytesLater, filteredBytesOf, resultKey, sortAll } from './filtered-lists.ts';
 
-/** Facility ids remembered as not served (unknown or inactive), at most this many: anyone may ask for any id. */
+/** Facility ids remembered as not served (unknown or inactive), at most this many. */
 const MAX_MISSING = 16_384;
 
 /** A filtered list's coding larger than this is made for its request alone: a few would crowd out whole facilities. */
@@ -53,8 +53,8 @@ export class ViewsCache {
   /** Counts get() calls: recency is a number on each entry, not a Map re-insertion per hit. */
   private clock = 0;
   /**
-   * Ids the store had no served facility for, until the next data change: a rental page of an unknown facility (no key
-   * needed) costs a Set lookup when asked again, not a store read.
+   * Ids the store had no served facility for, until the next data change: a key whose facility is not served costs a
+   * Set lookup when asked again, not a store read.
    */
   private readonly missing = new Set<string>();
   /** How many facilities were built from the store: for tests and the operations page. */
