@@ -1,7 +1,7 @@
 // Configuration from environment and flags, validated once at start-up; flags win over env.
 import { z } from 'zod';
 import { ListingsError } from './errors.ts';
-import { isOtherUrl } from './store/pg/location.ts';
+import { isOtherUrl, isPostgresUrl } from './store/pg/location.ts';
 import { KEY_PREFIX_PATTERN } from './domain/keys.ts';
 import { jsonPath } from './schemas/import.ts';
 import { parseTrustedProxies } from './http/transport/client-address.ts';
@@ -84,6 +84,20 @@ export function loadConfig(
   const c = parsed.data;
   const hostForUrl = c.host.includes(':') ? `[${c.host}]` : c.host;
   return { ...c, publicUrl: (c.publicUrl ?? `http://${hostForUrl}:${c.port}`).replace(/\/+$/, '') };
+}
+
+/**
+ * Nodes on one PostgreSQL database sit behind one load balancer: each must build the same rent links, or their bodies
+ * and ETags differ and a poller's If-None-Match from one node gets a 200 from the next. A node's own address (the
+ * default) differs from node to node, so `serve` there needs PUBLIC_URL.
+ */
+export function requireSharedPublicUrl(db: string, publicUrl: string | undefined): void {
+  if (isPostgresUrl(db) && !publicUrl)
+    throw new ListingsError(
+      'invalid_config',
+      `${ENV_NAMES.publicUrl} (--${flagName('publicUrl')}): must be set when ${ENV_NAMES.db} is a postgres:// URL, ` +
+        'to the address partners reach every node at, so that all nodes answer the same bytes',
+    );
 }
 
 function flagName(k: Setting): string {

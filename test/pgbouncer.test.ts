@@ -48,7 +48,7 @@ describe('through PgBouncer in session mode', () => {
   beforeAll(async () => {
     ({ dir, cleanup } = tempDir());
     // Every command through PgBouncer, the schema's migration included.
-    env = { LISTINGS_DB: session.via(await server.newDatabase()) };
+    env = { LISTINGS_DB: session.via(await server.newDatabase()), PUBLIC_URL: 'https://listings.example.com' };
     run(['import', DEMO_DATA]);
     serve = spawnServer(['serve', '--port', String(await freePort()), '--quiet'], env);
     base = await serve.ready;

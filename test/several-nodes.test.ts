@@ -13,7 +13,8 @@ let cleanup: () => void;
 
 beforeAll(async () => {
   pg = await startPostgres();
-  env = { LISTINGS_DB: await pg.newDatabase() };
+  // One PUBLIC_URL for both, as behind one load balancer: `serve` on PostgreSQL refuses to start without it.
+  env = { LISTINGS_DB: await pg.newDatabase(), PUBLIC_URL: 'https://listings.example.com' };
   ({ dir, cleanup } = tempDir());
   expect(cli(['import', DEMO_DATA], { env }).status).toBe(0);
   nodes = [];

@@ -24,7 +24,7 @@ describe('listings serve --workers 2 on PostgreSQL', () => {
     return JSON.parse(r.stdout) as { key: string; id: string };
   };
   beforeAll(async () => {
-    env = { LISTINGS_DB: await server.newDatabase() };
+    env = { LISTINGS_DB: await server.newDatabase(), PUBLIC_URL: 'https://listings.example.com' };
     ({ dir, cleanup } = tempDir());
     expect(cli(['import', DEMO_DATA], { env }).status).toBe(0);
     serve = spawnServer(['serve', '--port', String(await freePort()), '--quiet', '--workers', '2'], env);

@@ -1,6 +1,6 @@
 // `listings serve`: the External Listings API, the rental pages, the OpenAPI document and the widget bundle.
 import { Command, InvalidArgumentError } from 'commander';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig, requireSharedPublicUrl } from '../../server/config.ts';
 import { startApp } from '../../server/app.ts';
 import { failWorker, isClusterWorker, superviseWorkers, tellPrimaryReady, workerCount } from '../../server/cluster.ts';
 import { ListingsError } from '../../server/errors.ts';
@@ -42,6 +42,7 @@ export function serveCommand(io: Io): Command {
     .action(async (flags: ServeFlags, cmd: Command) => {
       const { db, keyPrefix } = globalsOf(cmd);
       const { host, port, publicUrl, trustProxy } = flags;
+      requireSharedPublicUrl(db, publicUrl);
       // Each setting comes from its flag, its variable or its default already (commander's .env and .default).
       const config = loadConfig({ db, keyPrefix, host, port, publicUrl, trustProxy }, {});
       const workers = flags.workers ?? 1;
