@@ -118,6 +118,9 @@ export async function startOurs(
       ? [join(BENCH_DIST, 'serve-open-auth.mjs'), dbFile, port]
       : [join(opts.checkout ?? REPO, 'bin', 'listings.js'), 'serve', '--port', port, '--db', dbFile];
   if (!opts.log && !opts.openAuth && !opts.noHold) args.push('--quiet');
+  // `serve` on PostgreSQL needs PUBLIC_URL: the node's own address, as it has on a file.
+  if (dbFile.startsWith('postgres') && !opts.openAuth && !opts.noHold)
+    args.push('--public-url', `http://127.0.0.1:${port}`);
   const trust = opts.trustProxy;
   const byFlag = trust !== undefined && !opts.openAuth && !opts.noHold && serveHasFlag('--trust-proxy', opts.checkout);
   if (byFlag) args.push('--trust-proxy', trust);
