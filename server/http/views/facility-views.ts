@@ -148,8 +148,20 @@ export function buildViews(db: Db, facilityId: string, publicUrl: string, used: 
     details: new Array<ApiBody | undefined>(data.listings.length),
     madeDetails: [],
     filtered: new Map(),
-    // The list with room for its codings, and the summaries and listings it was made from.
-    size: bodySizeOf(list.identity.bytes.length) + Math.ceil(list.identity.bytes.length * HEAP_FACTOR),
+    // The list with room for its codings, the summaries and listings it was made from, and the listings' text that
+    // only Details show (not in the list, so not in its factor).
+    size:
+      bodySizeOf(list.identity.bytes.length) + Math.ceil(list.identity.bytes.length * HEAP_FACTOR) + detailTextOf(data),
     used,
   };
+}
+
+/** Characters of the listings' descriptions and photos, which only their Details show: held with the store's listings. */
+function detailTextOf(data: FacilityData): number {
+  let chars = 0;
+  for (const l of data.listings) {
+    chars += l.description.length;
+    for (const p of l.photos) chars += p.url.length + p.caption.length;
+  }
+  return chars;
 }
