@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT_BAD_INPUT, runCli } from '../cli/program.ts';
 import { parseImport } from '../server/domain/import.ts';
+import { openDb } from '../server/store/db.ts';
 import { openStore } from '../server/store/store.ts';
 import { BACKENDS, type Backend } from './helpers/setup.ts';
 import { bufferIo, DEMO_DATA, demoJson, writeJson } from './helpers/fixture.ts';
@@ -156,6 +157,28 @@ describe('listings db copy', () => {
       }
     }
     expect(await holdings(target)).toBe(await holdings(file));
+  });
+
+  it('refuses a file that holds a NUL anyway (written by hand), naming the row and column, and copies nothing', async () => {
+    const file = await demoAt('sqlite', 'copy-nul');
+    const db = openDb(file);
+    const id = db.prepare<[], string>("SELECT id FROM listings WHERE facility_id = 'zrh-1' LIMIT 1").pluck().get()!;
+    db.prepare("UPDATE listings SET title = 'Box' || char(0) || 'A' WHERE id = ?").run(id);
+    db.close();
+    const target = await postgres.server().newDatabase();
+    const io = bufferIo({ LISTINGS_DB: file });
+    expect(await runCli(['db', 'copy', '--from', file, '--to', target], io)).toBe(EXIT_BAD_INPUT);
+    expect(io.stderr().trimEnd().split('\n')).toEqual([
+      expect.stringMatching(
+        new RegExp(`listings ${id}: title holds a NUL character \\(U\\+0000\\).*nothing was copied`),
+      ),
+    ]);
+    const store = await openStore(target);
+    try {
+      expect(await store.listFacilities()).toEqual([]);
+    } finally {
+      await store.close();
+    }
   });
 });
 

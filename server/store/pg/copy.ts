@@ -30,8 +30,11 @@ export async function copySqliteToPg(file: string, location: string): Promise<Co
         for (const t of ALL_TABLES) {
           // rowid keeps keys made within one millisecond in creation order (PostgreSQL's seq takes it over).
           const rows = db.prepare(`SELECT ${TABLES[t].join(', ')} FROM ${t} ORDER BY rowid`).all();
-          for (let i = 0; i < rows.length; i += ROWS_PER_INSERT)
-            await c.query(pgInsertFromJson(t), [JSON.stringify(rows.slice(i, i + ROWS_PER_INSERT))]);
+          for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+            const json = JSON.stringify(rows.slice(i, i + ROWS_PER_INSERT));
+            if (json.includes('\\u0000')) refuseNul(file, t, rows.slice(i, i + ROWS_PER_INSERT));
+            await c.query(pgInsertFromJson(t), [json]);
+          }
           counts[t] = rows.length;
           // New rows then continue after the copied ids.
           if (KEPT_IDS.has(t))
@@ -49,4 +52,22 @@ export async function copySqliteToPg(file: string, location: string): Promise<Co
   } finally {
     db.close();
   }
+}
+
+/**
+ * PostgreSQL's text holds no NUL; SQLite's may (rows written by hand or by an older version): the row is named, so
+ * that the operator can import its facility again, rather than read a driver's message.
+ */
+function refuseNul(file: string, table: Table, rows: unknown[]): void {
+  for (const row of rows as Record<string, unknown>[])
+    for (const [column, value] of Object.entries(row))
+      if (typeof value === 'string' && value.includes('\u0000')) {
+        const id = row.id ?? row.listing_id ?? row.facility_id;
+        throw new ListingsError(
+          'invalid_data',
+          `${file}: ${table}${id === undefined ? '' : ` ${String(id)}`}: ${column} holds a NUL character (U+0000), ` +
+            'which PostgreSQL cannot store; import its facility again (the import refuses control characters), ' +
+            'then copy; nothing was copied',
+        );
+      }
 }
