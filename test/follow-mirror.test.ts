@@ -149,4 +149,31 @@ describe('snapshot follow', () => {
       updated_at: wro.updated_at,
     });
   });
+
+  it('keeps a withdrawn facility out of later publishes until it is published again by name', async () => {
+    await publish();
+    await follow();
+    await withdrawFacility(db, { target: target(), key, facilityId: 'krk-1', ttlSeconds: 86_400 });
+    changePrice('krk-1', 33333);
+    expect(await publish()).toMatchObject({ published: 0, feed_items: 0 });
+    const pointer = () => JSON.parse(readFileSync(join(out(), 'krk-1', 'listings.json'), 'utf8'));
+    expect(pointer()).toMatchObject({ state: 'withdrawn', version: 2 });
+
+    const again = await publishSnapshots(db, {
+      target: target(),
+      key,
+      publicUrl: 'https://l.example',
+      ttlSeconds: 86_400,
+      facilityIds: ['krk-1'],
+    });
+    expect(again).toMatchObject({ published: 1, feed_items: 1 });
+    expect(pointer()).toMatchObject({ facility: { id: 'krk-1' }, version: 3 });
+    // The follower saw the withdrawal and the return in one walk: it holds the listed facility.
+    expect(await follow()).toMatchObject({ mode: 'feed', fetched: 1, withdrawn: 0, listed: 4, seq: 6 });
+    expect(
+      readFileSync(join(mirror(), 'krk-1', 'listings.json')).equals(
+        readFileSync(join(out(), 'krk-1', 'listings.json')),
+      ),
+    ).toBe(true);
+  });
 });

@@ -14,17 +14,7 @@ export function progressReporter(
   opts: { bar: boolean; verb?: 'export' | 'publish' },
 ): (p: ExportProgress) => void {
   const verb = opts.verb ?? 'export';
-  if (opts.bar) {
-    let drawn = false;
-    let lastDraw = 0;
-    return (p) => {
-      const now = performance.now();
-      if (p.done < p.total && now - lastDraw < REDRAW_MS) return;
-      lastDraw = now;
-      io.out(`${drawn ? REDRAW : ''}${barLine(p, verb)}`);
-      drawn = true;
-    };
-  }
+  if (opts.bar) return progressBar(io, `${verb}ing`);
   return (p) => {
     if (p.total <= PER_FACILITY_UP_TO) {
       const f = p.facility;
@@ -37,13 +27,28 @@ export function progressReporter(
   };
 }
 
-function barLine(p: ExportProgress, verb: string): string {
+type Counted = Pick<ExportProgress, 'done' | 'total' | 'elapsedMs'>;
+
+/** One bar redrawn in place (at most every REDRAW_MS, and always at the end): `label [####....] done/total facilities`. */
+export function progressBar(io: Io, label: string): (p: Counted) => void {
+  let drawn = false;
+  let lastDraw = 0;
+  return (p) => {
+    const now = performance.now();
+    if (p.done < p.total && now - lastDraw < REDRAW_MS) return;
+    lastDraw = now;
+    io.out(`${drawn ? REDRAW : ''}${barLine(p, label)}`);
+    drawn = true;
+  };
+}
+
+function barLine(p: Counted, label: string): string {
   const filled = Math.round((p.done / p.total) * BAR_WIDTH);
   const rate = rateOf(p);
   const eta = p.done < p.total && rate > 0 ? `  eta ${Math.ceil((p.total - p.done) / rate)}s` : '';
-  return `${verb}ing [${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${p.done}/${p.total} facilities  ${rate}/s${eta}`;
+  return `${label} [${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${p.done}/${p.total} facilities  ${rate}/s${eta}`;
 }
 
-function rateOf(p: ExportProgress): number {
+function rateOf(p: Counted): number {
   return p.elapsedMs > 0 ? Math.round((p.done * 1000) / p.elapsedMs) : 0;
 }

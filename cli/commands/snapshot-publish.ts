@@ -136,7 +136,7 @@ export function publishCommand(io: Io): Command {
 }
 
 /** Runs `task` until SIGTERM or SIGINT aborts its signal; the task then finishes what is in flight and resolves. */
-async function untilSignalled(task: (signal: AbortSignal) => Promise<void>): Promise<void> {
+export async function untilSignalled(task: (signal: AbortSignal) => Promise<void>): Promise<void> {
   const controller = new AbortController();
   const stop = () => controller.abort();
   process.once('SIGTERM', stop);

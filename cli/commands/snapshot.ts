@@ -1,4 +1,4 @@
-// `listings snapshot keygen|export|publish|verify`: signed static copies of each facility's listings, for any static host or CDN.
+// `listings snapshot keygen|export|publish|withdraw|follow|verify`: signed static copies of each facility's listings, for any static host or CDN.
 import { Command } from 'commander';
 import { ListingsError } from '../../server/errors.ts';
 import { exportSnapshots, type ExportSummary } from '../../server/snapshots/export.ts';
@@ -17,6 +17,7 @@ import {
   type PublicUrlFlags,
 } from './snapshot-args.ts';
 import { progressReporter } from './snapshot-progress.ts';
+import { followCommand, withdrawCommand } from './snapshot-feed.ts';
 import { publishCommand } from './snapshot-publish.ts';
 
 export function snapshotCommand(io: Io): Command {
@@ -30,6 +31,7 @@ export function snapshotCommand(io: Io): Command {
         '  $ listings snapshot export --out ./public --signing-key ./secrets/signing-key.pem',
         '  $ listings snapshot publish --to s3://listings-cdn/snapshots --signing-key ./secrets/signing-key.pem --watch',
         '  $ listings snapshot verify ./public/wro-1 --keys ./public/keys.json',
+        '  $ listings snapshot follow https://cdn.example/snapshots --keys https://cdn.example/snapshots/keys.json --state ./mirror',
       ].join('\n'),
     );
 
@@ -103,6 +105,8 @@ export function snapshotCommand(io: Io): Command {
     );
 
   snapshot.addCommand(publishCommand(io));
+  snapshot.addCommand(withdrawCommand(io));
+  snapshot.addCommand(followCommand(io));
 
   snapshot
     .command('verify')

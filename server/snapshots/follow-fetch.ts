@@ -62,6 +62,14 @@ export function within(base: URL, link: string, file: string): URL {
 
 const REDIRECTS = 3;
 
+/** A socket closed mid-answer is a truncated file; anything else says its code. */
+function failureOf(err: unknown): string {
+  const code = (err as { code?: string }).code;
+  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET')
+    return 'truncated: the connection closed before the whole file came';
+  return `cannot fetch: ${code ?? (err as Error).message}`;
+}
+
 export function openSource(location: string, maxBytes: number): Source {
   const base = baseUrlOf(location);
   const reads: string[] = [];
@@ -105,7 +113,7 @@ export function openSource(location: string, maxBytes: number): Source {
         headers: { accept: 'application/json', ...(etag ? { 'if-none-match': etag } : {}) },
       });
     } catch (err) {
-      throw new FollowError(shown(url), `cannot fetch: ${(err as { code?: string }).code ?? (err as Error).message}`);
+      throw new FollowError(shown(url), failureOf(err));
     }
     const { statusCode: status, headers } = res;
     if (status >= 300 && status < 400 && status !== 304) {
@@ -143,7 +151,7 @@ export function openSource(location: string, maxBytes: number): Source {
       }
     } catch (err) {
       if (err instanceof FollowError) throw err;
-      throw new FollowError(shown(url), `cut off while reading: ${(err as Error).message}`);
+      throw new FollowError(shown(url), failureOf(err));
     }
     const bytes = Buffer.concat(chunks);
     if (Number.isFinite(declared) && bytes.length !== declared)

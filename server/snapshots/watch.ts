@@ -87,7 +87,8 @@ async function lockAsStandby(opts: WatchOptions): Promise<(() => Promise<void>) 
   return undefined;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Resolves after `ms`, or at once when `signal` aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const done = () => {

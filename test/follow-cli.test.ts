@@ -1,0 +1,66 @@
+// `listings snapshot withdraw` and `snapshot follow` as an operator and an aggregator type them: exit codes and one-line answers.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliInProcess, demoDb, tempDir } from './helpers/fixture.ts';
+import { snapshotKeyFile } from './helpers/published.ts';
+
+let dir: string;
+let cleanup: () => void;
+let dbFile: string;
+let keyFile: string;
+const run = (...args: string[]) => cliInProcess(dbFile, args);
+const out = () => join(dir, 'out');
+const follow = (state = join(dir, 'mirror')) =>
+  run('snapshot', 'follow', out(), '--keys', join(out(), 'keys.json'), '--state', state);
+
+beforeAll(async () => {
+  ({ dir, cleanup } = tempDir());
+  const { db, file } = demoDb(dir);
+  db.close();
+  dbFile = file;
+  ({ keyFile } = await snapshotKeyFile(join(dir, 'secrets')));
+  expect((await run('snapshot', 'export', '--out', out(), '--signing-key', keyFile)).code).toBe(0);
+});
+afterAll(() => cleanup());
+
+describe('snapshot withdraw and follow', () => {
+  it('follows from the index, then withdraws and follows the feed', async () => {
+    const first = await follow();
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(
+      /^mirrored from the index: 4 facilities listed, 4 fetched, 0 withdrawn; cursor seq 4;/,
+    );
+
+    const withdrawn = await run('snapshot', 'withdraw', 'zrh-1', '--to', out(), '--signing-key', keyFile, '--json');
+    expect(withdrawn.code).toBe(0);
+    expect(JSON.parse(withdrawn.stdout)).toMatchObject({ facility: 'zrh-1', version: 2, first: true, feed_items: 1 });
+
+    const second = await follow();
+    expect(second.stdout).toMatch(
+      /^mirrored from the feed: 3 facilities listed, 0 fetched, 1 withdrawn; cursor seq 5;/,
+    );
+    expect((await follow()).stdout).toMatch(/^unchanged: the feed is at seq 5/);
+  });
+
+  it('refuses to withdraw what the target does not hold, and a bad id, in one line', async () => {
+    const unknown = await run('snapshot', 'withdraw', 'nowhere-1', '--to', out(), '--signing-key', keyFile);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe(
+      `error: facility "nowhere-1" has no snapshot on ${out()}: nothing to withdraw (publish it first, or check --to)\n`,
+    );
+    const bad = await run('snapshot', 'withdraw', 'Not_An_Id', '--to', out(), '--signing-key', keyFile);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^error: "Not_An_Id" is not a facility id \(1-64 characters of a-z, 0-9 or "-"\)\n$/);
+  });
+
+  it('exits 1 with one line naming the file that failed', async () => {
+    const keys = join(dir, 'other-keys.json');
+    writeFileSync(keys, '{"keys":[]}');
+    const r = await run('snapshot', 'follow', out(), '--keys', keys, '--state', join(dir, 'other'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^error: changes\/latest\.json: unknown_kid: no key with kid \S+ in the keys file \(it has: none\)\n$/,
+    );
+  });
+});
