@@ -30,7 +30,9 @@ export function serveCommand(io: Io): Command {
     .description('serve the API (GET /external/listings[/{id}]), rental pages, /openapi.json, /docs and the widget')
     .addOption(hostOption())
     .addOption(portOption())
-    .addOption(publicUrlOption('URL partners reach this server at'))
+    .addOption(
+      publicUrlOption('URL partners reach this server at (every node the same: required on a postgres:// database)'),
+    )
     .option('--workers <n>', 'processes sharing the port (node:cluster); "auto" = one per core', parseWorkers)
     .addOption(trustProxyOption())
     .option('--quiet', 'no request log lines')
