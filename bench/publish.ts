@@ -13,6 +13,7 @@ import { applyImport } from '../server/store/facilities.ts';
 import { generateSigningKey } from '../server/snapshots/keygen.ts';
 import { startFaultProxy } from '../test/helpers/fault-proxy.ts';
 import { startS3 } from '../test/helpers/s3-server.ts';
+import { benchFollow } from './lib/follow-bench.ts';
 import { facilityIdOf, facilityOf, generateDb } from './lib/data.ts';
 import { machine, median, table } from './lib/report.ts';
 import { REPO } from './lib/servers.ts';
@@ -160,6 +161,27 @@ try {
   }
   watcher.kill('SIGTERM');
   await new Promise((r) => watcher.once('exit', r));
+
+  // 5. A follower: from zero, from a folder (an export of the same database) and from the S3 prefix over plain HTTP;
+  // then one facility changed and published to both, and each mirror followed again.
+  const folder = join(dir, 'public');
+  const exportArgs = [BIN, 'snapshot', 'export', '--db', db.file, '--out', folder, '--signing-key', keyFile];
+  must(await runNode(exportArgs, {}), 'export to a folder');
+  const followed = await benchFollow({
+    dir,
+    runNode,
+    env: s3.env,
+    change: () => change(11),
+    publishBoth: async () => {
+      const toFolder = [BIN, 'snapshot', 'publish', '--db', db.file, '--to', folder, '--signing-key', keyFile];
+      must(await runNode(toFolder, {}), 'publish to the folder');
+      must(await runNode(publishArgs('main'), s3.env), 'publish to S3');
+    },
+    sources: [
+      { name: 'folder', base: folder, keys: join(folder, 'keys.json') },
+      { name: 's3rver', base: s3.objectUrl('main/'), keys: s3.objectUrl('main/keys.json') },
+    ],
+  });
   await proxy.stop();
   conn.close();
 
@@ -192,6 +214,7 @@ try {
       worst: Math.round(Math.max(...delays)),
       samples: delays.map(Math.round),
     },
+    follow: followed.results,
   };
   out(
     '\n' +
@@ -225,6 +248,7 @@ try {
         ],
       ),
   );
+  out('\n' + table(['follower', 'seconds', 'files', 'note'], followed.rows));
   out(
     `watch: commit -> pointer updated, ${delays.length} changes: median ${results.watch_commit_to_pointer_ms.median} ms, worst ${results.watch_commit_to_pointer_ms.worst} ms\n`,
   );
