@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { median, medianInterval } from '../bench/lib/report.ts';
 import { turnTimes } from '../bench/lib/sliced.ts';
-import { byWindow } from '../bench/lib/abuse.ts';
+import { byWindow } from '../bench/lib/abuse-stats.ts';
 
 describe('medianInterval', () => {
   it('spans the order statistics around the median that a 95 % interval needs', () => {

@@ -1,4 +1,5 @@
-// The abuse scenario's report: one table for every abused key, the partner alone and with abuse, and the ratios.
+// The abuse scenario's report: one table of every target and pattern, the partner alone and with abuse, and a headline
+// table of the ratios in windows and ours' memory through each pattern.
 import type { AbuseEntry } from './abuse.ts';
 import { table } from './report.ts';
 
@@ -9,12 +10,13 @@ const shares = (statuses: Record<string, number>) => {
     .join(', ');
 };
 
-/** The figure of abuse switched on and off in windows (abuse.ts, measureInWindows). */
-export function inWindows(w: NonNullable<AbuseEntry['in_windows']>): string {
-  return `in ${w.window_ms / 1000} s windows, abuse on and off by turns (${w.windows} of each, the first ${w.guard_ms} ms of each left out): p99 ${w.abuse_p99_ms} ms with abuse / ${w.alone_p99_ms} ms alone = ${w.ratio_p99}`;
-}
+/** Ours' memory through a pattern: before, its peak, and the growth. */
+const memory = (e: AbuseEntry) => {
+  const growth = e.rss.peak_mb - e.rss.before_mb;
+  return `${e.rss.before_mb} -> peak ${e.rss.peak_mb}${e.rss.peak_since === 'start' ? ' (since start)' : ''} (${growth >= 0 ? '+' : ''}${growth}), after ${e.rss.after_mb}`;
+};
 
-/** One table for every abuse target: the partner alone and with abuse, the abusers' rates and what they got. */
+/** Every abuse target and pattern: the partner alone and with abuse, the abusers' rates and what they got. */
 export function abuseTables(entries: readonly AbuseEntry[]): string {
   const rows = entries.flatMap((e) =>
     (
@@ -24,6 +26,7 @@ export function abuseTables(entries: readonly AbuseEntry[]): string {
       ] as const
     ).map(([condition, s]) => [
       `key of ${e.target.label}`,
+      e.pattern,
       condition,
       s.partner_requests,
       s.p50_ms,
@@ -35,17 +38,27 @@ export function abuseTables(entries: readonly AbuseEntry[]): string {
       s.abusers?.map((a) => `${a.mode} ${a.rps.toLocaleString('en-US')}/s (${shares(a.statuses)})`).join('; ') ?? '',
     ]),
   );
-  const ratios = entries
+  const headline = entries.map((e) => [
+    `key of ${e.target.label}`,
+    e.pattern,
+    e.in_windows?.alone_p99_ms ?? NaN,
+    e.in_windows?.abuse_p99_ms ?? NaN,
+    e.in_windows?.ratio_p99 ?? NaN,
+    e.ratio_p99_pooled,
+    memory(e),
+  ]);
+  const crawls = entries
+    .filter((e) => e.crawl_pass)
     .map(
       (e) =>
-        `key of ${e.target.label}: the partner's p99 with abuse / alone ${e.ratio_p99_pooled} (all rounds pooled), ${e.ratio_p99_paired} (median of per-round ratios); p50 ${e.ratio_p50_pooled}\n` +
-        (e.in_windows ? `  ${inWindows(e.in_windows)}\n` : ''),
+        `crawl pass before the rounds (key of ${e.target.label}): ${e.crawl_pass!.pages.toLocaleString('en-US')} pages in ${e.crawl_pass!.seconds} s (${shares(e.crawl_pass!.statuses)})\n`,
     )
     .join('');
   return (
     table(
       [
         'abuser',
+        'pattern',
         'partner',
         'requests',
         'p50 ms',
@@ -57,6 +70,20 @@ export function abuseTables(entries: readonly AbuseEntry[]): string {
         'abusers: answers per second (statuses)',
       ],
       rows,
-    ) + ratios
+    ) +
+    crawls +
+    `\nthe partner's p99 alone and with each pattern, in ${entries[0]?.in_windows?.window_ms ?? 1000} ms windows of abuse on and off (the headline), and ours' RSS through the pattern (its panel's too: one process):\n` +
+    table(
+      [
+        'abused key',
+        'pattern',
+        'p99 alone ms',
+        'p99 with ms',
+        'ratio in windows',
+        'ratio in rounds',
+        'ours RSS MB: before -> peak (growth), after',
+      ],
+      headline,
+    )
   );
 }

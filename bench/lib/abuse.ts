@@ -1,8 +1,20 @@
-// The abuse scenario: a well-behaved partner polls at a fixed rate (open loop) while, in every other round, one key at
-// its rate limit sends distinct filter values and anonymous clients ask for rental pages as fast as they are answered.
-// Rounds alternate (alone, with abuse) on the same server; the partner's p50/p99 of each are compared.
-import { spawn, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+// The abuse scenario: a well-behaved partner polls at a fixed rate (open loop) while, in every other round, a pattern of
+// abuse runs (abuser.ts): one key at its rate limit sending distinct filter values beside anonymous rental pages as
+// fast as they are answered; an anonymous client rotating through large facilities' rental pages; a crawl of every
+// rental page of a large facility with long fields; an upload flood to the panel's /login. Rounds alternate (alone,
+// with abuse) on the same server, then windows; the partner's p50/p99 of each are compared, and ours' RSS through each.
+import { abusersOf, runAbuser, type AbuserRun, type Pattern, type PatternTarget } from './abuse-patterns.ts';
+import {
+  ascending,
+  byWindow,
+  percentile,
+  round3,
+  summarise,
+  type Condition,
+  type Summary,
+  type Switch,
+} from './abuse-stats.ts';
+import type { AbuserConfig } from './abuser.ts';
 import { createKeys, listingIdIn, type IssuedKey } from './data.ts';
 import type { FieldWorld } from './field-mix.ts';
 import type { BenchRequest } from './load.ts';
@@ -11,8 +23,8 @@ import { startPartner, type Partner } from './partner-client.ts';
 import { seeded, intIn } from './random.ts';
 import { median, ratio } from './report.ts';
 import { capture } from './capture.ts';
-import { cpuMs, waitedForCoreMs } from './proc.ts';
-import { BENCH_DIST, type ServerProcess } from './servers.ts';
+import { cpuMs, resetPeakRss, rssMb, waitedForCoreMs } from './proc.ts';
+import type { ServerProcess } from './servers.ts';
 
 export interface AbuseTarget {
   /** "a 200-listing facility", "the 10,000-listing facility". */
@@ -35,12 +47,15 @@ export interface AbuseSettings {
   seconds: number;
   /** The partner's requests per second, over its four keys. */
   rate: number;
-  /** Connections of each abuser (the filter one and the rental page one). */
+  /** Connections of each closed-loop abuser (filter, rent, crawl). */
   connections: number;
+  /** crawl: one pass over every page before the rounds, for ours' peak RSS through all of them. */
+  crawl_pass: boolean;
 }
 
-export const ABUSE_FULL: AbuseSettings = { rounds: 8, seconds: 3, rate: 300, connections: 8 };
-export const ABUSE_QUICK: AbuseSettings = { rounds: 1, seconds: 1, rate: 300, connections: 8 };
+// Four rounds and eight windows of each condition per pattern and target: the eight pairs take about 7 minutes.
+export const ABUSE_FULL: AbuseSettings = { rounds: 4, seconds: 3, rate: 300, connections: 8, crawl_pass: true };
+export const ABUSE_QUICK: AbuseSettings = { rounds: 1, seconds: 1, rate: 300, connections: 8, crawl_pass: false };
 
 /** The largest ordinary keyed facility, and the large one: an abuser picks a big facility's public key. */
 export function abuseTargets(world: FieldWorld): AbuseTarget[] {
@@ -65,17 +80,9 @@ export function issueAbuseKeys(world: FieldWorld, targets: readonly AbuseTarget[
   });
 }
 
-interface Condition {
-  partner: OpenLoopResult;
-  /** Ours' share of its core during the partner's traffic (with abuse: the abusers' too). */
-  core_busy: number;
-  /** Share of the time ours' event loop waited for its core while ready to run. */
-  server_waited: number;
-  abusers?: { mode: string; sent: number; rps: number; statuses: Record<string, number> }[];
-}
-
 export interface AbuseEntry {
   target: AbuseTarget;
+  pattern: Pattern;
   settings: AbuseSettings;
   alone: Summary;
   with_abuse: Summary;
@@ -86,6 +93,11 @@ export interface AbuseEntry {
   ratio_p50_pooled: number;
   /** Abuse switched on and off in windows while the partner polls throughout (measureInWindows). */
   in_windows?: Windowed;
+  /** Ours' RSS (its panel's too, in the same process) before the pattern, its peak through it (VmHWM, reset at the
+   * start when Linux lets us: else since ours started) and after it, in MB. */
+  rss: { before_mb: number; peak_mb: number; after_mb: number; peak_since: 'pattern' | 'start' };
+  /** crawl: the pass over every page before the rounds, alone. */
+  crawl_pass?: { pages: number; seconds: number; statuses: Record<string, number> };
 }
 
 /** The partner's p99 in the windows with abuse and in those without, after each window's guard. */
@@ -96,23 +108,6 @@ interface Windowed {
   alone_p99_ms: number;
   abuse_p99_ms: number;
   ratio_p99: number;
-}
-
-interface Summary {
-  partner_requests: number;
-  p50_ms: number;
-  p99_ms: number;
-  max_ms: number;
-  partner_statuses: Record<string, number>;
-  partner_failed: number;
-  core_busy: number;
-  server_waited: number;
-  /** The partner's client's own event-loop delay (ms), p99 of the median round and the largest: its stalls would count
-   * in its latencies. */
-  client_delay_p99_ms: number;
-  client_delay_max_ms: number;
-  abusers?: { mode: string; rps: number; statuses: Record<string, number> }[];
-  rounds: { p50_ms: number; p99_ms: number; core_busy: number; server_waited: number }[];
 }
 
 /** The partner's rotation: list, detail, list 304, detail 304 over its keys, If-None-Match with ours' ETags. */
@@ -140,41 +135,35 @@ async function partnerRequests(world: FieldWorld, keys: AbuseKeys, url: string):
   return out;
 }
 
-/** One abuser process (dist/bench/abuser.mjs) for `seconds`; resolves with what it sent and got. */
-function runAbuser(
-  config: Record<string, unknown>,
-  spawned?: (pid: number) => void,
-): Promise<{ sent: number; statuses: Record<string, number>; seconds: number }> {
-  return new Promise((resolve, reject) => {
-    const node = [process.execPath, join(BENCH_DIST, 'abuser.mjs'), JSON.stringify(config)];
-    // SCHED_IDLE: the abusers share the load core with the partner's client, which in the field is another machine.
-    // At equal priority the partner's client waited for the abusers' time slices and its latencies counted that wait.
-    const child = spawn(IDLE ? 'chrt' : node[0]!, IDLE ? ['-i', '0', ...node] : node.slice(1), {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    // chrt execs node: the pid is the abuser's own, for SIGSTOP and SIGCONT.
-    spawned?.(child.pid!);
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.once('exit', (code) => {
-      if (code !== 0) return reject(new Error(`the abuser (${String(config.mode)}) exited with ${code}`));
-      resolve(JSON.parse(stdout) as { sent: number; statuses: Record<string, number>; seconds: number });
-    });
-  });
-}
-
-/** Whether util-linux's chrt is here to run the abusers under SCHED_IDLE. */
-const IDLE = spawnSync('chrt', ['--version']).status === 0;
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The partner alone and beside one pattern, in rounds and then in windows, and ours' RSS through it. */
 export async function measureAbuse(
   world: FieldWorld,
   keys: AbuseKeys,
   ours: ServerProcess,
   s: AbuseSettings,
+  pattern: Pattern,
   broken: string[],
 ): Promise<AbuseEntry> {
+  const where = `${keys.target.label}, ${pattern}`;
+  const t: PatternTarget = {
+    world,
+    facility: keys.target.facility,
+    size: keys.target.size,
+    abuserKey: keys.abuser.key,
+    ours,
+  };
+  const abusers = (seconds: number, seed: number) => abusersOf(pattern, t, s.connections, seconds, seed);
+  const rssBefore = rssMb(ours.pid);
+  const peakSince = resetPeakRss(ours.pid) ? 'pattern' : 'start';
+  // A crawl visits every page once before the rounds, however long that takes: memory is judged through all of them.
+  let crawlPass: AbuseEntry['crawl_pass'];
+  if (pattern === 'crawl' && s.crawl_pass) {
+    const [config] = abusers(0, 999);
+    const pass = await runAbuser({ ...config!, once: true });
+    crawlPass = { pages: pass.sent, seconds: Math.round(pass.seconds * 10) / 10, statuses: pass.statuses };
+  }
   const partner = await partnerRequests(world, keys, ours.url);
   const client = startPartner(ours.url, partner);
   const runs = { alone: [] as Condition[], abuse: [] as Condition[] };
@@ -188,19 +177,16 @@ export async function measureAbuse(
         const cpu = cpuMs(ours.pid);
         const waited = waitedForCoreMs(ours.pid);
         const began = performance.now();
-        let abusers: Promise<{ sent: number; statuses: Record<string, number>; seconds: number }[]> | undefined;
+        let running: Promise<AbuserRun[]> | undefined;
+        // The abusers run a second longer than the partner, which starts half a second into the abuse.
+        const configs = abusers(s.seconds + 1, 1000 + i);
         if (condition === 'abuse') {
-          // The abusers run a second longer than the partner, which starts half a second into the abuse.
-          const common = { url: ours.url, seconds: s.seconds + 1, connections: s.connections, seed: 1000 + i };
-          abusers = Promise.all([
-            runAbuser({ ...common, mode: 'filter', key: keys.abuser.key }),
-            runAbuser({ ...common, mode: 'rent', facility: keys.target.facility, size: keys.target.size }),
-          ]);
+          running = Promise.all(configs.map((c) => runAbuser(c)));
           await sleep(500);
         }
         const result = await client.run(s.rate, s.seconds, sent);
         sent += result.sent;
-        const done = abusers && (await abusers);
+        const done = running && (await running);
         const wall = performance.now() - began;
         const busy = (cpuMs(ours.pid) - cpu) / wall;
         const serverWaited = Math.max(0, (waitedForCoreMs(ours.pid) - waited) / wall);
@@ -209,17 +195,18 @@ export async function measureAbuse(
           core_busy: Math.round(busy * 100) / 100,
           server_waited: Math.round(serverWaited * 1000) / 1000,
           abusers: done?.map((a, j) => ({
-            mode: j === 0 ? 'filter' : 'rent',
+            mode: configs[j]!.mode,
             sent: a.sent,
             rps: Math.round(a.sent / a.seconds),
             statuses: a.statuses,
           })),
         });
-        checkPartner(result, `${keys.target.label}, ${condition}`, broken);
+        checkPartner(result, `${where}, ${condition}`, broken);
         await sleep(250);
       }
     }
-    windowed = await measureInWindows(keys, ours, client, s, sent, broken);
+    const seconds = (4 * s.rounds * WINDOW_MS) / 1000;
+    windowed = await measureInWindows(abusers(seconds + 1, 2000), client, s.rate, seconds, sent, where, broken);
   } finally {
     client.stop();
   }
@@ -227,6 +214,7 @@ export async function measureAbuse(
   const abuse = summarise(runs.abuse);
   return {
     target: keys.target,
+    pattern,
     settings: s,
     alone,
     with_abuse: abuse,
@@ -234,31 +222,14 @@ export async function measureAbuse(
     ratio_p99_paired: ratio(median(abuse.rounds.map((r, i) => r.p99_ms / alone.rounds[i]!.p99_ms)), 1),
     ratio_p50_pooled: ratio(abuse.p50_ms, alone.p50_ms),
     in_windows: windowed,
+    rss: {
+      before_mb: Math.round(rssBefore),
+      peak_mb: Math.round(rssMb(ours.pid, 'VmHWM')),
+      after_mb: Math.round(rssMb(ours.pid)),
+      peak_since: peakSince,
+    },
+    crawl_pass: crawlPass,
   };
-}
-
-/** When abuse was switched on or off. */
-export interface Switch {
-  at: number;
-  abuse: boolean;
-}
-
-/**
- * The partner's latencies by the window each request was due in (the last switch at or before its due time), leaving
- * out those due within `guard` ms of their window's start and those due before the first switch.
- */
-export function byWindow(
-  result: Pick<OpenLoopResult, 'latencies' | 'due'>,
-  switches: readonly Switch[],
-  guard: number,
-): { alone: number[]; abuse: number[] } {
-  const out = { alone: [] as number[], abuse: [] as number[] };
-  result.latencies.forEach((latency, i) => {
-    const due = result.due[i]!;
-    const window = switches.findLast((w) => w.at <= due);
-    if (window && due - window.at >= guard) out[window.abuse ? 'abuse' : 'alone'].push(latency);
-  });
-  return out;
 }
 
 /** Abuse on and off by turns of this length, in measureInWindows. */
@@ -269,27 +240,19 @@ const GUARD_MS = 200;
 /**
  * After the rounds: the abusers run throughout, stopped (SIGSTOP) and resumed (SIGCONT) every WINDOW_MS, while the
  * partner polls throughout; each answer counts for the window it was due in. Rounds of seconds let a slow spell of
- * the machine land on one condition (in stop 40 the partner alone reached 21.7 ms in one round); windows of a second
- * share such spells between the two.
+ * the machine land on one condition; windows of a second share such spells between the two.
  */
 async function measureInWindows(
-  keys: AbuseKeys,
-  ours: ServerProcess,
+  configs: readonly AbuserConfig[],
   client: Partner,
-  s: AbuseSettings,
+  rate: number,
+  seconds: number,
   start: number,
+  where: string,
   broken: string[],
 ): Promise<Windowed> {
-  const windows = 2 * s.rounds;
-  const seconds = (2 * windows * WINDOW_MS) / 1000;
   const pids: number[] = [];
-  const common = { url: ours.url, seconds: seconds + 1, connections: s.connections, seed: 2000 };
-  const abusers = Promise.all([
-    runAbuser({ ...common, mode: 'filter', key: keys.abuser.key }, (pid) => pids.push(pid)),
-    runAbuser({ ...common, mode: 'rent', facility: keys.target.facility, size: keys.target.size }, (pid) =>
-      pids.push(pid),
-    ),
-  ]);
+  const running = Promise.all(configs.map((c) => runAbuser(c, (pid) => pids.push(pid))));
   const signal = (name: 'SIGSTOP' | 'SIGCONT') =>
     pids.forEach((pid) => {
       try {
@@ -307,20 +270,20 @@ async function measureInWindows(
   }, WINDOW_MS);
   let result: OpenLoopResult;
   try {
-    result = await client.run(s.rate, seconds, start);
+    result = await client.run(rate, seconds, start);
   } finally {
     clearInterval(turns);
     signal('SIGCONT');
   }
-  await abusers;
-  checkPartner(result, `${keys.target.label}, in windows`, broken);
+  await running;
+  checkPartner(result, `${where}, in windows`, broken);
   const latencies = byWindow(result, switches, GUARD_MS);
   const p99 = (xs: number[]) => round3(percentile(ascending(xs), 99));
   const [alone, abuse] = [p99(latencies.alone), p99(latencies.abuse)];
   return {
     window_ms: WINDOW_MS,
     guard_ms: GUARD_MS,
-    windows,
+    windows: seconds / 2 / (WINDOW_MS / 1000),
     alone_p99_ms: alone,
     abuse_p99_ms: abuse,
     ratio_p99: ratio(abuse, alone),
@@ -340,48 +303,3 @@ const failures = (errors: Record<string, number>) => {
   const named = Object.entries(errors).map(([code, n]) => `${n} x ${code}`);
   return named.length > 0 ? ` (${named.join(', ')})` : '';
 };
-
-/** The values in ascending order, sorted in place. */
-const ascending = (xs: number[]) => xs.sort((a, b) => a - b);
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-const round3 = (x: number) => Math.round(x * 1000) / 1000;
-
-function summarise(conditions: Condition[]): Summary {
-  const all = ascending(conditions.flatMap((c) => c.partner.latencies));
-  const statuses: Record<string, number> = {};
-  for (const c of conditions)
-    for (const [st, n] of Object.entries(c.partner.statuses)) statuses[st] = (statuses[st] ?? 0) + n;
-  const summary: Summary = {
-    partner_requests: all.length,
-    p50_ms: round3(percentile(all, 50)),
-    p99_ms: round3(percentile(all, 99)),
-    max_ms: round3(all.at(-1)!),
-    partner_statuses: statuses,
-    partner_failed: conditions.reduce((a, c) => a + c.partner.failed, 0),
-    core_busy: median(conditions.map((c) => c.core_busy)),
-    server_waited: median(conditions.map((c) => c.server_waited)),
-    client_delay_p99_ms: round3(median(conditions.map((c) => c.partner.client_delay.p99_ms))),
-    client_delay_max_ms: round3(Math.max(...conditions.map((c) => c.partner.client_delay.max_ms))),
-    rounds: conditions.map((c) => {
-      const sorted = ascending([...c.partner.latencies]);
-      return {
-        p50_ms: round3(percentile(sorted, 50)),
-        p99_ms: round3(percentile(sorted, 99)),
-        core_busy: c.core_busy,
-        server_waited: c.server_waited,
-      };
-    }),
-  };
-  if (conditions[0]?.abusers) {
-    summary.abusers = conditions[0].abusers.map((a, j) => {
-      const merged: Record<string, number> = {};
-      for (const c of conditions)
-        for (const [st, n] of Object.entries(c.abusers![j]!.statuses)) merged[st] = (merged[st] ?? 0) + n;
-      return { mode: a.mode, rps: Math.round(median(conditions.map((c) => c.abusers![j]!.rps))), statuses: merged };
-    });
-  }
-  return summary;
-}

@@ -21,7 +21,20 @@ export const facilityIdOf = (i: number) => `fac-${String(i).padStart(5, '0')}`;
 /** The code of listing j (from 0) of any facility. */
 export const listingCodeOf = (j: number) => `U-${String(j + 1).padStart(3, '0')}`;
 
-export function facilityOf(i: number, listings: number): ImportFacility {
+/** A description of 2,500 characters, different for each listing (issue 42's crawl of a facility with long fields). */
+const longDescription = (j: number) =>
+  `Unit ${j}. ${'Dry, heated and monitored unit with drive-up access, a personal PIN code and trolleys at the entrance. '.repeat(30)}`.slice(
+    0,
+    2500,
+  );
+/** A photo URL of about 1,500 characters (the import allows 2,048). */
+const longUrl = (i: number, j: number, name: string) =>
+  `https://img.example.com/${facilityIdOf(i)}/${j}/${'variant-1200x800-quality-85-'.repeat(52)}${name}.jpg`;
+
+/** Facility i with `listings` listings; `long`: 2,500-character descriptions and photo URLs of ~1,500 characters. */
+export function facilityOf(i: number, listings: number, long = false): ImportFacility {
+  const url = (j: number, name: string) =>
+    long ? longUrl(i, j, name) : `https://img.example.com/${facilityIdOf(i)}/${j}-${name}.jpg`;
   return {
     id: facilityIdOf(i),
     name: `SafeBox ${CITIES[i % CITIES.length]} ${i}`,
@@ -46,8 +59,9 @@ export function facilityOf(i: number, listings: number): ImportFacility {
           depth_m: Math.round((area / (1 + (j % 4) * 0.5)) * 100) / 100 || 1,
           height_m: 2.4,
         },
-        description:
-          'Dry, heated and monitored unit. Access 6:00-22:00 with a personal PIN code; trolleys at the entrance.',
+        description: long
+          ? longDescription(j)
+          : 'Dry, heated and monitored unit. Access 6:00-22:00 with a personal PIN code; trolleys at the entrance.',
         price_gross: 4900 + area * 2100 + (j % 7) * 100,
         price_period: 'P1M',
         vat_rate: 23,
@@ -59,13 +73,13 @@ export function facilityOf(i: number, listings: number): ImportFacility {
         deposit: 10000,
         photos: [
           {
-            url: `https://img.example.com/${facilityIdOf(i)}/${j}-front.jpg`,
+            url: url(j, 'front'),
             caption: 'Front',
             width: 1200,
             height: 800,
           },
           {
-            url: `https://img.example.com/${facilityIdOf(i)}/${j}-inside.jpg`,
+            url: url(j, 'inside'),
             caption: 'Inside',
             width: 1200,
             height: 800,
@@ -78,13 +92,14 @@ export function facilityOf(i: number, listings: number): ImportFacility {
 
 /**
  * Writes DIR/<name>.db through the real import: `facilities` facilities of `listings` listings each, or of
- * listings[i] for facility i.
+ * listings[i] for facility i; those in `long` with long fields (facilityOf).
  */
 export function generateDb(
   dir: string,
   name: string,
   facilities: number,
   listings: number | readonly number[],
+  long: ReadonlySet<number> = new Set(),
 ): BenchDb {
   const started = performance.now();
   const sizes = typeof listings === 'number' ? Array.from({ length: facilities }, () => listings) : listings;
@@ -97,7 +112,7 @@ export function generateDb(
     // so that a 10,000-facility file never sits in memory at once.
     for (let from = 0; from < facilities; from += 500) {
       const chunk = Array.from({ length: Math.min(500, facilities - from) }, (_, k) =>
-        facilityOf(from + k, sizes[from + k]!),
+        facilityOf(from + k, sizes[from + k]!, long.has(from + k)),
       );
       applyImport(db, { facilities: chunk });
     }

@@ -1,14 +1,17 @@
 // The field mix's world and traffic: a database like a deployment's (many facilities of 20-200 listings, one very
-// large), keys as partners hold them (several per facility, on servers and in widgets, some revoked), and a long
+// large, and for the abuse scenario more large ones without keys, one of them with long fields), keys as partners hold them (several per facility, on servers and in widgets, some revoked), and a long
 // deterministic rotation of requests in the proportions of issue 24, each carrying what a browser or a TLS proxy adds.
 import { createKeys, facilityIdOf, generateDb, listingCodeOf, listingIdIn, revokeKeys, type BenchDb } from './data.ts';
 import type { BenchRequest } from './load.ts';
 import { alphanumeric, intIn, pick, seeded, type Random } from './random.ts';
 
 export interface FieldSettings {
-  /** Ordinary facilities, of 20-200 listings each; one more, the large one, comes last. */
+  /** Ordinary facilities, of 20-200 listings each; the large one comes next, then the unkeyed large ones. */
   facilities: number;
   largeListings: number;
+  /** Large facilities without keys after the large one: all but the last are rotated through by the abuse scenario,
+   * the last (long fields) crawled. */
+  unkeyedLarge: number;
   /** Facilities with keys, the large one among them. */
   keyedFacilities: number;
   keysPerFacility: number;
@@ -23,6 +26,7 @@ export interface FieldSettings {
 export const FIELD_FULL: FieldSettings = {
   facilities: 1000,
   largeListings: 10_000,
+  unkeyedLarge: 3,
   keyedFacilities: 50,
   keysPerFacility: 4,
   revoked: 20,
@@ -34,6 +38,7 @@ export const FIELD_FULL: FieldSettings = {
 export const FIELD_QUICK: FieldSettings = {
   facilities: 100,
   largeListings: 10_000,
+  unkeyedLarge: 3,
   keyedFacilities: 20,
   keysPerFacility: 4,
   revoked: 8,
@@ -59,19 +64,24 @@ export interface FieldWorld {
   db: BenchDb;
   /** The large facility's index. */
   large: number;
+  /** The large facilities an anonymous client rotates through (the large one among them), and the one crawled. */
+  rotated: readonly number[];
+  crawled: number;
   keyed: readonly number[];
   keys: readonly FieldKey[];
   revoked: readonly FieldKey[];
 }
 
-/** Sizes 20-200 from a seeded generator, the large facility last. */
+/** Sizes 20-200 from a seeded generator, then the large facilities. */
 export function fieldSizes(s: FieldSettings): number[] {
   const rand = seeded(24);
-  return [...Array.from({ length: s.facilities }, () => intIn(rand, 20, 200)), s.largeListings];
+  const large = Array.from({ length: 1 + s.unkeyedLarge }, () => s.largeListings);
+  return [...Array.from({ length: s.facilities }, () => intIn(rand, 20, 200)), ...large];
 }
 
 export function generateFieldDb(dir: string, s: FieldSettings): BenchDb {
-  return generateDb(dir, 'field', s.facilities + 1, fieldSizes(s));
+  const sizes = fieldSizes(s);
+  return generateDb(dir, 'field', sizes.length, sizes, new Set([sizes.length - 1]));
 }
 
 /** The keyed facilities: the large one and others spread evenly over the ordinary ones. */
@@ -115,7 +125,9 @@ export function issueFieldKeys(db: BenchDb, s: FieldSettings): FieldWorld {
     db,
     revoked.map((k) => k.id),
   );
-  return { db, large: s.facilities, keyed, keys: keys.slice(0, specs.length), revoked };
+  const crawled = s.facilities + s.unkeyedLarge;
+  const rotated = Array.from({ length: s.unkeyedLarge }, (_, k) => s.facilities + k);
+  return { db, large: s.facilities, rotated, crawled, keyed, keys: keys.slice(0, specs.length), revoked };
 }
 
 /** The kinds of request in the mix, in the order the report lists them. */

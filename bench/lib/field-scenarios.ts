@@ -1,10 +1,12 @@
 // The two scenarios of traffic as it comes in the field, which `npm run bench` reports first: the field mix (ours
 // against a ceiling replaying ours' answers to the same mix, and against the Fastify peer) and abuse (a partner's
-// latency with and without an abusive key and anonymous page requests). Both run on their own database and server,
-// ours behind a trusted proxy (127.0.0.1) that forwards each client's address in X-Forwarded-For.
+// latency with and without each pattern of abuse: an abusive key and anonymous pages, a rotation through large
+// facilities' pages, a crawl, an upload flood to the panel). Both run on their own database, ours behind a trusted
+// proxy (127.0.0.1) that forwards each client's address in X-Forwarded-For; for abuse, with its panel (`serve --panel`).
 import { describeDb } from './data.ts';
 import { abuseTables } from './abuse-report.ts';
 import { ABUSE_FULL, ABUSE_QUICK, abuseTargets, issueAbuseKeys, measureAbuse, type AbuseEntry } from './abuse.ts';
+import { PATTERNS, ROTATE, UPLOAD } from './abuse-patterns.ts';
 import { fieldTables } from './field-report.ts';
 import { measureFieldMix, type FieldEntry, type FieldRun } from './field.ts';
 import { FIELD_FULL, FIELD_QUICK, fieldRotation, generateFieldDb, issueFieldKeys } from './field-mix.ts';
@@ -19,7 +21,7 @@ export async function fieldScenarios(
   r.out(`\nfield database: ${describeDb(db)}, generated in ${db.seconds.toFixed(1)} s\n`);
   if (!serveHasFlag('--trust-proxy'))
     r.out('note: `listings serve` has no --trust-proxy yet: ours is given TRUST_PROXY=127.0.0.1 instead\n');
-  const ours = r.track(await startOurs('ours (field)', db.file, { trustProxy: '127.0.0.1' }));
+  let ours = r.track(await startOurs('ours (field)', db.file, { trustProxy: '127.0.0.1', panel: r.abuse }));
   // Every key is issued (and some revoked) before any measuring: a write to the database empties ours' caches.
   const world = issueFieldKeys(db, settings);
   const abuseKeys = r.abuse ? issueAbuseKeys(world, abuseTargets(world)) : [];
@@ -58,7 +60,14 @@ export async function fieldScenarios(
 
   const abuse: AbuseEntry[] = [];
   const s = r.quick ? ABUSE_QUICK : ABUSE_FULL;
-  for (const keys of abuseKeys) abuse.push(await measureAbuse(world, keys, ours, s, r.broken));
+  // Abuse starts on a fresh process: its RSS figures are not the field mix's caches.
+  if (r.abuse && r.field) {
+    await ours.stop();
+    ours = r.track(await startOurs('ours (abuse)', db.file, { trustProxy: '127.0.0.1', panel: true }));
+  }
+  // A quick run (CI: does it run end to end) measures every pattern on the large facility's key alone.
+  for (const keys of r.quick ? abuseKeys.slice(-1) : abuseKeys)
+    for (const pattern of PATTERNS) abuse.push(await measureAbuse(world, keys, ours, s, pattern, r.broken));
   for (const e of abuse)
     for (const [condition, c] of [
       ['alone', e.alone],
@@ -71,8 +80,12 @@ export async function fieldScenarios(
   if (abuse.length > 0) {
     r.out(
       `\nabuse (a partner polling ${s.rate} req/s, open loop, over 4 keys with the default limit, one of them on the abused facility; ` +
-        `with abuse: one key with the default limit (100/s, burst 500) sending distinct filter values, and anonymous rental pages ` +
-        `of that facility from one address and from a botnet, ${s.connections} connections each, closed loop; ${s.rounds} x ${s.seconds} s per condition, alternating):\n`,
+        `ours with its panel in its process; ${s.rounds} x ${s.seconds} s per condition, alternating, then ${2 * s.rounds} windows of each; the patterns: ` +
+        `filter + rent: one key with the default limit (100/s, burst 500) sending distinct filter values, and anonymous rental pages ` +
+        `of that facility from one address and from a botnet, ${s.connections} connections each, closed loop; ` +
+        `rotate: one client alternating rental pages of ${world.rotated.length} facilities of ${db.sizes[world.large]!.toLocaleString('en-US')} listings, ${ROTATE.rate}/s over ${ROTATE.addresses} addresses; ` +
+        `crawl: every rental page of a ${db.sizes[world.crawled]!.toLocaleString('en-US')}-listing facility with long fields in order (${s.crawl_pass ? 'one pass alone, then in the rounds' : 'in the rounds'}), ${s.connections} connections, rotating addresses; ` +
+        `upload: ${UPLOAD.connections} concurrent ${UPLOAD.bytes / 1024 / 1024} MB multipart bodies to the panel's /login, again and again):\n`,
     );
     r.out(abuseTables(abuse));
   }

@@ -1,13 +1,23 @@
 // What Linux says about a process under test (/proc): its memory, its CPU time, how long it waited for its core.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
-/** Resident set size of a process in MB (VmRSS), or NaN once it has gone. */
-export function rssMb(pid: number): number {
+/** Resident set size of a process in MB (VmRSS; VmHWM: its peak since start or resetPeakRss), or NaN once it has gone. */
+export function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) / 1024 : NaN;
   } catch {
     return NaN;
+  }
+}
+
+/** Sets a process's VmHWM to its present RSS (clear_refs 5), so that it reads the peak from here on; false if refused. */
+export function resetPeakRss(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -45,6 +45,8 @@ export function spawnServer(
 export interface ServerProcess {
   name: string;
   url: string;
+  /** The operator's panel in the same process (`serve --panel`), when started with it. */
+  panelUrl?: string;
   pid: number;
   child: ChildProcess;
   stop(): Promise<void>;
@@ -103,12 +105,20 @@ export async function compileBenchServers(): Promise<void> {
  * another built checkout with `checkout`, for bench/ab.ts); with
  * log=true the request log goes to /dev/null instead of --quiet. With openAuth=true, the same app with the failed-auth
  * limit lifted (serve-open-auth.ts, compiled). With trustProxy, the server believes X-Forwarded-For from that address,
- * as behind a TLS proxy: `--trust-proxy` where `listings serve` has it, else `TRUST_PROXY`.
+ * as behind a TLS proxy: `--trust-proxy` where `listings serve` has it, else `TRUST_PROXY`. With panel=true, the
+ * operator's panel in the same process on a port of its own, as `listings serve --panel` runs it.
  */
 export async function startOurs(
   name: string,
   dbFile: string,
-  opts: { log?: boolean; openAuth?: boolean; noHold?: boolean; checkout?: string; trustProxy?: string } = {},
+  opts: {
+    log?: boolean;
+    openAuth?: boolean;
+    noHold?: boolean;
+    checkout?: string;
+    trustProxy?: string;
+    panel?: boolean;
+  } = {},
 ): Promise<ServerProcess> {
   // A real port rather than 0: the public URL (and so the rent links in the bodies) carries it.
   const port = String(await freePort());
@@ -124,8 +134,12 @@ export async function startOurs(
   const trust = opts.trustProxy;
   const byFlag = trust !== undefined && !opts.openAuth && !opts.noHold && serveHasFlag('--trust-proxy', opts.checkout);
   if (byFlag) args.push('--trust-proxy', trust);
-  const env = trust !== undefined && !byFlag ? { TRUST_PROXY: trust } : undefined;
-  return started(name, spawnServer(args, ['ignore', 'ignore', 'pipe'], env));
+  const env: Record<string, string> = trust !== undefined && !byFlag ? { TRUST_PROXY: trust } : {};
+  if (opts.panel) {
+    args.push('--panel');
+    env.PANEL_PORT = String(await freePort());
+  }
+  return started(name, spawnServer(args, ['ignore', 'ignore', 'pipe'], env), opts.panel);
 }
 
 /** Whether `listings serve --help` lists this flag. */
@@ -146,14 +160,16 @@ export async function startPeer(dbFile: string): Promise<ServerProcess> {
   );
 }
 
-/** Resolves once the server prints "at URL " on stderr. */
-function started(name: string, child: ChildProcess): Promise<ServerProcess> {
+/** Resolves once the server prints "at URL " on stderr (and with a panel, its "panel for ... at URL "). */
+function started(name: string, child: ChildProcess, panel = false): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => {
       stderr += d.toString();
       const m = /at (http:\/\/[^\s]+) /.exec(stderr);
-      if (m) resolve({ name, url: m[1]!, pid: child.pid!, child, stop: stopper(child) });
+      const p = panel ? /panel for .* at (http:\/\/[^\s]+) /.exec(stderr) : undefined;
+      if (m && (!panel || p))
+        resolve({ name, url: m[1]!, panelUrl: p?.[1], pid: child.pid!, child, stop: stopper(child) });
     });
     child.once('exit', (code) => reject(new Error(`${name} exited with ${code}: ${stderr}`)));
   });
