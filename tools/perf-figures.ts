@@ -209,7 +209,10 @@ function sliced(s: Json): string {
 }
 
 function abuse(entries: Json[]): string {
-  const label = (e: Json, i: number) => String(obj(e.target).label ?? `target ${i + 1}`);
+  const label = (e: Json, i: number) =>
+    `${String(obj(e.target).label ?? `target ${i + 1}`)}${e.pattern ? `, ${String(e.pattern)}` : ''}`;
+  const rss = (e: Json) =>
+    e.rss ? `; ours' RSS ${num(obj(e.rss).before_mb)} MB, peak ${num(obj(e.rss).peak_mb)} MB` : '';
   const rows = entries.flatMap((e, i) =>
     having(e, 'p99_ms').map(([condition, s]) => [`${label(e, i)}, ${words(condition)}`, s] as [string, Json]),
   );
@@ -232,7 +235,7 @@ function abuse(entries: Json[]): string {
       ],
       rows,
     ),
-    `The partner's latency, with abuse over alone:\n\n${entries.map((e, i) => `- ${label(e, i)}: ${ratios(e)}${e.in_windows ? `; ${windowed(obj(e.in_windows))}` : ''}`).join('\n')}`,
+    `The partner's latency, with abuse over alone:\n\n${entries.map((e, i) => `- ${label(e, i)}: ${ratios(e)}${e.in_windows ? `; ${windowed(obj(e.in_windows))}` : ''}${rss(e)}`).join('\n')}`,
   ]
     .filter(Boolean)
     .join('\n\n');
