@@ -1,22 +1,22 @@
 // The commands in README.md and docs/*.md work after `PORT=9000 npm start` (no hard-coded 8787) and name real scripts
-// and commands, and their links stay inside the repository and land on headings that exist.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+// and commands, and their links stay inside the repository and land on headings that exist. The blocks of the pages a
+// newcomer follows run, pasted in order into a fresh clone, each command's exit status and promised output checked.
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { REPO } from './helpers/fixture.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandsOf, expectedOutput, readDocs, shellBlocks, type ShellCommand } from './helpers/doc-blocks.ts';
+import { freePort, REPO } from './helpers/fixture.ts';
+import { freshClone, type FreshClone } from './helpers/fresh-clone.ts';
+import { PASSWORD, startPostgres, type PgServer } from './helpers/postgres.ts';
+import { ShellSession, stopJob, untilServing, type Job } from './helpers/shell-session.ts';
 
 /** Every doc, by its path from the repository's root. */
-const DOCS = new Map(
-  ['README.md', ...readdirSync(join(REPO, 'docs')).flatMap((f) => (f.endsWith('.md') ? [`docs/${f}`] : []))].map(
-    (path) => [path, readFileSync(join(REPO, path), 'utf8')],
-  ),
-);
+const DOCS = readDocs(REPO);
 
 /** The lines of the ```sh blocks, each with the doc it is in. */
 const shellLines = [...DOCS].flatMap(([doc, text]) =>
-  [...text.matchAll(/^```(?:sh|bash|shell)\n([\s\S]*?)^```/gm)].flatMap((m) =>
-    m[1]!.split('\n').map((line) => ({ doc, line })),
-  ),
+  shellBlocks(doc, text).flatMap((block) => block.text.split('\n').map((line) => ({ doc, line }))),
 );
 
 describe('shell examples in the docs', () => {
@@ -120,4 +120,121 @@ describe('links in the docs', () => {
     });
     expect(broken).toEqual([]);
   });
+});
+
+/**
+ * The pages a newcomer follows from a clone. publishing.md, performance.md and SECURITY.md are read, not pasted: their
+ * blocks reach remote hosts (S3, a CDN, rsync), run half-hour benches or revoke a key by a made-up id.
+ */
+const PASTED = ['README.md', 'docs/api.md', 'docs/cli.md', 'docs/operations.md', 'docs/widget.md'];
+/** npm test itself and its parts, and the benches: this suite, or longer than it. */
+const NOT_RUN = /^\s*npm (?:test|run (?:test|bench))\b/;
+/** Commands that keep running until stopped: pasted into a terminal of their own, and stopped with Ctrl-C. */
+const SERVER = /\bnpm start\b|\blistings(?:\.js)?\s+(?:serve|panel|demo)\b|\s--watch\b/;
+/** What the README's first block starts, and what every other page assumes is running ("with the demo running"). */
+const DEMO = 'npm start';
+/** Where production blocks keep files: under the clone's stand-in for /, so that no test writes to the machine. */
+const SYSTEM_PATHS = ['/var/lib/listings', '/etc/listings'];
+
+interface Failure {
+  at: string;
+  command: string;
+  status?: number;
+  said: string;
+}
+
+describe('shell blocks pasted in order into a fresh clone', () => {
+  let clone: FreshClone;
+  let pg: PgServer;
+  let env: NodeJS.ProcessEnv;
+  let port: number;
+  /** The servers left running, by port, with the command that started them: the newcomer's other terminals. */
+  const servers = new Map<number, Job & { command: string }>();
+
+  beforeAll(async () => {
+    clone = freshClone();
+    pg = await startPostgres();
+    port = await freePort();
+    // Only what the docs tell a reader to set: a free PORT and PANEL_PORT (another engineer's demo may hold 8787 and
+    // 8788), the empty database the README's "Run several nodes" names LISTINGS_PG, and libpq's variables for psql.
+    env = {
+      PATH: clone.path,
+      HOME: clone.home,
+      LANG: 'C.UTF-8',
+      TERM: 'dumb',
+      TMPDIR: tmpdir(),
+      PORT: String(port),
+      PANEL_PORT: String(await freePort()),
+      LISTINGS_PG: await pg.newDatabase(),
+      PGHOST: '127.0.0.1',
+      PGPORT: String(pg.port),
+      PGUSER: 'postgres',
+      PGPASSWORD: PASSWORD,
+    };
+  });
+
+  afterAll(async () => {
+    for (const server of servers.values()) await stopJob(server);
+    await pg?.close();
+    clone?.cleanup();
+  });
+
+  it('start with the demo: the README runs it first', () => {
+    expect(shellBlocks('README.md', DOCS.get('README.md')!)[0]!.text).toContain(DEMO);
+  });
+
+  /** A server on `serverPort` from `command`, after stopping whatever this run left on that port. */
+  async function serve(session: ShellSession, command: string, serverPort: number): Promise<string> {
+    const previous = servers.get(serverPort);
+    if (previous) await stopJob(previous);
+    const job = await session.start(command);
+    servers.set(serverPort, { ...job, command });
+    if (job.shell) return job.shell;
+    return untilServing(job, serverPort).then(
+      () => '',
+      (error: Error) => error.message,
+    );
+  }
+
+  async function paste(session: ShellSession, command: ShellCommand, last: boolean): Promise<Failure | undefined> {
+    const at = `${command.doc}:${command.line}`;
+    const text = SYSTEM_PATHS.reduce((t, path) => t.replaceAll(path, join(clone.root, path)), command.text);
+    const shown = command.text.split('\n')[0]!;
+    if (SERVER.test(text)) {
+      // Pasted with lines after it, a server in the foreground would read them as its input.
+      if (!last) return { at, command: shown, said: 'a server that is not the last command of its block' };
+      const said = await serve(session, text, /\bpanel\b/.test(text) ? Number(env.PANEL_PORT) : port);
+      return said ? { at, command: shown, said } : undefined;
+    }
+    const ran = await session.run(text).catch((error: Error) => ({ status: -1, output: '', shell: error.message }));
+    const expected = expectedOutput(command);
+    if (ran.status === 0 && !ran.shell && (!expected || ran.output.includes(expected))) return undefined;
+    const said = ran.shell || (ran.status === 0 ? `no "${expected}" in: ` : '') + ran.output.slice(-600);
+    return { at, command: shown, status: ran.status, said };
+  }
+
+  for (const doc of PASTED.filter((page) => shellBlocks(page, DOCS.get(page)!).length > 0)) {
+    it(`${doc}: every command exits 0 and prints what its comment says`, { timeout: 180_000 }, async () => {
+      // Beside the clone, not in a folder of this test: the servers it starts outlive it, writing their logs there.
+      const dir = mkdtempSync(join(clone.repo, '..', 'session-'));
+      const session = new ShellSession(clone.repo, env, dir);
+      const failures: Failure[] = [];
+      try {
+        if (doc !== 'README.md' && !servers.get(port)?.command.includes(DEMO)) {
+          const said = await serve(session, DEMO, port);
+          if (said) failures.push({ at: doc, command: DEMO, said });
+        }
+        for (const block of shellBlocks(doc, DOCS.get(doc)!)) {
+          const commands = commandsOf(block).filter((command) => !NOT_RUN.test(command.text));
+          for (const [i, command] of commands.entries()) {
+            const failure = await paste(session, command, i === commands.length - 1);
+            if (failure) failures.push(failure);
+          }
+        }
+      } finally {
+        await session.close();
+      }
+      expect(failures).toEqual([]);
+    });
+  }
 });
