@@ -31,7 +31,9 @@ export function serveCommand(io: Io): Command {
     .addOption(hostOption())
     .addOption(portOption())
     .addOption(
-      publicUrlOption('URL partners reach this server at (every node the same: required on a postgres:// database)'),
+      publicUrlOption(
+        'URL partners reach this server at, the same on every node; required with a postgres:// database',
+      ),
     )
     .option('--workers <n>', 'processes sharing the port (node:cluster); "auto" = one per core', parseWorkers)
     .addOption(trustProxyOption())
