@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
 const BUNDLE = new URL('../dist/widget/storage-listings.js', import.meta.url);
-const BUDGET_BYTES = 18 * 1024;
+const BUDGET_BYTES = 18.25 * 1024; // 18 KB, and a quarter for the withdrawn facility's state in three languages
 
 describe('dist/widget/storage-listings.js', () => {
   const source = readFileSync(BUNDLE);

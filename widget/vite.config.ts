@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { browserBundle } from '../tools/browser-bundle.ts';
 
-const BUDGET_BYTES = 18 * 1024;
+const BUDGET_BYTES = 18.25 * 1024; // 18 KB, and a quarter for the withdrawn facility's state in three languages
 
 export default defineConfig(
   browserBundle({

@@ -32,6 +32,8 @@ export interface Loaded {
   version: string;
   /** The facility's name, for the structured data. */
   facility: string | undefined;
+  /** 'withdrawn' for a withdrawn facility's tombstone (`snapshot withdraw`): no longer listed, which is not an error. */
+  empty?: 'withdrawn';
 }
 
 /** An absolute URL for an attribute value that may be relative to the page. */
@@ -123,9 +125,13 @@ function loadedOf(body: unknown, response: Response, text: string, complete: boo
   };
 }
 
-/** A list or snapshot of another facility than the pinned one is refused, as `snapshot verify --facility` does. */
+/**
+ * A list or snapshot of another facility than the pinned one is refused, as `snapshot verify --facility` does; a
+ * withdrawn facility's tombstone names its facility by id alone.
+ */
 function checkFacility(body: unknown, pinned: string | undefined): void {
-  if (pinned !== undefined && (body as Partial<ListResponse> | null)?.facility?.id !== pinned) {
+  const facility = (body as { facility?: string | { id?: string } } | null)?.facility;
+  if (pinned !== undefined && (typeof facility === 'string' ? facility : facility?.id) !== pinned) {
     throw new WidgetError(0, 'facility_mismatch');
   }
 }
@@ -211,6 +217,9 @@ async function loadSnapshot(source: SnapshotSource, signal: AbortSignal): Promis
   if (source.minVersion !== undefined && !((versionOf(snapshot) ?? 0) >= source.minVersion)) {
     throw new WidgetError(0, 'snapshot_rollback');
   }
+  // A withdrawn facility's tombstone (contract, "Signed snapshots"): no longer listed, which is not an error.
+  if ((value as { state?: string } | null)?.state === 'withdrawn')
+    return { listings: [], complete: true, version: text, empty: 'withdrawn' } as Loaded;
   return loadedOf(value, response, text, true);
 }
 

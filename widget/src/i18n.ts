@@ -11,6 +11,7 @@ export interface Strings {
   newTab: string;
   loading: string;
   empty: string;
+  withdrawn: string;
   shown: string | Plural;
   per: string;
   net: string;
@@ -49,6 +50,7 @@ const STRINGS: { [K in keyof Strings]: [en: Strings[K], pl: Strings[K], de: Stri
   newTab: ['(opens in a new tab)', '(otwiera się w nowej karcie)', '(öffnet in neuem Tab)'],
   loading: ['Loading units…', 'Wczytywanie jednostek…', 'Einheiten werden geladen…'],
   empty: ['No units available', 'Brak dostępnych jednostek', 'Keine Einheiten verfügbar'],
+  withdrawn: ['No longer listed', 'Już niedostępne', 'Nicht mehr gelistet'],
   shown: [
     { one: '{n} unit shown', other: '{n} units shown' },
     { one: 'Pokazano {n} jednostkę', few: 'Pokazano {n} jednostki', other: 'Pokazano {n} jednostek' },
@@ -166,6 +168,8 @@ export function translator(locale: string, overrides: Partial<Strings> | undefin
     const template = String(
       typeof entry === 'object' && entry !== null ? (entry[plurals.select(count ?? 0)] ?? entry.other ?? '') : entry,
     );
-    return template.replace(/\{(\w+)\}/g, (whole, name: string) => String(vars[name] ?? whole));
+    return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+      String(Object.hasOwn(vars, name) ? vars[name] : whole),
+    );
   };
 }

@@ -30,6 +30,8 @@ export class Loader implements ReactiveController {
   all: Summary[] = [];
   /** The facility's name, when the source names it. */
   facility: string | undefined;
+  /** What an empty list says: no units, or (a withdrawn facility's tombstone) no longer listed. */
+  emptyState: 'empty' | 'withdrawn' = 'empty';
   /** Details at hand by listing id: every one from a snapshot; from the API, those opened so far. */
   details = new Map<string, Detail>();
 
@@ -81,6 +83,7 @@ export class Loader implements ReactiveController {
         this.version = loaded.version;
         this.all = loaded.listings;
         this.facility = loaded.facility;
+        this.emptyState = loaded.empty ?? 'empty';
         this.details = new Map(loaded.complete ? loaded.listings.map((l) => [l.id, l as Detail]) : []);
         this.failure = null;
         this.phase = 'ready';

@@ -45,7 +45,7 @@ export interface StorageListings extends FieldsOf<typeof StorageListings.propert
  * @csspart free-units - The availability line ("3 units left", "Last unit", "Sold out").
  * @csspart rent-link - The rent `<a>`, whose `href` is the listing's `rent_url`.
  * @csspart error - The box of an error state.
- * @csspart empty - The "No units available" box.
+ * @csspart empty - The "No units available" box (a withdrawn facility's tombstone: part `withdrawn`, "No longer listed").
  *
  * @cssproperty [--sl-accent=#0a66c2] - Buttons, links and focus rings (dark pages: #4493f8).
  * @cssproperty [--sl-accent-text=#ffffff] - Text on the accent colour (dark pages: #0d1117).
@@ -267,11 +267,11 @@ export class StorageListings extends LitElement {
     if (phase === 'loading') return this.t('loading');
     if (phase === 'error' && failure) return messageFor(failure, this.t);
     const n = this.listings.length;
-    return n ? this.t('shown', { n }, n) : this.t('empty');
+    return n ? this.t('shown', { n }, n) : this.t(this.loader.emptyState);
   }
 
   private content(v: View): TemplateResult {
-    const { phase, failure, waiting } = this.loader;
+    const { phase, failure, waiting, emptyState } = this.loader;
     if (phase === 'loading') {
       const count = Math.min(Number(this.limit) > 0 ? Number(this.limit) : 3, 6);
       return html`<ul class="grid" aria-hidden="true">
@@ -282,7 +282,7 @@ export class StorageListings extends LitElement {
       const retry = { onRetry: () => void this.loader.load(true), waiting };
       return problemView(messageFor(failure, this.t), failure, this.t, retry);
     }
-    if (!this.listings.length) return html`<p part="empty" class="notice">${this.t('empty')}</p>`;
+    if (!this.listings.length) return html`<p part=${emptyState} class="notice">${this.t(emptyState)}</p>`;
     return html`<ul class="grid" @click=${this.onGridClick}>
       ${repeat(
         this.listings,

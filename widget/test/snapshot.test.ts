@@ -212,3 +212,35 @@ describe('pinned facility and minimum version', () => {
     await waitForCards(el, 3);
   });
 });
+
+describe('a withdrawn facility', () => {
+  /** Mounts the widget on a tombstone and waits for the "no longer listed" state. */
+  async function noLongerListed(attributes: Attributes) {
+    let errors: CustomEvent[] = [];
+    const el = mount(attributes, (e) => (errors = record(e, 'storage-listings-error')));
+    const box = await waitFor(() => part(root(el), 'withdrawn'), 'the "no longer listed" state');
+    equal(box.textContent?.trim(), 'No longer listed');
+    equal(part(root(el), 'error'), null, 'not an error state');
+    equal(part(root(el), 'empty'), null, 'not "no units available"');
+    equal(cards(el).length, 0, 'no listings');
+    equal(errors.length, 0, 'no error event');
+    return el;
+  }
+
+  it('shows "no longer listed" for a signed tombstone of the pinned facility, in the page language', async () => {
+    await noLongerListed({ ...signed('withdrawn'), facility: 'wro-1' });
+    const el = mount({ ...signed('withdrawn'), facility: 'wro-1', locale: 'pl' });
+    const box = await waitFor(() => part(root(el), 'withdrawn'), 'the Polish state');
+    equal(box.textContent?.trim(), 'Już niedostępne');
+  });
+
+  it("refuses another facility's tombstone where one is pinned, and a tombstone whose bytes were changed", async () => {
+    deepEqual((await refusedWith({ ...signed('withdrawn'), facility: 'krk-1' })).errors, [
+      { status: 0, code: 'facility_mismatch' },
+    ]);
+    deepEqual(
+      (await refused('withdrawn-tampered')).map((e) => e.code),
+      ['signature_invalid'],
+    );
+  });
+});

@@ -24,6 +24,7 @@ export interface StorageListingsStrings {
   newTab: string;
   loading: string;
   empty: string;
+  withdrawn: string;
   shown: string | StorageListingsPlural;
   per: string;
   net: string;
@@ -226,7 +227,8 @@ export interface StorageListingsReactEvents {
  * @csspart free-units - The availability line ("3 units left", "Last unit", "Sold out").
  * @csspart rent-link - The rent `<a>`, whose `href` is the listing's `rent_url`.
  * @csspart error - The box of an error state.
- * @csspart empty - The "No units available" box.
+ * @csspart empty - The "No units available" box (a withdrawn facility's tombstone: part `withdrawn`, "No longer
+ * listed").
  * @cssproperty [--sl-accent=#0a66c2] - Buttons, links and focus rings (dark pages: #4493f8).
  * @cssproperty [--sl-accent-text=#ffffff] - Text on the accent colour (dark pages: #0d1117).
  * @cssproperty [--sl-text=#1f2328] - Text colour (dark pages: #e6edf3).

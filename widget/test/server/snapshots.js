@@ -29,6 +29,21 @@ function body(origin, { version = 3, kid = trusted.kid, expiresIn = 7 * DAY, fac
   return Buffer.from(`${JSON.stringify(snapshot, null, 2)}\n`);
 }
 
+/** A withdrawn facility's tombstone (`snapshot withdraw`), in place of the pointer and at its own version. */
+function tombstone({ version = 4, expiresIn = 7 * DAY } = {}) {
+  const now = Date.now();
+  const t = {
+    facility: FACILITY.id,
+    state: 'withdrawn',
+    version,
+    withdrawn_at: new Date(now - DAY).toISOString(),
+    generated_at: new Date(now - DAY).toISOString(),
+    expires_at: new Date(now + expiresIn).toISOString(),
+    kid: trusted.kid,
+  };
+  return Buffer.from(`${JSON.stringify(t)}\n`);
+}
+
 function signature(bytes, key = trusted, kid = key.kid) {
   return Buffer.from(
     JSON.stringify({ alg: 'EdDSA', kid, sig: sign(null, bytes, key.privateKey).toString('base64url') }),
@@ -45,7 +60,7 @@ function tamper(bytes) {
 
 /** The same bytes naming another version: still valid JSON, signed by nobody. */
 function renumber(bytes, version) {
-  return Buffer.from(bytes.toString('utf8').replace(/"version": \d+/, `"version": ${version}`));
+  return Buffer.from(bytes.toString('utf8').replace(/"version": ?\d+/, `"version": ${version}`));
 }
 
 /**
@@ -75,6 +90,7 @@ function build(origin) {
   const byStranger = body(origin, { kid: stranger.kid });
   const claimsStranger = body(origin, { kid: stranger.kid });
   const otherFacility = body(origin, { facility: { id: 'krk-1', name: 'SafeBox Krakow' } });
+  const gone = tombstone();
   const variants = {
     valid: published([v2, signature(v2)], [v3, signature(v3)]),
     // Between the publisher's two pointer writes: listings.json is version 4 already, its .sig still version 3's.
@@ -92,6 +108,8 @@ function build(origin) {
     'no-signature': { 'listings.json': v3 },
     // Genuine and validly signed, but another facility's: only a reader that pins the facility can tell.
     'other-facility': published([otherFacility, signature(otherFacility)]),
+    withdrawn: published([v3, signature(v3)], [gone, signature(gone)]),
+    'withdrawn-tampered': { ...published([gone, signature(gone)]), 'listings.json': renumber(gone, 5) },
   };
   const files = new Map([['/snap/keys.json', Buffer.from(JSON.stringify({ keys: [trusted.jwk] }))]]);
   for (const [name, folder] of Object.entries(variants)) {
