@@ -3,7 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { needsTouch, SESSION_ABSOLUTE_MS, sessionLive, tokenDigest, type SessionRow } from '../domain/sessions.ts';
 import type { OperatorRow } from '../store/operators.ts';
 import type { Store } from '../store/store.ts';
-import { cookiesOf, type PanelRequest } from './http.ts';
+import { cookiesOf, plain, type PanelRequestHead, type PanelResponse } from './http.ts';
 
 export interface PanelOrigin {
   /** The panel's own origin, as browsers send it in Origin: `https://panel.example` or `http://127.0.0.1:8788`. */
@@ -33,7 +33,7 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 /** The live session the cookie names, and its operator; an expired one is ended on sight. */
 export async function authenticate(
   store: Store,
-  req: PanelRequest,
+  req: Pick<PanelRequestHead, 'headers'>,
   o: PanelOrigin,
 ): Promise<Authenticated | undefined> {
   const token = cookiesOf(req).get(cookieName(o));
@@ -52,13 +52,21 @@ export async function authenticate(
 }
 
 /** Origin (or, from browsers that omit it, Referer) names the panel itself: a cross-site form cannot pass. */
-export function fromPanel(req: PanelRequest, o: PanelOrigin): boolean {
+export function fromPanel(req: Pick<PanelRequestHead, 'headers'>, o: PanelOrigin): boolean {
   if (req.headers.origin !== undefined) return req.headers.origin === o.origin;
   try {
     return req.headers.referer !== undefined && new URL(req.headers.referer).origin === o.origin;
   } catch {
     return false;
   }
+}
+
+/** The refusal of a change whose Origin (or Referer) is not the panel's. */
+export function notFromPanel(o: PanelOrigin): PanelResponse {
+  return plain(
+    403,
+    `Refused: this form did not come from the panel at ${o.origin}. Behind a proxy, start the panel with PANEL_URL set to the address the browser shows.`,
+  );
 }
 
 /** The form's token is the session's own: a second check beside Origin and SameSite. */

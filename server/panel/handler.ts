@@ -1,7 +1,16 @@
 // The panel as a function from a request to an answer: login first, then pages and actions for one operator.
-import { ListingsError } from '../errors.ts';
 import type { Store } from '../store/store.ts';
-import { authenticate, clearedCookie, csrfValid, fromPanel, type Authenticated, type PanelOrigin } from './auth.ts';
+import { isUploadRoute } from './admission.ts';
+import {
+  authenticate,
+  clearedCookie,
+  csrfValid,
+  fromPanel,
+  notFromPanel,
+  type Authenticated,
+  type PanelOrigin,
+} from './auth.ts';
+import { failureAnswer } from './failure.ts';
 import { panelAssets, type PanelAssets } from './assets.ts';
 import { htmlAnswer, plain, redirect, formOf, type PanelRequest, type PanelResponse } from './http.ts';
 import { LoginLimiter } from './login-limits.ts';
@@ -33,9 +42,7 @@ export function createPanelHandler(options: PanelOptions): (req: PanelRequest) =
     try {
       return await answer(opts, routes, assets, req);
     } catch (err) {
-      if (err instanceof ListingsError) return plain(400, err.message);
-      console.error('panel: unexpected failure', err);
-      return plain(500, 'Something went wrong; the server log says what.');
+      return failureAnswer(err);
     }
   };
 }
@@ -51,11 +58,7 @@ async function answer(
   if (asset) return asset;
   const change = req.method !== 'GET' && req.method !== 'HEAD';
   // Every change, the login included, must come from a page of the panel itself.
-  if (change && !fromPanel(req, opts.origin))
-    return plain(
-      403,
-      `Refused: this form did not come from the panel at ${opts.origin.origin}. Behind a proxy, start the panel with PANEL_URL set to the address the browser shows.`,
-    );
+  if (change && !fromPanel(req, opts.origin)) return notFromPanel(opts.origin);
   if (path === '/login') {
     if (req.method === 'POST') return logIn(opts, req);
     return htmlOrRedirect(await authenticate(opts.store, req, opts.origin), textsFor(req.headers['accept-language']));
@@ -64,8 +67,8 @@ async function answer(
   if (!who) return change ? plain(401, 'Log in first.') : redirect('/login');
   let parsed: URLSearchParams | undefined;
   const form = () => (parsed ??= formOf(req));
-  const multipart = (req.headers['content-type'] ?? '').startsWith('multipart/form-data');
-  if (change && !multipart && !csrfValid(form().get('csrf'), who.session))
+  // The upload's token is in its multipart body, checked by the import route; every other change's is in its form.
+  if (change && !isUploadRoute(req.method, path) && !csrfValid(form().get('csrf'), who.session))
     return plain(403, 'Refused: the form is out of date; reload the page.');
   if (path === '/logout' && req.method === 'POST') {
     await opts.store.endSession(who.session.digest);

@@ -7,6 +7,8 @@ export interface PanelRequest {
   url: string;
   headers: Record<string, string | undefined>;
   body: Buffer;
+  /** The import route's upload, streamed to this temporary file instead of `body` (over a socket; in process: absent). */
+  upload?: string;
   /** The peer's address (or the proxy's client, when the proxy is trusted). */
   address: string;
 }
@@ -50,6 +52,9 @@ export function redirect(location: string, headers: Record<string, string> = {})
   return { status: 303, headers: { ...SECURITY_HEADERS, location, ...headers }, body: '' };
 }
 
+/** What a request is before its body is read: what decides whether to read it. */
+export type PanelRequestHead = Omit<PanelRequest, 'body' | 'upload'>;
+
 export function plain(status: number, text: string, headers: Record<string, string> = {}): PanelResponse {
   return {
     status,
@@ -63,7 +68,7 @@ export function formOf(req: PanelRequest): URLSearchParams {
   return new URLSearchParams(req.body.toString('utf8'));
 }
 
-export function cookiesOf(req: PanelRequest): Map<string, string> {
+export function cookiesOf(req: Pick<PanelRequest, 'headers'>): Map<string, string> {
   const out = new Map<string, string>();
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const eq = part.indexOf('=');

@@ -1,4 +1,5 @@
 // The Import action: the CLI's validation (every problem with its JSON path) and the store's all-or-nothing import.
+import { readFile } from 'node:fs/promises';
 import { ListingsError } from '../errors.ts';
 import { parseImport } from '../domain/import.ts';
 import { csrfValid } from './auth.ts';
@@ -8,8 +9,18 @@ import { partsOf } from './multipart.ts';
 import { importBody, type ImportOutcome } from './pages/import.ts';
 import { panelPage } from './pages/layout.ts';
 
-export async function importRoute(c: PanelContext, req: PanelRequest): Promise<PanelResponse> {
-  const parts = partsOf(req.headers['content-type'], req.body);
+/** The import being parsed and applied; the next waits for it, so one file at a time is in memory. */
+let turn: Promise<unknown> = Promise.resolve();
+
+export function importRoute(c: PanelContext, req: PanelRequest): Promise<PanelResponse> {
+  const run = turn.then(() => importNow(c, req));
+  turn = run.catch(() => undefined);
+  return run;
+}
+
+async function importNow(c: PanelContext, req: PanelRequest): Promise<PanelResponse> {
+  const body = req.upload === undefined ? req.body : await readFile(req.upload);
+  const parts = partsOf(req.headers['content-type'], body);
   const field = (name: string) => parts.find((p) => p.name === name);
   if (!csrfValid(field('csrf')?.data.toString('utf8'), c.who.session))
     return plain(403, 'Refused: the form is out of date; reload the page.');

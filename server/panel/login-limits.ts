@@ -1,5 +1,5 @@
 // The panel's login limits: the rule and its clock here, the counts in the store, so every panel and a restart share them.
-import { DEFAULT_LOGIN_LIMITS, type LoginGate, type LoginLimits } from '../domain/login-limits.ts';
+import { addressGroupOf, DEFAULT_LOGIN_LIMITS, type LoginGate, type LoginLimits } from '../domain/login-limits.ts';
 import type { Store } from '../store/store.ts';
 
 export class LoginLimiter {
@@ -10,7 +10,8 @@ export class LoginLimiter {
 
   /** Refused with the seconds to wait, or allowed with this try already counted as a failure (until `succeeded`). */
   begin(store: Store, account: string, address: string): Promise<LoginGate> {
-    return store.beginLogin(account, address, this.limits, new Date(this.now()));
+    // An IPv6 client counts by its /64: it cannot rotate through its own addresses for a fresh count.
+    return store.beginLogin(account, addressGroupOf(address), this.limits, new Date(this.now()));
   }
 
   /** A success clears its account's count, never its address's earlier failures. */

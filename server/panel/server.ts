@@ -1,32 +1,24 @@
 // The panel's listener: the one file of the panel that touches sockets; everything else is the handler.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { MAX_IMPORT_BYTES } from '../domain/import.ts';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { addressGroupOf } from '../domain/login-limits.ts';
 import { clientAddressOf } from '../http/transport/client-address.ts';
+import { admissionOf } from './admission.ts';
+import { formBody, uploadBody } from './body.ts';
+import { failureAnswer } from './failure.ts';
 import { createPanelHandler, type PanelOptions } from './handler.ts';
-import type { PanelRequest } from './http.ts';
+import type { PanelRequestHead, PanelResponse } from './http.ts';
 
-/** Forms are small; only an upload may carry an import file (and its multipart framing). */
-const FORM_BYTES = 64 * 1024;
-const UPLOAD_BYTES = MAX_IMPORT_BYTES + FORM_BYTES;
+/**
+ * A few operators use the panel: these bound what anyone else can hold open. An address (an IPv6 /64) keeps at most
+ * PER_ADDRESS connections, unless it is a trusted proxy, whose connections carry everybody's.
+ */
+export const PANEL_CONNECTIONS = { total: 256, perAddress: 32 };
 
 export interface RunningPanel {
   url: string;
   server: Server;
   close(): Promise<void>;
-}
-
-async function bodyOf(req: IncomingMessage): Promise<Buffer | undefined> {
-  const limit = (req.headers['content-type'] ?? '').startsWith('multipart/form-data') ? UPLOAD_BYTES : FORM_BYTES;
-  if (Number(req.headers['content-length'] ?? 0) > limit) return undefined;
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    total += chunk.length;
-    if (total > limit) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
 }
 
 /** Without an origin of its own (PANEL_URL), the panel's origin is the address it listens on. */
@@ -36,28 +28,52 @@ export async function startPanel(
     host: string;
     port: number;
     trustedProxies?: readonly string[];
+    /** The import route's cap (default: the largest import file and its form). */
+    uploadBytes?: number;
   },
 ): Promise<RunningPanel> {
   // Filled in once the port is known, before the first request can come.
   const origin = options.origin ?? { origin: '', secure: false };
   const handle = createPanelHandler({ ...options, origin });
   const trusted = new Set(options.trustedProxies ?? []);
-  const server = createServer(async (req, res) => {
-    const body = await bodyOf(req).catch(() => undefined);
-    if (body === undefined) {
-      res.writeHead(413, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end('Too large.');
-      return;
-    }
-    const request: PanelRequest = {
+  const server = createServer({
+    headersTimeout: 10_000,
+    // Bodies have deadlines of their own (body.ts), long for an upload only; a request without one ends at its headers.
+    requestTimeout: 0,
+    keepAliveTimeout: 5_000,
+    maxHeaderSize: 16 * 1024,
+  });
+
+  async function serve(req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): Promise<void> {
+    const head: PanelRequestHead = {
       method: req.method ?? 'GET',
       url: req.url ?? '/',
       headers: req.headers as Record<string, string | undefined>,
-      body,
       address: clientAddressOf(req.socket.remoteAddress ?? '', req.headers['x-forwarded-for'], trusted),
     };
-    const answer = await handle(request);
-    res.writeHead(answer.status, answer.headers).end(request.method === 'HEAD' ? undefined : answer.body);
-  });
+    const admission = await admissionOf(head, { store: options.store, origin, uploadBytes: options.uploadBytes }).catch(
+      (err: unknown) => ({ refusal: failureAnswer(err) }),
+    );
+    // Refused on its head: the connection closes once the answer is out (Node then destroys it), the body unread.
+    if ('refusal' in admission) return send(res, head.method, admission.refusal, true);
+    if (expectsContinue) res.writeContinue();
+    if (!admission.upload) {
+      const body = await formBody(req, admission.limit);
+      if (body) send(res, head.method, await handle({ ...head, body }));
+      return;
+    }
+    const upload = await uploadBody(req, admission.limit);
+    if (!upload) return;
+    const answer = await handle({ ...head, body: Buffer.alloc(0), upload: upload.file }).finally(upload.remove);
+    send(res, head.method, answer);
+  }
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => void serve(req, res, false));
+  // Expect: 100-continue is answered only once the head is admitted: a refused client never sends its body.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => void serve(req, res, true));
+  server.maxConnections = PANEL_CONNECTIONS.total;
+  capPerAddress(server, trusted);
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
@@ -71,4 +87,31 @@ export async function startPanel(
     server,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+function send(res: ServerResponse, method: string, answer: PanelResponse, close = false): void {
+  if (res.destroyed) return;
+  const headers = close ? { ...answer.headers, connection: 'close' } : answer.headers;
+  res.writeHead(answer.status, headers).end(method === 'HEAD' ? undefined : answer.body);
+}
+
+/** Connections from one address (an IPv6 /64) beyond PER_ADDRESS are closed as they open. */
+function capPerAddress(server: Server, trusted: ReadonlySet<string>): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const peer = socket.remoteAddress ?? '';
+    if (trusted.has(peer)) return;
+    const group = addressGroupOf(peer);
+    const count = (open.get(group) ?? 0) + 1;
+    if (count > PANEL_CONNECTIONS.perAddress) {
+      socket.destroy();
+      return;
+    }
+    open.set(group, count);
+    socket.once('close', () => {
+      const left = open.get(group)! - 1;
+      if (left === 0) open.delete(group);
+      else open.set(group, left);
+    });
+  });
 }

@@ -1,0 +1,33 @@
+// Whether and how much of a request's body the panel reads, decided from its head alone: a form's few kilobytes on
+// every route, an import file only on the import route, from a logged-in operator whose Origin is the panel's.
+import { MAX_IMPORT_BYTES } from '../domain/import.ts';
+import type { Store } from '../store/store.ts';
+import { authenticate, fromPanel, notFromPanel, type PanelOrigin } from './auth.ts';
+import { plain, type PanelRequestHead, type PanelResponse } from './http.ts';
+
+/** Forms are small; only an upload may carry an import file (and its multipart framing). */
+export const FORM_BYTES = 64 * 1024;
+export const UPLOAD_BYTES = MAX_IMPORT_BYTES + FORM_BYTES;
+
+/** Read at most `limit` bytes (an upload into a temporary file), or answer `refusal` without reading any. */
+export type Admission = { limit: number; upload: boolean } | { refusal: PanelResponse };
+
+/** The one route whose body is an upload. */
+export const isUploadRoute = (method: string, path: string): boolean => method === 'POST' && path === '/import';
+
+export const tooLarge = (): PanelResponse => plain(413, 'Too large.');
+
+export async function admissionOf(
+  head: PanelRequestHead,
+  panel: { store: Store; origin: PanelOrigin; uploadBytes?: number },
+): Promise<Admission> {
+  const declared = Number(head.headers['content-length'] ?? 0);
+  const path = new URL(head.url, 'http://panel').pathname;
+  if (!isUploadRoute(head.method, path))
+    return declared > FORM_BYTES ? { refusal: tooLarge() } : { limit: FORM_BYTES, upload: false };
+  // The checks the handler makes again once the body is in, made first here so that nobody else can send a large one.
+  if (!fromPanel(head, panel.origin)) return { refusal: notFromPanel(panel.origin) };
+  if (!(await authenticate(panel.store, head, panel.origin))) return { refusal: plain(401, 'Log in first.') };
+  const limit = panel.uploadBytes ?? UPLOAD_BYTES;
+  return declared > limit ? { refusal: tooLarge() } : { limit, upload: true };
+}

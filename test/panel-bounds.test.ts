@@ -1,0 +1,246 @@
+// The panel's bodies over a real socket: a large one only on the import route, only from a logged-in operator whose
+// Origin matched, streamed with a cap; every other route keeps a form's small limit; refusals come before the body.
+import { readdirSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FORM_BYTES, UPLOAD_BYTES } from '../server/panel/admission.ts';
+import { PANEL_CONNECTIONS, startPanel, type RunningPanel } from '../server/panel/server.ts';
+import type { Store } from '../server/store/store.ts';
+import { demoJson } from './helpers/fixture.ts';
+import { OPERATOR, PASSWORD, panelStore } from './helpers/panel.ts';
+import { openSocket, parseReply } from './helpers/raw-http.ts';
+import { until } from './helpers/wait.ts';
+
+const HUGE = 150 * 1024 * 1024;
+/** The most a refused request may have had read of it: its head and what one socket read takes in besides. */
+const FEW_BYTES = 256 * 1024;
+
+let store: Store;
+let cleanup: () => Promise<void>;
+let panel: RunningPanel;
+let port: number;
+/** The server's side of each connection, to read how many bytes it took in. */
+let accepted: Socket[];
+
+async function start(uploadBytes?: number) {
+  panel = await startPanel({
+    store,
+    host: '127.0.0.1',
+    port: 0,
+    publicUrl: 'http://127.0.0.1:8787',
+    keyPrefix: 'svc',
+    uploadBytes,
+  });
+  port = Number(new URL(panel.url).port);
+  accepted = [];
+  panel.server.on('connection', (s: Socket) => accepted.push(s));
+}
+
+beforeEach(async () => {
+  ({ store, cleanup } = await panelStore());
+  await start();
+});
+afterEach(async () => {
+  panel.server.closeAllConnections();
+  await panel.close();
+  await cleanup();
+});
+
+async function logIn(): Promise<string> {
+  const login = await fetch(`${panel.url}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: panel.url, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email: OPERATOR, password: PASSWORD }),
+  });
+  expect(login.status).toBe(303);
+  return login.headers.get('set-cookie')!.split(';')[0]!;
+}
+
+function head(path: string, headers: Record<string, string>): string {
+  const lines = Object.entries({ host: `127.0.0.1:${port}`, origin: panel.url, ...headers }).map(
+    ([k, v]) => `${k}: ${v}\r\n`,
+  );
+  return `POST ${path} HTTP/1.1\r\n${lines.join('')}\r\n`;
+}
+
+interface Sent {
+  /** The answer, if one came before the connection ended. */
+  reply?: ReturnType<typeof parseReply>;
+  /** Body bytes this side wrote before the connection ended. */
+  written: number;
+}
+
+/**
+ * Sends a request head, then body bytes in 64 KB writes (up to `bodyBytes`, chunked framing if asked) until the
+ * connection ends. With `answerFirst`, no body byte goes before an answer has come: a server that waits for the body
+ * never answers (and the wait fails at its deadline).
+ */
+async function send(requestHead: string, bodyBytes: number, opts: { chunked?: boolean; answerFirst?: boolean } = {}) {
+  const socket = await openSocket(port);
+  const received: Buffer[] = [];
+  let ended = false;
+  socket.on('data', (d: Buffer) => received.push(d));
+  socket.on('error', () => undefined);
+  const closed = new Promise<void>((resolve) =>
+    socket.once('close', () => {
+      ended = true;
+      resolve();
+    }),
+  );
+  socket.write(requestHead);
+  if (opts.answerFirst)
+    await until('an answer before any of the body', () => received.length > 0 || ended, { timeoutMs: 10_000 });
+  const piece = Buffer.alloc(64 * 1024, 'a');
+  const frame = opts.chunked
+    ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])
+    : piece;
+  let written = 0;
+  while (!ended && written < bodyBytes) {
+    written += piece.length;
+    // Wait for the kernel to take each write, so that `written` is what the server could have read.
+    if (!socket.write(frame)) await new Promise<void>((r) => socket.once('drain', r).once('close', r));
+    await new Promise((r) => setImmediate(r));
+  }
+  socket.end();
+  await closed;
+  const all = Buffer.concat(received);
+  return { written, reply: all.length > 0 ? parseReply(all) : undefined } satisfies Sent;
+}
+
+/** What the server read from its latest connection. */
+const serverRead = () => accepted.at(-1)!.bytesRead;
+
+const MULTIPART = 'multipart/form-data; boundary=x';
+
+describe('before login', () => {
+  it('answers 413 on its head to a large body on /login or any route but the import, multipart or not', async () => {
+    for (const [path, type] of [
+      ['/login', MULTIPART],
+      ['/login', 'application/x-www-form-urlencoded'],
+      ['/logout', MULTIPART],
+      ['/facilities/wro-1/keys', MULTIPART],
+      ['/keys/key_x/revoke', MULTIPART],
+    ]) {
+      const sent = await send(head(path!, { 'content-type': type!, 'content-length': String(HUGE) }), HUGE, {
+        answerFirst: true,
+      });
+      expect([path, sent.reply?.status]).toEqual([path, 413]);
+      expect(serverRead()).toBeLessThan(FEW_BYTES);
+      // The connection ends with the answer: the rest of the body is not taken in.
+      expect(sent.written).toBeLessThan(HUGE / 10);
+    }
+  });
+
+  it('ends the connection of a chunked body once it passes the small limit', async () => {
+    const sent = await send(head('/login', { 'content-type': MULTIPART, 'transfer-encoding': 'chunked' }), HUGE, {
+      chunked: true,
+    });
+    expect(sent.reply).toBeUndefined();
+    expect(sent.written).toBeLessThan(HUGE / 10);
+    expect(serverRead()).toBeLessThan(FORM_BYTES + FEW_BYTES);
+  });
+
+  it('refuses an upload to the import route without a session, before reading its body', async () => {
+    const sent = await send(head('/import', { 'content-type': MULTIPART, 'content-length': String(HUGE) }), HUGE, {
+      answerFirst: true,
+    });
+    expect(sent.reply?.status).toBe(401);
+    expect(serverRead()).toBeLessThan(FEW_BYTES);
+  });
+
+  it('answers Expect: 100-continue with the refusal, never with 100', async () => {
+    const sent = await send(
+      head('/login', { 'content-type': MULTIPART, 'content-length': String(HUGE), expect: '100-continue' }),
+      0,
+      { answerFirst: true },
+    );
+    expect(sent.reply?.status).toBe(413);
+    expect(sent.reply?.interim).toEqual([]);
+  });
+});
+
+describe('the import route, logged in', () => {
+  it('refuses an upload from a foreign Origin before reading its body', async () => {
+    const cookie = await logIn();
+    const sent = await send(
+      head('/import', {
+        cookie,
+        origin: 'https://evil.example',
+        'content-type': MULTIPART,
+        'content-length': String(HUGE),
+      }),
+      HUGE,
+      { answerFirst: true },
+    );
+    expect(sent.reply?.status).toBe(403);
+    expect(serverRead()).toBeLessThan(FEW_BYTES);
+  });
+
+  it('answers 413 to a Content-Length over the cap, before reading', async () => {
+    const cookie = await logIn();
+    const over = UPLOAD_BYTES + 1;
+    const sent = await send(
+      head('/import', { cookie, 'content-type': MULTIPART, 'content-length': String(over) }),
+      over,
+      { answerFirst: true },
+    );
+    expect(sent.reply?.status).toBe(413);
+    expect(serverRead()).toBeLessThan(FEW_BYTES);
+  });
+
+  it('ends the connection of a chunked upload once it passes the cap', async () => {
+    await panel.close();
+    const cap = 1024 * 1024;
+    await start(cap);
+    const cookie = await logIn();
+    const sent = await send(
+      head('/import', { cookie, 'content-type': MULTIPART, 'transfer-encoding': 'chunked' }),
+      8 * cap,
+      { chunked: true },
+    );
+    expect(sent.reply).toBeUndefined();
+    expect(sent.written).toBeLessThan(8 * cap);
+    expect(serverRead()).toBeLessThan(cap + FEW_BYTES);
+  });
+
+  it('imports a file streamed through a temporary file, and removes the file', async () => {
+    const before = readdirSync(tmpdir()).filter((n) => n.startsWith('listings-upload-'));
+    const cookie = await logIn();
+    const page = await (await fetch(`${panel.url}/import`, { headers: { cookie } })).text();
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page)![1]!;
+    const data = demoJson();
+    data.facilities[0].name = 'Streamed In';
+    const form = new FormData();
+    form.set('csrf', csrf);
+    form.set('file', new Blob([JSON.stringify(data)], { type: 'application/json' }), 'data.json');
+    const done = await fetch(`${panel.url}/import`, {
+      method: 'POST',
+      headers: { cookie, origin: panel.url },
+      body: form,
+    });
+    expect(done.status).toBe(200);
+    expect((await store.facilityHead(data.facilities[0].id))?.name).toBe('Streamed In');
+    expect((await store.listAudit())[0]).toMatchObject({ action: 'import', actor: OPERATOR });
+    expect(readdirSync(tmpdir()).filter((n) => n.startsWith('listings-upload-'))).toEqual(before);
+  });
+});
+
+describe('connections', () => {
+  it('closes connections from one address beyond its cap, and serves it again once some close', async () => {
+    const sockets = await Promise.all(Array.from({ length: PANEL_CONNECTIONS.perAddress }, () => openSocket(port)));
+    await until('every connection accepted', () => accepted.length === PANEL_CONNECTIONS.perAddress);
+    const extra = await openSocket(port);
+    await new Promise((r) => extra.once('close', r));
+    sockets.pop()!.destroy();
+    await until('a slot freed', async () => (await fetch(`${panel.url}/login`).catch(() => undefined))?.status === 200);
+    for (const s of sockets) s.destroy();
+  });
+
+  it('sets its own header and keep-alive timeouts and a connection cap', () => {
+    expect(panel.server.headersTimeout).toBe(10_000);
+    expect(panel.server.keepAliveTimeout).toBe(5_000);
+    expect(panel.server.maxConnections).toBe(PANEL_CONNECTIONS.total);
+  });
+});
