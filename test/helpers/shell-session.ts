@@ -1,7 +1,7 @@
 // One bash that commands are pasted into one at a time, as into a terminal: its variables, functions and folder carry
 // from one command to the next, and each command's exit status and output come back. Servers run as background jobs.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { until } from './wait.ts';
 
@@ -108,6 +108,8 @@ export class ShellSession {
   /** Pastes `command` as a background job (a server in a terminal of its own) and returns at once. */
   async start(command: string): Promise<Job & { shell: string }> {
     const log = join(this.workDir, `job-${++this.count}`);
+    // Made here: the job opens it in a process of its own, which may not have run yet when its id comes back.
+    writeFileSync(log, '');
     this.bash.stdin!.write(`{\n${command}\n} >${log} 2>&1 </dev/null &\necho "$!" >&3\n`);
     const pgid = Number(await this.nextStatus(10_000, command));
     return { pgid, log: () => readFileSync(log, 'utf8'), shell: this.shellSaid() };
