@@ -1,4 +1,5 @@
 // Every string the widget shows, in English, Polish and German; the locale picks a language, `strings` overrides any entry.
+import type { Amenity, Feature, UnitType } from '../../shared/listing.ts';
 
 /** A string that depends on a count, by Intl.PluralRules category ("few" and "many" matter in Polish). */
 export type Plural = { [K in Intl.LDMLPluralRule]?: string } & { other: string };
@@ -40,7 +41,36 @@ export interface Strings {
   errorVerify: string;
   errorExpired: string;
   errorNotFound: string;
+  instead: string;
+  features: string;
+  schedule: string;
+  runOne: string;
+  runMany: string;
+  runOpen: string;
+  moveIn: string;
+  firstPeriod: string;
+  total: string;
+  protection: string;
+  protectionRequired: string;
+  protectionOptional: string;
+  door: string;
+  floor: string;
+  map: string;
+  officeHours: string;
+  accessHours: string;
+  openNow: string;
+  closedNow: string;
+  closed: string;
+  amenities: string;
+  /** The contract's vocabularies by word: a partial override keeps the other words. */
+  featureNames: Record<Feature, string>;
+  amenityNames: Record<Amenity, string>;
+  unitTypeNames: Record<UnitType, string>;
 }
+
+/** The entries that are one word per vocabulary word. */
+export type WordGroup = 'featureNames' | 'amenityNames' | 'unitTypeNames';
+const WORD_GROUPS: readonly WordGroup[] = ['featureNames', 'amenityNames', 'unitTypeNames'];
 
 /** Each string in English, Polish and German, side by side, so that a missing translation shows in review. */
 const STRINGS: { [K in keyof Strings]: [en: Strings[K], pl: Strings[K], de: Strings[K]] } = {
@@ -119,6 +149,144 @@ const STRINGS: { [K in keyof Strings]: [en: Strings[K], pl: Strings[K], de: Stri
     'Ta jednostka nie jest już dostępna.',
     'Diese Einheit ist nicht mehr verfügbar.',
   ],
+  instead: ['{price} instead of {regular}', '{price} zamiast {regular}', '{price} statt {regular}'],
+  features: ['Features', 'Cechy', 'Merkmale'],
+  schedule: ['Price by period', 'Cena w kolejnych okresach', 'Preis je Zeitraum'],
+  runOne: ['{unit} {from}', '{unit} {from}', '{unit} {from}'],
+  runMany: ['{unit} {from} to {to}', '{unit} {from}–{to}', '{unit} {from}–{to}'],
+  runOpen: ['From {unit} {from}', '{unit} {from} i kolejne', 'Ab {unit} {from}'],
+  moveIn: ['Due at move-in', 'Do zapłaty przy wprowadzeniu', 'Fällig beim Einzug'],
+  firstPeriod: ['First {unit}', 'Pierwszy {unit}', 'Erster {unit}'],
+  total: ['Total', 'Razem', 'Gesamt'],
+  protection: ['Protection', 'Ubezpieczenie', 'Versicherung'],
+  protectionRequired: ['Required: {plan}, {price}', 'Wymagane: {plan}, {price}', 'Erforderlich: {plan}, {price}'],
+  protectionOptional: ['Optional, from {price}', 'Opcjonalne, od {price}', 'Optional, ab {price}'],
+  door: ['Door (W × H)', 'Drzwi (szer. × wys.)', 'Tür (B × H)'],
+  floor: ['Floor', 'Piętro', 'Etage'],
+  map: ['Map', 'Mapa', 'Karte'],
+  officeHours: ['Office', 'Biuro', 'Büro'],
+  accessHours: ['Access', 'Dostęp', 'Zugang'],
+  openNow: ['Open now', 'Teraz otwarte', 'Jetzt geöffnet'],
+  closedNow: ['Closed now', 'Teraz zamknięte', 'Jetzt geschlossen'],
+  closed: ['closed', 'nieczynne', 'geschlossen'],
+  amenities: ['Amenities', 'Udogodnienia', 'Ausstattung'],
+  featureNames: [
+    {
+      climate_controlled: 'Climate controlled',
+      heated: 'Heated',
+      indoor: 'Indoor',
+      outdoor: 'Outdoor',
+      drive_up: 'Drive-up',
+      ground_floor: 'Ground floor',
+      elevator_access: 'Lift access',
+      power: 'Power socket',
+      lighting: 'Lighting',
+      alarmed: 'Alarmed',
+      shelving: 'Shelving',
+      roll_up_door: 'Roll-up door',
+    },
+    {
+      climate_controlled: 'Klimatyzacja',
+      heated: 'Ogrzewanie',
+      indoor: 'W budynku',
+      outdoor: 'Na zewnątrz',
+      drive_up: 'Dojazd autem',
+      ground_floor: 'Parter',
+      elevator_access: 'Dostęp windą',
+      power: 'Gniazdko',
+      lighting: 'Oświetlenie',
+      alarmed: 'Alarm',
+      shelving: 'Regały',
+      roll_up_door: 'Brama rolowana',
+    },
+    {
+      climate_controlled: 'Klimatisiert',
+      heated: 'Beheizt',
+      indoor: 'Innen',
+      outdoor: 'Außen',
+      drive_up: 'Direkt anfahrbar',
+      ground_floor: 'Erdgeschoss',
+      elevator_access: 'Aufzugszugang',
+      power: 'Steckdose',
+      lighting: 'Beleuchtung',
+      alarmed: 'Alarmgesichert',
+      shelving: 'Regale',
+      roll_up_door: 'Rolltor',
+    },
+  ],
+  amenityNames: [
+    {
+      cctv: 'CCTV',
+      gated: 'Gated',
+      alarm: 'Alarm system',
+      on_site_staff: 'Staff on site',
+      loading_bay: 'Loading bay',
+      trolleys: 'Trolleys',
+      elevator: 'Lift',
+      parking: 'Parking',
+      packing_supplies: 'Packing supplies',
+      wifi: 'Wi-Fi',
+    },
+    {
+      cctv: 'Monitoring',
+      gated: 'Teren ogrodzony',
+      alarm: 'System alarmowy',
+      on_site_staff: 'Obsługa na miejscu',
+      loading_bay: 'Rampa załadunkowa',
+      trolleys: 'Wózki',
+      elevator: 'Winda',
+      parking: 'Parking',
+      packing_supplies: 'Materiały do pakowania',
+      wifi: 'Wi-Fi',
+    },
+    {
+      cctv: 'Videoüberwachung',
+      gated: 'Umzäunt',
+      alarm: 'Alarmanlage',
+      on_site_staff: 'Personal vor Ort',
+      loading_bay: 'Laderampe',
+      trolleys: 'Transportwagen',
+      elevator: 'Aufzug',
+      parking: 'Parkplätze',
+      packing_supplies: 'Verpackungsmaterial',
+      wifi: 'WLAN',
+    },
+  ],
+  unitTypeNames: [
+    {
+      locker: 'Locker',
+      small: 'Small unit',
+      medium: 'Medium unit',
+      large: 'Large unit',
+      xl: 'Extra large unit',
+      parking: 'Parking space',
+      container: 'Container',
+      wine: 'Wine storage',
+      archive: 'Archive storage',
+    },
+    {
+      locker: 'Skrytka',
+      small: 'Mały magazyn',
+      medium: 'Średni magazyn',
+      large: 'Duży magazyn',
+      xl: 'Bardzo duży magazyn',
+      parking: 'Miejsce parkingowe',
+      container: 'Kontener',
+      wine: 'Przechowalnia wina',
+      archive: 'Archiwum',
+    },
+    {
+      locker: 'Schließfach',
+      small: 'Kleines Abteil',
+      medium: 'Mittleres Abteil',
+      large: 'Großes Abteil',
+      xl: 'Sehr großes Abteil',
+      parking: 'Stellplatz',
+      container: 'Container',
+      wine: 'Weinlager',
+      archive: 'Archivraum',
+    },
+  ],
 };
 
 /** The languages of STRINGS, in its column order. */
@@ -155,14 +323,25 @@ export function pickLocale(attribute: string | undefined, host?: Element): strin
   return candidates.find(isLocale) ?? 'en';
 }
 
-export type Translate = (key: keyof Strings, vars?: Record<string, string | number>, count?: number) => string;
+/** The keys of whole texts (not of a vocabulary's words). */
+export type TextKey = Exclude<keyof Strings, WordGroup>;
+
+export interface Translate {
+  (key: TextKey, vars?: Record<string, string | number>, count?: number): string;
+  /** A vocabulary word's text; a word this widget does not know (from a newer server) as it is, underscores as spaces. */
+  word(group: WordGroup, word: string): string;
+}
 
 /** A translator for one locale: its table (by language, English when missing) under the per-instance overrides. */
 export function translator(locale: string, overrides: Partial<Strings> | undefined): Translate {
   const language = locale.split('-')[0]?.toLowerCase() ?? 'en';
-  const table: Strings = { ...tableOf(language), ...overrides };
+  const base = tableOf(language);
+  const table: Strings = { ...base, ...overrides };
+  // A vocabulary override names some words: the others keep the built-in text.
+  for (const group of WORD_GROUPS)
+    Object.assign(table, { [group]: { ...base[group], ...(overrides?.[group] as object | undefined) } });
   const plurals = new Intl.PluralRules(locale);
-  return (key, vars = {}, count) => {
+  const t = (key: TextKey, vars: Record<string, string | number> = {}, count?: number): string => {
     const entry = table[key];
     // Overrides may come from a JSON attribute: tolerate any shape rather than throw while rendering.
     const template = String(
@@ -172,4 +351,11 @@ export function translator(locale: string, overrides: Partial<Strings> | undefin
       String(Object.hasOwn(vars, name) ? vars[name] : whole),
     );
   };
+  return Object.assign(t, {
+    word: (group: WordGroup, word: string): string => {
+      const words = table[group] as Record<string, unknown>;
+      const text = Object.hasOwn(words, word) ? words[word] : undefined;
+      return typeof text === 'string' ? text : word.replace(/_/g, ' ');
+    },
+  });
 }

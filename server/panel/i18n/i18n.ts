@@ -8,6 +8,9 @@ export type { Messages };
 
 export const MESSAGES: Record<Lang, Messages> = { en, pl, de };
 
+/** Own keys only: a tag such as `constructor` or `__proto__` names no language (`in` would find Object's). */
+const isLang = (tag: string): tag is Lang => Object.hasOwn(MESSAGES, tag);
+
 export function langOf(acceptLanguage: string | undefined): Lang {
   const ranked = (acceptLanguage ?? '')
     .split(',')
@@ -23,7 +26,7 @@ export function langOf(acceptLanguage: string | undefined): Lang {
     })
     .filter((l) => l.q > 0)
     .sort((a, b) => b.q - a.q);
-  return (ranked.find((l) => l.lang in MESSAGES)?.lang as Lang | undefined) ?? 'en';
+  return ranked.find((l): l is { lang: Lang; q: number } => isLang(l.lang))?.lang ?? 'en';
 }
 
 /** The language and its texts, which every page takes. */
