@@ -20,7 +20,8 @@ import {
 /**
  * Wraps the server's filter form (`min_area`, `max_area`, a hidden `sort`), its count status, its table with sort
  * links (`a[data-sort]` in the headers) and a JSON data block of the listings. The form and links keep working without
- * JavaScript (the server sorts and filters the same way); here they apply at once, and the URL follows.
+ * JavaScript (the server sorts and filters the same way); here they apply at once, and the URL follows. A facility of
+ * more listings than one page has no data block: the server pages, sorts and filters it, and this element stays aside.
  */
 export class PanelListings extends LitElement {
   static override properties = {
@@ -47,6 +48,8 @@ export class PanelListings extends LitElement {
     this.filter = readListingFilter(new URLSearchParams(location.search));
     this.addEventListener('input', () => this.filterChanged());
     this.addEventListener('submit', (event) => {
+      // Without a data block (a facility of several pages) the server filters: the form goes as it is.
+      if (!this.data) return;
       event.preventDefault();
       this.filterChanged();
     });
@@ -87,7 +90,7 @@ export class PanelListings extends LitElement {
   private sortClicked(event: MouseEvent): void {
     const link = (event.target as Element).closest<HTMLAnchorElement>('a[data-sort]');
     const column = link?.dataset.sort;
-    if (!this.data || !column || !(column in SORT_COLUMNS)) return;
+    if (!this.data || !column || !Object.hasOwn(SORT_COLUMNS, column)) return;
     event.preventDefault();
     this.filter = { ...this.filter, sort: nextSort(this.filter.sort, column as SortColumn) };
   }

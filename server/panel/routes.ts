@@ -1,6 +1,6 @@
 // The panel's pages and actions, each a pattern and a function of the logged-in operator's context.
 import { readListingFilter } from '../../shared/panel-listings.ts';
-import { listResponseOf } from '../domain/views.ts';
+import { html } from '../http/pages/html.ts';
 import { ListingsError } from '../errors.ts';
 import type { PanelContext } from './handler.ts';
 import { htmlAnswer, plain, type PanelRequest, type PanelResponse } from './http.ts';
@@ -12,6 +12,7 @@ import { embedBody, tabbed, type Tab } from './pages/facility.ts';
 import { listingsBody, panelListingsOf } from './pages/listings.ts';
 import { importBody } from './pages/import.ts';
 import { panelPage } from './pages/layout.ts';
+import { offsetOf, PAGE_SIZE, pageNumberOf } from './pages/pager.ts';
 import { apiBody } from './pages/keys.ts';
 import { snapshotCell, snapshotsBody } from './pages/snapshots.ts';
 import { publishNow, snapshotStates } from './snapshots.ts';
@@ -40,19 +41,23 @@ export function pageRoutes(): Route[] {
   ];
 }
 
-async function facilities(c: PanelContext): Promise<PanelResponse> {
-  const states = await snapshotStates(c.store, c.snapshots);
-  const rows = await Promise.all(
-    (await c.store.listFacilities()).map(async (f) => {
-      const data = await c.store.facilityData(f.id);
-      const free = data?.listings.reduce((sum, l) => sum + l.free_units, 0) ?? 0;
-      return { ...f, free_units: free, snapshot: snapshotCell(c.tx, states?.get(f.id)) };
-    }),
+/** The facilities list: one page of those the search (`q`) matches, their counts from one query. */
+async function facilities(c: PanelContext, req: PanelRequest): Promise<PanelResponse> {
+  const params = new URL(req.url, 'http://panel').searchParams;
+  const search = (params.get('q') ?? '').slice(0, 100);
+  const page = pageNumberOf(params);
+  const { total, rows } = await c.store.facilityPage({ search, offset: offsetOf(page), limit: PAGE_SIZE });
+  const states = await snapshotStates(
+    c.store,
+    c.snapshots,
+    rows.map((f) => f.id),
   );
-  return htmlAnswer(panelPage(c.tx, c.tx.t.facilities, facilitiesBody(c.tx, rows), c.who));
+  const lines = rows.map((f) => ({ ...f, snapshot: snapshotCell(c.tx, states?.get(f.id)) }));
+  const body = facilitiesBody(c.tx, { rows: lines, total, search, page });
+  return htmlAnswer(panelPage(c.tx, c.tx.t.facilities, body, c.who));
 }
 
-/** One tab of the facility view. */
+/** One tab of the facility view; only the Listings tab reads listings, and only what it shows of them. */
 export async function facility(
   c: PanelContext,
   req: PanelRequest,
@@ -60,27 +65,30 @@ export async function facility(
   problem?: string,
   done?: string,
 ) {
-  const data = await c.store.facilityData(id!);
-  if (!data) return plain(404, 'No such facility.');
+  const head = await c.store.facilityHead(id!);
+  if (!head) return plain(404, 'No such facility.');
   const body =
     tab === 'api'
       ? apiBody(c.tx, c.who, id!, await c.store.listKeys(id), problem)
       : tab === 'snapshots'
-        ? snapshotsBody(c.tx, c.who, id!, (await snapshotStates(c.store, c.snapshots))?.get(id!), done)
+        ? snapshotsBody(c.tx, c.who, id!, (await snapshotStates(c.store, c.snapshots, [id!]))?.get(id!), done)
         : tab === 'embed'
           ? embedBody(c.tx, c.publicUrl)
-          : listingsBody(
-              c.tx,
-              panelListingsOf(data, listResponseOf(data, c.publicUrl)),
-              readListingFilter(new URL(req.url, 'http://panel').searchParams),
-            );
-  const page = panelPage(c.tx, data.facility.name, tabbed(c.tx, id!, (tab || 'listings') as Tab, body), c.who);
+          : await listingsTab(c, req, id!);
+  const page = panelPage(c.tx, head.name, tabbed(c.tx, id!, (tab || 'listings') as Tab, body), c.who);
   return htmlAnswer(page, problem ? 400 : 200);
+}
+
+async function listingsTab(c: PanelContext, req: PanelRequest, id: string) {
+  const data = await c.store.panelListings(id);
+  if (!data) return html`<p>${c.tx.t.noListings}</p>`;
+  const params = new URL(req.url, 'http://panel').searchParams;
+  return listingsBody(c.tx, panelListingsOf(data), readListingFilter(params), pageNumberOf(params));
 }
 
 async function publish(c: PanelContext, req: PanelRequest, [id]: string[]): Promise<PanelResponse> {
   if (!c.snapshots) return plain(409, 'This panel has no publish target.');
-  if (!(await c.store.facilityData(id!))) return plain(404, 'No such facility.');
+  if (!(await c.store.facilityHead(id!))) return plain(404, 'No such facility.');
   const summary = await publishNow(c.store, c.snapshots, c.publicUrl, id!, c.who.operator.email);
   const version = summary.results[0]?.version;
   return facility(c, req, [id!, 'snapshots'], undefined, c.tx.t.published(version ?? 0, summary.target));

@@ -17,18 +17,18 @@ export interface SnapshotState {
   published?: Published;
 }
 
-/** Per facility, what the configured target holds; undefined when the panel has no target. */
+/** For the facilities named (a page of the list, or one), what the configured target holds; undefined without one. */
 export async function snapshotStates(
   store: Store,
   snapshots: PanelSnapshots | undefined,
+  facilityIds: readonly string[],
 ): Promise<Map<string, SnapshotState> | undefined> {
   if (!snapshots) return undefined;
   const ledger = store.snapshotLedger();
   await ledger.refresh();
   const held = await ledger.publishedOn(snapshots.target.recordKey);
   const states = new Map<string, SnapshotState>();
-  for (const f of await store.listFacilities())
-    states.set(f.id, { target: snapshots.target.label, published: held.get(f.id) });
+  for (const id of facilityIds) states.set(id, { target: snapshots.target.label, published: held.get(id) });
   return states;
 }
 

@@ -11,6 +11,15 @@ import { openPg, pgFailure, pgSchemaVersion, type Pool } from './pg/connect.ts';
 import { importPg } from './pg/import.ts';
 import { createKeyPg, listKeysPg, recordLastUsePg, revokeKeyPg, updateKeyPg } from './pg/keys.ts';
 import { listFacilitiesPg } from './pg/facilities.ts';
+import {
+  facilityHead,
+  facilityPage,
+  panelListings,
+  type FacilityPage,
+  type FacilityQuery,
+  type PanelFacilityListings,
+} from './panel.ts';
+import { facilityPagePg } from './pg/panel.ts';
 import { checkLocation, describeLocation, isPostgresUrl } from './pg/location.ts';
 import type { SessionRow } from '../domain/sessions.ts';
 import {
@@ -44,6 +53,12 @@ export interface Store {
   listFacilities(): Promise<FacilityCount[]>;
   /** A facility's active listings with its rules, as the API reads them; undefined if unknown. */
   facilityData(id: string): Promise<FacilityData | undefined>;
+  /** The panel's list: one page of facilities the search matches, with their counts and free units, in one query. */
+  facilityPage(query: FacilityQuery): Promise<FacilityPage>;
+  /** A facility's name and currency, without its listings; undefined if unknown. */
+  facilityHead(id: string): Promise<PanelFacilityListings['facility'] | undefined>;
+  /** A facility's active listings as the panel's Listings tab prices them (no photos or descriptions). */
+  panelListings(id: string): Promise<PanelFacilityListings | undefined>;
   createKey(opts: NewKey, actor?: string): Promise<{ key: string; info: KeyInfo }>;
   listKeys(facilityId?: string): Promise<KeyInfo[]>;
   revokeKey(id: string, actor?: string): Promise<KeyInfo>;
@@ -89,6 +104,9 @@ export async function openStore(location: string, options: OpenOptions = {}): Pr
       }),
     listFacilities: async () => listFacilities(db),
     facilityData: async (id) => facilityData(db, id),
+    facilityPage: async (query) => facilityPage(db, query),
+    facilityHead: async (id) => facilityHead(db, id),
+    panelListings: async (id) => panelListings(db, id),
     createKey: async (opts, actor = CLI_ACTOR) =>
       audited(() => {
         const created = createKey(db, opts);
@@ -147,6 +165,9 @@ function pgStore(pool: Pool, location: string): Store {
     applyImport: named((file, actor) => importPg(pool, file, undefined, actor)),
     listFacilities: named(() => listFacilitiesPg(pool)),
     facilityData: named(async (id) => facilityData(await mirrored(), id)),
+    facilityPage: named((query) => facilityPagePg(pool, query)),
+    facilityHead: named(async (id) => facilityHead(await mirrored(), id)),
+    panelListings: named(async (id) => panelListings(await mirrored(), id)),
     createKey: named((opts, actor) => createKeyPg(pool, opts, undefined, actor)),
     listKeys: named((facilityId) => listKeysPg(pool, facilityId)),
     revokeKey: named((id, actor) => revokeKeyPg(pool, id, undefined, actor)),

@@ -1,18 +1,38 @@
-// The list of facilities: listings, free units, last import, snapshot state.
+// The list of facilities, a page at a time with a search: listings, free units, last import, snapshot state.
 import { html } from '../../http/pages/html.ts';
-import type { FacilityCount } from '../../store/facilities.ts';
+import type { FacilitySummary } from '../../store/panel.ts';
 import type { Texts } from '../i18n/i18n.ts';
 import { when } from './layout.ts';
+import { pager, withPage } from './pager.ts';
 
-export interface FacilityLine extends FacilityCount {
-  free_units: number;
+export interface FacilityLine extends FacilitySummary {
   snapshot: string;
 }
 
-export function facilitiesBody(tx: Texts, rows: readonly FacilityLine[]) {
+export interface FacilityList {
+  rows: readonly FacilityLine[];
+  /** Facilities the search matches, on every page. */
+  total: number;
+  search: string;
+  page: number;
+}
+
+function searchForm({ t }: Texts, search: string) {
+  return html`<form method="get" action="/" class="filter" role="search" aria-label="${t.facilities}">
+<div><label for="q">${t.searchFacilities}</label><input id="q" name="q" type="search" maxlength="100" value="${search}"></div>
+<button type="submit">${t.search}</button>
+</form>`;
+}
+
+export function facilitiesBody(tx: Texts, list: FacilityList) {
   const { t } = tx;
-  if (rows.length === 0) return html`<p>${t.noFacilities} <a href="/import">${t.importToAdd}</a></p>`;
-  return html`<div class="scroll" role="region" aria-label="${t.facilities}" tabindex="0">
+  const { rows, total, search, page } = list;
+  if (total === 0 && search === '' && page === 1)
+    return html`<p>${t.noFacilities} <a href="/import">${t.importToAdd}</a></p>`;
+  const nav = pager(tx, page, total, (to) => `/${withPage({ q: search }, to)}`);
+  if (rows.length === 0) return html`${searchForm(tx, search)}<p>${t.noFacilityMatch}</p>${nav}`;
+  return html`${searchForm(tx, search)}
+<div class="scroll" role="region" aria-label="${t.facilities}" tabindex="0">
 <table>
 <thead><tr><th scope="col">${t.facility}</th><th scope="col">${t.listings}</th><th scope="col">${t.freeUnits}</th><th scope="col">${t.lastImport}</th><th scope="col">${t.snapshot}</th></tr></thead>
 <tbody>${rows.map(
@@ -25,5 +45,6 @@ export function facilitiesBody(tx: Texts, rows: readonly FacilityLine[]) {
 </tr>`,
   )}</tbody>
 </table>
-</div>`;
+</div>
+${nav}`;
 }

@@ -1,7 +1,7 @@
 // The Listings tab: what partners see, filtered by area and sorted by column through links and a GET form, which
-// <panel-listings> takes over in the browser with the same shared code (and the data block it reads).
+// <panel-listings> takes over in the browser with the same shared code (and the data block it reads), 50 a page.
 import { html, jsonForScript, type Html } from '../../http/pages/html.ts';
-import type { ListResponse } from '../../../shared/listing.ts';
+import { priceOf } from '../../../shared/pricing.ts';
 import {
   ariaSortOf,
   countText,
@@ -13,22 +13,24 @@ import {
   type PanelListings,
   type SortColumn,
 } from '../../../shared/panel-listings.ts';
-import type { FacilityData } from '../../domain/facility.ts';
+import type { PanelFacilityListings } from '../../store/panel.ts';
 import type { Texts } from '../i18n/i18n.ts';
+import { offsetOf, PAGE_SIZE, pager, withPage } from './pager.ts';
 
-/** The API's Summary objects (its prices) with each listing's total units, for the occupancy its price rule read. */
-export function panelListingsOf(data: FacilityData, view: ListResponse): PanelListings {
+/** The listings with the API's own prices (priceOf, as every answer prices them) and each one's total units. */
+export function panelListingsOf(data: PanelFacilityListings): PanelListings {
+  const facility = { currency: data.facility.currency, pricing_rules: data.pricing_rules };
   return {
     pricing_rules: data.pricing_rules,
-    listings: view.listings.map((s, i) => ({
-      id: s.id,
-      code: s.code,
-      title: s.title,
-      area_m2: s.area_m2,
-      price: s.price,
-      dynamic_pricing: s.dynamic_pricing,
-      free_units: s.free_units,
-      total_units: data.listings[i]!.total_units,
+    listings: data.listings.map((l) => ({
+      id: l.id,
+      code: l.code,
+      title: l.title,
+      area_m2: l.area_m2,
+      price: priceOf(l, facility),
+      dynamic_pricing: l.dynamic_pricing,
+      free_units: l.free_units,
+      total_units: l.total_units,
     })),
   };
 }
@@ -48,10 +50,18 @@ function filterForm({ t }: Texts, filter: ListingFilter): Html {
 </form>`;
 }
 
-export function listingsBody(tx: Texts, data: PanelListings, filter: ListingFilter): Html {
+/**
+ * One page of the listings the filter shows. A facility that fits on one page carries its listings in a data block,
+ * for <panel-listings> to sort and filter in the browser; a larger one is paged, sorted and filtered here alone.
+ */
+export function listingsBody(tx: Texts, data: PanelListings, filter: ListingFilter, page: number): Html {
   const { t, lang } = tx;
   if (data.listings.length === 0) return html`<p>${t.noListings}</p>`;
   const shown = shownListings(data.listings, filter);
+  const rows = shown.slice(offsetOf(page), offsetOf(page) + PAGE_SIZE);
+  const paged = data.listings.length > PAGE_SIZE;
+  const query = new URLSearchParams(filterQuery(filter));
+  const nav = pager(tx, page, shown.length, (to) => withPage(Object.fromEntries(query), to));
   const badge = (text: string) => html`<span class="badge">${text}</span>`;
   return html`<p class="muted">${t.asPartnersSee} ${badge(t.dynamic)} ${t.dynamicMarks}</p>
 <panel-listings dynamic-label="${t.dynamic}" count-label="${t.shownCount}" none-label="${t.noMatch}">
@@ -61,9 +71,9 @@ ${filterForm(tx, filter)}
 <table>
 <thead><tr>${sortHeader(t.code, 'code', filter)}<th scope="col">${t.title}</th>${sortHeader(t.area, 'area', filter)}${sortHeader(t.gross, 'price', filter)}<th scope="col">${t.net}</th><th scope="col">${t.freeUnits}</th></tr></thead>
 <tbody>${
-    shown.length === 0
+    rows.length === 0
       ? html`<tr><td colspan="6">${t.noMatch}</td></tr>`
-      : shown.map((l) => {
+      : rows.map((l) => {
           const row = rowOf(l, data.pricing_rules, lang);
           return html`<tr>
 <th scope="row">${l.code}</th>
@@ -77,6 +87,7 @@ ${filterForm(tx, filter)}
   }</tbody>
 </table>
 </div>
-<script type="application/json">${jsonForScript(data)}</script>
+${nav}
+${paged ? '' : html`<script type="application/json">${jsonForScript(data)}</script>`}
 </panel-listings>`;
 }

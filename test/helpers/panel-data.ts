@@ -1,0 +1,32 @@
+// Many facilities of many listings, made from the demo's first facility and listing: data that only grows in number.
+import { parseImport } from '../../server/domain/import.ts';
+import type { ImportFile } from '../../server/schemas/import.ts';
+import { demoJson } from './fixture.ts';
+
+const pad = (n: number) => String(n).padStart(4, '0');
+
+/** `facilities` facilities `fac-0000`..., `listings` listings each (`U-0000`..., areas and prices rising with the code). */
+export function manyFacilities(facilities: number, listings: number, name = (i: number) => `Facility ${pad(i)}`) {
+  const demo = demoJson().facilities[0];
+  const listing = demo.listings[0];
+  return {
+    facilities: Array.from({ length: facilities }, (_, i) => ({
+      ...demo,
+      id: `fac-${pad(i)}`,
+      name: name(i),
+      listings: Array.from({ length: listings }, (_, j) => ({
+        ...listing,
+        code: `U-${pad(j)}`,
+        title: `Unit ${pad(j)}`,
+        area_m2: 1 + j,
+        price_gross: 1000 + 10 * j,
+        dynamic_pricing: false,
+        total_units: 10,
+        free_units: j % 3,
+      })),
+    })),
+  };
+}
+
+export const manyFacilitiesImport = (facilities: number, listings: number): ImportFile =>
+  parseImport(JSON.stringify(manyFacilities(facilities, listings)), 'many.json');

@@ -1,0 +1,137 @@
+// The panel's long lists in process: the facilities list a page of 50 from one store query with a search, the
+// Listings tab a page of 50, and a language header that names no language still shows every label.
+import { afterEach, describe, expect, it } from 'vitest';
+import { hashPassword } from '../server/domain/passwords.ts';
+import { parseImport } from '../server/domain/import.ts';
+import { openStore, type Store } from '../server/store/store.ts';
+import { tempDir } from './helpers/fixture.ts';
+import { OPERATOR, PASSWORD, panelClient, panelOver, panelStore, type PanelHandle } from './helpers/panel.ts';
+import { manyFacilities } from './helpers/panel-data.ts';
+
+let cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.reverse()) await c();
+  cleanups = [];
+});
+
+/** A store over a new file with `data` imported and the operator added; every store call's name in `calls`. */
+async function storeWith(data: unknown): Promise<{ store: Store; calls: string[] }> {
+  const { dir, cleanup } = tempDir();
+  const store = await openStore(`${dir}/listings.db`);
+  cleanups.push(cleanup, () => store.close());
+  await store.applyImport(parseImport(JSON.stringify(data), 'test.json'));
+  await store.addOperator(OPERATOR, await hashPassword(PASSWORD));
+  const calls: string[] = [];
+  const counted = new Proxy(store, {
+    get(target, name) {
+      const value = Reflect.get(target, name) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls.push(String(name));
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { store: counted, calls };
+}
+
+async function loggedIn(store: Store) {
+  const handle: PanelHandle = panelOver(store);
+  const s = await panelClient(() => handle).session();
+  const page = async (url: string, headers: Record<string, string> = {}) => {
+    const answer = await s.as('GET', url, {}, headers);
+    expect([url, answer.status]).toEqual([url, 200]);
+    return String(answer.body);
+  };
+  return { page, request: panelClient(() => handle).request };
+}
+
+const rowsOf = (html: string) => [...html.matchAll(/<th scope="row">(?:<a href="\/facilities\/([^"]+)")?([^<]*)/g)];
+const READS = new Set(['facilityPage', 'listFacilities', 'facilityData', 'panelListings', 'facilityHead']);
+
+describe('the facilities list', () => {
+  it('shows 50 facilities a page, counted by one store query, and pages through the rest', async () => {
+    const { store, calls } = await storeWith(manyFacilities(120, 20));
+    const { page } = await loggedIn(store);
+    calls.length = 0;
+    const first = await page('/');
+    expect(calls.filter((c) => READS.has(c))).toEqual(['facilityPage']);
+    expect(rowsOf(first).map((r) => r[1])).toEqual(
+      Array.from({ length: 50 }, (_, i) => `fac-${String(i).padStart(4, '0')}`),
+    );
+    expect(first).toContain('Page 1 of 3');
+    expect(first).toContain('href="/?page=2"');
+    // 20 listings with 0, 1, 2, 0, ... free units: 19 free in all.
+    expect(first).toMatch(/20 active of 20<\/td>\s*<td>19<\/td>/);
+    expect(rowsOf(await page('/?page=2'))[0]![1]).toBe('fac-0050');
+    expect(rowsOf(await page('/?page=3'))).toHaveLength(20);
+    expect(rowsOf(await page('/?page=junk'))[0]![1]).toBe('fac-0000');
+  });
+
+  it('is no larger for many facilities of many listings than for a few of few', async () => {
+    const few = await loggedIn((await storeWith(manyFacilities(60, 2))).store);
+    const many = await loggedIn((await storeWith(manyFacilities(600, 30))).store);
+    const [small, large] = [await few.page('/'), await many.page('/')];
+    // Only digits differ: those of three counts per row, and of the number of pages.
+    expect(large.length - small.length).toBeLessThanOrEqual(50 * 6 + 2);
+  });
+
+  it('finds facilities by name or id, case-insensitively, with % and _ taken as they are', async () => {
+    const data = manyFacilities(20, 1, (i) => (i % 2 ? `Lager ${i}` : `Box_${i}`));
+    const { page } = await loggedIn((await storeWith(data)).store);
+    const ids = async (q: string) => rowsOf(await page(`/?q=${encodeURIComponent(q)}`)).map((r) => r[1]);
+    expect(await ids('LAGER 1')).toEqual(['fac-0001', 'fac-0011', 'fac-0013', 'fac-0015', 'fac-0017', 'fac-0019']);
+    expect(await ids('fac-0004')).toEqual(['fac-0004']);
+    expect(await ids('_')).toHaveLength(10);
+    const none = await page('/?q=%25');
+    expect(rowsOf(none)).toEqual([]);
+    expect(none).toContain('No facility matches the search.');
+    expect(none).toContain('value="%"');
+  });
+});
+
+describe('the Listings tab', () => {
+  it('shows 50 listings a page, sorted and filtered over all of them, without a data block', async () => {
+    const { store, calls } = await storeWith(manyFacilities(1, 120));
+    const { page } = await loggedIn(store);
+    const codes = async (url: string) => rowsOf(await page(url)).map((r) => r[2]);
+    calls.length = 0;
+    const first = await page('/facilities/fac-0000');
+    expect(calls.filter((c) => READS.has(c))).toEqual(['facilityHead', 'panelListings']);
+    expect(rowsOf(first)).toHaveLength(50);
+    expect(first).not.toContain('<script type="application/json">');
+    expect(first).toContain('120 of 120 listings');
+    expect(await codes('/facilities/fac-0000?page=3')).toHaveLength(20);
+    expect((await codes('/facilities/fac-0000?sort=-price'))[0]).toBe('U-0119');
+    const second = await page('/facilities/fac-0000?sort=-price&page=2');
+    expect(rowsOf(second)[0]![2]).toBe('U-0069');
+    expect(second).toContain('href="?sort=-price&amp;page=3"');
+    const filtered = await page('/facilities/fac-0000?min_area=100');
+    expect(filtered).toContain('21 of 120 listings');
+    expect(rowsOf(filtered).map((r) => r[2])[0]).toBe('U-0099');
+  });
+
+  it('keeps the data block for the browser when all listings fit on one page', async () => {
+    const { store, cleanup } = await panelStore();
+    cleanups.push(cleanup);
+    const { page } = await loggedIn(store);
+    expect(await page('/facilities/wro-1')).toContain('<script type="application/json">');
+  });
+});
+
+describe('a language header that names no language', () => {
+  it('shows English labels on the login page and logged-in pages', async () => {
+    const { store, cleanup } = await panelStore();
+    cleanups.push(cleanup);
+    const { page, request } = await loggedIn(store);
+    for (const header of ['__proto__', 'constructor', 'toString', 'hasOwnProperty, __proto__;q=0.9']) {
+      const login = await request('GET', '/login', { headers: { 'accept-language': header } });
+      expect([header, login.status]).toEqual([header, 200]);
+      expect(String(login.body)).toContain('<html lang="en">');
+      expect(String(login.body)).toContain('<label for="email">Email</label>');
+      const home = await page('/', { 'accept-language': header });
+      expect(home).toContain('<title>Facilities - storage-listings panel</title>');
+      expect(await page('/facilities/wro-1', { 'accept-language': header })).toContain('Free units');
+    }
+  });
+});
