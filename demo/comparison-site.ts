@@ -1,140 +1,43 @@
-// `npm run demo:compare`: how a comparison site's back end consumes the API: undici, one key per facility, ETag revalidation.
-import { readFileSync } from 'node:fs';
+// `npm run demo:compare`: a comparison site's back end on the operator's signed snapshots, with no API key: it follows the
+// published folder (the index once, then the change feed) into a verified mirror and ranks every unit by price per m².
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { Agent, request, type Dispatcher } from 'undici';
 import { majorUnits } from '../shared/format.ts';
+import type { Snapshot } from '../shared/listing.ts';
+import { demoPaths } from '../cli/demo-site.ts';
+import { ListingsError } from '../server/errors.ts';
 import { REPO_ROOT } from '../server/repo.ts';
-import { ListResponse, Problem } from '../shared/listing.ts';
-import type { DemoKeysFile } from '../cli/demo-site.ts';
+import type { IndexFile } from '../server/snapshots/feed-format.ts';
+import { followOnce, type FollowSummary } from '../server/snapshots/follow.ts';
 
-const DEMO_KEYS = join(REPO_ROOT, 'data', 'demo-keys.json');
-const DEFAULT_URL = 'http://127.0.0.1:8787';
+const DEMO = demoPaths(join(REPO_ROOT, 'data', 'demo.db'));
 
 class CompareError extends Error {
   override name = 'CompareError';
 }
 
 interface Settings {
+  /** The published folder (a path or an http(s) URL), its keys.json, and the mirror this site keeps. */
   base: string;
-  keys: [facility: string, key: string][];
-  from: string;
+  keys: string;
+  mirror: string;
 }
 
-/** LISTINGS_KEYS="wro-1=svc_live_...,ber-1=..." and LISTINGS_URL, or else the running demo's data/demo-keys.json. */
-function settingsOf(env: NodeJS.ProcessEnv, keysFile = DEMO_KEYS): Settings {
-  let keys: [string, string][];
-  let base = env.LISTINGS_URL;
-  let from = 'LISTINGS_KEYS';
-  if (env.LISTINGS_KEYS) {
-    keys = env.LISTINGS_KEYS.split(',')
-      .map((pair) => pair.trim())
-      .filter(Boolean)
-      .map((pair) => {
-        const [facility, key, ...rest] = pair.split('=');
-        if (!facility || !key || rest.length > 0)
-          throw new CompareError(`LISTINGS_KEYS: "${pair.slice(0, 24)}" is not facility=key (e.g. wro-1=svc_live_...)`);
-        return [facility.trim(), key.trim()];
-      });
-  } else {
-    let file: DemoKeysFile;
-    try {
-      file = JSON.parse(readFileSync(keysFile, 'utf8')) as DemoKeysFile;
-    } catch (err) {
-      const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
-      throw new CompareError(
-        missing
-          ? `no keys: set LISTINGS_KEYS="wro-1=svc_live_...,ber-1=..." or run \`npm start\` first (it writes ${keysFile})`
-          : `${keysFile}: not a demo keys file (${(err as Error).message})`,
-      );
-    }
-    keys = Object.entries(file.keys ?? {});
-    base ??= file.public_url;
-    from = relative(process.cwd(), keysFile).startsWith('..') ? keysFile : relative(process.cwd(), keysFile);
-  }
-  if (keys.length === 0) throw new CompareError(`${from}: no keys in it`);
-  base = (base || DEFAULT_URL).replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/]+/.test(base)) throw new CompareError(`LISTINGS_URL: "${base}" is not an http(s) URL`);
-  return { base, keys, from };
-}
-
-interface Cached {
-  etag: string;
-  list: ListResponse;
-}
-
-interface Fetched {
-  facility: string;
-  status: number;
-  bytes: number;
-  list: ListResponse;
-}
-
-/** GET /external/listings, sending If-None-Match when a copy is cached; a 304 answers from the cache. */
-async function fetchList(
-  dispatcher: Dispatcher,
-  base: string,
-  facility: string,
-  key: string,
-  cache: Map<string, Cached>,
-): Promise<Fetched> {
-  const cached = cache.get(facility);
-  const headers: Record<string, string> = { 'x-api-key': key, accept: 'application/json' };
-  if (cached) headers['if-none-match'] = cached.etag;
-  let res: Dispatcher.ResponseData;
-  try {
-    res = await request(`${base}/external/listings`, {
-      dispatcher,
-      headers,
-      headersTimeout: 10_000,
-      bodyTimeout: 10_000,
-    });
-  } catch (err) {
-    throw new CompareError(reachError(base, err));
-  }
-  if (res.statusCode === 304 && cached) {
-    await res.body.dump();
-    return { facility, status: 304, bytes: 0, list: cached.list };
-  }
-  const text = await res.body.text();
-  if (res.statusCode !== 200) {
-    const problem = Problem.safeParse(safeJson(text));
-    const code = problem.success ? problem.data.code : `http_${res.statusCode}`;
-    const hint =
-      res.statusCode === 401
-        ? ': the key is missing, wrong or revoked (restart `npm start` for fresh demo keys, or fix LISTINGS_KEYS)'
-        : problem.success
-          ? `: ${problem.data.detail}`
-          : '';
-    throw new CompareError(`${facility}: the API answered ${res.statusCode} ${code}${hint}`);
-  }
-  const parsed = ListResponse.safeParse(safeJson(text));
-  if (!parsed.success)
+/** LISTINGS_SNAPSHOTS, LISTINGS_SNAPSHOT_KEYS and LISTINGS_MIRROR, or else what `npm start` publishes under data/. */
+function settingsOf(env: NodeJS.ProcessEnv): Settings {
+  const base = env.LISTINGS_SNAPSHOTS || join(DEMO.site, 'snapshots');
+  const isUrl = /^https?:\/\//i.test(base);
+  if (!isUrl && !existsSync(join(base, 'index.json')))
     throw new CompareError(
-      `${facility}: the answer is not a listing list (${parsed.error.issues[0]?.message ?? 'invalid'})`,
+      `no published folder at ${shown(base)}: run \`npm start\` first (it signs the demo's snapshots there), or set LISTINGS_SNAPSHOTS`,
     );
-  const etag = res.headers.etag;
-  if (typeof etag === 'string') cache.set(facility, { etag, list: parsed.data });
-  return { facility, status: 200, bytes: Buffer.byteLength(text), list: parsed.data };
+  const keys =
+    env.LISTINGS_SNAPSHOT_KEYS || (isUrl ? `${base.replace(/\/+$/, '')}/keys.json` : join(base, 'keys.json'));
+  return { base, keys, mirror: env.LISTINGS_MIRROR || join(REPO_ROOT, 'data', 'demo-follow') };
 }
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function reachError(base: string, err: unknown): string {
-  const e = err as { code?: string; cause?: { code?: string }; errors?: { code?: string }[]; message?: string };
-  const code = e.code ?? e.cause?.code ?? e.errors?.[0]?.code;
-  if (code === 'ECONNREFUSED')
-    return `cannot connect to ${base}: is the server running? Start it with \`npm start\` (or set LISTINGS_URL)`;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot resolve the host of ${base} (LISTINGS_URL)`;
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')
-    return `${base} did not answer within 10 s`;
-  return `cannot reach ${base}: ${code ?? e.message ?? String(err)}`;
-}
+const shown = (path: string) =>
+  /^https?:/.test(path) || relative(process.cwd(), path).startsWith('..') ? path : relative(process.cwd(), path);
 
 interface Row {
   facility: string;
@@ -147,7 +50,7 @@ interface Row {
   perM2Minor: number;
 }
 
-function rowsOf(lists: ListResponse[]): Row[] {
+function rowsOf(lists: readonly Pick<Snapshot, 'facility' | 'listings'>[]): Row[] {
   return lists
     .flatMap(({ facility, listings }) =>
       listings.map((l) => {
@@ -195,46 +98,65 @@ function formatTable(rows: Row[]): string {
   return out.join('\n');
 }
 
-async function pass(
-  dispatcher: Dispatcher,
-  s: Settings,
-  cache: Map<string, Cached>,
-): Promise<{ fetched: Fetched[]; line: string }> {
-  const started = performance.now();
-  const fetched = await Promise.all(
-    s.keys.map(([facility, key]) => fetchList(dispatcher, s.base, facility, key, cache)),
+interface Mirrored {
+  index: IndexFile;
+  snapshots: Snapshot[];
+}
+
+/** What the mirror holds now: every file in it verified before it was moved in. */
+function readMirror(dir: string): Mirrored {
+  const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as IndexFile;
+  const snapshots = index.facilities.map(
+    (f) => JSON.parse(readFileSync(join(dir, f.id, 'listings.json'), 'utf8')) as Snapshot,
   );
-  const ms = Math.round(performance.now() - started);
-  const kb = (fetched.reduce((n, f) => n + f.bytes, 0) / 1024).toFixed(1);
-  const statuses = fetched.map((f) => `${f.facility} ${f.status}`).join(', ');
-  return { fetched, line: `${statuses} · ${kb} KB of bodies in ${ms} ms` };
+  return { index, snapshots };
+}
+
+/** One line per facility: how many units, the lowest monthly price with free units, and when its content last changed. */
+function facilityLines({ index }: Mirrored): string {
+  const when = (iso: string) => iso.replace('T', ' ').replace(/:\d{2}Z$/, ' UTC');
+  const rows = index.facilities.map((f) => [
+    f.name,
+    String(f.listings),
+    f.from_price ? `${f.from_price.currency} ${majorUnits(f.from_price.gross, f.from_price.currency)}` : '-',
+    `v${f.version}`,
+    when(f.updated_at),
+  ]);
+  const head = ['FACILITY', 'UNITS', 'FROM / MONTH', 'VERSION', 'LAST CHANGED'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  return [head, ...rows]
+    .map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '))
+    .join('\n');
+}
+
+function runLine(s: FollowSummary): string {
+  const ms = `${Math.round(s.seconds * 1000)} ms`;
+  if (s.mode === 'unchanged') return `unchanged (the feed is at seq ${s.seq}): ${s.reads.length} file read in ${ms}`;
+  const how = s.mode === 'index' ? 'from the index' : 'from the change feed';
+  return `${how}: ${s.fetched} facilities fetched, ${s.withdrawn} withdrawn, feed at seq ${s.seq}; ${s.reads.length} files read in ${ms}`;
 }
 
 async function main(): Promise<void> {
   const s = settingsOf(process.env);
   const out = (text: string) => process.stdout.write(`${text}\n`);
-  const dispatcher = new Agent({ connect: { timeout: 5_000 } });
-  try {
-    const cache = new Map<string, Cached>();
-    out(`GET ${s.base}/external/listings with ${s.keys.length} keys (from ${s.from})`);
-    const first = await pass(dispatcher, s, cache);
-    out(`  first pass:   ${first.line}`);
-    // A comparison site polls: the second pass sends If-None-Match and gets 304 Not Modified, no body, while nothing changed.
-    const second = await pass(dispatcher, s, cache);
-    out(
-      `  revalidated:  ${second.line}${second.fetched.every((f) => f.status === 304) ? ' (If-None-Match: every cached copy is still current)' : ''}`,
-    );
-    out('');
-    out(formatTable(rowsOf(second.fetched.map((f) => f.list))));
-  } finally {
-    await dispatcher.close();
-  }
+  const follow = () => followOnce({ base: s.base, keys: s.keys, dir: s.mirror });
+  out(`Following ${shown(s.base)} (keys ${shown(s.keys)}) into ${shown(s.mirror)}`);
+  out(`  first run:  ${runLine(await follow())}`);
+  // A comparison site polls: while nothing was published the feed's head has not moved, and one read says so.
+  out(`  again:      ${runLine(await follow())}`);
+  const mirrored = readMirror(s.mirror);
+  out('');
+  out(facilityLines(mirrored));
+  out('');
+  out(formatTable(rowsOf(mirrored.snapshots)));
 }
 
 try {
   await main();
 } catch (err) {
-  if (!(err instanceof CompareError)) throw err;
-  console.error(`demo:compare: ${err.message}`);
+  if (!(err instanceof CompareError) && !(err instanceof ListingsError)) throw err;
+  const hint =
+    err instanceof ListingsError && err.code === 'follow_refused' ? ' (nothing was applied to the mirror)' : '';
+  console.error(`demo:compare: ${err.message}${hint}`);
   process.exitCode = 1;
 }
