@@ -1,0 +1,78 @@
+// The panel on PostgreSQL: the facilities page PostgreSQL answers is SQLite's, and while the database is down a login
+// and every page answer 503 with Retry-After, naming nothing of the database (the log has it), and recover by themselves.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { hashPassword } from '../server/domain/passwords.ts';
+import { parseImport } from '../server/domain/import.ts';
+import { openStore, type Store } from '../server/store/store.ts';
+import { tempDir } from './helpers/fixture.ts';
+import { OPERATOR, PASSWORD, panelClient, panelOver } from './helpers/panel.ts';
+import { manyFacilities } from './helpers/panel-data.ts';
+import { startPostgres, type PgServer } from './helpers/postgres.ts';
+import { until } from './helpers/wait.ts';
+
+let pg: PgServer;
+let url: string;
+let store: Store;
+
+beforeAll(async () => {
+  pg = await startPostgres();
+  url = await pg.newDatabase();
+  store = await openStore(url);
+  await store.applyImport(parseImport(JSON.stringify(manyFacilities(70, 3)), 'many.json'));
+  await store.addOperator(OPERATOR, await hashPassword(PASSWORD));
+});
+afterAll(async () => {
+  await store?.close();
+  await pg?.close();
+});
+
+describe('the facilities page', () => {
+  it('is the same page, total and search on PostgreSQL as on SQLite', async () => {
+    const { dir, cleanup } = tempDir();
+    const sqlite = await openStore(`${dir}/listings.db`);
+    try {
+      await sqlite.applyImport(parseImport(JSON.stringify(manyFacilities(70, 3)), 'many.json'));
+      const withoutTimes = (p: Awaited<ReturnType<Store['facilityPage']>>) => ({
+        ...p,
+        rows: p.rows.map(({ imported_at: _, ...row }) => row),
+      });
+      for (const query of [
+        { search: '', offset: 0, limit: 50 },
+        { search: '', offset: 50, limit: 50 },
+        { search: 'FACILITY 006', offset: 0, limit: 50 },
+        { search: '%', offset: 0, limit: 50 },
+      ]) {
+        const [a, b] = [await store.facilityPage(query), await sqlite.facilityPage(query)];
+        expect(withoutTimes(a)).toEqual(withoutTimes(b));
+      }
+      expect((await store.facilityPage({ search: '', offset: 50, limit: 50 })).total).toBe(70);
+    } finally {
+      await sqlite.close();
+      cleanup();
+    }
+  });
+});
+
+describe('PostgreSQL down', () => {
+  it('answers a login and the pages 503 with Retry-After and no address, and logs the detail', async () => {
+    const handle = panelOver(store);
+    const { logIn, session } = panelClient(() => handle);
+    const s = await session();
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await pg.stop();
+    try {
+      const { port } = new URL(url);
+      for (const answer of [await logIn(), await s.as('GET', '/'), await s.as('GET', '/facilities/fac-0001')]) {
+        expect(answer.status).toBe(503);
+        expect(answer.headers['retry-after']).toBe('5');
+        expect(String(answer.body)).not.toMatch(new RegExp(`127\\.0\\.0\\.1|localhost|${port}|PostgreSQL`, 'i'));
+      }
+      expect(logged.mock.calls.flat().join(' ')).toContain(`:${port}`);
+    } finally {
+      await pg.start();
+      logged.mockRestore();
+    }
+    await until('a login once PostgreSQL is back', async () => (await logIn()).status === 303);
+    expect((await s.as('GET', '/')).status).toBe(200);
+  });
+});
