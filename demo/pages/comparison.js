@@ -173,13 +173,28 @@ function renderFacilityOptions() {
         el('input', { type: 'checkbox', name: 'facility', value: f.id, checked: true }),
         ` ${f.name} `,
         el('span', { className: 'count', textContent: String(f.count) }),
+        f.changed ? el('span', { className: 'muted', textContent: ` changed ${f.changed}` }) : null,
       ),
     ),
   );
 }
 
+/** When each facility's content last changed, from the demo's published index (snapshots/index.json); {} without one. */
+async function lastChanged() {
+  try {
+    const index = await (await fetch('snapshots/index.json', { cache: 'no-cache' })).json();
+    const when = (iso) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'short', timeStyle: 'short' });
+    return Object.fromEntries(index.facilities.map((f) => [f.id, when(f.updated_at)]));
+  } catch {
+    return {};
+  }
+}
+
 async function load() {
-  const results = await Promise.allSettled(keys.map(([id, key]) => loadFacility(id, key)));
+  const [results, changed] = await Promise.all([
+    Promise.allSettled(keys.map(([id, key]) => loadFacility(id, key))),
+    lastChanged(),
+  ]);
   const answers = results.filter((r) => r.status === 'fulfilled').map((r) => r.value);
   notices.replaceChildren(
     ...results
@@ -187,7 +202,12 @@ async function load() {
       .map((r) => el('li', { textContent: `Could not load ${r.reason.message}` })),
   );
   state.rows = answers.flatMap(rowsOf);
-  state.facilities = answers.map((a) => ({ id: a.facility.id, name: a.facility.name, count: a.listings.length }));
+  state.facilities = answers.map((a) => ({
+    id: a.facility.id,
+    name: a.facility.name,
+    count: a.listings.length,
+    changed: changed[a.facility.id],
+  }));
   renderFacilityOptions();
   render();
 }
