@@ -1,27 +1,7 @@
 // `npm test`'s first step (pretest): the programs the tests run that npm does not install, installed with apt-get when
 // this process may (root, apt-get on PATH), or else one line per missing program, before any test starts.
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
-import { POSTGRES_PACKAGE, testPrograms, type TestProgram } from './test-programs.js';
-
-/** Whether `path` (absolute, or a name looked up on PATH as spawn does) is an executable file. */
-function isInstalled(path: string, searchPath = process.env.PATH ?? ''): boolean {
-  const candidates = path.includes('/')
-    ? [path]
-    : searchPath
-        .split(delimiter)
-        .filter(Boolean)
-        .map((d) => join(d, path));
-  return candidates.some((file) => {
-    try {
-      accessSync(file, constants.X_OK);
-      return statSync(file).isFile();
-    } catch {
-      return false;
-    }
-  });
-}
+import { POSTGRES_PACKAGE, testPrograms, which, type TestProgram } from './test-programs.js';
 
 /** What to type to get `program`: its Debian package, or the variable that names another copy. */
 function remedy(program: TestProgram): string {
@@ -58,11 +38,11 @@ function postgresMissing(): string[] {
 }
 
 function main(): number {
-  const missing = () => testPrograms().filter((program) => !isInstalled(program.path));
+  const missing = () => testPrograms().filter((program) => !which(program.path));
   let absent = missing();
   // A package cannot change a path the user chose: only programs at their default place are installed.
   const packages = absent.filter((program) => !program.overridden).map((program) => program.apt);
-  const mayInstall = process.getuid?.() === 0 && isInstalled('apt-get');
+  const mayInstall = process.getuid?.() === 0 && which('apt-get') !== undefined;
   if (packages.length > 0 && mayInstall) {
     for (const program of absent.filter((p) => !p.overridden))
       console.error(`setup: installing ${program.apt} (${program.name}, for ${program.for})`);

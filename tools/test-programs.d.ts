@@ -14,4 +14,6 @@ export interface TestProgram {
   apt: string;
   for: string;
 }
+/** The executable file `program` names (a path, or a name looked up on PATH as spawn does), or undefined. */
+export declare function which(program: string, searchPath?: string): string | undefined;
 export declare function testPrograms(): TestProgram[];

