@@ -1,6 +1,8 @@
 // Bench data: a database of N facilities x M listings (photos, pricing rules), imported and keyed through the real store.
 import { join } from 'node:path';
 import type { ImportFacility } from '../../server/schemas/import.ts';
+import { ALWAYS_OPEN } from '../../server/schemas/hours.ts';
+import { FEATURES, UNIT_TYPES } from '../../shared/listing.ts';
 import { openDb } from '../../server/store/db.ts';
 import { listingIdOf } from '../../server/domain/facility.ts';
 import { applyImport } from '../../server/store/facilities.ts';
@@ -40,6 +42,24 @@ export function facilityOf(i: number, listings: number, long = false): ImportFac
     name: `SafeBox ${CITIES[i % CITIES.length]} ${i}`,
     currency: i % 3 === 0 ? 'EUR' : 'PLN',
     ...(i % 2 === 0 ? { rental_page_url: 'https://rent.example.com/{facility}/{code}' } : {}),
+    // The fields a rental page shows beyond price, as a typical operator fills them in.
+    address: {
+      street: `ul. Testowa ${i}`,
+      postal_code: '50-001',
+      city: CITIES[i % CITIES.length]!,
+      region: null,
+      country: 'PL',
+    },
+    geo: { lat: 51.1, lng: 17.03 },
+    timezone: 'Europe/Warsaw',
+    office_hours: { ...ALWAYS_OPEN, mo: ['09:00-18:00'], sa: ['10:00-14:00'], su: [] },
+    access_hours: ALWAYS_OPEN,
+    amenities: ['cctv', 'gated', 'trolleys'],
+    fees: [{ code: 'admin', title: 'Admin fee', amount_gross: 4900, vat_rate: 23, when: 'move_in' }],
+    protection: {
+      required: i % 2 === 0,
+      plans: [{ code: 'basic', title: 'Basic cover', cover: 500000, price_gross: 1500, vat_rate: 23, period: 'P1M' }],
+    },
     pricing_rules: [
       { min_occupancy: 0, adjust_pct: -5 },
       { min_occupancy: 0.5, adjust_pct: 0 },
@@ -71,6 +91,25 @@ export function facilityOf(i: number, listings: number, long = false): ImportFac
         min_rental_period: 'P1M',
         notice_period: 'P14D',
         deposit: 10000,
+        unit_type: UNIT_TYPES[j % UNIT_TYPES.length],
+        features: [FEATURES[j % FEATURES.length]!, FEATURES[(j + 5) % FEATURES.length]!],
+        promotions:
+          j % 4 === 0
+            ? [
+                {
+                  code: 'FIRST50',
+                  title: '50% off your first month',
+                  terms: null,
+                  kind: 'percent' as const,
+                  value: 50,
+                  from_period: 1,
+                  to_period: 1,
+                  starts_at: null,
+                  ends_at: null,
+                  new_tenants_only: true,
+                },
+              ]
+            : [],
         photos: [
           {
             url: url(j, 'front'),

@@ -1,6 +1,33 @@
 // What the domain works on: a facility, its pricing rules and its active listings as plain objects, whatever stores them.
 import { hash } from 'node:crypto';
 import type { PricedListing, PricingRule } from '../../shared/pricing.ts';
+import type { Address, Amenity, Door, Feature, Geo, Hours, PromotionKind, UnitType } from '../../shared/listing.ts';
+import type { PricedFee, PricedPlan } from '../../shared/move-in.ts';
+import type { PricedPromotion } from '../../shared/promotions.ts';
+
+/** A fee as the import gives it: money as gross minor units and its VAT rate. */
+export interface FacilityFee extends PricedFee {
+  title: string;
+}
+
+export interface FacilityPlan extends PricedPlan {
+  title: string;
+  /** What the plan covers, in minor units of the facility's currency (no VAT). */
+  cover: number;
+}
+
+export interface FacilityProtection {
+  required: boolean;
+  plans: FacilityPlan[];
+}
+
+/** A promotion as the import gives it; times are UTC with Z and whole seconds. */
+export interface ListingPromotion extends PricedPromotion {
+  title: string;
+  terms: string | null;
+  kind: PromotionKind;
+  new_tenants_only: boolean;
+}
 
 export interface Facility {
   id: string;
@@ -11,7 +38,18 @@ export interface Facility {
   /** The operator's booking page (may hold {facility} and {code}); else renters are told how to reach the operator. */
   booking_url: string | null;
   contact_email: string | null;
+  /** As the operator wrote it (the rental page shows it so); answers give it in E.164. */
   contact_phone: string | null;
+  address: Address | null;
+  geo: Geo | null;
+  /** IANA time zone of the hours. */
+  timezone: string | null;
+  /** Every day of the week (`"24/7"` in the file is 00:00-24:00 each day), or null when not given. */
+  office_hours: Hours | null;
+  access_hours: Hours | null;
+  amenities: Amenity[];
+  fees: FacilityFee[];
+  protection: FacilityProtection | null;
 }
 
 export interface Photo {
@@ -35,6 +73,12 @@ export interface Listing extends PricedListing {
   notice_period: string;
   deposit: number;
   photos: Photo[];
+  unit_type: UnitType | null;
+  features: Feature[];
+  floor: number | null;
+  door: Door | null;
+  /** In the operator's order, active or not: what is active is decided when an answer is made. */
+  promotions: ListingPromotion[];
 }
 
 /** Everything the answers need about one facility: its active listings in import order, each with its photos. */

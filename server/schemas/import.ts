@@ -3,6 +3,10 @@ import { z } from 'zod';
 import { IsoDuration } from '../../shared/listing.ts';
 import { multiLine, singleLine } from './text.ts';
 import { httpUrl, urlTemplate } from './urls.ts';
+import { checkFacilityInfo, facilityInfoFields } from './facility-info.ts';
+import { checkListingInfo, listingInfoFields } from './listing-info.ts';
+import { phone } from './places.ts';
+import { evenWithOtherProblems } from './vocabulary.ts';
 
 const currencies = new Set(Intl.supportedValuesOf('currency'));
 
@@ -19,9 +23,6 @@ const percent = (min: number, max: number) =>
  * its own, so that one run reports every problem in the file. The value may then still hold raw input, so each rule
  * reads it through itemsOf and fieldOf and checks the types it relies on.
  */
-const evenWithOtherProblems = {
-  when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null,
-};
 const itemsOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const fieldOf = (item: unknown, key: string): unknown =>
   typeof item === 'object' && item !== null ? (item as Record<string, unknown>)[key] : undefined;
@@ -61,8 +62,10 @@ export const ImportListing = z
     notice_period: duration,
     deposit: minor,
     photos: z.array(ImportPhoto).max(100).default([]),
+    ...listingInfoFields,
   })
   .superRefine((listing, ctx) => {
+    checkListingInfo(listing, ctx);
     const free = fieldOf(listing, 'free_units');
     const total = fieldOf(listing, 'total_units');
     if (typeof free === 'number' && typeof total === 'number' && total >= 0 && free > total) {
@@ -93,18 +96,17 @@ export const ImportFacility = z
     contact: z
       .strictObject({
         email: z.email('must be an email address').optional(),
-        phone: z
-          .string()
-          .regex(/^\+?[0-9 ()./-]{5,30}$/, 'must be a phone number (digits, spaces, + ( ) . / -)')
-          .optional(),
+        phone: phone().optional(),
       })
       .refine((c) => c.email !== undefined || c.phone !== undefined, 'must give an email or a phone')
       .optional()
       .describe('How renters reach the operator to rent, when there is no booking page.'),
     pricing_rules: z.array(PricingRuleInput).max(50).default([]),
+    ...facilityInfoFields,
     listings: z.array(ImportListing).max(10_000),
   })
   .superRefine((facility, ctx) => {
+    checkFacilityInfo(facility, ctx);
     const photos = itemsOf(facility.listings).reduce<number>((n, l) => n + itemsOf(fieldOf(l, 'photos')).length, 0);
     if (photos > MAX_PHOTOS_PER_FACILITY) {
       const most = MAX_PHOTOS_PER_FACILITY.toLocaleString('en');

@@ -137,6 +137,24 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX login_failures_by_subject ON login_failures (scope, subject, at);
   `,
+  // 7: what the rental page shows beyond price; nested values are JSON text, built and read by store/rows.ts
+  `
+  ALTER TABLE facilities ADD COLUMN address TEXT;
+  ALTER TABLE facilities ADD COLUMN geo_lat REAL;
+  ALTER TABLE facilities ADD COLUMN geo_lng REAL;
+  ALTER TABLE facilities ADD COLUMN timezone TEXT;
+  ALTER TABLE facilities ADD COLUMN office_hours TEXT;
+  ALTER TABLE facilities ADD COLUMN access_hours TEXT;
+  ALTER TABLE facilities ADD COLUMN amenities TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE facilities ADD COLUMN fees TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE facilities ADD COLUMN protection TEXT;
+  ALTER TABLE listings ADD COLUMN unit_type TEXT;
+  ALTER TABLE listings ADD COLUMN features TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE listings ADD COLUMN floor INTEGER;
+  ALTER TABLE listings ADD COLUMN door_width_m REAL;
+  ALTER TABLE listings ADD COLUMN door_height_m REAL;
+  ALTER TABLE listings ADD COLUMN promotions TEXT NOT NULL DEFAULT '[]';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -15,7 +15,9 @@ export function exampleData(): FacilityData {
     vat_rate: 23,
     min_rental_period: 'P1M',
     notice_period: 'P14D',
+    floor: 0,
   };
+  const weekday = ['09:00-18:00'];
   return {
     facility: {
       id: 'wro-1',
@@ -23,8 +25,19 @@ export function exampleData(): FacilityData {
       currency: 'PLN',
       rental_page_url: 'https://rent.example.com/{facility}/{code}',
       booking_url: null,
-      contact_email: null,
-      contact_phone: null,
+      contact_email: 'rent@safebox.example.com',
+      contact_phone: '+48 71 555 01 07',
+      address: { street: 'ul. Legnicka 12', postal_code: '53-674', city: 'Wrocław', region: null, country: 'PL' },
+      geo: { lat: 51.1129, lng: 17.0112 },
+      timezone: 'Europe/Warsaw',
+      office_hours: { mo: weekday, tu: weekday, we: weekday, th: weekday, fr: weekday, sa: ['10:00-14:00'], su: [] },
+      access_hours: null,
+      amenities: ['cctv', 'gated', 'loading_bay', 'trolleys'],
+      fees: [{ code: 'admin', title: 'Admin fee', amount_gross: 4900, vat_rate: 23, when: 'move_in' }],
+      protection: {
+        required: true,
+        plans: [{ code: 'basic', title: 'Basic cover', cover: 500000, price_gross: 1500, vat_rate: 23, period: 'P1M' }],
+      },
     },
     pricing_rules: [{ min_occupancy: 0.8, adjust_pct: 10 }],
     listings: [
@@ -41,6 +54,24 @@ export function exampleData(): FacilityData {
         free_units: 1,
         deposit: 29900,
         photos: [{ url: 'https://img.example.com/m07-front.jpg', caption: 'Front', width: 1200, height: 800 }],
+        unit_type: 'medium',
+        features: ['drive_up', 'ground_floor'],
+        door: { width_m: 2, height_m: 2.2 },
+        promotions: [
+          {
+            code: 'FIRST50',
+            title: '50% off your first month',
+            terms: 'New customers, minimum stay 3 months.',
+            kind: 'percent',
+            value: 50,
+            from_period: 1,
+            to_period: 1,
+            // Unbounded, so the example is the same whenever the document is made.
+            starts_at: null,
+            ends_at: null,
+            new_tenants_only: true,
+          },
+        ],
       },
       {
         ...base,
@@ -58,6 +89,11 @@ export function exampleData(): FacilityData {
         free_units: 0,
         deposit: 9900,
         photos: [],
+        unit_type: 'locker',
+        features: ['indoor', 'climate_controlled'],
+        floor: 1,
+        door: null,
+        promotions: [],
       },
     ],
   };

@@ -1,7 +1,8 @@
 // `listings import` into PostgreSQL: the same rows as SQLite's import, written in bulk, in one transaction with its change.
 import type { ImportFile } from '../../schemas/import.ts';
 import { listingIdOf } from '../../domain/facility.ts';
-import { facilityRowOf, listingRowOf, type ImportSummary } from '../facilities.ts';
+import type { ImportSummary } from '../facilities.ts';
+import { facilityRowOf, listingRowOf } from '../rows.ts';
 import { inTransaction, type Pool, type PoolClient } from './connect.ts';
 import { recordChange } from './changes.ts';
 import { pgInsertFromJson, TABLES } from './tables.ts';

@@ -150,6 +150,24 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX login_failures_by_subject ON login_failures (scope, subject, at);
   `,
+  // 7: what the rental page shows beyond price; nested values are JSON text, as in SQLite
+  `
+  ALTER TABLE facilities ADD COLUMN address text;
+  ALTER TABLE facilities ADD COLUMN geo_lat double precision;
+  ALTER TABLE facilities ADD COLUMN geo_lng double precision;
+  ALTER TABLE facilities ADD COLUMN timezone text;
+  ALTER TABLE facilities ADD COLUMN office_hours text;
+  ALTER TABLE facilities ADD COLUMN access_hours text;
+  ALTER TABLE facilities ADD COLUMN amenities text NOT NULL DEFAULT '[]';
+  ALTER TABLE facilities ADD COLUMN fees text NOT NULL DEFAULT '[]';
+  ALTER TABLE facilities ADD COLUMN protection text;
+  ALTER TABLE listings ADD COLUMN unit_type text;
+  ALTER TABLE listings ADD COLUMN features text NOT NULL DEFAULT '[]';
+  ALTER TABLE listings ADD COLUMN floor integer;
+  ALTER TABLE listings ADD COLUMN door_width_m double precision;
+  ALTER TABLE listings ADD COLUMN door_height_m double precision;
+  ALTER TABLE listings ADD COLUMN promotions text NOT NULL DEFAULT '[]';
+  `,
 ];
 
 // Versioned together: a program knows the same number of migrations in both dialects.

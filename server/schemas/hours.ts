@@ -1,0 +1,49 @@
+// Opening hours in the import file: a week of HH:MM-HH:MM ranges per day, or "24/7"; answers always get the week.
+import { z } from 'zod';
+import { DAYS, type Hours } from '../../shared/listing.ts';
+
+const RANGE = /^([01]\d|2[0-3]):([0-5]\d)-(([01]\d|2[0-3]):([0-5]\d)|24:00)$/;
+
+/** Minutes since midnight of `HH:MM`. */
+const minutesOf = (time: string): number => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+
+/** One day's ranges: well-formed, each ending after it starts (never across midnight), none overlapping another. */
+const dayRanges = z
+  .array(
+    z.string().regex(RANGE, 'must be a range HH:MM-HH:MM of a 24-hour clock, such as 09:00-18:00 (24:00 may end it)'),
+  )
+  .max(12)
+  .superRefine((ranges, ctx) => {
+    const spans = ranges
+      .map((r, i) => ({ i, from: minutesOf(r.slice(0, 5)), to: minutesOf(r.slice(6)) }))
+      .sort((a, b) => a.from - b.from);
+    for (const s of spans)
+      if (s.to <= s.from)
+        ctx.addIssue({
+          code: 'custom',
+          path: [s.i],
+          message:
+            'must end after it starts and not cross midnight: split it into ...-24:00 and 00:00-... of the next day',
+        });
+    for (let k = 1; k < spans.length; k++)
+      if (spans[k]!.from < spans[k - 1]!.to && spans[k - 1]!.to > spans[k - 1]!.from)
+        ctx.addIssue({
+          code: 'custom',
+          path: [spans[k]!.i],
+          message: `must not overlap ${ranges[spans[k - 1]!.i]} of the same day`,
+        });
+  })
+  .transform((ranges) => [...ranges].sort());
+
+const week = z.strictObject(
+  Object.fromEntries(DAYS.map((d) => [d, dayRanges])) as Record<(typeof DAYS)[number], typeof dayRanges>,
+);
+
+/** The whole week, every day open all day: what "24/7" stands for in answers. */
+export const ALWAYS_OPEN: Hours = Object.fromEntries(DAYS.map((d) => [d, ['00:00-24:00']])) as Hours;
+
+/** `"24/7"` or a week with all seven days (`[]` = closed), as the week answers give. */
+export const hours = () =>
+  z.union([z.literal('24/7').transform((): Hours => ALWAYS_OPEN), week], {
+    error: `must be "24/7" or an object of the days ${DAYS.join(', ')}, each a list of HH:MM-HH:MM ranges`,
+  });

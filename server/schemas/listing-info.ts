@@ -1,0 +1,63 @@
+// The import file's listing fields beyond price: unit type, features, floor, door and promotions.
+import { z } from 'zod';
+import { FEATURES, UNIT_TYPES } from '../../shared/listing.ts';
+import { multiLine, singleLine } from './text.ts';
+import { code, evenWithOtherProblems, uniqueCodes, word, words } from './vocabulary.ts';
+
+/** An RFC 3339 instant with its offset, as answers give it: UTC, `Z`, whole seconds. */
+const instant = () =>
+  z.iso
+    .datetime({ offset: true, error: 'must be an RFC 3339 date and time with an offset (2026-12-31T23:00:00Z)' })
+    .refine((t) => !/\.\d*[1-9]/.test(t), 'must be in whole seconds')
+    .transform((t) => new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z'))
+    .nullable()
+    .default(null);
+
+const period = z.int('must be a whole number').min(1, 'must be at least 1 (periods count from 1)').max(1200);
+
+export const ImportPromotion = z
+  .strictObject({
+    code: code(),
+    title: singleLine().trim().min(1).max(200),
+    terms: multiLine().max(2000).nullable().default(null),
+    kind: word(['percent', 'amount_off', 'fixed_price']),
+    value: z.int('must be a whole number').min(0, 'must not be negative').max(1_000_000_000_000),
+    from_period: period,
+    to_period: period,
+    starts_at: instant(),
+    ends_at: instant(),
+    new_tenants_only: z.boolean().default(true),
+  })
+  .superRefine((p, ctx) => {
+    if (p.kind === 'percent' && typeof p.value === 'number' && (p.value < 1 || p.value > 100))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['value'],
+        message: 'must be a whole percent from 1 to 100 (kind percent)',
+      });
+    if (typeof p.from_period === 'number' && typeof p.to_period === 'number' && p.from_period > p.to_period)
+      ctx.addIssue({ code: 'custom', path: ['to_period'], message: `must be at least from_period (${p.from_period})` });
+    if (
+      typeof p.starts_at === 'string' &&
+      typeof p.ends_at === 'string' &&
+      !(Date.parse(p.ends_at) > Date.parse(p.starts_at))
+    )
+      ctx.addIssue({ code: 'custom', path: ['ends_at'], message: `must be after starts_at (${p.starts_at})` });
+  }, evenWithOtherProblems);
+export type ImportPromotion = z.infer<typeof ImportPromotion>;
+
+/** The listing fields of the contract's "What the rental page shows beyond price", all optional. */
+export const listingInfoFields = {
+  unit_type: word(UNIT_TYPES).optional(),
+  features: words(FEATURES).default([]),
+  floor: z.int('must be a whole number').min(-20).max(200).optional(),
+  door: z
+    .strictObject({ width_m: z.number().positive().max(100), height_m: z.number().positive().max(100) })
+    .optional(),
+  promotions: z.array(ImportPromotion).max(20).default([]),
+};
+
+/** Promotion codes of a listing are distinct: the schedule and move-in name a promotion by its code. */
+export function checkListingInfo(listing: Record<string, unknown>, ctx: z.core.$RefinementCtx<unknown>): void {
+  uniqueCodes(listing.promotions, ctx, ['promotions']);
+}
