@@ -5,12 +5,17 @@ import { demoJson } from './fixture.ts';
 
 const pad = (n: number) => String(n).padStart(4, '0');
 
-/** `facilities` facilities `fac-0000`..., `listings` listings each (`U-0000`..., areas and prices rising with the code). */
-export function manyFacilities(facilities: number, listings: number, name = (i: number) => `Facility ${pad(i)}`) {
+/** `facilities` facilities `fac-0000`... (from `first`), `listings` listings each (`U-0000`..., areas and prices rising). */
+export function manyFacilities(
+  facilities: number,
+  listings: number,
+  name = (i: number) => `Facility ${pad(i)}`,
+  first = 0,
+) {
   const demo = demoJson().facilities[0];
   const listing = demo.listings[0];
   return {
-    facilities: Array.from({ length: facilities }, (_, i) => ({
+    facilities: Array.from({ length: facilities }, (_, k) => first + k).map((i) => ({
       ...demo,
       id: `fac-${pad(i)}`,
       name: name(i),
@@ -28,5 +33,5 @@ export function manyFacilities(facilities: number, listings: number, name = (i: 
   };
 }
 
-export const manyFacilitiesImport = (facilities: number, listings: number): ImportFile =>
-  parseImport(JSON.stringify(manyFacilities(facilities, listings)), 'many.json');
+export const manyFacilitiesImport = (facilities: number, listings: number, first = 0): ImportFile =>
+  parseImport(JSON.stringify(manyFacilities(facilities, listings, undefined, first)), 'many.json');
