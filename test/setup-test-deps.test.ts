@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers/fixture.ts';
-import { bareMachine, runSetup, writeScript } from './helpers/setup-script.ts';
+import { bareMachine, DOCS_TOOLS, fullMachine, runSetup, writeScript } from './helpers/setup-script.ts';
 
 let cleanup = () => {};
 afterEach(() => cleanup());
@@ -21,13 +21,24 @@ describe('npm test on a machine without the programs', () => {
     const { env } = machine();
     const run = await runSetup(env);
     expect(run.status).toBe(1);
-    expect(named(run.lines)).toEqual(['Chromium', 'Firefox ESR', "WebKitGTK's WebDriver", 'PgBouncer', 'Xvfb']);
+    expect(named(run.lines)).toEqual([
+      'Chromium',
+      'Firefox ESR',
+      "WebKitGTK's WebDriver",
+      'PgBouncer',
+      'Xvfb',
+      ...DOCS_TOOLS,
+    ]);
     const expected = [
       ['apt-get install -y chromium', 'CHROME_PATH'],
       ['apt-get install -y firefox-esr', 'FIREFOX_PATH'],
       ['apt-get install -y webkit2gtk-driver', 'WEBKIT_DRIVER_PATH'],
       ['apt-get install -y pgbouncer', 'PGBOUNCER_PATH'],
       ['apt-get install -y xvfb', 'DISPLAY'],
+      ['apt-get install -y git'],
+      ['apt-get install -y curl'],
+      ['apt-get install -y sqlite3'],
+      ['apt-get install -y postgresql-client'],
     ];
     run.lines.forEach((line, i) => expected[i]!.forEach((part) => expect(line).toContain(part)));
     expect(run.stdout).toBe('');
@@ -35,15 +46,7 @@ describe('npm test on a machine without the programs', () => {
 
   it('needs no Xvfb with a display, and says nothing when every program is there', async () => {
     const { env } = machine();
-    const present = process.execPath;
-    const run = await runSetup({
-      ...env,
-      DISPLAY: ':99',
-      CHROME_PATH: present,
-      FIREFOX_PATH: present,
-      WEBKIT_DRIVER_PATH: present,
-      PGBOUNCER_PATH: present,
-    });
+    const run = await runSetup({ ...fullMachine(env), DISPLAY: ':99' });
     expect({ status: run.status, lines: run.lines }).toEqual({ status: 0, lines: [] });
   });
 });
@@ -56,13 +59,7 @@ describe.skipIf(process.getuid?.() !== 0)('npm test as root with apt-get', () =>
     const calls = join(dir, 'apt-calls');
     const install = installs ? `printf '#!/bin/sh\\n' > ${bin}/Xvfb; /bin/chmod 755 ${bin}/Xvfb` : 'exit 100';
     writeScript(join(bin, 'apt-get'), `echo "$*" >> ${calls}\ncase "$1" in install) ${install} ;; esac`);
-    const present = process.execPath;
-    const ready = { CHROME_PATH: present, FIREFOX_PATH: present, WEBKIT_DRIVER_PATH: present, PGBOUNCER_PATH: present };
-    return {
-      env: { ...env, ...ready } as NodeJS.ProcessEnv,
-      calls: () => (existsSync(calls) ? readFileSync(calls, 'utf8') : ''),
-      bin,
-    };
+    return { env: fullMachine(env), calls: () => (existsSync(calls) ? readFileSync(calls, 'utf8') : ''), bin };
   }
 
   it('installs what is missing, one line per package, and goes on', async () => {

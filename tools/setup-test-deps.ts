@@ -3,12 +3,12 @@
 import { spawnSync } from 'node:child_process';
 import { POSTGRES_PACKAGE, testPrograms, which, type TestProgram } from './test-programs.js';
 
-/** What to type to get `program`: its Debian package, or the variable that names another copy. */
+/** What to type to get `program`: its Debian package, the variable that names another copy, or another way out. */
 function remedy(program: TestProgram): string {
   const apt = `apt-get install -y ${program.apt} (as root)`;
-  if (program.override === 'DISPLAY') return `${apt}, or set DISPLAY to a running X server`;
   if (program.overridden) return `point ${program.override} at ${program.name}, or unset it and ${apt}`;
-  return `${apt}, or set ${program.override} to its path`;
+  const or = [program.override && `set ${program.override} to its path`, program.instead].filter(Boolean);
+  return [apt, ...or].join(', or ');
 }
 
 function missingLine(program: TestProgram): string {

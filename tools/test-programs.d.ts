@@ -7,12 +7,16 @@ export interface TestProgram {
   name: string;
   /** An absolute path, or a bare name looked up on PATH. */
   path: string;
-  /** The variable that points the tests at another copy (DISPLAY for Xvfb: a running X server instead). */
-  override: string;
+  /** The Debian package that provides it. */
+  apt: string;
+  /** What needs it. */
+  for: string;
+  /** The variable that points the tests at another copy. */
+  override?: string;
   /** Whether that variable is set, so that `path` is the user's choice and installing a package would not change it. */
   overridden: boolean;
-  apt: string;
-  for: string;
+  /** Another way to do without it. */
+  instead?: string;
 }
 /** The executable file `program` names (a path, or a name looked up on PATH as spawn does), or undefined. */
 export declare function which(program: string, searchPath?: string): string | undefined;

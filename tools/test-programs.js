@@ -32,32 +32,34 @@ export function which(program, searchPath = process.env.PATH ?? '') {
   });
 }
 
-/**
- * Each program the tests need on this machine: where the tests look for it, the variable that points them elsewhere
- * (`override`, and whether it is set), the Debian package that provides it, and what needs it.
- */
+/** One program: `override` is the variable that names another copy (set: `overridden`), `instead` another way out. */
+function program(name, path, apt, needs, { override, instead } = {}) {
+  const overridden = Boolean(override && process.env[override]);
+  return { name, path, apt, for: needs, override, instead, overridden };
+}
+
+/** Each program the tests need on this machine: where the tests look for it, and the Debian package that provides it. */
 export function testPrograms() {
-  const env = process.env;
+  const docs = 'the docs test (test/readme-commands.test.ts)';
   return [
-    { name: 'Chromium', path: CHROMIUM_PATH, override: 'CHROME_PATH', apt: 'chromium', for: 'the browser tests' },
-    { name: 'Firefox ESR', path: FIREFOX_PATH, override: 'FIREFOX_PATH', apt: 'firefox-esr', for: 'the browser tests' },
-    {
-      name: "WebKitGTK's WebDriver",
-      path: WEBKIT_DRIVER_PATH,
+    program('Chromium', CHROMIUM_PATH, 'chromium', 'the browser tests', { override: 'CHROME_PATH' }),
+    program('Firefox ESR', FIREFOX_PATH, 'firefox-esr', 'the browser tests', { override: 'FIREFOX_PATH' }),
+    program("WebKitGTK's WebDriver", WEBKIT_DRIVER_PATH, 'webkit2gtk-driver', 'the WebKit browser tests', {
       override: 'WEBKIT_DRIVER_PATH',
-      apt: 'webkit2gtk-driver',
-      for: 'the WebKit browser tests',
-    },
-    {
-      name: 'PgBouncer',
-      path: PGBOUNCER_PATH,
-      override: 'PGBOUNCER_PATH',
-      apt: 'pgbouncer',
-      for: 'test/pgbouncer.test.ts',
-    },
+    }),
+    program('PgBouncer', PGBOUNCER_PATH, 'pgbouncer', 'test/pgbouncer.test.ts', { override: 'PGBOUNCER_PATH' }),
     // With a display the WebKit tests use it, and need no Xvfb.
-    ...(env.DISPLAY
+    ...(process.env.DISPLAY
       ? []
-      : [{ name: 'Xvfb', path: XVFB_PATH, override: 'DISPLAY', apt: 'xvfb', for: 'the WebKit browser tests' }]),
-  ].map((program) => ({ ...program, overridden: program.override !== 'DISPLAY' && Boolean(env[program.override]) }));
+      : [
+          program('Xvfb', XVFB_PATH, 'xvfb', 'the WebKit browser tests', {
+            instead: 'set DISPLAY to a running X server',
+          }),
+        ]),
+    // What the docs' shell blocks run, pasted into a fresh clone of the repository.
+    program('git', 'git', 'git', docs),
+    program('curl', 'curl', 'curl', docs),
+    program('sqlite3', 'sqlite3', 'sqlite3', docs),
+    program('psql', 'psql', 'postgresql-client', docs),
+  ];
 }

@@ -47,6 +47,16 @@ export function bareMachine(dir: string): NodeJS.ProcessEnv {
   };
 }
 
+/** The command-line tools the docs test runs, found on PATH. */
+export const DOCS_TOOLS = ['git', 'curl', 'sqlite3', 'psql'];
+
+/** The same machine with every program in place: each *_PATH at an executable, and the docs' tools on its PATH. */
+export function fullMachine(bare: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  for (const tool of DOCS_TOOLS) writeScript(join(bare.PATH!, tool), 'exit 0');
+  const present = process.execPath;
+  return { ...bare, CHROME_PATH: present, FIREFOX_PATH: present, WEBKIT_DRIVER_PATH: present, PGBOUNCER_PATH: present };
+}
+
 /** An executable shell script at `file`. */
 export function writeScript(file: string, body: string): string {
   writeFileSync(file, `#!/bin/sh\n${body}\n`);
