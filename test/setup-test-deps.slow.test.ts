@@ -8,7 +8,7 @@ it('exits within a second with a line per missing program', async () => {
   try {
     const run = await runSetup(bareMachine(dir));
     expect(run.status).toBe(1);
-    expect(run.lines).toHaveLength(9);
+    expect(run.lines).toHaveLength(11);
     expect(run.ms).toBeLessThan(1000);
   } finally {
     cleanup();

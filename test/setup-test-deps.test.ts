@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers/fixture.ts';
-import { bareMachine, DOCS_TOOLS, fullMachine, runSetup, writeScript } from './helpers/setup-script.ts';
+import { bareMachine, PATH_TOOLS, fullMachine, runSetup, writeScript } from './helpers/setup-script.ts';
 
 let cleanup = () => {};
 afterEach(() => cleanup());
@@ -27,7 +27,7 @@ describe('npm test on a machine without the programs', () => {
       "WebKitGTK's WebDriver",
       'PgBouncer',
       'Xvfb',
-      ...DOCS_TOOLS,
+      ...PATH_TOOLS,
     ]);
     const expected = [
       ['apt-get install -y chromium', 'CHROME_PATH'],
@@ -39,6 +39,8 @@ describe('npm test on a machine without the programs', () => {
       ['apt-get install -y curl'],
       ['apt-get install -y sqlite3'],
       ['apt-get install -y postgresql-client'],
+      ['apt-get install -y openssl'],
+      ['apt-get install -y procps'],
     ];
     run.lines.forEach((line, i) => expected[i]!.forEach((part) => expect(line).toContain(part)));
     expect(run.stdout).toBe('');

@@ -61,5 +61,8 @@ export function testPrograms() {
     program('curl', 'curl', 'curl', docs),
     program('sqlite3', 'sqlite3', 'sqlite3', docs),
     program('psql', 'psql', 'postgresql-client', docs),
+    // Stock tools some tests hold the product against: openssl verifies a signature, ps finds leftover workers.
+    program('openssl', 'openssl', 'openssl', 'test/snapshots.test.ts'),
+    program('ps', 'ps', 'procps', 'the workers tests'),
   ];
 }

@@ -47,12 +47,12 @@ export function bareMachine(dir: string): NodeJS.ProcessEnv {
   };
 }
 
-/** The command-line tools the docs test runs, found on PATH. */
-export const DOCS_TOOLS = ['git', 'curl', 'sqlite3', 'psql'];
+/** The command-line tools the tests and the docs' blocks run, found on PATH, in the order the script checks them. */
+export const PATH_TOOLS = ['git', 'curl', 'sqlite3', 'psql', 'openssl', 'ps'];
 
-/** The same machine with every program in place: each *_PATH at an executable, and the docs' tools on its PATH. */
+/** The same machine with every program in place: each *_PATH at an executable, and those tools on its PATH. */
 export function fullMachine(bare: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  for (const tool of DOCS_TOOLS) writeScript(join(bare.PATH!, tool), 'exit 0');
+  for (const tool of PATH_TOOLS) writeScript(join(bare.PATH!, tool), 'exit 0');
   const present = process.execPath;
   return { ...bare, CHROME_PATH: present, FIREFOX_PATH: present, WEBKIT_DRIVER_PATH: present, PGBOUNCER_PATH: present };
 }
