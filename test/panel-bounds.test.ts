@@ -9,7 +9,8 @@ import { PANEL_CONNECTIONS, startPanel, type RunningPanel } from '../server/pane
 import type { Store } from '../server/store/store.ts';
 import { demoJson } from './helpers/fixture.ts';
 import { OPERATOR, PASSWORD, panelStore } from './helpers/panel.ts';
-import { openSocket, parseReply } from './helpers/raw-http.ts';
+import { sendBody, type SendOptions } from './helpers/raw-body.ts';
+import { openSocket } from './helpers/raw-http.ts';
 import { until } from './helpers/wait.ts';
 
 const HUGE = 150 * 1024 * 1024;
@@ -65,49 +66,8 @@ function head(path: string, headers: Record<string, string>): string {
   return `POST ${path} HTTP/1.1\r\n${lines.join('')}\r\n`;
 }
 
-interface Sent {
-  /** The answer, if one came before the connection ended. */
-  reply?: ReturnType<typeof parseReply>;
-  /** Body bytes this side wrote before the connection ended. */
-  written: number;
-}
-
-/**
- * Sends a request head, then body bytes in 64 KB writes (up to `bodyBytes`, chunked framing if asked) until the
- * connection ends. With `answerFirst`, no body byte goes before an answer has come: a server that waits for the body
- * never answers (and the wait fails at its deadline).
- */
-async function send(requestHead: string, bodyBytes: number, opts: { chunked?: boolean; answerFirst?: boolean } = {}) {
-  const socket = await openSocket(port);
-  const received: Buffer[] = [];
-  let ended = false;
-  socket.on('data', (d: Buffer) => received.push(d));
-  socket.on('error', () => undefined);
-  const closed = new Promise<void>((resolve) =>
-    socket.once('close', () => {
-      ended = true;
-      resolve();
-    }),
-  );
-  socket.write(requestHead);
-  if (opts.answerFirst)
-    await until('an answer before any of the body', () => received.length > 0 || ended, { timeoutMs: 10_000 });
-  const piece = Buffer.alloc(64 * 1024, 'a');
-  const frame = opts.chunked
-    ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])
-    : piece;
-  let written = 0;
-  while (!ended && written < bodyBytes) {
-    written += piece.length;
-    // Wait for the kernel to take each write, so that `written` is what the server could have read.
-    if (!socket.write(frame)) await new Promise<void>((r) => socket.once('drain', r).once('close', r));
-    await new Promise((r) => setImmediate(r));
-  }
-  socket.end();
-  await closed;
-  const all = Buffer.concat(received);
-  return { written, reply: all.length > 0 ? parseReply(all) : undefined } satisfies Sent;
-}
+const send = (requestHead: string, bodyBytes: number, opts: SendOptions = {}) =>
+  sendBody(port, requestHead, bodyBytes, opts);
 
 /** What the server read from its latest connection. */
 const serverRead = () => accepted.at(-1)!.bytesRead;

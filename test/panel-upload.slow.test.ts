@@ -10,7 +10,7 @@ import { openStore, type Store } from '../server/store/store.ts';
 import { REPO, tempDir } from './helpers/fixture.ts';
 import { OPERATOR, PASSWORD, panelClient, panelOver } from './helpers/panel.ts';
 import { manyFacilitiesImport } from './helpers/panel-data.ts';
-import { openSocket } from './helpers/raw-http.ts';
+import { sendBody } from './helpers/raw-body.ts';
 import { until } from './helpers/wait.ts';
 
 const BODY = 150 * 1024 * 1024;
@@ -40,27 +40,13 @@ function rssOf(pid: number): number {
   return Number(kb) * 1024;
 }
 
-/** A body of `BODY` bytes to /login, in 64 KB writes until the panel ends the connection; what was written. */
+/** A body of `BODY` bytes to /login, until the panel ends the connection; what was written of it. */
 async function flood(port: number, chunked: boolean): Promise<number> {
-  const socket = await openSocket(port);
-  socket.on('error', () => undefined);
-  let ended = false;
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve(void (ended = true))));
   const framing = chunked ? 'transfer-encoding: chunked' : `content-length: ${BODY}`;
-  socket.write(
+  const head =
     `POST /login HTTP/1.1\r\nhost: 127.0.0.1\r\norigin: http://127.0.0.1:${port}\r\n` +
-      `content-type: multipart/form-data; boundary=x\r\n${framing}\r\n\r\n`,
-  );
-  const piece = Buffer.alloc(64 * 1024, 'a');
-  const frame = chunked ? Buffer.concat([Buffer.from('10000\r\n'), piece, Buffer.from('\r\n')]) : piece;
-  let written = 0;
-  while (!ended && written < BODY) {
-    written += piece.length;
-    if (!socket.write(frame)) await new Promise<void>((r) => socket.once('drain', r).once('close', r));
-  }
-  socket.end();
-  await closed;
-  return written;
+    `content-type: multipart/form-data; boundary=x\r\n${framing}\r\n\r\n`;
+  return (await sendBody(port, head, BODY, { chunked })).written;
 }
 
 describe('before login', () => {
