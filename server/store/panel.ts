@@ -32,9 +32,9 @@ export interface FacilityPage {
 /** What a search matches, one OR term each: a facility's city is one more entry here once the table has one. */
 export const FACILITY_SEARCH_COLUMNS = ['f.id', 'f.name'] as const;
 
-/** The search as a LIKE pattern (lower case, its own % and _ taken literally), or '' for none. */
+/** The search as a LIKE pattern (its own % and _ taken literally), or '' for none. */
 export function searchPattern(search: string): string {
-  const term = search.trim().toLowerCase();
+  const term = search.trim();
   return term === '' ? '' : `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
@@ -44,7 +44,9 @@ export function searchPattern(search: string): string {
  */
 export function facilityPageSql(dialect: 'sqlite' | 'pg'): string {
   const p = (n: 1 | 2 | 3) => (dialect === 'pg' ? `$${n}` : `@${['pattern', 'limit', 'offset'][n - 1]}`);
-  const match = FACILITY_SEARCH_COLUMNS.map((c) => `lower(${c}) LIKE ${p(1)} ESCAPE '\\'`).join(' OR ');
+  // lower() on both sides: the dialect's own idea of case applies alike to the text and to the search (SQLite's folds
+  // ASCII only: `Łódź` finds `Łódź` and `łódź` does not, rather than neither).
+  const match = FACILITY_SEARCH_COLUMNS.map((c) => `lower(${c}) LIKE lower(${p(1)}) ESCAPE '\\'`).join(' OR ');
   // PostgreSQL orders text by byte, as SQLite does, only in the C collation.
   const order = dialect === 'pg' ? 'COLLATE "C"' : '';
   const count = (where: string, what = 'count(*)') =>
