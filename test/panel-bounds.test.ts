@@ -8,7 +8,7 @@ import { FORM_BYTES, UPLOAD_BYTES } from '../server/panel/admission.ts';
 import { PANEL_CONNECTIONS, startPanel, type RunningPanel } from '../server/panel/server.ts';
 import type { Store } from '../server/store/store.ts';
 import { demoJson } from './helpers/fixture.ts';
-import { OPERATOR, PASSWORD, panelStore } from './helpers/panel.ts';
+import { OPERATOR, PASSWORD, panelClient, panelOver, panelStore } from './helpers/panel.ts';
 import { sendBody, type SendOptions } from './helpers/raw-body.ts';
 import { openSocket } from './helpers/raw-http.ts';
 import { until } from './helpers/wait.ts';
@@ -184,6 +184,21 @@ describe('the import route, logged in', () => {
     expect((await store.facilityHead(data.facilities[0].id))?.name).toBe('Streamed In');
     expect((await store.listAudit())[0]).toMatchObject({ action: 'import', actor: OPERATOR });
     expect(readdirSync(tmpdir()).filter((n) => n.startsWith('listings-upload-'))).toEqual(before);
+  });
+});
+
+describe('the form token', () => {
+  it('is still asked of a multipart body on any route but the import', async () => {
+    const handle = panelOver(store);
+    const { session, request } = panelClient(() => handle);
+    const s = await session();
+    const body = Buffer.from(`--x\r\nContent-Disposition: form-data; name="label"\r\n\r\nsneaky\r\n--x--\r\n`);
+    const answer = await request('POST', '/facilities/wro-1/keys', {
+      headers: { cookie: s.cookie, 'content-type': MULTIPART },
+      body,
+    });
+    expect(answer.status).toBe(403);
+    expect((await store.listKeys('wro-1')).map((k) => k.label)).not.toContain('sneaky');
   });
 });
 

@@ -11,7 +11,7 @@ import type { PanelRequestHead, PanelResponse } from './http.ts';
 
 /**
  * A few operators use the panel: these bound what anyone else can hold open. An address (an IPv6 /64) keeps at most
- * PER_ADDRESS connections, unless it is a trusted proxy, whose connections carry everybody's.
+ * `perAddress` connections, unless it is a trusted proxy, whose connections carry everybody's.
  */
 export const PANEL_CONNECTIONS = { total: 256, perAddress: 32 };
 
@@ -95,7 +95,7 @@ function send(res: ServerResponse, method: string, answer: PanelResponse, close 
   res.writeHead(answer.status, headers).end(method === 'HEAD' ? undefined : answer.body);
 }
 
-/** Connections from one address (an IPv6 /64) beyond PER_ADDRESS are closed as they open. */
+/** Connections from one address (an IPv6 /64) beyond `perAddress` are closed as they open. */
 function capPerAddress(server: Server, trusted: ReadonlySet<string>): void {
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
