@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../server/store/db.ts';
 import { applyImport } from '../server/store/facilities.ts';
+import { ImportFile } from '../server/schemas/import.ts';
 import { ViewsCache } from '../server/http/views/views-cache.ts';
 import { markedFacility } from './helpers/data.ts';
 import { issueKey, tempDir } from './helpers/fixture.ts';
@@ -25,7 +26,7 @@ beforeAll(() => {
   ({ dir, cleanup } = tempDir());
   file = join(dir, 'listings.db');
   const db = openDb(file);
-  applyImport(db, { facilities: [...large.map((f) => f.json), long.json] } as never);
+  applyImport(db, ImportFile.parse({ facilities: [...large.map((f) => f.json), long.json] }));
   key = issueKey(db, 'big-0').key;
   largeSize = new ViewsCache(db, PUBLIC_URL).get('big-0')!.size;
   longSize = new ViewsCache(db, PUBLIC_URL).get('long')!.size;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDb } from '../server/store/db.ts';
 import { applyImport } from '../server/store/facilities.ts';
+import { ImportFile } from '../server/schemas/import.ts';
 import { freePort, spawnServer, tempDir } from './helpers/fixture.ts';
 import { longFieldsFacility } from './helpers/long-fields.ts';
 
@@ -25,7 +26,7 @@ beforeAll(() => {
   ({ dir, cleanup } = tempDir());
   file = join(dir, 'listings.db');
   const db = openDb(file);
-  applyImport(db, { facilities: [facility.json] } as never);
+  applyImport(db, ImportFile.parse({ facilities: [facility.json] }));
   db.close();
 }, 120_000);
 afterAll(() => cleanup());

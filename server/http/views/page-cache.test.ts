@@ -6,6 +6,7 @@ import { markedFacility } from '../../../test/helpers/data.ts';
 import type { Detail } from '../../../shared/listing.ts';
 import { openDb, type Db } from '../../store/db.ts';
 import { applyImport, facilityRevisions } from '../../store/facilities.ts';
+import { ImportFile } from '../../schemas/import.ts';
 import { PageCache } from './page-cache.ts';
 import { ViewsCache } from './views-cache.ts';
 
@@ -18,7 +19,7 @@ beforeAll(() => {
   let dir: string;
   ({ dir, cleanup } = tempDir());
   db = openDb(`${dir}/pages.db`);
-  applyImport(db, { facilities: [a.json, b.json] } as never);
+  applyImport(db, ImportFile.parse({ facilities: [a.json, b.json] }));
 });
 afterAll(() => {
   db.close();
@@ -89,7 +90,7 @@ it("drops a facility's pages when its revision moves, and only its own", () => {
     ...a.json,
     listings: a.json.listings.map((l, i) => (i === 0 ? { ...l, title: 'QXRENAMED' } : l)),
   };
-  applyImport(db, { facilities: [renamed] } as never);
+  applyImport(db, ImportFile.parse({ facilities: [renamed] }));
   pages.dropChanged(facilityRevisions(db));
   expect(pages.pageOf('page-a', a.facility.codes[0]!, renderAs())!.toString()).toContain('QXRENAMED');
   expect(pages.pageOf('page-a', a.facility.codes[0]!, renderAs())).not.toBe(pageA);
