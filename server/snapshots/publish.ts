@@ -120,7 +120,7 @@ export async function publishSnapshots(source: Db | SnapshotLedger, opts: Publis
     if (sameSource && held.revision === revision && isFresh(held, held.contentDigest, key.kid, now)) continue;
     const data = readFacility(db, id);
     if (!data) throw new ListingsError('unknown_facility', `facility "${id}" disappeared during the publish`);
-    const content = contentOf(data, opts.publicUrl);
+    const content = contentOf(data, opts.publicUrl, generatedAt, expiresAt);
     if (sameSource && isFresh(held, content.contentDigest, key.kid, now))
       reRead.push({ ...held, revision }); // imported again, same data
     else candidates.push({ id, revision, content });
@@ -208,23 +208,27 @@ export async function publishSnapshots(source: Db | SnapshotLedger, opts: Publis
         elapsedMs: performance.now() - started,
       });
     };
+    let failure: unknown;
     try {
       stopped = await eachConcurrently(candidates, opts.concurrency ?? 16, publishOne, opts.signal);
-    } finally {
-      await flush();
-      // Even after a failure: the feed names what was written, so no change goes without its item.
-      if (written.size > 0 || keysUpdated) {
-        feed = await writeIndexAndFeed(target, ledger, key, {
-          records: await ledger.publishedOn(target.recordKey),
-          written,
-          withdrawn: new Map(),
-          generatedAt,
-          expiresAt,
-        });
-        objects += feed.objects;
-        bytes += feed.bytes;
-      }
+    } catch (err) {
+      failure = err;
     }
+    await flush();
+    // Even after a failure: the feed names what was written, so no change goes without its item.
+    if (written.size > 0 || keysUpdated) {
+      const writing = writeIndexAndFeed(target, ledger, key, {
+        records: await ledger.publishedOn(target.recordKey),
+        written,
+        withdrawn: new Map(),
+        generatedAt,
+        expiresAt,
+      });
+      feed = await (failure === undefined ? writing : writing.catch(() => undefined)); // the first failure is the one told
+      objects += feed?.objects ?? 0;
+      bytes += feed?.bytes ?? 0;
+    }
+    if (failure !== undefined) throw failure;
   } finally {
     await unlock();
   }

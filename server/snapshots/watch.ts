@@ -2,6 +2,7 @@
 import { ListingsError } from '../errors.ts';
 import type { Db } from '../store/db.ts';
 import { ledgerOf, type SnapshotLedger } from './ledger.ts';
+import { WITHDRAWN } from './publish-pointer.ts';
 import { publishSnapshots, type PublishOptions, type PublishSummary } from './publish.ts';
 
 export interface WatchOptions extends Omit<PublishOptions, 'locked' | 'signal' | 'now' | 'force'> {
@@ -65,6 +66,7 @@ async function nextResignAt(ledger: SnapshotLedger, target: string, only: readon
   let due = Number.POSITIVE_INFINITY;
   for (const p of (await ledger.publishedOn(target)).values()) {
     if (only && only.length > 0 && !only.includes(p.facilityId)) continue;
+    if (p.contentDigest === WITHDRAWN) continue; // a tombstone is signed again only by `snapshot withdraw`
     const generated = Date.parse(p.generatedAt);
     due = Math.min(due, generated + (Date.parse(p.expiresAt) - generated) / 2);
   }
