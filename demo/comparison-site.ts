@@ -1,5 +1,6 @@
 // `npm run demo:compare`: a comparison site's back end on the operator's signed snapshots, with no API key: it follows the
-// published folder (the index once, then the change feed) into a verified mirror and ranks every unit by price per m².
+// published folder (the index once, then the change feed) into a verified mirror and ranks every unit by what its first
+// three months cost a new tenant, promotions and move-in costs included (first-months.ts).
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { majorUnits } from '../shared/format.ts';
@@ -9,6 +10,7 @@ import { ListingsError } from '../server/errors.ts';
 import { REPO_ROOT } from '../server/repo.ts';
 import type { IndexFile } from '../server/snapshots/feed-format.ts';
 import { followOnce, type FollowSummary } from '../server/snapshots/follow.ts';
+import { firstPeriodsCost } from './first-months.ts';
 
 const DEMO = demoPaths(join(REPO_ROOT, 'data', 'demo.db'));
 
@@ -45,31 +47,37 @@ interface Row {
   area: string;
   price: string;
   perM2: string;
+  firstMonths: string;
   free: string;
   currency: string;
-  perM2Minor: number;
+  firstMonthsMinor: number;
 }
 
+/** Every unit, cheapest first three months first within each currency (prices compare only within one). */
 function rowsOf(lists: readonly Pick<Snapshot, 'facility' | 'listings'>[]): Row[] {
   return lists
     .flatMap(({ facility, listings }) =>
       listings.map((l) => {
         const perM2Minor = Math.round(l.price.gross / l.area_m2);
+        const firstMonthsMinor = firstPeriodsCost(l);
         const period = l.price.period === 'P1M' ? '' : ` / ${l.price.period}`;
+        const promoted = l.schedule.some((run) => run.promotion !== null) ? ' *' : '';
         return {
           facility: facility.name,
           unit: `${l.code}  ${l.title}`,
           area: `${l.area_m2} m²`,
           price: `${l.price.currency} ${majorUnits(l.price.gross, l.price.currency)}${period}`,
           perM2: `${l.price.currency} ${majorUnits(perM2Minor, l.price.currency)}`,
+          firstMonths: `${l.price.currency} ${majorUnits(firstMonthsMinor, l.price.currency)}${promoted}`,
           free: l.free_units === 0 ? 'sold out' : String(l.free_units),
           currency: l.price.currency,
-          perM2Minor,
+          firstMonthsMinor,
         };
       }),
     )
     .sort(
-      (a, b) => a.currency.localeCompare(b.currency) || a.perM2Minor - b.perM2Minor || a.unit.localeCompare(b.unit),
+      (a, b) =>
+        a.currency.localeCompare(b.currency) || a.firstMonthsMinor - b.firstMonthsMinor || a.unit.localeCompare(b.unit),
     );
 }
 
@@ -79,6 +87,7 @@ const COLUMNS: { key: keyof Row; title: string; right?: boolean }[] = [
   { key: 'area', title: 'AREA', right: true },
   { key: 'price', title: 'PRICE / MONTH', right: true },
   { key: 'perM2', title: 'PER M²', right: true },
+  { key: 'firstMonths', title: 'FIRST 3 MONTHS', right: true },
   { key: 'free', title: 'FREE', right: true },
 ];
 
@@ -149,6 +158,10 @@ async function main(): Promise<void> {
   out(facilityLines(mirrored));
   out('');
   out(formatTable(rowsOf(mirrored.snapshots)));
+  out('');
+  out(
+    'FIRST 3 MONTHS: due at move-in (first month, deposit, fees, required protection), then months 2 and 3; * a promotion.',
+  );
 }
 
 try {
