@@ -3,7 +3,7 @@
 import { readdirSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FORM_BYTES, UPLOAD_BYTES } from '../server/panel/admission.ts';
 import { PANEL_CONNECTIONS, startPanel, type RunningPanel } from '../server/panel/server.ts';
 import type { Store } from '../server/store/store.ts';
@@ -184,6 +184,28 @@ describe('the import route, logged in', () => {
     expect((await store.facilityHead(data.facilities[0].id))?.name).toBe('Streamed In');
     expect((await store.listAudit())[0]).toMatchObject({ action: 'import', actor: OPERATOR });
     expect(readdirSync(tmpdir()).filter((n) => n.startsWith('listings-upload-'))).toEqual(before);
+  });
+});
+
+describe('an upload with nowhere to go', () => {
+  it('is answered 500, and the panel serves on', async () => {
+    const cookie = await logIn();
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const tmp = process.env.TMPDIR;
+    process.env.TMPDIR = '/nonexistent/listings-test';
+    try {
+      const sent = await send(head('/import', { cookie, 'content-type': MULTIPART, 'content-length': '0' }), 0, {
+        answerFirst: true,
+      });
+      expect(sent.reply?.status).toBe(500);
+      expect(String(sent.reply?.body)).not.toContain('nonexistent');
+      expect(logged).toHaveBeenCalled();
+    } finally {
+      if (tmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmp;
+      logged.mockRestore();
+    }
+    expect((await fetch(`${panel.url}/login`)).status).toBe(200);
   });
 });
 

@@ -68,9 +68,15 @@ export async function startPanel(
     send(res, head.method, answer);
   }
 
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => void serve(req, res, false));
+  // A failure outside the handler (no room for an upload's file) answers 500, never ends the process.
+  const serveSafely = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean) =>
+    void serve(req, res, expectsContinue).catch((err: unknown) => {
+      if (!res.headersSent) send(res, req.method ?? 'GET', failureAnswer(err), true);
+      else res.destroy();
+    });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => serveSafely(req, res, false));
   // Expect: 100-continue is answered only once the head is admitted: a refused client never sends its body.
-  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => void serve(req, res, true));
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => serveSafely(req, res, true));
   server.maxConnections = PANEL_CONNECTIONS.total;
   capPerAddress(server, trusted);
 
