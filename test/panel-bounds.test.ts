@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FORM_BYTES, UPLOAD_BYTES } from '../server/panel/admission.ts';
+import { LoginLimiter } from '../server/panel/login-limits.ts';
 import { PANEL_CONNECTIONS, startPanel, type RunningPanel } from '../server/panel/server.ts';
 import type { Store } from '../server/store/store.ts';
 import { demoJson } from './helpers/fixture.ts';
@@ -206,6 +207,18 @@ describe('an upload with nowhere to go', () => {
       logged.mockRestore();
     }
     expect((await fetch(`${panel.url}/login`)).status).toBe(200);
+  });
+});
+
+describe('login limits', () => {
+  it('count the addresses of one IPv6 /64 as one address', async () => {
+    const limiter = new LoginLimiter({ perAccount: 100, perAddress: 3, windowMs: 60_000 });
+    const handle = panelOver(store, { limiter });
+    const { logIn } = panelClient(() => handle);
+    for (let i = 1; i <= 3; i++)
+      expect((await logIn(`x${i}@example.com`, 'wrong', `2001:db8:0:1::${i}`)).status).toBe(401);
+    expect((await logIn(OPERATOR, PASSWORD, '2001:db8:0:1:ffff::9')).status).toBe(429);
+    expect((await logIn(OPERATOR, PASSWORD, '2001:db8:0:2::1')).status).toBe(303);
   });
 });
 
