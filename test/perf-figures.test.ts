@@ -104,19 +104,15 @@ describe('the figures generator', () => {
     expect(text).toContain('`npm run bench`, finished 2026-12-01 10:20 UTC after 1,200 s');
   });
 
-  it('renders the field mix and abuse first, then a table per generator with every scenario in the file', () => {
-    const order = [
-      '#### Field mix',
-      '#### Abuse',
-      '#### One key, one request: wrk',
-      '#### One key, one request: autocannon',
-    ];
+  it("renders the field mix and abuse first, then the first generator's table, then the others' ratios", () => {
+    const order = ['#### Field mix', '#### Abuse', '#### One key, one request: wrk', 'With autocannon as the load'];
     const at = order.map((heading) => text.indexOf(heading));
     expect(at.every((i) => i >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
     expect(text).toMatch(/^\| filtered list 200 \| 200 \| 845 \| 70,000 \| 75,000 \| 0\.93 \| 0\.5 \/ 1\.2 \|/m);
-    expect(text).toMatch(/^\| list 304 \|/m);
-    expect(text).toMatch(/^\| filtered list \| 10 \| 5,000 \| 200 ×4,990, 429 ×10 \|$/m);
+    expect(text).toContain('ours over the ceiling (req/s, paired): list 304 0.93.');
+    expect(text).not.toMatch(/^\| list 304 \|/m);
+    expect(text).toContain('Requests by kind: list 30 % (200 ×15,000); filtered list 10 % (200 ×4,990, 429 ×10).');
     expect(text).toMatch(
       /^\| the 10,000-listing facility, with abuse \| 7,200 \| 1\.4 \/ 5\.2 \/ 12 \| 90 % \| filter 120\/s \(429 ×900\) \|$/m,
     );
@@ -124,10 +120,12 @@ describe('the figures generator', () => {
     expect(text).toContain("The req/s ratio's 95 % interval: 0.66-0.74.");
   });
 
-  it('has a peer table only for a generator whose scenarios met the peer', () => {
+  it('has a peer table of the scenarios that met the peer, and rounds figures to thousandths', () => {
     expect(text).toContain('wrk, against the peer');
     expect(text).toMatch(/^\| detail 200 \| 70,000 \| 15,000 \| 5\.1 \|/m);
-    expect(text).not.toContain('autocannon, against the peer');
+    expect(text).not.toMatch(/^\| filtered list 200 \| 70,000 \| 15,000 \|/m);
+    const rounded = renderFigures({ api: { ...results, freshness: { pragma_data_version_us: 119.55000000000001 } } });
+    expect(rounded).toContain('One freshness check: 119.55 µs.');
   });
 
   it('leaves out what a run did not measure', () => {

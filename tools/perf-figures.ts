@@ -39,7 +39,7 @@ export function renderFigures(files: BenchFiles): string {
   return parts.filter(Boolean).join('\n\n');
 }
 
-// The files are read as they come: a part the bench no longer writes, or does not write yet, is left out.
+// The files are read as they come: a part a run did not write is left out.
 const obj = (x: unknown): Json => (x !== null && typeof x === 'object' && !Array.isArray(x) ? (x as Json) : {});
 const list = (x: unknown): unknown[] => (Array.isArray(x) ? x : []);
 /** The entries of `x` whose values are objects with a number at `key` (sides have `rps`, latencies `p99_ms`). */
@@ -49,7 +49,8 @@ const having = (x: unknown, key: string): [string, Json][] =>
 /** A figure as the docs print it: thousands separated, '–' for none. */
 function num(x: unknown): string {
   if (typeof x !== 'number' || Number.isNaN(x)) return '–';
-  return Number.isInteger(x) && Math.abs(x) >= 1000 ? x.toLocaleString('en-US') : String(x);
+  if (Number.isInteger(x) && Math.abs(x) >= 1000) return x.toLocaleString('en-US');
+  return String(Math.round(x * 1000) / 1000);
 }
 const pct = (x: unknown) => (typeof x === 'number' ? `${Math.round(x * 100)} %` : '–');
 const two = (a: unknown, b: unknown, f: (x: unknown) => string = num) => `${f(a)} / ${f(b)}`;
@@ -104,20 +105,15 @@ function api(r: Json): string {
   const parts = ['### API', head];
   if (r.field_mix) parts.push(fieldMix(obj(r.field_mix)));
   if (list(r.abuse).length > 0) parts.push(abuse(list(r.abuse).map(obj)));
-  for (const [generator, entries] of Object.entries(obj(r.scenarios))) parts.push(oneKey(generator, obj(entries)));
+  const [first, ...others] = Object.entries(obj(r.scenarios));
+  if (first) parts.push(oneKey(first[0], obj(first[1])));
+  for (const [generator, entries] of others) parts.push(alsoWith(generator, obj(entries)));
   return [...parts, ...extras(r)].join('\n\n');
 }
 
-/** One generator's scenarios: ours against the ceiling, then against the peer where the peer ran. */
+/** The primary generator's scenarios: ours against the ceiling, then against the peer where the peer ran. */
 function oneKey(generator: string, entries: Json): string {
   const rows = Object.entries(entries).map(([name, e]) => [name, obj(e)] as [string, Json]);
-  const vs = (other: string, ratio: string): [string, (e: Json) => string][] => [
-    ['Ours req/s', (e) => num(obj(e.ours).rps)],
-    [`${other} req/s`, (e) => num(obj(e[other.toLowerCase()]).rps)],
-    ['Ratio (paired)', (e) => num(e[ratio])],
-    ['Ours p50 / p99 ms', (e) => two(obj(e.ours).p50_ms, obj(e.ours).p99_ms)],
-    [`${other} p50 / p99 ms`, (e) => two(obj(e[other.toLowerCase()]).p50_ms, obj(e[other.toLowerCase()]).p99_ms)],
-  ];
   const both =
     (other: string, key: string, f = num) =>
     (e: Json) =>
@@ -127,26 +123,27 @@ function oneKey(generator: string, entries: Json): string {
     [
       ['Status', (e) => num(e.status)],
       ['Bytes', (e) => num(e.bytes)],
-      ...vs('Ceiling', 'ratio_rps'),
-      ['Ratio 95 %', (e) => list(e.ratio_rps_interval).map(num).join('–') || '–'],
+      ['Ours req/s', (e) => num(obj(e.ours).rps)],
+      ['Ceiling req/s', (e) => num(obj(e.ceiling).rps)],
+      ['Ratio (paired)', (e) => num(e.ratio_rps)],
+      ['Ours p50 / p99 ms', (e) => two(obj(e.ours).p50_ms, obj(e.ours).p99_ms)],
       ['Ratio in slices (95 %)', (e) => (e.sliced ? inSlices(obj(e.sliced)) : '–')],
-      ['Ratio per process pair', (e) => list(e.ratio_rps_per_process).map(num).join(' ') || '–'],
       ['p99 ratio', (e) => num(e.ratio_p99)],
       ['CPU µs/req, ours / ceiling', both('ceiling', 'cpu_us_per_req')],
-      ['CPU ratio', (e) => num(e.ratio_cpu)],
-      ['Core busy, ours / ceiling', both('ceiling', 'core_busy', pct)],
       ['RSS MB, ours / ceiling', both('ceiling', 'rss_mb')],
     ],
     rows,
   );
   const withPeer = rows.filter(([, e]) => e.peer);
-  const cpuOver = (e: Json) => Number(obj(e.peer).cpu_us_per_req) / Number(obj(e.ours).cpu_us_per_req);
   const peer = table(
     'Scenario',
     [
-      ...vs('Peer', 'ratio_rps_vs_peer'),
+      ['Ours req/s', (e) => num(obj(e.ours).rps)],
+      ['Peer req/s', (e) => num(obj(e.peer).rps)],
+      ['Ratio (paired)', (e) => num(e.ratio_rps_vs_peer)],
+      ['Ours p50 / p99 ms', (e) => two(obj(e.ours).p50_ms, obj(e.ours).p99_ms)],
+      ['Peer p50 / p99 ms', (e) => two(obj(e.peer).p50_ms, obj(e.peer).p99_ms)],
       ['CPU µs/req, ours / peer', both('peer', 'cpu_us_per_req')],
-      ['Peer/ours (CPU)', (e) => num(Math.round(cpuOver(e) * 10) / 10)],
       ['RSS MB, ours / peer', both('peer', 'rss_mb')],
     ],
     withPeer,
@@ -155,6 +152,12 @@ function oneKey(generator: string, entries: Json): string {
     `#### One key, one request: ${generator}\n\n${ceiling}` +
     (withPeer.length === 0 ? '' : `\n\n${generator}, against the peer (Fastify 5 + better-sqlite3):\n\n${peer}`)
   );
+}
+
+/** Another generator's run of the same scenarios, in a sentence: the paired req/s ratio of each. */
+function alsoWith(generator: string, entries: Json): string {
+  const each = Object.entries(entries).map(([name, e]) => `${name} ${num(obj(e).ratio_rps)}`);
+  return `With ${generator} as the load generator, ours over the ceiling (req/s, paired): ${each.join('; ')}.`;
 }
 
 function fieldMix(f: Json): string {
@@ -167,18 +170,16 @@ function fieldMix(f: Json): string {
       : '',
     f.rotation === undefined ? '' : `${num(f.rotation)} requests rotating, ${num(f.distinct)} distinct`,
   ].filter(Boolean);
-  const kinds = Object.entries(obj(f.kinds)).map(([k, v]) => [k, obj(v)] as [string, Json]);
-  // Whatever the bench records per kind, each figure a column: counts (statuses) as "200 ×n".
-  const columns = [...new Set(kinds.flatMap(([, v]) => Object.keys(v)))].map(
-    (c) =>
-      [words(c), (v: Json) => (typeof v[c] === 'object' ? counts(v[c]) : num(v[c]))] as [string, (v: Json) => string],
+  // Each kind with its share and statuses; the rest of what the bench records per kind stays in the results file.
+  const kinds = Object.entries(obj(f.kinds)).map(
+    ([k, v]) => `${k} ${num(obj(v).share_pct)} % (${counts(obj(v).statuses) || '–'})`,
   );
   const changed = counts(f.changed_after);
   const [interval, pairs] = [list(f.ratio_rps_interval), list(obj(f.ours).rounds).length];
   return [
     '#### Field mix',
     about.length > 0 ? `${about.join('; ')}.` : '',
-    kinds.length > 0 ? table('Kind', columns, kinds) : '',
+    kinds.length > 0 ? `Requests by kind: ${kinds.join('; ')}.` : '',
     sides('Server', having(f, 'rps')),
     `Ours over the ceiling (over the peer where it says so), paired: ${ratios(f)}.` +
       (interval.length === 2
@@ -246,39 +247,34 @@ function windowed(w: Json): string {
   return `in ${num(Number(w.window_ms) / 1000)} s windows of abuse on and off (${num(w.windows)} of each, the first ${num(w.guard_ms)} ms of each left out), p99 ${num(w.abuse_p99_ms)} / ${num(w.alone_p99_ms)} ms = ${num(w.ratio_p99)}`;
 }
 
-/** Scale, sustained load, snapshot export, the freshness check and what the run flagged, where the run has them. */
+/** Scale, sustained load, snapshot export and the freshness check, a line each, then what the run flagged. */
 function extras(r: Json): string[] {
-  const out: string[] = [];
-  if (r.scale) {
-    const rows = Object.entries(obj(r.scale)).flatMap(([gen, v]) =>
-      having(v, 'rps').map(([n, s]) => [`${gen}, ${num(Number(n))} facilities`, s] as [string, Json]),
+  const lines: string[] = [];
+  for (const [gen, v] of Object.entries(obj(r.scale))) {
+    const each = having(v, 'rps').map(
+      ([n, s]) => `${num(Number(n))} facilities ${num(s.rps)} req/s, p99 ${num(s.p99_ms)} ms`,
     );
-    const growth = Object.entries(obj(r.scale)).flatMap(([gen, v]) =>
-      obj(v).ratio_rps ? [`${gen} ${num(obj(v).ratio_rps)}`] : [],
-    );
-    out.push(
-      `#### Scale\n\n${sides('Database', rows)}\n\nreq/s of the larger over the smaller: ${growth.join(', ') || '–'}.`,
-    );
+    lines.push(`Scale (${gen}): ${each.join('; ')}; req/s of the larger over the smaller ${num(obj(v).ratio_rps)}.`);
   }
   const soak = obj(r.sustained);
   if (r.sustained)
-    out.push(
-      `#### Sustained load\n\n${num(soak.seconds)} s of ${String(soak.generator)}: ${num(soak.rps)} req/s, p99 ` +
+    lines.push(
+      `Sustained load, ${num(soak.seconds)} s of ${String(soak.generator)}: ${num(soak.rps)} req/s, p99 ` +
         `${num(soak.p99_ms)} ms, ${num(soak.cpu_us_per_req)} µs CPU/req; RSS ${num(soak.first_10s_median_mb)} MB in the ` +
         `first 10 s, ${num(soak.last_10s_median_mb)} MB in the last 10 s, ${num(soak.max_mb)} MB at most.`,
     );
   const ex = obj(r.snapshot_export);
   if (r.snapshot_export)
-    out.push(
-      `#### Signed snapshot export\n\n${num(ex.facilities)} facilities, ${num(ex.listings)} listings, ${num(ex.megabytes)} ` +
+    lines.push(
+      `Signed snapshot export: ${num(ex.facilities)} facilities, ${num(ex.listings)} listings, ${num(ex.megabytes)} ` +
         `MB in ${num(ex.export_seconds)} s (${num(ex.facilities_per_s)} facilities/s); ${num(ex.wall_seconds)} s with start-up.`,
     );
-  if (r.freshness) out.push(`One freshness check: ${num(obj(r.freshness).pragma_data_version_us)} µs.`);
-  const flagged = [...list(r.sanity), ...list(r.broken)].map((l) => `- ${String(l)}`);
-  out.push(
-    flagged.length === 0 ? 'The run flagged nothing.' : `The run flagged (not to quote):\n\n${flagged.join('\n')}`,
-  );
-  return out;
+  if (r.freshness) lines.push(`One freshness check: ${num(obj(r.freshness).pragma_data_version_us)} µs.`);
+  const flagged = [...list(r.sanity), ...list(r.broken)].map(String);
+  return [
+    ...(lines.length > 0 ? [`#### Scale, sustained load, export\n\n${lines.map((l) => `- ${l}`).join('\n')}`] : []),
+    flagged.length === 0 ? 'The run flagged nothing.' : `The run flagged (not to quote): ${flagged.join('; ')}.`,
+  ];
 }
 
 function publish(p: Json): string {
