@@ -11,9 +11,12 @@ import type {
   UnitPriceSpecification,
   WithContext,
 } from 'schema-dts';
-import { DAYS, type Day, type FacilityInfo, type Hours, type Summary } from './listing.ts';
+import type { Day, FacilityInfo, Hours, Summary } from './listing.ts';
 import { majorUnits, parseDuration } from './format.ts';
 import { AMENITY_LABELS, DAY_NAMES } from './rental-labels.ts';
+
+/** The days, Monday first, from a zod-free file: listing.ts's DAYS would bring zod into the widget's bundle. */
+const DAYS = Object.keys(DAY_NAMES) as Day[];
 
 /** What an Offer is made from: any Summary or Detail; the richer fields count when present. */
 export type Offered = Pick<Summary, 'code' | 'title' | 'price' | 'free_units' | 'rent_url'> & {
