@@ -4,7 +4,7 @@
 // compresses nothing. Only the bench runs it, compiled to dist/bench/ by compileBenchServers():
 // `node dist/bench/peer-fastify.mjs DB_FILE PORT`; prints "peer at URL " on stderr.
 import Fastify from 'fastify';
-import { detailOf, summaryOf } from '../server/domain/views.ts';
+import { detailOf, facilityInfoOf, summaryOf } from '../server/domain/views.ts';
 import { facilityById, facilityData } from '../server/store/facilities.ts';
 import { listingIdOf, type FacilityData, type Listing } from '../server/domain/facility.ts';
 import { formatArea, formatMoney } from '../shared/format.ts';
@@ -54,7 +54,7 @@ app.get<{ Querystring: ListQuery }>('/external/listings', (req, reply) => {
   if (sort !== undefined && !isSortKey(sort)) return reply.code(400).send({ code: 'invalid_parameter' });
   const data = facilityData(db, facilityId);
   if (!data) return reply.code(404).send({ code: 'not_found' });
-  let listings = data.listings.map((l) => summaryOf(l, data, publicUrl));
+  let listings = data.listings.map((l) => summaryOf(l, data, publicUrl, Date.now()));
   if (available === 'true' || min !== undefined || max !== undefined)
     listings = listings.filter(
       (l) =>
@@ -63,7 +63,7 @@ app.get<{ Querystring: ListQuery }>('/external/listings', (req, reply) => {
         (max === undefined || l.area_m2 <= Number(max)),
     );
   if (sort !== undefined && isSortKey(sort)) listings = sortListings(listings, sort);
-  return { facility: { id: data.facility.id, name: data.facility.name }, listings };
+  return { facility: facilityInfoOf(data.facility), listings };
 });
 
 app.get<{ Params: { id: string } }>('/external/listings/:id', (req, reply) => {
@@ -71,13 +71,13 @@ app.get<{ Params: { id: string } }>('/external/listings/:id', (req, reply) => {
   if (!facilityId) return reply.code(401).send({ code: 'invalid_api_key' });
   const data = listingData(facilityId, req.params.id);
   if (!data) return reply.code(404).send({ code: 'not_found' });
-  return detailOf(data.listings[0]!, data, publicUrl);
+  return detailOf(data.listings[0]!, data, publicUrl, Date.now());
 });
 
 // The rental page: the listing's own rows, priced, as a short HTML page.
 app.get<{ Params: { facility: string; code: string } }>('/rent/:facility/:code', (req, reply) => {
   const data = listingData(req.params.facility, listingIdOf(req.params.facility, req.params.code));
-  const d = data && detailOf(data.listings[0]!, data, publicUrl);
+  const d = data && detailOf(data.listings[0]!, data, publicUrl, Date.now());
   reply.type('text/html; charset=utf-8');
   if (!data || !d) return reply.code(404).send(page('Unit not found', html`<main><h1>Unit not found</h1></main>`));
   return page(

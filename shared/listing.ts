@@ -1,6 +1,17 @@
 // The public JSON contract: the shapes every answer (API, snapshot, widget) speaks, and the source of the OpenAPI document.
 import { z } from 'zod';
 import { IsoDuration as isoDuration, Price } from './money.ts';
+import {
+  Door,
+  FacilityInfo,
+  Feature,
+  Fee,
+  MoveIn,
+  Promotion,
+  Protection,
+  ScheduleRun,
+  UnitType,
+} from './rental-data.ts';
 
 export * from './money.ts';
 export * from './rental-data.ts';
@@ -41,6 +52,20 @@ export const Summary = z
     free_units: z.int().min(0),
     rent_url: z.string().describe("The operator's rental page for this listing: where a rent button links."),
     cover_photo: CoverPhoto.nullable().describe('The first photo, or null when the listing has none.'),
+    unit_type: UnitType.nullable().describe('The kind of unit, or null when the operator did not say.'),
+    features: z.array(Feature).describe("The unit's features; [] when none are given."),
+    promotions: z
+      .array(Promotion)
+      .describe(
+        "The promotions active now, in the operator's order ([] when none). `price` stays the regular price; a " +
+          "promotion's `price` is one period's price under it alone.",
+      ),
+    schedule: z
+      .array(ScheduleRun)
+      .describe(
+        'What a new tenant pays per billing period: runs up to the last promoted period, then the regular price.',
+      ),
+    move_in: MoveIn,
   })
   .meta({ id: 'Summary' });
 export type Summary = z.infer<typeof Summary>;
@@ -52,6 +77,10 @@ export const Detail = Summary.extend({
   notice_period: isoDuration,
   deposit: z.object({ amount: z.int().min(0), currency: z.string().regex(/^[A-Z]{3}$/) }),
   photos: z.array(Photo),
+  floor: z.int().nullable().describe('0 = ground floor, negative below it; null when not given.'),
+  door: Door.nullable(),
+  fees: z.array(Fee).describe("The facility's fees ([] when none), as on the list's facility object."),
+  protection: Protection.nullable().describe("The facility's protection plans, or null when not given."),
 }).meta({ id: 'Detail' });
 export type Detail = z.infer<typeof Detail>;
 
@@ -59,7 +88,7 @@ export const FacilityRef = z.object({ id: z.string(), name: z.string() }).meta({
 export type FacilityRef = z.infer<typeof FacilityRef>;
 
 export const ListResponse = z
-  .object({ facility: FacilityRef, listings: z.array(Summary) })
+  .object({ facility: FacilityInfo, listings: z.array(Summary) })
   .meta({ id: 'ListResponse' });
 export type ListResponse = z.infer<typeof ListResponse>;
 
@@ -95,8 +124,13 @@ export type Problem = z.infer<typeof Problem>;
 /** A signed static snapshot of one facility (`OUT/<facility>/listings.json`). */
 export const Snapshot = z
   .object({
-    facility: FacilityRef,
-    listings: z.array(Detail),
+    facility: FacilityInfo,
+    listings: z
+      .array(Detail)
+      .describe(
+        'Each listing with every promotion active at any time before expires_at, with its times: a reader decides ' +
+          'which are active when it shows them (schedule and move_in are as of generated_at).',
+      ),
     version: z.int().positive(),
     generated_at: z.iso.datetime(),
     expires_at: z.iso.datetime(),

@@ -61,7 +61,20 @@ describe('the key', () => {
     const list = await call(demo.handler, LIST, { key: valid.key });
     expect(list.status).toBe(200);
     const body = json(list);
-    expect(body.facility).toEqual({ id: 'wro-1', name: demoJson().facilities[0].name });
+    expect(body.facility).toMatchObject({ id: 'wro-1', name: demoJson().facilities[0].name });
+    expect(Object.keys(body.facility)).toEqual([
+      'id',
+      'name',
+      'address',
+      'geo',
+      'contact',
+      'timezone',
+      'office_hours',
+      'access_hours',
+      'amenities',
+      'fees',
+      'protection',
+    ]);
     expect(body.listings.map((l: { id: string }) => l.id)).toContain(own);
     const detail = await call(demo.handler, `${LIST}/${own}`, { key: valid.key });
     expect(detail.status).toBe(200);

@@ -13,6 +13,7 @@ import { revokeKey } from '../server/store/keys.ts';
 import { copySqliteToPg } from '../server/store/pg/copy.ts';
 import { Detail, ListResponse } from '../shared/listing.ts';
 import { markedFacility, type GeneratedFacility } from './helpers/data.ts';
+import { bareFacility } from './helpers/rental-info.ts';
 import { issueKey, startTestServer, tempDir } from './helpers/fixture.ts';
 import { problemFault } from './helpers/problem.ts';
 import { headerOf, rawRequest, type RawReply } from './helpers/raw-http.ts';
@@ -512,7 +513,7 @@ describe('fuzzing the HTTP surface', () => {
         Object.entries({ 'x-content-type-options': 'nosniff', ...headers }).map(([k, v]) => [k, [v]]),
       ),
     });
-    const listOf = (f: GeneratedFacility) => JSON.stringify({ facility: { id: f.id, name: f.marker }, listings: [] });
+    const listOf = (f: GeneratedFacility) => JSON.stringify({ facility: bareFacility(f.id, f.marker), listings: [] });
     const json = { 'content-type': 'application/json; charset=utf-8' };
     expect(faults(req(keys.a), reply(200, json, listOf(A)), false)).toEqual([]);
     expect(faults(req(keys.a), reply(200, json, listOf(B)), false).join()).toMatch(/fuzz-b's data/);

@@ -9,9 +9,9 @@ import { ListingsError } from '../server/errors.ts';
 import { COUNTRIES } from '../server/schemas/places.ts';
 import { openStore } from '../server/store/store.ts';
 import { BACKENDS } from './helpers/setup.ts';
-import { bufferIo, DEMO_DATA, writeJson } from './helpers/fixture.ts';
+import { bufferIo, writeJson } from './helpers/fixture.ts';
 import { usePostgres } from './helpers/postgres.ts';
-import { promotion, richJson } from './helpers/rental-info.ts';
+import { plainJson, promotion, richJson } from './helpers/rental-info.ts';
 
 const postgres = usePostgres();
 
@@ -193,9 +193,11 @@ describe.each(BACKENDS)('on %s', (backend) => {
   const locationOf = async (name: string) =>
     backend === 'sqlite' ? join(postgres.dir(), `${name}.db`) : await postgres.server().newDatabase();
 
+  const plainFile = () => writeJson(postgres.dir(), `plain-${backend}.json`, plainJson());
+
   it('refuses a file breaking every rule at once, each by its path, and imports nothing', async () => {
     const location = await locationOf('all-rules');
-    expect(await runCli(['import', DEMO_DATA], bufferIo({ LISTINGS_DB: location }))).toBe(0);
+    expect(await runCli(['import', plainFile()], bufferIo({ LISTINGS_DB: location }))).toBe(0);
     const list = async () => {
       const io = bufferIo({ LISTINGS_DB: location });
       expect(await runCli(['facilities', 'list', '--json'], io)).toBe(0);
@@ -254,7 +256,7 @@ describe.each(BACKENDS)('on %s', (backend) => {
         door: null,
         promotions: [],
       });
-      expect(await runCli(['import', DEMO_DATA], bufferIo({ LISTINGS_DB: location }))).toBe(0);
+      expect(await runCli(['import', plainFile()], bufferIo({ LISTINGS_DB: location }))).toBe(0);
       const plain = (await store.facilityData('wro-1'))!;
       expect(plain.facility).toMatchObject({ address: null, geo: null, timezone: null, office_hours: null, fees: [] });
       expect(plain.listings[0]).toMatchObject({ unit_type: null, features: [], promotions: [] });

@@ -58,7 +58,14 @@ const TRICKY = [
 
 describe('the query parameters of the document', () => {
   it('are the ones the parser knows: each is read, anything else is ignored', () => {
-    expect(queryParameters.map((p) => p.name).sort()).toEqual(['available', 'max_area', 'min_area', 'sort']);
+    expect(queryParameters.map((p) => p.name).sort()).toEqual([
+      'available',
+      'features',
+      'max_area',
+      'min_area',
+      'sort',
+      'unit_type',
+    ]);
     for (const { name } of queryParameters) expect(parserAccepts(name, '\u0000 not a value'), name).toBe(false);
     for (const name of ['limit', 'Sort', 'page', 'area']) expect(parseListQuery(`?${name}=nope`), name).toBeUndefined();
   });

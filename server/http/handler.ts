@@ -44,6 +44,8 @@ export interface HandlerOptions extends Omit<ApiOptions, 'db'> {
   log?: (entry: Record<string, unknown>) => void;
   /** Where each answered request is recorded (the request log). */
   logRequest?: RequestLogger;
+  /** Milliseconds since the epoch, for which promotions are active; Date.now unless a test controls time. */
+  clock?: () => number;
 }
 
 /** A person reads a few pages a minute; an office or a mobile network may put many people behind one address. */
@@ -59,8 +61,8 @@ export function createHandler(opts: HandlerOptions): Handler {
   // The app's parts: one freshness check for the API's views and the rental pages, each cached apart, so that pages
   // (no key needed) never push out or rebuild what keyed requests use.
   const freshness = new Freshness(opts.db);
-  const views = new ViewsCache(opts.db, opts.publicUrl, opts.cacheBudgetBytes, opts.offLoopBytes);
-  const pages = new PageCache(opts.db, opts.publicUrl, opts.pageCacheBytes);
+  const views = new ViewsCache(opts.db, opts.publicUrl, opts.cacheBudgetBytes, opts.offLoopBytes, opts.clock);
+  const pages = new PageCache(opts.db, opts.publicUrl, opts.pageCacheBytes, undefined, opts.clock);
   freshness.onChange(() => {
     const revisions = facilityRevisions(opts.db);
     views.dropChanged(revisions);

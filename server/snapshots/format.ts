@@ -1,6 +1,6 @@
 // The snapshot file format: one facility's Details in a fixed key order, compact JSON, signed over its exact bytes.
 import { createHash, sign } from 'node:crypto';
-import { detailOf } from '../domain/views.ts';
+import { facilityInfoOf, snapshotDetailOf } from '../domain/views.ts';
 import type { Snapshot, SnapshotSignature } from '../../shared/listing.ts';
 import type { FacilityData } from '../domain/facility.ts';
 import type { SigningKey } from './keygen.ts';
@@ -18,12 +18,23 @@ export function isoSeconds(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** The Details come from detailOf, the function the API answers with, so a snapshot and the API cannot disagree. */
+/**
+ * The facility and its Details, made by the functions the API answers with, so a snapshot and the API cannot disagree;
+ * each Detail carries every promotion active at any time before expires_at (a reader decides what is active when).
+ */
+function facilityAndDetailsOf(data: FacilityData, publicUrl: string, generatedAt: Date, expiresAt: Date) {
+  const facility = facilityInfoOf(data.facility);
+  const [from, until] = [generatedAt.getTime(), expiresAt.getTime()];
+  return {
+    facility,
+    listings: data.listings.map((l) => snapshotDetailOf(l, data, publicUrl, from, until, facility)),
+  };
+}
+
 export function snapshotOf(data: FacilityData, publicUrl: string, meta: SnapshotMeta): Snapshot {
   // Key order here is the order in the file: facility, listings, version, generated_at, expires_at, kid.
   return {
-    facility: { id: data.facility.id, name: data.facility.name },
-    listings: data.listings.map((l) => detailOf(l, data, publicUrl)),
+    ...facilityAndDetailsOf(data, publicUrl, meta.generatedAt, meta.expiresAt),
     version: meta.version,
     generated_at: isoSeconds(meta.generatedAt),
     expires_at: isoSeconds(meta.expiresAt),
@@ -46,9 +57,10 @@ export interface SnapshotContent {
   summary: IndexSummary;
 }
 
-export function contentOf(data: FacilityData, publicUrl: string): SnapshotContent {
-  const listings = data.listings.map((l) => detailOf(l, data, publicUrl));
-  const content = JSON.stringify({ facility: { id: data.facility.id, name: data.facility.name }, listings });
+/** The content of a snapshot generated at `generatedAt` and valid until `expiresAt` (which decide its promotions). */
+export function contentOf(data: FacilityData, publicUrl: string, generatedAt: Date, expiresAt: Date): SnapshotContent {
+  const { facility, listings } = facilityAndDetailsOf(data, publicUrl, generatedAt, expiresAt);
+  const content = JSON.stringify({ facility, listings });
   return {
     content,
     contentDigest: digestOf(content),
@@ -84,7 +96,7 @@ export function encodeSnapshot(snapshot: Snapshot): EncodedSnapshot {
   return { bytes: joined(content, rest), contentDigest: digestOf(content) };
 }
 
-export function contentDigestOf(snapshot: Pick<Snapshot, 'facility' | 'listings'>): string {
+export function contentDigestOf(snapshot: { facility: unknown; listings: unknown }): string {
   return digestOf(JSON.stringify({ facility: snapshot.facility, listings: snapshot.listings }));
 }
 

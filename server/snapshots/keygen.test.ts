@@ -8,6 +8,7 @@ import { Jwk, type Snapshot } from '../../shared/listing.ts';
 import { tempDir } from '../../test/helpers/fixture.ts';
 import { contentDigestOf, encodeSnapshot, signatureOf } from './format.ts';
 import { generateSigningKey, jwkOf, kidOf, loadSigningKey, signingKeyOf } from './keygen.ts';
+import { bareFacility } from '../../test/helpers/rental-info.ts';
 
 let cleanup = () => {};
 afterEach(() => cleanup());
@@ -67,7 +68,7 @@ describe('generateSigningKey', () => {
 describe('encodeSnapshot', () => {
   const key = signingKeyOf(generateKeyPairSync('ed25519').privateKey);
   const snapshot: Snapshot = {
-    facility: { id: 'wro-1', name: 'Zażółć "gęślą" jaźń' },
+    facility: bareFacility('wro-1', 'Zażółć "gęślą" jaźń'),
     listings: [],
     version: 12,
     generated_at: '2030-01-01T00:00:00Z',
@@ -90,7 +91,7 @@ describe('encodeSnapshot', () => {
     expect(encodeSnapshot({ ...snapshot, version: 13, generated_at: '2031-01-01T00:00:00Z' }).contentDigest).toBe(
       contentDigest,
     );
-    expect(encodeSnapshot({ ...snapshot, facility: { id: 'wro-1', name: 'Other' } }).contentDigest).not.toBe(
+    expect(encodeSnapshot({ ...snapshot, facility: bareFacility('wro-1', 'Other') }).contentDigest).not.toBe(
       contentDigest,
     );
   });

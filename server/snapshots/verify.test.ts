@@ -5,13 +5,14 @@ import type { Snapshot } from '../../shared/listing.ts';
 import { encodeSnapshot, serialiseSignature, signatureOf } from './format.ts';
 import { jwkOf, signingKeyOf, type SigningKey } from './keygen.ts';
 import { verifySnapshot } from './verify.ts';
+import { bareFacility } from '../../test/helpers/rental-info.ts';
 
 const newKey = (): SigningKey => signingKeyOf(generateKeyPairSync('ed25519').privateKey);
 const NOW = new Date('2030-01-01T00:00:00Z');
 
 function snapshotOf(key: SigningKey, extra: Partial<Snapshot> = {}): Snapshot {
   return {
-    facility: { id: 'wro-1', name: 'SafeBox' },
+    facility: bareFacility('wro-1', 'SafeBox'),
     listings: [],
     version: 3,
     generated_at: '2029-12-31T00:00:00Z',
@@ -39,7 +40,7 @@ describe('verifySnapshot', () => {
       bytes: bytes.length,
       alg: 'EdDSA',
       kid: key.kid,
-      facility: { id: 'wro-1', name: 'SafeBox' },
+      facility: bareFacility('wro-1', 'SafeBox'),
       version: 3,
       min_version: 3,
       generated_at: '2029-12-31T00:00:00Z',
@@ -69,7 +70,7 @@ describe('verifySnapshot', () => {
       'signature_invalid',
       () => {
         // The signature of another facility's file, by the same key.
-        const other = signed(key, { facility: { id: 'krk-1', name: 'Other' } });
+        const other = signed(key, { facility: bareFacility('krk-1', 'Other') });
         return verifySnapshot(signed(key).bytes, other.sig, jwks, { now: NOW });
       },
     ],

@@ -89,7 +89,7 @@ function promotionOf(p: ImportListing['promotions'][number]): ListingPromotion {
   };
 }
 
-/** A facility of an import file as its row (both stores write it). */
+/** A facility of an import file as its row (both stores write it); lists a caller built without parsing count as []. */
 export function facilityRowOf(f: ImportFacility, importedAt: string) {
   return {
     id: f.id,
@@ -106,8 +106,8 @@ export function facilityRowOf(f: ImportFacility, importedAt: string) {
     timezone: f.timezone ?? null,
     office_hours: f.office_hours ? JSON.stringify(hoursOf(f.office_hours)) : null,
     access_hours: f.access_hours ? JSON.stringify(hoursOf(f.access_hours)) : null,
-    amenities: JSON.stringify(f.amenities),
-    fees: JSON.stringify(f.fees.map(feeOf)),
+    amenities: JSON.stringify(f.amenities ?? []),
+    fees: JSON.stringify((f.fees ?? []).map(feeOf)),
     protection: f.protection ? json(protectionOf(f.protection)) : null,
   };
 }
@@ -136,11 +136,11 @@ export function listingRowOf(facilityId: string, l: ImportListing, position: num
     notice_period: l.notice_period,
     deposit: l.deposit,
     unit_type: l.unit_type ?? null,
-    features: JSON.stringify(l.features),
+    features: JSON.stringify(l.features ?? []),
     floor: l.floor ?? null,
     door_width_m: l.door?.width_m ?? null,
     door_height_m: l.door?.height_m ?? null,
-    promotions: JSON.stringify(l.promotions.map(promotionOf)),
+    promotions: JSON.stringify((l.promotions ?? []).map(promotionOf)),
   };
 }
 

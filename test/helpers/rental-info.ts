@@ -1,4 +1,5 @@
 // The demo import file with every field a rental page shows beyond price, set here so tests do not depend on the demo.
+import type { FacilityInfo } from '../../shared/listing.ts';
 import { demoJson } from './fixture.ts';
 
 export const RICH_FACILITY = {
@@ -46,10 +47,24 @@ export function promotion(over: Record<string, unknown> = {}) {
   };
 }
 
-/** The demo file with the rich fields on wro-1 and its first two listings; the other facilities as they are. */
+const FACILITY_FIELDS = [...Object.keys(RICH_FACILITY), 'contact', 'booking_url'];
+const LISTING_FIELDS = ['unit_type', 'features', 'floor', 'door', 'promotions'];
+
+/** The demo file without any field beyond price (whatever the demo data carries), as a partner of an older file has it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function plainJson(): { facilities: any[] } {
+  const data = demoJson();
+  for (const f of data.facilities) {
+    for (const field of FACILITY_FIELDS) delete f[field];
+    for (const l of f.listings) for (const field of LISTING_FIELDS) delete l[field];
+  }
+  return data;
+}
+
+/** The plain demo file with the rich fields on wro-1 and its first two listings; nothing beyond price elsewhere. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function richJson(promotions: unknown[] = [promotion()]): { facilities: any[] } {
-  const data = demoJson();
+  const data = plainJson();
   const wro = data.facilities.find((f) => f.id === 'wro-1');
   Object.assign(wro, structuredClone(RICH_FACILITY));
   Object.assign(wro.listings[0], {
@@ -61,4 +76,10 @@ export function richJson(promotions: unknown[] = [promotion()]): { facilities: a
   });
   Object.assign(wro.listings[1], { unit_type: 'small', features: ['indoor', 'heated'], floor: 2 });
   return data;
+}
+
+/** A facility object of answers and snapshots with only its id and name given: every other field null or []. */
+export function bareFacility(id: string, name: string): FacilityInfo {
+  const none = { address: null, geo: null, contact: null, timezone: null, office_hours: null, access_hours: null };
+  return { id, name, ...none, amenities: [], fees: [], protection: null };
 }

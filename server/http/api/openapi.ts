@@ -21,9 +21,25 @@ const COMPONENTS = [
   'CoverPhoto',
   'Photo',
   'Dimensions',
+  'UnitType',
+  'Feature',
+  'Door',
+  'Promotion',
+  'ScheduleRun',
+  'MoveInPart',
+  'MoveIn',
   'Summary',
   'Detail',
-  'FacilityRef',
+  'Address',
+  'Geo',
+  'Contact',
+  'Hours',
+  'Amenity',
+  'Amount',
+  'Fee',
+  'ProtectionPlan',
+  'Protection',
+  'FacilityInfo',
   'ListResponse',
   'Problem',
 ];
@@ -46,8 +62,9 @@ export function openApiDocument(publicUrl: string) {
     }),
   );
   const data = exampleData();
-  const list = listResponseOf(data, publicUrl);
-  const detail = detailOf(data.listings[0]!, data, publicUrl);
+  // The example's promotion has no start or end: any instant gives the same example.
+  const list = listResponseOf(data, publicUrl, 0);
+  const detail = detailOf(data.listings[0]!, data, publicUrl, 0);
   const errors = {
     ...problemResponse(
       'Missing, malformed, unknown or revoked key.',
@@ -217,7 +234,7 @@ export function openApiDocument(publicUrl: string) {
           summary: 'Get one listing in detail',
           headSummary: "One listing's headers",
           description:
-            'Every Summary field plus dimensions, description, periods, deposit and all photos. A listing of another facility, an inactive one and an unknown or malformed id all give the same 404.',
+            "Every Summary field plus dimensions, description, periods, deposit, all photos, floor, door, and the facility's fees and protection. A listing of another facility, an inactive one and an unknown or malformed id all give the same 404.",
           parameters: [ifNoneMatch],
           sample: `${API_PREFIX}/${detail.id}`,
           ok: { description: 'The listing.', schema: 'Detail', example: detail },

@@ -3,11 +3,13 @@
 import { createHash } from 'node:crypto';
 import type { Facility, FacilityData } from '../../domain/facility.ts';
 import type { SortKey } from '../../../shared/sort.ts';
-import { summaryOf } from '../../domain/views.ts';
-import type { Summary } from '../../../shared/listing.ts';
+import { facilityInfoOf, summaryOf } from '../../domain/views.ts';
+import { FEATURES, UNIT_TYPES, type FacilityInfo, type Summary } from '../../../shared/listing.ts';
+import { nextPromotionChange } from '../../../shared/promotions.ts';
 import type { Db } from '../../store/db.ts';
 import { revisedFacilityData } from '../../store/facilities.ts';
 import { codedEtag, compress, type Coding } from '../transport/encoding.ts';
+import { bitsOf } from './query.ts';
 
 /** One coding of an answer's body with the headers that go with it, built once. */
 export interface Variant {
@@ -48,9 +50,23 @@ export interface FacilityViews {
   summaries: Summary[];
   /** Where each summary's JSON sits in the list body: [start, end) byte offsets, two per listing. */
   spans: Uint32Array;
-  /** Each listing's area and whether it has free units (1) or not (0), by place: what a filter reads, in two columns. */
+  /** The instant (ms since the epoch) the answers were made at: Details made later are made as of it too. */
+  at: number;
+  /** The first instant after `at` at which a promotion starts or ends, so an answer changes; Infinity when none will. */
+  until: number;
+  /** The facility's fees and protection, as every Detail carries them: made once. */
+  info: Pick<FacilityInfo, 'fees' | 'protection'>;
+  /**
+   * What a filter reads, by place, in typed columns: each listing's area, whether it has free units (1) or not (0), its
+   * features as bits (FEATURES order) and its unit type (1 + its place in UNIT_TYPES; 0: none).
+   */
   area: Float64Array;
   free: Uint8Array;
+  features: Uint16Array;
+  unitType: Uint8Array;
+  /** The bits of every feature and unit type any listing has: a filter naming another matches nothing. */
+  featuresPresent: number;
+  unitTypesPresent: number;
   /** The listings' distinct areas, ascending: a filter bound snaps to one of them, so equal results share a body. */
   areas: Float64Array;
   /** Listing indices in each sort order, made on first use. */
@@ -114,14 +130,24 @@ export function codedBody(body: ApiBody, coding: Coding | null): Variant {
   return (body.coded[coding] ??= variantOf(compress(bytes, coding), codedEtag(etag, coding), coding));
 }
 
-/** Builds one facility's views from the store: its list, every detail, and what filtering needs. */
-export function buildViews(db: Db, facilityId: string, publicUrl: string, used: number): FacilityViews | undefined {
+/**
+ * Builds one facility's views from the store, as of the instant `now`: its list, what filtering needs, and until when
+ * they hold (the next promotion start or end).
+ */
+export function buildViews(
+  db: Db,
+  facilityId: string,
+  publicUrl: string,
+  used: number,
+  now: number,
+): FacilityViews | undefined {
   const read = revisedFacilityData(db, facilityId);
   if (!read) return undefined;
   const { data, revision } = read;
-  const summaries = data.listings.map((l) => summaryOf(l, data, publicUrl));
+  const summaries = data.listings.map((l) => summaryOf(l, data, publicUrl, now));
+  const info = facilityInfoOf(data.facility);
   // The list body joined from each summary's JSON: the same bytes as JSON.stringify of the whole, with offsets.
-  const head = `{"facility":${JSON.stringify({ id: data.facility.id, name: data.facility.name })},"listings":[`;
+  const head = `{"facility":${JSON.stringify(info)},"listings":[`;
   const parts = summaries.map((s) => JSON.stringify(s));
   const spans = new Uint32Array(parts.length * 2);
   let at = Buffer.byteLength(head);
@@ -133,16 +159,31 @@ export function buildViews(db: Db, facilityId: string, publicUrl: string, used: 
   });
   const list = apiBodyOf(Buffer.from(`${head}${parts.join(',')}]}`));
   const area = Float64Array.from(summaries, (s) => s.area_m2);
+  const features = Uint16Array.from(data.listings, (l) => bitsOf(l.features, FEATURES));
+  const unitType = Uint8Array.from(data.listings, (l) =>
+    l.unit_type === null ? 0 : UNIT_TYPES.indexOf(l.unit_type) + 1,
+  );
+  const until = nextPromotionChange(
+    data.listings.flatMap((l) => l.promotions),
+    now,
+  );
   return {
     facility: data.facility,
     data,
     index: new Map(data.listings.map((l, i) => [l.id, i])),
     revision,
+    at: now,
+    until: until ?? Infinity,
+    info: { fees: info.fees, protection: info.protection },
     list,
     summaries,
     spans,
     area,
     free: Uint8Array.from(summaries, (s) => (s.free_units > 0 ? 1 : 0)),
+    features,
+    unitType,
+    featuresPresent: features.reduce((all, bits) => all | bits, 0),
+    unitTypesPresent: unitType.reduce((all, t) => (t === 0 ? all : all | (1 << (t - 1))), 0),
     areas: Float64Array.from(new Set(area)).sort(),
     orders: {},
     details: new Array<ApiBody | undefined>(data.listings.length),

@@ -2,6 +2,7 @@
 import { COMPARATORS, SORT_KEYS, type SortKey } from '../../../shared/sort.ts';
 import type { FacilityViews } from './facility-views.ts';
 import type { ListQuery } from './query.ts';
+import { FEATURES, UNIT_TYPES } from '../../../shared/listing.ts';
 
 /** Every sort order of a facility at once: a large facility's, with its build, instead of in a later request's turn. */
 export function sortAll(views: FacilityViews): void {
@@ -41,9 +42,16 @@ export function resultKey(views: FacilityViews, q: ListQuery): number {
   const lo = q.min_area === undefined ? 0 : countBelow(areas, q.min_area, false);
   const hi = (q.max_area === undefined ? areas.length : countBelow(areas, q.max_area, true)) - 1;
   if (lo > hi) return 0;
+  // A feature no listing has, or only unit types none has, match nothing.
+  const features = q.features ?? 0;
+  if ((features & views.featuresPresent) !== features) return 0;
+  const types = q.unit_type === undefined ? 0 : q.unit_type & views.unitTypesPresent;
+  if (q.unit_type !== undefined && types === 0) return 0;
   const sort = q.sort === undefined ? 0 : SORT_KEYS.indexOf(q.sort) + 1;
-  // lo, hi < areas.length (at most the facility's listings): far below 2^53 however combined.
-  return 1 + (((lo * areas.length + hi) * (SORT_KEYS.length + 1) + sort) * 2 + (q.available === 'true' ? 1 : 0));
+  // lo, hi < areas.length (at most 10,000 listings): below 2^31 before the 12 feature and 9 unit type bits, so below 2^53.
+  const areasAndSort =
+    ((lo * areas.length + hi) * (SORT_KEYS.length + 1) + sort) * 2 + (q.available === 'true' ? 1 : 0);
+  return 1 + (areasAndSort * 2 ** FEATURES.length + features) * 2 ** UNIT_TYPES.length + types;
 }
 
 /** Listings a cut passes over between two pauses when made in steps (a fraction of a millisecond of work). */
@@ -55,18 +63,22 @@ export const CUT_STEP = 1000;
  * so no other client's answer waits for a whole cut.
  */
 export function* cutInSteps(views: FacilityViews, q: ListQuery): Generator<void, Buffer, void> {
-  const { area, free, spans } = views;
+  const { area, free, spans, features, unitType } = views;
   const whole = views.list.identity.bytes;
   const order = q.sort ? orderOf(views, q.sort) : undefined;
   const onlyFree = q.available === 'true';
   const min = q.min_area ?? -Infinity;
   const max = q.max_area ?? Infinity;
+  const wanted = q.features ?? 0;
+  // Unit type bits shifted by one: bit 0 stands for "no unit type", which no filter names.
+  const types = q.unit_type === undefined ? -1 : q.unit_type << 1;
   const picked: number[] = [];
   let length = 0;
   for (let k = 0; k < area.length; k++) {
     if (k % CUT_STEP === CUT_STEP - 1) yield;
     const i = order ? order[k]! : k;
     if ((onlyFree && free[i] === 0) || area[i]! < min || area[i]! > max) continue;
+    if ((features[i]! & wanted) !== wanted || ((1 << unitType[i]!) & types) === 0) continue;
     picked.push(i);
     length += spans[i * 2 + 1]! - spans[i * 2]! + 1;
   }

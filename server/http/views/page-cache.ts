@@ -5,6 +5,7 @@ import { detailOf } from '../../domain/views.ts';
 import type { Detail } from '../../../shared/listing.ts';
 import type { Db } from '../../store/db.ts';
 import { revisedListing } from '../../store/facilities.ts';
+import { nextPromotionChange } from '../../../shared/promotions.ts';
 
 /** What a kept page costs beside its bytes: its entry, its key and the objects that hold it. */
 const PAGE_OVERHEAD = 256;
@@ -17,6 +18,8 @@ interface KeptPage {
   facilityId: string;
   page: Buffer;
   cost: number;
+  /** When one of its promotions starts or ends, so the page changes (ms since the epoch); Infinity when none will. */
+  until: number;
 }
 
 /** A facility's kept pages and the revision they were made at. */
@@ -42,6 +45,8 @@ export class PageCache {
     private readonly budgetBytes = 16 * 1024 * 1024,
     /** Bytes of remembered codes that are not served: past it they are forgotten and read again when asked. */
     private readonly missingBudgetBytes = 1024 * 1024,
+    /** Milliseconds since the epoch: what decides which promotions are active (tests pass a controlled clock). */
+    private readonly clock: () => number = Date.now,
   ) {}
 
   /** Bytes and pages held, and bytes of remembered codes that are not served. */
@@ -54,7 +59,9 @@ export class PageCache {
     // The id's length first: no facility id and code pair can spell another pair's key.
     const key = `${facilityId.length}:${facilityId}${code}`;
     const kept = this.pages.get(key);
-    if (kept) {
+    const now = this.clock();
+    if (kept && now >= kept.until) this.forget(key, kept);
+    else if (kept) {
       this.pages.delete(key);
       this.pages.set(key, kept);
       return kept.page;
@@ -67,11 +74,12 @@ export class PageCache {
       return undefined;
     }
     const { data, revision } = read;
-    const text = render(detailOf(data.listings[0]!, data, this.publicUrl), data.facility);
+    const listing = data.listings[0]!;
+    const text = render(detailOf(listing, data, this.publicUrl, now), data.facility);
     // Memory of its own: a slice of Buffer's shared pool would keep a whole 8 KB slab alive for a 2 KB page, uncounted.
     const page = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
     page.write(text);
-    this.keep(key, facilityId, revision, page);
+    this.keep(key, facilityId, revision, page, nextPromotionChange(listing.promotions, now) ?? Infinity);
     return page;
   }
 
@@ -82,7 +90,7 @@ export class PageCache {
     for (const [id, kept] of this.facilities) if (revisions.get(id) !== kept.revision) this.dropFacility(id);
   }
 
-  private keep(key: string, facilityId: string, revision: number, page: Buffer): void {
+  private keep(key: string, facilityId: string, revision: number, page: Buffer, until: number): void {
     const cost = page.length + PAGE_OVERHEAD + key.length * 2;
     // A page larger than the whole budget is served, never kept: it would push out every other.
     if (cost > this.budgetBytes) return;
@@ -93,7 +101,7 @@ export class PageCache {
       this.facilities.set(facilityId, (pages = { revision, keys: new Set() }));
     }
     pages.keys.add(key);
-    this.pages.set(key, { facilityId, page, cost });
+    this.pages.set(key, { facilityId, page, cost, until });
     this.bytes += cost;
     for (const [oldest, kept] of this.pages) {
       if (this.bytes <= this.budgetBytes) break;

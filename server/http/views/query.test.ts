@@ -72,15 +72,24 @@ describe('parseListQuery', () => {
     expect(parseListQuery('?sort=%2Dprice')).toEqual({ sort: '-price' });
   });
 
-  it('gives every query the same four fields, so that the code reading them sees one object shape', () => {
+  it('gives every query the same six fields, so that the code reading them sees one object shape', () => {
     for (const search of [
       '?sort=price',
       '?available=true&min_area=2',
       '?max_area=9',
       '?sort=%2Darea',
       '?min_area=3&x=1',
+      '?features=heated',
+      '?unit_type=small%2Cmedium',
     ])
-      expect(Object.keys(parseListQuery(search) as ListQuery)).toEqual(['available', 'min_area', 'max_area', 'sort']);
+      expect(Object.keys(parseListQuery(search) as ListQuery)).toEqual([
+        'available',
+        'min_area',
+        'max_area',
+        'sort',
+        'features',
+        'unit_type',
+      ]);
   });
 
   it('reads a valid query without zod, whose parse per request V8 pretenured into the old generation', () => {

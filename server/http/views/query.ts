@@ -2,12 +2,32 @@
 // the parameters of the OpenAPI document (names, patterns, enums, descriptions), so the two cannot drift.
 import { z } from 'zod';
 import { SORT_KEYS } from '../../../shared/sort.ts';
+import { FEATURES, UNIT_TYPES } from '../../../shared/listing.ts';
 
 /** An area a storage unit can have: 0 to 100000 m² (the import's own bound), at most 4 decimals. */
 const AREA = /^(100000(\.0{1,4})?|\d{1,5}(\.\d{1,4})?)$/;
 const area = z.string().regex(AREA, 'must be a number from 0 to 100000, such as 7.5').transform(Number);
 const AVAILABLE = ['true', 'false'] as const;
 
+/** A set of vocabulary words as bits, in the vocabulary's order (FEATURES has 12 words, UNIT_TYPES 9). */
+export function bitsOf(words: readonly string[], vocabulary: readonly string[]): number {
+  let bits = 0;
+  for (const w of words) bits |= 1 << vocabulary.indexOf(w);
+  return bits;
+}
+
+/** One comma-separated value of words of a vocabulary, as the bits of the words it names. */
+function wordList(vocabulary: readonly string[]) {
+  const word = `(${vocabulary.join('|')})`;
+  const pattern = new RegExp(`^${word}(,${word})*$`);
+  const schema = z
+    .string()
+    .regex(pattern, `must be one or more of ${vocabulary.join(', ')}, separated by commas`)
+    .transform((value) => bitsOf(value.split(','), vocabulary));
+  return { pattern, schema };
+}
+const FEATURE_LIST = wordList(FEATURES);
+const UNIT_TYPE_LIST = wordList(UNIT_TYPES);
 export const ListQuery = z
   .object({
     available: z
@@ -23,6 +43,12 @@ export const ListQuery = z
         'Order by gross price, area or code; `-` for descending. `code` is natural order: digits compare as numbers ' +
           '(S-2 before S-10), letters ignore case. Ties keep the import order.',
       ),
+    features: FEATURE_LIST.schema
+      .optional()
+      .describe('Only listings with every feature named, comma-separated: `drive_up,heated`.'),
+    unit_type: UNIT_TYPE_LIST.schema
+      .optional()
+      .describe('Only listings of any unit type named, comma-separated: `small,medium`.'),
   })
   .refine((q) => q.min_area === undefined || q.max_area === undefined || q.min_area <= q.max_area, {
     path: ['min_area'],
@@ -39,6 +65,8 @@ interface RawQuery {
   min_area: string | undefined;
   max_area: string | undefined;
   sort: string | undefined;
+  features: string | undefined;
+  unit_type: string | undefined;
 }
 
 /**
@@ -50,13 +78,27 @@ export function parseListQuery(search: string): ListQuery | undefined | string {
   if (search === '' || search === '?') return undefined;
   const raw = rawOf(search);
   if (typeof raw === 'string') return raw;
-  if (raw.available === undefined && raw.min_area === undefined && raw.max_area === undefined && raw.sort === undefined)
+  if (
+    raw.available === undefined &&
+    raw.min_area === undefined &&
+    raw.max_area === undefined &&
+    raw.sort === undefined &&
+    raw.features === undefined &&
+    raw.unit_type === undefined
+  )
     return undefined;
   return valid(raw) ?? viaSchema(raw);
 }
 
 function rawOf(search: string): RawQuery | string {
-  const raw: RawQuery = { available: undefined, min_area: undefined, max_area: undefined, sort: undefined };
+  const raw: RawQuery = {
+    available: undefined,
+    min_area: undefined,
+    max_area: undefined,
+    sort: undefined,
+    features: undefined,
+    unit_type: undefined,
+  };
   // Text with '%' or '+' is decoded by URLSearchParams; without, its decoding changes nothing, and the pairs are cut
   // out of the text as they stand (no iterator, no entry arrays).
   if (search.includes('%') || search.includes('+')) {
@@ -85,6 +127,8 @@ function put(raw: RawQuery, name: string, value: string): string | undefined {
     case 'min_area':
     case 'max_area':
     case 'sort':
+    case 'features':
+    case 'unit_type':
       if (raw[name] !== undefined) return `${name}: must be given at most once`;
       raw[name] = value;
   }
@@ -99,16 +143,20 @@ const SORTS = new Set<string>(SORT_KEYS);
  * grew by about a megabyte a second under the field mix until a full collection (docs/performance.md).
  */
 function valid(raw: RawQuery): ListQuery | undefined {
-  const { available, min_area, max_area, sort } = raw;
+  const { available, min_area, max_area, sort, features, unit_type } = raw;
   if (available !== undefined && available !== AVAILABLE[0] && available !== AVAILABLE[1]) return undefined;
   if ((min_area !== undefined && !AREA.test(min_area)) || (max_area !== undefined && !AREA.test(max_area)))
     return undefined;
   if (sort !== undefined && !SORTS.has(sort)) return undefined;
+  if (features !== undefined && !FEATURE_LIST.pattern.test(features)) return undefined;
+  if (unit_type !== undefined && !UNIT_TYPE_LIST.pattern.test(unit_type)) return undefined;
   const q = queryOf(
     available as ListQuery['available'],
     min_area === undefined ? undefined : Number(min_area),
     max_area === undefined ? undefined : Number(max_area),
     sort as ListQuery['sort'],
+    features === undefined ? undefined : bitsOf(features.split(','), FEATURES),
+    unit_type === undefined ? undefined : bitsOf(unit_type.split(','), UNIT_TYPES),
   );
   return q.min_area !== undefined && q.max_area !== undefined && q.min_area > q.max_area ? undefined : q;
 }
@@ -118,8 +166,10 @@ function queryOf(
   min_area: number | undefined,
   max_area: number | undefined,
   sort: ListQuery['sort'],
+  features: number | undefined,
+  unit_type: number | undefined,
 ): ListQuery {
-  return { available, min_area, max_area, sort };
+  return { available, min_area, max_area, sort, features, unit_type };
 }
 
 function viaSchema(raw: RawQuery): ListQuery | string {
@@ -129,5 +179,5 @@ function viaSchema(raw: RawQuery): ListQuery | string {
     return `${String(issue.path[0])}: ${issue.message}`;
   }
   const q = parsed.data;
-  return queryOf(q.available, q.min_area, q.max_area, q.sort);
+  return queryOf(q.available, q.min_area, q.max_area, q.sort, q.features, q.unit_type);
 }

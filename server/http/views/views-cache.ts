@@ -1,6 +1,7 @@
 // The facilities' views, kept until that facility's data changes, within a budget: small and large facilities in tiers
 // of their own, filtered lists in a FIFO of their own. The API reads them; rental pages have a cache of their own
-// (page-cache.ts) made through the same domain detailOf, so the two cannot disagree on a price.
+// (page-cache.ts) made through the same domain detailOf, so the two cannot disagree on a price. Views made before a
+// promotion starts or ends are dropped at that instant: answers and ETags change then, on a running server.
 import { createHash } from 'node:crypto';
 import { detailOf } from '../../domain/views.ts';
 import type { Db } from '../../store/db.ts';
@@ -51,12 +52,14 @@ export class ViewsCache {
   /** Codings of cuts being compressed in the thread pool, by list name and coding: a second request waits for the first. */
   private readonly compressing = new Map<string, { views: FacilityViews; variant: Promise<Variant> }>();
   /** Counts get() calls: recency is a number on each entry, not a Map re-insertion per hit. */
-  private clock = 0;
+  private uses = 0;
   /**
    * Ids the store had no served facility for, until the next data change: a key whose facility is not served costs a
    * Set lookup when asked again, not a store read.
    */
   private readonly missing = new Set<string>();
+  /** The earliest instant any kept views stop holding (a promotion starts or ends); Infinity when none will. */
+  private nextExpiry = Infinity;
   /** How many facilities were built from the store: for tests and the operations page. */
   builds = 0;
   /** How many times the store was read for a facility, found or not: for tests. */
@@ -68,6 +71,8 @@ export class ViewsCache {
     private readonly budgetBytes = 64 * 1024 * 1024,
     /** Cuts larger than this are compressed off the event loop (a server); Infinity keeps every answer synchronous. */
     private readonly offLoopBytes = Infinity,
+    /** Milliseconds since the epoch: what decides which promotions are active (tests pass a controlled clock). */
+    private readonly clock: () => number = Date.now,
   ) {}
 
   /** Bytes held, by tier, and by the filtered lists. */
@@ -85,6 +90,7 @@ export class ViewsCache {
     this.large.clear();
     this.filtered.clear();
     this.missing.clear();
+    this.nextExpiry = Infinity;
     this.bytes = 0;
     this.largeBytes = 0;
     this.filteredBytes = 0;
@@ -97,16 +103,18 @@ export class ViewsCache {
       for (const [id, views] of tier) if (revisions.get(id) !== views.revision) this.remove(id, views);
   }
 
-  /** The facility's answers, built on first use. */
+  /** The facility's answers, built on first use, and again once a promotion of theirs started or ended. */
   get(facilityId: string): FacilityViews | undefined {
+    const now = this.clock();
+    if (now >= this.nextExpiry) this.dropExpired(now);
     const hit = this.entries.get(facilityId) ?? this.large.get(facilityId);
     if (hit) {
-      hit.used = ++this.clock;
+      hit.used = ++this.uses;
       return hit;
     }
     if (this.missing.has(facilityId)) return undefined;
     this.reads++;
-    const views = buildViews(this.db, facilityId, this.publicUrl, ++this.clock);
+    const views = buildViews(this.db, facilityId, this.publicUrl, ++this.uses, now);
     if (!views) {
       if (this.missing.size >= MAX_MISSING) this.missing.clear();
       this.missing.add(facilityId);
@@ -116,8 +124,20 @@ export class ViewsCache {
     const isLarge = views.size > this.budgetBytes / 8;
     if (isLarge) sortAll(views);
     (isLarge ? this.large : this.entries).set(facilityId, views);
+    if (views.until < this.nextExpiry) this.nextExpiry = views.until;
     this.account(views, views.size);
     return views;
+  }
+
+  /** Drops the views a promotion's start or end has made stale by `now`, and finds the next such instant. */
+  private dropExpired(now: number): void {
+    let next = Infinity;
+    for (const tier of [this.entries, this.large])
+      for (const [id, views] of tier) {
+        if (views.until <= now) this.remove(id, views);
+        else if (views.until < next) next = views.until;
+      }
+    this.nextExpiry = next;
   }
 
   /** The detail body of an active listing of the facility, made on its first request; undefined for any other id. */
@@ -126,9 +146,15 @@ export class ViewsCache {
     if (i === undefined) return undefined;
     let body = views.details[i];
     if (!body) {
-      body = views.details[i] = apiBodyOf(
-        Buffer.from(JSON.stringify(detailOf(views.data.listings[i]!, views.data, this.publicUrl))),
+      const detail = detailOf(
+        views.data.listings[i]!,
+        views.data,
+        this.publicUrl,
+        views.at,
+        views.summaries[i],
+        views.info,
       );
+      body = views.details[i] = apiBodyOf(Buffer.from(JSON.stringify(detail)));
       views.madeDetails.push(i);
       this.grow(views, bodySizeOf(body.identity.bytes.length));
     }
