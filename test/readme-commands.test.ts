@@ -126,7 +126,7 @@ describe('links in the docs', () => {
  * The pages a newcomer follows from a clone. publishing.md, performance.md and SECURITY.md are read, not pasted: their
  * blocks reach remote hosts (S3, a CDN, rsync), run half-hour benches or revoke a key by a made-up id.
  */
-const PASTED = ['README.md', 'docs/api.md', 'docs/cli.md', 'docs/operations.md', 'docs/widget.md'];
+const PASTED = ['README.md', 'docs/api.md', 'docs/cli.md', 'docs/operations.md', 'docs/postgres.md', 'docs/widget.md'];
 /** npm test itself and its parts, and the benches: this suite, or longer than it. */
 const NOT_RUN = /^\s*npm (?:test|run (?:test|bench))\b/;
 /** Commands that keep running until stopped: pasted into a terminal of their own, and stopped with Ctrl-C. */

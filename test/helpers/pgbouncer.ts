@@ -25,7 +25,7 @@ function runAs(): { uid: number; gid: number } | Record<string, never> {
   return process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
 }
 
-/** The lines of pgbouncer.ini that matter, as docs/operations.md shows them; everything else is PgBouncer's default. */
+/** The lines of pgbouncer.ini that matter, as docs/postgres.md shows them; everything else is PgBouncer's default. */
 export function pgbouncerIni(o: {
   port: number;
   pgPort: number;
