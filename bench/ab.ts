@@ -50,8 +50,8 @@ try {
   const rows: (string | number)[][] = [];
   for (let repeat = 1; repeat <= Number(args.repeat); repeat++) {
     const trustProxy = args.scenario === 'field' ? '127.0.0.1' : undefined;
-    // The build started and warmed first ran 7-14 % faster in every run of this tool (docs/performance.md), cause
-    // unknown: the builds take turns at starting first, one repeat each, and the table says which went first.
+    // The build started and warmed first runs faster, for no known reason: the builds take turns at starting first,
+    // one repeat each, and the table says which went first.
     const baseFirst = repeat % 2 === 1;
     const start = [
       () => startOurs('base', setup.file, { checkout: base, trustProxy, log: args.log }),

@@ -73,7 +73,7 @@ const rounds = Number(args.rounds ?? (quick ? 1 : 12));
 // One pair of processes runs a few percent faster or slower than the next on the same code: the one-key scenarios'
 // rounds are spread over several fresh pairs (bench/lib/one-key.ts).
 const processes = Number(args.processes ?? (quick ? 1 : 4));
-// The field mix's ratio is a goal, and its interval over 12 pairs was too wide to judge it (docs/performance.md).
+// The field mix's ratio is a goal: three times the rounds' pairs narrow its interval enough to judge it.
 const fieldPairs = Number(args['field-pairs'] ?? rounds * 3);
 // wrk (one C thread) is the primary generator when installed: it costs the machine far less per request than autocannon
 // (Node). autocannon is the fallback, and a full run reports it as well, separately.

@@ -22,9 +22,8 @@ function load() {
 load();
 
 // Answers in batches, as our server does (server/http/transport/server.ts): every request parsed in one turn of the
-// event loop is answered after the poll phase, from setImmediate. That is Node doing less work, not API work: writing
-// after all reads cost this ceiling 0.956x the CPU per answer of writing each answer at once. A ceiling without it was
-// beaten by our server (paired ratios of 1.01 once the memory reducer was off), so it was no ceiling.
+// event loop is answered after the poll phase, from setImmediate. That is Node doing less work, not API work, and a
+// ceiling that writes each answer at once does more of it than our server, so it would be no ceiling.
 let pending = [];
 function answerPending() {
   const batch = pending;

@@ -1,7 +1,7 @@
 // `npm run bench:handler [-- --processes N]`: the API's own work per request, in process and without a socket: the
 // handler called on cached answers (list, detail, 304, br, unknown key, and the list with the request log written to
-// /dev/null), nanoseconds per call. The HTTP bench cannot resolve a change of tens of nanoseconds in ~14 µs of Node's
-// HTTP work on this machine; this can. Each process prints the median of 5 repetitions; V8 settles in a faster or a
+// /dev/null), nanoseconds per call. The HTTP bench cannot resolve a change of tens of nanoseconds beside Node's own
+// HTTP work; this can. Each process prints the median of 5 repetitions; V8 settles in a faster or a
 // slower state per process, so several processes run.
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';

@@ -57,8 +57,7 @@ async function main() {
     await page.setViewport({ width: 1280, height: 900 });
     await page.evaluateOnNewDocument((key: string) => Object.assign(window, { benchKey: key }), key);
     // The page reports through a binding. Polling it (waitForFunction, evaluate) would run the driver's script in the
-    // page while it renders: main-thread work (about 9 ms in one earlier measurement) that landed inside the timed
-    // frame in some runs.
+    // page while it renders: main-thread work that can land inside the timed frame.
     let settle: ((r: PageResult) => void) | undefined;
     await page.exposeFunction('benchReport', (r: PageResult) => settle?.(r));
     const errors: string[] = [];

@@ -26,7 +26,7 @@ describe('medianInterval', () => {
 describe('turnTimes', () => {
   it("gives each side the time of its turns within the generators' run, the first side first", () => {
     expect(turnTimes([100, 200, 300, 400], 450)).toEqual([250, 200]);
-    // Turns that passed after the run ended count for nobody; an uneven count of turns is no longer a side's gain.
+    // Turns that passed after the run ended count for nobody, so an uneven count of turns is no side's gain.
     expect(turnTimes([100, 200, 300, 400, 500, 600], 450)).toEqual([250, 200]);
     expect(turnTimes([], 2000)).toEqual([2000, 0]);
   });

@@ -1,7 +1,7 @@
 // The abuse scenario's well-behaved partner, a process of its own (on the load core) that the bench commands over IPC.
-// The bench's own process holds the field mix's captures by the time abuse is measured; its garbage collections
-// paused the partner's client (each 10,000-listing list it received, 287 KB, brought them on) and counted in the
-// partner's latencies as 15-18 ms p99 that ours never spent. One long-lived child keeps its connections across
+// The bench's own process holds the field mix's captures by the time abuse is measured: its garbage collections would
+// pause the partner's client and count in the partner's latencies as time ours never spent. One long-lived child keeps
+// its connections across
 // rounds, as a partner's back end does. Compiled to dist/bench/partner.mjs with the bench's servers.
 import { Agent } from 'node:http';
 import type { BenchRequest } from './load.ts';

@@ -28,8 +28,7 @@ export function pinLoadGenerator(cores: number): string {
 
 /**
  * `node FLAGS SCRIPT ARGS`, on the servers' core when pinning. Every server (ours, the ceiling, the peer) runs with the
- * V8 flags that `listings serve` runs with (its shebang): the same runtime on both sides of a ratio. Without
- * --no-memory-reducer, the reducer's collection ~100 s into a run slowed our server by 2 µs per request from then on.
+ * V8 flags that `listings serve` runs with (its shebang): the same runtime on both sides of a ratio.
  */
 export function spawnServer(
   args: string[],

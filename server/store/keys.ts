@@ -50,8 +50,8 @@ const stmts = statementsFor((db) => ({
 }));
 
 /**
- * A row's key without its digest, as one literal: cloned by rest and spread, rows whose columns mix null and values got
- * a hidden class each, and every read of a cached key's id on the API's path was megamorphic.
+ * A row's key without its digest, as one literal: a rest-and-spread clone gives rows whose columns mix null and values
+ * a hidden class each, and the API's reads of a cached key's fields turn megamorphic.
  */
 export function infoOf(row: KeyRow): KeyInfo {
   return {

@@ -169,9 +169,8 @@ export function facilityOf(row: FacilityRow): Facility {
 const NONE = '[]';
 
 /**
- * A listing row as a domain listing. One literal rather than a spread of the row: rows whose columns mix null and values
- * each got a hidden class of their own from the spread, and building a large facility's views read every field
- * megamorphically.
+ * A listing row as a domain listing. One literal rather than a spread of the row: a spread gives rows whose columns mix
+ * null and values a hidden class each, and building a large facility's views would read every field megamorphically.
  */
 export function listingOf(row: ListingRow, photos: Photo[]): Listing {
   return {

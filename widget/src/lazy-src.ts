@@ -1,8 +1,8 @@
 // `src=${lazySrc(url)}`: an image's src, set only when the image comes near the viewport. Chromium does real work for
-// every <img> given a src, even with loading="lazy" (about 75 µs each for 200 cards, most of them far below the fold),
-// so a long list would spend most of its render time on images nobody has scrolled to yet. One IntersectionObserver
-// for every widget on the page reveals them; an image already revealed takes a new URL at once. An image Lit removes
-// (a card gone on refresh, the widget taken off the page) is no longer observed, so nothing keeps it alive.
+// every <img> given a src, even with loading="lazy", so a long list would spend most of its render time on images
+// nobody has scrolled to yet. One IntersectionObserver for every widget on the page reveals them; an image already
+// revealed takes a new URL at once. An image Lit removes (a card gone on refresh, the widget taken off the page) stops
+// being observed, so nothing keeps it alive.
 import { noChange } from 'lit';
 import { AsyncDirective } from 'lit/async-directive.js';
 import { directive, PartType, type AttributePart, type PartInfo } from 'lit/directive.js';

@@ -85,8 +85,8 @@ export class JsonLog {
     }
   }
 
-  // One timer at a time: a flush by count leaves it running (under load a new one per 256 lines was a cost per line);
-  // when it fires it writes the lines that came since, none of them older than it.
+  // One timer at a time: a flush by count leaves it running, so a busy log starts no timer per 256 lines; when it
+  // fires it writes the lines that came since, none of them older than it.
   private readonly due = (): void => {
     this.scheduled = false;
     this.flush();

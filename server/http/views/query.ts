@@ -139,8 +139,8 @@ const SORTS = new Set<string>(SORT_KEYS);
 
 /**
  * The query when every value meets the schema's own pattern and enums; undefined sends the rest to zod for its message.
- * Zod's parse on every filtered list left V8 allocating its objects straight in the old generation (pretenured), which
- * grew by about a megabyte a second under the field mix until a full collection (docs/performance.md).
+ * Zod's parse on every filtered list makes objects V8 pretenures, so the old generation grows under the field mix until
+ * a full collection (docs/performance.md).
  */
 function valid(raw: RawQuery): ListQuery | undefined {
   const { available, min_area, max_area, sort, features, unit_type } = raw;
