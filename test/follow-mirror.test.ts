@@ -122,8 +122,8 @@ describe('snapshot follow', () => {
     );
     const lowest = Math.min(...monthlyFree.map((l: { price: { gross: number } }) => l.price.gross));
     expect(wro).toMatchObject({
-      address: null,
-      geo: null,
+      address: snapshot.facility.address,
+      geo: snapshot.facility.geo,
       listings: snapshot.listings.length,
       url: 'wro-1/listings.json',
     });
