@@ -5,7 +5,7 @@ import type { Detail, Price } from '../../shared/listing.ts';
 export interface IndexSummary {
   id: string;
   name: string;
-  /** Richer facility fields are not in the import yet: null until the facility has them. */
+  /** The facility's address and geo as answers give them: null when the operator gave none. */
   address: unknown;
   geo: unknown;
   currency: string | null;
