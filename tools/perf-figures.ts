@@ -2,13 +2,13 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { at, counts, having, kib, list, num, obj, pct, table, two, words, type Json } from './perf-figures-format.ts';
 
 export const START = '<!-- figures:start -->';
 export const END = '<!-- figures:end -->';
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 export const DOC = join(REPO, 'docs', 'performance.md');
 
-type Json = Record<string, unknown>;
 /** The benches' result files; one a bench never wrote is missing. */
 export interface BenchFiles {
   api?: Json;
@@ -37,39 +37,6 @@ export function renderFigures(files: BenchFiles): string {
     files.widget && widget(files.widget),
   ];
   return parts.filter(Boolean).join('\n\n');
-}
-
-// The files are read as they come: a part a run did not write is left out.
-const obj = (x: unknown): Json => (x !== null && typeof x === 'object' && !Array.isArray(x) ? (x as Json) : {});
-const list = (x: unknown): unknown[] => (Array.isArray(x) ? x : []);
-/** The entries of `x` whose values are objects with a number at `key` (sides have `rps`, latencies `p99_ms`). */
-const having = (x: unknown, key: string): [string, Json][] =>
-  Object.entries(obj(x)).flatMap(([k, v]) => (typeof obj(v)[key] === 'number' ? [[k, obj(v)] as [string, Json]] : []));
-
-/** A figure as the docs print it: thousands separated, '–' for none. */
-function num(x: unknown): string {
-  if (typeof x !== 'number' || Number.isNaN(x)) return '–';
-  if (Number.isInteger(x) && Math.abs(x) >= 1000) return x.toLocaleString('en-US');
-  return String(Math.round(x * 1000) / 1000);
-}
-const pct = (x: unknown) => (typeof x === 'number' ? `${Math.round(x * 100)} %` : '–');
-const two = (a: unknown, b: unknown, f: (x: unknown) => string = num) => `${f(a)} / ${f(b)}`;
-const words = (key: string) => key.replace(/_/g, ' ');
-const counts = (x: unknown) =>
-  Object.entries(obj(x))
-    .map(([k, n]) => `${k} ×${num(n)}`)
-    .join(', ');
-const kib = (x: unknown) => (typeof x === 'number' ? `${(x / 1024).toFixed(1)} KiB` : '–');
-const at = (date: unknown) => (typeof date === 'string' ? `${date.slice(0, 10)} ${date.slice(11, 16)} UTC` : 'unknown');
-
-/** A Markdown table: a label column, then right-aligned figures, each made by its column's function. */
-function table<T>(label: string, columns: [string, (row: T) => string][], rows: [string, T][]): string {
-  const line = (cells: string[]) => `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
-  return [
-    line([label, ...columns.map(([head]) => head)]),
-    `|---|${columns.map(() => '---:').join('|')}|`,
-    ...rows.map(([name, row]) => line([name, ...columns.map(([, cell]) => cell(row))])),
-  ].join('\n');
 }
 
 /** The columns of one server's side. */
