@@ -1,4 +1,5 @@
 // The rental page shows what the API answers: gross, net, free units and deposit, in its JSON-LD and its visible text.
+// (What it shows beyond price: rental-page-terms.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { applyImport } from '../server/store/facilities.ts';
 import { parseImport } from '../server/domain/import.ts';
@@ -91,22 +92,31 @@ describe('for every active listing of the demo data', () => {
         const { price } = api;
         const where = `${f.id}/${api.code}`;
 
-        expect({ where, type: ld['@type'], offer: ld.offers['@type'], sku: ld.sku, name: ld.name }).toEqual({
+        const offer = ld.makesOffer[0];
+        expect({ where, type: ld['@type'], name: ld.name, offers: ld.makesOffer.length }).toEqual({
           where,
-          type: 'Product',
-          offer: 'Offer',
+          type: 'SelfStorage',
+          name: f.name,
+          offers: 1,
+        });
+        expect({ type: offer['@type'], sku: offer.sku, name: offer.name }).toEqual({
+          type: 'Offer',
           sku: api.code,
           name: api.title,
         });
-        expect(ld.offers.priceCurrency).toBe(price.currency);
-        expect(ld.offers.price).toEqual(expect.any(String));
-        const [, decimals = ''] = ld.offers.price.split('.');
+        expect(offer.priceCurrency).toBe(price.currency);
+        expect(offer.price).toEqual(expect.any(String));
+        const [, decimals = ''] = offer.price.split('.');
         expect(decimals.length).toBe(minorDigitsOf(price.currency));
-        expect(Number(ld.offers.price.replace('.', ''))).toBe(price.gross);
-        expect(ld.offers.availability).toBe(
+        expect(Number(offer.price.replace('.', ''))).toBe(price.gross);
+        expect(offer.availability).toBe(
           api.free_units > 0 ? 'https://schema.org/InStock' : 'https://schema.org/SoldOut',
         );
-        expect(ld.offers, 'the Offer the widget writes for this listing').toEqual(offerOf(summary));
+        expect(offer, 'the Offer the widget writes for this listing, with the words and photos of the unit').toEqual({
+          ...offerOf(summary),
+          description: api.description,
+          image: api.photos.map((p) => p.url),
+        });
 
         const gross = field('gross');
         expect(gross.minor).toBe(price.gross);
@@ -225,8 +235,9 @@ describe('hostile operator text', () => {
     expect(html).toContain('alt="&quot;&gt;&lt;img src=x onerror=alert(3)&gt;"');
     const { ld } = read(html);
     const listing = HOSTILE.listings[0]!;
-    expect(ld.name).toBe(listing.title);
-    expect(ld.description).toBe(listing.description);
+    expect(ld.name).toBe(HOSTILE.name);
+    expect(ld.makesOffer[0].name).toBe(listing.title);
+    expect(ld.makesOffer[0].description).toBe(listing.description);
     expect(/<script type="application\/ld\+json">([^<]*)<\/script>/.exec(html)![1]).not.toMatch(/[<\u2028]/);
   });
 });

@@ -1,12 +1,23 @@
-// The operator's public rental page, /rent/{facility}/{code}: the same Detail (and price) the API answers, as HTML.
+// The operator's public rental page, /rent/{facility}/{code}: the same Detail (and price) the API answers, as HTML,
+// with what the widget shows beyond price (rental-page-parts.ts) and the widget's JSON-LD for search engines.
 import type { Facility } from '../../domain/facility.ts';
-import { bookingUrlOf } from '../../domain/views.ts';
-import { formatArea, formatDimensions, formatDuration, formatMoney, formatPeriod } from '../../../shared/format.ts';
-import { offerOf } from '../../../shared/structured-data.ts';
+import { bookingUrlOf, facilityInfoOf } from '../../domain/views.ts';
+import { formatArea, formatDimensions, formatDuration, formatMoney } from '../../../shared/format.ts';
+import { selfStorageOf } from '../../../shared/structured-data.ts';
 import type { Detail } from '../../../shared/listing.ts';
 import type { PageCache } from '../views/page-cache.ts';
 import { headerListOf, type Answer } from '../transport/answer.ts';
 import { html, HTML_SECURITY_HEADERS, jsonForScript, page, type Html } from './html.ts';
+import {
+  facilityPart,
+  featuresPart,
+  moveInPart,
+  priceLine,
+  promotionsPart,
+  protectionPart,
+  schedulePart,
+  termFacts,
+} from './rental-page-parts.ts';
 
 export const RENT_PREFIX = '/rent/';
 
@@ -97,33 +108,32 @@ function renderListing(d: Detail, facility: Facility): string {
   const facilityName = facility.name;
   const { price } = d;
   const soldOut = d.free_units === 0;
-  const ld = {
-    '@context': 'https://schema.org',
-    '@type': 'Product',
-    name: d.title,
-    sku: d.code,
-    description: d.description,
-    image: d.photos.map((p) => p.url),
-    // The very Offer the widget's structured-data attribute writes for this listing.
-    offers: offerOf(d),
-  };
+  // The very JSON-LD the widget's structured-data attribute writes for this one listing, with the unit's words and photos.
+  const ld = selfStorageOf(facilityInfoOf(facility), [d]);
+  ld.makesOffer[0] = { ...ld.makesOffer[0]!, description: d.description, image: d.photos.map((p) => p.url) };
   const body = html`<main class="rent">
 <p class="facility">${facilityName}</p>
 <h1>${d.title}</h1>
-<p class="code">Unit type <span data-field="code">${d.code}</span></p>
+<p class="code">Unit <span data-field="code">${d.code}</span></p>
 <section class="offer">
-  <p class="price"><span class="gross" data-field="gross" data-minor="${price.gross}">${formatMoney(price.gross, price.currency)}</span> <span class="period">per ${formatPeriod(price.period)}</span></p>
+  ${priceLine(d)}
   <p class="net">Net <span data-field="net" data-minor="${price.net}">${formatMoney(price.net, price.currency)}</span> + VAT <span data-field="vat_rate">${price.vat_rate}</span>%${d.dynamic_pricing ? html` <span class="dynamic">(current demand-based price)</span>` : ''}</p>
   <p class="availability" data-field="free_units" data-count="${d.free_units}">${soldOut ? 'Sold out' : d.free_units === 1 ? '1 unit free' : `${d.free_units} units free`}</p>
   ${soldOut ? html`<p class="cta disabled">Currently sold out</p>` : rentAction(facility, d)}
 </section>
+${featuresPart(d)}
 <dl class="facts">
   <dt>Area</dt><dd data-field="area_m2">${formatArea(d.area_m2)}</dd>
   <dt>Dimensions</dt><dd data-field="dimensions">${formatDimensions(d.dimensions)}</dd>
   <dt>Deposit</dt><dd data-field="deposit" data-minor="${d.deposit.amount}">${formatMoney(d.deposit.amount, d.deposit.currency)}</dd>
   <dt>Minimum rental</dt><dd data-field="min_rental_period">${formatDuration(d.min_rental_period)}</dd>
   <dt>Notice period</dt><dd data-field="notice_period">${formatDuration(d.notice_period)}</dd>
+  ${termFacts(d)}
 </dl>
+${promotionsPart(d)}
+${schedulePart(d)}
+${moveInPart(d)}
+${protectionPart(d)}
 <p class="description">${d.description}</p>
 <section class="photos">
 ${
@@ -135,6 +145,7 @@ ${
       )
 }
 </section>
+${facilityPart(facility)}
 <section class="book"><h2>How to rent</h2><p>${nextSteps(facility)}</p></section>
 </main>`;
   return page(`${d.title} · ${facilityName}`, body, {
