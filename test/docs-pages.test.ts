@@ -9,7 +9,7 @@ import { REPO } from './helpers/fixture.ts';
 
 const LIMITS: Record<string, number> = { 'docs/performance.md': 250 };
 const MAX_LINES = 300;
-/** An iteration named in prose: "stop 33", "since stop", "in stop 4". Written with \x20 so it does not match itself. */
+/** A development iteration named in prose, by number or as a point in time; \x20 keeps the pattern from matching itself. */
 const ITERATION = /\bstops?\x20[0-9]+\b|since\x20stop|in\x20stop\x20[0-9]/i;
 
 const linesOf = (text: string) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
