@@ -1,14 +1,17 @@
-// The panel's stylesheet and its script (the Lit components Vite builds into dist/panel/panel.js), compressed once at
-// start and served as the client accepts them.
+// The panel's stylesheet, icon and script (the Lit components Vite builds into dist/panel/panel.js), and the widget's
+// module for the Embed tab's preview, compressed once at start and served as the client accepts them.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { ListingsError } from '../errors.ts';
 import { REPO_ROOT } from '../repo.ts';
+import { FAVICON_SVG } from './assets/favicon.svg.ts';
 import { PANEL_CSS } from './assets/panel.css.ts';
 import type { PanelRequest, PanelResponse } from './http.ts';
 
 export const PANEL_BUNDLE = join(REPO_ROOT, 'dist', 'panel', 'panel.js');
+/** The widget as partners load it: the Embed tab previews the very module its snippet names. */
+export const WIDGET_BUNDLE = join(REPO_ROOT, 'dist', 'widget', 'storage-listings.js');
 
 interface Asset {
   type: string;
@@ -32,10 +35,12 @@ function bundle(path: string): Buffer {
 
 export type PanelAssets = (path: string, req: PanelRequest) => PanelResponse | undefined;
 
-export function panelAssets(bundlePath = PANEL_BUNDLE): PanelAssets {
+export function panelAssets(bundlePath = PANEL_BUNDLE, widgetPath = WIDGET_BUNDLE): PanelAssets {
   const assets = new Map([
     ['/assets/panel.css', asset('text/css; charset=utf-8', Buffer.from(PANEL_CSS))],
+    ['/assets/favicon.svg', asset('image/svg+xml', Buffer.from(FAVICON_SVG))],
     ['/assets/panel.js', asset('text/javascript; charset=utf-8', bundle(bundlePath))],
+    ['/assets/storage-listings.js', asset('text/javascript; charset=utf-8', bundle(widgetPath))],
   ]);
   return (path, req) => {
     const a = assets.get(path);

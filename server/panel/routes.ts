@@ -5,10 +5,11 @@ import { ListingsError } from '../errors.ts';
 import type { PanelContext } from './handler.ts';
 import { htmlAnswer, plain, type PanelRequest, type PanelResponse } from './http.ts';
 import { importRoute } from './import.ts';
+import { embedRoutes } from './routes-embed.ts';
 import { keyRoutes } from './routes-keys.ts';
 import { auditBody } from './pages/audit.ts';
 import { facilitiesBody } from './pages/facilities.ts';
-import { embedBody, tabbed, type Tab } from './pages/facility.ts';
+import { tabbed, type Tab } from './pages/facility.ts';
 import { listingsBody, panelListingsOf } from './pages/listings.ts';
 import { importBody } from './pages/import.ts';
 import { panelPage } from './pages/layout.ts';
@@ -28,7 +29,7 @@ const FACILITY = '/facilities/([a-z0-9-]{1,64})';
 export function pageRoutes(): Route[] {
   return [
     { method: 'GET', pattern: /^\/$/, run: facilities },
-    { method: 'GET', pattern: new RegExp(`^${FACILITY}(?:/(api|snapshots|embed))?$`), run: facility },
+    { method: 'GET', pattern: new RegExp(`^${FACILITY}(?:/(api|snapshots))?$`), run: facility },
     {
       method: 'GET',
       pattern: /^\/import$/,
@@ -38,6 +39,7 @@ export function pageRoutes(): Route[] {
     { method: 'GET', pattern: /^\/audit$/, run: audit },
     { method: 'POST', pattern: new RegExp(`^${FACILITY}/snapshots/publish$`), run: publish },
     ...keyRoutes(FACILITY),
+    ...embedRoutes(FACILITY),
   ];
 }
 
@@ -72,9 +74,7 @@ export async function facility(
       ? apiBody(c.tx, c.who, id!, await c.store.listKeys(id), problem)
       : tab === 'snapshots'
         ? snapshotsBody(c.tx, c.who, id!, (await snapshotStates(c.store, c.snapshots, [id!]))?.get(id!), done)
-        : tab === 'embed'
-          ? embedBody(c.tx, c.publicUrl)
-          : await listingsTab(c, req, id!);
+        : await listingsTab(c, req, id!);
   const page = panelPage(c.tx, head.name, tabbed(c.tx, id!, (tab || 'listings') as Tab, body), c.who);
   return htmlAnswer(page, problem ? 400 : 200);
 }

@@ -1,60 +1,97 @@
-// The panel's stylesheet, its components' included (they render in the light DOM): readable from 390 px wide up,
-// visible focus, contrast above WCAG AA.
+// The panel's stylesheet, its components' included (they render in the light DOM): the widget's type scale, spacing and
+// palette, light or dark as the system prefers, readable from 360 px wide up, visible focus, contrast above WCAG AA.
 export const PANEL_CSS = `
-:root { color-scheme: light; font: 16px/1.5 system-ui, sans-serif; color: #1a1a1a; background: #fff; }
+:root { color-scheme: light dark; --text: #1f2328; --muted: #59636e; --bg: #fff; --surface: #f6f8fa;
+  --border: #d1d9e0; --line: #e4e7ec; --accent: #0a58a8; --accent-text: #fff; --danger: #b42318;
+  --danger-bg: #fef3f2; --danger-text: #7a271a; --badge-bg: #fef0c7; --badge-text: #7a2e0e; --ok-bg: #dafbe1;
+  --ok-text: #116329; font: 1rem/1.5 system-ui, -apple-system, 'Segoe UI', sans-serif; color: var(--text);
+  background: var(--bg); }
+@media (prefers-color-scheme: dark) {
+  :root { --text: #e6edf3; --muted: #9198a1; --bg: #0d1117; --surface: #151b23; --border: #3d444d; --line: #262c36;
+    --accent: #4493f8; --accent-text: #0d1117; --danger: #f85149; --danger-bg: #2d1214; --danger-text: #ffdcd7;
+    --badge-bg: #3b2300; --badge-text: #f2cc60; --ok-bg: #0f2d1a; --ok-text: #7ee2a8; }
+}
 body { margin: 0; }
-a { color: #0a58a8; }
-:focus-visible { outline: 3px solid #0a58a8; outline-offset: 2px; }
+a { color: var(--accent); }
+:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 .bar { display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; align-items: center; padding: .75rem 1rem;
-  background: #f2f4f7; border-bottom: 1px solid #d0d5dd; }
-.brand { font-weight: 700; text-decoration: none; color: #1a1a1a; }
+  background: var(--surface); border-bottom: 1px solid var(--border); }
+.brand { display: inline-flex; align-items: center; gap: .5rem; font-weight: 700; text-decoration: none;
+  color: var(--text); }
+.brand .operator { font-weight: 400; color: var(--muted); }
 nav ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: 0; padding: 0; }
-.who { display: flex; gap: .5rem; align-items: center; margin-left: auto; }
-main { padding: 1rem; max-width: 72rem; }
-h1 { font-size: 1.5rem; margin: .5rem 0 1rem; }
-h2 { font-size: 1.25rem; }
-h3 { font-size: 1.05rem; margin: 0 0 .5rem; }
-.tabs ul { border-bottom: 1px solid #d0d5dd; padding-bottom: .5rem; }
-.tabs a[aria-current='page'] { font-weight: 700; color: #1a1a1a; }
-.stack { display: grid; gap: .35rem; max-width: 32rem; margin-bottom: 1.5rem; }
-input, textarea, button { font: inherit; }
-input, textarea { padding: .4rem; border: 1px solid #667085; border-radius: 4px; width: 100%; box-sizing: border-box; }
-button { padding: .4rem .9rem; border: 1px solid #0a58a8; background: #0a58a8; color: #fff; border-radius: 4px;
-  cursor: pointer; justify-self: start; }
+.who { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin-left: auto; font-size: .875rem; }
+main { padding: 1rem; max-width: 75rem; box-sizing: border-box; }
+h1 { font-size: 1.5rem; line-height: 1.25; margin: .5rem 0 1rem; }
+h2 { font-size: 1.25rem; line-height: 1.3; margin: 1.25rem 0 .75rem; }
+h3 { font-size: 1.0625rem; margin: 0 0 .5rem; }
+.tabs ul { border-bottom: 1px solid var(--border); padding-bottom: .5rem; }
+.tabs a[aria-current='page'] { font-weight: 700; color: var(--text); }
+.stack { display: grid; gap: .5rem; max-width: 32rem; margin-bottom: 1.5rem; }
+input, textarea, button, select { font: inherit; color: inherit; }
+input, textarea, select { padding: .375rem .5rem; border: 1px solid var(--muted); border-radius: .375rem; width: 100%;
+  box-sizing: border-box; background: var(--bg); }
+input[type='checkbox'] { width: auto; margin: 0; accent-color: var(--accent); }
+input[type='color'] { padding: .125rem; height: 2.25rem; }
+button { padding: .375rem 1rem; border: 1px solid var(--accent); background: var(--accent); color: var(--accent-text);
+  border-radius: .375rem; cursor: pointer; justify-self: start; }
 label { display: block; margin-top: .5rem; }
 button.copy { display: block; margin: .5rem 0 1rem; }
-button.danger { background: #b42318; border-color: #b42318; }
-.who button { background: #fff; color: #0a58a8; }
-.muted { color: #555; font-weight: 400; }
-.badge { display: inline-block; padding: 0 .4rem; border-radius: 999px; background: #fef0c7; color: #7a2e0e;
-  font-size: .8rem; white-space: nowrap; }
-.problems { border: 1px solid #b42318; background: #fef3f2; color: #7a271a; padding: .5rem 1rem; border-radius: 4px; }
+button.danger { background: var(--danger); border-color: var(--danger); color: var(--bg); }
+.who button, button.secondary { background: var(--bg); color: var(--accent); }
+.muted { color: var(--muted); font-weight: 400; }
+.badge { display: inline-block; padding: 0 .5rem; border-radius: 999px; background: var(--badge-bg);
+  color: var(--badge-text); font-size: .875rem; white-space: nowrap; }
+.badge.ok { background: var(--ok-bg); color: var(--ok-text); }
+.badge.off { background: var(--surface); color: var(--muted); border: 1px solid var(--border); }
+.problems { border: 1px solid var(--danger); background: var(--danger-bg); color: var(--danger-text);
+  padding: .5rem 1rem; border-radius: .5rem; }
 .scroll { overflow-x: auto; }
-table { border-collapse: collapse; min-width: 100%; }
-th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid #e4e7ec; vertical-align: top; }
-.keys { list-style: none; padding: 0; display: grid; gap: 1rem; }
-.key { border: 1px solid #d0d5dd; border-radius: 6px; padding: .75rem 1rem; }
-.key dl, .facts { display: grid; grid-template-columns: max-content 1fr; gap: .1rem 1rem; margin: 0 0 .5rem; }
-.key dd, .facts dd { margin: 0; overflow-wrap: anywhere; }
+table { border-collapse: collapse; min-width: 100%; font-size: .9375rem; }
+th, td { text-align: left; padding: .5rem .75rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+thead th { font-size: .875rem; color: var(--muted); }
+tr.inactive { color: var(--muted); }
+.terms { margin: 0; padding: 0; list-style: none; font-size: .875rem; }
+.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: 0 0 1rem; }
+.facts dd { margin: 0; overflow-wrap: anywhere; }
+.facts dt { color: var(--muted); }
+.keys td form { margin: 0; }
+.keys details { margin-top: .25rem; }
+.keys details .stack { margin: .5rem 0; min-width: 14rem; }
 .secret { font-family: ui-monospace, monospace; }
-code { overflow-wrap: anywhere; }
-panel-listings, panel-revoke, panel-key-form, panel-copy { display: block; }
+code, textarea#embed { overflow-wrap: anywhere; font-family: ui-monospace, monospace; font-size: .875rem; }
+panel-listings, panel-revoke, panel-key-form, panel-copy, panel-embed { display: block; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
   white-space: nowrap; }
-.field-error { margin: 0; color: #b42318; font-size: .9rem; }
+.field-error { margin: 0; color: var(--danger); font-size: .875rem; }
 .field-error:empty { display: none; }
-[aria-invalid='true'] { border: 2px solid #b42318; }
+[aria-invalid='true'] { border: 2px solid var(--danger); }
 dialog { max-width: min(32rem, calc(100vw - 2rem)); box-sizing: border-box; padding: 1rem 1.25rem;
-  border: 1px solid #d0d5dd; border-radius: 6px; color: #1a1a1a; }
+  border: 1px solid var(--border); border-radius: .5rem; color: var(--text); background: var(--bg); }
 dialog::backdrop { background: rgb(0 0 0 / .45); }
 dialog h2 { margin-top: 0; }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; }
-button.secondary { background: #fff; color: #0a58a8; }
 button:disabled { opacity: .6; cursor: progress; }
 .filter { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin-bottom: .5rem; }
 .filter div { flex: 1 1 9rem; max-width: 14rem; }
+.filter .check { flex: 0 1 auto; max-width: none; }
 .filter label { margin-top: 0; }
+.check { display: flex; gap: .5rem; align-items: center; margin-top: .5rem; }
+.check label { margin: 0; }
 th a { color: inherit; }
 th[aria-sort='ascending'] a::after { content: ' \\2191'; content: ' \\2191' / ''; }
 th[aria-sort='descending'] a::after { content: ' \\2193'; content: ' \\2193' / ''; }
+fieldset { border: 1px solid var(--border); border-radius: .5rem; padding: .5rem 1rem 1rem; margin: 0; min-width: 0; }
+legend { font-weight: 600; padding: 0 .25rem; }
+.embed { display: grid; gap: 1rem 1.5rem; grid-template-columns: minmax(0, 1fr); align-items: start; }
+@media (min-width: 60rem) { .embed { grid-template-columns: minmax(18rem, 22rem) minmax(0, 1fr); } }
+.embed-form { max-width: none; margin: 0; }
+.colours { display: grid; grid-template-columns: repeat(auto-fill, minmax(7rem, 1fr)); gap: 0 .75rem; }
+.preview-frame { border: 1px dashed var(--border); border-radius: .5rem; padding: 1rem; background: var(--bg); }
+.preview-frame[data-theme='dark'] { color-scheme: dark; }
+.preview-frame[data-theme='light'], .preview-frame[data-theme='warm'] { color-scheme: light; }
+textarea#embed { min-height: 8rem; }
+.info { display: grid; gap: 0 2rem; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); margin-bottom: 1rem; }
+.info table { min-width: 0; }
+.note { border-left: 4px solid var(--border); padding: .25rem 1rem; background: var(--surface); }
 `;

@@ -1,4 +1,4 @@
-// The facility view's frame (its tabs) and the Embed tab: how partners show the listings.
+// The facility view's frame: its tabs.
 import { html, type Html } from '../../http/pages/html.ts';
 import type { Messages, Texts } from '../i18n/i18n.ts';
 
@@ -24,16 +24,4 @@ export function tabbed({ t }: Texts, facilityId: string, current: Tab, body: Htm
 <h2 id="tab-title">${t[TABS.find(([tab]) => tab === current)![1]]}</h2>
 ${body}
 </section>`;
-}
-
-export function embedSnippet(publicUrl: string, key = 'YOUR_API_KEY'): string {
-  return `<script type="module" src="${publicUrl}/widget/storage-listings.js"></script>
-<storage-listings api-key="${key}" api-base="${publicUrl}"></storage-listings>`;
-}
-
-export function embedBody({ t }: Texts, publicUrl: string): Html {
-  return html`<p>${t.embedIntro} <code>YOUR_API_KEY</code>.</p>
-<label for="embed">${t.embedSnippet}</label>
-<textarea id="embed" readonly rows="3">${embedSnippet(publicUrl)}</textarea>
-<panel-copy for="embed" label="${t.copy}" done-label="${t.copied}"></panel-copy>`;
 }

@@ -5,7 +5,7 @@ import { formatRate, MAX_LABEL_LENGTH } from '../../../shared/key-limits.ts';
 import type { KeyInfo } from '../../store/keys.ts';
 import type { Authenticated } from '../auth.ts';
 import type { Texts } from '../i18n/i18n.ts';
-import { embedSnippet } from './facility.ts';
+import { DEFAULT_EMBED, embedSnippet } from '../../../shared/embed-options.ts';
 import { csrfField, when } from './layout.ts';
 
 const keyPath = (k: KeyInfo, action = '') => `/keys/${encodeURIComponent(k.id)}${action}`;
@@ -78,7 +78,7 @@ export function newKeyBody({ t }: Texts, facilityId: string, key: string, info: 
 <input id="new-key" readonly value="${key}" class="secret">
 <panel-copy for="new-key" label="${t.copyKey}" done-label="${t.copied}"></panel-copy>
 <label for="new-embed">${t.snippetWithKey}</label>
-<textarea id="new-embed" readonly rows="3">${embedSnippet(publicUrl, key)}</textarea>
+<textarea id="new-embed" readonly rows="3">${embedSnippet(DEFAULT_EMBED, { publicUrl, facilityId, keyText: key })}</textarea>
 <panel-copy for="new-embed" label="${t.copy}" done-label="${t.copied}"></panel-copy>
 <p><a href="/facilities/${encodeURIComponent(facilityId)}/api">${t.backToApi}</a></p>`;
 }

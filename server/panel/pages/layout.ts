@@ -1,21 +1,42 @@
-// The frame of every panel page: landmarks, the navigation, who is logged in and the logout form.
+// The frame of every panel page: landmarks, the product and the operator's brand, the navigation, who is logged in and
+// the logout form.
 import { html, type Html } from '../../http/pages/html.ts';
 import type { Authenticated } from '../auth.ts';
 import type { Texts } from '../i18n/i18n.ts';
 
-export function panelPage(tx: Texts, title: string, main: Html, who?: Authenticated): string {
+export const PRODUCT = 'storage-listings';
+
+/**
+ * The operator's brand from PANEL_TITLE, shown beside the product on every page, the login page included: printable
+ * text of at most 80 characters, else none (a page never fails over its title).
+ */
+export function brandOf(env: Record<string, string | undefined> = process.env): string {
+  const title = (env.PANEL_TITLE ?? '').trim();
+  return title.length <= 80 && !/[\p{Cc}]/u.test(title) ? title : '';
+}
+
+export interface PageExtras {
+  /** Module scripts of the panel's own origin the page needs beside the panel's (the Embed tab's widget). */
+  scripts?: readonly string[];
+}
+
+export function panelPage(tx: Texts, title: string, main: Html, who?: Authenticated, extras: PageExtras = {}): string {
+  const brand = brandOf();
   return html`<!doctype html>
 <html lang="${tx.lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} - ${tx.t.panel}</title>
+<meta name="color-scheme" content="light dark">
+<title>${title} - ${brand ? `${brand} - ` : ''}${tx.t.panel}</title>
+<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/panel.css">
 <script type="module" src="/assets/panel.js"></script>
+${(extras.scripts ?? []).map((src) => html`<script type="module" src="${src}"></script>`)}
 </head>
 <body>
 <header class="bar">
-<a class="brand" href="/">storage-listings</a>
+<a class="brand" href="/"><img src="/assets/favicon.svg" alt="" width="24" height="24"> ${PRODUCT}${brand ? html` <span class="operator">${brand}</span>` : ''}</a>
 ${who ? nav(tx, who) : ''}
 </header>
 <main id="main">
