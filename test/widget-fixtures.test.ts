@@ -3,7 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { Detail, Jwks, ListResponse, Problem, Snapshot, SnapshotSignature, Summary } from '../shared/listing.ts';
-import { absolutize, fixtures, listResponseOf, problemOf, summaryOf } from '../widget/test/server/fixtures.js';
+import {
+  absolutize,
+  fixtures,
+  listResponseOf,
+  problemOf,
+  summaryOf,
+  TERMS_FACILITY,
+} from '../widget/test/server/fixtures.js';
 import { snapshotFile } from '../widget/test/server/snapshots.js';
 
 const ORIGIN = 'http://127.0.0.1:8000';
@@ -33,6 +40,11 @@ describe('the fake API fixtures', () => {
 
   it.each(named)('%s: the list body is a ListResponse', (name, listings) => {
     expectContract(ListResponse, listResponseOf(listings.map((l) => absolutize(l, ORIGIN))), name);
+  });
+
+  it('terms: the list body with its facility of address, hours, amenities, fees and protection is a ListResponse', () => {
+    const listings = fixtures.terms.map((l) => absolutize(l, ORIGIN));
+    expectContract(ListResponse, listResponseOf(listings, TERMS_FACILITY), 'terms');
   });
 
   it.each([
@@ -68,6 +80,7 @@ describe('the signed snapshot fixtures', () => {
     'wrong-key',
     'kid-mismatch',
     'no-signature',
+    'promotions',
   ];
   it.each(variants)('%s: listings.json is a Snapshot, its signature a SnapshotSignature', (variant) => {
     expectContract(Snapshot, json(`/snap/${variant}/listings.json`), variant);

@@ -4,7 +4,9 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
 const BUNDLE = new URL('../dist/widget/storage-listings.js', import.meta.url);
-const BUDGET_BYTES = 18.25 * 1024; // 18 KB, and a quarter for the withdrawn facility's state in three languages
+// What the rental page shows beyond price (issue 44) on top of 18 KB: its parts and words in three languages, the shared
+// pricing that prices a snapshot's promotions when shown, and the JSON-LD's address, hours and amenities.
+const BUDGET_BYTES = 23.5 * 1024;
 
 describe('dist/widget/storage-listings.js', () => {
   const source = readFileSync(BUNDLE);
@@ -13,6 +15,10 @@ describe('dist/widget/storage-listings.js', () => {
     const gzipped = gzipSync(source).length;
     expect(gzipped).toBeGreaterThan(5 * 1024); // Lit alone is more: a smaller file means a broken build
     expect(gzipped).toBeLessThanOrEqual(BUDGET_BYTES);
+  });
+
+  it('carries no zod: the contract reaches the widget as types only (a value imported from shared/listing.ts brings it)', () => {
+    expect(source.toString('utf8')).not.toMatch(/_zod|ZodError/);
   });
 
   it('runs under a strict CSP: no eval, no new Function', () => {

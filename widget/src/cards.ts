@@ -1,9 +1,11 @@
 // One listing card (and its same-sized loading skeleton): pure templates over the public Summary shape.
 import { html, nothing, type TemplateResult } from 'lit';
 import { formatArea, formatMoney, formatPercent, formatPeriod } from '../../shared/format.ts';
-import type { Summary } from '../../shared/listing.ts';
+import type { Price, Summary } from '../../shared/listing.ts';
+import { featureList, priceLine, unitTypeText } from './card-terms.ts';
 import type { Translate } from './i18n.ts';
 import { lazySrc } from './lazy-src.ts';
+import { winningPromotion, type Listing, type Terms } from './listing.ts';
 import { safeUrl } from './safe-url.ts';
 
 /**
@@ -19,6 +21,8 @@ export interface View {
   target: string;
   rel: string;
   headingLevel: number;
+  /** A listing's promotions, schedule and move-in: the API's as given, or a snapshot's priced now. */
+  terms: (listing: Listing) => Terms;
 }
 
 export type Action = 'details' | 'rent';
@@ -35,20 +39,21 @@ export function cardIdOf(element: Element): string | null {
   return element.closest('[data-listing-id]')?.getAttribute('data-listing-id') ?? null;
 }
 
-/** The gross price as the locale writes it: "329,00 zł". */
-const amountText = ({ price }: Summary, v: View) => formatMoney(price.gross, price.currency, v.locale);
-/** What follows the price: "/ month". */
-const periodText = ({ price }: Summary, v: View) => v.t('per', { period: formatPeriod(price.period, v.locale) });
+/** What follows a price: "/ month". */
+export const periodText = (price: Price, v: View) => v.t('per', { period: formatPeriod(price.period, v.locale) });
 
-/** The price for the dialog. A card writes the same two spans inline, to spare 200 nested template instances. */
-export function priceText(listing: Summary, v: View): TemplateResult {
-  return html`<span class="amount">${amountText(listing, v)}</span> <span class="period">${periodText(listing, v)}</span>`;
+/** A price for the dialog; a card writes its own beside any promotion (priceLine, card-terms.ts). */
+export function priceText(price: Price, v: View): TemplateResult {
+  return html`<span class="amount">${formatMoney(price.gross, price.currency, v.locale)}</span> <span class="period">${periodText(price, v)}</span>`;
 }
 
-export function netText(listing: Summary, v: View): string {
-  const { net, vat_rate, currency } = listing.price;
+/** The net and VAT of a price: "267,48 zł net + 23% VAT". */
+export function netText({ net, vat_rate, currency }: Price, v: View): string {
   return v.t('net', { net: formatMoney(net, currency, v.locale), vat: formatPercent(vat_rate, v.locale) });
 }
+
+/** The price a card shows big: the winning promotion's, else the regular one. */
+const shownPrice = (listing: Listing, v: View): Price => winningPromotion(v.terms(listing))?.price ?? listing.price;
 
 /** The availability class and words: "3 units left", "Last unit", "Sold out". */
 export function availability(listing: Summary, t: Translate): [string, string] {
@@ -74,7 +79,7 @@ export function rentLink(listing: Summary, v: View): TemplateResult | typeof not
   >`;
 }
 
-export function card(listing: Summary, v: View): TemplateResult {
+export function card(listing: Listing, v: View): TemplateResult {
   const cover = listing.cover_photo;
   const photo = cover ? safeUrl(cover.url, v.base) : null;
   const [state, free] = availability(listing, v.t);
@@ -84,7 +89,7 @@ export function card(listing: Summary, v: View): TemplateResult {
       photo ? html`<img part="photo" src=${lazySrc(photo)} alt=${cover?.caption ?? ''} loading="lazy" decoding="async" />` : html`<span part="no-photo" class="no-photo" role="img" aria-label=${v.t('noPhoto')}>${v.t('noPhoto')}</span>`
     }</div><div class="body"><div class="head"><span class="title" role="heading" aria-level=${v.headingLevel}>${listing.title}</span><span class="code">${listing.code}</span></div><span class="area">${
       formatArea(listing.area_m2, v.locale)
-    }</span><p part="price" class="price"><span class="amount">${amountText(listing, v)}</span> <span class="period">${periodText(listing, v)}</span></p>${v.showNet ? html`<p class="net">${netText(listing, v)}</p>` : nothing}<p part="free-units" class="free-units">${free}</p><div class="actions"><button type="button" class="secondary" aria-haspopup="dialog" data-action="details">${
+    }${unitTypeText(listing, v.t)}</span>${priceLine(listing, v.terms(listing), v.t, v.locale, periodText(listing.price, v))}${v.showNet ? html`<p class="net">${netText(shownPrice(listing, v), v)}</p>` : nothing}${featureList(listing, v.t)}<p part="free-units" class="free-units">${free}</p><div class="actions"><button type="button" class="secondary" aria-haspopup="dialog" data-action="details">${
       v.t('details')
     }<span class="sr-only"> ${listing.title}</span></button>${rentLink(listing, v)}</div></div></li>`;
 }

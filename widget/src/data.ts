@@ -2,6 +2,7 @@
 import { isSortKey } from '../../shared/sort.ts';
 import type { Detail, ListResponse, Problem, Snapshot, Summary } from '../../shared/listing.ts';
 import { WidgetError } from './errors.ts';
+import type { Facility } from './listing.ts';
 import { verifySignature } from './verify.ts';
 
 export interface LiveSource {
@@ -30,8 +31,8 @@ export interface Loaded {
   complete: boolean;
   /** The ETag, or the body itself when there is none: the same version means nothing changed. */
   version: string;
-  /** The facility's name, for the structured data. */
-  facility: string | undefined;
+  /** The facility as the answer describes it: its name (for the structured data) and, where given, the rest. */
+  facility: Facility | undefined;
   /** 'withdrawn' for a withdrawn facility's tombstone (`snapshot withdraw`): no longer listed, which is not an error. */
   empty?: 'withdrawn';
 }
@@ -121,7 +122,7 @@ function loadedOf(body: unknown, response: Response, text: string, complete: boo
     listings: listings.filter(complete ? isDetail : isSummary), // one malformed listing must not hide the others
     complete,
     version: response.headers.get('ETag') ?? text,
-    facility: facility?.name,
+    facility: typeof facility?.name === 'string' ? facility : undefined,
   };
 }
 
@@ -219,7 +220,7 @@ async function loadSnapshot(source: SnapshotSource, signal: AbortSignal): Promis
   }
   // A withdrawn facility's tombstone (contract, "Signed snapshots"): no longer listed, which is not an error.
   if ((value as { state?: string } | null)?.state === 'withdrawn')
-    return { listings: [], complete: true, version: text, empty: 'withdrawn' } as Loaded;
+    return { listings: [], complete: true, version: text, facility: undefined, empty: 'withdrawn' };
   return loadedOf(value, response, text, true);
 }
 

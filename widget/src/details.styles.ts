@@ -46,6 +46,8 @@ export const detailsStyles = css`
   }
   dd {
     margin: 0;
+  }
+  dialog dd {
     font-weight: 600;
   }
   .description {

@@ -1,8 +1,10 @@
 // The details view shown in the dialog: facts, description, rent link and a keyboard-usable photo gallery.
 import { html, nothing, type TemplateResult } from 'lit';
 import { formatArea, formatDimensions, formatDuration, formatMoney } from '../../shared/format.ts';
-import type { Detail, Photo, Summary } from '../../shared/listing.ts';
+import type { Photo, Summary } from '../../shared/listing.ts';
 import { netText, priceText, rentLink, availability, type View } from './cards.ts';
+import { fact, moveInSection, scheduleSection, termFacts } from './details-terms.ts';
+import type { ListingDetail } from './listing.ts';
 import { safeUrl } from './safe-url.ts';
 
 export interface DetailsView extends View {
@@ -46,16 +48,24 @@ function gallery(photos: Photo[], v: DetailsView): TemplateResult | typeof nothi
   </section>`;
 }
 
-function facts(d: Detail, v: DetailsView): TemplateResult {
-  const fact = (label: string, value: unknown) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`;
+/** What the richer fields make, or nothing where one is not shaped as the contract says: the rest still shows. */
+function safely(make: () => unknown): unknown {
+  try {
+    return make();
+  } catch {
+    return nothing;
+  }
+}
+
+function facts(d: ListingDetail, v: DetailsView): TemplateResult {
   const [, free] = availability(d, v.t);
   return html`<dl class="facts">
-    ${fact(v.t('price'), html`${priceText(d, v)}${v.showNet ? html`<br /><span class="net">${netText(d, v)}</span>` : nothing}`)}
+    ${fact(v.t('price'), html`${priceText(d.price, v)}${v.showNet ? html`<br /><span class="net">${netText(d.price, v)}</span>` : nothing}`)}
     ${fact(v.t('area'), formatArea(d.area_m2, v.locale))}
     ${fact(v.t('dimensions'), formatDimensions(d.dimensions, v.locale))}
     ${fact(v.t('minRental'), formatDuration(d.min_rental_period, v.locale))}
     ${fact(v.t('notice'), formatDuration(d.notice_period, v.locale))}
-    ${fact(v.t('deposit'), formatMoney(d.deposit.amount, d.deposit.currency, v.locale))}
+    ${fact(v.t('deposit'), formatMoney(d.deposit.amount, d.deposit.currency, v.locale))} ${safely(() => termFacts(d, v))}
   </dl>
   <p part="free-units" class="free-units">${free}</p>`;
 }
@@ -63,7 +73,7 @@ function facts(d: Detail, v: DetailsView): TemplateResult {
 /** The dialog's content: the heading at once, the rest when the Detail is there (or `pending`: loading or an error). */
 export function detailsView(
   listing: Summary,
-  detail: Detail | null,
+  detail: ListingDetail | null,
   pending: TemplateResult,
   v: DetailsView,
 ): TemplateResult {
@@ -74,7 +84,7 @@ export function detailsView(
     </div>
     ${
       detail
-        ? html`${facts(detail, v)}
+        ? html`${facts(detail, v)} ${safely(() => [scheduleSection(detail, v.terms(detail), v), moveInSection(detail, v.terms(detail), v)])}
           ${
             detail.description
               ? html`<section>

@@ -42,13 +42,8 @@ export interface Strings {
   errorExpired: string;
   errorNotFound: string;
   instead: string;
-  features: string;
   schedule: string;
-  runOne: string;
-  runMany: string;
-  runOpen: string;
   moveIn: string;
-  firstPeriod: string;
   total: string;
   protection: string;
   protectionRequired: string;
@@ -60,12 +55,13 @@ export interface Strings {
   accessHours: string;
   openNow: string;
   closedNow: string;
-  closed: string;
-  amenities: string;
-  /** The contract's vocabularies by word: a partial override keeps the other words. */
-  featureNames: Record<Feature, string>;
-  amenityNames: Record<Amenity, string>;
-  unitTypeNames: Record<UnitType, string>;
+  /**
+   * The contract's vocabularies by word; a word without an entry reads as itself ("ground_floor": "Ground floor"), so
+   * English lists only those that read otherwise, and a partial override keeps the other words.
+   */
+  featureNames: Partial<Record<Feature, string>>;
+  amenityNames: Partial<Record<Amenity, string>>;
+  unitTypeNames: Partial<Record<UnitType, string>>;
 }
 
 /** The entries that are one word per vocabulary word. */
@@ -150,13 +146,8 @@ const STRINGS: { [K in keyof Strings]: [en: Strings[K], pl: Strings[K], de: Stri
     'Diese Einheit ist nicht mehr verfügbar.',
   ],
   instead: ['{price} instead of {regular}', '{price} zamiast {regular}', '{price} statt {regular}'],
-  features: ['Features', 'Cechy', 'Merkmale'],
   schedule: ['Price by period', 'Cena w kolejnych okresach', 'Preis je Zeitraum'],
-  runOne: ['{unit} {from}', '{unit} {from}', '{unit} {from}'],
-  runMany: ['{unit} {from} to {to}', '{unit} {from}–{to}', '{unit} {from}–{to}'],
-  runOpen: ['From {unit} {from}', '{unit} {from} i kolejne', 'Ab {unit} {from}'],
   moveIn: ['Due at move-in', 'Do zapłaty przy wprowadzeniu', 'Fällig beim Einzug'],
-  firstPeriod: ['First {unit}', 'Pierwszy {unit}', 'Erster {unit}'],
   total: ['Total', 'Razem', 'Gesamt'],
   protection: ['Protection', 'Ubezpieczenie', 'Versicherung'],
   protectionRequired: ['Required: {plan}, {price}', 'Wymagane: {plan}, {price}', 'Erforderlich: {plan}, {price}'],
@@ -168,23 +159,8 @@ const STRINGS: { [K in keyof Strings]: [en: Strings[K], pl: Strings[K], de: Stri
   accessHours: ['Access', 'Dostęp', 'Zugang'],
   openNow: ['Open now', 'Teraz otwarte', 'Jetzt geöffnet'],
   closedNow: ['Closed now', 'Teraz zamknięte', 'Jetzt geschlossen'],
-  closed: ['closed', 'nieczynne', 'geschlossen'],
-  amenities: ['Amenities', 'Udogodnienia', 'Ausstattung'],
   featureNames: [
-    {
-      climate_controlled: 'Climate controlled',
-      heated: 'Heated',
-      indoor: 'Indoor',
-      outdoor: 'Outdoor',
-      drive_up: 'Drive-up',
-      ground_floor: 'Ground floor',
-      elevator_access: 'Lift access',
-      power: 'Power socket',
-      lighting: 'Lighting',
-      alarmed: 'Alarmed',
-      shelving: 'Shelving',
-      roll_up_door: 'Roll-up door',
-    },
+    { drive_up: 'Drive-up', elevator_access: 'Lift access', power: 'Power socket', roll_up_door: 'Roll-up door' },
     {
       climate_controlled: 'Klimatyzacja',
       heated: 'Ogrzewanie',
@@ -215,18 +191,7 @@ const STRINGS: { [K in keyof Strings]: [en: Strings[K], pl: Strings[K], de: Stri
     },
   ],
   amenityNames: [
-    {
-      cctv: 'CCTV',
-      gated: 'Gated',
-      alarm: 'Alarm system',
-      on_site_staff: 'Staff on site',
-      loading_bay: 'Loading bay',
-      trolleys: 'Trolleys',
-      elevator: 'Lift',
-      parking: 'Parking',
-      packing_supplies: 'Packing supplies',
-      wifi: 'Wi-Fi',
-    },
+    { cctv: 'CCTV', alarm: 'Alarm system', on_site_staff: 'Staff on site', elevator: 'Lift', wifi: 'Wi-Fi' },
     {
       cctv: 'Monitoring',
       gated: 'Teren ogrodzony',
@@ -235,7 +200,6 @@ const STRINGS: { [K in keyof Strings]: [en: Strings[K], pl: Strings[K], de: Stri
       loading_bay: 'Rampa załadunkowa',
       trolleys: 'Wózki',
       elevator: 'Winda',
-      parking: 'Parking',
       packing_supplies: 'Materiały do pakowania',
       wifi: 'Wi-Fi',
     },
@@ -253,23 +217,13 @@ const STRINGS: { [K in keyof Strings]: [en: Strings[K], pl: Strings[K], de: Stri
     },
   ],
   unitTypeNames: [
-    {
-      locker: 'Locker',
-      small: 'Small unit',
-      medium: 'Medium unit',
-      large: 'Large unit',
-      xl: 'Extra large unit',
-      parking: 'Parking space',
-      container: 'Container',
-      wine: 'Wine storage',
-      archive: 'Archive storage',
-    },
+    { xl: 'Extra large', parking: 'Parking space', wine: 'Wine storage', archive: 'Archive storage' },
     {
       locker: 'Skrytka',
-      small: 'Mały magazyn',
-      medium: 'Średni magazyn',
-      large: 'Duży magazyn',
-      xl: 'Bardzo duży magazyn',
+      small: 'Mały',
+      medium: 'Średni',
+      large: 'Duży',
+      xl: 'Bardzo duży',
       parking: 'Miejsce parkingowe',
       container: 'Kontener',
       wine: 'Przechowalnia wina',
@@ -277,12 +231,11 @@ const STRINGS: { [K in keyof Strings]: [en: Strings[K], pl: Strings[K], de: Stri
     },
     {
       locker: 'Schließfach',
-      small: 'Kleines Abteil',
-      medium: 'Mittleres Abteil',
-      large: 'Großes Abteil',
-      xl: 'Sehr großes Abteil',
+      small: 'Klein',
+      medium: 'Mittel',
+      large: 'Groß',
+      xl: 'Sehr groß',
       parking: 'Stellplatz',
-      container: 'Container',
       wine: 'Weinlager',
       archive: 'Archivraum',
     },
@@ -328,7 +281,7 @@ export type TextKey = Exclude<keyof Strings, WordGroup>;
 
 export interface Translate {
   (key: TextKey, vars?: Record<string, string | number>, count?: number): string;
-  /** A vocabulary word's text; a word this widget does not know (from a newer server) as it is, underscores as spaces. */
+  /** A vocabulary word's text; one without an entry (English's plain words, a newer server's) reads as itself. */
   word(group: WordGroup, word: string): string;
 }
 
@@ -355,7 +308,7 @@ export function translator(locale: string, overrides: Partial<Strings> | undefin
     word: (group: WordGroup, word: string): string => {
       const words = table[group] as Record<string, unknown>;
       const text = Object.hasOwn(words, word) ? words[word] : undefined;
-      return typeof text === 'string' ? text : word.replace(/_/g, ' ');
+      return typeof text === 'string' ? text : word.charAt(0).toUpperCase() + word.slice(1).replace(/_/g, ' ');
     },
   });
 }

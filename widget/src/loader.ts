@@ -4,6 +4,7 @@ import type { ReactiveController, ReactiveElement } from 'lit';
 import type { Detail, Summary } from '../../shared/listing.ts';
 import { loadListings, type Source } from './data.ts';
 import { asWidgetError, type WidgetError } from './errors.ts';
+import type { Facility } from './listing.ts';
 
 export type Phase = 'loading' | 'ready' | 'error';
 
@@ -28,8 +29,8 @@ export class Loader implements ReactiveController {
   waiting = false;
   /** Every listing of the source, in its order. */
   all: Summary[] = [];
-  /** The facility's name, when the source names it. */
-  facility: string | undefined;
+  /** The facility, when the source names it: its name, and its address, hours and amenities where given. */
+  facility: Facility | undefined;
   /** What an empty list says: no units, or (a withdrawn facility's tombstone) no longer listed. */
   emptyState: 'empty' | 'withdrawn' = 'empty';
   /** Details at hand by listing id: every one from a snapshot; from the API, those opened so far. */

@@ -11,12 +11,16 @@ import { DetailsDialog } from './details-dialog.ts';
 import { detailsStyles } from './details.styles.ts';
 import { WidgetError } from './errors.ts';
 import type { StorageListingsEventMap } from './events.ts';
+import { facilityHeader } from './facility-header.ts';
 import { pickLocale, translator, type Translate } from './i18n.ts';
 import { jsonLdScript } from './json-ld.ts';
+import { termsGiven, type ListingDetail } from './listing.ts';
 import { Loader } from './loader.ts';
 import { messageFor, problemView } from './problem.ts';
 import { LANGUAGE_PROPERTIES, SOURCE_PROPERTIES, jsonObject, type FieldsOf, type Typed } from './properties.ts';
+import { SnapshotTerms } from './snapshot-terms.ts';
 import { styles } from './storage-listings.styles.ts';
+import { termsStyles } from './terms.styles.ts';
 
 // The fields of the property table below, typed from it: Lit makes them accessors, the constructor sets defaults.
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
@@ -41,7 +45,13 @@ export interface StorageListings extends FieldsOf<typeof StorageListings.propert
  * @csspart listing - One card (`<li>`), carrying `data-listing-id`.
  * @csspart photo - The cover photo `<img>` of a card.
  * @csspart no-photo - What stands in for the cover photo of a listing without photos (labelled "No photo yet").
- * @csspart price - The gross price with its period ("329,00 zł / miesiąc").
+ * @csspart price - The gross price with its period ("329,00 zł / miesiąc"); with a promotion, the promoted one.
+ * @csspart promotion - The winning promotion on a card: its title and the promoted price (which holds `price`).
+ * @csspart regular-price - The regular price (`<s>`) struck through beside a promoted one.
+ * @csspart unit-type - The unit type beside the area ("Medium unit").
+ * @csspart features - Up to four of a card's features (`<ul>`), each an icon and its label.
+ * @csspart move-in - The details dialog's "Due at move-in": each part and the total.
+ * @csspart facility - The facility header of `show-facility`: address with a map link, hours, amenities.
  * @csspart free-units - The availability line ("3 units left", "Last unit", "Sold out").
  * @csspart rent-link - The rent `<a>`, whose `href` is the listing's `rent_url`.
  * @csspart error - The box of an error state.
@@ -57,6 +67,7 @@ export interface StorageListings extends FieldsOf<typeof StorageListings.propert
  * @cssproperty [--sl-available=#1a7f37] - "3 units left".
  * @cssproperty [--sl-low=#9a6700] - "Last unit".
  * @cssproperty [--sl-sold-out=#cf222e] - "Sold out" and error accents.
+ * @cssproperty [--sl-promotion=#bf3989] - A promotion's title (dark pages: #f778ba).
  * @cssproperty [--sl-radius=0.5rem] - Corner radius of cards, buttons and the dialog.
  * @cssproperty [--sl-font=inherit] - Font family (the page's by default).
  * @cssproperty [--sl-font-size=1rem] - Base font size.
@@ -65,7 +76,7 @@ export interface StorageListings extends FieldsOf<typeof StorageListings.propert
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class StorageListings extends LitElement {
-  static override styles = [styles, detailsStyles];
+  static override styles = [styles, detailsStyles, termsStyles];
 
   /**
    * The public properties, each declared once: attribute, how it is read, default (the constructor sets it) and doc.
@@ -140,11 +151,17 @@ export class StorageListings extends LitElement {
     headingLevel: { type: Number, attribute: 'heading-level', default: 2 },
     /**
      * Put one `<script type="application/ld+json">` into the element's light DOM for search engines: schema.org
-     * `SelfStorage` with an `Offer` per listing shown (price as a decimal in major units, `priceCurrency`, availability
-     * `InStock`/`SoldOut`, `url` = `rent_url`). Rewritten in place on refresh; the very Offer the rental page carries
-     * for that listing (one function, `shared/structured-data.ts`, writes both).
+     * `SelfStorage` (with the facility's address, coordinates, hours and amenities where the answer gives them) with an
+     * `Offer` per listing shown (price as a decimal in major units, `priceCurrency`, availability `InStock`/`SoldOut`,
+     * `url` = `rent_url`, the price per period while promotions run). Rewritten in place on refresh; the very JSON-LD
+     * the rental page carries (one module, `shared/structured-data.ts`, writes both).
      */
     structuredData: { type: Boolean, attribute: 'structured-data', default: false },
+    /**
+     * Show a header above the units with the facility's address and a plain link to OpenStreetMap (no map script or
+     * tile is loaded), today's office and access hours with "open now" in the facility's time zone, and its amenities.
+     */
+    showFacility: { type: Boolean, attribute: 'show-facility', default: false },
     /**
      * JSON object overriding any text, e.g. `strings='{"empty":"Nothing free right now"}'` (also settable as a JS
      * property).
@@ -163,11 +180,14 @@ export class StorageListings extends LitElement {
     source: () => this.source(),
     refresh: () => this.refresh,
     loaded: () => {
+      // A snapshot carries every promotion with its times: which are active is decided now, and again as they change.
+      this.terms.price(this.src ? (this.loader.all as ListingDetail[]) : [], this.loader.facility);
       this.listings = arrange(this.loader.all, this);
       this.emit('storage-listings-load', { listings: this.listings });
     },
     failed: (error) => this.emitError(error),
   });
+  private readonly terms = new SnapshotTerms(this);
   private readonly dialog = new DetailsDialog(this, {
     source: () => this.source(),
     details: () => this.loader.details,
@@ -198,6 +218,7 @@ export class StorageListings extends LitElement {
     const script = (this.jsonLd ??= jsonLdScript());
     if (!this.structuredData) return script.remove();
     // "<" escaped, so the page stays valid HTML when serialized (an SSR snapshot, a saved page).
+    // The facility as the answer gives it: its address, hours and amenities too, as the rental page tells them.
     script.replaceChildren(JSON.stringify(selfStorageOf(this.loader.facility, this.listings)).replace(/</g, '\\u003c'));
     if (script.parentNode !== this) this.append(script);
   }
@@ -259,6 +280,8 @@ export class StorageListings extends LitElement {
       target: this.target,
       rel: this.rel,
       headingLevel: Math.min(Math.max(Math.trunc(Number(this.headingLevel)) || 2, 1), 6),
+      // Live: the API priced them for the instant it answered. A snapshot's: priced when loaded or when one changed.
+      terms: (listing) => this.terms.of(listing.id) ?? termsGiven(listing),
     };
   }
 
@@ -294,7 +317,9 @@ export class StorageListings extends LitElement {
 
   protected override render(): TemplateResult {
     const v = this.view();
+    const header =
+      this.showFacility && this.loader.phase === 'ready' ? facilityHeader(this.loader.facility, v, Date.now()) : '';
     return html`<div class="sr-only" role="status">${this.announcement()}</div>
-      ${this.content(v)} ${this.dialog.render(v)}`;
+      ${header} ${this.content(v)} ${this.dialog.render(v)}`;
   }
 }

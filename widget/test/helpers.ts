@@ -33,10 +33,21 @@ declare global {
 }
 
 const mounted = new Set<HTMLElement>();
+const realNow = Date.now.bind(Date);
 afterEach(() => {
   for (const element of mounted) element.remove();
   mounted.clear();
+  Date.now = realNow;
 });
+
+/**
+ * Sets the page's clock (`Date.now`) to `instant`, from where it runs on in real time; each test ends on the real clock.
+ * Timers keep real time: a timer the widget sets for a later instant fires when this clock reaches it.
+ */
+export function setClock(instant: number): void {
+  const offset = instant - realNow();
+  Date.now = () => realNow() + offset;
+}
 
 /** Creates a <storage-listings>, lets `before` attach listeners, then puts it in the page. */
 export function mount(

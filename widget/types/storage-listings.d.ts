@@ -14,6 +14,47 @@ export interface StorageListingsListing {
   free_units: number;
   rent_url: string;
   cover_photo: { url: string; caption: string } | null;
+  unit_type: 'locker' | 'small' | 'medium' | 'large' | 'xl' | 'parking' | 'container' | 'wine' | 'archive' | null;
+  features: (
+    | 'climate_controlled'
+    | 'heated'
+    | 'indoor'
+    | 'outdoor'
+    | 'drive_up'
+    | 'ground_floor'
+    | 'elevator_access'
+    | 'power'
+    | 'lighting'
+    | 'alarmed'
+    | 'shelving'
+    | 'roll_up_door'
+  )[];
+  promotions: {
+    code: string;
+    title: string;
+    terms: string | null;
+    kind: 'percent' | 'amount_off' | 'fixed_price';
+    value: number;
+    from_period: number;
+    to_period: number;
+    starts_at: string | null;
+    ends_at: string | null;
+    new_tenants_only: boolean;
+    price: { gross: number; net: number; vat_rate: number; currency: string; period: string };
+  }[];
+  schedule: { from_period: number; to_period: number | null; gross: number; net: number; promotion: string | null }[];
+  move_in: {
+    gross: number;
+    net: number;
+    currency: string;
+    parts: {
+      kind: 'first_period' | 'deposit' | 'fee' | 'protection';
+      code: string | null;
+      gross: number;
+      net: number;
+      vat_rate: number;
+    }[];
+  };
 }
 
 /** Every text the widget shows, by key; the `strings` property (or attribute) overrides any of them. */
@@ -53,6 +94,59 @@ export interface StorageListingsStrings {
   errorVerify: string;
   errorExpired: string;
   errorNotFound: string;
+  instead: string;
+  schedule: string;
+  moveIn: string;
+  total: string;
+  protection: string;
+  protectionRequired: string;
+  protectionOptional: string;
+  door: string;
+  floor: string;
+  map: string;
+  officeHours: string;
+  accessHours: string;
+  openNow: string;
+  closedNow: string;
+  /**
+   * The contract's vocabularies by word; a word without an entry reads as itself ("ground_floor": "Ground floor"), so
+   * English lists only those that read otherwise, and a partial override keeps the other words.
+   */
+  featureNames: Partial<
+    Record<
+      | 'climate_controlled'
+      | 'heated'
+      | 'indoor'
+      | 'outdoor'
+      | 'drive_up'
+      | 'ground_floor'
+      | 'elevator_access'
+      | 'power'
+      | 'lighting'
+      | 'alarmed'
+      | 'shelving'
+      | 'roll_up_door',
+      string
+    >
+  >;
+  amenityNames: Partial<
+    Record<
+      | 'parking'
+      | 'cctv'
+      | 'gated'
+      | 'alarm'
+      | 'on_site_staff'
+      | 'loading_bay'
+      | 'trolleys'
+      | 'elevator'
+      | 'packing_supplies'
+      | 'wifi',
+      string
+    >
+  >;
+  unitTypeNames: Partial<
+    Record<'locker' | 'small' | 'medium' | 'large' | 'xl' | 'parking' | 'container' | 'wine' | 'archive', string>
+  >;
 }
 
 /** `storage-listings-load`: Listings were loaded (or changed on refresh). `detail: { listings }`, as shown. */
@@ -185,12 +279,19 @@ export interface StorageListingsAttributes {
   'heading-level'?: number | string;
   /**
    * Put one `<script type="application/ld+json">` into the element's light DOM for search engines: schema.org
-   * `SelfStorage` with an `Offer` per listing shown (price as a decimal in major units, `priceCurrency`, availability
-   * `InStock`/`SoldOut`, `url` = `rent_url`). Rewritten in place on refresh; the very Offer the rental page carries for
-   * that listing (one function, `shared/structured-data.ts`, writes both).
+   * `SelfStorage` (with the facility's address, coordinates, hours and amenities where the answer gives them) with an
+   * `Offer` per listing shown (price as a decimal in major units, `priceCurrency`, availability `InStock`/`SoldOut`,
+   * `url` = `rent_url`, the price per period while promotions run). Rewritten in place on refresh; the very JSON-LD the
+   * rental page carries (one module, `shared/structured-data.ts`, writes both).
    * @default false
    */
   'structured-data'?: boolean;
+  /**
+   * Show a header above the units with the facility's address and a plain link to OpenStreetMap (no map script or tile
+   * is loaded), today's office and access hours with "open now" in the facility's time zone, and its amenities.
+   * @default false
+   */
+  'show-facility'?: boolean;
   /**
    * JSON object overriding any text, e.g. `strings='{"empty":"Nothing free right now"}'` (also settable as a JS
    * property).
@@ -223,7 +324,13 @@ export interface StorageListingsReactEvents {
  * @csspart listing - One card (`<li>`), carrying `data-listing-id`.
  * @csspart photo - The cover photo `<img>` of a card.
  * @csspart no-photo - What stands in for the cover photo of a listing without photos (labelled "No photo yet").
- * @csspart price - The gross price with its period ("329,00 zł / miesiąc").
+ * @csspart price - The gross price with its period ("329,00 zł / miesiąc"); with a promotion, the promoted one.
+ * @csspart promotion - The winning promotion on a card: its title and the promoted price (which holds `price`).
+ * @csspart regular-price - The regular price (`<s>`) struck through beside a promoted one.
+ * @csspart unit-type - The unit type beside the area ("Medium unit").
+ * @csspart features - Up to four of a card's features (`<ul>`), each an icon and its label.
+ * @csspart move-in - The details dialog's "Due at move-in": each part and the total.
+ * @csspart facility - The facility header of `show-facility`: address with a map link, hours, amenities.
  * @csspart free-units - The availability line ("3 units left", "Last unit", "Sold out").
  * @csspart rent-link - The rent `<a>`, whose `href` is the listing's `rent_url`.
  * @csspart error - The box of an error state.
@@ -239,6 +346,7 @@ export interface StorageListingsReactEvents {
  * @cssproperty [--sl-available=#1a7f37] - "3 units left".
  * @cssproperty [--sl-low=#9a6700] - "Last unit".
  * @cssproperty [--sl-sold-out=#cf222e] - "Sold out" and error accents.
+ * @cssproperty [--sl-promotion=#bf3989] - A promotion's title (dark pages: #f778ba).
  * @cssproperty [--sl-radius=0.5rem] - Corner radius of cards, buttons and the dialog.
  * @cssproperty [--sl-font=inherit] - Font family (the page's by default).
  * @cssproperty [--sl-font-size=1rem] - Base font size.
@@ -325,12 +433,19 @@ export declare class StorageListings extends HTMLElement {
   headingLevel: number;
   /**
    * Put one `<script type="application/ld+json">` into the element's light DOM for search engines: schema.org
-   * `SelfStorage` with an `Offer` per listing shown (price as a decimal in major units, `priceCurrency`, availability
-   * `InStock`/`SoldOut`, `url` = `rent_url`). Rewritten in place on refresh; the very Offer the rental page carries for
-   * that listing (one function, `shared/structured-data.ts`, writes both).
+   * `SelfStorage` (with the facility's address, coordinates, hours and amenities where the answer gives them) with an
+   * `Offer` per listing shown (price as a decimal in major units, `priceCurrency`, availability `InStock`/`SoldOut`,
+   * `url` = `rent_url`, the price per period while promotions run). Rewritten in place on refresh; the very JSON-LD the
+   * rental page carries (one module, `shared/structured-data.ts`, writes both).
    * @default false
    */
   structuredData: boolean;
+  /**
+   * Show a header above the units with the facility's address and a plain link to OpenStreetMap (no map script or tile
+   * is loaded), today's office and access hours with "open now" in the facility's time zone, and its amenities.
+   * @default false
+   */
+  showFacility: boolean;
   /**
    * JSON object overriding any text, e.g. `strings='{"empty":"Nothing free right now"}'` (also settable as a JS
    * property).

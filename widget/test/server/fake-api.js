@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { tsImport } from 'tsx/esm/api';
-import { absolutize, API_KEY, fixtures, listResponseOf, problemOf } from './fixtures.js';
+import { absolutize, API_KEY, fixtures, listResponseOf, problemOf, TERMS_FACILITY } from './fixtures.js';
 import { cacheControlOf, snapshotFile } from './snapshots.js';
 
 // The API's own sort comparators (TypeScript, so loaded through tsx: this file runs in the test runner's plain Node).
@@ -99,7 +99,7 @@ async function api(ctx, scenario, token, id) {
   } else {
     if (ctx.query.available === 'true') listings = listings.filter((l) => l.free_units > 0);
     if (isSortKey(ctx.query.sort)) listings = sortListings(listings, ctx.query.sort);
-    body = JSON.stringify(listResponseOf(listings));
+    body = JSON.stringify(listResponseOf(listings, scenario === 'terms' ? TERMS_FACILITY : undefined));
   }
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
   if (ctx.get('If-None-Match') === etag) return send(ctx, (entry.status = 304), undefined, { ...common, ETag: etag });

@@ -1,37 +1,15 @@
 // Listings the fake API and the signed snapshots serve to the browser tests: Detail objects per the public contract
 // (test/widget-fixtures.test.ts parses every one with the server's zod schemas, so a contract change breaks them).
 // URLs are written relative to the test server and made absolute (as the real API's are) when served.
-// Plain JavaScript without Node imports: the test runner's server and the browser tests both load it.
+// Plain JavaScript without Node imports: the test runner's server, vitest and the browser tests all load it.
+import { FACILITY, listing, photo } from './listing.js';
+import { terms } from './terms.js';
+
+export { FACILITY };
+export { snapshotTermsListings, T0, TERMS_FACILITY } from './terms.js';
 
 /** The key the fake API accepts. */
 export const API_KEY = 'svc_live_Widget0Tests0Key0000000000000';
-
-export const FACILITY = { id: 'wro-1', name: 'SafeBox Wroclaw Centrum' };
-
-const photo = (name, caption) => ({ url: `/img/${name}.svg`, caption, width: 400, height: 300 });
-
-function listing(id, code, fields) {
-  const detail = {
-    id: `lst_${id.padStart(20, '0')}`,
-    code,
-    title: `Unit ${code}`,
-    area_m2: 7.5,
-    price: { gross: 32900, net: 26748, vat_rate: 23, currency: 'PLN', period: 'P1M' },
-    dynamic_pricing: true,
-    free_units: 3,
-    rent_url: `/rent/wro-1/${code}`,
-    cover_photo: null,
-    dimensions: { width_m: 2.5, depth_m: 3, height_m: 2.4 },
-    description: 'Drive-up access.\nOpen 6:00–22:00.',
-    min_rental_period: 'P1M',
-    notice_period: 'P14D',
-    deposit: { amount: 29900, currency: 'PLN' },
-    photos: [],
-    ...fields,
-  };
-  const [first] = detail.photos; // a Detail carries every Summary field, the cover photo included
-  return { ...detail, cover_photo: first ? { url: first.url, caption: first.caption } : null };
-}
 
 const basic = [
   listing('a1', 'M-07', {
@@ -91,11 +69,11 @@ const many = Array.from({ length: 60 }, (_, i) =>
 /** Codes whose natural order (S-2 before S-10) is not their order as text, a tie (S-2, S-02) and mixed case. */
 const codes = ['S-10', 'S-2', 'A-1', 's-3', 'S-02', 'S-1'].map((code, i) => listing(`c0${i}`, code, {}));
 
-export const fixtures = { basic, eur, hostile, many, codes, empty: [] };
+export const fixtures = { basic, eur, hostile, many, codes, terms, empty: [] };
 
 /** The list endpoint's body. */
-export function listResponseOf(listings) {
-  return { facility: FACILITY, listings: listings.map(summaryOf) };
+export function listResponseOf(listings, facility = FACILITY) {
+  return { facility, listings: listings.map(summaryOf) };
 }
 
 /** An RFC 9457 problem body as the API answers it (the fake API's own wording: tests assert codes, not prose). */
@@ -106,7 +84,9 @@ export function problemOf(status, code) {
 /** The Summary view of a Detail: what the list endpoint answers. */
 export function summaryOf(detail) {
   const { id, code, title, area_m2, price, dynamic_pricing, free_units, rent_url, cover_photo } = detail;
-  return { id, code, title, area_m2, price, dynamic_pricing, free_units, rent_url, cover_photo };
+  const { unit_type, features, promotions, schedule, move_in } = detail;
+  const summary = { id, code, title, area_m2, price, dynamic_pricing, free_units, rent_url, cover_photo };
+  return { ...summary, unit_type, features, promotions, schedule, move_in };
 }
 
 /** A deep copy with relative URLs made absolute against the server's origin, as the real API answers. */

@@ -2,7 +2,7 @@
 // consistent layout (v<N>/listings.json and .sig, then the pointer pair) and keys.json, plus an older release's layout,
 // a pointer caught mid-publish, tampered, renumbered, expired and wrongly signed variants, and another facility's.
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
-import { absolutize, FACILITY, fixtures } from './fixtures.js';
+import { absolutize, FACILITY, fixtures, snapshotTermsListings, T0, TERMS_FACILITY } from './fixtures.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -16,11 +16,11 @@ function keyPair() {
 const trusted = keyPair(); // published in keys.json
 const stranger = keyPair(); // not published
 
-function body(origin, { version = 3, kid = trusted.kid, expiresIn = 7 * DAY, facility = FACILITY } = {}) {
+function body(origin, { version = 3, kid = trusted.kid, expiresIn = 7 * DAY, facility = FACILITY, listings } = {}) {
   const now = Date.now();
   const snapshot = {
     facility,
-    listings: fixtures.basic.map((l) => absolutize(l, origin)),
+    listings: (listings ?? fixtures.basic).map((l) => absolutize(l, origin)),
     version,
     generated_at: new Date(now - DAY + version * 60_000).toISOString(), // one version, one time: no two alike
     expires_at: new Date(now + expiresIn).toISOString(),
@@ -91,6 +91,12 @@ function build(origin) {
   const claimsStranger = body(origin, { kid: stranger.kid });
   const otherFacility = body(origin, { facility: { id: 'krk-1', name: 'SafeBox Krakow' } });
   const gone = tombstone();
+  // Generated at the runner's start with every promotion before it expires, each with its times (issue 44).
+  const timed = body(origin, {
+    expiresIn: 14 * DAY,
+    facility: TERMS_FACILITY,
+    listings: snapshotTermsListings(T0),
+  });
   const variants = {
     valid: published([v2, signature(v2)], [v3, signature(v3)]),
     // Between the publisher's two pointer writes: listings.json is version 4 already, its .sig still version 3's.
@@ -109,6 +115,7 @@ function build(origin) {
     // Genuine and validly signed, but another facility's: only a reader that pins the facility can tell.
     'other-facility': published([otherFacility, signature(otherFacility)]),
     withdrawn: published([v3, signature(v3)], [gone, signature(gone)]),
+    promotions: published([timed, signature(timed)]),
     'withdrawn-tampered': { ...published([gone, signature(gone)]), 'listings.json': renumber(gone, 5) },
   };
   const files = new Map([['/snap/keys.json', Buffer.from(JSON.stringify({ keys: [trusted.jwk] }))]]);

@@ -1,0 +1,43 @@
+// The opt-in facility header (`show-facility`): the address with a plain link to OpenStreetMap (no map script or tile is
+// loaded), today's office and access hours with "open now" in the facility's time zone, and the amenities.
+import { html, nothing, type TemplateResult } from 'lit';
+import type { Hours } from '../../shared/listing.ts';
+import type { View } from './cards.ts';
+import { hoursAt } from './hours.ts';
+import type { Facility } from './listing.ts';
+
+/** The facility on openstreetmap.org, marked and zoomed to its street. */
+export const mapUrl = ({ lat, lng }: { lat: number; lng: number }): string =>
+  `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=17/${lat}/${lng}`;
+
+/** "Open now 09:00–18:00": whether it is open, and the day's hours (none: closed all day). */
+function hoursRow(label: string, hours: Hours | null | undefined, timeZone: string, v: View, now: number) {
+  if (!hours) return nothing;
+  const { open, ranges } = hoursAt(hours, timeZone, now);
+  // prettier-ignore
+  return html`<div><dt>${label}</dt><dd><span class="now ${open ? 'open' : 'shut'}">${v.t(open ? 'openNow' : 'closedNow')}</span> ${ranges.join(', ')}</dd></div>`;
+}
+
+function header(f: Facility, v: View, now: number): TemplateResult {
+  const { address: a, geo, timezone, office_hours, access_hours, amenities } = f;
+  const hint = v.target === '_blank' ? ` ${v.t('newTab')}` : '';
+  const line = a ? [a.street, `${a.postal_code ?? ''} ${a.city}`.trim(), a.region].filter(Boolean).join(', ') : '';
+  // prettier-ignore
+  return html`<div part="facility" class="notice facility">
+    <p class="facility-name">${f.name}</p>
+    <p>${line} ${geo ? html`<a href=${mapUrl(geo)} target=${v.target || nothing} rel=${v.rel || nothing}>${v.t('map')}<span class="sr-only"> (OpenStreetMap)${hint}</span></a>` : nothing}</p>
+    ${timezone ? html`<dl class="hours">${hoursRow(v.t('officeHours'), office_hours, timezone, v, now)}${hoursRow(v.t('accessHours'), access_hours, timezone, v, now)}</dl>` : nothing}
+    ${amenities?.length ? html`<ul class="amenities">${amenities.map((x) => html`<li>${v.t.word('amenityNames', x)}</li>`)}</ul>` : nothing}
+  </div>`;
+}
+
+/** The header, or nothing for a facility the answer gives no address, hours or amenities of, or gives them malformed. */
+export function facilityHeader(facility: Facility | undefined, v: View, now: number): TemplateResult | typeof nothing {
+  if (!facility?.address && !facility?.geo && !facility?.timezone && !facility?.amenities?.length) return nothing;
+  try {
+    return header(facility, v, now);
+  } catch {
+    // a field not shaped as the contract says (or a time zone this browser lacks): no header rather than no widget
+    return nothing;
+  }
+}

@@ -1,0 +1,68 @@
+// The look of what <storage-listings> shows beyond the price: the promotion, features, the facility header, and the
+// dialog's schedule and move-in total, on the same --sl-* custom properties as the cards.
+import { css } from 'lit';
+
+export const termsStyles = css`
+  .promotion-title {
+    color: var(--sl-promotion, light-dark(#bf3989, #f778ba));
+    font-size: 0.875rem;
+    font-weight: 700;
+  }
+  s,
+  .features {
+    color: var(--_muted);
+    font-size: 0.875rem;
+    font-weight: 400;
+  }
+  .features,
+  .amenities,
+  .hours,
+  .terms dl {
+    margin: 0.25rem 0 0;
+  }
+  .features,
+  .amenities {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.25rem 0.75rem;
+    padding: 0;
+    list-style: none;
+  }
+  .icon {
+    width: 1em;
+    margin-inline-end: 0.25rem;
+    vertical-align: -0.125em;
+    fill: none;
+    stroke: currentColor;
+    stroke-width: 2;
+  }
+  .facility {
+    margin-bottom: var(--_gap);
+    gap: 0.25rem;
+  }
+  .facility-name,
+  .now,
+  .total {
+    font-weight: 700;
+  }
+  .facility a {
+    color: var(--_accent);
+  }
+  .now {
+    color: var(--_available);
+  }
+  .shut {
+    color: var(--_sold-out);
+  }
+  .terms div {
+    display: flex;
+    justify-content: space-between;
+    gap: 1rem;
+  }
+  .terms dt::first-letter {
+    text-transform: uppercase;
+  }
+  .total {
+    border-top: 1px solid var(--_border);
+  }
+`;
