@@ -96,6 +96,22 @@ describe('accessibility (axe-core)', () => {
     await assertAccessible(el, 'the details dialog');
   });
 
+  it('has no violations with promotions, features, the facility header and the move-in total, light and dark', async () => {
+    const el = mount({ ...liveAttributes('terms', token()), locale: 'en', 'show-facility': true, 'show-net': true });
+    const [first] = await waitForCards(el, 3);
+    await waitFor(() => part(root(el), 'promotion') && part(root(el), 'facility'), 'the promotion and the header');
+    await assertAccessible(el, 'the list with promotions and the facility header');
+    (first!.querySelector('[data-action="details"]') as HTMLButtonElement).click();
+    await waitFor(() => root(el).querySelector('dialog[open] [part~="move-in"]'), 'the dialog with move-in');
+    await assertAccessible(el, 'the details dialog with the schedule and move-in');
+    const restore = darkPage();
+    try {
+      await assertAccessible(el, 'the details dialog with move-in on a dark page');
+    } finally {
+      restore();
+    }
+  });
+
   it('has no violations on a dark page, in the list and the error state', async () => {
     const restore = darkPage();
     try {
