@@ -25,7 +25,7 @@ export function priceLine(listing: Listing, terms: Terms, t: Translate, locale: 
   }
   const promoted = money(promotion.price, locale);
   // prettier-ignore
-  return html`<div part="promotion" class="promotion"><p class="promotion-title">${promotion.title}</p><p part="price" class="price"><span aria-hidden="true"><span class="amount">${promoted}</span> <s part="regular-price">${regular}</s> <span class="period">${period}</span></span><span class="sr-only">${t('instead', { price: promoted, regular })} ${period}</span></p></div>`;
+  return html`<div part="promotion" class="promotion"><p class="promotion-title">${promotion.title}</p><p part="price" class="price"><span aria-hidden="true"><span class="amount">${promoted}</span> <span class="period">${period}</span> <s part="regular-price">${regular}</s></span><span class="sr-only">${t('instead', { price: promoted, regular })} ${period}</span></p></div>`;
 }
 
 /** The unit type's words ("Medium unit"), or nothing. */

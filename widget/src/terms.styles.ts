@@ -54,10 +54,17 @@ export const termsStyles = css`
   .shut {
     color: var(--_sold-out);
   }
-  .terms div {
+  .terms div,
+  .hours div {
     display: flex;
     justify-content: space-between;
     gap: 1rem;
+  }
+  .hours div {
+    justify-content: start;
+  }
+  .period {
+    white-space: nowrap;
   }
   .terms dt::first-letter {
     text-transform: uppercase;

@@ -54,7 +54,7 @@ describe('promotions, features and unit type on a card', () => {
     equal(promotion.querySelector('.promotion-title')?.textContent, '50% off your first month');
     const price = part(promotion, 'price');
     ok(price, 'the price part inside the promotion');
-    equal(visibleText(price), flat(`${money(16450)} ${money(32900)} / month`));
+    equal(visibleText(price), flat(`${money(16450)} / month ${money(32900)}`));
     const regular = part(price, 'regular-price');
     equal(regular?.tagName, 'S', 'the regular price is an <s>');
     equal(regular?.textContent, money(32900));
