@@ -176,3 +176,49 @@ describe('live answers as given', () => {
     equal(cards(el).length, 3);
   });
 });
+
+describe('answers the widget does not fully know', () => {
+  /** An unsigned snapshot of one `terms` listing and a facility, changed by `change`, served from a blob: URL. */
+  async function odd(
+    change: (snapshot: { facility: Record<string, unknown>; listings: Record<string, unknown>[] }) => void,
+  ) {
+    const listings = await (await fetch('/__test/fixtures/terms')).json();
+    const snapshot = { facility: { id: 'wro-1', name: 'SafeBox' }, listings: [listings[0]], version: 1 };
+    change(snapshot);
+    const src = URL.createObjectURL(new Blob([JSON.stringify(snapshot)], { type: 'application/json' }));
+    const el = mount({ src, locale: 'en', 'show-facility': true });
+    const [card] = await waitForCards(el, 1);
+    return { el, card: card! };
+  }
+
+  it("shows a newer server's vocabulary word as it reads, and optional protection as optional", async () => {
+    const { el, card } = await odd(({ listings: [l] }) => {
+      Object.assign(l!, { features: ['drive_up', 'hovercraft_bay'], unit_type: 'boat_house' });
+      Object.assign(l!, { protection: { ...(l!.protection as object), required: false } });
+    });
+    deepEqual(
+      [...(part(card, 'features')?.querySelectorAll('li') ?? [])].map((li) => [
+        li.textContent,
+        !!li.querySelector('svg'),
+      ]),
+      [
+        ['Drive-up', true],
+        ['Hovercraft bay', false],
+      ],
+    );
+    equal(part(card, 'unit-type')?.textContent, 'Boat house');
+    const dialog = await details(el, card);
+    includes(
+      rows(dialog.querySelector('.facts')).join('\n'),
+      flat(`Protection: Optional, from ${money(1500)} / month`),
+    );
+  });
+
+  it('leaves out a facility header whose fields are malformed, and shows the units', async () => {
+    const { el } = await odd(({ facility }) => {
+      Object.assign(facility, { timezone: 'Mars/Olympus_Mons', office_hours: { mo: 5 }, amenities: 'cctv' });
+    });
+    equal(part(root(el), 'facility'), null);
+    equal(part(root(el), 'error'), null, 'no error state: the units show');
+  });
+});
