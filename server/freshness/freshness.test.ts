@@ -73,3 +73,16 @@ it('batch: a throwing batch does not leave the checks switched off', () => {
   freshness.check();
   expect(drops).toBe(1);
 });
+
+it('reports data it cannot confirm as a state, checks false until confirmed again, and drops nothing meanwhile', () => {
+  expect(freshness.check()).toBe(true);
+  freshness.setUnavailable(true);
+  commitElsewhere();
+  expect([freshness.fresh, freshness.check()]).toEqual([false, false]);
+  let ran = false;
+  freshness.batch(() => (ran = !freshness.check()));
+  expect(ran).toBe(true);
+  expect(drops).toBe(0);
+  freshness.setUnavailable(false);
+  expect([freshness.fresh, freshness.check(), drops]).toEqual([true, true, 1]);
+});

@@ -1,7 +1,6 @@
 // Notices writes by any other process (an import, a revoke) via PRAGMA data_version, so caches never serve stale data.
 import { changeCounter } from '../store/changes.ts';
 import type { Db } from '../store/db.ts';
-import { DETAILS, HttpProblem } from '../http/transport/answer.ts';
 
 /** What a refused request is told to wait, in seconds, while the database is unreachable. */
 export const UNAVAILABLE_RETRY_AFTER_S = 5;
@@ -12,8 +11,8 @@ export class Freshness {
   private readonly listeners: (() => void)[] = [];
   /** Inside batch(): the check has been made for every request of the batch. */
   private batched = false;
-  /** Set while this node cannot confirm its data is fresh (PostgreSQL unreachable): what every check throws. */
-  private refusal: HttpProblem | undefined;
+  /** False while this node cannot confirm its data is current (PostgreSQL unreachable). */
+  private confirmed = true;
 
   constructor(db: Db) {
     this.dataVersion = changeCounter(db);
@@ -24,15 +23,19 @@ export class Freshness {
     this.listeners.push(listener);
   }
 
-  /** Called once per request: one cheap pragma; on a change every cache is dropped before anything is served. */
-  check(): void {
-    if (this.batched) return;
-    if (this.refusal) throw this.refusal;
+  /**
+   * Called once per request: one cheap pragma; on a change every cache is dropped before anything is served. False when
+   * the data cannot be confirmed: the caller refuses the request (the API with a 503, the pages with a page).
+   */
+  check(): boolean {
+    if (!this.confirmed) return false;
+    if (this.batched) return true;
     const now = this.dataVersion();
     if (now !== this.version) {
       this.version = now;
       this.invalidate();
     }
+    return true;
   }
 
   /**
@@ -41,7 +44,7 @@ export class Freshness {
    */
   batch(fn: () => void): void {
     // Unconfirmed data: no batch-wide check, so that each request's own check refuses it.
-    if (this.refusal) return fn();
+    if (!this.confirmed) return fn();
     this.check();
     this.batched = true;
     try {
@@ -53,17 +56,12 @@ export class Freshness {
 
   /** Whether answers may be served: false while the database that confirms them is unreachable. */
   get fresh(): boolean {
-    return this.refusal === undefined;
+    return this.confirmed;
   }
 
-  /** Fails requests closed (503 database_unavailable) until called again with false. */
+  /** Marks the data as unconfirmed (every check false) until called again with false. */
   setUnavailable(unavailable: boolean): void {
-    const seconds = UNAVAILABLE_RETRY_AFTER_S;
-    this.refusal = unavailable
-      ? new HttpProblem('database_unavailable', DETAILS.database_unavailable(seconds), {
-          'retry-after': String(seconds),
-        })
-      : undefined;
+    this.confirmed = !unavailable;
   }
 
   /** For writes made through this process's own connection, which data_version does not report. */

@@ -1,34 +1,26 @@
 // The request handler: a function from a request to an answer, testable without a socket. One top-level catch.
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { redactSecrets } from '../domain/keys.ts';
 import { REPO_ROOT } from '../repo.ts';
 import type { Db } from '../store/db.ts';
-import {
-  ALLOWED_METHODS,
-  DETAILS,
-  HttpProblem,
-  MAX_URL_LENGTH,
-  problem,
-  type Answer,
-  type RequestHandler,
-  type RequestLike,
-} from './transport/answer.ts';
-import { ListingsApi, type ApiContext, type ApiOptions } from './api/api.ts';
+import { facilityRevisions } from '../store/facilities.ts';
+import { Freshness, UNAVAILABLE_RETRY_AFTER_S } from '../freshness/freshness.ts';
+import { DETAILS, problem, type Answer, type RequestHandler, type RequestLike } from './transport/answer.ts';
 import { CORS_HEADERS } from './transport/cors.ts';
+import type { RequestLogger } from './transport/log.ts';
+import { API_PREFIX, ListingsApi, type ApiContext, type ApiOptions } from './api/api.ts';
+import { openApiDocument } from './api/openapi.ts';
+import { RateLimiter, type Limit } from './api/rate-limit.ts';
 import { html, HTML_SECURITY_HEADERS, page } from './pages/html.ts';
 import { docsPage } from './pages/docs.ts';
-import { openApiDocument } from './api/openapi.ts';
-import { nextRequestId } from './transport/request-id.ts';
 import { rentalPage, RENT_PREFIX, tooManyPages, unavailablePage } from './pages/rental-page.ts';
-import { RateLimiter, type Limit } from './api/rate-limit.ts';
 import { StaticBody, StaticFiles } from './pages/static-files.ts';
 import { healthOf } from './pages/health.ts';
-import { Freshness, UNAVAILABLE_RETRY_AFTER_S } from '../freshness/freshness.ts';
-import { facilityRevisions } from '../store/facilities.ts';
-import type { RequestLogger } from './transport/log.ts';
 import { ViewsCache } from './views/views-cache.ts';
 import { PageCache } from './views/page-cache.ts';
+import { pathOf, Router, type Read, type Route } from './router.ts';
 
 export interface HandlerOptions extends Omit<ApiOptions, 'db'> {
   db: Db;
@@ -58,8 +50,8 @@ export interface Handler extends RequestHandler {
 }
 
 export function createHandler(opts: HandlerOptions): Handler {
-  // The app's parts: one freshness check for the API's views and the rental pages, each cached apart, so that pages
-  // (no key needed) never push out or rebuild what keyed requests use.
+  // One freshness check for the API's views and the rental pages, each cached apart, so that pages (no key needed)
+  // never push out or rebuild what keyed requests use.
   const freshness = new Freshness(opts.db);
   const views = new ViewsCache(opts.db, opts.publicUrl, opts.cacheBudgetBytes, opts.offLoopBytes, opts.clock);
   const pages = new PageCache(opts.db, opts.publicUrl, opts.pageCacheBytes, undefined, opts.clock);
@@ -69,127 +61,14 @@ export function createHandler(opts: HandlerOptions): Handler {
     pages.dropChanged(revisions);
   });
   const api = new ListingsApi(opts, { freshness, views });
-  const pageLimiter = new RateLimiter('page');
-  const pageLimit = opts.pageLimit ?? DEFAULT_PAGE_LIMIT;
-  const widget = new StaticFiles(
-    join(REPO_ROOT, 'dist', 'widget'),
-    { ...CORS_HEADERS, 'cross-origin-resource-policy': 'cross-origin' },
-    'public, max-age=300, must-revalidate',
-  );
-  const assets = new StaticFiles(join(REPO_ROOT, 'server', 'assets'), {}, 'public, max-age=3600');
-  const mounts = (opts.mounts ?? []).map((m) => ({
-    prefix: m.prefix,
-    files: new StaticFiles(m.dir, CORS_HEADERS, m.cacheControl ?? 'no-cache'),
-  }));
-  const document = openApiDocument(opts.publicUrl);
-  const openapi = new StaticBody(Buffer.from(JSON.stringify(document)), true);
-  const docs = docsPage(document);
-  const openapiHeaders = Object.freeze({
-    ...CORS_HEADERS,
-    'content-type': 'application/json; charset=utf-8',
-    'cache-control': 'public, max-age=300',
-  });
-
-  const route = (req: RequestLike, ctx: ApiContext): Answer => {
-    if (req.url.length > MAX_URL_LENGTH)
-      return problem('uri_too_long', DETAILS.uri_too_long(MAX_URL_LENGTH), CORS_HEADERS);
-    const path = pathOf(req.url);
-    const search = req.url.slice(path.length);
-    if (api.handles(path)) return api.handle(req, path, search, ctx);
-    if (req.method === 'OPTIONS')
-      return { status: 204, headers: { ...CORS_HEADERS, allow: ALLOWED_METHODS }, body: null };
-    const readOnly = req.method === 'GET' || req.method === 'HEAD';
-    const found = readOnly ? serveRead(req, path) : undefined;
-    if (found) return found;
-    if (!readOnly && isKnownPath(path))
-      return problem('method_not_allowed', `${req.method} is not allowed here.`, {
-        ...CORS_HEADERS,
-        allow: ALLOWED_METHODS,
-      });
-    return problem('not_found', 'There is nothing at this address.', CORS_HEADERS);
-  };
-
-  const isKnownPath = (path: string) =>
-    path === '/' ||
-    path === '/openapi.json' ||
-    path === '/docs' ||
-    path === '/healthz' ||
-    path === '/favicon.ico' ||
-    path.startsWith(RENT_PREFIX) ||
-    path.startsWith('/widget/') ||
-    path.startsWith('/assets/') ||
-    mounts.some((m) => path.startsWith(m.prefix));
-
-  const serveRead = (req: RequestLike, path: string): Answer | undefined => {
-    if (path === '/openapi.json') {
-      return openapi.answer(req, openapiHeaders);
-    }
-    if (path === '/favicon.ico') return assets.serve(req, 'favicon.svg');
-    if (path === '/healthz') return healthOf(freshness);
-    if (path === '/docs' || path === '/docs/') return docs(req);
-    if (path === '/') return indexPage(opts.links ?? []);
-    if (path.startsWith(RENT_PREFIX)) {
-      const limit = pageLimiter.take(req.remoteAddress, pageLimit);
-      if (!limit.ok) return api.refused(limit, tooManyPages(limit.retryAfter));
-      // Data that cannot be confirmed is refused as the API refuses it, as a page a renter can read.
-      if (!freshness.fresh) return unavailablePage(UNAVAILABLE_RETRY_AFTER_S);
-      freshness.check();
-      return rentalPage(pages, path);
-    }
-    if (path.startsWith('/widget/')) return widget.serve(req, path.slice('/widget/'.length));
-    if (path.startsWith('/assets/')) return assets.serve(req, path.slice('/assets/'.length));
-    for (const m of mounts) {
-      if (path.startsWith(m.prefix)) {
-        const rel = path.slice(m.prefix.length);
-        return m.files.serve(req, rel === '' || rel.endsWith('/') ? rel + 'index.html' : rel);
-      }
-    }
-    return undefined;
-  };
-
-  const { logRequest } = opts;
-  const finish = (req: RequestLike, answer: Answer, ctx: ApiContext, started: number): Answer => {
-    const { requestId } = ctx;
-    // A header list (the API's and the rental pages' answers) carries its own content-length.
-    if (Array.isArray(answer.headers))
-      answer.headers.push('x-request-id', requestId, 'x-content-type-options', 'nosniff');
-    else {
-      answer.headers['x-request-id'] = requestId;
-      answer.headers['x-content-type-options'] = 'nosniff';
-      if (answer.body !== null)
-        answer.headers['content-length'] = String(
-          typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.length,
-        );
-    }
-    if (req.method === 'HEAD') answer.body = null;
-    logRequest?.(
-      requestId,
-      req.method,
-      redactSecrets(pathOf(req.url)).slice(0, 200),
-      answer.status,
-      Math.round((performance.now() - started) * 1000) / 1000,
-      ctx.keyId,
-    );
-    return answer;
-  };
-
+  const router = new Router(routesOf(opts, { api, freshness, pages }));
   const handler = ((req: RequestLike): Answer => {
-    const started = logRequest ? performance.now() : 0;
-    const requestId = nextRequestId();
-    const ctx: ApiContext = { requestId, keyId: undefined };
-    let answer: Answer;
-    try {
-      answer = route(req, ctx);
-    } catch (err) {
-      if (err instanceof HttpProblem) answer = problem(err.code, err.detail, { ...CORS_HEADERS, ...err.headers });
-      else {
-        opts.log?.({ level: 'error', request_id: requestId, error: (err as Error).stack ?? String(err) });
-        answer = problem('internal_error', DETAILS.internal_error(requestId), CORS_HEADERS);
-      }
-    }
+    const started = performance.now();
+    const ctx: ApiContext = { requestId: randomUUID(), keyId: undefined };
+    const answer = answerOf(router, req, ctx, opts.log);
     return answer.later
-      ? { ...answer, later: answer.later.then((a) => finish(req, a, ctx, started)) }
-      : finish(req, answer, ctx, started);
+      ? { ...answer, later: answer.later.then((a) => finish(req, a, ctx, started, opts.logRequest)) }
+      : finish(req, answer, ctx, started, opts.logRequest);
   }) as Handler;
   handler.api = api;
   handler.pages = pages;
@@ -198,10 +77,108 @@ export function createHandler(opts: HandlerOptions): Handler {
   return handler;
 }
 
-/** The URL without its query: no URL parsing, as the request line's target is already origin-form. */
-function pathOf(url: string): string {
-  const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
+/** What the routes answer from. */
+interface Parts {
+  api: ListingsApi;
+  freshness: Freshness;
+  pages: PageCache;
+}
+
+/** Every path the server answers, and how. */
+function routesOf(opts: HandlerOptions, { api, freshness, pages }: Parts): Route[] {
+  const widget = new StaticFiles(
+    join(REPO_ROOT, 'dist', 'widget'),
+    { ...CORS_HEADERS, 'cross-origin-resource-policy': 'cross-origin' },
+    'public, max-age=300, must-revalidate',
+  );
+  const assets = new StaticFiles(join(REPO_ROOT, 'server', 'assets'), {}, 'public, max-age=3600');
+  const document = openApiDocument(opts.publicUrl);
+  const openapi = new StaticBody(Buffer.from(JSON.stringify(document)), true);
+  const openapiHeaders = {
+    ...CORS_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'public, max-age=300',
+  };
+  const docs = docsPage(document);
+  const pageLimiter = new RateLimiter('page');
+  const pageLimit = opts.pageLimit ?? DEFAULT_PAGE_LIMIT;
+  const rental: Read = (req, path) => {
+    const limit = pageLimiter.take(req.remoteAddress, pageLimit);
+    if (!limit.ok) return api.refused(limit, tooManyPages(limit.retryAfter));
+    // Data that cannot be confirmed is refused as the API refuses it, as a page a renter can read.
+    if (!freshness.check()) return unavailablePage(UNAVAILABLE_RETRY_AFTER_S);
+    return rentalPage(pages, path);
+  };
+  const listings: Read = (req, path, search, ctx) => api.handle(req, path, search, ctx);
+  const filesUnder = (prefix: string, files: StaticFiles): Route => ({
+    path: prefix,
+    prefix: true,
+    methods: {
+      GET: (req, path) => {
+        const rel = path.slice(prefix.length);
+        return files.serve(req, rel === '' || rel.endsWith('/') ? rel + 'index.html' : rel);
+      },
+    },
+  });
+  return [
+    { path: API_PREFIX, methods: { GET: listings } },
+    { path: `${API_PREFIX}/`, prefix: true, methods: { GET: listings } },
+    { path: RENT_PREFIX, prefix: true, methods: { GET: rental } },
+    { path: '/', methods: { GET: () => indexPage(opts.links ?? []) } },
+    { path: '/openapi.json', methods: { GET: (req) => openapi.answer(req, openapiHeaders) } },
+    { path: '/docs', methods: { GET: docs } },
+    { path: '/docs/', methods: { GET: docs } },
+    { path: '/healthz', methods: { GET: () => healthOf(freshness) } },
+    { path: '/favicon.ico', methods: { GET: (req) => assets.serve(req, 'favicon.svg') } },
+    {
+      path: '/widget/',
+      prefix: true,
+      methods: { GET: (req, path) => widget.serve(req, path.slice('/widget/'.length)) },
+    },
+    {
+      path: '/assets/',
+      prefix: true,
+      methods: { GET: (req, path) => assets.serve(req, path.slice('/assets/'.length)) },
+    },
+    ...(opts.mounts ?? []).map((m) =>
+      filesUnder(m.prefix, new StaticFiles(m.dir, CORS_HEADERS, m.cacheControl ?? 'no-cache')),
+    ),
+  ];
+}
+
+/** The router's answer; an unexpected error becomes a 500 that names the request id, after it is logged. */
+function answerOf(router: Router, req: RequestLike, ctx: ApiContext, log: HandlerOptions['log']): Answer {
+  try {
+    return router.answer(req, ctx);
+  } catch (err) {
+    log?.({ level: 'error', request_id: ctx.requestId, error: (err as Error).stack ?? String(err) });
+    return problem('internal_error', DETAILS.internal_error(ctx.requestId), CORS_HEADERS);
+  }
+}
+
+/** What every answer carries, the body dropped for HEAD, and the request's line in the request log. */
+function finish(
+  req: RequestLike,
+  answer: Answer,
+  ctx: ApiContext,
+  started: number,
+  logRequest: RequestLogger | undefined,
+): Answer {
+  const { headers, body } = answer;
+  headers['x-request-id'] = ctx.requestId;
+  headers['x-content-type-options'] = 'nosniff';
+  if (body !== null)
+    headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  if (req.method === 'HEAD') answer.body = null;
+  logRequest?.(
+    ctx.requestId,
+    req.method,
+    redactSecrets(pathOf(req.url)).slice(0, 200),
+    answer.status,
+    Math.round((performance.now() - started) * 1000) / 1000,
+    ctx.keyId,
+  );
+  return answer;
 }
 
 function indexPage(links: { href: string; label: string; note?: string }[]): Answer {

@@ -3,7 +3,6 @@ import { performance } from 'node:perf_hooks';
 import { effectiveLimitOf } from '../../domain/keys.ts';
 import type { Db } from '../../store/db.ts';
 import {
-  ALLOWED_METHODS,
   DETAILS,
   heldBack,
   problem,
@@ -14,9 +13,9 @@ import {
 } from '../transport/answer.ts';
 import { authRefusal, KeyVerifier, MAX_KNOWN_KEYS, REFUSALS, type KeyInfo } from './auth.ts';
 import { etagMatches } from '../transport/etag.ts';
-import { allowedOriginFor, CORS_HEADERS, corsHeaderListFor } from '../transport/cors.ts';
+import { allowedOriginFor, CORS_HEADERS, corsHeadersFor } from '../transport/cors.ts';
 import { codingFor } from '../transport/encoding.ts';
-import type { Freshness } from '../../freshness/freshness.ts';
+import { UNAVAILABLE_RETRY_AFTER_S, type Freshness } from '../../freshness/freshness.ts';
 import { LastUse, useSlotOf, type UseSlot } from './last-use.ts';
 import { parseListQuery } from '../views/query.ts';
 import { RateLimiter, type Bucket, type Decision, type Limit } from './rate-limit.ts';
@@ -44,21 +43,19 @@ export interface ApiOptions {
   recordLastUse?: (uses: ReadonlyMap<string, Date>) => void;
 }
 
-/** The CORS headers of answers with one Access-Control-Allow-Origin: as an object (errors) and as lists (bodies). */
+/** The CORS headers of answers with one Access-Control-Allow-Origin. */
 interface Cors {
   headers: Readonly<Headers>;
-  list: readonly string[];
-  /** With Accept-Encoding in Vary: for requests that sent Accept-Encoding. */
-  coded: readonly string[];
+  /** With Accept-Encoding in Vary: for bodies to requests that sent Accept-Encoding. */
+  coded: Readonly<Headers>;
 }
 
 function corsOf(allowOrigin: string): Cors {
-  return {
-    headers: Object.freeze({ ...CORS_HEADERS, 'access-control-allow-origin': allowOrigin }),
-    list: corsHeaderListFor(allowOrigin, false),
-    coded: corsHeaderListFor(allowOrigin, true),
-  };
+  return { headers: corsHeadersFor(allowOrigin, false), coded: corsHeadersFor(allowOrigin, true) };
 }
+
+/** The answer while this node cannot confirm its data is current: refused rather than possibly stale. */
+const UNAVAILABLE_HEADERS = Object.freeze({ ...CORS_HEADERS, 'retry-after': String(UNAVAILABLE_RETRY_AFTER_S) });
 
 /** What every answer to one key shares, worked out on its first request (and again after a data change). */
 interface KeyProfile {
@@ -128,19 +125,14 @@ export class ListingsApi {
     }
   }
 
-  handles(path: string): boolean {
-    return path === API_PREFIX || path.startsWith(API_PREFIX_SLASH);
-  }
-
+  /** A GET or HEAD of the list or of a listing (the router answers the other methods). */
   handle(req: RequestLike, path: string, search: string, ctx: ApiContext): Answer {
-    if (req.method === 'OPTIONS') return { status: 204, headers: { ...CORS_HEADERS }, body: null };
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return problem('method_not_allowed', DETAILS.method_not_allowed(req.method), {
-        ...CORS_HEADERS,
-        allow: ALLOWED_METHODS,
-      });
-    }
-    this.freshness.check();
+    if (!this.freshness.check())
+      return problem(
+        'database_unavailable',
+        DETAILS.database_unavailable(UNAVAILABLE_RETRY_AFTER_S),
+        UNAVAILABLE_HEADERS,
+      );
     // One clock reading per batch (or per request outside one), for the rate limit and the last use.
     const now = this.batchNow ?? performance.now();
     const presented = single(req.headers['x-api-key']);
@@ -206,7 +198,7 @@ export class ListingsApi {
     if (variant instanceof Promise)
       return {
         status: 200,
-        headers: [],
+        headers: {},
         body: null,
         later: variant.then(
           (v) => this.bodyAnswer(v, req, cors, profile, limit, ctx),
@@ -215,11 +207,12 @@ export class ListingsApi {
       };
     const inm = single(req.headers['if-none-match']);
     const notModified = inm !== undefined && etagMatches(inm, variant.etag);
-    const headers = joinHeaders(
-      single(req.headers['accept-encoding']) === undefined ? cors.list : cors.coded,
-      notModified ? variant.notModified : variant.ok,
-    );
-    headers.push('ratelimit-policy', profile.policy, 'ratelimit', limit.rateLimit);
+    const headers = {
+      ...(single(req.headers['accept-encoding']) === undefined ? cors.headers : cors.coded),
+      ...(notModified ? variant.notModified : variant.ok),
+      'ratelimit-policy': profile.policy,
+      ratelimit: limit.rateLimit,
+    };
     return { status: notModified ? 304 : 200, headers, body: notModified ? null : variant.bytes };
   }
 
@@ -253,22 +246,11 @@ export class ListingsApi {
     const limit = this.authLimiter.take(req.remoteAddress, this.opts.authFailureLimit);
     // The same few bytes for every refused key, and for every address refused with the same Retry-After: built once.
     const refusal = limit.ok ? REFUSALS[reason] : authRefusal(limit.retryAfter);
-    const answer: Answer = {
-      status: refusal.status,
-      headers: refusal.headers.slice(),
-      body: refusal.body,
-    };
+    const answer: Answer = { status: refusal.status, headers: { ...refusal.headers }, body: refusal.body };
     return limit.ok ? answer : this.refused(limit, answer);
   }
 
   close(): void {
     this.lastUse.stop();
   }
-}
-
-/** a then b in a new list: a copying loop, where two spreads went through the iteration protocol on every answer. */
-function joinHeaders(a: readonly string[], b: readonly string[]): string[] {
-  const out = a.slice();
-  for (let i = 0; i < b.length; i++) out.push(b[i]!);
-  return out;
 }

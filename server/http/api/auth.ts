@@ -1,6 +1,6 @@
 // Key verification for the API, remembering refused keys until any write, so a revoke holds from the next request.
 import { keyPattern } from '../../domain/keys.ts';
-import { DETAILS, headerListOf, problem, type Headers } from '../transport/answer.ts';
+import { DETAILS, problem, type Answer, type Headers } from '../transport/answer.ts';
 import { CORS_HEADERS } from '../transport/cors.ts';
 import type { Db } from '../../store/db.ts';
 import { verifyKey, type KeyInfo, type Verification } from '../../store/keys.ts';
@@ -71,20 +71,15 @@ export const REFUSALS = Object.fromEntries(
   ]),
 ) as unknown as Record<'missing_api_key' | 'invalid_api_key' | 'revoked_api_key', Refusal>;
 
-/** A refusal made once and answered many times: its header list carries its content-length. */
+/** A refusal made once and answered many times: each answer copies its headers, to which the handler adds its own. */
 export interface Refusal {
   status: number;
-  headers: readonly string[];
+  headers: Readonly<Headers>;
   body: Buffer;
 }
 
-function refusalOf(answer: ReturnType<typeof problem>): Refusal {
-  const body = Buffer.from(answer.body as string);
-  return {
-    status: answer.status,
-    headers: headerListOf({ ...(answer.headers as Headers), 'content-length': String(body.length) }),
-    body,
-  };
+function refusalOf(answer: Answer): Refusal {
+  return { status: answer.status, headers: Object.freeze(answer.headers), body: Buffer.from(answer.body as string) };
 }
 
 /** The failed-authentication 429s by their Retry-After, each built once: they differ only by that number. */

@@ -6,7 +6,7 @@ import { formatArea, formatDimensions, formatDuration, formatMoney } from '../..
 import { selfStorageOf } from '../../../shared/structured-data.ts';
 import type { Detail } from '../../../shared/listing.ts';
 import type { PageCache } from '../views/page-cache.ts';
-import { headerListOf, type Answer } from '../transport/answer.ts';
+import type { Answer } from '../transport/answer.ts';
 import { html, HTML_SECURITY_HEADERS, jsonForScript, page, type Html } from './html.ts';
 import {
   facilityPart,
@@ -28,15 +28,15 @@ export function rentalPage(pages: PageCache, path: string): Answer {
   return page ? pageAnswer(200, page) : notFoundPage();
 }
 
-/** A page's headers as a list, made once (the handler adds the request id and nosniff), as the API's answers are. */
-const PAGE_HEADERS = headerListOf({
+/** A page's headers (the handler adds the request id, nosniff and the length). */
+const PAGE_HEADERS = Object.freeze({
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-cache',
   ...HTML_SECURITY_HEADERS,
 });
 
 function pageAnswer(status: number, page: Buffer): Answer {
-  return { status, headers: PAGE_HEADERS.concat('content-length', String(page.length)), body: page };
+  return { status, headers: { ...PAGE_HEADERS }, body: page };
 }
 
 function safeDecode(s: string): string {

@@ -1,14 +1,12 @@
 // What a handler returns: status, headers and body, without a socket. server.ts writes it out.
 import type { ProblemCode } from '../../../shared/listing.ts';
 
-/** Values are text: Node's header check takes a slower path for a number (its regular expression's generic test). */
+/** Header names in lower case; values are text, as node:http writes them. */
 export type Headers = Record<string, string>;
-/** Headers as node:http also takes them: [name, value, name, value, ...]. The API's hot path joins pre-built lists. */
-export type HeaderList = string[];
 
 export interface Answer {
   status: number;
-  headers: Headers | HeaderList;
+  headers: Headers;
   body: Buffer | string | null;
   /** The real answer, when its body is made off the event loop; status, headers and body above are placeholders. */
   later?: Promise<Answer>;
@@ -19,18 +17,7 @@ export interface Answer {
  * instead of keeping the event loop busy with refusals (as nginx's limit_req delay and HAProxy's tarpit do).
  */
 export function heldBack(answer: Answer, ms: number): Answer {
-  return { status: answer.status, headers: [], body: null, later: new Promise((r) => setTimeout(r, ms, answer)) };
-}
-
-/** The same headers as a list, built once where an answer is assembled from pre-built parts. */
-export function headerListOf(headers: Readonly<Headers>): HeaderList {
-  return Object.entries(headers).flatMap(([name, value]) => [name, String(value)]);
-}
-
-/** Adds a header the answer does not have yet, whichever form its headers take. */
-export function addHeader(answer: Answer, name: string, value: string): void {
-  if (Array.isArray(answer.headers)) answer.headers.push(name, value);
-  else answer.headers[name] = value;
+  return { status: answer.status, headers: {}, body: null, later: new Promise((r) => setTimeout(r, ms, answer)) };
 }
 
 /** What the transport serves: a function from a request to an answer, with a batch around many and a close at the end. */
@@ -132,26 +119,12 @@ export function problemBody(code: ProblemCode, detail: string): string {
   return body;
 }
 
-export function problem(code: ProblemCode, detail: string, headers: Headers = {}): Answer & { headers: Headers } {
+export function problem(code: ProblemCode, detail: string, headers: Readonly<Headers> = {}): Answer {
   return {
     status: STATUS_OF[code],
     headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...headers },
     body: problemBody(code, detail),
   };
-}
-
-/** The expected failures inside a handler; anything else becomes a generic 500. */
-export class HttpProblem extends Error {
-  readonly code: ProblemCode;
-  readonly detail: string;
-  readonly headers: Headers;
-
-  constructor(code: ProblemCode, detail: string, headers: Headers = {}) {
-    super(detail);
-    this.code = code;
-    this.detail = detail;
-    this.headers = headers;
-  }
 }
 
 export function header(req: RequestLike, name: string): string | undefined {

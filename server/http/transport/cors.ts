@@ -1,5 +1,5 @@
 // CORS headers: the same on every answer, so a browser can read errors too.
-import { ALLOWED_METHODS, headerListOf, type Headers } from './answer.ts';
+import { ALLOWED_METHODS, type Headers } from './answer.ts';
 import { VARY_WITH_CODING } from './encoding.ts';
 
 export const CORS_HEADERS: Readonly<Headers> = Object.freeze({
@@ -12,16 +12,15 @@ export const CORS_HEADERS: Readonly<Headers> = Object.freeze({
 });
 
 /**
- * For a request that sent Accept-Encoding: its answer was chosen by coding too. A request without one always gets
- * identity, and every answer is `private`, so only that client's own cache keeps it: it never needs the coding in Vary.
+ * The CORS headers with this Access-Control-Allow-Origin. `varyOnCoding` for a request that sent Accept-Encoding: its
+ * answer was chosen by coding too. A request without one always gets identity, and every answer is `private`, so only
+ * that client's own cache keeps it: it never needs the coding in Vary.
  */
-export const CORS_HEADERS_CODED: Readonly<Headers> = Object.freeze({ ...CORS_HEADERS, vary: VARY_WITH_CODING });
-
-/** The CORS headers with this Access-Control-Allow-Origin (an origin-restricted key's). */
-export function corsHeaderListFor(allowOrigin: string, varyOnCoding = false): readonly string[] {
-  return headerListOf({
-    ...(varyOnCoding ? CORS_HEADERS_CODED : CORS_HEADERS),
+export function corsHeadersFor(allowOrigin: string, varyOnCoding: boolean): Readonly<Headers> {
+  return Object.freeze({
+    ...CORS_HEADERS,
     'access-control-allow-origin': allowOrigin,
+    ...(varyOnCoding ? { vary: VARY_WITH_CODING } : {}),
   });
 }
 

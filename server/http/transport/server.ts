@@ -2,8 +2,8 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ListingsError } from '../../errors.ts';
+import { randomUUID } from 'node:crypto';
 import {
-  addHeader,
   ALLOWED_METHODS,
   problem,
   type Answer,
@@ -13,7 +13,6 @@ import {
 } from './answer.ts';
 import { CORS_HEADERS } from './cors.ts';
 import { JsonLog } from './log.ts';
-import { nextRequestId } from './request-id.ts';
 import { clientAddressOf } from './client-address.ts';
 
 export interface ServeOptions {
@@ -41,7 +40,7 @@ function bareProblem(
   const answer = problem(code, detail, {
     ...CORS_HEADERS,
     ...headers,
-    'x-request-id': nextRequestId(),
+    'x-request-id': randomUUID(),
     'x-content-type-options': 'nosniff',
     connection: 'close',
   });
@@ -147,7 +146,7 @@ export function startServer(handler: RequestHandler, log: JsonLog, opts: ServeOp
     }
   }
   function write(res: ServerResponse, answer: Answer) {
-    if (closing) addHeader(answer, 'connection', 'close');
+    if (closing) answer.headers.connection = 'close';
     res.writeHead(answer.status, answer.headers);
     // A body we never read does not keep the connection busy: Node drains it when the answer finishes (resOnFinish ->
     // req._dump()), so no req.resume() (a stream state change and a tick per request) is needed here.

@@ -8,6 +8,7 @@ import { FEATURES, UNIT_TYPES, type FacilityInfo, type Summary } from '../../../
 import { nextPromotionChange } from '../../../shared/promotions.ts';
 import type { Db } from '../../store/db.ts';
 import { revisedFacilityData } from '../../store/facilities.ts';
+import type { Headers } from '../transport/answer.ts';
 import { codedEtag, compress, type Coding } from '../transport/encoding.ts';
 import { bitsOf } from './query.ts';
 
@@ -15,10 +16,10 @@ import { bitsOf } from './query.ts';
 export interface Variant {
   bytes: Buffer;
   etag: string;
-  /** For a 200 (and HEAD): etag, cache-control, content-type, content-encoding, content-length. */
-  ok: readonly string[];
+  /** For a 200 (and HEAD): etag, cache-control, content-type, content-encoding (the handler adds content-length). */
+  ok: Readonly<Headers>;
   /** For a 304: only what RFC 9110 15.4.5 lists (ETag, Cache-Control; Vary comes with the CORS headers). */
-  notModified: readonly string[];
+  notModified: Readonly<Headers>;
 }
 
 /** An answer's body: identity, and its br and gzip variants, each compressed on first demand, once. */
@@ -83,7 +84,7 @@ export interface FacilityViews {
   used: number;
 }
 
-/** What a body costs beside its identity bytes: its coded variants (a fraction of it) and objects and header lists. */
+/** What a body costs beside its identity bytes: its coded variants (a fraction of it) and objects and headers. */
 const codedShare = 0.3;
 export const BODY_OVERHEAD = 512;
 /** The summaries and the store's listings kept in the heap, against the list's JSON (measured at 10,000 listings). */
@@ -97,20 +98,16 @@ function etagOf(bytes: Buffer): string {
 }
 
 export function variantOf(bytes: Buffer, etag: string, coding: Coding | null): Variant {
-  const notModified = ['etag', etag, 'cache-control', 'private, no-cache'];
-  const encoding = coding === null ? [] : ['content-encoding', coding];
+  const notModified = Object.freeze({ etag, 'cache-control': 'private, no-cache' });
   return {
     bytes,
     etag,
     notModified,
-    ok: [
+    ok: Object.freeze({
       ...notModified,
-      'content-type',
-      'application/json; charset=utf-8',
-      ...encoding,
-      'content-length',
-      String(bytes.length),
-    ],
+      'content-type': 'application/json; charset=utf-8',
+      ...(coding === null ? {} : { 'content-encoding': coding }),
+    }),
   };
 }
 
