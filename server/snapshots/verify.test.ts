@@ -151,4 +151,34 @@ describe('verifySnapshot', () => {
     const r = verifySnapshot(bytes, { alg: 'EdDSA', kid: key.kid, sig: 'AAAA' }, jwks, { now: NOW });
     expect(r).toMatchObject({ ok: false, reason: 'signature_invalid' });
   });
+  it('accepts a snapshot signed before the richer listing data existed, and refuses one missing a field both shapes need', () => {
+    const listing = {
+      id: 'lst_0123456789abcdef0123',
+      code: 'M-07',
+      title: 'Medium unit',
+      area_m2: 7.5,
+      price: { gross: 32900, net: 26748, vat_rate: 23, currency: 'PLN', period: 'P1M' },
+      dynamic_pricing: true,
+      free_units: 3,
+      rent_url: 'https://rent.example.com/wro-1/M-07',
+      cover_photo: null,
+      dimensions: { width_m: 2.5, depth_m: 3, height_m: null },
+      description: 'Drive-up access.',
+      min_rental_period: 'P1M',
+      notice_period: 'P14D',
+      deposit: { amount: 29900, currency: 'PLN' },
+      photos: [],
+    };
+    const earlier = { ...snapshotOf(key), facility: { id: 'wro-1', name: 'SafeBox' }, listings: [listing] };
+    const bytes = Buffer.from(JSON.stringify(earlier));
+    const r = verifySnapshot(bytes, signatureOf(bytes, key), jwks, { now: NOW, facility: 'wro-1' });
+    expect(r).toMatchObject({ ok: true, checked: { facility: { id: 'wro-1', name: 'SafeBox' }, listings: 1 } });
+    // A listing without a field both shapes require is malformed in either.
+    const { price: _price, ...priceless } = listing;
+    const broken = Buffer.from(JSON.stringify({ ...earlier, listings: [priceless] }));
+    expect(verifySnapshot(broken, signatureOf(broken, key), jwks, { now: NOW })).toMatchObject({
+      ok: false,
+      reason: 'malformed',
+    });
+  });
 });

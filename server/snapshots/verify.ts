@@ -1,6 +1,7 @@
 // Checks a snapshot the way a partner would: signature over the exact bytes, key by kid, expiry, and rollback.
 import { createPublicKey, verify as verifyEd25519, type KeyObject } from 'node:crypto';
-import { Jwks, Snapshot, SnapshotSignature, type Jwk } from '../../shared/listing.ts';
+import { z } from 'zod';
+import { Detail, FacilityRef, Jwks, Snapshot, SnapshotSignature, type Jwk } from '../../shared/listing.ts';
 
 export type VerifyFailureReason =
   | 'malformed' // the signature file, the JWKS, or the signed content is not what the contract describes
@@ -33,7 +34,8 @@ export interface Checked {
 }
 
 export type VerifyResult =
-  { ok: true; checked: Checked; snapshot: Snapshot } | { ok: false; reason: VerifyFailureReason; message: string };
+  | { ok: true; checked: Checked; snapshot: Snapshot | z.infer<typeof EarlierSnapshot> }
+  | { ok: false; reason: VerifyFailureReason; message: string };
 
 const fail = (
   reason: VerifyFailureReason,
@@ -82,6 +84,27 @@ export function verifySigned(bytes: Uint8Array, signature: unknown, jwks: unknow
   return { ok: true, kid: sig.data.kid, content };
 }
 
+/**
+ * A snapshot signed before the richer listing data existed: the same envelope, the facility as `{ id, name }` and Details
+ * without the later fields. Such a file stays valid until it expires, so a reader that meets one keeps its copy.
+ */
+const EarlierSnapshot = Snapshot.extend({
+  facility: FacilityRef,
+  listings: z.array(
+    Detail.omit({
+      unit_type: true,
+      features: true,
+      promotions: true,
+      schedule: true,
+      move_in: true,
+      floor: true,
+      door: true,
+      fees: true,
+      protection: true,
+    }),
+  ),
+});
+
 export function verifySnapshot(
   listingsBytes: Uint8Array,
   signature: unknown,
@@ -91,7 +114,8 @@ export function verifySnapshot(
   const signed = verifySigned(listingsBytes, signature, jwks, 'listings.json');
   if (!signed.ok) return signed;
   const { kid, content } = signed;
-  const parsed = Snapshot.safeParse(content);
+  const current = Snapshot.safeParse(content);
+  const parsed = current.success ? current : EarlierSnapshot.safeParse(content);
   if (!parsed.success)
     return fail(
       'malformed',
