@@ -54,6 +54,8 @@ export interface KeyFormFields {
   origins: string;
   /** Empty: the server's default rate. */
   rate: string;
+  /** Empty: the burst the rate gives (5 seconds of it), or the server's default without a rate; absent: not asked. */
+  burst?: string;
 }
 
 export type KeyFormField = keyof KeyFormFields;
@@ -62,6 +64,7 @@ export interface KeyFormLimits {
   label: string;
   allowed_origins: string[];
   rate_per_s: number | null;
+  burst: number | null;
 }
 
 /** The form read by the rules: its limits, or each field's first problem. */
@@ -90,6 +93,8 @@ export function readKeyForm(fields: KeyFormFields): KeyFormResult {
   );
   const rate = fields.rate.trim();
   const ratePerS = rate === '' ? null : check('rate', () => parseRate(rate));
+  const burst = (fields.burst ?? '').trim();
+  const burstValue = burst === '' ? null : check('burst', () => parseBurst(burst));
   if (Object.keys(problems).length > 0) return { ok: false, problems };
-  return { ok: true, limits: { label, allowed_origins: origins!, rate_per_s: ratePerS! } };
+  return { ok: true, limits: { label, allowed_origins: origins!, rate_per_s: ratePerS!, burst: burstValue! } };
 }

@@ -20,6 +20,8 @@ function listing(code: string, area: number, gross: number, extra: Partial<Panel
     dynamic_pricing: false,
     free_units: 1,
     total_units: 10,
+    active: true,
+    terms: null,
     ...extra,
   };
 }
@@ -75,8 +77,39 @@ describe('rowOf', () => {
       gross: expect.stringMatching(/^PLN\s329\.00$/),
       net: expect.stringMatching(/^PLN\s267\.48$/),
       adjust: '+10%',
+      promotions: [],
+      features: [],
+      moveIn: null,
     });
     expect(rowOf({ ...full, free_units: 5 }, rules, 'de').adjust).toBe('0\u00a0%');
     expect(rowOf(listing('F-1', 1, 100), rules, 'pl').adjust).toBeNull();
+  });
+});
+
+describe('inactive listings and terms', () => {
+  const terms = {
+    promotions: [{ title: 'First month', gross: 100 }],
+    features: ['drive_up' as const],
+    unit_type: null,
+    move_in: 54_300,
+  };
+  const all = [listing('A', 5, 1000, { terms }), listing('B', 6, 2000, { active: false })];
+
+  it('keeps both by default, or only the state the query names', () => {
+    expect(shownListings(all, readListingFilter(new URLSearchParams(''))).map((l) => l.code)).toEqual(['A', 'B']);
+    expect(shownListings(all, readListingFilter(new URLSearchParams('state=inactive'))).map((l) => l.code)).toEqual([
+      'B',
+    ]);
+    expect(filterQuery(readListingFilter(new URLSearchParams('state=active&state=x')))).toBe('?state=active');
+    expect(readListingFilter(new URLSearchParams('state=gone'))).not.toHaveProperty('state');
+  });
+
+  it("formats an active listing's promotions, features and move-in, and no terms for an inactive one", () => {
+    const row = rowOf(all[0]!, [], 'en');
+    const plain = (text: string | null) => text?.replace(/\s/g, ' ');
+    expect(row.promotions.map(plain)).toEqual(['First month: PLN 1.00']);
+    expect(row.features).toHaveLength(1);
+    expect(plain(row.moveIn)).toBe('PLN 543.00');
+    expect(rowOf(all[1]!, [], 'en')).toMatchObject({ promotions: [], features: [], moveIn: null });
   });
 });

@@ -1,15 +1,29 @@
 // The operator panel's Listings tab as data: which listings a filter shows, in which order, and each row's text. One
 // module for the table the panel's server renders and the one its script redraws, on the widget's own code.
 import { formatArea, formatMoney, formatPercent } from './format.ts';
-import type { Summary } from './listing.ts';
+import type { Feature, Summary, UnitType } from './listing.ts';
+import { FEATURE_LABELS, UNIT_TYPE_LABELS } from './rental-labels.ts';
 import { adjustmentFor, occupancyOf, type PricingRule } from './pricing.ts';
 import { isSortKey, sortListings, type SortKey } from './sort.ts';
 
-/** What partners see of a listing, plus the units that make its occupancy. */
+/** What partners see beyond price, from the API's own Summary (rentalTermsOf): the tab's terms column. */
+export interface ListingTerms {
+  /** The active promotions: title and one period's promoted gross price. */
+  promotions: { title: string; gross: number }[];
+  features: Feature[];
+  unit_type: UnitType | null;
+  /** The total due at move-in, gross. */
+  move_in: number;
+}
+
+/** What partners see of a listing, plus the units that make its occupancy; an inactive one partners do not see. */
 export type PanelListing = Pick<
   Summary,
   'id' | 'code' | 'title' | 'area_m2' | 'price' | 'dynamic_pricing' | 'free_units'
-> & { total_units: number };
+> & { total_units: number; active: boolean; terms: ListingTerms | null };
+
+export const LISTING_STATES = ['active', 'inactive'] as const;
+export type ListingState = (typeof LISTING_STATES)[number];
 
 export interface PanelListings {
   pricing_rules: PricingRule[];
@@ -21,6 +35,8 @@ export interface ListingFilter {
   min_area?: number;
   max_area?: number;
   sort?: SortKey;
+  /** Only active or only inactive listings; none: both. */
+  state?: ListingState;
 }
 
 /** An area bound as typed (`7.5`, `7,5`): 0 to 100000 m², the import's bound; anything else is no bound. */
@@ -35,22 +51,27 @@ export function readListingFilter(params: URLSearchParams): ListingFilter {
   const sort = params.get('sort');
   const filter: ListingFilter = { min_area: areaOf(params.get('min_area')), max_area: areaOf(params.get('max_area')) };
   if (isSortKey(sort)) filter.sort = sort;
+  const state = params.get('state');
+  if ((LISTING_STATES as readonly (string | null)[]).includes(state)) filter.state = state as ListingState;
   return filter;
 }
 
 /** The filter as a query string (`?sort=price&min_area=5`), empty for none: the tab's own URL for it. */
 export function filterQuery(filter: ListingFilter): string {
   const params = new URLSearchParams();
-  for (const name of ['sort', 'min_area', 'max_area'] as const)
+  for (const name of ['sort', 'min_area', 'max_area', 'state'] as const)
     if (filter[name] !== undefined) params.set(name, String(filter[name]));
   const query = params.toString();
   return query ? `?${query}` : '';
 }
 
 export function shownListings<T extends PanelListing>(listings: readonly T[], filter: ListingFilter): T[] {
-  const { min_area: min, max_area: max } = filter;
+  const { min_area: min, max_area: max, state } = filter;
   const kept = listings.filter(
-    (l) => (min === undefined || l.area_m2 >= min) && (max === undefined || l.area_m2 <= max),
+    (l) =>
+      (min === undefined || l.area_m2 >= min) &&
+      (max === undefined || l.area_m2 <= max) &&
+      (state === undefined || l.active === (state === 'active')),
   );
   return filter.sort ? sortListings(kept, filter.sort) : kept;
 }
@@ -80,6 +101,12 @@ export interface ListingRow {
   gross: string;
   net: string;
   adjust: string | null;
+  /** Each active promotion as `title: price`. */
+  promotions: string[];
+  /** The unit type and features, as labels. */
+  features: string[];
+  /** The move-in total, or null for an inactive listing (partners see no terms of it). */
+  moveIn: string | null;
 }
 
 export function rowOf(listing: PanelListing, rules: readonly PricingRule[], lang: string): ListingRow {
@@ -90,6 +117,14 @@ export function rowOf(listing: PanelListing, rules: readonly PricingRule[], lang
     gross: formatMoney(gross, currency, lang),
     net: formatMoney(net, currency, lang),
     adjust: listing.dynamic_pricing ? `${pct > 0 ? '+' : ''}${formatPercent(pct, lang)}` : null,
+    promotions: (listing.terms?.promotions ?? []).map((p) => `${p.title}: ${formatMoney(p.gross, currency, lang)}`),
+    features: listing.terms
+      ? [
+          ...(listing.terms.unit_type ? [UNIT_TYPE_LABELS[listing.terms.unit_type]] : []),
+          ...listing.terms.features.map((f) => FEATURE_LABELS[f]),
+        ]
+      : [],
+    moveIn: listing.terms ? formatMoney(listing.terms.move_in, currency, lang) : null,
   };
 }
 

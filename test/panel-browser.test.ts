@@ -16,7 +16,7 @@ import {
   type PanelInBrowser,
 } from './helpers/panel-browser.ts';
 
-/** Set to a folder to keep the screenshots the README shows (the API tab and the key shown once), from Chromium. */
+/** Set to a folder to keep the screenshots the docs show (the API tab, the key shown once, the Embed tab), from Chromium. */
 const SHOTS = process.env.PANEL_SCREENSHOT_DIR;
 
 describe.each(PANEL_BROWSERS)('the panel in %s', (name) => {
@@ -67,9 +67,9 @@ describe.each(PANEL_BROWSERS)('the panel in %s', (name) => {
     if (shots) writeFileSync(join(shots, 'screenshot-panel-new-key.png'), await page.screenshot({ fullPage: true }));
 
     const api = handlerOver(run.file);
-    const get = () => inject(api, { url: '/external/listings', headers: { 'x-api-key': key } }).status;
+    const get = async () => (await inject(api, { url: '/external/listings', headers: { 'x-api-key': key } })).status;
     try {
-      expect(get()).toBe(200);
+      expect(await get()).toBe(200);
       await page.goto(`${run.panel.url}/facilities/wro-1/api`);
       expect(await page.content()).not.toContain(key);
       if (shots) writeFileSync(join(shots, 'screenshot-panel-api.png'), await page.screenshot({ fullPage: true }));
@@ -78,9 +78,62 @@ describe.each(PANEL_BROWSERS)('the panel in %s', (name) => {
       await page.click('panel-revoke dialog[open] button.danger');
       await page.waitForSelector('panel-revoke:not(:has(form[data-revoke]))');
       expect(await page.$eval('[data-key-state]', (e) => e.textContent)).toMatch(/^revoked /);
-      expect(get()).toBe(401);
+      expect(await get()).toBe(401);
     } finally {
       api.close();
+    }
+  }, 60_000);
+
+  it('previews the widget live on the Embed tab, from the session alone, as the form and snippet change', async () => {
+    const shots = SHOTS && name === 'chromium' ? SHOTS : undefined;
+    await run.store.createKey({ facilityId: 'wro-1', prefix: 'svc', label: 'Odra Movers' });
+    if (shots) await page.setViewport({ width: 1280, height: 1000 });
+    await go('/facilities/wro-1/embed', 'the Embed tab');
+    const cards = () =>
+      page.$$eval('storage-listings', (w) => w[0]?.shadowRoot?.querySelectorAll('[part~="listing"]').length ?? 0);
+    await page.waitForFunction(
+      () =>
+        (document.querySelector('storage-listings')?.shadowRoot?.querySelectorAll('[part~="listing"]').length ?? 0) > 0,
+      { timeout: 15_000 },
+    );
+    const all = await cards();
+    const snippet = () => page.$eval('textarea#embed', (e) => (e as HTMLTextAreaElement).value);
+    expect(await snippet()).toMatch(/api-key="svc_live_…[A-Za-z0-9]{4}"/);
+
+    await page.click('#embed-available_only');
+    await page.select('#embed-sort', '-price');
+    await page.waitForFunction(
+      (n) => {
+        const w = document.querySelector('storage-listings');
+        return (
+          w?.getAttribute('sort') === '-price' && (w.shadowRoot?.querySelectorAll('[part~="listing"]').length ?? n) < n
+        );
+      },
+      {},
+      all,
+    );
+    expect(await snippet()).toContain('available-only sort="-price"');
+    await page.select('#embed-theme', 'dark');
+    expect(await snippet()).toContain('--sl-bg: #151b23;');
+    expect(
+      await page.$eval('[data-preview-frame]', (e) => getComputedStyle(e).getPropertyValue('--sl-bg').trim()),
+    ).toBe('#151b23');
+    await page.select('#embed-source', 'snapshot');
+    expect(await snippet()).toContain('keys-url="https://cdn.example/keys.json"');
+    expect(new URL(page.url()).searchParams.get('sort')).toBe('-price');
+    await checkPage(page, 'the configured Embed tab');
+    if (shots) {
+      await page.select(
+        '#embed-source',
+        await page.$eval('#embed-source option', (o) => (o as HTMLOptionElement).value),
+      );
+      await page.select('#embed-theme', 'light');
+      await page.click('#embed-show_facility');
+      await page.waitForFunction(() =>
+        document.querySelector('storage-listings')?.shadowRoot?.querySelector('[part~="facility"]'),
+      );
+      writeFileSync(join(shots, 'screenshot-panel-embed.png'), await page.screenshot({ fullPage: true }));
+      await page.setViewport({ width: 390, height: 844 });
     }
   }, 60_000);
 

@@ -107,7 +107,7 @@ describe('the Embed tab', () => {
     try {
       for (const q of ['', '?available=true&sort=price']) {
         const viaApi = JSON.parse(
-          String(inject(api, { url: `/external/listings${q}`, headers: { 'x-api-key': key } }).body),
+          String((await inject(api, { url: `/external/listings${q}`, headers: { 'x-api-key': key } })).body),
         ) as { listings: { id: string }[] };
         const res = await as('GET', `/facilities/wro-1/preview/external/listings${q}`);
         expect(res.status).toBe(200);
@@ -119,7 +119,7 @@ describe('the Embed tab', () => {
       };
       const id = list.listings[0]!.id;
       const detail = await as('GET', `/facilities/wro-1/preview/external/listings/${id}`);
-      const apiDetail = inject(api, { url: `/external/listings/${id}`, headers: { 'x-api-key': key } });
+      const apiDetail = await inject(api, { url: `/external/listings/${id}`, headers: { 'x-api-key': key } });
       expect(JSON.parse(String(detail.body))).toEqual(JSON.parse(String(apiDetail.body)));
       const missing = await as('GET', '/facilities/wro-1/preview/external/listings/lst_nope');
       expect([missing.status, JSON.parse(String(missing.body)).code]).toEqual([404, 'not_found']);

@@ -98,7 +98,8 @@ describe('the Listings tab', () => {
     const codes = async (url: string) => rowsOf(await page(url)).map((r) => r[2]);
     calls.length = 0;
     const first = await page('/facilities/fac-0000');
-    expect(calls.filter((c) => READS.has(c))).toEqual(['facilityHead', 'panelListings']);
+    // The listings with inactive ones, and the facility as the API serves it for the terms partners see (issue 44).
+    expect(calls.filter((c) => READS.has(c))).toEqual(['facilityHead', 'panelListings', 'facilityData']);
     expect(rowsOf(first)).toHaveLength(50);
     expect(first).not.toContain('<script type="application/json">');
     expect(first).toContain('120 of 120 listings');

@@ -1,14 +1,14 @@
-// <panel-key-form>: a key form's label, origins and rate checked in the browser by the rules the server applies
+// <panel-key-form>: a key form's label, origins, rate and burst checked in the browser by the rules the server applies
 // (shared/key-limits.ts), each problem under its field; the form is sent only when the rules pass.
 import { LitElement, nothing, render } from 'lit';
 import { readKeyForm, type KeyFormField } from '../../shared/key-limits.ts';
 
-const FIELDS: readonly KeyFormField[] = ['label', 'origins', 'rate'];
+const FIELDS: readonly KeyFormField[] = ['label', 'origins', 'rate', 'burst'];
 type Problems = Partial<Record<KeyFormField, string>>;
 type Control = HTMLInputElement | HTMLTextAreaElement;
 
 /**
- * Wraps a `<form>` with fields named `label`, `origins` and `rate`, each followed by an element whose id is the
+ * Wraps a `<form>` with fields named `label`, `origins`, `rate` and `burst`, each followed by an element whose id is the
  * field's id plus `-error`. A field is checked when it is left, again while it is typed in if it had a problem, and
  * all of them on submit; a problem sets `aria-invalid` and names its message in `aria-describedby`.
  */
@@ -43,7 +43,12 @@ export class PanelKeyForm extends LitElement {
   /** Every field's problem by the shared rules, of the checked fields only. */
   private check(): Problems {
     const value = (field: KeyFormField) => this.control(field)?.value ?? '';
-    const read = readKeyForm({ label: value('label'), origins: value('origins'), rate: value('rate') });
+    const read = readKeyForm({
+      label: value('label'),
+      origins: value('origins'),
+      rate: value('rate'),
+      burst: value('burst'),
+    });
     if (read.ok) return {};
     return Object.fromEntries(Object.entries(read.problems).filter(([f]) => this.checked.has(f as KeyFormField)));
   }

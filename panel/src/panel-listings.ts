@@ -31,12 +31,21 @@ export class PanelListings extends LitElement {
     countLabel: { attribute: 'count-label' },
     /** The table's one row when no listing matches. */
     noneLabel: { attribute: 'none-label' },
+    /** The badge of an inactive listing. */
+    inactiveLabel: { attribute: 'inactive-label' },
+    /** Put before the move-in total. */
+    moveInLabel: { attribute: 'move-in-label' },
+    /** The terms cell of an inactive listing, whose terms partners do not see. */
+    notShownLabel: { attribute: 'not-shown-label' },
     filter: { state: true },
   };
 
   declare dynamicLabel: string;
   declare countLabel: string;
   declare noneLabel: string;
+  declare inactiveLabel: string;
+  declare moveInLabel: string;
+  declare notShownLabel: string;
   declare protected filter: ListingFilter;
   private data: Data | undefined;
   /** Whether Lit has drawn the rows yet (until then the tbody holds the server's). */
@@ -45,8 +54,10 @@ export class PanelListings extends LitElement {
   constructor() {
     super();
     this.dynamicLabel = this.countLabel = this.noneLabel = '';
+    this.inactiveLabel = this.moveInLabel = this.notShownLabel = '';
     this.filter = readListingFilter(new URLSearchParams(location.search));
     this.addEventListener('input', () => this.filterChanged());
+    this.addEventListener('change', () => this.filterChanged());
     this.addEventListener('submit', (event) => {
       // Without a data block (a facility of several pages) the server filters: the form goes as it is.
       if (!this.data) return;
@@ -82,8 +93,8 @@ export class PanelListings extends LitElement {
     const form = this.form();
     if (!form || !this.data) return;
     const params = new URLSearchParams();
-    for (const name of ['min_area', 'max_area'])
-      params.set(name, (form.elements.namedItem(name) as HTMLInputElement | null)?.value ?? '');
+    for (const name of ['min_area', 'max_area', 'state'])
+      params.set(name, (form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | null)?.value ?? '');
     this.filter = { ...readListingFilter(params), sort: this.filter.sort };
   }
 
@@ -118,7 +129,7 @@ export class PanelListings extends LitElement {
   }
 
   private rows(shown: PanelListing[]) {
-    if (shown.length === 0) return html`<tr><td colspan="6">${this.noneLabel}</td></tr>`;
+    if (shown.length === 0) return html`<tr><td colspan="7">${this.noneLabel}</td></tr>`;
     const lang = document.documentElement.lang || 'en';
     const rules = this.data?.pricing_rules ?? [];
     return repeat(
@@ -128,15 +139,27 @@ export class PanelListings extends LitElement {
         const row = rowOf(l, rules, lang);
         const badge =
           row.adjust === null ? nothing : html` <span class="badge">${this.dynamicLabel} ${row.adjust}</span>`;
-        return html`<tr>
-          <th scope="row">${l.code}</th>
+        const inactive = l.active ? nothing : html` <span class="badge off">${this.inactiveLabel}</span>`;
+        return html`<tr class=${l.active ? '' : 'inactive'}>
+          <th scope="row">${l.code}${inactive}</th>
           <td>${l.title}</td>
           <td>${row.area}</td>
           <td>${row.gross}${badge}</td>
           <td>${row.net}</td>
           <td>${l.free_units}</td>
+          <td>${this.terms(row)}</td>
         </tr>`;
       },
     );
+  }
+
+  /** The same cell as the server's termsCell (server/panel/pages/listings.ts). */
+  private terms(row: ReturnType<typeof rowOf>) {
+    if (row.moveIn === null) return html`<span class="muted">${this.notShownLabel}</span>`;
+    return html`<ul class="terms">
+      ${row.promotions.map((p) => html`<li><span class="badge">${p}</span></li>`)}
+      ${row.features.length ? html`<li>${row.features.join(', ')}</li>` : nothing}
+      <li>${this.moveInLabel} ${row.moveIn}</li>
+    </ul>`;
   }
 }

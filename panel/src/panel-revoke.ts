@@ -6,9 +6,10 @@ import { revokeKey } from './revoke-request.ts';
 let rows = 0;
 
 /**
- * Wraps the row of an active key: its `<dd data-key-state>`, and the `<form data-revoke>` whose submission it
- * takes over. Escape or Cancel closes the dialog and puts focus back on the Revoke button; after revoking, focus
- * goes to the row's heading and a status says so.
+ * Wraps the `<form data-revoke>` of an active key's row, whose submission it takes over; the row is the table row it
+ * sits in (or the element itself), with the key's `[data-key-state]` and its name (`[data-key-name]`). Escape or Cancel
+ * closes the dialog and puts focus back on the Revoke button; after revoking, focus goes to the key's name and a
+ * status says so.
  *
  * @fires panel-revoke - The key is revoked. `detail: { revoked_at }`.
  */
@@ -102,13 +103,15 @@ export class PanelRevoke extends LitElement {
       this.failure = result.problem;
       return;
     }
-    const state = this.querySelector('[data-key-state]');
+    const row = this.closest('tr') ?? this;
+    const state = row.querySelector('[data-key-state]');
     if (state) state.textContent = result.state;
     // A revoked key has nothing left to edit or revoke, as the page the server renders shows it.
-    for (const gone of this.querySelectorAll('form[data-revoke], details')) gone.remove();
+    for (const gone of row.querySelectorAll('form[data-revoke], details')) gone.remove();
+    row.classList.add('inactive');
     this.done = true;
     this.dialog()?.close();
-    const heading = this.querySelector('h3');
+    const heading = row.querySelector<HTMLElement>('[data-key-name]');
     heading?.setAttribute('tabindex', '-1');
     heading?.focus();
     this.dispatchEvent(

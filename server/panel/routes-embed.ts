@@ -15,11 +15,11 @@ export const WIDGET_ASSET = '/assets/storage-listings.js';
 
 export function embedRoutes(facility: string): Route[] {
   return [
-    { method: 'GET', pattern: new RegExp(`^${facility}/embed$`), run: embedPage },
-    { method: 'GET', pattern: new RegExp(`^${facility}/preview/external/listings$`), run: previewList },
+    { method: 'GET', role: 'viewer', pattern: new RegExp(`^${facility}/embed$`), run: embedPage },
+    { method: 'GET', role: 'viewer', pattern: new RegExp(`^${facility}/preview/external/listings$`), run: previewList },
     {
       method: 'GET',
-
+      role: 'viewer',
       pattern: new RegExp(`^${facility}/preview/external/listings/([A-Za-z0-9_-]{1,80})$`),
       run: previewDetail,
     },

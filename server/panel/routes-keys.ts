@@ -11,18 +11,19 @@ import { facility, problemOf, type Route } from './routes.ts';
 
 const KEY = '/keys/(key_[A-Za-z0-9]{1,64})';
 
-/** The form's label, origins and rate by the rules the panel's script checks them with (empty rate: the default). */
+/** The form's label, origins, rate and burst by the rules the panel's script checks them with (empty: the default). */
 function limitsOf(form: URLSearchParams): KeyLimits & { label: string } {
   const read = readKeyForm({
     label: form.get('label') ?? '',
     origins: form.get('origins') ?? '',
     rate: form.get('rate') ?? '',
+    burst: form.get('burst') ?? '',
   });
   if (!read.ok) {
     const problems = Object.entries(read.problems).map(([field, problem]) => `${field}: ${problem}`);
     throw new ListingsError('invalid_key_limit', problems.join('; '));
   }
-  return { ...read.limits, ...(read.limits.rate_per_s === null ? { burst: null } : {}) };
+  return read.limits;
 }
 
 async function keyOf(c: PanelContext, id: string) {
@@ -34,6 +35,7 @@ export function keyRoutes(facilityPattern: string): Route[] {
     {
       method: 'POST',
       pattern: new RegExp(`^${facilityPattern}/keys$`),
+      role: 'manager',
       run: async (c, req, [id]) => {
         let limits;
         try {
@@ -46,12 +48,15 @@ export function keyRoutes(facilityPattern: string): Route[] {
           c.who.operator.email,
         );
         const body = tabbed(c.tx, id!, 'api', newKeyBody(c.tx, id!, key, info, c.publicUrl));
-        return htmlAnswer(panelPage(c.tx, c.tx.t.newKey, body, c.who));
+        // The facility's name stays the heading, as on its tabs: the new key is one of its keys.
+        const name = (await c.store.facilityHead(id!))?.name ?? id!;
+        return htmlAnswer(panelPage(c.tx, name, body, c.who));
       },
     },
     {
       method: 'GET',
       pattern: new RegExp(`^${KEY}/revoke$`),
+      role: 'manager',
       run: async (c, _req, [id]) => {
         const k = await keyOf(c, id!);
         if (!k) return plain(404, 'No such key.');
@@ -61,6 +66,7 @@ export function keyRoutes(facilityPattern: string): Route[] {
     {
       method: 'POST',
       pattern: new RegExp(`^${KEY}/revoke$`),
+      role: 'manager',
       run: async (c, req, [id]) => {
         const info = await c.store.revokeKey(id!, c.who.operator.email);
         // <panel-revoke> asks for JSON, to mark the row in place; a plain form goes back to the API tab.
@@ -69,7 +75,7 @@ export function keyRoutes(facilityPattern: string): Route[] {
         return redirect(facilityPath(info.facility_id, 'api'));
       },
     },
-    { method: 'POST', pattern: new RegExp(`^${KEY}$`), run: editKey },
+    { method: 'POST', pattern: new RegExp(`^${KEY}$`), role: 'manager', run: editKey },
   ];
 }
 

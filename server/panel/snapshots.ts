@@ -2,6 +2,7 @@
 import type { SigningKey } from '../snapshots/keygen.ts';
 import { publishSnapshots } from '../snapshots/publish.ts';
 import type { Target } from '../snapshots/targets/target.ts';
+import type { AuditRow } from '../store/audit.ts';
 import type { Published } from '../store/published.ts';
 import type { Store } from '../store/store.ts';
 
@@ -51,4 +52,16 @@ export async function publishNow(
     force: true,
     audit: { actor, to: store },
   });
+}
+
+/** How many of a facility's snapshot rows the tab shows, newest first. */
+export const SNAPSHOT_HISTORY = 10;
+
+/**
+ * What was exported, published or withdrawn for the facility, by the CLI or the panel, on any target: from the audit
+ * log, which every one of them writes, so the tab shows them with no publish target configured here.
+ */
+export async function snapshotHistory(store: Store, facilityId: string): Promise<AuditRow[]> {
+  const rows = await store.listAudit({ facilityId, limit: 500 });
+  return rows.filter((r) => r.action.startsWith('snapshot.')).slice(0, SNAPSHOT_HISTORY);
 }

@@ -79,12 +79,14 @@ export interface PanelListingRow {
   dynamic_pricing: boolean;
   total_units: number;
   free_units: number;
+  /** Whether partners see it: a listing left out of the operator's last import is kept, inactive. */
+  active: boolean;
 }
 
 export interface PanelFacilityListings {
   facility: Pick<Facility, 'id' | 'name' | 'currency'>;
   pricing_rules: PricingRule[];
-  /** Active listings, in import order. */
+  /** Every listing, active first, each part in import order. */
   listings: PanelListingRow[];
 }
 
@@ -96,9 +98,12 @@ const stmts = statementsFor((db) => ({
   rules: db.prepare<[string], PricingRule>(
     'SELECT min_occupancy, adjust_pct FROM pricing_rules WHERE facility_id = ? ORDER BY min_occupancy',
   ),
-  listings: db.prepare<[string], Omit<PanelListingRow, 'dynamic_pricing'> & { dynamic_pricing: number }>(
-    `SELECT id, code, title, area_m2, price_gross, price_period, vat_rate, dynamic_pricing, total_units, free_units
-    FROM listings WHERE facility_id = ? AND active = 1 ORDER BY position`,
+  listings: db.prepare<
+    [string],
+    Omit<PanelListingRow, 'dynamic_pricing' | 'active'> & { dynamic_pricing: number; active: number }
+  >(
+    `SELECT id, code, title, area_m2, price_gross, price_period, vat_rate, dynamic_pricing, total_units, free_units, active
+    FROM listings WHERE facility_id = ? ORDER BY active DESC, position`,
   ),
 }));
 
@@ -111,13 +116,15 @@ export function facilityHead(db: Db, id: string): PanelFacilityListings['facilit
   return stmts(db).facility.get(id);
 }
 
-/** The facility's active listings with what prices them, read as of one moment; undefined if unknown. */
+/** The facility's listings, inactive ones included, with what prices them, read as of one moment; undefined if unknown. */
 export function panelListings(db: Db, id: string): PanelFacilityListings | undefined {
   const s = stmts(db);
   return db.transaction(() => {
     const facility = s.facility.get(id);
     if (!facility) return undefined;
-    const listings = s.listings.all(id).map((r) => ({ ...r, dynamic_pricing: r.dynamic_pricing === 1 }));
+    const listings = s.listings
+      .all(id)
+      .map((r) => ({ ...r, dynamic_pricing: r.dynamic_pricing === 1, active: r.active === 1 }));
     return { facility, pricing_rules: s.rules.all(id), listings };
   })();
 }

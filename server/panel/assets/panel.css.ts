@@ -46,7 +46,7 @@ button.danger { background: var(--danger); border-color: var(--danger); color: v
 .badge.off { background: var(--surface); color: var(--muted); border: 1px solid var(--border); }
 .problems { border: 1px solid var(--danger); background: var(--danger-bg); color: var(--danger-text);
   padding: .5rem 1rem; border-radius: .5rem; }
-.scroll { overflow-x: auto; }
+.scroll { overflow-x: auto; position: relative; }
 table { border-collapse: collapse; min-width: 100%; font-size: .9375rem; }
 th, td { text-align: left; padding: .5rem .75rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 thead th { font-size: .875rem; color: var(--muted); }

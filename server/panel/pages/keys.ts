@@ -2,6 +2,7 @@
 // <panel-revoke> and <panel-copy> enhance its forms in the browser.
 import { html, type Html } from '../../http/pages/html.ts';
 import { formatRate, MAX_LABEL_LENGTH } from '../../../shared/key-limits.ts';
+import { LAST_USE_INTERVAL_MS } from '../../http/api/last-use.ts';
 import type { KeyInfo } from '../../store/keys.ts';
 import type { Authenticated } from '../auth.ts';
 import type { Texts } from '../i18n/i18n.ts';
@@ -23,7 +24,8 @@ function limitFields({ t }: Texts, prefix: string, k?: KeyInfo): Html {
   const hint = (text: string) => html` <span class="muted">${text}</span>`;
   return html`${field(html`${t.label}`, `${prefix}-label`, html`<input id="${prefix}-label" name="label" maxlength="${MAX_LABEL_LENGTH}" value="${k?.label ?? ''}">`)}
 ${field(html`${t.origins}${hint(t.originsHint)}`, `${prefix}-origins`, html`<textarea id="${prefix}-origins" name="origins" rows="2">${k?.allowed_origins.join('\n') ?? ''}</textarea>`)}
-${field(html`${t.rate}${hint(t.rateHint)}`, `${prefix}-rate`, html`<input id="${prefix}-rate" name="rate" value="${k ? rateOf(k) : ''}">`)}`;
+${field(html`${t.rate}${hint(t.rateHint)}`, `${prefix}-rate`, html`<input id="${prefix}-rate" name="rate" value="${k ? rateOf(k) : ''}">`)}
+${field(html`${t.burst}${hint(t.burstHint)}`, `${prefix}-burst`, html`<input id="${prefix}-burst" name="burst" inputmode="numeric" value="${k?.burst ?? ''}">`)}`;
 }
 
 /** The key's state as its row shows it: the revoke answer sends this text for <panel-revoke> to put in the row. */
@@ -31,27 +33,59 @@ export function keyState(tx: Texts, k: KeyInfo): string {
   return k.revoked_at ? `${tx.t.revoked} ${when(tx, k.revoked_at)}` : tx.t.active;
 }
 
+/**
+ * Last use as the API records it, in batches (server/http/api/last-use.ts, every 30 s): a use in the last minute is
+ * "within the last minute", and a key with none recorded says that a use shows up only once its batch is written.
+ */
+export function lastUsedText(tx: Texts, iso: string | null, now = Date.now()): string {
+  if (iso === null) return tx.t.noUseRecorded(LAST_USE_INTERVAL_MS / 1000);
+  return now - Date.parse(iso) < 60_000 ? tx.t.withinMinute : when(tx, iso);
+}
+
+/** The key's rate and burst as the server applies them: its own, the burst its rate gives, or the server's default. */
+export function limitText({ t }: Texts, k: KeyInfo): string {
+  if (k.rate_per_s === null && k.burst === null) return t.serverDefault;
+  const rate = k.rate_per_s === null ? t.serverDefault : formatRate(k.rate_per_s);
+  const burst = k.burst ?? (k.rate_per_s === null ? null : Math.ceil(k.rate_per_s * 5));
+  return `${rate}, ${t.burstOf(burst === null ? t.serverDefault : String(burst), k.burst === null)}`;
+}
+
 const revokeQuestion = ({ t }: Texts, k: KeyInfo) =>
   t.revokeQuestion(`${k.label || t.unlabelled} (...${k.hint})`, k.facility_id);
 
 function keyRow(tx: Texts, who: Authenticated, k: KeyInfo): Html {
   const { t } = tx;
-  const facts = html`<h3>${k.label || t.unlabelled} <span class="muted">...${k.hint}</span></h3>
-<dl>
-<dt>${t.state}</dt><dd data-key-state>${keyState(tx, k)}</dd>
-<dt>${t.created}</dt><dd>${when(tx, k.created_at)}</dd>
-<dt>${t.lastUsed}</dt><dd>${when(tx, k.last_used_at)}</dd>
-<dt>${t.origins}</dt><dd>${k.allowed_origins.join(', ') || t.anyOrigin}</dd>
-<dt>${t.rate}</dt><dd>${rateOf(k) || t.serverDefault}</dd>
-</dl>`;
-  if (k.revoked_at) return html`<li class="key">${facts}</li>`;
-  return html`<li class="key"><panel-revoke action="${keyPath(k, '/revoke')}" csrf="${who.session.csrf}" question="${revokeQuestion(tx, k)}" confirm-label="${t.revokeTitle}" cancel-label="${t.cancel}" failed-label="${t.revokeFailed}" done-label="${t.keyRevoked}">
-${facts}
-<details><summary>${t.edit}</summary>
+  const cells = html`<th scope="row" data-key-name>${k.label || t.unlabelled} <span class="muted">…${k.hint}</span></th>
+<td data-key-state>${keyState(tx, k)}</td>
+<td>${when(tx, k.created_at)}</td>
+<td>${lastUsedText(tx, k.last_used_at)}</td>
+<td>${k.allowed_origins.join(', ') || t.anyOrigin}</td>
+<td>${limitText(tx, k)}</td>`;
+  if (k.revoked_at) return html`<tr class="inactive">${cells}<td></td></tr>`;
+  return html`<tr>${cells}<td>
+<details><summary>${t.edit}<span class="visually-hidden"> ${k.label || t.unlabelled} …${k.hint}</span></summary>
 <panel-key-form><form method="post" action="${keyPath(k)}" class="stack">${csrfField(who)}${limitFields(tx, k.id, k)}<button type="submit">${t.save}</button></form></panel-key-form>
 </details>
-<form method="get" action="${keyPath(k, '/revoke')}" data-revoke><button type="submit" class="danger">${t.revoke}</button></form>
-</panel-revoke></li>`;
+<panel-revoke action="${keyPath(k, '/revoke')}" csrf="${who.session.csrf}" question="${revokeQuestion(tx, k)}" confirm-label="${t.revokeTitle}" cancel-label="${t.cancel}" failed-label="${t.revokeFailed}" done-label="${t.keyRevoked}">
+<form method="get" action="${keyPath(k, '/revoke')}" data-revoke><button type="submit" class="danger">${t.revoke}<span class="visually-hidden"> ${k.label || t.unlabelled} …${k.hint}</span></button></form>
+</panel-revoke>
+</td></tr>`;
+}
+
+/** Active keys first, then the revoked, each part in the order they were created. */
+const activeFirst = (keys: readonly KeyInfo[]) => [
+  ...keys.filter((k) => !k.revoked_at),
+  ...keys.filter((k) => k.revoked_at),
+];
+
+function keysTable(tx: Texts, who: Authenticated, keys: readonly KeyInfo[]): Html {
+  const { t } = tx;
+  return html`<div class="scroll" role="region" aria-label="${t.keysTable}" tabindex="0">
+<table class="keys">
+<thead><tr><th scope="col">${t.key}</th><th scope="col">${t.state}</th><th scope="col">${t.created}</th><th scope="col">${t.lastUsed}</th><th scope="col">${t.origins}</th><th scope="col">${t.rate}</th><th scope="col">${t.actions}</th></tr></thead>
+<tbody>${activeFirst(keys).map((k) => keyRow(tx, who, k))}</tbody>
+</table>
+</div>`;
 }
 
 export function apiBody(
@@ -63,17 +97,18 @@ export function apiBody(
 ): Html {
   const { t } = tx;
   return html`${problem ? html`<p class="problems" role="alert">${problem}</p>` : ''}
+${keys.length === 0 ? html`<p>${t.noKeys}</p>` : keysTable(tx, who, keys)}
 <panel-key-form><form method="post" action="/facilities/${encodeURIComponent(facilityId)}/keys" class="stack generate">
 <h3>${t.generateTitle}</h3>
 ${csrfField(who)}${limitFields(tx, 'new')}
 <button type="submit">${t.generate}</button>
-</form></panel-key-form>
-${keys.length === 0 ? html`<p>${t.noKeys}</p>` : html`<ul class="keys">${keys.map((k) => keyRow(tx, who, k))}</ul>`}`;
+</form></panel-key-form>`;
 }
 
 /** The one time the full key is shown: copy it now. */
 export function newKeyBody({ t }: Texts, facilityId: string, key: string, info: KeyInfo, publicUrl: string): Html {
-  return html`<p role="status"><strong>${t.copyNow}</strong> ${t.digestOnly}</p>
+  return html`<h3>${t.newKey}</h3>
+<p role="status"><strong>${t.copyNow}</strong> ${t.digestOnly}</p>
 <label for="new-key">${t.keyLabel(info.label, info.hint)}</label>
 <input id="new-key" readonly value="${key}" class="secret">
 <panel-copy for="new-key" label="${t.copyKey}" done-label="${t.copied}"></panel-copy>

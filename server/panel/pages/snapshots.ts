@@ -1,19 +1,55 @@
-// The Snapshots tab: the last version on the configured target, its expiry, and "publish now".
-import { html } from '../../http/pages/html.ts';
+// The Snapshots tab: what the CLI and this panel exported or published for the facility (from the audit log), the last
+// version on the configured target with its expiry and "publish now", or how to configure one.
+import { html, type Html } from '../../http/pages/html.ts';
+import type { AuditRow } from '../../store/audit.ts';
 import type { Authenticated } from '../auth.ts';
 import type { Texts } from '../i18n/i18n.ts';
 import type { SnapshotState } from '../snapshots.ts';
 import { csrfField, when } from './layout.ts';
+
+const detailOf = (r: AuditRow, name: string) => {
+  const value = r.detail[name];
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+};
+
+function history(tx: Texts, rows: readonly AuditRow[]): Html {
+  const { t } = tx;
+  if (rows.length === 0) return html`<p>${t.noSnapshotsYet}</p>`;
+  return html`<div class="scroll" role="region" aria-label="${t.snapshotHistory}" tabindex="0">
+<table>
+<caption class="visually-hidden">${t.snapshotHistory}</caption>
+<thead><tr><th scope="col">${t.when}</th><th scope="col">${t.what}</th><th scope="col">${t.version}</th><th scope="col">${t.target}</th><th scope="col">${t.who}</th></tr></thead>
+<tbody>${rows.map(
+    (r) =>
+      html`<tr><td>${when(tx, r.at)}</td><td>${t.snapshotActions[r.action] ?? r.action}</td><td>${detailOf(r, 'version')}</td><td>${detailOf(r, 'target')}</td><td>${r.actor}</td></tr>`,
+  )}</tbody>
+</table>
+</div>`;
+}
+
+/** How to publish from here: the panel's flags, and the CLI's command that works without them. */
+function howToPublish({ t }: Texts, facilityId: string): Html {
+  return html`<div class="note">
+<p>${t.noTarget}</p>
+<pre><code>listings panel --publish-to s3://bucket/listings --signing-key data/secrets/signing-key.pem
+listings snapshot publish --facility ${facilityId} --to s3://bucket/listings --signing-key data/secrets/signing-key.pem</code></pre>
+</div>`;
+}
 
 export function snapshotsBody(
   tx: Texts,
   who: Authenticated,
   facilityId: string,
   state: SnapshotState | undefined,
+  rows: readonly AuditRow[],
   done?: string,
 ) {
   const { t } = tx;
-  if (!state) return html`<p>${t.noTarget}</p>`;
+  const recent = html`<h3>${t.snapshotHistory}</h3>
+${history(tx, rows)}`;
+  if (!state)
+    return html`${howToPublish(tx, facilityId)}
+${recent}`;
   const p = state.published;
   return html`${done ? html`<p role="status">${done}</p>` : ''}
 <dl class="facts">
@@ -25,7 +61,8 @@ export function snapshotsBody(
 <form method="post" action="/facilities/${encodeURIComponent(facilityId)}/snapshots/publish">
 ${csrfField(who)}
 <button type="submit">${t.publishNow}</button>
-</form>`;
+</form>
+${recent}`;
 }
 
 /** The facilities list's snapshot column. */
