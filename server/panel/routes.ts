@@ -1,5 +1,6 @@
 // The panel's pages and actions, each a pattern and a function of the logged-in operator's context.
 import { readListingFilter } from '../../shared/panel-listings.ts';
+import { listResponseOf } from '../domain/views.ts';
 import { html } from '../http/pages/html.ts';
 import { ListingsError } from '../errors.ts';
 import type { PanelContext } from './handler.ts';
@@ -9,14 +10,14 @@ import { embedRoutes } from './routes-embed.ts';
 import { keyRoutes } from './routes-keys.ts';
 import { auditBody } from './pages/audit.ts';
 import { facilitiesBody } from './pages/facilities.ts';
-import { tabbed, type Tab } from './pages/facility.ts';
+import { facilityInfoBody, tabbed, type Tab } from './pages/facility.ts';
 import { listingsBody, panelListingsOf } from './pages/listings.ts';
 import { importBody } from './pages/import.ts';
 import { panelPage } from './pages/layout.ts';
 import { offsetOf, PAGE_SIZE, pageNumberOf } from './pages/pager.ts';
 import { apiBody } from './pages/keys.ts';
 import { snapshotCell, snapshotsBody } from './pages/snapshots.ts';
-import { publishNow, snapshotStates } from './snapshots.ts';
+import { publishNow, snapshotHistory, snapshotStates } from './snapshots.ts';
 
 export interface Route {
   method: string;
@@ -73,17 +74,28 @@ export async function facility(
     tab === 'api'
       ? apiBody(c.tx, c.who, id!, await c.store.listKeys(id), problem)
       : tab === 'snapshots'
-        ? snapshotsBody(c.tx, c.who, id!, (await snapshotStates(c.store, c.snapshots, [id!]))?.get(id!), done)
+        ? snapshotsBody(
+            c.tx,
+            c.who,
+            id!,
+            (await snapshotStates(c.store, c.snapshots, [id!]))?.get(id!),
+            await snapshotHistory(c.store, id!),
+            done,
+          )
         : await listingsTab(c, req, id!);
   const page = panelPage(c.tx, head.name, tabbed(c.tx, id!, (tab || 'listings') as Tab, body), c.who);
   return htmlAnswer(page, problem ? 400 : 200);
 }
 
+/** The facility's address and hours, then its listings, inactive ones included, with the terms partners see now. */
 async function listingsTab(c: PanelContext, req: PanelRequest, id: string) {
-  const data = await c.store.panelListings(id);
-  if (!data) return html`<p>${c.tx.t.noListings}</p>`;
+  const [data, served] = await Promise.all([c.store.panelListings(id), c.store.facilityData(id)]);
+  if (!data || !served) return html`<p>${c.tx.t.noListings}</p>`;
   const params = new URL(req.url, 'http://panel').searchParams;
-  return listingsBody(c.tx, panelListingsOf(data), readListingFilter(params), pageNumberOf(params));
+  const { facility, listings } = listResponseOf(served, c.publicUrl, Date.now());
+  const summaries = new Map(listings.map((s) => [s.id, s]));
+  return html`${facilityInfoBody(c.tx, facility)}
+${listingsBody(c.tx, panelListingsOf(data, summaries), readListingFilter(params), pageNumberOf(params))}`;
 }
 
 async function publish(c: PanelContext, req: PanelRequest, [id]: string[]): Promise<PanelResponse> {
