@@ -65,7 +65,8 @@ describe('listings db copy with operators, login limits and the audit log', () =
     const url = await postgres.server().newDatabase();
     const copied = await cliInProcess(file, ['db', 'copy', '--from', file, '--to', url, '--json']);
     expect(copied.code, copied.stderr).toBe(0);
-    expect(JSON.parse(copied.stdout)).toMatchObject({ operators: 1, login_failures: 4, audit_log: 3, api_keys: 1 });
+    // Audited: the import, the operator's addition, the key's creation and revocation, the login.
+    expect(JSON.parse(copied.stdout)).toMatchObject({ operators: 1, login_failures: 4, audit_log: 5, api_keys: 1 });
 
     const pg = await openStore(url);
     try {
@@ -80,10 +81,11 @@ describe('listings db copy with operators, login limits and the audit log', () =
       expect(fresh.status).toBe(303);
       expect(await panel.home(fresh.cookie!)).toBe(200);
 
-      // New audit rows follow the copied ones.
+      // New audit rows follow the copied ones: the fresh login's, then the key's.
       const { info } = await pg.createKey({ facilityId: 'ber-1', prefix: 'svc' }, 'ops@example.com');
-      const [newest] = await pg.listAudit({ limit: 1 });
-      expect(newest).toMatchObject({ action: 'key.create', key_id: info.id, id: audit[0]!.id + 1 });
+      const [newest, login] = await pg.listAudit({ limit: 2 });
+      expect(login).toMatchObject({ action: 'login', id: audit[0]!.id + 1 });
+      expect(newest).toMatchObject({ action: 'key.create', key_id: info.id, id: audit[0]!.id + 2 });
     } finally {
       await pg.close();
     }

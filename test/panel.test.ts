@@ -19,6 +19,7 @@ import {
 } from './helpers/panel.ts';
 import { handlerOver, inject } from './helpers/inject.ts';
 import { recordKey } from './helpers/capture.ts';
+import { multipart } from './helpers/panel-accounts.ts';
 
 const KEY = /svc_live_[A-Za-z0-9]{32}/;
 
@@ -196,16 +197,6 @@ describe('keys from the API tab', () => {
     expect((await store.listKeys('wro-1')).find((k) => k.id === info.id)!.label).toBe('y');
   });
 });
-
-function multipart(csrf: string, name: string, content: string): { body: Buffer; type: string } {
-  const b = 'panelboundary42';
-  const body = [
-    `--${b}\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n${csrf}\r\n`,
-    `--${b}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/json\r\n\r\n${content}\r\n`,
-    `--${b}--\r\n`,
-  ].join('');
-  return { body: Buffer.from(body), type: `multipart/form-data; boundary=${b}` };
-}
 
 describe('import', () => {
   it('lists every problem with its JSON path and applies nothing; a valid file is applied and audited', async () => {

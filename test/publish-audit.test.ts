@@ -7,7 +7,7 @@ import { hashPassword } from '../server/domain/passwords.ts';
 import { createPanelHandler } from '../server/panel/handler.ts';
 import { loadSigningKey } from '../server/snapshots/keygen.ts';
 import { folderTarget } from '../server/snapshots/targets/folder.ts';
-import type { AuditRow } from '../server/store/audit.ts';
+import { CLI_ACTOR, type AuditRow } from '../server/store/audit.ts';
 import { openStore, type Store } from '../server/store/store.ts';
 import { BIN, cliInProcess, demoDb, demoJson, REPO, tempDir, writeJson } from './helpers/fixture.ts';
 import { snapshotKeyFile } from './helpers/published.ts';
@@ -90,9 +90,9 @@ describe('snapshot publishes in the audit log (SQLite)', () => {
       const byFacility = (run: unknown[][]) => run.map((r) => r[1]).sort();
       expect(runs).toHaveLength(2 * FACILITIES.length + 1);
       expect(byFacility(runs.slice(0, 4))).toEqual([...FACILITIES].sort());
-      expect(runs.slice(0, 4).every((r) => r[0] === 'cli' && r[2] === 1 && r[3] === resolve(exported))).toBe(true);
+      expect(runs.slice(0, 4).every((r) => r[0] === CLI_ACTOR && r[2] === 1 && r[3] === resolve(exported))).toBe(true);
       expect(byFacility(runs.slice(4, 8))).toEqual([...FACILITIES].sort());
-      expect(runs.slice(4, 8).every((r) => r[0] === 'cli' && r[2] === 2 && r[3] === resolve(bucket))).toBe(true);
+      expect(runs.slice(4, 8).every((r) => r[0] === CLI_ACTOR && r[2] === 2 && r[3] === resolve(bucket))).toBe(true);
       expect(runs[8]).toEqual(['ops@example.com', 'ber-1', 3, resolve(bucket)]);
       expect(rows[0]).toMatchObject({ key_id: null, detail: { kid } });
 
@@ -136,7 +136,7 @@ describe('snapshot publishes in the audit log (SQLite)', () => {
         const data = demoJson();
         data.facilities[0].listings[0].price_gross += 1000;
         expect((await cliInProcess(db.file, ['import', writeJson(own, 'raised.json', data)])).code).toBe(0);
-        expect((await audited(FACILITIES.length + 1)).at(-1)).toEqual(['cli', 'wro-1', 2, resolve(out)]);
+        expect((await audited(FACILITIES.length + 1)).at(-1)).toEqual([CLI_ACTOR, 'wro-1', 2, resolve(out)]);
       } finally {
         child.kill('SIGTERM');
         await store.close();
@@ -170,7 +170,7 @@ describe('snapshot publishes in the audit log (PostgreSQL)', () => {
       const panel = await panelPublishingTo(store, out);
       expect((await panel.publish('wro-1')).status).toBe(200);
       expect(published(await store.listAudit())).toEqual([
-        ['cli', 'wro-1', 1, resolve(out)],
+        [CLI_ACTOR, 'wro-1', 1, resolve(out)],
         ['ops@example.com', 'wro-1', 2, resolve(out)],
       ]);
     } finally {

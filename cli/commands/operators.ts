@@ -1,13 +1,21 @@
-// `listings operators add|list|remove|passwd` and `listings audit`: who may log in to the panel, and what they did.
+// `listings operators add|list|remove|passwd|role|reset-2fa`: who may log in to the panel, and with which role. The
+// command line acts as an owner, audited as `cli:<OS user>`.
 import { Command, InvalidArgumentError } from 'commander';
 import { ListingsError } from '../../server/errors.ts';
 import { checkPassword, hashPassword, MAX_PASSWORD_LENGTH } from '../../server/domain/passwords.ts';
-import { AUDIT_DEFAULT_LIMIT, type AuditRow } from '../../server/store/audit.ts';
+import { parseRole, ROLES, type Role } from '../../server/domain/roles.ts';
 import { withStore } from '../context.ts';
 import { json, table, type Io } from '../io.ts';
 
-const OPERATOR_COLUMNS = ['email', 'id', 'created_at', 'password_changed_at'];
-const AUDIT_COLUMNS = ['at', 'actor', 'action', 'facility_id', 'key_id', 'detail'];
+const OPERATOR_COLUMNS = ['email', 'role', 'two_factor_since', 'id', 'created_at', 'password_changed_at'];
+
+function roleArgument(value: string): Role {
+  try {
+    return parseRole(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+}
 
 /**
  * The new password: typed twice at a terminal without echo, or the first line of standard input. Never an argument:
@@ -39,11 +47,16 @@ export function operatorsCommand(io: Io): Command {
     .addHelpText('after', '\nExample:\n  $ printf \'%s\\n\' "$PANEL_PASSWORD" | listings operators add ops@example.com')
     .description('add an account; the password is prompted for, or read from the first line of standard input')
     .argument('<email>', "the operator's email address, used to log in")
+    .option(
+      '--role <role>',
+      `${ROLES.join(', ')}: viewer reads, manager also changes keys, imports and snapshots, owner also manages accounts (the first account is an owner; default viewer)`,
+      roleArgument,
+    )
     .option('--json', 'print as JSON')
-    .action(async (email: string, opts: { json?: boolean }, cmd: Command) => {
+    .action(async (email: string, opts: { role?: Role; json?: boolean }, cmd: Command) => {
       const hash = await hashPassword(await newPassword(io));
-      const info = await withStore(cmd, (store) => store.addOperator(email, hash), { create: true });
-      io.out(opts.json ? json(info) : `added operator ${info.email} (${info.id})`);
+      const info = await withStore(cmd, (store) => store.addOperator(email, hash, opts.role), { create: true });
+      io.out(opts.json ? json(info) : `added operator ${info.email} (${info.id}) as ${info.role}`);
     });
   operators
     .command('list')
@@ -75,27 +88,28 @@ export function operatorsCommand(io: Io): Command {
       const info = await withStore(cmd, (store) => store.setOperatorPassword(email, hash));
       io.out(opts.json ? json(info) : `changed the password of ${info.email}`);
     });
-  return operators;
-}
-
-function parseLimit(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 100_000)
-    throw new InvalidArgumentError('expected a whole number from 1 to 100000');
-  return n;
-}
-
-const auditCell = (row: AuditRow) => ({ ...row, detail: JSON.stringify(row.detail) });
-
-export function auditCommand(io: Io): Command {
-  return new Command('audit')
-    .description('show the audit log of key, import and snapshot publish actions, newest first: who, what, when')
-    .option('--facility <id>', 'only this facility')
-    .option('--limit <n>', 'how many entries', parseLimit, AUDIT_DEFAULT_LIMIT)
+  operators
+    .command('role')
+    .addHelpText('after', '\nExample:\n  $ listings operators role ann@example.com manager')
+    .description("set an account's role; its sessions end at once (the last owner stays an owner)")
+    .argument('<email>', 'the account')
+    .argument('<role>', ROLES.join(', '), roleArgument)
     .option('--json', 'print as JSON')
-    .addHelpText('after', '\nExample:\n  $ listings audit --facility wro-1 --limit 20')
-    .action(async (opts: { facility?: string; limit: number; json?: boolean }, cmd: Command) => {
-      const rows = await withStore(cmd, (store) => store.listAudit({ facilityId: opts.facility, limit: opts.limit }));
-      io.out(opts.json ? json(rows) : table(rows.map(auditCell), AUDIT_COLUMNS));
+    .action(async (email: string, role: Role, opts: { json?: boolean }, cmd: Command) => {
+      const info = await withStore(cmd, (store) => store.setOperatorRole(email, role));
+      io.out(opts.json ? json(info) : `${info.email} is now ${info.role}`);
     });
+  operators
+    .command('reset-2fa')
+    .addHelpText('after', '\nExample:\n  $ listings operators reset-2fa ann@example.com')
+    .description(
+      "turn an account's two-factor login off (a lost phone): its key and recovery codes are forgotten, its sessions end; it enrols again at its next login",
+    )
+    .argument('<email>', 'the account')
+    .option('--json', 'print as JSON')
+    .action(async (email: string, opts: { json?: boolean }, cmd: Command) => {
+      const info = await withStore(cmd, (store) => store.resetTwoFactor(email));
+      io.out(opts.json ? json(info) : `two-factor login of ${info.email} is off`);
+    });
+  return operators;
 }

@@ -1,6 +1,7 @@
 // `listings panel`: the operator's panel on its own port, 127.0.0.1 by default, apart from the public API.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseTrustedProxies } from '../../server/http/transport/client-address.ts';
+import { requireTwoFactorOf } from '../../server/panel/two-factor.ts';
 import { startPanel } from '../../server/panel/server.ts';
 import type { PanelSnapshots } from '../../server/panel/snapshots.ts';
 import { ListingsError } from '../../server/errors.ts';
@@ -111,6 +112,7 @@ export async function runPanel(
 ): Promise<{ close(): Promise<void> }> {
   // Checked by the option's parser already, as serve checks it.
   const trustedProxies = parseTrustedProxies(flags.trustProxy);
+  const require2fa = requireTwoFactorOf(io.env);
   const snapshots = await snapshotsOf(flags, io);
   const store = await openStore(db, { mustExist: true });
   const panel = await startPanel({
@@ -122,6 +124,7 @@ export async function runPanel(
     keyPrefix,
     trustedProxies,
     snapshots,
+    require2fa,
   }).catch(async (err: unknown) => {
     await store.close();
     throw err;

@@ -5,6 +5,8 @@ import { createHash, randomBytes } from 'node:crypto';
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
 /** A session ends this long after login however busy it is: a stolen cookie is not useful for long. */
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+/** A login whose password was right waits this long for its two-factor code, then starts again. */
+export const PENDING_LOGIN_MS = 5 * 60 * 1000;
 /** Last-seen times are written at most this often, so every page view is not a write. */
 export const SESSION_TOUCH_MS = 60 * 1000;
 

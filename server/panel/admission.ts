@@ -1,9 +1,14 @@
 // Whether and how much of a request's body the panel reads, decided from its head alone: a form's few kilobytes on
 // every route, an import file only on the import route, from a logged-in operator whose Origin is the panel's.
 import { MAX_IMPORT_BYTES } from '../domain/import.ts';
+import type { Role } from '../domain/roles.ts';
 import type { Store } from '../store/store.ts';
 import { authenticate, fromPanel, notFromPanel, type PanelOrigin } from './auth.ts';
 import { plain, type PanelRequestHead, type PanelResponse } from './http.ts';
+import { beyondRole } from './roles.ts';
+
+/** The role an import needs, checked here too, so that a viewer's upload is refused before a byte of it is read. */
+export const UPLOAD_ROLE: Role = 'manager';
 
 /** Forms are small; only an upload may carry an import file (and its multipart framing). */
 export const FORM_BYTES = 64 * 1024;
@@ -27,7 +32,10 @@ export async function admissionOf(
     return declared > FORM_BYTES ? { refusal: tooLarge() } : { limit: FORM_BYTES, upload: false };
   // The checks the handler makes again once the body is in, made first here so that nobody else can send a large one.
   if (!fromPanel(head, panel.origin)) return { refusal: notFromPanel(panel.origin) };
-  if (!(await authenticate(panel.store, head, panel.origin))) return { refusal: plain(401, 'Log in first.') };
+  const who = await authenticate(panel.store, head, panel.origin);
+  if (!who) return { refusal: plain(401, 'Log in first.') };
+  const refusal = await beyondRole(panel.store, who, { method: head.method, path }, UPLOAD_ROLE);
+  if (refusal) return { refusal };
   const limit = panel.uploadBytes ?? UPLOAD_BYTES;
   return declared > limit ? { refusal: tooLarge() } : { limit, upload: true };
 }

@@ -1,6 +1,13 @@
 // Who is asking: the session cookie (HttpOnly, SameSite=Strict, Secure over https), and whether a change came from the panel.
 import { timingSafeEqual } from 'node:crypto';
-import { needsTouch, SESSION_ABSOLUTE_MS, sessionLive, tokenDigest, type SessionRow } from '../domain/sessions.ts';
+import {
+  needsTouch,
+  PENDING_LOGIN_MS,
+  SESSION_ABSOLUTE_MS,
+  sessionLive,
+  tokenDigest,
+  type SessionRow,
+} from '../domain/sessions.ts';
 import type { OperatorRow } from '../store/operators.ts';
 import type { Store } from '../store/store.ts';
 import { cookiesOf, plain, type PanelRequestHead, type PanelResponse } from './http.ts';
@@ -17,16 +24,29 @@ export interface Authenticated {
 }
 
 /** `__Host-` over https: the browser then refuses the cookie from a subdomain or over plain http. */
-export const cookieName = (o: PanelOrigin) => (o.secure ? '__Host-listings_panel' : 'listings_panel');
+export const cookieName = (o: PanelOrigin, base = 'listings_panel') => (o.secure ? `__Host-${base}` : base);
 
-export function sessionCookie(token: string, o: PanelOrigin): string {
+/** The login waiting for its two-factor code: a cookie of its own, so it can never pass for a session. */
+const PENDING = 'listings_panel_pending';
+
+function cookie(base: string, value: string, maxAgeSeconds: number, o: PanelOrigin): string {
   const secure = o.secure ? '; Secure' : '';
-  return `${cookieName(o)}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${SESSION_ABSOLUTE_MS / 1000}${secure}`;
+  return `${cookieName(o, base)}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`;
 }
 
-export function clearedCookie(o: PanelOrigin): string {
-  return `${cookieName(o)}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${o.secure ? '; Secure' : ''}`;
+export const sessionCookie = (token: string, o: PanelOrigin) =>
+  cookie('listings_panel', token, SESSION_ABSOLUTE_MS / 1000, o);
+export const clearedCookie = (o: PanelOrigin) => cookie('listings_panel', '', 0, o);
+export const pendingCookie = (token: string, o: PanelOrigin) => cookie(PENDING, token, PENDING_LOGIN_MS / 1000, o);
+export const clearedPendingCookie = (o: PanelOrigin) => cookie(PENDING, '', 0, o);
+
+/** The token a cookie of the panel carries, when it has the shape of one. */
+export function tokenOf(req: Pick<PanelRequestHead, 'headers'>, o: PanelOrigin, base = 'listings_panel') {
+  const token = cookiesOf(req).get(cookieName(o, base));
+  return token && TOKEN.test(token) ? token : undefined;
 }
+
+export const pendingTokenOf = (req: Pick<PanelRequestHead, 'headers'>, o: PanelOrigin) => tokenOf(req, o, PENDING);
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -36,8 +56,8 @@ export async function authenticate(
   req: Pick<PanelRequestHead, 'headers'>,
   o: PanelOrigin,
 ): Promise<Authenticated | undefined> {
-  const token = cookiesOf(req).get(cookieName(o));
-  if (!token || !TOKEN.test(token)) return undefined;
+  const token = tokenOf(req, o);
+  if (!token) return undefined;
   const session = await store.session(tokenDigest(token));
   if (!session) return undefined;
   const now = new Date();

@@ -1,23 +1,18 @@
-// The panel as a function from a request to an answer: login first, then pages and actions for one operator.
+// The panel as a function from a request to an answer: login first, then pages and actions for one operator, each
+// allowed to the roles its route names.
 import type { Store } from '../store/store.ts';
 import { isUploadRoute } from './admission.ts';
-import {
-  authenticate,
-  clearedCookie,
-  csrfValid,
-  fromPanel,
-  notFromPanel,
-  type Authenticated,
-  type PanelOrigin,
-} from './auth.ts';
+import { authenticate, csrfValid, fromPanel, notFromPanel, type Authenticated, type PanelOrigin } from './auth.ts';
 import { failureAnswer } from './failure.ts';
 import { panelAssets, type PanelAssets } from './assets.ts';
 import { htmlAnswer, plain, redirect, formOf, type PanelRequest, type PanelResponse } from './http.ts';
 import { LoginLimiter } from './login-limits.ts';
 import { logIn } from './login.ts';
 import { loginPage } from './pages/login.ts';
+import { beyondRole } from './roles.ts';
 import { pageRoutes, type Route } from './routes.ts';
 import type { PanelSnapshots } from './snapshots.ts';
+import { codePage, logInWithCode } from './two-factor.ts';
 import { textsFor, type Texts } from './i18n/i18n.ts';
 
 export interface PanelOptions {
@@ -29,13 +24,21 @@ export interface PanelOptions {
   limiter?: LoginLimiter;
   /** Where "publish now" publishes; without it the Snapshots tab says how to publish from the CLI. */
   snapshots?: PanelSnapshots;
+  /** PANEL_REQUIRE_2FA=1: an operator without two-factor login reaches nothing but its enrolment. */
+  require2fa?: boolean;
+  /** Milliseconds since the epoch: the clock two-factor codes and pending logins are checked against. */
+  now?: () => number;
 }
 
-export type ResolvedPanelOptions = PanelOptions & { limiter: LoginLimiter };
+export type ResolvedPanelOptions = PanelOptions & { limiter: LoginLimiter; now: () => number };
 export type PanelContext = ResolvedPanelOptions & { who: Authenticated; form: () => URLSearchParams; tx: Texts };
 
 export function createPanelHandler(options: PanelOptions): (req: PanelRequest) => Promise<PanelResponse> {
-  const opts: ResolvedPanelOptions = { ...options, limiter: options.limiter ?? new LoginLimiter() };
+  const opts: ResolvedPanelOptions = {
+    ...options,
+    limiter: options.limiter ?? new LoginLimiter(),
+    now: options.now ?? Date.now,
+  };
   const routes = pageRoutes();
   const assets = panelAssets();
   return async (req) => {
@@ -45,6 +48,16 @@ export function createPanelHandler(options: PanelOptions): (req: PanelRequest) =
       return failureAnswer(err);
     }
   };
+}
+
+/** The route a request names, and its parameters; undefined for no route. */
+export function routeOf(routes: readonly Route[], method: string, path: string) {
+  for (const route of routes) {
+    if (route.method !== (method === 'HEAD' ? 'GET' : method)) continue;
+    const match = route.pattern.exec(path);
+    if (match) return { route, params: match.slice(1).map((p) => (p === undefined ? '' : decodeURIComponent(p))) };
+  }
+  return undefined;
 }
 
 async function answer(
@@ -59,10 +72,12 @@ async function answer(
   const change = req.method !== 'GET' && req.method !== 'HEAD';
   // Every change, the login included, must come from a page of the panel itself.
   if (change && !fromPanel(req, opts.origin)) return notFromPanel(opts.origin);
+  const tx = textsFor(req.headers['accept-language']);
   if (path === '/login') {
-    if (req.method === 'POST') return logIn(opts, req);
-    return htmlOrRedirect(await authenticate(opts.store, req, opts.origin), textsFor(req.headers['accept-language']));
+    if (change) return logIn(opts, req);
+    return (await authenticate(opts.store, req, opts.origin)) ? redirect('/') : htmlAnswer(loginPage(tx));
   }
+  if (path === '/login/code') return change ? logInWithCode(opts, req) : codePage(opts, req);
   const who = await authenticate(opts.store, req, opts.origin);
   if (!who) return change ? plain(401, 'Log in first.') : redirect('/login');
   let parsed: URLSearchParams | undefined;
@@ -70,24 +85,12 @@ async function answer(
   // The upload's token is in its multipart body, checked by the import route; every other change's is in its form.
   if (change && !isUploadRoute(req.method, path) && !csrfValid(form().get('csrf'), who.session))
     return plain(403, 'Refused: the form is out of date; reload the page.');
-  if (path === '/logout' && req.method === 'POST') {
-    await opts.store.endSession(who.session.digest);
-    return redirect('/login', { 'set-cookie': clearedCookie(opts.origin) });
-  }
-  const context: PanelContext = { ...opts, who, form, tx: textsFor(req.headers['accept-language']) };
-  for (const route of routes) {
-    if (route.method !== (req.method === 'HEAD' ? 'GET' : req.method)) continue;
-    const match = route.pattern.exec(path);
-    if (match)
-      return route.run(
-        context,
-        req,
-        match.slice(1).map((p) => (p === undefined ? '' : decodeURIComponent(p))),
-      );
-  }
-  return plain(404, 'No such page.');
-}
-
-function htmlOrRedirect(who: Authenticated | undefined, tx: Texts): PanelResponse {
-  return who ? redirect('/') : htmlAnswer(loginPage(tx));
+  const found = routeOf(routes, req.method, path);
+  if (!found) return plain(404, 'No such page.');
+  const { route, params } = found;
+  if (opts.require2fa && !who.operator.totp_enabled_at && !route.beforeEnrolment)
+    return change ? plain(403, 'Refused: set up two-factor login first.') : redirect('/account/2fa');
+  // Beyond the operator's role nothing runs, and the refusal is in the audit log.
+  const refusal = await beyondRole(opts.store, who, { method: req.method, path }, route.role);
+  return refusal ?? route.run({ ...opts, who, form, tx }, req, params);
 }

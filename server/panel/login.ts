@@ -1,8 +1,10 @@
-// Logging in: limited per account and per address, as slow for an unknown account as for a known one.
+// Logging in: limited per account and per address, as slow for an unknown account as for a known one; with two-factor
+// login on, the right password gives a pending login that the code step (two-factor.ts) turns into a session.
 import { decoyHash, verifyPassword } from '../domain/passwords.ts';
-import { newSession, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../domain/sessions.ts';
-import { normalEmail } from '../store/operators.ts';
-import { sessionCookie } from './auth.ts';
+import { newSession, randomToken, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, tokenDigest } from '../domain/sessions.ts';
+import { accountAudit } from '../store/audit.ts';
+import { normalEmail, type OperatorRow } from '../store/operators.ts';
+import { pendingCookie, sessionCookie } from './auth.ts';
 import type { ResolvedPanelOptions } from './handler.ts';
 import { formOf, htmlAnswer, redirect, type PanelRequest, type PanelResponse } from './http.ts';
 import { loginPage } from './pages/login.ts';
@@ -22,6 +24,7 @@ export async function logIn(opts: ResolvedPanelOptions, req: PanelRequest): Prom
   const typed = form.get('email') ?? '';
   const email = emailOf(typed) ?? typed.slice(0, 254);
   const password = form.get('password') ?? '';
+  const endOthers = form.get('end_others') === 'on';
   // Counted before the password is checked: tries sent at once, to one panel or several, cannot all get through.
   const gate = await opts.limiter.begin(opts.store, email, req.address);
   if ('retryAfter' in gate)
@@ -31,7 +34,24 @@ export async function logIn(opts: ResolvedPanelOptions, req: PanelRequest): Prom
     ? await verifyPassword(password, operator.password_hash)
     : await verifyPassword(password, await decoyHash()).then(() => false);
   if (!ok || !operator) return htmlAnswer(loginPage(tx, 'wrong', typed), 401);
+  if (operator.totp_enabled_at) {
+    // The try stays counted until the code is right: a password alone never clears the account's count.
+    const token = randomToken();
+    const created_at = new Date(opts.now()).toISOString();
+    const row = { digest: tokenDigest(token), operator_id: operator.id, attempt: gate.attempt, end_others: endOthers };
+    await opts.store.createPendingLogin({ ...row, created_at });
+    return redirect('/login/code', { 'set-cookie': pendingCookie(token, opts.origin) });
+  }
   await opts.limiter.succeeded(opts.store, email, gate.attempt);
+  return startSession(opts, operator, { endOthers, twoFactor: false });
+}
+
+/** The session a complete login makes: the operator's others ended first when asked, audited either way. */
+export async function startSession(
+  opts: ResolvedPanelOptions,
+  operator: OperatorRow,
+  how: { endOthers: boolean; twoFactor: boolean },
+): Promise<PanelResponse> {
   const now = new Date();
   // Sessions nobody came back to are ended here, at the one moment a new one is made.
   await opts.store.endExpiredSessions(
@@ -40,5 +60,10 @@ export async function logIn(opts: ResolvedPanelOptions, req: PanelRequest): Prom
   );
   const { token, row } = newSession(operator.id, now);
   await opts.store.createSession(row);
-  return redirect('/', { 'set-cookie': sessionCookie(token, opts.origin) });
+  if (how.endOthers) await opts.store.endSessionsOf(operator.id, row.digest);
+  const detail = { two_factor: how.twoFactor, ended_others: how.endOthers };
+  await opts.store.appendAudit([accountAudit('login', operator.email, operator.email, detail)]);
+  // With two-factor required and not set up, enrolment is the one page the operator may reach.
+  const to = opts.require2fa && !operator.totp_enabled_at ? '/account/2fa' : '/';
+  return redirect(to, { 'set-cookie': sessionCookie(token, opts.origin) });
 }

@@ -1,14 +1,18 @@
-// The panel's pages and actions, each a pattern and a function of the logged-in operator's context.
+// The panel's pages and actions, each a pattern, the least role that may use it, and a function of the logged-in
+// operator's context.
 import { readListingFilter } from '../../shared/panel-listings.ts';
+import type { Role } from '../domain/roles.ts';
 import { listResponseOf } from '../domain/views.ts';
 import { html } from '../http/pages/html.ts';
 import { ListingsError } from '../errors.ts';
 import type { PanelContext } from './handler.ts';
 import { htmlAnswer, plain, type PanelRequest, type PanelResponse } from './http.ts';
+import { UPLOAD_ROLE } from './admission.ts';
 import { importRoute } from './import.ts';
+import { accountRoutes } from './routes-account.ts';
+import { auditRoute } from './routes-audit.ts';
 import { embedRoutes } from './routes-embed.ts';
 import { keyRoutes } from './routes-keys.ts';
-import { auditBody } from './pages/audit.ts';
 import { facilitiesBody } from './pages/facilities.ts';
 import { facilityInfoBody, tabbed, type Tab } from './pages/facility.ts';
 import { listingsBody, panelListingsOf } from './pages/listings.ts';
@@ -22,6 +26,10 @@ import { publishNow, snapshotHistory, snapshotStates } from './snapshots.ts';
 export interface Route {
   method: string;
   pattern: RegExp;
+  /** The least role that may use it (the handler refuses the rest): viewer reads, manager changes data and keys. */
+  role: Role;
+  /** Reachable before two-factor enrolment when the panel requires it: the enrolment itself and logging out. */
+  beforeEnrolment?: boolean;
   run(ctx: PanelContext, req: PanelRequest, params: string[]): Promise<PanelResponse>;
 }
 
@@ -29,17 +37,19 @@ const FACILITY = '/facilities/([a-z0-9-]{1,64})';
 
 export function pageRoutes(): Route[] {
   return [
-    { method: 'GET', pattern: /^\/$/, run: facilities },
-    { method: 'GET', pattern: new RegExp(`^${FACILITY}(?:/(api|snapshots))?$`), run: facility },
+    { method: 'GET', pattern: /^\/$/, role: 'viewer', run: facilities },
+    { method: 'GET', pattern: new RegExp(`^${FACILITY}(?:/(api|snapshots))?$`), role: 'viewer', run: facility },
     {
       method: 'GET',
       pattern: /^\/import$/,
+      role: UPLOAD_ROLE,
       run: async (c) => htmlAnswer(panelPage(c.tx, c.tx.t.import, importBody(c.tx, c.who), c.who)),
     },
-    { method: 'POST', pattern: /^\/import$/, run: importRoute },
-    { method: 'GET', pattern: /^\/audit$/, run: audit },
-    { method: 'POST', pattern: new RegExp(`^${FACILITY}/snapshots/publish$`), run: publish },
+    { method: 'POST', pattern: /^\/import$/, role: UPLOAD_ROLE, run: importRoute },
+    { method: 'GET', pattern: /^\/audit$/, role: 'viewer', run: auditRoute },
+    { method: 'POST', pattern: new RegExp(`^${FACILITY}/snapshots/publish$`), role: 'manager', run: publish },
     ...keyRoutes(FACILITY),
+    ...accountRoutes(),
     ...embedRoutes(FACILITY),
   ];
 }
@@ -104,10 +114,6 @@ async function publish(c: PanelContext, req: PanelRequest, [id]: string[]): Prom
   const summary = await publishNow(c.store, c.snapshots, c.publicUrl, id!, c.who.operator.email);
   const version = summary.results[0]?.version;
   return facility(c, req, [id!, 'snapshots'], undefined, c.tx.t.published(version ?? 0, summary.target));
-}
-
-async function audit(c: PanelContext): Promise<PanelResponse> {
-  return htmlAnswer(panelPage(c.tx, c.tx.t.audit, auditBody(c.tx, await c.store.listAudit()), c.who));
 }
 
 /** A refusal the operator can fix (a bad rate, an unknown key) as its message; anything else is thrown on. */

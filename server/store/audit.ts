@@ -1,11 +1,32 @@
-// The audit log: who did what to keys, data and snapshots, and when; written with the change itself.
+// The audit log: who did what to keys, data, snapshots and accounts, and when; written with the change itself.
+import { userInfo } from 'node:os';
 import type { ImportFile } from '../schemas/import.ts';
 import type { Db } from './db.ts';
 import type { ImportSummary } from './facilities.ts';
 import type { KeyInfo } from './keys.ts';
 import { statementsFor } from './statements.ts';
 
-export type AuditAction = 'key.create' | 'key.revoke' | 'key.update' | 'import' | 'snapshot.publish';
+export const AUDIT_ACTIONS = [
+  'key.create',
+  'key.revoke',
+  'key.update',
+  'import',
+  'snapshot.publish',
+  'snapshot.export',
+  'snapshot.withdraw',
+  'operator.add',
+  'operator.remove',
+  'operator.password',
+  'operator.role',
+  'login',
+  'login.code_wrong',
+  'logout.everywhere',
+  '2fa.enrol',
+  '2fa.recovery_used',
+  '2fa.reset',
+  'refused',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** One action; `detail` never holds a key, only its id and hint. */
 export interface AuditEntry {
@@ -19,13 +40,34 @@ export interface AuditEntry {
 
 export type AuditRow = AuditEntry & { id: number };
 
+/** Every filter is optional; `from` and `to` are ISO 8601 times, `to` excluded. */
 export interface AuditQuery {
   facilityId?: string;
+  actor?: string;
+  action?: string;
+  from?: string;
+  to?: string;
   limit?: number;
+  offset?: number;
 }
 
-/** Whoever acts from the command line: the panel names its operator instead. */
-export const CLI_ACTOR = 'cli';
+/** A page of rows and how many match in all. */
+export interface AuditPage {
+  total: number;
+  rows: AuditRow[];
+}
+
+/** The OS user the command runs as, when the system knows one (a container may not). */
+function osUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER || 'unknown';
+  }
+}
+
+/** Whoever acts from the command line, as `cli:<OS user>`: the panel names its operator instead. */
+export const CLI_ACTOR = `cli:${osUser()}`;
 export const AUDIT_DEFAULT_LIMIT = 100;
 
 export function keyAudit(action: AuditAction, actor: string, key: KeyInfo, now = new Date()): AuditEntry {
@@ -63,10 +105,27 @@ export interface PublishedVersion {
   kid: string;
 }
 
-export function publishAudit(actor: string, published: PublishedVersion, now = new Date()): AuditEntry {
+/** A version written to a target: published, exported to a folder, or a withdrawal's tombstone. */
+export function publishAudit(
+  actor: string,
+  published: PublishedVersion,
+  action: 'snapshot.publish' | 'snapshot.export' | 'snapshot.withdraw' = 'snapshot.publish',
+  now = new Date(),
+): AuditEntry {
   const { facilityId, version, target, kid } = published;
   const detail = { version, target, kid };
-  return { at: now.toISOString(), actor, action: 'snapshot.publish', facility_id: facilityId, key_id: null, detail };
+  return { at: now.toISOString(), actor, action, facility_id: facilityId, key_id: null, detail };
+}
+
+/** An action on an account or a login: `operator` is the account acted on, `detail` what else says what happened. */
+export function accountAudit(
+  action: AuditAction,
+  actor: string,
+  operator: string,
+  detail: Record<string, unknown> = {},
+  now = new Date(),
+): AuditEntry {
+  return { at: now.toISOString(), actor, action, facility_id: null, key_id: null, detail: { operator, ...detail } };
 }
 
 /** A row as both stores read it back (detail is stored as JSON text). */
@@ -74,13 +133,43 @@ export function auditRowOf(row: Omit<AuditRow, 'detail'> & { detail: string }): 
   return { ...row, id: Number(row.id), detail: JSON.parse(row.detail) as Record<string, unknown> };
 }
 
+/**
+ * One statement for every combination of filters, in either dialect (`p(n)` names the n-th parameter, from 1): an
+ * absent filter is NULL and matches all. Times compare byte for byte, as ISO 8601 text sorts.
+ */
+export function auditPageSql(p: (n: number) => string, collateC: string): string {
+  return `SELECT id, at, actor, action, facility_id, key_id, detail, count(*) OVER () AS total FROM audit_log
+    WHERE (${p(1)} IS NULL OR facility_id = ${p(1)}) AND (${p(2)} IS NULL OR actor = ${p(2)})
+      AND (${p(3)} IS NULL OR action = ${p(3)}) AND (${p(4)} IS NULL OR at${collateC} >= ${p(4)})
+      AND (${p(5)} IS NULL OR at${collateC} < ${p(5)})
+    ORDER BY id DESC LIMIT ${p(6)} OFFSET ${p(7)}`;
+}
+
+/** The statement's parameters, in its order. */
+export function auditParams(q: AuditQuery): (string | number | null)[] {
+  const or = (v: string | undefined) => (v === undefined || v === '' ? null : v);
+  return [
+    or(q.facilityId),
+    or(q.actor),
+    or(q.action),
+    or(q.from),
+    or(q.to),
+    q.limit ?? AUDIT_DEFAULT_LIMIT,
+    q.offset ?? 0,
+  ];
+}
+
+type PageRow = AuditRow & { detail: string; total: number | string };
+
+/** Rows as both stores read them back, and the total (absent on a page past the end: then 0). */
+export function auditPageOf(rows: readonly PageRow[]): AuditPage {
+  return { total: Number(rows[0]?.total ?? 0), rows: rows.map(({ total: _, ...r }) => auditRowOf(r)) };
+}
+
 const stmts = statementsFor((db) => ({
   insert: db.prepare(`INSERT INTO audit_log (at, actor, action, facility_id, key_id, detail)
     VALUES (@at, @actor, @action, @facility_id, @key_id, @detail)`),
-  recent: db.prepare<[number], AuditRow & { detail: string }>('SELECT * FROM audit_log ORDER BY id DESC LIMIT ?'),
-  recentOf: db.prepare<[string, number], AuditRow & { detail: string }>(
-    'SELECT * FROM audit_log WHERE facility_id = ? ORDER BY id DESC LIMIT ?',
-  ),
+  page: db.prepare<[Record<string, string | number | null>], PageRow>(auditPageSql((n) => `@p${n}`, '')),
 }));
 
 export function appendAudit(db: Db, entry: AuditEntry): void {
@@ -92,10 +181,8 @@ export function appendAuditRows(db: Db, entries: readonly AuditEntry[]): void {
   if (entries.length > 0) db.transaction(() => entries.forEach((e) => appendAudit(db, e)))();
 }
 
-/** Newest first. */
-export function listAudit(db: Db, query: AuditQuery = {}): AuditRow[] {
-  const s = stmts(db);
-  const limit = query.limit ?? AUDIT_DEFAULT_LIMIT;
-  const rows = query.facilityId ? s.recentOf.all(query.facilityId, limit) : s.recent.all(limit);
-  return rows.map(auditRowOf);
+/** Newest first: the rows the filters match, `limit` of them from `offset`, and how many match in all. */
+export function auditPage(db: Db, query: AuditQuery = {}): AuditPage {
+  const params = Object.fromEntries(auditParams(query).map((v, i) => [`p${i + 1}`, v]));
+  return auditPageOf(stmts(db).page.all(params));
 }

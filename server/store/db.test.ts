@@ -58,6 +58,7 @@ describe('openDb', () => {
       'facilities',
       'listings',
       'login_failures',
+      'login_pending',
       'operator_sessions',
       'operators',
       'photos',

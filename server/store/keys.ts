@@ -114,13 +114,16 @@ export function keyById(db: Db, id: string): KeyInfo | undefined {
   return row && infoOf(row);
 }
 
-export function revokeKey(db: Db, id: string, now = new Date()): KeyInfo {
+/** Revokes the key; `changed` is false when it was revoked already (its first revocation stands, and is the one audited). */
+export function revokeKeyOnce(db: Db, id: string, now = new Date()): { info: KeyInfo; changed: boolean } {
   const s = stmts(db);
   const row = s.byId.get(id);
   if (!row) throw unknownKey(id);
-  s.revoke.run(now.toISOString(), id);
-  return infoOf(s.byId.get(id)!);
+  const changed = s.revoke.run(now.toISOString(), id).changes === 1;
+  return { info: infoOf(s.byId.get(id)!), changed };
 }
+
+export const revokeKey = (db: Db, id: string, now = new Date()): KeyInfo => revokeKeyOnce(db, id, now).info;
 
 export function updateKey(db: Db, id: string, changes: KeyLimits & { label?: string }): KeyInfo {
   const s = stmts(db);

@@ -155,6 +155,23 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE listings ADD COLUMN door_height_m REAL;
   ALTER TABLE listings ADD COLUMN promotions TEXT NOT NULL DEFAULT '[]';
   `,
+  // 8: operators' roles (those before roles were owners), two-factor login (the TOTP secret, the last time step used,
+  // recovery-code digests as a JSON array) and logins waiting for their code
+  `
+  ALTER TABLE operators ADD COLUMN role TEXT NOT NULL DEFAULT 'owner' CHECK (role IN ('viewer', 'manager', 'owner'));
+  ALTER TABLE operators ADD COLUMN totp_secret TEXT;
+  ALTER TABLE operators ADD COLUMN totp_enabled_at TEXT;
+  ALTER TABLE operators ADD COLUMN totp_last_step INTEGER;
+  ALTER TABLE operators ADD COLUMN recovery_codes TEXT NOT NULL DEFAULT '[]';
+  CREATE TABLE login_pending (
+    digest TEXT PRIMARY KEY,
+    operator_id TEXT NOT NULL REFERENCES operators(id) ON DELETE CASCADE,
+    attempt INTEGER NOT NULL,
+    end_others INTEGER NOT NULL,
+    created_at TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX login_pending_by_operator ON login_pending (operator_id);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

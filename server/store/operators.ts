@@ -1,7 +1,9 @@
 // Panel operators and their sessions in SQLite: password hashes and session-token digests, never the secrets.
 import { ListingsError } from '../errors.ts';
 import { randomAlphanumeric } from '../domain/keys.ts';
+import type { Role } from '../domain/roles.ts';
 import type { SessionRow } from '../domain/sessions.ts';
+import { accountAudit, appendAudit } from './audit.ts';
 import type { Db } from './db.ts';
 import { statementsFor } from './statements.ts';
 
@@ -11,13 +13,29 @@ export interface OperatorRow {
   password_hash: string;
   created_at: string;
   password_changed_at: string;
+  role: Role;
+  /** The TOTP secret (base32): set at enrolment's start, in use once `totp_enabled_at` is. Never shown again. */
+  totp_secret: string | null;
+  totp_enabled_at: string | null;
+  /** The last TOTP time step accepted: a code of that step or an earlier one is refused. */
+  totp_last_step: number | null;
+  /** SHA-256 digests of the recovery codes not used yet, as a JSON array. */
+  recovery_codes: string;
 }
 
-/** What `operators list` shows: never the hash. */
-export type OperatorInfo = Omit<OperatorRow, 'password_hash'>;
+/** What `operators list` shows: never the hash or the secret. */
+export interface OperatorInfo {
+  id: string;
+  email: string;
+  role: Role;
+  created_at: string;
+  password_changed_at: string;
+  two_factor_since: string | null;
+}
 
-export function infoOfOperator({ password_hash: _hash, ...info }: OperatorRow): OperatorInfo {
-  return info;
+export function infoOfOperator(row: OperatorRow): OperatorInfo {
+  const { id, email, role, created_at, password_changed_at, totp_enabled_at } = row;
+  return { id, email, role, created_at, password_changed_at, two_factor_since: totp_enabled_at };
 }
 
 /** Emails compare case-insensitively: one account per address however it is typed. */
@@ -28,7 +46,7 @@ export function normalEmail(email: string): string {
   return e;
 }
 
-export function newOperatorRow(email: string, passwordHash: string, now = new Date()): OperatorRow {
+export function newOperatorRow(email: string, passwordHash: string, role: Role, now = new Date()): OperatorRow {
   const at = now.toISOString();
   return {
     id: `op_${randomAlphanumeric(16)}`,
@@ -36,7 +54,29 @@ export function newOperatorRow(email: string, passwordHash: string, now = new Da
     password_hash: passwordHash,
     created_at: at,
     password_changed_at: at,
+    role,
+    totp_secret: null,
+    totp_enabled_at: null,
+    totp_last_step: null,
+    recovery_codes: '[]',
   };
+}
+
+/**
+ * The role a new account gets: the first is an owner (someone must be able to manage the others), later ones what was
+ * asked, a viewer when nothing was.
+ */
+export function roleOfNew(asked: Role | undefined, operatorsSoFar: number): Role {
+  if (operatorsSoFar > 0) return asked ?? 'viewer';
+  if (asked !== undefined && asked !== 'owner')
+    throw new ListingsError('first_operator_owner', 'the first operator is an owner: add it with --role owner');
+  return 'owner';
+}
+
+/** Refuses a role change that would leave the panel without an owner (the CLI alone could then manage accounts). */
+export function checkOwnersLeft(owners: number, row: OperatorRow, newRole: Role): void {
+  if (row.role === 'owner' && newRole !== 'owner' && owners <= 1)
+    throw new ListingsError('last_owner', `${row.email} is the last owner: make another operator an owner first`);
 }
 
 export const operatorExists = (email: string) =>
@@ -45,14 +85,17 @@ export const unknownOperator = (email: string) =>
   new ListingsError('unknown_operator', `no operator with email ${email}`);
 
 const stmts = statementsFor((db) => ({
-  insert: db.prepare(`INSERT INTO operators (id, email, password_hash, created_at, password_changed_at)
-    VALUES (@id, @email, @password_hash, @created_at, @password_changed_at)`),
+  insert: db.prepare(`INSERT INTO operators (id, email, password_hash, created_at, password_changed_at, role)
+    VALUES (@id, @email, @password_hash, @created_at, @password_changed_at, @role)`),
+  count: db.prepare<[], number>('SELECT count(*) FROM operators').pluck(),
+  owners: db.prepare<[], number>("SELECT count(*) FROM operators WHERE role = 'owner'").pluck(),
   byEmail: db.prepare<[string], OperatorRow>('SELECT * FROM operators WHERE email = ?'),
   byId: db.prepare<[string], OperatorRow>('SELECT * FROM operators WHERE id = ?'),
   all: db.prepare<[], OperatorRow>('SELECT * FROM operators ORDER BY email'),
   remove: db.prepare('DELETE FROM operators WHERE id = ?'),
   passwd: db.prepare('UPDATE operators SET password_hash = ?, password_changed_at = ? WHERE id = ?'),
-  endSessionsOf: db.prepare('DELETE FROM operator_sessions WHERE operator_id = ?'),
+  role: db.prepare('UPDATE operators SET role = ? WHERE id = ?'),
+  endSessionsOf: db.prepare('DELETE FROM operator_sessions WHERE operator_id = ? AND digest IS NOT ?'),
   insertSession: db.prepare(`INSERT INTO operator_sessions (digest, operator_id, csrf, created_at, seen_at)
     VALUES (@digest, @operator_id, @csrf, @created_at, @seen_at)`),
   session: db.prepare<[string], SessionRow>('SELECT * FROM operator_sessions WHERE digest = ?'),
@@ -61,39 +104,71 @@ const stmts = statementsFor((db) => ({
   endExpired: db.prepare('DELETE FROM operator_sessions WHERE seen_at < ? OR created_at < ?'),
 }));
 
-export function addOperator(db: Db, email: string, passwordHash: string): OperatorInfo {
-  const row = newOperatorRow(email, passwordHash);
-  if (stmts(db).byEmail.get(row.email)) throw operatorExists(row.email);
-  stmts(db).insert.run(row);
-  return infoOfOperator(row);
+export function addOperator(db: Db, email: string, passwordHash: string, role: Role | undefined, actor: string) {
+  return db
+    .transaction((): OperatorInfo => {
+      const row = newOperatorRow(email, passwordHash, roleOfNew(role, stmts(db).count.get()!));
+      if (stmts(db).byEmail.get(row.email)) throw operatorExists(row.email);
+      stmts(db).insert.run(row);
+      appendAudit(db, accountAudit('operator.add', actor, row.email, { role: row.role }));
+      return infoOfOperator(row);
+    })
+    .immediate();
 }
 
 export const listOperators = (db: Db): OperatorInfo[] => stmts(db).all.all().map(infoOfOperator);
 export const operatorByEmail = (db: Db, email: string) => stmts(db).byEmail.get(normalEmail(email));
 export const operatorById = (db: Db, id: string) => stmts(db).byId.get(id);
 
-function existing(db: Db, email: string): OperatorRow {
+export function existingOperator(db: Db, email: string): OperatorRow {
   const row = operatorByEmail(db, email);
   if (!row) throw unknownOperator(normalEmail(email));
   return row;
 }
 
 /** Removing an account ends its sessions (they cascade). */
-export function removeOperator(db: Db, email: string): OperatorInfo {
-  const row = existing(db, email);
-  stmts(db).remove.run(row.id);
-  return infoOfOperator(row);
+export function removeOperator(db: Db, email: string, actor: string): OperatorInfo {
+  return db
+    .transaction(() => {
+      const row = existingOperator(db, email);
+      stmts(db).remove.run(row.id);
+      appendAudit(db, accountAudit('operator.remove', actor, row.email));
+      return infoOfOperator(row);
+    })
+    .immediate();
 }
 
 /** A new password ends every session of the account: whoever knew the old one is logged out. */
-export function setOperatorPassword(db: Db, email: string, passwordHash: string, now = new Date()): OperatorInfo {
-  return db.transaction(() => {
-    const row = existing(db, email);
-    stmts(db).passwd.run(passwordHash, now.toISOString(), row.id);
-    stmts(db).endSessionsOf.run(row.id);
-    return infoOfOperator(operatorById(db, row.id)!);
-  })();
+export function setOperatorPassword(db: Db, email: string, passwordHash: string, actor: string): OperatorInfo {
+  return db
+    .transaction(() => {
+      const row = existingOperator(db, email);
+      stmts(db).passwd.run(passwordHash, new Date().toISOString(), row.id);
+      endSessionsOf(db, row.id);
+      appendAudit(db, accountAudit('operator.password', actor, row.email));
+      return infoOfOperator(operatorById(db, row.id)!);
+    })
+    .immediate();
 }
+
+/** A new role ends the account's sessions, so that none goes on with the rights it had; the same role changes nothing. */
+export function setOperatorRole(db: Db, email: string, role: Role, actor: string): OperatorInfo {
+  return db
+    .transaction(() => {
+      const row = existingOperator(db, email);
+      if (row.role === role) return infoOfOperator(row);
+      checkOwnersLeft(stmts(db).owners.get()!, row, role);
+      stmts(db).role.run(role, row.id);
+      endSessionsOf(db, row.id);
+      appendAudit(db, accountAudit('operator.role', actor, row.email, { from: row.role, to: role }));
+      return infoOfOperator(operatorById(db, row.id)!);
+    })
+    .immediate();
+}
+
+/** Ends the account's sessions but `except` (the one asking, when it stays logged in). */
+export const endSessionsOf = (db: Db, operatorId: string, except: string | null = null) =>
+  void stmts(db).endSessionsOf.run(operatorId, except);
 
 export const createSession = (db: Db, row: SessionRow) => void stmts(db).insertSession.run(row);
 export const sessionByDigest = (db: Db, digest: string) => stmts(db).session.get(digest);

@@ -4,9 +4,9 @@ import { openDb, schemaVersionOf, type OpenOptions } from './db.ts';
 import { applyImport, facilityData, listFacilities, type FacilityCount, type ImportSummary } from './facilities.ts';
 import type { FacilityData } from '../domain/facility.ts';
 import { Mirror } from './pg/mirror.ts';
-import { sqliteLedger, type SnapshotLedger } from '../snapshots/ledger.ts';
+import { sqliteLedger, type SnapshotLedger } from './ledger.ts';
 import { pgLedger } from './pg/snapshot-ledger.ts';
-import { createKey, listKeys, recordLastUse, revokeKey, updateKey, type KeyInfo, type KeyLimits } from './keys.ts';
+import { createKey, listKeys, recordLastUse, revokeKeyOnce, updateKey, type KeyInfo, type KeyLimits } from './keys.ts';
 import { openPg, pgFailure, pgSchemaVersion, type Pool } from './pg/connect.ts';
 import { importPg } from './pg/import.ts';
 import { createKeyPg, listKeysPg, recordLastUsePg, revokeKeyPg, updateKeyPg } from './pg/keys.ts';
@@ -21,22 +21,20 @@ import {
 } from './panel.ts';
 import { facilityPagePg } from './pg/panel.ts';
 import { checkLocation, describeLocation, isPostgresUrl } from './pg/location.ts';
-import type { SessionRow } from '../domain/sessions.ts';
 import {
   appendAudit,
   appendAuditRows,
+  auditPage,
   CLI_ACTOR,
   importAudit,
   keyAudit,
-  listAudit,
   type AuditEntry,
+  type AuditPage,
   type AuditQuery,
   type AuditRow,
 } from './audit.ts';
-import * as ops from './operators.ts';
-import type { OperatorInfo, OperatorRow } from './operators.ts';
-import * as pgOps from './pg/operators.ts';
-import { appendAuditRowsPg, listAuditPg } from './pg/audit.ts';
+import { pgAccounts, sqliteAccounts, type AccountStore } from './accounts.ts';
+import { appendAuditRowsPg, auditPagePg } from './pg/audit.ts';
 import type { LoginGate, LoginLimits } from '../domain/login-limits.ts';
 import { beginLogin, loginSucceeded } from './login-limits.ts';
 import { beginLoginPg, loginSucceededPg } from './pg/login-limits.ts';
@@ -44,7 +42,7 @@ import { beginLoginPg, loginSucceededPg } from './pg/login-limits.ts';
 export type NewKey = { facilityId: string; label?: string; prefix: string } & KeyLimits;
 
 /** What the commands do with operator data, whichever database holds it. */
-export interface Store {
+export interface Store extends AccountStore {
   /** The database as messages show it (a URL without its password). */
   readonly location: string;
   schemaVersion(): Promise<number>;
@@ -65,20 +63,12 @@ export interface Store {
   updateKey(id: string, changes: KeyLimits & { label?: string }, actor?: string): Promise<KeyInfo>;
   recordLastUse(uses: ReadonlyMap<string, Date>): Promise<void>;
   listAudit(query?: AuditQuery): Promise<AuditRow[]>;
+  /** The rows the filters match, newest first, a page of them, and how many match in all. */
+  auditPage(query?: AuditQuery): Promise<AuditPage>;
   /** Rows of actions whose change is outside the database (a snapshot publish), written once it is done. */
   appendAudit(entries: readonly AuditEntry[]): Promise<void>;
   /** What a snapshot publish reads and records, on this store (the panel's "publish now"). */
   snapshotLedger(): SnapshotLedger;
-  addOperator(email: string, passwordHash: string): Promise<OperatorInfo>;
-  listOperators(): Promise<OperatorInfo[]>;
-  operator(by: 'email' | 'id', value: string): Promise<OperatorRow | undefined>;
-  removeOperator(email: string): Promise<OperatorInfo>;
-  setOperatorPassword(email: string, passwordHash: string): Promise<OperatorInfo>;
-  createSession(row: SessionRow): Promise<void>;
-  session(digest: string): Promise<SessionRow | undefined>;
-  touchSession(digest: string, at: Date): Promise<void>;
-  endSession(digest: string): Promise<void>;
-  endExpiredSessions(idleBefore: Date, createdBefore: Date): Promise<void>;
   /** The login limits, shared by every panel on this database: refused, or the try counted as a failure until cleared. */
   beginLogin(account: string, address: string, limits: LoginLimits, now: Date): Promise<LoginGate>;
   /** The password was right: the account's failures and this try's count on its address are cleared. */
@@ -116,8 +106,8 @@ export async function openStore(location: string, options: OpenOptions = {}): Pr
     listKeys: async (facilityId) => listKeys(db, facilityId),
     revokeKey: async (id, actor = CLI_ACTOR) =>
       audited(() => {
-        const info = revokeKey(db, id);
-        appendAudit(db, keyAudit('key.revoke', actor, info));
+        const { info, changed } = revokeKeyOnce(db, id);
+        if (changed) appendAudit(db, keyAudit('key.revoke', actor, info));
         return info;
       }),
     updateKey: async (id, changes, actor = CLI_ACTOR) =>
@@ -127,19 +117,11 @@ export async function openStore(location: string, options: OpenOptions = {}): Pr
         return info;
       }),
     recordLastUse: async (uses) => recordLastUse(db, uses),
-    listAudit: async (query) => listAudit(db, query),
+    listAudit: async (query) => auditPage(db, query).rows,
+    auditPage: async (query) => auditPage(db, query),
     appendAudit: async (entries) => appendAuditRows(db, entries),
     snapshotLedger: () => sqliteLedger(db),
-    addOperator: async (email, hash) => ops.addOperator(db, email, hash),
-    listOperators: async () => ops.listOperators(db),
-    operator: async (by, value) => (by === 'email' ? ops.operatorByEmail(db, value) : ops.operatorById(db, value)),
-    removeOperator: async (email) => ops.removeOperator(db, email),
-    setOperatorPassword: async (email, hash) => ops.setOperatorPassword(db, email, hash),
-    createSession: async (row) => ops.createSession(db, row),
-    session: async (digest) => ops.sessionByDigest(db, digest),
-    touchSession: async (digest, at) => ops.touchSession(db, digest, at),
-    endSession: async (digest) => ops.endSession(db, digest),
-    endExpiredSessions: async (idle, created) => ops.endExpiredSessions(db, idle, created),
+    ...sqliteAccounts(db),
     beginLogin: async (account, address, limits, now) => beginLogin(db, account, address, limits, now),
     loginSucceeded: async (account, attempt) => loginSucceeded(db, account, attempt),
     close: async () => void db.close(),
@@ -173,19 +155,11 @@ function pgStore(pool: Pool, location: string): Store {
     revokeKey: named((id, actor) => revokeKeyPg(pool, id, undefined, actor)),
     updateKey: named((id, changes, actor) => updateKeyPg(pool, id, changes, actor)),
     recordLastUse: named((uses) => recordLastUsePg(pool, uses)),
-    listAudit: named((query) => listAuditPg(pool, query)),
+    listAudit: named(async (query) => (await auditPagePg(pool, query)).rows),
+    auditPage: named((query) => auditPagePg(pool, query)),
     appendAudit: named((entries) => appendAuditRowsPg(pool, entries)),
     snapshotLedger: () => pgLedger(pool, mirrorOf(), location),
-    addOperator: named((email, hash) => pgOps.addOperatorPg(pool, email, hash)),
-    listOperators: named(() => pgOps.listOperatorsPg(pool)),
-    operator: named((by, value) => pgOps.operatorPg(pool, by, value)),
-    removeOperator: named((email) => pgOps.removeOperatorPg(pool, email)),
-    setOperatorPassword: named((email, hash) => pgOps.setOperatorPasswordPg(pool, email, hash)),
-    createSession: named((row) => pgOps.createSessionPg(pool, row)),
-    session: named((digest) => pgOps.sessionPg(pool, digest)),
-    touchSession: named((digest, at) => pgOps.touchSessionPg(pool, digest, at)),
-    endSession: named((digest) => pgOps.endSessionPg(pool, digest)),
-    endExpiredSessions: named((idle, created) => pgOps.endExpiredSessionsPg(pool, idle, created)),
+    ...pgAccounts(pool, named),
     beginLogin: named((account, address, limits, now) => beginLoginPg(pool, account, address, limits, now)),
     loginSucceeded: named((account, attempt) => loginSucceededPg(pool, account, attempt)),
     close: () => {

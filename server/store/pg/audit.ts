@@ -1,5 +1,5 @@
 // The audit log in PostgreSQL: the same rows as SQLite's, written by the transaction that made the change.
-import { AUDIT_DEFAULT_LIMIT, auditRowOf, type AuditEntry, type AuditQuery, type AuditRow } from '../audit.ts';
+import { auditPageOf, auditPageSql, auditParams, type AuditEntry, type AuditPage, type AuditQuery } from '../audit.ts';
 import { inTransaction, type Pool, type PoolClient } from './connect.ts';
 
 export async function appendAuditPg(c: PoolClient, e: AuditEntry): Promise<void> {
@@ -17,14 +17,9 @@ export async function appendAuditRowsPg(pool: Pool, entries: readonly AuditEntry
   });
 }
 
-export async function listAuditPg(pool: Pool, query: AuditQuery = {}): Promise<AuditRow[]> {
-  const limit = query.limit ?? AUDIT_DEFAULT_LIMIT;
-  const cols = 'id, at, actor, action, facility_id, key_id, detail';
-  const { rows } = query.facilityId
-    ? await pool.query(`SELECT ${cols} FROM audit_log WHERE facility_id = $1 ORDER BY id DESC LIMIT $2`, [
-        query.facilityId,
-        limit,
-      ])
-    : await pool.query(`SELECT ${cols} FROM audit_log ORDER BY id DESC LIMIT $1`, [limit]);
-  return rows.map(auditRowOf);
+const PAGE_SQL = auditPageSql((n) => `$${n}::${n >= 6 ? 'int' : 'text'}`, ' COLLATE "C"');
+
+export async function auditPagePg(pool: Pool, query: AuditQuery = {}): Promise<AuditPage> {
+  const { rows } = await pool.query<Parameters<typeof auditPageOf>[0][number]>(PAGE_SQL, auditParams(query));
+  return auditPageOf(rows);
 }

@@ -66,7 +66,9 @@ async function lockedKey(c: PoolClient, id: string): Promise<KeyRow> {
 
 export async function revokeKeyPg(pool: Pool, id: string, now = new Date(), actor = CLI_ACTOR): Promise<KeyInfo> {
   return inTransaction(pool, async (c) => {
-    await lockedKey(c, id);
+    const before = await lockedKey(c, id);
+    // Revoked already: its first revocation stands, and is the one audited.
+    if (before.revoked_at !== null) return infoOf(before);
     const { rows } = await c.query<KeyRow>(
       `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING ${COLUMNS}`,
       [id, now.toISOString()],

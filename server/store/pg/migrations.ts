@@ -168,6 +168,22 @@ export const PG_MIGRATIONS: readonly string[] = [
   ALTER TABLE listings ADD COLUMN door_height_m double precision;
   ALTER TABLE listings ADD COLUMN promotions text NOT NULL DEFAULT '[]';
   `,
+  // 8: operators' roles (those before roles were owners), two-factor login and logins waiting for their code
+  `
+  ALTER TABLE operators ADD COLUMN role text NOT NULL DEFAULT 'owner' CHECK (role IN ('viewer', 'manager', 'owner'));
+  ALTER TABLE operators ADD COLUMN totp_secret text;
+  ALTER TABLE operators ADD COLUMN totp_enabled_at text;
+  ALTER TABLE operators ADD COLUMN totp_last_step bigint;
+  ALTER TABLE operators ADD COLUMN recovery_codes text NOT NULL DEFAULT '[]';
+  CREATE TABLE login_pending (
+    digest text PRIMARY KEY,
+    operator_id text NOT NULL REFERENCES operators(id) ON DELETE CASCADE,
+    attempt bigint NOT NULL,
+    end_others integer NOT NULL,
+    created_at text NOT NULL
+  );
+  CREATE INDEX login_pending_by_operator ON login_pending (operator_id);
+  `,
 ];
 
 // Versioned together: a program knows the same number of migrations in both dialects.

@@ -1,57 +1,116 @@
 // Panel operators and their sessions in PostgreSQL: the same rows and rules as SQLite's (../operators.ts).
+import type { Role } from '../../domain/roles.ts';
 import type { SessionRow } from '../../domain/sessions.ts';
+import { accountAudit } from '../audit.ts';
 import {
+  checkOwnersLeft,
   infoOfOperator,
   newOperatorRow,
   normalEmail,
   operatorExists,
+  roleOfNew,
   unknownOperator,
   type OperatorInfo,
   type OperatorRow,
 } from '../operators.ts';
-import { inTransaction, type Pool } from './connect.ts';
+import { appendAuditPg } from './audit.ts';
+import { inTransaction, type Pool, type PoolClient } from './connect.ts';
 
-const COLS = 'id, email, password_hash, created_at, password_changed_at';
+const COLS =
+  'id, email, password_hash, created_at, password_changed_at, role, totp_secret, totp_enabled_at, totp_last_step, recovery_codes';
 
-export async function addOperatorPg(pool: Pool, email: string, passwordHash: string): Promise<OperatorInfo> {
-  const r = newOperatorRow(email, passwordHash);
-  const { rowCount } = await pool.query(
-    `INSERT INTO operators (${COLS}) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (email) DO NOTHING`,
-    [r.id, r.email, r.password_hash, r.created_at, r.password_changed_at],
-  );
-  if (rowCount === 0) throw operatorExists(r.email);
-  return infoOfOperator(r);
+/** Reads as SQLite's: the step a number, not bigint's string. */
+const rowOf = (r: OperatorRow): OperatorRow => ({
+  ...r,
+  totp_last_step: r.totp_last_step === null ? null : Number(r.totp_last_step),
+});
+
+/** Account changes take this lock first: two at once cannot both pass the "one owner left" check. */
+const lockOperators = (c: PoolClient) => c.query('LOCK TABLE operators IN SHARE ROW EXCLUSIVE MODE');
+
+export async function addOperatorPg(pool: Pool, email: string, hash: string, role: Role | undefined, actor: string) {
+  return inTransaction(pool, async (c): Promise<OperatorInfo> => {
+    await lockOperators(c);
+    const { rows } = await c.query<{ n: number }>('SELECT count(*)::int AS n FROM operators');
+    const r = newOperatorRow(email, hash, roleOfNew(role, rows[0]!.n));
+    const { rowCount } = await c.query(
+      `INSERT INTO operators (id, email, password_hash, created_at, password_changed_at, role)
+       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (email) DO NOTHING`,
+      [r.id, r.email, r.password_hash, r.created_at, r.password_changed_at, r.role],
+    );
+    if (rowCount === 0) throw operatorExists(r.email);
+    await appendAuditPg(c, accountAudit('operator.add', actor, r.email, { role: r.role }));
+    return infoOfOperator(r);
+  });
 }
 
 export async function listOperatorsPg(pool: Pool): Promise<OperatorInfo[]> {
   const { rows } = await pool.query<OperatorRow>(`SELECT ${COLS} FROM operators ORDER BY email COLLATE "C"`);
-  return rows.map(infoOfOperator);
+  return rows.map((r) => infoOfOperator(rowOf(r)));
 }
 
-export async function operatorPg(pool: Pool, by: 'email' | 'id', value: string): Promise<OperatorRow | undefined> {
+export async function operatorPg(
+  q: Pool | PoolClient,
+  by: 'email' | 'id',
+  value: string,
+): Promise<OperatorRow | undefined> {
   const v = by === 'email' ? normalEmail(value) : value;
-  const { rows } = await pool.query<OperatorRow>(`SELECT ${COLS} FROM operators WHERE ${by} = $1`, [v]);
-  return rows[0];
+  const { rows } = await q.query<OperatorRow>(`SELECT ${COLS} FROM operators WHERE ${by} = $1`, [v]);
+  return rows[0] && rowOf(rows[0]);
 }
 
-export async function removeOperatorPg(pool: Pool, email: string): Promise<OperatorInfo> {
-  const { rows } = await pool.query<OperatorRow>(`DELETE FROM operators WHERE email = $1 RETURNING ${COLS}`, [
-    normalEmail(email),
-  ]);
-  if (!rows[0]) throw unknownOperator(normalEmail(email));
-  return infoOfOperator(rows[0]);
+/** The account, locked with the others, in a transaction that changes it; unknown is refused. */
+export async function lockedOperator(c: PoolClient, email: string): Promise<OperatorRow> {
+  await lockOperators(c);
+  const row = await operatorPg(c, 'email', email);
+  if (!row) throw unknownOperator(normalEmail(email));
+  return row;
 }
 
-export async function setOperatorPasswordPg(pool: Pool, email: string, hash: string, now = new Date()) {
+async function ownersPg(c: PoolClient): Promise<number> {
+  const { rows } = await c.query<{ n: number }>("SELECT count(*)::int AS n FROM operators WHERE role = 'owner'");
+  return rows[0]!.n;
+}
+
+export async function removeOperatorPg(pool: Pool, email: string, actor: string): Promise<OperatorInfo> {
   return inTransaction(pool, async (c) => {
-    const { rows } = await c.query<OperatorRow>(
-      `UPDATE operators SET password_hash = $2, password_changed_at = $3 WHERE email = $1 RETURNING ${COLS}`,
-      [normalEmail(email), hash, now.toISOString()],
-    );
-    if (!rows[0]) throw unknownOperator(normalEmail(email));
-    await c.query('DELETE FROM operator_sessions WHERE operator_id = $1', [rows[0].id]);
-    return infoOfOperator(rows[0]);
+    const row = await lockedOperator(c, email);
+    await c.query('DELETE FROM operators WHERE id = $1', [row.id]);
+    await appendAuditPg(c, accountAudit('operator.remove', actor, row.email));
+    return infoOfOperator(row);
   });
+}
+
+export async function setOperatorPasswordPg(pool: Pool, email: string, hash: string, actor: string) {
+  return inTransaction(pool, async (c) => {
+    const row = await lockedOperator(c, email);
+    const { rows } = await c.query<OperatorRow>(
+      `UPDATE operators SET password_hash = $2, password_changed_at = $3 WHERE id = $1 RETURNING ${COLS}`,
+      [row.id, hash, new Date().toISOString()],
+    );
+    await endSessionsOfPg(c, row.id);
+    await appendAuditPg(c, accountAudit('operator.password', actor, row.email));
+    return infoOfOperator(rowOf(rows[0]!));
+  });
+}
+
+export async function setOperatorRolePg(pool: Pool, email: string, role: Role, actor: string) {
+  return inTransaction(pool, async (c) => {
+    const row = await lockedOperator(c, email);
+    if (row.role === role) return infoOfOperator(row);
+    checkOwnersLeft(await ownersPg(c), row, role);
+    await c.query('UPDATE operators SET role = $2 WHERE id = $1', [row.id, role]);
+    await endSessionsOfPg(c, row.id);
+    await appendAuditPg(c, accountAudit('operator.role', actor, row.email, { from: row.role, to: role }));
+    return infoOfOperator({ ...row, role });
+  });
+}
+
+export async function endSessionsOfPg(q: Pool | PoolClient, operatorId: string, except: string | null = null) {
+  await q.query('DELETE FROM operator_sessions WHERE operator_id = $1 AND digest IS DISTINCT FROM $2', [
+    operatorId,
+    except,
+  ]);
 }
 
 export async function createSessionPg(pool: Pool, s: SessionRow): Promise<void> {

@@ -1,0 +1,91 @@
+// The account routes: the operator's own page, ending its other sessions, two-factor enrolment, logging out, and the
+// owners' page of every account's role.
+import { parseRole } from '../domain/roles.ts';
+import { newRecoveryCodes, newTotpSecret, recoveryDigest, totpStepOf, totpUri } from '../domain/totp.ts';
+import { accountAudit } from '../store/audit.ts';
+import { clearedCookie } from './auth.ts';
+import type { PanelContext } from './handler.ts';
+import { htmlAnswer, redirect, type PanelResponse } from './http.ts';
+import { accountTexts } from './i18n/accounts.ts';
+import { accountBody, operatorsBody } from './pages/account.ts';
+import { alreadyOnBody, enrolBody, recoveryBody } from './pages/enrol.ts';
+import { panelPage } from './pages/layout.ts';
+import type { Route } from './routes.ts';
+
+/** The name authenticator apps list the account under, beside the operator's email. */
+const ISSUER = 'storage-listings';
+
+export function accountRoutes(): Route[] {
+  return [
+    { method: 'GET', pattern: /^\/account$/, role: 'viewer', run: async (c) => account(c) },
+    { method: 'POST', pattern: /^\/account\/sessions$/, role: 'viewer', run: endOtherSessions },
+    { method: 'GET', pattern: /^\/account\/2fa$/, role: 'viewer', beforeEnrolment: true, run: startEnrolment },
+    { method: 'POST', pattern: /^\/account\/2fa$/, role: 'viewer', beforeEnrolment: true, run: confirmEnrolment },
+    { method: 'POST', pattern: /^\/logout$/, role: 'viewer', beforeEnrolment: true, run: logOut },
+    { method: 'GET', pattern: /^\/operators$/, role: 'owner', run: operators },
+    { method: 'POST', pattern: /^\/operators\/role$/, role: 'owner', run: changeRole },
+  ];
+}
+
+function account(c: PanelContext, done?: string): PanelResponse {
+  return htmlAnswer(panelPage(c.tx, accountTexts(c.tx.lang).account, accountBody(c.tx, c.who, done), c.who));
+}
+
+async function endOtherSessions(c: PanelContext): Promise<PanelResponse> {
+  const { id, email } = c.who.operator;
+  await c.store.endSessionsOf(id, c.who.session.digest);
+  await c.store.appendAudit([accountAudit('logout.everywhere', email, email)]);
+  return account(c, accountTexts(c.tx.lang).othersEnded);
+}
+
+async function logOut(c: PanelContext): Promise<PanelResponse> {
+  await c.store.endSession(c.who.session.digest);
+  return redirect('/login', { 'set-cookie': clearedCookie(c.origin) });
+}
+
+async function enrolPage(c: PanelContext, secret: string, wrong: boolean): Promise<PanelResponse> {
+  const uri = totpUri(secret, c.who.operator.email, ISSUER);
+  const body = await enrolBody(c.tx, c.who, uri, { required: Boolean(c.require2fa), wrong });
+  return htmlAnswer(panelPage(c.tx, accountTexts(c.tx.lang).setUp2fa, body, c.who), wrong ? 400 : 200);
+}
+
+/** A new secret on each visit until a first code confirms one: a key that was shown and never confirmed is dropped. */
+async function startEnrolment(c: PanelContext): Promise<PanelResponse> {
+  if (c.who.operator.totp_enabled_at) return alreadyOn(c);
+  const secret = newTotpSecret();
+  await c.store.startEnrolment(c.who.operator.id, secret);
+  return enrolPage(c, secret, false);
+}
+
+async function confirmEnrolment(c: PanelContext): Promise<PanelResponse> {
+  const operator = await c.store.operator('id', c.who.operator.id);
+  if (!operator || operator.totp_enabled_at) return alreadyOn(c);
+  if (!operator.totp_secret) return redirect('/account/2fa');
+  const step = totpStepOf(operator.totp_secret, (c.form().get('code') ?? '').trim(), c.now());
+  if (step === undefined) return enrolPage(c, operator.totp_secret, true);
+  const codes = newRecoveryCodes();
+  if (!(await c.store.enableTwoFactor(operator.id, step, codes.map(recoveryDigest), operator.email)))
+    return alreadyOn(c);
+  const body = recoveryBody(c.tx, codes);
+  return htmlAnswer(panelPage(c.tx, accountTexts(c.tx.lang).recoveryCodes, body, c.who));
+}
+
+function alreadyOn(c: PanelContext): PanelResponse {
+  return htmlAnswer(panelPage(c.tx, accountTexts(c.tx.lang).twoFactor, alreadyOnBody(c.tx), c.who));
+}
+
+async function operators(c: PanelContext): Promise<PanelResponse> {
+  const body = operatorsBody(c.tx, c.who, await c.store.listOperators());
+  return htmlAnswer(panelPage(c.tx, accountTexts(c.tx.lang).operators, body, c.who));
+}
+
+/** A new role ends the account's sessions (its own, when an owner changes their own role: then to the login). */
+async function changeRole(c: PanelContext): Promise<PanelResponse> {
+  const form = c.form();
+  const info = await c.store.setOperatorRole(
+    form.get('email') ?? '',
+    parseRole(form.get('role') ?? ''),
+    c.who.operator.email,
+  );
+  return redirect(info.id === c.who.operator.id ? '/login' : '/operators');
+}

@@ -1,0 +1,133 @@
+// Every route of the panel for every role, generated from the route table so that no route escapes: a role the route
+// allows gets its answer as before (2xx or 3xx), a lower one 403 with nothing changed and an audit row of the refusal.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLES, roleAllows, type Role } from '../server/domain/roles.ts';
+import { totpCodeAt } from '../server/domain/totp.ts';
+import { pageRoutes, type Route } from '../server/panel/routes.ts';
+import { generateSigningKey, loadSigningKey } from '../server/snapshots/keygen.ts';
+import { folderTarget } from '../server/snapshots/targets/folder.ts';
+import type { Store } from '../server/store/store.ts';
+import { demoJson, tempDir } from './helpers/fixture.ts';
+import { addRoleOperators, emailOf, multipart, sessionAs, stepClock } from './helpers/panel-accounts.ts';
+import { panelClient, panelOver, panelStore, type PanelHandle } from './helpers/panel.ts';
+
+let store: Store;
+let handle: PanelHandle;
+let cleanup: () => Promise<void>;
+let out: string;
+let removeOut: () => void;
+const clock = stepClock();
+const client = panelClient(() => handle);
+
+beforeAll(async () => {
+  ({ store, cleanup } = await panelStore());
+  await addRoleOperators(store);
+  const dir = tempDir();
+  removeOut = dir.cleanup;
+  out = join(dir.dir, 'public');
+  const key = await loadSigningKey((await generateSigningKey(join(dir.dir, 'secrets'))).private_key);
+  handle = panelOver(store, { snapshots: { target: folderTarget(out), key, ttlSeconds: 3600 }, now: clock.now });
+});
+afterAll(async () => {
+  await cleanup();
+  removeOut();
+});
+
+/** A path the route's pattern matches, its parameters filled with real ids; a parameter of a new shape fails here. */
+async function samplePath(route: Route): Promise<string> {
+  const key = (await store.createKey({ facilityId: 'wro-1', prefix: 'svc' })).info.id;
+  const listing = (await store.facilityData('wro-1'))!.listings[0]!.id;
+  const path = route.pattern.source
+    .replace(/^\^|\$$/g, '')
+    .replace(/\(\?:[^()]*\([^()]*\)\)\?/g, '')
+    .replace('([a-z0-9-]{1,64})', 'wro-1')
+    .replace('(key_[A-Za-z0-9]{1,64})', key)
+    .replace('([A-Za-z0-9_-]{1,80})', listing)
+    .replace(/\\\//g, '/');
+  expect(route.pattern.test(path), `a sample path for ${route.method} ${route.pattern.source}`).toBe(true);
+  return path;
+}
+
+/** What may change: keys, accounts, facilities, what the folder holds. The audit log is compared apart. */
+async function state() {
+  const files = (() => {
+    try {
+      return readdirSync(out, { recursive: true }).map(String).sort();
+    } catch {
+      return [];
+    }
+  })();
+  return JSON.stringify({
+    keys: await store.listKeys(),
+    operators: await store.listOperators(),
+    facilities: await store.listFacilities(),
+    files,
+  });
+}
+
+/** The form a route's change needs to succeed (beyond the form token). */
+function formFor(path: string): Record<string, string> {
+  if (path === '/operators/role') return { email: emailOf('viewer'), role: 'viewer' };
+  if (path.endsWith('/keys') || /^\/keys\/key_[A-Za-z0-9]+$/.test(path)) return { label: 'matrix' };
+  return {};
+}
+
+async function send(role: Role, route: Route, path: string) {
+  const s = await sessionAs(client, emailOf(role));
+  if (route.method === 'POST' && path === '/import') {
+    const file = multipart(s.csrf, 'data.json', JSON.stringify(demoJson()));
+    return client.request('POST', path, {
+      headers: { cookie: s.cookie, 'content-type': file.type },
+      body: file.body,
+    });
+  }
+  if (route.method === 'POST' && path === '/account/2fa') {
+    await s.as('GET', path);
+    const secret = (await store.operator('email', emailOf(role)))!.totp_secret!;
+    return s.as('POST', path, { code: totpCodeAt(secret, clock.now()) });
+  }
+  return s.as(route.method, path, formFor(path));
+}
+
+const routes = pageRoutes();
+const cases = routes.flatMap((route) => ROLES.map((role) => ({ route, role })));
+
+describe('the role matrix', () => {
+  it('changes nothing for a viewer but its own account', () => {
+    const viewerChanges = routes
+      .filter((r) => r.method !== 'GET' && r.role === 'viewer')
+      .map((r) => r.pattern.source)
+      .sort();
+    expect(viewerChanges).toEqual(['^\\/account\\/2fa$', '^\\/account\\/sessions$', '^\\/logout$']);
+    const owners = routes.filter((r) => r.role === 'owner').map((r) => `${r.method} ${r.pattern.source}`);
+    expect(owners).toEqual(['GET ^\\/operators$', 'POST ^\\/operators\\/role$']);
+  });
+
+  it.each(cases.map((c) => [`${c.route.method} ${c.route.pattern.source} as ${c.role}`, c] as const))(
+    '%s',
+    async (_name, { route, role }) => {
+      const path = await samplePath(route);
+      const before = await state();
+      const rows = (await store.auditPage({ limit: 1 })).total;
+      const answer = await send(role, route, path);
+      await store.resetTwoFactor(emailOf(role));
+      if (roleAllows(role, route.role)) {
+        expect(answer.status, String(answer.body)).toBeGreaterThanOrEqual(200);
+        expect(answer.status).toBeLessThan(400);
+        return;
+      }
+      expect(answer.status).toBe(403);
+      expect(await state()).toBe(before);
+      const refusals = (await store.auditPage({ action: 'refused', limit: 1 })).rows;
+      expect(refusals[0]).toMatchObject({
+        actor: emailOf(role),
+        action: 'refused',
+        detail: { method: route.method, path, role, needs: route.role },
+      });
+      // The login's row, the refusal's, and the reset-2fa's that each case ends with: nothing else was written.
+      expect((await store.auditPage({ limit: 1 })).total).toBe(rows + 3);
+    },
+  );
+});
