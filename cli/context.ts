@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { ListingsError } from '../server/errors.ts';
 import { CLI_ACTOR, type PublishAudit } from '../server/store/audit.ts';
 import { openStore, type Store } from '../server/store/store.ts';
-import type { SnapshotLedger } from '../server/snapshots/ledger.ts';
+import type { SnapshotLedger } from '../server/store/ledger.ts';
 import type { Settings } from './settings.ts';
 
 export type GlobalOptions = Pick<Settings, 'db' | 'keyPrefix'>;

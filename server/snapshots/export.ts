@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import type { Db } from '../store/db.ts';
 import type { PublishAudit } from '../store/audit.ts';
-import type { SnapshotLedger } from './ledger.ts';
+import type { SnapshotLedger } from '../store/ledger.ts';
 import type { SigningKey } from './keygen.ts';
 import { publishSnapshots, type FacilityPublished, type PublishProgress } from './publish.ts';
 import { folderTarget } from './targets/folder.ts';

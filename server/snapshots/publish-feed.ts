@@ -4,7 +4,7 @@ import { FeedPage, firstSeqOf, IndexFile, PAGE_SIZE, signedFile, type FeedItem }
 import { isoSeconds } from './format.ts';
 import { indexEntryOf, type IndexEntry, type IndexSummary } from './index-entry.ts';
 import type { SigningKey } from './keygen.ts';
-import type { SnapshotLedger } from './ledger.ts';
+import type { SnapshotLedger } from '../store/ledger.ts';
 import { readPointer, WITHDRAWN } from './publish-pointer.ts';
 import {
   INDEX_KEY,

@@ -14,7 +14,7 @@ import { readPointer, WITHDRAWN } from './publish-pointer.ts';
 import { pointerKey, pointerMeta, signatureKey, versionKey, versionMeta } from './targets/layout.ts';
 import type { Target } from './targets/target.ts';
 import { readFacility } from '../store/snapshot-versions.ts';
-import { ledgerOf, type SnapshotLedger } from './ledger.ts';
+import { ledgerOf, type SnapshotLedger } from '../store/ledger.ts';
 
 /** Local records are written in batches: one small transaction per this many facilities. */
 const RECORD_EVERY = 100;

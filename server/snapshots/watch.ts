@@ -1,7 +1,7 @@
 // `snapshot publish --watch`: publish what changed within moments of any commit, re-sign before expiry, retry with backoff.
 import { ListingsError } from '../errors.ts';
 import type { Db } from '../store/db.ts';
-import { ledgerOf, type SnapshotLedger } from './ledger.ts';
+import { ledgerOf, type SnapshotLedger } from '../store/ledger.ts';
 import { WITHDRAWN } from './publish-pointer.ts';
 import { publishSnapshots, type PublishOptions, type PublishSummary } from './publish.ts';
 

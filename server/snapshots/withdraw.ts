@@ -5,7 +5,7 @@ import type { Db } from '../store/db.ts';
 import { signedFile, Tombstone } from './feed-format.ts';
 import { isoSeconds } from './format.ts';
 import type { SigningKey } from './keygen.ts';
-import { ledgerOf, type SnapshotLedger } from './ledger.ts';
+import { ledgerOf, type SnapshotLedger } from '../store/ledger.ts';
 import { writeIndexAndFeed } from './publish-feed.ts';
 import { planKeys, writeKeys } from './publish-keys.ts';
 import { readPointer, WITHDRAWN } from './publish-pointer.ts';

@@ -1,6 +1,6 @@
 // The snapshot ledger on PostgreSQL: facilities read from a mirror brought up to date per publish, versions and what
 // each target holds kept in the shared database, so that publishers on any machine never reuse a version.
-import type { SnapshotLedger } from '../../snapshots/ledger.ts';
+import type { SnapshotLedger } from '../ledger.ts';
 import { publishedOf, publishedValues, upsertPublished, type PublishedRow } from '../published-rows.ts';
 import type { Reserved } from '../snapshot-versions.ts';
 import { inTransaction, pgFailure, type Pool } from './connect.ts';

@@ -1,9 +1,9 @@
 // What a publish reads and records, on either backend: facilities from a SQLite database (a file, or a node's mirror of
 // PostgreSQL), and the snapshot tables (versions, what each target holds) in the store itself.
-import { changeCounter } from '../store/changes.ts';
-import type { Db } from '../store/db.ts';
-import { kidsNeededOn, publishedOn, recordPublished, type Published } from '../store/published.ts';
-import { recordWritten, reserveVersions, type Reserved, type Written } from '../store/snapshot-versions.ts';
+import { changeCounter } from './changes.ts';
+import type { Db } from './db.ts';
+import { kidsNeededOn, publishedOn, recordPublished, type Published } from './published.ts';
+import { recordWritten, reserveVersions, type Reserved, type Written } from './snapshot-versions.ts';
 
 export interface SnapshotLedger {
   /** Facilities, listings and photos as of the last refresh. */
