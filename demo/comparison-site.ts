@@ -1,6 +1,6 @@
 // `npm run demo:compare`: a comparison site's back end on the operator's signed snapshots, with no API key: it follows the
 // published folder (the index once, then the change feed) into a verified mirror and ranks every unit by what its first
-// three months cost a new tenant, promotions and move-in costs included (first-months.ts).
+// three months cost a new tenant, promotions and move-in costs included (pages/first-months.js).
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { majorUnits } from '../shared/format.ts';
@@ -10,7 +10,7 @@ import { ListingsError } from '../server/errors.ts';
 import { REPO_ROOT } from '../server/repo.ts';
 import type { IndexFile } from '../server/snapshots/feed-format.ts';
 import { followOnce, type FollowSummary } from '../server/snapshots/follow.ts';
-import { firstPeriodsCost } from './first-months.ts';
+import { firstPeriodsCost } from './pages/first-months.js';
 
 const DEMO = demoPaths(join(REPO_ROOT, 'data', 'demo.db'));
 

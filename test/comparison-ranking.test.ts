@@ -1,7 +1,7 @@
 // The comparison demo ranks units by their first three months' cost to a new tenant (move-in and promotions included),
 // computed from the answer's schedule and move_in, which the one pricing module makes.
 import { describe, expect, it } from 'vitest';
-import { firstPeriodsCost, periodGross } from '../demo/first-months.ts';
+import { firstPeriodsCost, periodGross } from '../demo/pages/first-months.js';
 import type { Price } from '../shared/listing.ts';
 import type { PricedPromotion } from '../shared/promotions.ts';
 import { rentalTermsOf } from '../shared/rental-terms.ts';

@@ -1,5 +1,8 @@
-// StoreCompare's front end: one API call per facility (each with its own key), units ranked by price per m² within a currency.
+// StoreCompare's front end: one API call per facility (each with its own key), units ranked within a currency by what
+// their first three months cost a new tenant, promotions and move-in costs included.
 /* global FormData */
+import { firstPeriodsCost } from './first-months.js';
+
 const root = document.getElementById('compare');
 const table = document.getElementById('results');
 const form = document.getElementById('filters');
@@ -14,7 +17,7 @@ const keys = root.dataset.keys
   .map((pair) => pair.split('='))
   .filter(([id, key]) => id && key && !key.startsWith('{{'));
 
-const state = { rows: [], facilities: [], sort: { key: 'perM2', dir: 1 } };
+const state = { rows: [], facilities: [], sort: { key: 'first', dir: 1 } };
 
 const formatters = new Map();
 function money(minor, currency) {
@@ -63,7 +66,8 @@ function rowsOf(answer) {
     gross: l.price.gross,
     currency: l.price.currency,
     period: l.price.period,
-    perM2: l.area_m2 > 0 ? l.price.gross / l.area_m2 : Infinity,
+    first: firstPeriodsCost(l),
+    promotion: l.promotions[0]?.title ?? null,
     free: l.free_units,
     rentUrl: safeHref(l.rent_url),
   }));
@@ -74,7 +78,7 @@ const COMPARE = {
   unit: (a, b) => a.code.localeCompare(b.code, 'en', { numeric: true }),
   area: (a, b) => a.area - b.area,
   price: (a, b) => a.gross - b.gross,
-  perM2: (a, b) => a.perM2 - b.perM2,
+  first: (a, b) => a.first - b.first,
   free: (a, b) => a.free - b.free,
 };
 
@@ -86,7 +90,7 @@ function visibleRows() {
   const { key, dir } = state.sort;
   return state.rows
     .filter((r) => facilities.has(r.facilityId) && r.area >= minArea && (!availableOnly || r.free > 0))
-    .sort((a, b) => dir * COMPARE[key](a, b) || COMPARE.perM2(a, b) || COMPARE.unit(a, b));
+    .sort((a, b) => dir * COMPARE[key](a, b) || COMPARE.first(a, b) || COMPARE.unit(a, b));
 }
 
 function freeCell(free) {
@@ -99,12 +103,14 @@ function rowOf(r, best) {
   const tr = el('tr', { className: r.free === 0 ? 'sold-out' : '' });
   tr.dataset.listingId = r.id;
   tr.dataset.facility = r.facilityId;
+  tr.dataset.first = String(r.first);
   const title = r.rentUrl
     ? el('a', { className: 'title', href: r.rentUrl, textContent: r.title })
     : el('span', { className: 'title', textContent: r.title });
   const unit = el('td', {}, title, el('span', { className: 'code', textContent: r.code }));
-  const perM2 = el('td', { className: 'num per-m2' }, el('b', { textContent: money(Math.round(r.perM2), r.currency) }));
-  if (best) perM2.append(el('span', { className: 'best', textContent: 'Best value' }));
+  const first = el('td', { className: 'num first' }, el('b', { textContent: money(r.first, r.currency) }));
+  if (r.promotion) first.append(el('span', { className: 'promo', textContent: r.promotion }));
+  if (best) first.append(el('span', { className: 'best', textContent: 'Best value' }));
   const period = r.period === 'P1M' ? '' : ` / ${r.period}`;
   const action = el('td', { className: 'action' });
   if (r.rentUrl)
@@ -120,7 +126,7 @@ function rowOf(r, best) {
     unit,
     el('td', { className: 'num area', textContent: `${area.format(r.area)} m²` }),
     el('td', { className: 'num price', textContent: money(r.gross, r.currency) + period }),
-    perM2,
+    first,
     freeCell(r.free),
     action,
   );
@@ -134,7 +140,7 @@ function render() {
     const inGroup = rows.filter((r) => r.currency === currency);
     const cheapest = inGroup
       .filter((r) => r.free > 0)
-      .reduce((min, r) => (!min || r.perM2 < min.perM2 ? r : min), null);
+      .reduce((min, r) => (!min || r.first < min.first ? r : min), null);
     const names = [...new Set(inGroup.map((r) => r.facility))].join(' · ');
     const header = el(
       'tr',

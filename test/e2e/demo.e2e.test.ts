@@ -9,6 +9,7 @@ import { startDemo, type RunningDemo } from '../../demo/launch.ts';
 import { freePort, launchChromium, launchWebKit, type WebKit } from '../../tools/launch.ts';
 import type { DemoKeysFile } from '../../cli/demo-site.ts';
 import type { ListResponse } from '../../shared/listing.ts';
+import { firstPeriodsCost } from '../../demo/pages/first-months.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 
@@ -241,6 +242,15 @@ describe('npm start, seen in Chromium (and its widget pages in WebKit)', () => {
       expect(new Set(seen.map((r) => r.facility)).size).toBeGreaterThanOrEqual(2);
       expect(seen.map((r) => r.id).sort()).toEqual(all.map((l) => l.id).sort());
       for (const row of seen) expect(row.href).toBe(all.find((l) => l.id === row.id)!.rent_url);
+      // Ranked within each currency by the first three months' cost (move-in and promotions included), lowest first.
+      const ranked = await page.$$eval('#results tbody', (bodies) =>
+        bodies.map((b) =>
+          [...b.querySelectorAll('tr[data-first]')].map((tr) => Number((tr as HTMLElement).dataset.first)),
+        ),
+      );
+      const costOf = (l: (typeof all)[number]) => firstPeriodsCost(l as Parameters<typeof firstPeriodsCost>[0]);
+      expect(ranked.flat().sort((x, y) => x - y)).toEqual(all.map(costOf).sort((x, y) => x - y));
+      for (const costs of ranked) expect(costs).toEqual([...costs].sort((x, y) => x - y));
 
       // The checkbox named by its label (the accessible name, as a visitor's screen reader finds it); the form
       // re-renders the table on its change event, while the click is dispatched.
