@@ -31,9 +31,9 @@ afterAll(() => cleanup());
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Milliseconds that fn took. */
-function timed(fn: () => void): number {
+async function timed(fn: () => unknown): Promise<number> {
   const started = performance.now();
-  fn();
+  await fn();
   return performance.now() - started;
 }
 
@@ -79,17 +79,19 @@ describe('bounded work per request', () => {
     }
   });
 
-  it('40 rental pages of a large facility, each asked for the first time, cost less than building the facility once (item 2)', () => {
+  it('40 rental pages of a large facility, each asked for the first time, cost less than building the facility once (item 2)', async () => {
     const handler = handlerOver(file, { pageLimit: { rate: 1e9, burst: 1e9 } });
     try {
       const codes = big.facility.codes;
-      const build = timed(() =>
-        expect(inject(handler, { url: '/external/listings', headers: { 'x-api-key': keys.big! } }).status).toBe(200),
+      const build = await timed(async () =>
+        expect((await inject(handler, { url: '/external/listings', headers: { 'x-api-key': keys.big! } })).status).toBe(
+          200,
+        ),
       );
-      const pages = timed(() => {
+      const pages = await timed(async () => {
         for (let i = 1; i <= 40; i++) {
           const url = i % 4 === 0 ? `/rent/big/NO-SUCH-${i}` : `/rent/big/${codes[i * 97]}`;
-          expect(inject(handler, { url }).status).toBe(i % 4 === 0 ? 404 : 200);
+          expect((await inject(handler, { url })).status).toBe(i % 4 === 0 ? 404 : 200);
         }
       });
       expect(pages).toBeLessThan(build);
@@ -99,16 +101,18 @@ describe('bounded work per request', () => {
     }
   });
 
-  it('a facility larger than the cache budget is not rebuilt between requests for smaller ones (item 4)', () => {
+  it('a facility larger than the cache budget is not rebuilt between requests for smaller ones (item 4)', async () => {
     const handler = handlerOver(file, { cacheBudgetBytes: 8 * 1024 * 1024 });
     try {
-      const list = (id: string) =>
-        expect(inject(handler, { url: '/external/listings', headers: { 'x-api-key': keys[id]! } }).status).toBe(200);
-      const first = timed(() => list('big'));
+      const list = async (id: string) =>
+        expect((await inject(handler, { url: '/external/listings', headers: { 'x-api-key': keys[id]! } })).status).toBe(
+          200,
+        );
+      const first = await timed(() => list('big'));
       let later = 0;
       for (let round = 0; round < 20; round++) {
-        list(small[round % 3]!.facility.id);
-        later += timed(() => list('big'));
+        await list(small[round % 3]!.facility.id);
+        later += await timed(() => list('big'));
       }
       expect(later).toBeLessThan(first);
     } finally {
@@ -116,7 +120,7 @@ describe('bounded work per request', () => {
     }
   });
 
-  it('two keys of one facility, taking turns, cost what one key costs (item 5)', () => {
+  it('two keys of one facility, taking turns, cost what one key costs (item 5)', async () => {
     const handler = handlerOver(file);
     try {
       const one = { url: '/external/listings', headers: { 'x-api-key': keys['small-a']!, 'accept-encoding': 'br' } };
@@ -126,9 +130,9 @@ describe('bounded work per request', () => {
           for (let i = 0; i < 100_000; i++) handler(requestOf(requests[i % requests.length]!));
         });
       const requestOf = (r: typeof one) => ({ method: 'GET', url: r.url, headers: r.headers, remoteAddress: '::1' });
-      run([one, two]); // warm both keys and the JIT
+      await run([one, two]); // warm both keys and the JIT
       const ratios: number[] = [];
-      for (let i = 0; i < 5; i++) ratios.push(run([one, two]) / run([one]));
+      for (let i = 0; i < 5; i++) ratios.push((await run([one, two])) / (await run([one])));
       expect(median(ratios)).toBeLessThan(1.3);
     } finally {
       handler.close();

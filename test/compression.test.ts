@@ -20,7 +20,7 @@ const demo = useDemoHandler({ prepare: (db) => void (key = issueKey(db, 'wro-1')
 
 /** One request through the handler; the body as the bytes it would put on the wire. */
 async function raw(path: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET'): Promise<Raw> {
-  const r = inject(demo.handler, { method, url: path, headers: { 'x-api-key': key, ...headers } });
+  const r = await inject(demo.handler, { method, url: path, headers: { 'x-api-key': key, ...headers } });
   return { status: r.status, headers: r.headers, bytes: r.body };
 }
 

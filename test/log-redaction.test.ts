@@ -85,30 +85,30 @@ describe.each(['svc', 'acme'])('under the key prefix "%s"', (prefix) => {
   });
 
   /** The path the log line of one request to `url` holds. */
-  const loggedPath = (url: string, headers: Record<string, string> = {}): string => {
+  const loggedPath = async (url: string, headers: Record<string, string> = {}): Promise<string> => {
     lines.length = 0;
-    inject(handler, { url, headers });
+    await inject(handler, { url, headers });
     log.flush();
     expect(lines).toHaveLength(1);
     return (JSON.parse(lines[0]!) as { path: string }).path;
   };
 
-  it.each(PLACES)('keeps every spelling of a key in %s out of the log line', (_place, url) => {
+  it.each(PLACES)('keeps every spelling of a key in %s out of the log line', async (_place, url) => {
     const secret = key.slice(-32);
     for (const [spelling, text] of spellings(key)) {
-      const path = loggedPath(url(text));
+      const path = await loggedPath(url(text));
       expect(piecesIn(secret, decodedFully(path)), `${spelling}: ${path}`).toEqual([]);
     }
   });
 
-  it('keeps a key in a path out of the log even when the request also sends it as its key', () => {
-    const path = loggedPath(`/external/listings/${encodedAt(key, 20)}`, { 'x-api-key': key });
+  it('keeps a key in a path out of the log even when the request also sends it as its key', async () => {
+    const path = await loggedPath(`/external/listings/${encodedAt(key, 20)}`, { 'x-api-key': key });
     expect(piecesIn(key.slice(-32), decodedFully(path))).toEqual([]);
   });
 
-  it('logs the paths of ordinary requests as they are', () => {
+  it('logs the paths of ordinary requests as they are', async () => {
     for (const path of ['/external/listings', '/external/listings/lst_0123456789abcdef0123', '/rent/wro-1/M-07'])
-      expect(loggedPath(path)).toBe(path);
-    expect(loggedPath('/external/listings?sort=price')).toBe('/external/listings');
+      expect(await loggedPath(path)).toBe(path);
+    expect(await loggedPath('/external/listings?sort=price')).toBe('/external/listings');
   });
 });

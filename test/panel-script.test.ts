@@ -60,13 +60,13 @@ describe('revoking from the page', () => {
     const api = handlerOver(file);
     const get = () => inject(api, { url: '/external/listings', headers: { 'x-api-key': secret } });
     try {
-      expect(get().status).toBe(200);
+      expect((await get()).status).toBe(200);
       const json = await s.as('POST', `/keys/${id}/revoke`, {}, { accept: 'application/json' });
       expect(json.status).toBe(200);
       expect(json.headers['content-type']).toBe('application/json; charset=utf-8');
       const answer = JSON.parse(String(json.body));
       expect(answer).toEqual({ id, revoked_at: expect.any(String), state: expect.stringMatching(/^revoked \d{4}-/) });
-      expect(get().status).toBe(401);
+      expect((await get()).status).toBe(401);
     } finally {
       api.close();
     }

@@ -155,7 +155,7 @@ describe('keys from the API tab', () => {
     const api = handlerOver(file);
     try {
       const get = () => inject(api, { url: '/external/listings', headers: { 'x-api-key': key } });
-      expect(get().status).toBe(200);
+      expect((await get()).status).toBe(200);
       const tab = String((await s.as('GET', '/facilities/wro-1/api')).body);
       expect(tab).not.toContain(key);
       expect(tab).toContain(`...${key.slice(-4)}`);
@@ -164,7 +164,7 @@ describe('keys from the API tab', () => {
       const info = (await store.listKeys('wro-1')).find((k) => k.label === 'broker')!;
       expect(String((await s.as('GET', `/keys/${info.id}/revoke`)).body)).toContain('Revoke key');
       expect(await s.as('POST', `/keys/${info.id}/revoke`)).toMatchObject({ status: 303 });
-      expect(get().status).toBe(401);
+      expect((await get()).status).toBe(401);
     } finally {
       api.close();
     }
@@ -240,7 +240,9 @@ describe('pages', () => {
     const api = handlerOver(file);
     try {
       const key = (await store.createKey({ facilityId: 'wro-1', prefix: 'svc' })).key;
-      const body = JSON.parse(String(inject(api, { url: '/external/listings', headers: { 'x-api-key': key } }).body));
+      const body = JSON.parse(
+        String((await inject(api, { url: '/external/listings', headers: { 'x-api-key': key } })).body),
+      );
       const tab = String((await s.as('GET', '/facilities/wro-1')).body);
       for (const l of body.listings) expect(tab).toContain(`<th scope="row">${l.code}</th>`);
       expect(tab).toContain('dynamic');

@@ -37,18 +37,19 @@ afterAll(() => cleanup());
 const unlimited = { rate: 1e9, burst: 1e9 };
 
 describe('rental pages', () => {
-  it("rotating across large facilities leave the keyed client's views where they are, and build no facility's views", () => {
+  it("rotating across large facilities leave the keyed client's views where they are, and build no facility's views", async () => {
     // Room for one large facility's views and a half: any second one would push the first out.
     const handler = handlerOver(file, { pageLimit: unlimited, cacheBudgetBytes: Math.floor(largeSize * 1.5) });
     try {
-      const list = () => inject(handler, { url: '/external/listings', headers: { 'x-api-key': key } });
-      expect(list().status).toBe(200);
+      const list = async () =>
+        (await inject(handler, { url: '/external/listings', headers: { 'x-api-key': key } })).status;
+      expect(await list()).toBe(200);
       const keyed = handler.api.views.get('big-0');
       const others = large.slice(1);
       for (let i = 0; i < 300; i++) {
         const { facility } = others[i % others.length]!;
-        expect(inject(handler, { url: `/rent/${facility.id}/${facility.codes[i * 7]}` }).status).toBe(200);
-        if (i % 10 === 0) expect(list().status).toBe(200);
+        expect((await inject(handler, { url: `/rent/${facility.id}/${facility.codes[i * 7]}` })).status).toBe(200);
+        if (i % 10 === 0) expect(await list()).toBe(200);
       }
       expect(handler.api.views.builds).toBe(1);
       expect(handler.api.views.reads).toBe(1);
@@ -60,7 +61,7 @@ describe('rental pages', () => {
     }
   });
 
-  it("of a facility with long fields, every one of them crawled, keep their bytes within the pages' budget", () => {
+  it("of a facility with long fields, every one of them crawled, keep their bytes within the pages' budget", async () => {
     const pageCacheBytes = 2 * 1024 * 1024;
     // Room for the facility's views and a pages' budget more: its pages must not grow the views past it either.
     const cacheBudgetBytes = longSize + pageCacheBytes;
@@ -68,7 +69,7 @@ describe('rental pages', () => {
     try {
       let bytes = 0;
       for (const [i, code] of long.codes.entries()) {
-        const page = inject(handler, { url: `/rent/long/${code}` });
+        const page = await inject(handler, { url: `/rent/long/${code}` });
         expect(page.status).toBe(200);
         bytes += page.body.length;
         if (i % 100 === 99) {
@@ -82,7 +83,7 @@ describe('rental pages', () => {
       expect(handler.pages.held.bytes).toBeGreaterThan(pageCacheBytes * 0.9);
       // The most recently used pages are kept: asking again reads nothing.
       const reads = handler.pages.reads;
-      expect(inject(handler, { url: `/rent/long/${long.codes.at(-1)}` }).status).toBe(200);
+      expect((await inject(handler, { url: `/rent/long/${long.codes.at(-1)}` })).status).toBe(200);
       expect(handler.pages.reads).toBe(reads);
     } finally {
       handler.close();

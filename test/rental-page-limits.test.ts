@@ -7,7 +7,7 @@ import { applyImport } from '../server/store/facilities.ts';
 import { markedFacility } from './helpers/data.ts';
 import { loadConfig } from '../server/config.ts';
 import { freePort, issueKey, startTestServer } from './helpers/fixture.ts';
-import { handlerOver, inject } from './helpers/inject.ts';
+import { handlerOver, inject, type Injected } from './helpers/inject.ts';
 import { useDemoDb } from './helpers/setup.ts';
 
 let key: string;
@@ -21,56 +21,64 @@ const demo = useDemoDb({
 });
 
 describe('rental pages', () => {
-  it("are read once each, unknown codes included, and never build the API's views of the facility", () => {
+  it("are read once each, unknown codes included, and never build the API's views of the facility", async () => {
     const handler = handlerOver(demo.file, { pageLimit: { rate: 1e9, burst: 1e9 } });
     try {
       for (const round of [1, 2]) {
-        for (const code of facility.codes) expect(inject(handler, { url: `/rent/rent-a/${code}` }).status).toBe(200);
-        for (let i = 0; i < 20; i++) expect(inject(handler, { url: `/rent/rent-a/NOPE-${i}` }).status).toBe(404);
+        for (const code of facility.codes)
+          expect((await inject(handler, { url: `/rent/rent-a/${code}` })).status).toBe(200);
+        for (let i = 0; i < 20; i++)
+          expect((await inject(handler, { url: `/rent/rent-a/NOPE-${i}` })).status).toBe(404);
         expect(handler.pages.reads, `round ${round}`).toBe(facility.codes.length + 20);
       }
       expect(handler.api.views.reads).toBe(0);
-      inject(handler, { url: '/external/listings', headers: { 'x-api-key': key } });
+      await inject(handler, { url: '/external/listings', headers: { 'x-api-key': key } });
       expect(handler.api.views.builds).toBe(1);
     } finally {
       handler.close();
     }
   });
 
-  it("show another connection's import on the next page, as the API does", () => {
+  it("show another connection's import on the next page, as the API does", async () => {
     const handler = handlerOver(demo.file, { pageLimit: { rate: 1e9, burst: 1e9 } });
     try {
       const code = facility.codes[0]!;
-      expect(inject(handler, { url: `/rent/rent-a/${code}` }).body.toString()).toContain('QXRENT unit 0');
+      expect((await inject(handler, { url: `/rent/rent-a/${code}` })).body.toString()).toContain('QXRENT unit 0');
       const other = openDb(demo.file, { migrate: false });
       const renamed = { ...json, listings: json.listings.map((l, i) => (i === 0 ? { ...l, title: 'QXRENAMED' } : l)) };
       applyImport(other, { facilities: [renamed] } as never);
       other.close();
+      let answers: Promise<Injected>[] = [];
       handler.batch(() => {
-        expect(inject(handler, { url: `/rent/rent-a/${code}` }).body.toString()).toContain('QXRENAMED');
-        const list = inject(handler, { url: '/external/listings', headers: { 'x-api-key': key } });
-        expect(list.body.toString()).toContain('QXRENAMED');
+        answers = [
+          inject(handler, { url: `/rent/rent-a/${code}` }),
+          inject(handler, { url: '/external/listings', headers: { 'x-api-key': key } }),
+        ];
       });
+      for (const a of await Promise.all(answers)) expect(a.body.toString()).toContain('QXRENAMED');
     } finally {
       handler.close();
     }
   });
 
-  it('are limited per client address: past the burst a 429 page with Retry-After; another address is served', () => {
+  it('are limited per client address: past the burst a 429 page with Retry-After; another address is served', async () => {
     const handler = handlerOver(demo.file, { pageLimit: { rate: 1, burst: 5 } });
     try {
       const url = `/rent/rent-a/${facility.codes[1]}`;
-      for (let i = 0; i < 5; i++) expect(inject(handler, { url, remoteAddress: '198.51.100.1' }).status).toBe(200);
-      const refused = inject(handler, { url, remoteAddress: '198.51.100.1' });
+      for (let i = 0; i < 5; i++)
+        expect((await inject(handler, { url, remoteAddress: '198.51.100.1' })).status).toBe(200);
+      const refused = await inject(handler, { url, remoteAddress: '198.51.100.1' });
       expect(refused.status).toBe(429);
       expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(refused.headers['content-type']).toBe('text/html; charset=utf-8');
-      expect(inject(handler, { url, remoteAddress: '198.51.100.2' }).status).toBe(200);
+      expect((await inject(handler, { url, remoteAddress: '198.51.100.2' })).status).toBe(200);
       // The API is not a page: a key's own limit governs it, not the address's.
-      expect(
-        inject(handler, { url: '/external/listings', headers: { 'x-api-key': key }, remoteAddress: '198.51.100.1' })
-          .status,
-      ).toBe(200);
+      const api = await inject(handler, {
+        url: '/external/listings',
+        headers: { 'x-api-key': key },
+        remoteAddress: '198.51.100.1',
+      });
+      expect(api.status).toBe(200);
     } finally {
       handler.close();
     }

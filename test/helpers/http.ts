@@ -22,9 +22,7 @@ export async function call(target: Target, path: string, opts: CallOptions = {})
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key !== undefined) headers['x-api-key'] = opts.key;
   if (typeof target !== 'string') {
-    // As the transport does before a batch: a node on PostgreSQL reads the change counter first.
-    await target.prepare?.(1);
-    const r = inject(target, { method: opts.method, url: path, headers });
+    const r = await inject(target, { method: opts.method, url: path, headers });
     return { status: r.status, headers: r.headers, text: r.body.toString() };
   }
   const res = await request(target + path, { method: opts.method ?? 'GET', headers });
