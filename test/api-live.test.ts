@@ -1,4 +1,4 @@
-// The running server and other processes: revocations and imports by the CLI, last-use recording, request logs.
+// The API and other processes: revocations and imports by the CLI, last-use recording; the server's shutdown and logs.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listingIdOf } from '../server/domain/facility.ts';
 import type { Db } from '../server/store/db.ts';
@@ -6,6 +6,8 @@ import { revokeKey } from '../server/store/keys.ts';
 import { runCli } from '../cli/program.ts';
 import { bufferIo, cli, demoDb, demoJson, issueKey, startTestServer, tempDir, writeJson } from './helpers/fixture.ts';
 import { call, json } from './helpers/http.ts';
+import { handlerOver } from './helpers/inject.ts';
+import type { Handler } from '../server/http/handler.ts';
 import { until } from './helpers/wait.ts';
 
 const LIST = '/external/listings';
@@ -16,6 +18,7 @@ let cleanup: () => void;
 let db: Db;
 let file: string;
 let app: Awaited<ReturnType<typeof startTestServer>> | undefined;
+let handler: Handler | undefined;
 beforeEach(() => {
   ({ dir, cleanup } = tempDir());
   ({ db, file } = demoDb(dir));
@@ -23,6 +26,8 @@ beforeEach(() => {
 afterEach(async () => {
   await app?.close();
   app = undefined;
+  handler?.close();
+  handler = undefined;
   if (db.open) db.close();
   cleanup();
 });
@@ -40,23 +45,23 @@ describe('changes made by another process', () => {
   it('a key revoked with the CLI is refused on the very next request', async () => {
     const { key, id } = issueKey(db, 'wro-1');
     const other = issueKey(db, 'wro-1');
-    app = await startTestServer(file);
-    expect((await call(app.url, LIST, { key })).status).toBe(200);
-    expect((await call(app.url, M07, { key })).status).toBe(200);
+    handler = handlerOver(file);
+    expect((await call(handler, LIST, { key })).status).toBe(200);
+    expect((await call(handler, M07, { key })).status).toBe(200);
     const r = cli(['keys', 'revoke', id], { env: env() });
     expect(r.status).toBe(0);
-    const refused = await call(app.url, M07, { key });
+    const refused = await call(handler, M07, { key });
     expect(refused.status).toBe(401);
     expect(json(refused).code).toBe('revoked_api_key');
-    expect(json(await call(app.url, LIST, { key })).code).toBe('revoked_api_key');
-    expect((await call(app.url, LIST, { key: other.key })).status).toBe(200);
+    expect(json(await call(handler, LIST, { key })).code).toBe('revoked_api_key');
+    expect((await call(handler, LIST, { key: other.key })).status).toBe(200);
   });
 
   it('after an import with the CLI the next answer has the new price and a new ETag', async () => {
     const { key } = issueKey(db, 'wro-1');
-    app = await startTestServer(file);
-    const before = await call(app.url, M07, { key });
-    const listBefore = await call(app.url, LIST, { key });
+    handler = handlerOver(file);
+    const before = await call(handler, M07, { key });
+    const listBefore = await call(handler, LIST, { key });
     expect(before.status).toBe(200);
 
     const data = demoJson();
@@ -65,12 +70,12 @@ describe('changes made by another process', () => {
     const r = cli(['import', writeJson(dir, 'new.json', data)], { env: env() });
     expect(r.status).toBe(0);
 
-    const after = await call(app.url, M07, { key, headers: { 'if-none-match': before.headers.etag! } });
+    const after = await call(handler, M07, { key, headers: { 'if-none-match': before.headers.etag! } });
     expect(after.status).toBe(200);
     expect(after.headers.etag).not.toBe(before.headers.etag);
     expect(json(after).price.gross).not.toBe(json(before).price.gross);
     expect(json(after).price.gross).toBeGreaterThan(json(before).price.gross);
-    const listAfter = await call(app.url, LIST, { key });
+    const listAfter = await call(handler, LIST, { key });
     expect(listAfter.headers.etag).not.toBe(listBefore.headers.etag);
     expect(json(listAfter).listings.find((l: { code: string }) => l.code === 'M-07').price).toEqual(json(after).price);
   });
@@ -97,8 +102,8 @@ describe('last use', () => {
 
   it('is written by the interval while the server runs', async () => {
     const used = issueKey(db, 'ber-1');
-    app = await startTestServer(file, { lastUseIntervalMs: 50 });
-    expect((await call(app.url, LIST, { key: used.key })).status).toBe(200);
+    handler = handlerOver(file, { lastUseIntervalMs: 50 });
+    expect((await call(handler, LIST, { key: used.key })).status).toBe(200);
     const lastUsed = () => db.prepare('SELECT last_used_at FROM api_keys WHERE id = ?').pluck().get(used.id);
     await until('the interval to write last use', () => lastUsed() !== null);
     expect((await keysList()).find((k) => k.id === used.id).last_used_at).toBe(lastUsed());

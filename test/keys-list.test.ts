@@ -2,7 +2,9 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_KEY_LIMIT } from '../server/app.ts';
-import { cliInProcess, DEMO_DATA, startTestServer, tempDir } from './helpers/fixture.ts';
+import { cliInProcess, DEMO_DATA, tempDir } from './helpers/fixture.ts';
+import { call } from './helpers/http.ts';
+import { handlerOver } from './helpers/inject.ts';
 
 let dir: string;
 let cleanup: () => void;
@@ -105,19 +107,19 @@ describe('keys list', () => {
   it('the effective limits are the ones the server applies (its RateLimit-Policy)', async () => {
     const keys = await threeKeys();
     const rows = JSON.parse(await run(['keys', 'list', '--json'])) as KeyJson[];
-    const app = await startTestServer(dbFile);
+    const handler = handlerOver(dbFile, { defaultLimit: DEFAULT_KEY_LIMIT });
     try {
       for (const created of Object.values(keys)) {
         const row = rows.find((r) => r.id === created.id)!;
-        const res = await fetch(`${app.url}/external/listings`, { headers: { 'X-API-Key': created.key! } });
+        const res = await call(handler, '/external/listings', { key: created.key! });
         expect(res.status).toBe(200);
-        const policy = res.headers.get('ratelimit-policy')!;
+        const policy = res.headers['ratelimit-policy']!;
         expect(policy).toContain(
           `q=${row.effective_burst};w=${Math.max(1, Math.ceil(row.effective_burst / row.effective_rate_per_s))}`,
         );
       }
     } finally {
-      await app.close();
+      handler.close();
     }
   });
 });

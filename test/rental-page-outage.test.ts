@@ -2,13 +2,16 @@
 // API keeps its problem+json, and the node logs one line when the database is back, with the outage's length.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openStore } from '../server/store/store.ts';
-import { demoImport, startTestServer } from './helpers/fixture.ts';
+import { demoImport } from './helpers/fixture.ts';
+import { call } from './helpers/http.ts';
+import { handlerAt } from './helpers/inject.ts';
 import { recordKey } from './helpers/capture.ts';
 import { startPostgres, type PgServer } from './helpers/postgres.ts';
 import { until } from './helpers/wait.ts';
 
 let pg: PgServer;
-let app: Awaited<ReturnType<typeof startTestServer>>;
+let handler: Awaited<ReturnType<typeof handlerAt>>;
+const entries: Record<string, unknown>[] = [];
 let key: string;
 let page: string;
 
@@ -23,30 +26,20 @@ beforeAll(async () => {
   await store.close();
   const code = data.facilities.find((f) => f.id === 'wro-1')!.listings.find((l) => l.active)!.code;
   page = `/rent/wro-1/${encodeURIComponent(code)}`;
-  app = await startTestServer(url, { quiet: true });
+  handler = await handlerAt(url, { log: (entry) => entries.push(entry) });
 }, 60_000);
 afterAll(async () => {
-  await app?.close();
+  await handler?.stop();
   await pg?.close();
 });
 
 const fetched = async (path: string, headers: Record<string, string> = {}) => {
-  const r = await fetch(app.url + path, { headers });
-  return {
-    status: r.status,
-    type: r.headers.get('content-type'),
-    retry: r.headers.get('retry-after'),
-    body: await r.text(),
-  };
+  const r = await call(handler, path, { headers });
+  return { status: r.status, type: r.headers['content-type'], retry: r.headers['retry-after'], body: r.text };
 };
 
 /** The node's log entries with this level. */
-const logged = (level: string) =>
-  app.logs
-    .flatMap((text) => text.split('\n'))
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((entry) => entry.level === level);
+const logged = (level: string) => entries.filter((entry) => entry.level === level);
 
 it('rental pages answer an HTML 503 with Retry-After through an outage, the API problem+json, and one line tells the recovery', async () => {
   expect((await fetched(page)).status).toBe(200);

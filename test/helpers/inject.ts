@@ -53,7 +53,7 @@ export async function handlerAt(
   }
   const node = await startPgNode(location);
   const handler = createHandler({ ...DEFAULTS, db: node.db, recordLastUse: node.recordLastUse, ...extra });
-  node.attach(handler, () => {});
+  node.attach(handler, extra.log ?? (() => {}));
   // Last use still pending is written, the node's connections closed.
   return Object.assign(handler, {
     stop: async () => {
