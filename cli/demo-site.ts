@@ -56,6 +56,7 @@ export function demoPaths(dbFile: string) {
     site: join(dir, 'demo-site'),
     keys: join(dir, 'demo-keys.json'),
     signing: join(dir, 'demo-signing'),
+    operator: join(dir, 'demo-operator.json'),
   };
 }
 
@@ -67,6 +68,11 @@ export interface DemoKeysFile {
 
 export function writeDemoKeys(file: string, publicUrl: string, keys: Record<string, string>): void {
   const body: DemoKeysFile = { public_url: publicUrl, keys };
+  writeOwnerOnly(file, body);
+}
+
+/** JSON with secrets in it, readable by its owner only, replaced whole (a reader never sees half a file). */
+export function writeOwnerOnly(file: string, body: unknown): void {
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(body, null, 2)}\n`, { mode: 0o600 });
   chmodSync(tmp, 0o600); // exact, whatever the umask

@@ -1,10 +1,11 @@
 // `listings demo` (what `npm start` runs): the whole product on one machine with real parts, and its URLs printed.
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { join, relative, resolve } from 'node:path';
 import { loadConfig } from '../../server/config.ts';
 import { startApp } from '../../server/app.ts';
 import { REPO_ROOT } from '../../server/repo.ts';
 import { openDb } from '../../server/store/db.ts';
+import { openStore } from '../../server/store/store.ts';
 import { listFacilities } from '../../server/store/facilities.ts';
 import {
   assertWidgetBuilt,
@@ -15,7 +16,9 @@ import {
   writeDemoKeys,
   writeDemoSite,
 } from '../demo-site.ts';
+import { DEMO_OPERATOR_EMAIL, demoPanelPort, ensureDemoOperator, startDemoPanel } from '../demo-panel.ts';
 import { globalsOf } from '../context.ts';
+import { parsePort } from './panel.ts';
 import type { Io } from '../io.ts';
 import { hostOption, portOption, publicUrlOption, type Settings } from '../settings.ts';
 
@@ -42,6 +45,11 @@ export function demoCommand(io: Io): Command {
     .addOption(hostOption())
     .addOption(portOption())
     .addOption(publicUrlOption('URL the browser reaches the server at'))
+    .addOption(
+      new Option('--panel-port <port>', "the operator's panel's port (default: the API's port + 1, 8788)")
+        .env('PANEL_PORT')
+        .argParser(parsePort),
+    )
     .option('--verbose', 'a log line per request (env LOG=1); by default the demo prints its URLs, then only errors')
     .option('--quiet', 'no request log lines (the default; kept for scripts that pass it)')
     .addHelpText(
@@ -51,17 +59,25 @@ export function demoCommand(io: Io): Command {
         'The demo has its own database, data/demo.db unless --db names another: it never reads LISTINGS_DB, which may',
         'name a real one. Everything the demo writes sits beside it (data/ is git-ignored): demo-site/ (the pages and',
         "signed snapshots), demo-keys.json (this run's keys, mode 600, read by `npm run demo:compare`) and demo-signing/.",
+        "The operator's panel runs beside the API; its demo owner, demo@example.com, logs in with the password in",
+        'demo-operator.json (mode 600), kept from one start to the next (a new one when that file is gone or the password',
+        'was changed in the panel).',
         '',
         'Examples:',
         '  $ npm start',
-        '  $ PORT=9000 npm start',
+        '  $ PORT=9000 npm start                    # the panel on 9001',
+        '  $ PANEL_PORT=9100 npm start',
         '  $ npm start -- --verbose                  # a log line per request',
         '  $ npm start -- --db /tmp/demo/demo.db    # a second, separate demo',
       ].join('\n'),
     )
     .action(
       async (
-        flags: Pick<Settings, 'host' | 'port' | 'publicUrl'> & { quiet?: boolean; verbose?: boolean },
+        flags: Pick<Settings, 'host' | 'port' | 'publicUrl'> & {
+          panelPort?: number;
+          quiet?: boolean;
+          verbose?: boolean;
+        },
         cmd: Command,
       ) => {
         const g = globalsOf(cmd);
@@ -70,27 +86,52 @@ export function demoCommand(io: Io): Command {
         const { host, port, publicUrl } = flags;
         const config = loadConfig({ db: dbFile, keyPrefix: g.keyPrefix, host, port, publicUrl }, {});
         const paths = demoPaths(dbFile);
+        const shown = (p: string) => (relative(REPO_ROOT, p).startsWith('..') ? p : relative(REPO_ROOT, p));
         assertWidgetBuilt();
         // Create or migrate the file, then listen before changing anything: a port in use is one line, and the
         // demo already running there keeps its keys and pages. The server notices the writes below on its next request.
         openDb(config.db).close();
         // Quiet unless asked: request lines would scroll the demo's own URLs away.
         const verbose = !flags.quiet && (flags.verbose === true || io.env.LOG === '1');
+        const store = await openStore(config.db, { mustExist: true });
+        const panel = await startDemoPanel(store, {
+          host: config.host,
+          port: demoPanelPort(config.port, flags.panelPort),
+          publicUrl: config.publicUrl,
+          keyPrefix: config.keyPrefix,
+        }).catch(async (err: unknown) => {
+          await store.close();
+          throw err;
+        });
+        const closePanel = async () => {
+          await panel.close();
+          await store.close();
+        };
+        const panelLink = {
+          href: `${panel.url}/login`,
+          label: 'Operator panel',
+          note: `log in as ${DEMO_OPERATOR_EMAIL} with the password the demo printed (in ${shown(paths.operator)})`,
+        };
         const app = await startApp({
           config,
           quiet: !verbose,
           mounts: [{ prefix: '/demo/', dir: paths.site }],
-          links: PAGES,
+          links: [...PAGES, panelLink],
+        }).catch(async (err: unknown) => {
+          await closePanel();
+          throw err;
         });
         let keys: Record<string, string>;
+        let login: Awaited<ReturnType<typeof ensureDemoOperator>>['login'];
         try {
           keys = await prepare(config.db, config.publicUrl, config.keyPrefix, paths);
+          ({ login } = await ensureDemoOperator(store, paths.operator, panel.url));
         } catch (err) {
           await app.close();
+          await closePanel();
           throw err;
         }
         const base = config.publicUrl;
-        const shown = (p: string) => (relative(REPO_ROOT, p).startsWith('..') ? p : relative(REPO_ROOT, p));
         io.err(
           [
             `storage-listings demo is running (database ${shown(config.db)})`,
@@ -100,12 +141,15 @@ export function demoCommand(io: Io): Command {
               { href: '/docs', label: 'API reference' },
               { href: '/openapi.json', label: 'OpenAPI document' },
             ].map((p) => `  ${p.label.padEnd(18)} ${base}${p.href}`),
+            `  ${panelLink.label.padEnd(18)} ${panelLink.href}`,
+            `Panel login:  ${login.email}  ${login.password}  (kept in ${shown(paths.operator)})`,
             `Try the API:  curl -H "X-API-Key: ${keys['wro-1'] ?? Object.values(keys)[0]}" ${base}/external/listings`,
             `Keys of this run: ${shown(paths.keys)} (used by \`npm run demo:compare\`)`,
             'Press Ctrl-C to stop.',
           ].join('\n'),
         );
         await app.stopped;
+        await closePanel();
         io.err('stopped');
       },
     );

@@ -41,7 +41,7 @@ async function snapshotsOf(flags: PanelFlags, io: Io): Promise<PanelSnapshots | 
   return { target, key, ttlSeconds: flags.ttl ?? TTL_DEFAULT_SECONDS };
 }
 
-function parsePort(value: string): number {
+export function parsePort(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port from 0 to 65535');
   return n;

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type RunningDemo } from '../../demo/launch.ts';
 import { freePort, launchChromium, launchWebKit, type WebKit } from '../../tools/launch.ts';
 import type { DemoKeysFile } from '../../cli/demo-site.ts';
+import type { DemoOperatorFile } from '../../cli/demo-panel.ts';
 import type { ListResponse } from '../../shared/listing.ts';
 import { firstPeriodsCost } from '../../demo/pages/first-months.js';
 
@@ -22,11 +23,12 @@ let base: string;
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'listings-e2e-'));
   const port = await freePort();
+  const panelPort = await freePort();
   // `npm start` exactly, on its own database: its keys, pages and snapshots land in tmp, so a demo running from data/
   // is left alone. HOST and PUBLIC_URL are cleared so the demo's URLs carry this port.
   demo = await startDemo('npm', ['start', '--', '--db', join(tmp, 'demo.db')], {
     cwd: REPO,
-    env: { PORT: String(port), HOST: '', PUBLIC_URL: '', KEY_PREFIX: '' },
+    env: { PORT: String(port), PANEL_PORT: String(panelPort), HOST: '', PUBLIC_URL: '', KEY_PREFIX: '' },
     timeoutMs: 60_000,
   });
   keysFile = JSON.parse(readFileSync(join(tmp, 'demo-keys.json'), 'utf8')) as DemoKeysFile;
@@ -303,6 +305,34 @@ describe('npm start, seen in Chromium (and its widget pages in WebKit)', () => {
       expect(hrefs).toEqual(
         expect.arrayContaining(['/demo/partner.html', '/demo/comparison.html', '/demo/static.html', '/docs']),
       );
+    });
+  });
+
+  it('the start page links the operator panel, where the printed demo operator logs in', async () => {
+    const panel = demo.urls['Operator panel']!;
+    expect(panel).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/login$/);
+    expect(new URL(panel).origin).not.toBe(base);
+    // The password as the banner prints it, the same as the owner-only file beside the demo keys.
+    const printed = /^Panel login: {2}(\S+) {2}(\S+) /m.exec(demo.output());
+    expect(printed, 'a "Panel login:" line').not.toBeNull();
+    const file = join(tmp, 'demo-operator.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      email: printed![1],
+      password: printed![2],
+    } satisfies Partial<DemoOperatorFile>);
+
+    await onPage('Start here', async (page) => {
+      const link = await page.$eval('main a[href$="/login"]', (a) => (a as HTMLAnchorElement).href);
+      expect(link).toBe(panel);
+      await Promise.all([page.waitForNavigation(), page.click('main a[href$="/login"]')]);
+      await page.type('#email', printed![1]!);
+      await page.type('#password', printed![2]!);
+      await Promise.all([page.waitForNavigation(), page.click('main button[type=submit]')]);
+      expect(page.url()).toBe(new URL('/', panel).href);
+      // The facilities list of the demo's own data, and its embed snippets point at the demo's API.
+      const ids = await page.$$eval('main a[href^="/facilities/"]', (as) => as.map((a) => a.getAttribute('href')));
+      expect(ids).toEqual(expect.arrayContaining(Object.keys(keysFile.keys).map((id) => `/facilities/${id}`)));
     });
   });
 
