@@ -6,7 +6,7 @@ import {
   DETAILS,
   heldBack,
   problem,
-  single,
+  header,
   type Answer,
   type Headers,
   type RequestLike,
@@ -135,7 +135,7 @@ export class ListingsApi {
       );
     // One clock reading per batch (or per request outside one), for the rate limit and the last use.
     const now = this.batchNow ?? performance.now();
-    const presented = single(req.headers['x-api-key']);
+    const presented = header(req, 'x-api-key');
     let profile = presented === undefined ? undefined : this.accepted.get(presented);
     if (profile === undefined) {
       const v = this.keys.verify(presented);
@@ -146,7 +146,7 @@ export class ListingsApi {
     }
     const { key } = profile;
     ctx.keyId = key.id;
-    const origin = single(req.headers.origin);
+    const origin = header(req, 'origin');
     let cors = profile.cors;
     if (origin !== undefined && profile.byOrigin.size > 0) {
       const allowed = profile.byOrigin.get(origin);
@@ -164,7 +164,7 @@ export class ListingsApi {
       );
     this.lastUse.touch(profile.use, now);
     const views = this.views.get(key.facility_id);
-    const acceptEncoding = single(req.headers['accept-encoding']);
+    const acceptEncoding = header(req, 'accept-encoding');
     let variant: Variant | undefined;
     if (path === API_PREFIX) {
       const query = parseListQuery(search);
@@ -205,10 +205,10 @@ export class ListingsApi {
           () => problem('internal_error', DETAILS.internal_error(ctx.requestId), cors.headers),
         ),
       };
-    const inm = single(req.headers['if-none-match']);
+    const inm = header(req, 'if-none-match');
     const notModified = inm !== undefined && etagMatches(inm, variant.etag);
     const headers = {
-      ...(single(req.headers['accept-encoding']) === undefined ? cors.headers : cors.coded),
+      ...(header(req, 'accept-encoding') === undefined ? cors.headers : cors.coded),
       ...(notModified ? variant.notModified : variant.ok),
       'ratelimit-policy': profile.policy,
       ratelimit: limit.rateLimit,
@@ -222,7 +222,6 @@ export class ListingsApi {
     return limit.persistent && ms !== undefined && ms > 0 ? heldBack(answer, ms) : answer;
   }
 
-  // Helpers are methods, not closures made per request (tsx's keepNames would name each one).
   private errorHeaders(cors: Cors, profile: KeyProfile, limit: Decision): Headers {
     return { ...cors.headers, ...this.keyLimiter.headersOf(profile.limit, limit) };
   }

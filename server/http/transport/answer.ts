@@ -127,15 +127,8 @@ export function problem(code: ProblemCode, detail: string, headers: Readonly<Hea
   };
 }
 
+/** A header's value as node:http gives it, or the first of a repeated field that it keeps as a list. */
 export function header(req: RequestLike, name: string): string | undefined {
-  return single(req.headers[name]);
-}
-
-/**
- * A header's value as node:http gives it, or the first of a repeated field that it keeps as a list. Hot paths read
- * `req.headers['x-api-key']` at their own sites and pass it here: the one load in header() sees every header name and
- * is megamorphic, while a load of one name at one site stays monomorphic for a client that sends the same headers.
- */
-export function single(v: string | string[] | undefined): string | undefined {
+  const v = req.headers[name];
   return typeof v === 'string' || v === undefined ? v : v[0];
 }

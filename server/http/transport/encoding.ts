@@ -67,20 +67,12 @@ function ownBytes(out: Buffer): Buffer {
 
 /** Distinct Accept-Encoding values seen recently: a browser sends the same one every time. Bounded, so odd values cannot grow memory. */
 const chosen = new Map<string, Coding | null>();
-let last = '';
-let lastChoice: Coding | null = null;
 
 /** The coding to answer in, or null for identity: br over gzip at equal q; q=0 refuses; `*` stands for any coding not named. */
 export function codingFor(acceptEncoding: string | undefined): Coding | null {
   if (acceptEncoding === undefined || acceptEncoding === '') return null;
-  // Most clients send what the last one did: a comparison, where the Map would hash each request's new string.
-  if (acceptEncoding === last) return lastChoice;
   const hit = chosen.get(acceptEncoding);
-  if (hit !== undefined) {
-    last = acceptEncoding;
-    lastChoice = hit;
-    return hit;
-  }
+  if (hit !== undefined) return hit;
   const q: Partial<Record<string, number>> = {};
   for (const part of acceptEncoding.split(',')) {
     const [name, ...params] = part.split(';');
@@ -95,7 +87,5 @@ export function codingFor(acceptEncoding: string | undefined): Coding | null {
   const result = br <= 0 && gzip <= 0 ? null : br >= gzip ? 'br' : 'gzip';
   if (chosen.size >= 64) chosen.clear();
   chosen.set(acceptEncoding, result);
-  last = acceptEncoding;
-  lastChoice = result;
   return result;
 }
