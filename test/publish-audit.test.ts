@@ -28,10 +28,10 @@ beforeAll(async () => {
 });
 afterAll(() => cleanup?.());
 
-/** The publish rows, oldest first, as [actor, facility, version, target]. */
-const published = (rows: AuditRow[]) =>
+/** The publish rows (and with `action`, that action's instead), oldest first, as [actor, facility, version, target]. */
+const published = (rows: AuditRow[], action = 'snapshot.publish') =>
   rows
-    .filter((r) => r.action === 'snapshot.publish')
+    .filter((r) => r.action === action)
     .reverse()
     .map((r) => [r.actor, r.facility_id, r.detail.version, r.detail.target]);
 
@@ -86,22 +86,31 @@ describe('snapshot publishes in the audit log (SQLite)', () => {
       expect((await panel.publish('ber-1')).status).toBe(200);
       const rows = await store.listAudit();
       // Within one run, facilities are uploaded at once: each run's rows in any order, the runs in order.
-      const runs = published(rows);
       const byFacility = (run: unknown[][]) => run.map((r) => r[1]).sort();
-      expect(runs).toHaveLength(2 * FACILITIES.length + 1);
+      // The export is an export, each target counts its own versions from 1.
+      const exports = published(rows, 'snapshot.export');
+      expect(byFacility(exports)).toEqual([...FACILITIES].sort());
+      expect(exports.every((r) => r[0] === CLI_ACTOR && r[2] === 1 && r[3] === resolve(exported))).toBe(true);
+      const runs = published(rows);
+      expect(runs).toHaveLength(FACILITIES.length + 1);
       expect(byFacility(runs.slice(0, 4))).toEqual([...FACILITIES].sort());
-      expect(runs.slice(0, 4).every((r) => r[0] === CLI_ACTOR && r[2] === 1 && r[3] === resolve(exported))).toBe(true);
-      expect(byFacility(runs.slice(4, 8))).toEqual([...FACILITIES].sort());
-      expect(runs.slice(4, 8).every((r) => r[0] === CLI_ACTOR && r[2] === 2 && r[3] === resolve(bucket))).toBe(true);
-      expect(runs[8]).toEqual(['ops@example.com', 'ber-1', 3, resolve(bucket)]);
+      expect(runs.slice(0, 4).every((r) => r[0] === CLI_ACTOR && r[2] === 1 && r[3] === resolve(bucket))).toBe(true);
+      expect(runs[4]).toEqual(['ops@example.com', 'ber-1', 2, resolve(bucket)]);
       expect(rows[0]).toMatchObject({ key_id: null, detail: { kid } });
 
       const cli = await run(['audit', '--facility', 'ber-1', '--json']);
       expect(JSON.parse(cli.stdout).map((r: AuditRow) => [r.action, r.detail.version])).toEqual([
-        ['snapshot.publish', 3],
         ['snapshot.publish', 2],
         ['snapshot.publish', 1],
+        ['snapshot.export', 1],
       ]);
+
+      // A first export into an empty folder is version 1, however many were made elsewhere; the next there is 2.
+      const fresh = join(dir, 'fresh');
+      const first = await run(['snapshot', 'export', '--out', fresh, '--signing-key', keyFile, '--json']);
+      expect(JSON.parse(first.stdout).results.map((r: { version: number }) => r.version)).toEqual([1, 1, 1, 1]);
+      const second = await run(['snapshot', 'export', '--out', fresh, '--signing-key', keyFile, '--json']);
+      expect(JSON.parse(second.stdout).results.map((r: { version: number }) => r.version)).toEqual([2, 2, 2, 2]);
       expect((await run(['audit'])).stdout).toMatch(/ops@example\.com\s+snapshot\.publish\s+ber-1/);
       for (const lang of ['en', 'pl', 'de']) {
         const page = await panel.get('/audit', lang);

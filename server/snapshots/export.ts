@@ -18,7 +18,7 @@ export interface ExportOptions {
   /** Facilities in flight at once (their file writes overlap). */
   concurrency?: number;
   onProgress?: (progress: ExportProgress) => void;
-  /** Each version written is audited as a publish to the folder: versions are shared with `snapshot publish`. */
+  /** Each version written is audited as an export to the folder. */
   audit?: PublishAudit;
 }
 
@@ -45,6 +45,7 @@ export async function exportSnapshots(source: Db | SnapshotLedger, opts: ExportO
     ...opts,
     target: folderTarget(out),
     force: true,
+    audit: opts.audit && { ...opts.audit, action: 'snapshot.export' },
     concurrency: opts.concurrency ?? 8,
   });
   return {

@@ -133,7 +133,9 @@ export async function writeIndexAndFeed(
   }
 
   const floor = new Map([[INDEX_COUNTER, (before?.version ?? 0) + 1]]);
-  const indexVersion = (await ledger.reserveVersions([INDEX_COUNTER], floor)).get(INDEX_COUNTER)!.version;
+  const indexVersion = (await ledger.reserveVersions(target.recordKey, [INDEX_COUNTER], floor)).get(
+    INDEX_COUNTER,
+  )!.version;
   const index = {
     version: indexVersion,
     generated_at: at,

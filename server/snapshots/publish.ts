@@ -151,7 +151,9 @@ export async function publishSnapshots(source: Db | SnapshotLedger, opts: Publis
     const unaudited: PublishedVersion[] = [];
     const flush = async () => {
       await ledger.recordPublished(target.recordKey, unrecorded.splice(0));
-      await opts.audit?.to.appendAudit(unaudited.splice(0).map((v) => publishAudit(opts.audit!.actor, v)));
+      await opts.audit?.to.appendAudit(
+        unaudited.splice(0).map((v) => publishAudit(opts.audit!.actor, v, opts.audit!.action)),
+      );
     };
     const publishOne = async ({ id, revision, content }: Candidate) => {
       const pointer = await readPointer(target, id);
@@ -161,7 +163,7 @@ export async function publishSnapshots(source: Db | SnapshotLedger, opts: Publis
         return;
       }
       const floor = new Map([[id, (pointer?.version ?? 0) + 1]]);
-      const reserved = (await ledger.reserveVersions([id], floor)).get(id)!;
+      const reserved = (await ledger.reserveVersions(target.recordKey, [id], floor)).get(id)!;
       const listingsBytes = bytesOf(content.content, {
         version: reserved.version,
         generatedAt,
@@ -179,7 +181,9 @@ export async function publishSnapshots(source: Db | SnapshotLedger, opts: Publis
       await target.put(pointerKey(id), listingsBytes, pointerMeta);
       objects += 4;
       bytes += 2 * (listingsBytes.length + sigBytes.length);
-      await ledger.recordWritten([{ id, version: reserved.version, contentDigest: content.contentDigest }]);
+      await ledger.recordWritten(target.recordKey, [
+        { id, version: reserved.version, contentDigest: content.contentDigest },
+      ]);
       unrecorded.push({
         facilityId: id,
         revision,

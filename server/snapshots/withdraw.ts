@@ -57,7 +57,7 @@ export async function withdrawFacility(source: Db | SnapshotLedger, opts: Withdr
     const first = pointer.contentDigest !== WITHDRAWN;
     await writeKeys(target, key, await planKeys(ledger, target, key, now));
     const floor = new Map([[id, pointer.version + 1]]);
-    const version = (await ledger.reserveVersions([id], floor)).get(id)!.version;
+    const version = (await ledger.reserveVersions(target.recordKey, [id], floor)).get(id)!.version;
     const withdrawnAt = first ? isoSeconds(generatedAt) : await withdrawnAtOf(target, id, generatedAt);
     const tombstone: Tombstone = {
       facility: id,
@@ -90,7 +90,11 @@ export async function withdrawFacility(source: Db | SnapshotLedger, opts: Withdr
       },
     ]);
     await opts.audit?.to.appendAudit([
-      publishAudit(opts.audit.actor, { facilityId: id, version, target: target.label, kid: key.kid }),
+      publishAudit(
+        opts.audit.actor,
+        { facilityId: id, version, target: target.label, kid: key.kid },
+        'snapshot.withdraw',
+      ),
     ]);
     const feed = await writeIndexAndFeed(target, ledger, key, {
       records: await ledger.publishedOn(target.recordKey),

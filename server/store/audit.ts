@@ -94,6 +94,8 @@ export function importAudit(actor: string, file: ImportFile, summary: ImportSumm
 /** Who publishes snapshots, and the store their rows go to once the new versions are on the target. */
 export interface PublishAudit {
   actor: string;
+  /** What the rows say was done: `snapshot export` writes a folder's versions as exports (default: a publish). */
+  action?: 'snapshot.publish' | 'snapshot.export';
   to: { appendAudit(entries: readonly AuditEntry[]): Promise<void> };
 }
 

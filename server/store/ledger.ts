@@ -14,9 +14,13 @@ export interface SnapshotLedger {
   /** Many facilities in one transaction; a row never goes back to a lower version. */
   recordPublished(target: string, published: readonly Published[]): Promise<void>;
   kidsNeededOn(target: string): Promise<Map<string, string>>;
-  /** The next version of each facility, at least its floor, in one transaction: never reused, by any machine. */
-  reserveVersions(ids: readonly string[], floors?: ReadonlyMap<string, number>): Promise<Map<string, Reserved>>;
-  recordWritten(written: readonly Written[]): Promise<void>;
+  /** The next version of each facility on the target, at least its floor, in one transaction: never reused there. */
+  reserveVersions(
+    target: string,
+    ids: readonly string[],
+    floors?: ReadonlyMap<string, number>,
+  ): Promise<Map<string, Reserved>>;
+  recordWritten(target: string, written: readonly Written[]): Promise<void>;
 }
 
 /** The ledger of a SQLite file: everything in the file itself, read as it is. */
@@ -28,8 +32,8 @@ export function sqliteLedger(db: Db): SnapshotLedger {
     publishedOn: async (target) => publishedOn(db, target),
     recordPublished: async (target, published) => recordPublished(db, target, published),
     kidsNeededOn: async (target) => kidsNeededOn(db, target),
-    reserveVersions: async (ids, floors) => reserveVersions(db, ids, floors),
-    recordWritten: async (written) => recordWritten(db, written),
+    reserveVersions: async (target, ids, floors) => reserveVersions(db, target, ids, floors),
+    recordWritten: async (target, written) => recordWritten(db, target, written),
   };
 }
 

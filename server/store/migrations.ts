@@ -172,6 +172,22 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX login_pending_by_operator ON login_pending (operator_id);
   `,
+  // 9: a version counter per target and facility, so that a first export into an empty folder is its version 1 (each
+  // target it continues already keeps the count it had, as the publisher also reads the target's own pointer)
+  `
+  CREATE TABLE snapshot_versions_by_target (
+    target TEXT NOT NULL,
+    facility_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    content_digest TEXT NOT NULL,
+    PRIMARY KEY (target, facility_id)
+  ) STRICT;
+  INSERT INTO snapshot_versions_by_target (target, facility_id, version, content_digest)
+    SELECT t.target, v.facility_id, v.version, v.content_digest
+    FROM snapshot_versions v CROSS JOIN (SELECT DISTINCT target FROM snapshot_published) t;
+  DROP TABLE snapshot_versions;
+  ALTER TABLE snapshot_versions_by_target RENAME TO snapshot_versions;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

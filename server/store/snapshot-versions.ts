@@ -1,4 +1,5 @@
-// The per-facility snapshot counter (table snapshot_versions): reserved before any file is written, so no version is ever reused.
+// The snapshot counter of each facility on each target (table snapshot_versions): reserved before any file is written,
+// so no version is ever reused there; a target's first version of a facility is 1.
 import type { Db } from './db.ts';
 import type { FacilityData } from '../domain/facility.ts';
 import { facilityData } from './facilities.ts';
@@ -8,14 +9,14 @@ const stmts = statementsFor((db) => ({
   // RETURNING gives the new version and the digest of the last snapshot written (left untouched here).
   // The floor lifts the counter past a version another machine already published to the same target.
   reserve: db.prepare<
-    [string, number],
+    [string, string, number],
     { version: number; content_digest: string }
-  >(`INSERT INTO snapshot_versions (facility_id, version, content_digest)
-    VALUES (?, max(1, ?), '')
-    ON CONFLICT (facility_id) DO UPDATE SET version = max(version + 1, excluded.version)
+  >(`INSERT INTO snapshot_versions (target, facility_id, version, content_digest)
+    VALUES (?, ?, max(1, ?), '')
+    ON CONFLICT (target, facility_id) DO UPDATE SET version = max(version + 1, excluded.version)
     RETURNING version, content_digest`),
-  written: db.prepare<[string, string, number]>(
-    'UPDATE snapshot_versions SET content_digest = ? WHERE facility_id = ? AND version = ?',
+  written: db.prepare<[string, string, string, number]>(
+    'UPDATE snapshot_versions SET content_digest = ? WHERE target = ? AND facility_id = ? AND version = ?',
   ),
 }));
 
@@ -31,6 +32,7 @@ export interface Reserved {
  */
 export function reserveVersions(
   db: Db,
+  target: string,
   facilityIds: readonly string[],
   floors?: ReadonlyMap<string, number>,
 ): Map<string, Reserved> {
@@ -40,7 +42,7 @@ export function reserveVersions(
       () =>
         new Map(
           facilityIds.map((id) => {
-            const row = s.reserve.get(id, floors?.get(id) ?? 1)!;
+            const row = s.reserve.get(target, id, floors?.get(id) ?? 1)!;
             return [id, { version: row.version, previousDigest: row.content_digest }];
           }),
         ),
@@ -63,9 +65,9 @@ export interface Written {
  * Records what was written (for the "unchanged" count of the next export), in one transaction for many facilities.
  * A digest is kept only if no later export has reserved a newer version meanwhile.
  */
-export function recordWritten(db: Db, written: readonly Written[]): void {
+export function recordWritten(db: Db, target: string, written: readonly Written[]): void {
   const s = stmts(db);
   db.transaction(() => {
-    for (const w of written) s.written.run(w.contentDigest, w.id, w.version);
+    for (const w of written) s.written.run(w.contentDigest, target, w.id, w.version);
   })();
 }

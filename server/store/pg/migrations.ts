@@ -184,6 +184,17 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX login_pending_by_operator ON login_pending (operator_id);
   `,
+  // 9: a version counter per target and facility; each target it continues keeps the count it had
+  `
+  ALTER TABLE snapshot_versions DROP CONSTRAINT snapshot_versions_pkey;
+  ALTER TABLE snapshot_versions ADD COLUMN target text NOT NULL DEFAULT '';
+  INSERT INTO snapshot_versions (target, facility_id, version, content_digest)
+    SELECT t.target, v.facility_id, v.version, v.content_digest
+    FROM snapshot_versions v CROSS JOIN (SELECT DISTINCT target FROM snapshot_published) t;
+  DELETE FROM snapshot_versions WHERE target = '';
+  ALTER TABLE snapshot_versions ALTER COLUMN target DROP DEFAULT;
+  ALTER TABLE snapshot_versions ADD PRIMARY KEY (target, facility_id);
+  `,
 ];
 
 // Versioned together: a program knows the same number of migrations in both dialects.

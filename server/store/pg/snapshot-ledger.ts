@@ -6,8 +6,9 @@ import type { Reserved } from '../snapshot-versions.ts';
 import { inTransaction, pgFailure, type Pool } from './connect.ts';
 import type { Mirror } from './mirror.ts';
 
-const RESERVE = `INSERT INTO snapshot_versions (facility_id, version, content_digest) VALUES ($1, GREATEST(1, $2::integer), '')
-  ON CONFLICT (facility_id) DO UPDATE SET version = GREATEST(snapshot_versions.version + 1, excluded.version)
+const RESERVE = `INSERT INTO snapshot_versions (target, facility_id, version, content_digest)
+  VALUES ($1, $2, GREATEST(1, $3::integer), '')
+  ON CONFLICT (target, facility_id) DO UPDATE SET version = GREATEST(snapshot_versions.version + 1, excluded.version)
   RETURNING version, content_digest`;
 const PUBLISHED = upsertPublished((n) => `$${n}`);
 // ISO 8601 UTC strings of one form compare as text (COLLATE "C": byte order, whatever the database's collation).
@@ -42,11 +43,12 @@ export function pgLedger(pool: Pool, mirror: Mirror, location: string): Snapshot
       );
       return new Map(rows.map((r) => [r.kid, r.expires_at]));
     },
-    reserveVersions: (ids, floors) =>
+    reserveVersions: (target, ids, floors) =>
       inTransaction(pool, async (c) => {
         const out = new Map<string, Reserved>();
         for (const id of ids) {
           const { rows } = await c.query<{ version: number; content_digest: string }>(RESERVE, [
+            target,
             id,
             floors?.get(id) ?? 1,
           ]);
@@ -54,14 +56,13 @@ export function pgLedger(pool: Pool, mirror: Mirror, location: string): Snapshot
         }
         return out;
       }),
-    async recordWritten(written) {
+    async recordWritten(target, written) {
       await inTransaction(pool, async (c) => {
         for (const w of written)
-          await c.query('UPDATE snapshot_versions SET content_digest = $1 WHERE facility_id = $2 AND version = $3', [
-            w.contentDigest,
-            w.id,
-            w.version,
-          ]);
+          await c.query(
+            'UPDATE snapshot_versions SET content_digest = $1 WHERE target = $2 AND facility_id = $3 AND version = $4',
+            [w.contentDigest, target, w.id, w.version],
+          );
       });
     },
   };

@@ -64,7 +64,7 @@ export const TABLES = {
     'burst',
     'allowed_origins',
   ],
-  snapshot_versions: ['facility_id', 'version', 'content_digest'],
+  snapshot_versions: ['target', 'facility_id', 'version', 'content_digest'],
   snapshot_published: [
     'target',
     'facility_id',

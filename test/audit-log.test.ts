@@ -1,0 +1,131 @@
+// The audit log as an operator reads it: the panel's filters (facility, operator, action, days), details in words,
+// times to the second, 50 rows a page; the CLI's filters; a withdrawal recorded as one; and versions counted per target
+// from the migration on.
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../server/store/migrations.ts';
+import { openDb } from '../server/store/db.ts';
+import { sqliteLedger } from '../server/store/ledger.ts';
+import { accountAudit, CLI_ACTOR, type AuditRow } from '../server/store/audit.ts';
+import type { Store } from '../server/store/store.ts';
+import { cliInProcess, tempDir } from './helpers/fixture.ts';
+import { snapshotKeyFile } from './helpers/published.ts';
+import { OPERATOR, panelClient, panelOver, panelStore, type PanelHandle } from './helpers/panel.ts';
+import { sessionAs } from './helpers/panel-accounts.ts';
+
+let store: Store;
+let file: string;
+let handle: PanelHandle;
+let cleanup: () => Promise<void>;
+const client = panelClient(() => handle);
+
+beforeEach(async () => {
+  ({ store, file, cleanup } = await panelStore());
+  handle = panelOver(store);
+});
+afterEach(() => cleanup());
+
+const rowsOf = (page: string) => [...page.matchAll(/<tr><td><time datetime="([^"]+)">([^<]+)<\/time>/g)];
+
+describe("the panel's audit log", () => {
+  it('filters by facility, operator, action and days, and keeps the filters on every page of 50', async () => {
+    const at = (day: string, i: number) => new Date(`${day}T10:00:${String(i % 60).padStart(2, '0')}.000Z`);
+    const entries = [
+      ...Array.from({ length: 60 }, (_, i) => ({
+        ...accountAudit('refused', 'ann@example.com', 'ann@example.com', { path: '/import' }, at('2026-03-01', i)),
+        facility_id: 'wro-1',
+      })),
+      accountAudit('login', 'bob@example.com', 'bob@example.com', { two_factor: true }, at('2026-03-02', 0)),
+      {
+        ...accountAudit('refused', 'bob@example.com', 'bob@example.com', {}, at('2026-03-03', 0)),
+        facility_id: 'ber-1',
+      },
+    ];
+    await store.appendAudit(entries);
+    const s = await sessionAs(client, OPERATOR);
+    const page = async (query: string) => String((await s.as('GET', `/audit${query}`)).body);
+
+    const first = await page('?facility=wro-1&action=refused');
+    expect(rowsOf(first)).toHaveLength(50);
+    expect(first).toContain('href="/audit?facility=wro-1&amp;action=refused&amp;page=2"');
+    expect(first).toMatch(/<select id="audit-action" name="action">.*<option selected>refused<\/option>/s);
+    const second = await page('?facility=wro-1&action=refused&page=2');
+    expect(rowsOf(second)).toHaveLength(10);
+    expect(second).not.toContain('bob@example.com</td>');
+
+    const bob = rowsOf(await page('?operator=bob%40example.com'));
+    expect(bob.map((m) => m[1])).toEqual(['2026-03-03T10:00:00.000Z', '2026-03-02T10:00:00.000Z']);
+    const day = await page('?from=2026-03-02&to=2026-03-02');
+    expect(rowsOf(day).map((m) => m[2])).toEqual(['2026-03-02 10:00:00 UTC']);
+    // Details in words, not JSON.
+    expect(day).toContain('two-factor: true');
+    expect(day).not.toContain('{&quot;');
+    // A value of the wrong shape is dropped, never a failure.
+    const odd = await s.as('GET', '/audit?from=yesterday&action=drop%20table&page=-3');
+    expect(odd.status).toBe(200);
+    expect(rowsOf(String(odd.body))).toHaveLength(50);
+  });
+
+  it('shows each row once for a key revoked twice', async () => {
+    const { info } = await store.createKey({ facilityId: 'wro-1', prefix: 'svc' });
+    const s = await sessionAs(client, OPERATOR);
+    expect((await s.as('POST', `/keys/${info.id}/revoke`)).status).toBe(303);
+    expect((await s.as('POST', `/keys/${info.id}/revoke`)).status).toBe(303);
+    expect(await store.listAudit({ action: 'key.revoke' })).toHaveLength(1);
+  });
+});
+
+describe('listings audit and withdraw', () => {
+  it('filters by actor, action and time, refuses an unknown action, and records a withdrawal as one', async () => {
+    const { dir, cleanup: done } = tempDir();
+    try {
+      const { keyFile } = await snapshotKeyFile(join(dir, 'secrets'));
+      const out = join(dir, 'out');
+      const run = (args: string[]) => cliInProcess(file, args);
+      expect((await run(['snapshot', 'publish', '--to', out, '--signing-key', keyFile])).code).toBe(0);
+      expect((await run(['snapshot', 'withdraw', 'wro-1', '--to', out, '--signing-key', keyFile])).code).toBe(0);
+      const json = async (args: string[]) => JSON.parse((await run(['audit', ...args, '--json'])).stdout) as AuditRow[];
+      const withdrawn = await json(['--action', 'snapshot.withdraw']);
+      expect(withdrawn.map((r) => [r.actor, r.facility_id, r.detail.version])).toEqual([[CLI_ACTOR, 'wro-1', 2]]);
+      expect((await json(['--actor', CLI_ACTOR, '--facility', 'wro-1'])).map((r) => r.action)).toEqual([
+        'snapshot.withdraw',
+        'snapshot.publish',
+      ]);
+      expect(await json(['--since', '2999-01-01'])).toEqual([]);
+      expect((await json(['--until', '2999-01-01T00:00:00Z'])).length).toBeGreaterThan(2);
+      expect((await run(['audit', '--action', 'publish'])).code).toBe(2);
+      expect((await run(['audit', '--since', 'soon'])).code).toBe(2);
+    } finally {
+      done();
+    }
+  });
+});
+
+describe('migration 9', () => {
+  it("keeps each known target's count and starts a new target at 1", async () => {
+    const { dir, cleanup: done } = tempDir();
+    const path = join(dir, 'v8.db');
+    const raw = new Database(path);
+    for (const m of MIGRATIONS.slice(0, 8)) raw.exec(m);
+    raw.exec(`INSERT INTO snapshot_versions VALUES ('wro-1', 5, 'abc');
+      INSERT INTO snapshot_published VALUES ('file:///old', 'wro-1', 1, 'http://x', 5, 'abc', 'k', 't', 't');`);
+    raw.pragma('user_version = 8');
+    raw.close();
+    const db = openDb(path);
+    try {
+      const ledger = sqliteLedger(db);
+      expect((await ledger.reserveVersions('file:///old', ['wro-1'])).get('wro-1')).toEqual({
+        version: 6,
+        previousDigest: 'abc',
+      });
+      expect((await ledger.reserveVersions('file:///new', ['wro-1'])).get('wro-1')).toEqual({
+        version: 1,
+        previousDigest: '',
+      });
+    } finally {
+      db.close();
+      done();
+    }
+  });
+});
