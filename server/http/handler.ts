@@ -63,7 +63,7 @@ export function createHandler(opts: HandlerOptions): Handler {
   const api = new ListingsApi(opts, { freshness, views });
   const router = new Router(routesOf(opts, { api, freshness, pages }));
   const handler = ((req: RequestLike): Answer => {
-    const started = performance.now();
+    const started = opts.logRequest ? performance.now() : 0;
     const ctx: ApiContext = { requestId: randomUUID(), keyId: undefined };
     const answer = answerOf(router, req, ctx, opts.log);
     return answer.later
