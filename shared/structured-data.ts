@@ -1,32 +1,33 @@
-// schema.org JSON-LD for search engines: a SelfStorage business with its address, hours and amenities, making one Offer
-// per listing, built by these functions for the widget (which imports this file, so nothing here may need Node) and
-// the rental page, so both tell search engines the same thing.
+// The rental page's schema.org JSON-LD for search engines: the widget's lean SelfStorage business and Offers
+// (shared/structured-data-lean.ts) with the business's address, coordinates, contact, hours and amenities and each
+// Offer's price per period added.
 import type {
   GeoCoordinates,
   LocationFeatureSpecification,
   Offer,
   OpeningHoursSpecification,
   PostalAddress,
-  SelfStorageLeaf,
   UnitPriceSpecification,
-  WithContext,
 } from 'schema-dts';
-import type { Day, FacilityInfo, Hours, Summary } from './listing.ts';
+import type { Day, FacilityInfo, Hours } from './listing.ts';
 import { majorUnits, parseDuration } from './format.ts';
 import { AMENITY_LABELS, DAY_NAMES } from './rental-labels.ts';
+import { leanOfferOf, leanSelfStorageOf, type Listed, type SelfStorageLd } from './structured-data-lean.ts';
 
-/** The days, Monday first, from a zod-free file: listing.ts's DAYS would bring zod into the widget's bundle. */
-const DAYS = Object.keys(DAY_NAMES) as Day[];
-
-/** What an Offer is made from: any Summary or Detail; the richer fields count when present. */
-export type Offered = Pick<Summary, 'code' | 'title' | 'price' | 'free_units' | 'rent_url'> & {
-  schedule?: readonly { from_period: number; to_period: number | null; gross: number; promotion: string | null }[];
-  promotions?: readonly { code: string; title: string }[];
-};
+export type { SelfStorageLd };
 
 /** What the business is made from: the list's facility object, or the rental page's facility, or just a name. */
 export type Described = Pick<FacilityInfo, 'name'> &
   Partial<Pick<FacilityInfo, 'address' | 'geo' | 'contact' | 'office_hours' | 'access_hours' | 'amenities'>>;
+
+/** What an Offer is made from: any Summary or Detail; the schedule and promotions count when present. */
+export type Offered = Listed & {
+  schedule?: readonly { from_period: number; to_period: number | null; gross: number; promotion: string | null }[];
+  promotions?: readonly { code: string; title: string }[];
+};
+
+/** The days, Monday first, from a zod-free file: listing.ts's DAYS would bring zod into any browser bundle of shared/. */
+const DAYS = Object.keys(DAY_NAMES) as Day[];
 
 /** UN/CEFACT common codes of the billing period's unit, as schema.org's unitCode takes them. */
 const UNIT_CODES = { year: 'ANN', month: 'MON', week: 'WEE', day: 'DAY' } as const;
@@ -74,20 +75,10 @@ function priceSpecificationsOf({ price, schedule, promotions }: Offered): UnitPr
   });
 }
 
-/** A listing as a schema.org Offer: the regular gross price in major units ("329.00"), availability, rent URL and the
+/** A listing as a schema.org Offer: the lean one (regular gross price in major units, availability, rent URL) with the
  * price per period a new tenant pays, promotions included. */
 export function offerOf(listing: Offered): Offer {
-  const { code, title, price, free_units, rent_url } = listing;
-  return {
-    '@type': 'Offer',
-    sku: code,
-    name: title,
-    price: majorUnits(price.gross, price.currency),
-    priceCurrency: price.currency,
-    availability: `https://schema.org/${free_units > 0 ? 'InStock' : 'SoldOut'}`,
-    url: rent_url,
-    priceSpecification: priceSpecificationsOf(listing),
-  };
+  return { ...leanOfferOf(listing), priceSpecification: priceSpecificationsOf(listing) };
 }
 
 /** "09:00" as schema.org's Time; a range that ends at 24:00 closes at the day's last second. */
@@ -140,21 +131,13 @@ function amenityFeaturesOf(facility: Described): LocationFeatureSpecification[] 
   return features;
 }
 
-/** The business as a top-level JSON-LD object, its offers a list. */
-export type SelfStorageLd = WithContext<SelfStorageLeaf> & { makesOffer: Offer[] };
-
 /**
  * A facility as a schema.org SelfStorage business that makes one Offer per listing: its address, coordinates, contact,
  * office hours (or, without them, access hours) and amenities when given. A name alone (or none) makes a bare one.
  */
 export function selfStorageOf(facility: string | Described | undefined, listings: readonly Offered[]): SelfStorageLd {
   const f: Described | undefined = typeof facility === 'string' ? { name: facility } : facility;
-  const ld: SelfStorageLd = {
-    '@context': 'https://schema.org',
-    '@type': 'SelfStorage',
-    name: f?.name,
-    makesOffer: listings.map(offerOf),
-  };
+  const ld = leanSelfStorageOf(f, listings, offerOf);
   if (!f) return ld;
   if (f.address) ld.address = addressOf(f.address);
   if (f.geo) ld.geo = geoOf(f.geo);

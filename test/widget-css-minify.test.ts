@@ -1,6 +1,8 @@
-// The widget build's CSS minifier: only whitespace CSS ignores goes, so the look is the same (checked in the browsers).
+// The widget build's template minifier: only whitespace CSS ignores goes from css``, and html`` keeps one space for each
+// run of whitespace with a line break, so the look is the same (checked in the browsers).
 import { describe, expect, it } from 'vitest';
 import { minifyCss } from '../widget/css-minify.ts';
+import { minifyTemplates } from '../widget/template-minify.ts';
 
 describe('minifyCss', () => {
   it('drops comments, indentation, the last semicolon of a block and leading zeros', () => {
@@ -25,6 +27,29 @@ describe('minifyCss', () => {
     expect(minifyCss('.icon { vertical-align: -0.125em; }')).toBe('.icon{vertical-align:-0.125em}');
     expect(minifyCss('@media (prefers-reduced-motion: reduce) { .bar { animation: none; } }')).toBe(
       '@media (prefers-reduced-motion:reduce){.bar{animation:none}}',
+    );
+  });
+});
+
+describe('minifyTemplates', () => {
+  it('makes each run of whitespace with a line break in html`` one space, in tags and text, around substitutions', () => {
+    const code = 'const a = html`<ul>\n  <li class="x"\n    id=${id}>\n    ${text} <b>bold</b>\n  </li>\n</ul>`;';
+    expect(minifyTemplates(code, 'a.ts')).toBe(
+      'const a = html`<ul> <li class="x" id=${id}> ${text} <b>bold</b> </li> </ul>`;',
+    );
+  });
+
+  it('minifies the html`` nested in a substitution, and leaves other template literals and escapes as written', () => {
+    const code = 'html`<p>\n  ${ok ? html`<i>\n  yes</i>` : `\n  kept\n`}<\\/script>\n</p>`';
+    expect(minifyTemplates(code, 'a.ts')).toBe('html`<p> ${ok ? html`<i> yes</i>` : `\n  kept\n`}<\\/script> </p>`');
+  });
+
+  it("makes a static css`` Lit's unsafeCSS of its minified text, imported once; a css`` with substitutions stays", () => {
+    const code =
+      "import { css } from 'lit';\nconst a = css`\n  p { color: red; }\n`;\nconst b = css`p { color: ${c}; }`;";
+    expect(minifyTemplates(code, 'a.styles.ts')).toBe(
+      "import { unsafeCSS as __unsafeCSS } from 'lit';\nimport { css } from 'lit';\n" +
+        'const a = __unsafeCSS("p{color:red}");\nconst b = css`p { color: ${c}; }`;',
     );
   });
 });

@@ -1,6 +1,5 @@
-// A build step for the widget's css`` templates: Lit ships their text as written, so comments and indentation would
-// cost every page that loads the widget; only whitespace that CSS ignores is dropped (strings are left as they are).
-import type { Plugin } from 'vite';
+// The widget's css`` text as the build ships it: Lit ships it as written, so comments and indentation would cost every
+// page that loads the widget; only whitespace that CSS ignores is dropped (strings are left as they are).
 
 /**
  * CSS text without comments, with runs of whitespace made one space, none around `{`, `}`, `;` and `,` nor after `:`
@@ -23,17 +22,4 @@ export function minifyCss(text: string): string {
     )
     .join('')
     .trim();
-}
-
-/** Minifies every css`` template without substitutions in the widget's `*.styles.ts` files. */
-export function cssMinify(): Plugin {
-  return {
-    name: 'storage-listings:css-minify',
-    apply: 'build',
-    enforce: 'pre',
-    transform(code, id) {
-      if (!id.endsWith('.styles.ts')) return null;
-      return { code: code.replace(/css`([^`$]*)`/g, (_, text: string) => `css\`${minifyCss(text)}\``), map: null };
-    },
-  };
 }

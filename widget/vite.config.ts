@@ -3,9 +3,9 @@ import { copyFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { browserBundle } from '../tools/browser-bundle.ts';
-import { cssMinify } from './css-minify.ts';
+import { templateMinify } from './template-minify.ts';
 
-const BUDGET_BYTES = 23.5 * 1024; // the one test/widget-size.test.ts holds the bundle to
+const BUDGET_BYTES = 22 * 1024; // the one test/widget-size.test.ts holds the bundle to
 
 const config = browserBundle({
   root: new URL('.', import.meta.url),
@@ -23,4 +23,4 @@ const config = browserBundle({
   },
 });
 
-export default defineConfig({ ...config, plugins: [cssMinify(), ...(config.plugins ?? [])] });
+export default defineConfig({ ...config, plugins: [templateMinify(), ...(config.plugins ?? [])] });

@@ -67,7 +67,14 @@ export default {
   files: ['widget/test/**/*.test.ts'],
   // The production build of Lit, as in the bundle (and without its "dev mode" console warning).
   nodeResolve: { exportConditions: ['browser', 'production'] },
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022' })],
+  // The project's tsconfig.json, for its decorator settings (Lit's experimental decorators, no define semantics).
+  plugins: [
+    esbuildPlugin({
+      ts: true,
+      target: 'es2022',
+      tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)),
+    }),
+  ],
   middleware: [fakeApi()],
   browsers: [
     wanted.includes('chromium') && chromium,

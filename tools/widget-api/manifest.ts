@@ -1,19 +1,15 @@
 // The element's custom-elements.json: @custom-elements-manifest/analyzer with its Lit support (as Shoelace's does)
-// over the element's property table, JSDoc and event map, each type from TypeScript's view of the element.
-import { readFileSync } from 'node:fs';
-import * as analyzer from '@custom-elements-manifest/analyzer';
-import type { Plugin } from '@custom-elements-manifest/analyzer';
+// over the element's decorated properties, JSDoc and event map, each type from TypeScript's view of the element.
+
+// The analyzer's command line, run in this process (`cli` answers the manifest when asked not to write it): its
+// `--litelement` reads Lit's decorated properties as fields and attributes, as `cem analyze --litelement` does.
+import { cli } from '@custom-elements-manifest/analyzer/cli.js';
 import ts from 'typescript';
 import type { ElementTypes } from './element-types.ts';
 import { CLASS, DEFINE, ELEMENT, path } from './source.ts';
 
-// The package's types describe its plugin API only; `create` and the TypeScript it parses with are its exports too.
-const { create, ts: cemTs } = analyzer as unknown as {
-  create(options: { modules: ts.SourceFile[]; plugins: Plugin[]; context: object }): Manifest;
-  ts: typeof ts;
-};
-// What `cem analyze --litelement` adds: `static properties` read as fields and attributes, Lit's lifecycle left out.
-const LIT_PLUGIN = '@custom-elements-manifest/analyzer/src/features/framework-plugins/lit/lit.js';
+/** The analyzer's options: Lit, and no `customElements` key written into package.json. */
+const CONFIG = 'tools/widget-api/custom-elements-manifest.config.js';
 
 /** What this reads and writes of a custom-elements.json (schema 1.0.0). */
 export interface Described {
@@ -43,37 +39,6 @@ export interface Manifest {
   modules: { declarations?: { kind: string; name: string }[] }[];
 }
 
-/** The table's own keys: `default` (the value the constructor sets) and `state` (internal, not published). */
-function propertyTablePlugin(): Plugin {
-  return {
-    name: 'storage-listings: property table',
-    analyzePhase({ ts, node, moduleDoc }) {
-      if (!ts.isClassDeclaration(node) || node.name?.text !== CLASS) return;
-      const element = (moduleDoc.declarations as Element[]).find((d) => d.name === CLASS)!;
-      const table = node.members.find((m) => ts.isPropertyDeclaration(m) && m.name.getText() === 'properties');
-      const entries = table && ts.isPropertyDeclaration(table) ? table.initializer : undefined;
-      if (!entries || !ts.isObjectLiteralExpression(entries)) throw new Error(`${CLASS}: no static properties table`);
-      for (const entry of entries.properties) {
-        if (!ts.isPropertyAssignment(entry)) continue;
-        const name = entry.name.getText();
-        const keys = ts.isObjectLiteralExpression(entry.initializer) ? entry.initializer.properties : [];
-        const key = (k: string) => keys.find((p) => p.name?.getText() === k);
-        const value = key('default');
-        if (key('state')) {
-          element.members = element.members.filter((m) => m.name !== name);
-          element.attributes = element.attributes.filter((a) => a.fieldName !== name);
-        } else if (value && ts.isPropertyAssignment(value)) {
-          const field = element.members.find((m) => m.name === name);
-          if (field?.default) throw new Error(`${CLASS}.${name}: a default in the table and in @default; keep one`);
-          if (field) field.default = value.initializer.getText();
-          const attribute = element.attributes.find((a) => a.fieldName === name);
-          if (attribute) attribute.default = value.initializer.getText();
-        }
-      }
-    },
-  };
-}
-
 /** What a field's attribute takes in markup (and in React and Vue props): the field's type, as text. */
 function attributeType(types: ElementTypes, type: ts.Type): string {
   const parts = (type.isUnion() ? type.types : [type]).filter(
@@ -92,11 +57,8 @@ const detailName = (event: string) =>
 
 /** The manifest: the analyzer's, public members only, each with its TypeScript type. */
 export async function manifestOf(types: ElementTypes): Promise<{ manifest: Manifest; element: Element }> {
-  const { litPlugin } = (await import(LIT_PLUGIN)) as { litPlugin: () => Plugin[] };
-  const modules = [ELEMENT, DEFINE].map((file) =>
-    cemTs.createSourceFile(file, readFileSync(path(file), 'utf8'), cemTs.ScriptTarget.ES2022, true),
-  );
-  const manifest = create({ modules, plugins: [...litPlugin(), propertyTablePlugin()], context: { dev: false } });
+  const argv = ['analyze', '--config', path(CONFIG), '--globs', ELEMENT, DEFINE, '--quiet'];
+  const manifest = (await cli({ argv, cwd: path('.'), noWrite: true })) as Manifest;
   const element = manifest.modules
     .flatMap((m) => m.declarations ?? [])
     .find((d): d is Element => d.kind === 'class' && d.name === CLASS);

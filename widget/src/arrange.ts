@@ -4,8 +4,8 @@ import type { Summary } from '../../shared/listing.ts';
 
 export interface Arrangement {
   availableOnly: boolean;
-  sort: string | undefined;
-  limit: number | undefined;
+  sort?: string;
+  limit?: number;
 }
 
 /** The listings to show, in order: the API's own comparators (an unknown sort key keeps the operator's order). */

@@ -20,6 +20,8 @@ export interface View {
   showNet: boolean;
   target: string;
   rel: string;
+  /** What a link's screen-reader text ends with: " (opens in a new tab)" for `target="_blank"`, else nothing. */
+  newTab: string;
   headingLevel: number;
   /** A listing's promotions, schedule and move-in: the API's as given, or a snapshot's priced now. */
   terms: (listing: Listing) => Terms;
@@ -67,7 +69,6 @@ export function availability(listing: Summary, t: Translate): [string, string] {
 export function rentLink(listing: Summary, v: View): TemplateResult | typeof nothing {
   const href = listing.free_units > 0 ? safeUrl(listing.rent_url, v.base) : null;
   if (!href) return nothing;
-  const hint = v.target === '_blank' ? ` ${v.t('newTab')}` : '';
   return html`<a
     part="rent-link"
     class="primary"
@@ -75,7 +76,7 @@ export function rentLink(listing: Summary, v: View): TemplateResult | typeof not
     target=${v.target || nothing}
     rel=${v.rel || nothing}
     data-action="rent"
-    >${v.t('rent')}<span class="sr-only"> ${listing.title}${hint}</span></a
+    >${v.t('rent')}<span class="sr-only"> ${listing.title}${v.newTab}</span></a
   >`;
 }
 

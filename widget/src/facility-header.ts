@@ -20,12 +20,11 @@ function hoursRow(label: string, hours: Hours | null | undefined, timeZone: stri
 
 function header(f: Facility, v: View, now: number): TemplateResult {
   const { address: a, geo, timezone, office_hours, access_hours, amenities } = f;
-  const hint = v.target === '_blank' ? ` ${v.t('newTab')}` : '';
   const line = a ? [a.street, `${a.postal_code ?? ''} ${a.city}`.trim(), a.region].filter(Boolean).join(', ') : '';
   // prettier-ignore
   return html`<div part="facility" class="notice facility">
     <p class="facility-name">${f.name}</p>
-    <p>${line} ${geo ? html`<a href=${mapUrl(geo)} target=${v.target || nothing} rel=${v.rel || nothing}>${v.t('map')}<span class="sr-only"> (OpenStreetMap)${hint}</span></a>` : nothing}</p>
+    <p>${line} ${geo ? html`<a href=${mapUrl(geo)} target=${v.target || nothing} rel=${v.rel || nothing}>${v.t('map')}<span class="sr-only"> (OpenStreetMap)${v.newTab}</span></a>` : nothing}</p>
     ${timezone ? html`<dl class="hours">${hoursRow(v.t('officeHours'), office_hours, timezone, v, now)}${hoursRow(v.t('accessHours'), access_hours, timezone, v, now)}</dl>` : nothing}
     ${amenities?.length ? html`<ul class="amenities">${amenities.map((x) => html`<li>${v.t.word('amenityNames', x)}</li>`)}</ul>` : nothing}
   </div>`;

@@ -69,7 +69,7 @@ export type WordGroup = 'featureNames' | 'amenityNames' | 'unitTypeNames';
 const WORD_GROUPS: readonly WordGroup[] = ['featureNames', 'amenityNames', 'unitTypeNames'];
 
 /** Each string in English, Polish and German, side by side, so that a missing translation shows in review. */
-const STRINGS: { [K in keyof Strings]: [en: Strings[K], pl: Strings[K], de: Strings[K]] } = {
+const STRINGS: { [K in TextKey]: [en: Strings[K], pl: Strings[K], de: Strings[K]] } = {
   rent: ['Rent', 'Wynajmij', 'Mieten'],
   details: ['Details', 'Szczegóły', 'Details'],
   close: ['Close', 'Zamknij', 'Schließen'],
@@ -159,87 +159,50 @@ const STRINGS: { [K in keyof Strings]: [en: Strings[K], pl: Strings[K], de: Stri
   accessHours: ['Access', 'Dostęp', 'Zugang'],
   openNow: ['Open now', 'Teraz otwarte', 'Jetzt geöffnet'],
   closedNow: ['Closed now', 'Teraz zamknięte', 'Jetzt geschlossen'],
-  featureNames: [
-    { drive_up: 'Drive-up', elevator_access: 'Lift access', power: 'Power socket', roll_up_door: 'Roll-up door' },
-    {
-      climate_controlled: 'Klimatyzacja',
-      heated: 'Ogrzewanie',
-      indoor: 'W budynku',
-      outdoor: 'Na zewnątrz',
-      drive_up: 'Dojazd autem',
-      ground_floor: 'Parter',
-      elevator_access: 'Dostęp windą',
-      power: 'Gniazdko',
-      lighting: 'Oświetlenie',
-      alarmed: 'Alarm',
-      shelving: 'Regały',
-      roll_up_door: 'Brama rolowana',
-    },
-    {
-      climate_controlled: 'Klimatisiert',
-      heated: 'Beheizt',
-      indoor: 'Innen',
-      outdoor: 'Außen',
-      drive_up: 'Direkt anfahrbar',
-      ground_floor: 'Erdgeschoss',
-      elevator_access: 'Aufzugszugang',
-      power: 'Steckdose',
-      lighting: 'Beleuchtung',
-      alarmed: 'Alarmgesichert',
-      shelving: 'Regale',
-      roll_up_door: 'Rolltor',
-    },
-  ],
-  amenityNames: [
-    { cctv: 'CCTV', alarm: 'Alarm system', on_site_staff: 'Staff on site', elevator: 'Lift', wifi: 'Wi-Fi' },
-    {
-      cctv: 'Monitoring',
-      gated: 'Teren ogrodzony',
-      alarm: 'System alarmowy',
-      on_site_staff: 'Obsługa na miejscu',
-      loading_bay: 'Rampa załadunkowa',
-      trolleys: 'Wózki',
-      elevator: 'Winda',
-      packing_supplies: 'Materiały do pakowania',
-      wifi: 'Wi-Fi',
-    },
-    {
-      cctv: 'Videoüberwachung',
-      gated: 'Umzäunt',
-      alarm: 'Alarmanlage',
-      on_site_staff: 'Personal vor Ort',
-      loading_bay: 'Laderampe',
-      trolleys: 'Transportwagen',
-      elevator: 'Aufzug',
-      parking: 'Parkplätze',
-      packing_supplies: 'Verpackungsmaterial',
-      wifi: 'WLAN',
-    },
-  ],
-  unitTypeNames: [
-    { xl: 'Extra large', parking: 'Parking space', wine: 'Wine storage', archive: 'Archive storage' },
-    {
-      locker: 'Skrytka',
-      small: 'Mały',
-      medium: 'Średni',
-      large: 'Duży',
-      xl: 'Bardzo duży',
-      parking: 'Miejsce parkingowe',
-      container: 'Kontener',
-      wine: 'Przechowalnia wina',
-      archive: 'Archiwum',
-    },
-    {
-      locker: 'Schließfach',
-      small: 'Klein',
-      medium: 'Mittel',
-      large: 'Groß',
-      xl: 'Sehr groß',
-      parking: 'Stellplatz',
-      wine: 'Weinlager',
-      archive: 'Archivraum',
-    },
-  ],
+};
+
+/**
+ * Each vocabulary word in English, Polish and German, as STRINGS has its texts; an empty English one reads as the word
+ * itself ("ground_floor": "Ground floor"), as does a word a language leaves out.
+ */
+const WORDS: { [G in WordGroup]: Record<string, [en: string, pl: string, de?: string]> } = {
+  featureNames: {
+    climate_controlled: ['', 'Klimatyzacja', 'Klimatisiert'],
+    heated: ['', 'Ogrzewanie', 'Beheizt'],
+    indoor: ['', 'W budynku', 'Innen'],
+    outdoor: ['', 'Na zewnątrz', 'Außen'],
+    drive_up: ['Drive-up', 'Dojazd autem', 'Direkt anfahrbar'],
+    ground_floor: ['', 'Parter', 'Erdgeschoss'],
+    elevator_access: ['Lift access', 'Dostęp windą', 'Aufzugszugang'],
+    power: ['Power socket', 'Gniazdko', 'Steckdose'],
+    lighting: ['', 'Oświetlenie', 'Beleuchtung'],
+    alarmed: ['', 'Alarm', 'Alarmgesichert'],
+    shelving: ['', 'Regały', 'Regale'],
+    roll_up_door: ['Roll-up door', 'Brama rolowana', 'Rolltor'],
+  },
+  amenityNames: {
+    cctv: ['CCTV', 'Monitoring', 'Videoüberwachung'],
+    gated: ['', 'Teren ogrodzony', 'Umzäunt'],
+    alarm: ['Alarm system', 'System alarmowy', 'Alarmanlage'],
+    on_site_staff: ['Staff on site', 'Obsługa na miejscu', 'Personal vor Ort'],
+    loading_bay: ['', 'Rampa załadunkowa', 'Laderampe'],
+    trolleys: ['', 'Wózki', 'Transportwagen'],
+    elevator: ['Lift', 'Winda', 'Aufzug'],
+    parking: ['', '', 'Parkplätze'],
+    packing_supplies: ['', 'Materiały do pakowania', 'Verpackungsmaterial'],
+    wifi: ['Wi-Fi', 'Wi-Fi', 'WLAN'],
+  },
+  unitTypeNames: {
+    locker: ['', 'Skrytka', 'Schließfach'],
+    small: ['', 'Mały', 'Klein'],
+    medium: ['', 'Średni', 'Mittel'],
+    large: ['', 'Duży', 'Groß'],
+    xl: ['Extra large', 'Bardzo duży', 'Sehr groß'],
+    parking: ['Parking space', 'Miejsce parkingowe', 'Stellplatz'],
+    container: ['', 'Kontener'],
+    wine: ['Wine storage', 'Przechowalnia wina', 'Weinlager'],
+    archive: ['Archive storage', 'Archiwum', 'Archivraum'],
+  },
 };
 
 /** The languages of STRINGS, in its column order. */
@@ -250,6 +213,11 @@ function tableOf(language: string): Strings {
   const column = Math.max(0, LANGUAGES.indexOf(language));
   const table: Record<string, unknown> = {};
   for (const [key, texts] of Object.entries(STRINGS)) table[key] = texts[column];
+  for (const [group, words] of Object.entries(WORDS)) {
+    table[group] = Object.fromEntries(
+      Object.entries(words).flatMap(([word, texts]) => (texts[column] ? [[word, texts[column]]] : [])),
+    );
+  }
   return table as unknown as Strings;
 }
 

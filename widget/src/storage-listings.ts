@@ -1,30 +1,26 @@
 // <storage-listings>: a partner site's list of storage units, live from the API (a key) or from a signed snapshot.
 import { LitElement, html, type PropertyValues, type TemplateResult } from 'lit';
-import { repeat } from 'lit/directives/repeat.js';
+import { property, state } from 'lit/decorators.js';
 import type { SortKey } from '../../shared/sort.ts';
-import { selfStorageOf } from '../../shared/structured-data.ts';
 import type { Summary } from '../../shared/listing.ts';
+import { leanSelfStorageOf } from '../../shared/structured-data-lean.ts';
 import { arrange } from './arrange.ts';
 import { actionOf, card, cardIdOf, skeletonCard, type View } from './cards.ts';
 import { absolute, type Source } from './data.ts';
 import { DetailsDialog } from './details-dialog.ts';
 import { detailsStyles } from './details.styles.ts';
 import { WidgetError } from './errors.ts';
-import type { StorageListingsEventMap } from './events.ts';
+import type { StorageListingsEventMap as Events } from './events.ts';
 import { facilityHeader } from './facility-header.ts';
-import { pickLocale, translator, type Translate } from './i18n.ts';
+import { pickLocale, translator, type Strings, type Translate } from './i18n.ts';
 import { jsonLdScript } from './json-ld.ts';
 import { termsGiven, type ListingDetail } from './listing.ts';
 import { Loader } from './loader.ts';
 import { messageFor, problemView } from './problem.ts';
-import { LANGUAGE_PROPERTIES, SOURCE_PROPERTIES, jsonObject, type FieldsOf, type Typed } from './properties.ts';
+import { LANGUAGE_PROPERTIES, SOURCE_PROPERTIES, jsonObject } from './properties.ts';
 import { SnapshotTerms } from './snapshot-terms.ts';
 import { styles } from './storage-listings.styles.ts';
 import { termsStyles } from './terms.styles.ts';
-
-// The fields of the property table below, typed from it: Lit makes them accessors, the constructor sets defaults.
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
-export interface StorageListings extends FieldsOf<typeof StorageListings.properties> {}
 
 /**
  * Storage units with live prices, free units, photos and a rent link, for any web page.
@@ -74,108 +70,100 @@ export interface StorageListings extends FieldsOf<typeof StorageListings.propert
  * @cssproperty [--sl-gap=1rem] - Space between cards.
  * @cssproperty [--sl-card-min-width=16rem] - Narrowest card before the grid drops a column.
  */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class StorageListings extends LitElement {
   static override styles = [styles, detailsStyles, termsStyles];
 
+  /** Live mode: the partner's key, sent as the `X-API-Key` header (never in a URL). */
+  @property({ attribute: 'api-key' }) apiKey?: string;
+  /** Live mode: the API's base URL (`PUBLIC_URL`). Relative URLs resolve against the page. */
+  @property({ attribute: 'api-base' }) apiBase?: string;
+  /** Snapshot mode: URL of a snapshot `listings.json`. Takes precedence over `api-key`. */
+  @property() src?: string;
   /**
-   * The public properties, each declared once: attribute, how it is read, default (the constructor sets it) and doc.
-   * `npm run widget:api` makes the types, custom-elements.json and docs/widget.md's attribute table from this.
+   * Snapshot mode: URL of the publisher's JWKS (`keys.json`). When set, only a snapshot with a valid signature that
+   * has not expired is shown.
    */
-  static override properties = {
-    /** Live mode: the partner's key, sent as the `X-API-Key` header (never in a URL). */
-    apiKey: { attribute: 'api-key' },
-    /** Live mode: the API's base URL (`PUBLIC_URL`). Relative URLs resolve against the page. */
-    apiBase: { attribute: 'api-base' },
-    /** Snapshot mode: URL of a snapshot `listings.json`. Takes precedence over `api-key`. */
-    src: {},
-    /**
-     * Snapshot mode: URL of the publisher's JWKS (`keys.json`). When set, only a snapshot with a valid signature that
-     * has not expired is shown.
-     */
-    keysUrl: { attribute: 'keys-url' },
-    /**
-     * The facility id the page expects (`wro-1`). A snapshot of another facility, signed or not (as `snapshot verify
-     * --facility` checks), or in live mode an API answer for another facility, is refused: `facility_mismatch`, the
-     * same error state as a bad signature.
-     */
-    facility: {},
-    /**
-     * Snapshot mode: the lowest `version` accepted. An older file (a mirror serving an earlier one that has not
-     * expired yet, as `snapshot verify --min-version` checks) is refused: `snapshot_rollback`, the same error state as
-     * a bad signature. A value that is not a number: `invalid_config`. Not used in live mode.
-     */
-    minVersion: { type: Number, attribute: 'min-version' },
-    /** Only listings with free units (live: sent as `available=true`). */
-    availableOnly: { type: Boolean, attribute: 'available-only', default: false },
-    /**
-     * `price`, `-price`, `area`, `-area` or `code` (natural order: S-2 before S-10). Live: sent as `sort=`; snapshot:
-     * sorted in the browser. Any other value keeps the operator's order.
-     * @default the operator's order
-     */
-    sort: {} as Typed<SortKey | undefined>,
-    /**
-     * Show at most this many listings (always applied in the browser; the API has no such parameter).
-     * @default all
-     */
-    limit: { type: Number },
-    /**
-     * Language of the words (English, Polish and German built in; others fall back to English) and formatting of
-     * numbers, money and periods (any BCP 47 locale).
-     * @default the closest `lang` around the element, then `<html lang>`, then the browser's language, then `en`
-     */
-    locale: {},
-    /** Also show the net price and VAT rate (for B2B sites). */
-    showNet: { type: Boolean, attribute: 'show-net', default: false },
-    /**
-     * Text of the rent link.
-     * @default "Rent", in the locale's language
-     */
-    rentLabel: { attribute: 'rent-label' },
-    /** Browsing context of the rent link (`_self`, `_top`, a frame name; empty for the same tab). */
-    target: { type: String, default: '_blank' },
-    /**
-     * `rel` of the rent link. To open rent pages in a named frame (`target="my-frame"`), set `rel=""`: Firefox opens a
-     * `noopener` link in a new window instead of the frame.
-     */
-    rel: { type: String, default: 'noopener' },
-    /**
-     * Re-fetch every N seconds (at least 1; 0: never) to keep prices and free units live.
-     * @default off
-     */
-    refresh: { type: Number },
-    /**
-     * `aria-level` of each card's title, so the cards fit the page's outline (2: under the page's `h1`; set `3` inside
-     * an `h2` section).
-     */
-    headingLevel: { type: Number, attribute: 'heading-level', default: 2 },
-    /**
-     * Put one `<script type="application/ld+json">` into the element's light DOM for search engines: schema.org
-     * `SelfStorage` (with the facility's address, coordinates, hours and amenities where the answer gives them) with an
-     * `Offer` per listing shown (price as a decimal in major units, `priceCurrency`, availability `InStock`/`SoldOut`,
-     * `url` = `rent_url`, the price per period while promotions run). Rewritten in place on refresh; the very JSON-LD
-     * the rental page carries (one module, `shared/structured-data.ts`, writes both).
-     */
-    structuredData: { type: Boolean, attribute: 'structured-data', default: false },
-    /**
-     * Show a header above the units with the facility's address and a plain link to OpenStreetMap (no map script or
-     * tile is loaded), today's office and access hours with "open now" in the facility's time zone, and its amenities.
-     */
-    showFacility: { type: Boolean, attribute: 'show-facility', default: false },
-    /**
-     * JSON object overriding any text, e.g. `strings='{"empty":"Nothing free right now"}'` (also settable as a JS
-     * property).
-     */
-    strings: { converter: jsonObject },
-    listings: { state: true },
-  };
+  @property({ attribute: 'keys-url' }) keysUrl?: string;
+  /**
+   * The facility id the page expects (`wro-1`). A snapshot of another facility, signed or not (as `snapshot verify
+   * --facility` checks), or in live mode an API answer for another facility, is refused: `facility_mismatch`, the
+   * same error state as a bad signature.
+   */
+  @property() facility?: string;
+  /**
+   * Snapshot mode: the lowest `version` accepted. An older file (a mirror serving an earlier one that has not
+   * expired yet, as `snapshot verify --min-version` checks) is refused: `snapshot_rollback`, the same error state as
+   * a bad signature. A value that is not a number: `invalid_config`. Not used in live mode.
+   */
+  @property({ type: Number, attribute: 'min-version' }) minVersion?: number;
+  /** Only listings with free units (live: sent as `available=true`). */
+  @property({ type: Boolean, attribute: 'available-only' }) availableOnly = false;
+  /**
+   * `price`, `-price`, `area`, `-area` or `code` (natural order: S-2 before S-10). Live: sent as `sort=`; snapshot:
+   * sorted in the browser. Any other value keeps the operator's order.
+   * @default the operator's order
+   */
+  @property() sort?: SortKey;
+  /**
+   * Show at most this many listings (always applied in the browser; the API has no such parameter).
+   * @default all
+   */
+  @property({ type: Number }) limit?: number;
+  /**
+   * Language of the words (English, Polish and German built in; others fall back to English) and formatting of
+   * numbers, money and periods (any BCP 47 locale).
+   * @default the closest `lang` around the element, then `<html lang>`, then the browser's language, then `en`
+   */
+  @property() locale?: string;
+  /** Also show the net price and VAT rate (for B2B sites). */
+  @property({ type: Boolean, attribute: 'show-net' }) showNet = false;
+  /**
+   * Text of the rent link.
+   * @default "Rent", in the locale's language
+   */
+  @property({ attribute: 'rent-label' }) rentLabel?: string;
+  /** Browsing context of the rent link (`_self`, `_top`, a frame name; empty for the same tab). */
+  @property() target = '_blank';
+  /**
+   * `rel` of the rent link. To open rent pages in a named frame (`target="my-frame"`), set `rel=""`: Firefox opens a
+   * `noopener` link in a new window instead of the frame.
+   */
+  @property() rel = 'noopener';
+  /**
+   * Re-fetch every N seconds (at least 1; 0: never) to keep prices and free units live.
+   * @default off
+   */
+  @property({ type: Number }) refresh?: number;
+  /**
+   * `aria-level` of each card's title, so the cards fit the page's outline (2: under the page's `h1`; set `3` inside
+   * an `h2` section).
+   */
+  @property({ type: Number, attribute: 'heading-level' }) headingLevel = 2;
+  /**
+   * Put one `<script type="application/ld+json">` into the element's light DOM for search engines: schema.org
+   * `SelfStorage` by the facility's name with an `Offer` per listing shown (price as a decimal in major units,
+   * `priceCurrency`, availability `InStock`/`SoldOut`, `url` = `rent_url`). Rewritten in place on refresh. The
+   * operator's rental page, where each `url` leads, carries the same business and offers with its address, hours,
+   * amenities and the price per period while promotions run (`shared/structured-data-lean.ts` writes what both carry).
+   */
+  @property({ type: Boolean, attribute: 'structured-data' }) structuredData = false;
+  /**
+   * Show a header above the units with the facility's address and a plain link to OpenStreetMap (no map script or
+   * tile is loaded), today's office and access hours with "open now" in the facility's time zone, and its amenities.
+   */
+  @property({ type: Boolean, attribute: 'show-facility' }) showFacility = false;
+  /**
+   * JSON object overriding any text, e.g. `strings='{"empty":"Nothing free right now"}'` (also settable as a JS
+   * property).
+   */
+  @property({ converter: jsonObject }) strings?: Partial<Strings>;
 
   /** The listings on screen: the source's, filtered, ordered and limited. */
-  declare protected listings: Summary[];
+  @state() protected listings: Summary[] = [];
 
   private t: Translate = translator('en', undefined);
-  private language = 'en';
   private jsonLd: HTMLScriptElement | undefined;
+  private language = 'en';
   private readonly loader = new Loader(this, {
     source: () => this.source(),
     refresh: () => this.refresh,
@@ -195,13 +183,6 @@ export class StorageListings extends LitElement {
     rent: (event, listing) => this.onRent(event, listing),
   });
 
-  constructor() {
-    super();
-    for (const [name, declaration] of Object.entries(StorageListings.properties))
-      if ('default' in declaration) Reflect.set(this, name, declaration.default);
-    this.listings = [];
-  }
-
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (!this.hasUpdated || LANGUAGE_PROPERTIES.some((p) => changed.has(p))) {
       this.language = pickLocale(this.locale, this);
@@ -218,8 +199,8 @@ export class StorageListings extends LitElement {
     const script = (this.jsonLd ??= jsonLdScript());
     if (!this.structuredData) return script.remove();
     // "<" escaped, so the page stays valid HTML when serialized (an SSR snapshot, a saved page).
-    // The facility as the answer gives it: its address, hours and amenities too, as the rental page tells them.
-    script.replaceChildren(JSON.stringify(selfStorageOf(this.loader.facility, this.listings)).replace(/</g, '\\u003c'));
+    const ld = JSON.stringify(leanSelfStorageOf(this.loader.facility, this.listings));
+    script.replaceChildren(ld.replace(/</g, '\\u003c'));
     if (script.parentNode !== this) this.append(script);
   }
 
@@ -237,11 +218,7 @@ export class StorageListings extends LitElement {
     throw new WidgetError(0, 'invalid_config');
   }
 
-  private emit<K extends keyof StorageListingsEventMap>(
-    type: K,
-    detail: StorageListingsEventMap[K]['detail'],
-    cancelable = false,
-  ): boolean {
+  private emit<K extends keyof Events>(type: K, detail: Events[K]['detail'], cancelable = false): boolean {
     return this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));
   }
 
@@ -279,6 +256,7 @@ export class StorageListings extends LitElement {
       showNet: this.showNet,
       target: this.target,
       rel: this.rel,
+      newTab: this.target === '_blank' ? ` ${this.t('newTab')}` : '',
       headingLevel: Math.min(Math.max(Math.trunc(Number(this.headingLevel)) || 2, 1), 6),
       // Live: the API priced them for the instant it answered. A snapshot's: priced when loaded or when one changed.
       terms: (listing) => this.terms.of(listing.id) ?? termsGiven(listing),
@@ -297,22 +275,16 @@ export class StorageListings extends LitElement {
     const { phase, failure, waiting, emptyState } = this.loader;
     if (phase === 'loading') {
       const count = Math.min(Number(this.limit) > 0 ? Number(this.limit) : 3, 6);
-      return html`<ul class="grid" aria-hidden="true">
-        ${Array.from({ length: count }, () => skeletonCard(this.showNet))}
-      </ul>`;
+      const skeletons = Array.from({ length: count }, () => skeletonCard(this.showNet));
+      return html`<ul class="grid" aria-hidden="true">${skeletons}</ul>`;
     }
     if (phase === 'error' && failure) {
       const retry = { onRetry: () => void this.loader.load(true), waiting };
       return problemView(messageFor(failure, this.t), failure, this.t, retry);
     }
     if (!this.listings.length) return html`<p part=${emptyState} class="notice">${this.t(emptyState)}</p>`;
-    return html`<ul class="grid" @click=${this.onGridClick}>
-      ${repeat(
-        this.listings,
-        (listing) => listing.id,
-        (listing) => card(listing, v),
-      )}
-    </ul>`;
+    // Lit's plain array renders cards by position (repeat() does not fit the size budget): a refresh updates in place.
+    return html`<ul class="grid" @click=${this.onGridClick}>${this.listings.map((l) => card(l, v))}</ul>`;
   }
 
   protected override render(): TemplateResult {

@@ -1,6 +1,6 @@
-// structured-data: one schema.org JSON-LD script in the light DOM, the rental page's Offer per listing, rewritten on refresh,
-// also under the README's Content-Security-Policy with Trusted Types enforced.
-import { offerOf } from '../../shared/structured-data.ts';
+// structured-data: one lean schema.org JSON-LD script in the light DOM, an Offer per listing, rewritten on refresh, also
+// under the README's Content-Security-Policy with Trusted Types enforced.
+import { leanOfferOf } from '../../shared/structured-data-lean.ts';
 import { deepEqual, equal } from './assert.ts';
 import {
   describe,
@@ -39,7 +39,7 @@ describe('structured data', () => {
     const ld = jsonLd(el);
     equal(ld['@type'], 'SelfStorage');
     equal(ld.name, 'SafeBox Wroclaw Centrum');
-    deepEqual(ld.makesOffer, listings.map(offerOf), 'the offers the rental page carries');
+    deepEqual(ld.makesOffer, listings.map(leanOfferOf), 'one lean Offer per listing');
     equal(ld.makesOffer[0].price, (listings[0]!.price.gross / 100).toFixed(2), 'a decimal in major units');
 
     const [script] = scripts(el);
@@ -48,7 +48,7 @@ describe('structured data', () => {
     await waitFor(() => part(first!, 'free-units')?.textContent?.trim() === '2 units left', 'the refresh');
     await waitFor(() => script!.textContent, 'the rewritten JSON-LD');
     deepEqual(scripts(el), [script], 'rewritten in place, not appended');
-    deepEqual(jsonLd(el).makesOffer, (await server.fixture('basic')).map(offerOf));
+    deepEqual(jsonLd(el).makesOffer, (await server.fixture('basic')).map(leanOfferOf));
     el.removeAttribute('structured-data');
     await el.updateComplete;
     equal(scripts(el).length, 0, 'removed when switched off');
@@ -62,7 +62,7 @@ describe('structured data', () => {
     equal(scripts(el!).length, 1);
     const ld = jsonLd(el!);
     equal(ld['@type'], 'SelfStorage');
-    deepEqual(ld.makesOffer, (await server.fixture('basic')).map(offerOf));
+    deepEqual(ld.makesOffer, (await server.fixture('basic')).map(leanOfferOf));
     equal(part(root(el!), 'error'), null, 'no error state');
     await frames(); // a violation is reported in a task of its own
     deepEqual(frame.contentWindow?.__violations, [], 'no CSP violation');

@@ -233,7 +233,7 @@ export interface StorageListingsAttributes {
    * sorted in the browser. Any other value keeps the operator's order.
    * @default the operator's order
    */
-  sort?: 'price' | '-price' | 'area' | '-area' | 'code';
+  sort?: 'price' | 'code' | '-price' | 'area' | '-area';
   /**
    * Show at most this many listings (always applied in the browser; the API has no such parameter).
    * @default all
@@ -279,10 +279,10 @@ export interface StorageListingsAttributes {
   'heading-level'?: number | string;
   /**
    * Put one `<script type="application/ld+json">` into the element's light DOM for search engines: schema.org
-   * `SelfStorage` (with the facility's address, coordinates, hours and amenities where the answer gives them) with an
-   * `Offer` per listing shown (price as a decimal in major units, `priceCurrency`, availability `InStock`/`SoldOut`,
-   * `url` = `rent_url`, the price per period while promotions run). Rewritten in place on refresh; the very JSON-LD the
-   * rental page carries (one module, `shared/structured-data.ts`, writes both).
+   * `SelfStorage` by the facility's name with an `Offer` per listing shown (price as a decimal in major units,
+   * `priceCurrency`, availability `InStock`/`SoldOut`, `url` = `rent_url`). Rewritten in place on refresh. The
+   * operator's rental page, where each `url` leads, carries the same business and offers with its address, hours,
+   * amenities and the price per period while promotions run (`shared/structured-data-lean.ts` writes what both carry).
    * @default false
    */
   'structured-data'?: boolean;
@@ -387,7 +387,7 @@ export declare class StorageListings extends HTMLElement {
    * sorted in the browser. Any other value keeps the operator's order.
    * @default the operator's order
    */
-  sort: 'price' | '-price' | 'area' | '-area' | 'code' | undefined;
+  sort: 'price' | 'code' | '-price' | 'area' | '-area' | undefined;
   /**
    * Show at most this many listings (always applied in the browser; the API has no such parameter).
    * @default all
@@ -433,10 +433,10 @@ export declare class StorageListings extends HTMLElement {
   headingLevel: number;
   /**
    * Put one `<script type="application/ld+json">` into the element's light DOM for search engines: schema.org
-   * `SelfStorage` (with the facility's address, coordinates, hours and amenities where the answer gives them) with an
-   * `Offer` per listing shown (price as a decimal in major units, `priceCurrency`, availability `InStock`/`SoldOut`,
-   * `url` = `rent_url`, the price per period while promotions run). Rewritten in place on refresh; the very JSON-LD the
-   * rental page carries (one module, `shared/structured-data.ts`, writes both).
+   * `SelfStorage` by the facility's name with an `Offer` per listing shown (price as a decimal in major units,
+   * `priceCurrency`, availability `InStock`/`SoldOut`, `url` = `rent_url`). Rewritten in place on refresh. The
+   * operator's rental page, where each `url` leads, carries the same business and offers with its address, hours,
+   * amenities and the price per period while promotions run (`shared/structured-data-lean.ts` writes what both carry).
    * @default false
    */
   structuredData: boolean;
