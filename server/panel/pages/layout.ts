@@ -58,7 +58,7 @@ function nav({ t }: Texts, who: Authenticated): Html {
 </nav>
 <form method="post" action="/logout" class="who">
 ${csrfField(who)}
-<span>${who.operator.email}</span>
+<a href="/account">${who.operator.email}</a>
 <button type="submit">${t.logOut}</button>
 </form>`;
 }
