@@ -1,34 +1,20 @@
 // <panel-copy for="ID">: a button that copies the value of the field ID (a new key, an embed snippet).
 import { html, LitElement, nothing } from 'lit';
+import { property, state } from 'lit/decorators.js';
 
 /**
  * Copies a read-only field's value to the clipboard. Renders nothing where the Clipboard API is missing (a page over
  * plain http from another host): the field is still there to select by hand, as without JavaScript.
  */
 export class PanelCopy extends LitElement {
-  static override properties = {
-    /** The id of the input or textarea whose value is copied. */
-    field: { attribute: 'for' },
-    /** The button's text. */
-    label: {},
-    /** What the button says, and a status announces, for two seconds after copying. */
-    doneLabel: { attribute: 'done-label' },
-    done: { state: true },
-  };
-
-  declare field: string;
-  declare label: string;
-  declare doneLabel: string;
-  declare protected done: boolean;
+  /** The id of the input or textarea whose value is copied. */
+  @property({ attribute: 'for' }) field = '';
+  /** The button's text. */
+  @property() label = '';
+  /** What the button says, and a status announces, for two seconds after copying. */
+  @property({ attribute: 'done-label' }) doneLabel = '';
+  @state() protected done = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
-
-  constructor() {
-    super();
-    this.field = '';
-    this.label = '';
-    this.doneLabel = '';
-    this.done = false;
-  }
 
   // Light DOM: the panel's stylesheet styles this button as it does every other (the CSP allows no inline style).
   protected override createRenderRoot(): HTMLElement {

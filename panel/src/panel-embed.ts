@@ -1,6 +1,7 @@
 // <panel-embed>: the Embed tab's configurator live: as the form changes, the preview widget takes the new attributes
 // and theme and the snippet is rewritten, with the code the server renders them with (shared/embed-options.ts).
 import { LitElement, nothing } from 'lit';
+import { property } from 'lit/decorators.js';
 import {
   embedSnippet,
   optionAttributes,
@@ -20,19 +21,13 @@ const OPTION_ATTRIBUTES = ['available-only', 'sort', 'locale', 'show-net', 'show
  * `textarea#embed`. Without JavaScript the form's submit renders the same snippet on the server.
  */
 export class PanelEmbed extends LitElement {
-  static override properties = {
-    /** The facility's id, which the snippet pins. */
-    facility: {},
-    /** The API's PUBLIC_URL, which the snippet's script and api-base name. */
-    publicUrl: { attribute: 'public-url' },
-  };
-
-  declare facility: string;
-  declare publicUrl: string;
+  /** The facility's id, which the snippet pins. */
+  @property() facility = '';
+  /** The API's PUBLIC_URL, which the snippet's script and api-base name. */
+  @property({ attribute: 'public-url' }) publicUrl = '';
 
   constructor() {
     super();
-    this.facility = this.publicUrl = '';
     this.addEventListener('input', (event) => this.changed(event));
     this.addEventListener('change', (event) => this.changed(event));
     this.addEventListener('submit', (event) => {

@@ -1,6 +1,7 @@
 // <panel-key-form>: a key form's label, origins, rate and burst checked in the browser by the rules the server applies
 // (shared/key-limits.ts), each problem under its field; the form is sent only when the rules pass.
 import { LitElement, nothing, render } from 'lit';
+import { state } from 'lit/decorators.js';
 import { readKeyForm, type KeyFormField } from '../../shared/key-limits.ts';
 
 const FIELDS: readonly KeyFormField[] = ['label', 'origins', 'rate', 'burst'];
@@ -13,15 +14,12 @@ type Control = HTMLInputElement | HTMLTextAreaElement;
  * all of them on submit; a problem sets `aria-invalid` and names its message in `aria-describedby`.
  */
 export class PanelKeyForm extends LitElement {
-  static override properties = { problems: { state: true } };
-
-  declare protected problems: Problems;
+  @state() protected problems: Problems = {};
   /** The fields left or submitted once: only those show problems, not a field not yet typed in. */
   private readonly checked = new Set<KeyFormField>();
 
   constructor() {
     super();
-    this.problems = {};
     this.addEventListener('change', (event) => this.recheck(event, true));
     this.addEventListener('input', (event) => this.recheck(event, false));
     this.addEventListener('submit', (event) => this.submitted(event));

@@ -1,6 +1,7 @@
 // <panel-listings>: the Listings tab's table sorted by column and filtered by area in the browser, redrawn by Lit with
 // the code the server rendered it with (shared/panel-listings.ts, on the widget's shared/format, pricing and sort).
 import { html, LitElement, nothing, render } from 'lit';
+import { property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import {
   ariaSortOf,
@@ -24,38 +25,25 @@ import {
  * more listings than one page has no data block: the server pages, sorts and filters it, and this element stays aside.
  */
 export class PanelListings extends LitElement {
-  static override properties = {
-    /** Text of the badge of a dynamic price, before its adjustment (`dynamic +10%`). */
-    dynamicLabel: { attribute: 'dynamic-label' },
-    /** The count status, with `{shown}` and `{total}`. */
-    countLabel: { attribute: 'count-label' },
-    /** The table's one row when no listing matches. */
-    noneLabel: { attribute: 'none-label' },
-    /** The badge of an inactive listing. */
-    inactiveLabel: { attribute: 'inactive-label' },
-    /** Put before the move-in total. */
-    moveInLabel: { attribute: 'move-in-label' },
-    /** The terms cell of an inactive listing, whose terms partners do not see. */
-    notShownLabel: { attribute: 'not-shown-label' },
-    filter: { state: true },
-  };
-
-  declare dynamicLabel: string;
-  declare countLabel: string;
-  declare noneLabel: string;
-  declare inactiveLabel: string;
-  declare moveInLabel: string;
-  declare notShownLabel: string;
-  declare protected filter: ListingFilter;
+  /** Text of the badge of a dynamic price, before its adjustment (`dynamic +10%`). */
+  @property({ attribute: 'dynamic-label' }) dynamicLabel = '';
+  /** The count status, with `{shown}` and `{total}`. */
+  @property({ attribute: 'count-label' }) countLabel = '';
+  /** The table's one row when no listing matches. */
+  @property({ attribute: 'none-label' }) noneLabel = '';
+  /** The badge of an inactive listing. */
+  @property({ attribute: 'inactive-label' }) inactiveLabel = '';
+  /** Put before the move-in total. */
+  @property({ attribute: 'move-in-label' }) moveInLabel = '';
+  /** The terms cell of an inactive listing, whose terms partners do not see. */
+  @property({ attribute: 'not-shown-label' }) notShownLabel = '';
+  @state() protected filter: ListingFilter = readListingFilter(new URLSearchParams(location.search));
   private data: Data | undefined;
   /** Whether Lit has drawn the rows yet (until then the tbody holds the server's). */
   private drawn = false;
 
   constructor() {
     super();
-    this.dynamicLabel = this.countLabel = this.noneLabel = '';
-    this.inactiveLabel = this.moveInLabel = this.notShownLabel = '';
-    this.filter = readListingFilter(new URLSearchParams(location.search));
     this.addEventListener('input', () => this.filterChanged());
     this.addEventListener('change', () => this.filterChanged());
     this.addEventListener('submit', (event) => {

@@ -1,6 +1,7 @@
 // <panel-revoke>: a key's row whose Revoke button asks in an in-page dialog, posts with the form token and marks the
 // row revoked in place. Without JavaScript the same button opens the confirmation page, which posts the same form.
 import { html, LitElement, nothing } from 'lit';
+import { property, state } from 'lit/decorators.js';
 import { revokeKey } from './revoke-request.ts';
 
 let rows = 0;
@@ -14,43 +15,26 @@ let rows = 0;
  * @fires panel-revoke - The key is revoked. `detail: { revoked_at }`.
  */
 export class PanelRevoke extends LitElement {
-  static override properties = {
-    /** The revoke form's URL (`/keys/ID/revoke`). */
-    action: {},
-    /** The session's form token, sent with the POST. */
-    csrf: {},
-    /** The dialog's question: which key, of which facility, and that it cannot be undone. */
-    question: {},
-    confirmLabel: { attribute: 'confirm-label' },
-    cancelLabel: { attribute: 'cancel-label' },
-    /** Put before the server's reason when revoking failed. */
-    failedLabel: { attribute: 'failed-label' },
-    /** What the status says once the key is revoked. */
-    doneLabel: { attribute: 'done-label' },
-    busy: { state: true },
-    failure: { state: true },
-    done: { state: true },
-  };
-
-  declare action: string;
-  declare csrf: string;
-  declare question: string;
-  declare confirmLabel: string;
-  declare cancelLabel: string;
-  declare failedLabel: string;
-  declare doneLabel: string;
-  declare protected busy: boolean;
-  declare protected failure: string;
-  declare protected done: boolean;
+  /** The revoke form's URL (`/keys/ID/revoke`). */
+  @property() action = '';
+  /** The session's form token, sent with the POST. */
+  @property() csrf = '';
+  /** The dialog's question: which key, of which facility, and that it cannot be undone. */
+  @property() question = '';
+  @property({ attribute: 'confirm-label' }) confirmLabel = '';
+  @property({ attribute: 'cancel-label' }) cancelLabel = '';
+  /** Put before the server's reason when revoking failed. */
+  @property({ attribute: 'failed-label' }) failedLabel = '';
+  /** What the status says once the key is revoked. */
+  @property({ attribute: 'done-label' }) doneLabel = '';
+  @state() protected busy = false;
+  @state() protected failure = '';
+  @state() protected done = false;
   private readonly uid = `revoke-${++rows}`;
   private opener: HTMLElement | null = null;
 
   constructor() {
     super();
-    this.action = this.csrf = this.question = '';
-    this.confirmLabel = this.cancelLabel = this.failedLabel = this.doneLabel = '';
-    this.busy = this.done = false;
-    this.failure = '';
     this.addEventListener('submit', (event) => this.ask(event));
   }
 
