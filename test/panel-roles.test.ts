@@ -1,17 +1,21 @@
 // Every route of the panel for every role, generated from the route table so that no route escapes: a role the route
 // allows gets its answer as before (2xx or 3xx), a lower one 403 with nothing changed and an audit row of the refusal.
 import { readdirSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, roleAllows, type Role } from '../server/domain/roles.ts';
 import { totpCodeAt } from '../server/domain/totp.ts';
-import { pageRoutes, type Route } from '../server/panel/routes.ts';
+import { pageRoutes } from '../server/panel/routes.ts';
+import { startPanel } from '../server/panel/server.ts';
 import { generateSigningKey, loadSigningKey } from '../server/snapshots/keygen.ts';
 import { folderTarget } from '../server/snapshots/targets/folder.ts';
 import type { Store } from '../server/store/store.ts';
 import { demoJson, tempDir } from './helpers/fixture.ts';
 import { addRoleOperators, emailOf, multipart, sessionAs, stepClock } from './helpers/panel-accounts.ts';
-import { panelClient, panelOver, panelStore, type PanelHandle } from './helpers/panel.ts';
+import { PASSWORD, panelClient, panelOver, panelStore, type PanelHandle } from './helpers/panel.ts';
+
+type Route = ReturnType<typeof pageRoutes>[number];
 
 let store: Store;
 let handle: PanelHandle;
@@ -130,4 +134,43 @@ describe('the role matrix', () => {
       expect((await store.auditPage({ limit: 1 })).total).toBe(rows + 3);
     },
   );
+});
+
+describe("a viewer's upload over a socket", () => {
+  it('is refused on its head, before any of its body is sent, and the refusal is audited', async () => {
+    const running = await startPanel({ store, host: '127.0.0.1', port: 0, publicUrl: 'http://x', keyPrefix: 'svc' });
+    try {
+      const login = await fetch(`${running.url}/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { origin: running.url, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ email: emailOf('viewer'), password: PASSWORD }),
+      });
+      const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+      // The head alone, declaring 100 MB: an answer can only come from the head.
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = httpRequest(`${running.url}/import`, {
+          method: 'POST',
+          headers: {
+            cookie,
+            origin: running.url,
+            'content-type': 'multipart/form-data; boundary=x',
+            'content-length': String(100 * 1024 * 1024),
+          },
+        });
+        req.on('response', (res) => {
+          resolve(res.statusCode!);
+          req.destroy();
+        });
+        req.on('error', reject);
+        req.flushHeaders();
+      });
+      expect(status).toBe(403);
+      const [row] = await store.listAudit({ action: 'refused', actor: emailOf('viewer'), limit: 1 });
+      expect(row!.detail).toMatchObject({ method: 'POST', path: '/import', needs: 'manager' });
+    } finally {
+      running.server.closeAllConnections();
+      await running.close();
+    }
+  });
 });
