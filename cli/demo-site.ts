@@ -15,6 +15,7 @@ import { REPO_ROOT } from '../server/repo.ts';
 import { parseImport } from '../server/domain/import.ts';
 import { exportSnapshots, type ExportSummary } from '../server/snapshots/export.ts';
 import { generateSigningKey, loadSigningKey, PRIVATE_KEY_FILE } from '../server/snapshots/keygen.ts';
+import type { PublishAudit } from '../server/store/audit.ts';
 import type { Db } from '../server/store/db.ts';
 import { applyImport } from '../server/store/facilities.ts';
 import { createKey, listKeys, revokeKey } from '../server/store/keys.ts';
@@ -79,12 +80,16 @@ export function writeOwnerOnly(file: string, body: unknown): void {
   renameSync(tmp, file);
 }
 
-/** Signs a fresh snapshot of every facility into outDir, with the demo's own signing key (made on first use). */
+/**
+ * Signs a fresh snapshot of every facility into outDir, with the demo's own signing key (made on first use); with
+ * `audit`, each version is an export in the audit log, as `snapshot export` records it (the panel's Snapshots tab).
+ */
 export async function exportDemoSnapshots(
   db: Db,
   signingDir: string,
   outDir: string,
   publicUrl: string,
+  audit?: PublishAudit,
 ): Promise<ExportSummary> {
   const keyFile = join(signingDir, PRIVATE_KEY_FILE);
   if (!existsSync(keyFile)) {
@@ -94,7 +99,7 @@ export async function exportDemoSnapshots(
     });
   }
   const key = await loadSigningKey(keyFile);
-  return exportSnapshots(db, { outDir, key, publicUrl, ttlSeconds: 7 * 86_400 });
+  return exportSnapshots(db, { outDir, key, publicUrl, ttlSeconds: 7 * 86_400, audit });
 }
 
 /** Fills the page templates of demo/pages with the live values and writes them to outDir (served at /demo/). */

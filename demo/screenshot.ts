@@ -1,14 +1,18 @@
-// `npm run screenshot`: starts the demo on a free port, photographs the widget on the partner and static pages, stops it.
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+// `npm run screenshot`: starts the demo on free ports, photographs the widget on the partner and static pages and every
+// page of the operator's panel, stops it. `-- --review DIR` also writes every panel page at 360 px and in dark mode to DIR.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { REPO_ROOT as REPO } from '../server/repo.ts';
 import { freePort, launchChromium } from '../tools/launch.ts';
+import type { DemoOperatorFile } from '../cli/demo-panel.ts';
 import { startDemo } from './launch.ts';
+import { settled, watchPage } from './page-settled.ts';
+import { DESKTOP, photographPanel } from './screenshot-panel.ts';
 
 const DOCS = join(REPO, 'docs');
-const WIDTH = 1280;
+const WIDTH = DESKTOP;
 
 interface Shot {
   file: string;
@@ -35,22 +39,10 @@ const SHOTS: Shot[] = [
 ];
 
 async function photograph(page: Page, url: string, shot: Shot): Promise<string> {
-  const errors: string[] = [];
-  page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
-  page.on('pageerror', (e) => errors.push(e instanceof Error ? e.message : String(e)));
+  const watched = watchPage(page);
   await page.goto(url);
   await page.waitForSelector(shot.ready, { timeout: 15_000 });
-  // No request in flight for 500 ms.
-  await page.waitForNetworkIdle({ idleTime: 500, timeout: 15_000 });
-  // Every photo decoded, in the page and in the widget's shadow root, so no card is caught half-painted.
-  await page.waitForFunction(() => {
-    const roots: ParentNode[] = [
-      document,
-      ...[...document.querySelectorAll('storage-listings')].flatMap((w) => (w.shadowRoot ? [w.shadowRoot] : [])),
-    ];
-    return roots.every((r) => [...r.querySelectorAll('img')].every((img) => img.complete));
-  });
-  if (errors.length > 0) throw new Error(`${url}: console errors: ${errors.join(' | ')}`);
+  await settled(page, watched);
   const box = await (await page.$(shot.section))?.boundingBox();
   if (!box) throw new Error(`${url}: ${shot.section} is not visible`);
   const path = join(DOCS, shot.file);
@@ -60,9 +52,21 @@ async function photograph(page: Page, url: string, shot: Shot): Promise<string> 
   return path;
 }
 
+/** `--review DIR`: where every panel page at 360 px and in dark mode goes, to look at (not for the docs). */
+function reviewDirOf(argv: string[]): string | undefined {
+  const at = argv.indexOf('--review');
+  if (at === -1) return undefined;
+  const dir = argv[at + 1];
+  if (!dir) throw new Error('--review needs a folder');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 async function main(): Promise<void> {
+  const review = reviewDirOf(process.argv.slice(2));
   const tmp = mkdtempSync(join(tmpdir(), 'listings-screenshot-'));
   const port = await freePort();
+  const panelPort = await freePort();
   // A demo of its own (own database, keys and pages in tmp), so a demo already running from data/ keeps working.
   const demo = await startDemo(
     process.execPath,
@@ -77,11 +81,15 @@ async function main(): Promise<void> {
       String(port),
       '--public-url',
       `http://127.0.0.1:${port}`,
+      '--panel-port',
+      String(panelPort),
       '--quiet',
     ],
     { cwd: REPO },
   );
   const browser = await launchChromium();
+  const wrote = (path: string) =>
+    process.stdout.write(`wrote ${relative(REPO, path)} (${Math.round(statSync(path).size / 1024)} KiB)\n`);
   try {
     mkdirSync(DOCS, { recursive: true });
     for (const shot of SHOTS) {
@@ -91,10 +99,14 @@ async function main(): Promise<void> {
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
       await page.setViewport({ width: WIDTH, height: 900, deviceScaleFactor: 1 });
-      const path = await photograph(page, url, shot);
+      wrote(await photograph(page, url, shot));
       await context.close();
-      process.stdout.write(`wrote ${relative(REPO, path)} (${Math.round(statSync(path).size / 1024)} KiB)\n`);
     }
+    // The panel as the demo operator, who logs in with what `npm start` printed and kept beside the demo keys.
+    const login = JSON.parse(readFileSync(join(tmp, 'demo-operator.json'), 'utf8')) as DemoOperatorFile;
+    const panel = demo.urls['Operator panel'];
+    if (!panel) throw new Error('the demo printed no URL for "Operator panel"');
+    await photographPanel(browser, new URL(panel).origin, login, { docs: DOCS, review }, wrote);
   } finally {
     await browser.close();
     const stopped = await demo.stop();

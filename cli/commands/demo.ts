@@ -5,6 +5,7 @@ import { loadConfig } from '../../server/config.ts';
 import { startApp } from '../../server/app.ts';
 import { REPO_ROOT } from '../../server/repo.ts';
 import { openDb } from '../../server/store/db.ts';
+import { CLI_ACTOR, type PublishAudit } from '../../server/store/audit.ts';
 import { openStore } from '../../server/store/store.ts';
 import { listFacilities } from '../../server/store/facilities.ts';
 import {
@@ -124,7 +125,7 @@ export function demoCommand(io: Io): Command {
         let keys: Record<string, string>;
         let login: Awaited<ReturnType<typeof ensureDemoOperator>>['login'];
         try {
-          keys = await prepare(config.db, config.publicUrl, config.keyPrefix, paths);
+          keys = await prepare(config.db, config.publicUrl, config.keyPrefix, paths, { actor: CLI_ACTOR, to: store });
           ({ login } = await ensureDemoOperator(store, paths.operator, panel.url));
         } catch (err) {
           await app.close();
@@ -161,6 +162,7 @@ async function prepare(
   publicUrl: string,
   keyPrefix: string,
   paths: ReturnType<typeof demoPaths>,
+  audit: PublishAudit,
 ): Promise<Record<string, string>> {
   const db = openDb(dbFile);
   try {
@@ -174,7 +176,7 @@ async function prepare(
     const values: Record<string, string> = { PUBLIC_URL: publicUrl };
     for (const [id, key] of Object.entries(keys)) values[`KEY_${id.replace(/-/g, '_').toUpperCase()}`] = key;
     writeDemoSite(paths.site, values);
-    await exportDemoSnapshots(db, paths.signing, join(paths.site, 'snapshots'), publicUrl);
+    await exportDemoSnapshots(db, paths.signing, join(paths.site, 'snapshots'), publicUrl, audit);
     return keys;
   } finally {
     db.close();

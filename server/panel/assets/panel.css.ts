@@ -46,7 +46,12 @@ button.danger { background: var(--danger); border-color: var(--danger); color: v
 .badge.off { background: var(--surface); color: var(--muted); border: 1px solid var(--border); }
 .problems { border: 1px solid var(--danger); background: var(--danger-bg); color: var(--danger-text);
   padding: .5rem 1rem; border-radius: .5rem; }
-.scroll { overflow-x: auto; position: relative; }
+.scroll { overflow-x: auto; position: relative; margin-bottom: 1rem; }
+/* On a phone a wide table scrolls sideways at a readable width, its row names staying in view, rather than
+   breaking a date at its hyphens. */
+.scroll table { min-width: max(100%, 44rem); }
+.scroll td, .scroll tbody th { min-width: 6.5rem; }
+.scroll tbody th[scope='row'] { position: sticky; left: 0; background: var(--bg); }
 table { border-collapse: collapse; min-width: 100%; font-size: .9375rem; }
 th, td { text-align: left; padding: .5rem .75rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 thead th { font-size: .875rem; color: var(--muted); }
@@ -72,10 +77,10 @@ dialog::backdrop { background: rgb(0 0 0 / .45); }
 dialog h2 { margin-top: 0; }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; }
 button:disabled { opacity: .6; cursor: progress; }
-.filter { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin-bottom: .5rem; }
-.filter div { flex: 1 1 9rem; max-width: 14rem; }
+.filter, .filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin-bottom: 1rem; }
+.filter div, .filters div { flex: 1 1 9rem; max-width: 14rem; }
 .filter .check { flex: 0 1 auto; max-width: none; }
-.filter label { margin-top: 0; }
+.filter label, .filters label { margin-top: 0; }
 .check { display: flex; gap: .5rem; align-items: center; margin-top: .5rem; }
 .check label { margin: 0; }
 th a { color: inherit; }
