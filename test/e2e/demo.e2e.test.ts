@@ -139,12 +139,19 @@ async function partnerListings(): Promise<ListResponse['listings']> {
   return expected.listings;
 }
 
-/** Every card shows its listing's API price and free units, and a rent link only while a unit is free. */
+/** The price a card shows big: the promotion that sets the first promoted period's price, else the regular one. */
+function shownGross(listing: ListResponse['listings'][number]): number {
+  const code = listing.schedule.find((run) => run.promotion !== null)?.promotion;
+  return listing.promotions.find((p) => p.code === code)?.price.gross ?? listing.price.gross;
+}
+
+/** Every card shows its listing's API price (promoted where a promotion runs) and free units, and a rent link only
+ * while a unit is free. */
 function expectCardsOf(cards: Card[], listings: ListResponse['listings']): void {
   expect(cards.map((c) => c.id)).toEqual(listings.map((l) => l.id));
   for (const [i, listing] of listings.entries()) {
     const card = cards[i]!;
-    expect(minorOf(card.price), `${listing.code} price`).toBe(listing.price.gross);
+    expect(minorOf(card.price), `${listing.code} price`).toBe(shownGross(listing));
     expect(freeOf(card.free), `${listing.code} free units`).toBe(listing.free_units);
     expect(card.rent, `${listing.code} rent link`).toBe(listing.free_units > 0 ? listing.rent_url : null);
   }
@@ -182,6 +189,8 @@ describe('npm start, seen in Chromium (and its widget pages in WebKit)', () => {
       const listings = await partnerListings();
       expect(await page.$eval('storage-listings', (el) => el.getAttribute('api-key'))).toBe(keysFile.keys['wro-1']);
       expectCardsOf(await cardsOf(page), listings);
+      // The demo's Wrocław facility runs promotions, so the promoted price is what some cards show.
+      expect(listings.some((l) => shownGross(l) !== l.price.gross)).toBe(true);
 
       const listing = listings.find((l) => l.free_units > 0)!;
       const link = page.locator(
