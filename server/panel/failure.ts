@@ -21,3 +21,9 @@ export function failureAnswer(err: unknown): PanelResponse {
   console.error('panel: unexpected failure', err);
   return plain(500, 'Something went wrong; the server log says what.');
 }
+
+/** A refusal the operator can fix (a bad rate, an unknown key) as its message; anything else is thrown on. */
+export function problemOf(err: unknown): string {
+  if (err instanceof ListingsError) return err.message;
+  throw err;
+}

@@ -1,8 +1,7 @@
 // The panel as a function from a request to an answer: login first, then pages and actions for one operator, each
 // allowed to the roles its route names.
-import type { Store } from '../store/store.ts';
 import { isUploadRoute } from './admission.ts';
-import { authenticate, csrfValid, fromPanel, notFromPanel, type Authenticated, type PanelOrigin } from './auth.ts';
+import { authenticate, csrfValid, fromPanel, notFromPanel } from './auth.ts';
 import { failureAnswer } from './failure.ts';
 import { panelAssets, type PanelAssets } from './assets.ts';
 import { htmlAnswer, plain, redirect, formOf, type PanelRequest, type PanelResponse } from './http.ts';
@@ -10,28 +9,12 @@ import { LoginLimiter } from './login-limits.ts';
 import { logIn } from './login.ts';
 import { loginPage } from './pages/login.ts';
 import { beyondRole } from './roles.ts';
-import { pageRoutes, type Route } from './routes.ts';
-import type { PanelSnapshots } from './snapshots.ts';
+import { pageRoutes } from './routes.ts';
+import type { PanelOptions, ResolvedPanelOptions, Route } from './context.ts';
 import { codePage, logInWithCode } from './two-factor.ts';
-import { textsFor, type Texts } from './i18n/i18n.ts';
+import { textsFor } from './i18n/i18n.ts';
 
-export interface PanelOptions {
-  store: Store;
-  origin: PanelOrigin;
-  /** The API's PUBLIC_URL: what the Listings tab and the embed snippet point at. */
-  publicUrl: string;
-  keyPrefix: string;
-  limiter?: LoginLimiter;
-  /** Where "publish now" publishes; without it the Snapshots tab says how to publish from the CLI. */
-  snapshots?: PanelSnapshots;
-  /** PANEL_REQUIRE_2FA=1: an operator without two-factor login reaches nothing but its enrolment. */
-  require2fa?: boolean;
-  /** Milliseconds since the epoch: the clock two-factor codes and pending logins are checked against. */
-  now?: () => number;
-}
-
-export type ResolvedPanelOptions = PanelOptions & { limiter: LoginLimiter; now: () => number };
-export type PanelContext = ResolvedPanelOptions & { who: Authenticated; form: () => URLSearchParams; tx: Texts };
+export type { PanelOptions } from './context.ts';
 
 export function createPanelHandler(options: PanelOptions): (req: PanelRequest) => Promise<PanelResponse> {
   const opts: ResolvedPanelOptions = {

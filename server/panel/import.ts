@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { ListingsError } from '../errors.ts';
 import { parseImport } from '../domain/import.ts';
 import { csrfValid } from './auth.ts';
-import type { PanelContext } from './handler.ts';
+import type { PanelContext } from './context.ts';
 import { htmlAnswer, plain, type PanelRequest, type PanelResponse } from './http.ts';
 import { partsOf } from './multipart.ts';
 import { importBody, type ImportOutcome } from './pages/import.ts';

@@ -5,7 +5,7 @@ import { newSession, randomToken, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, tokenDig
 import { accountAudit } from '../store/audit.ts';
 import { normalEmail, type OperatorRow } from '../store/operators.ts';
 import { pendingCookie, sessionCookie } from './auth.ts';
-import type { ResolvedPanelOptions } from './handler.ts';
+import type { ResolvedPanelOptions } from './context.ts';
 import { formOf, htmlAnswer, redirect, type PanelRequest, type PanelResponse } from './http.ts';
 import { loginPage } from './pages/login.ts';
 import { textsFor } from './i18n/i18n.ts';

@@ -4,13 +4,13 @@ import { parseRole } from '../domain/roles.ts';
 import { newRecoveryCodes, newTotpSecret, recoveryDigest, totpStepOf, totpUri } from '../domain/totp.ts';
 import { accountAudit } from '../store/audit.ts';
 import { clearedCookie } from './auth.ts';
-import type { PanelContext } from './handler.ts';
+import type { PanelContext } from './context.ts';
 import { htmlAnswer, redirect, type PanelResponse } from './http.ts';
 import { accountTexts } from './i18n/accounts.ts';
 import { accountBody, operatorsBody } from './pages/account.ts';
 import { alreadyOnBody, enrolBody, recoveryBody } from './pages/enrol.ts';
 import { panelPage } from './pages/layout.ts';
-import type { Route } from './routes.ts';
+import type { Route } from './context.ts';
 
 /** The name authenticator apps list the account under, beside the operator's email. */
 const ISSUER = 'storage-listings';

@@ -1,6 +1,6 @@
 // The audit log page: its filters read from the query, and a page of 50 rows that match them.
 import { AUDIT_ACTIONS } from '../store/audit.ts';
-import type { PanelContext } from './handler.ts';
+import type { PanelContext } from './context.ts';
 import { htmlAnswer, type PanelRequest, type PanelResponse } from './http.ts';
 import { auditBody, type AuditFilter } from './pages/audit.ts';
 import { panelPage } from './pages/layout.ts';

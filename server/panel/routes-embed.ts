@@ -3,12 +3,12 @@
 import { readEmbedOptions } from '../../shared/embed-options.ts';
 import { isSortKey, sortListings } from '../../shared/sort.ts';
 import { detailOf, listResponseOf } from '../domain/views.ts';
-import type { PanelContext } from './handler.ts';
+import type { PanelContext } from './context.ts';
 import { htmlAnswer, jsonAnswer, PANEL_CSP, plain, type PanelRequest, type PanelResponse } from './http.ts';
 import { embedBody } from './pages/embed.ts';
 import { tabbed } from './pages/facility.ts';
 import { panelPage } from './pages/layout.ts';
-import type { Route } from './routes.ts';
+import type { Route } from './context.ts';
 
 /** The widget's module, served from the panel itself: the CSP allows scripts of its own origin only. */
 export const WIDGET_ASSET = '/assets/storage-listings.js';

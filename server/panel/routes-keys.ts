@@ -2,12 +2,14 @@
 import { readKeyForm } from '../../shared/key-limits.ts';
 import { ListingsError } from '../errors.ts';
 import type { KeyLimits } from '../store/keys.ts';
-import type { PanelContext } from './handler.ts';
+import type { PanelContext } from './context.ts';
 import { htmlAnswer, jsonAnswer, plain, redirect, type PanelResponse } from './http.ts';
 import { keyState, newKeyBody, revokeConfirmBody } from './pages/keys.ts';
 import { facilityPath, tabbed } from './pages/facility.ts';
 import { panelPage } from './pages/layout.ts';
-import { facility, problemOf, type Route } from './routes.ts';
+import type { Route } from './context.ts';
+import { problemOf } from './failure.ts';
+import { facility } from './routes-facility.ts';
 
 const KEY = '/keys/(key_[A-Za-z0-9]{1,64})';
 

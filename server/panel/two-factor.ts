@@ -7,7 +7,7 @@ import { accountAudit } from '../store/audit.ts';
 import type { OperatorRow } from '../store/operators.ts';
 import type { Store } from '../store/store.ts';
 import { clearedPendingCookie, pendingTokenOf } from './auth.ts';
-import type { ResolvedPanelOptions } from './handler.ts';
+import type { ResolvedPanelOptions } from './context.ts';
 import { formOf, htmlAnswer, redirect, type PanelRequest, type PanelResponse } from './http.ts';
 import { startSession } from './login.ts';
 import { codeLoginPage } from './pages/login.ts';

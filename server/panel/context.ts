@@ -1,0 +1,36 @@
+// What every part of the panel shares: its options, the context of a logged-in request, and the shape of a route.
+import type { Role } from '../domain/roles.ts';
+import type { Store } from '../store/store.ts';
+import type { Authenticated, PanelOrigin } from './auth.ts';
+import type { PanelRequest, PanelResponse } from './http.ts';
+import type { Texts } from './i18n/i18n.ts';
+import type { LoginLimiter } from './login-limits.ts';
+import type { PanelSnapshots } from './snapshots.ts';
+
+export interface PanelOptions {
+  store: Store;
+  origin: PanelOrigin;
+  /** The API's PUBLIC_URL: what the Listings tab and the embed snippet point at. */
+  publicUrl: string;
+  keyPrefix: string;
+  limiter?: LoginLimiter;
+  /** Where "publish now" publishes; without it the Snapshots tab says how to publish from the CLI. */
+  snapshots?: PanelSnapshots;
+  /** PANEL_REQUIRE_2FA=1: an operator without two-factor login reaches nothing but its enrolment. */
+  require2fa?: boolean;
+  /** Milliseconds since the epoch: the clock two-factor codes and pending logins are checked against. */
+  now?: () => number;
+}
+
+export type ResolvedPanelOptions = PanelOptions & { limiter: LoginLimiter; now: () => number };
+export type PanelContext = ResolvedPanelOptions & { who: Authenticated; form: () => URLSearchParams; tx: Texts };
+
+export interface Route {
+  method: string;
+  pattern: RegExp;
+  /** The least role that may use it (the handler refuses the rest): viewer reads, manager changes data and keys. */
+  role: Role;
+  /** Reachable before two-factor enrolment when the panel requires it: the enrolment itself and logging out. */
+  beforeEnrolment?: boolean;
+  run(ctx: PanelContext, req: PanelRequest, params: string[]): Promise<PanelResponse>;
+}

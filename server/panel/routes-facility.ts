@@ -1,0 +1,59 @@
+// The facility view, a tab at a time (listings, API keys, snapshots), and the snapshot publish that answers with it.
+import { readListingFilter } from '../../shared/panel-listings.ts';
+import { listResponseOf } from '../domain/views.ts';
+import { html } from '../http/pages/html.ts';
+import type { PanelContext } from './context.ts';
+import { htmlAnswer, plain, type PanelRequest, type PanelResponse } from './http.ts';
+import { facilityInfoBody, tabbed, type Tab } from './pages/facility.ts';
+import { apiBody } from './pages/keys.ts';
+import { panelPage } from './pages/layout.ts';
+import { listingsBody, panelListingsOf } from './pages/listings.ts';
+import { pageNumberOf } from './pages/pager.ts';
+import { snapshotsBody } from './pages/snapshots.ts';
+import { publishNow, snapshotHistory, snapshotStates } from './snapshots.ts';
+
+/** One tab of the facility view; only the Listings tab reads listings, and only what it shows of them. */
+export async function facility(
+  c: PanelContext,
+  req: PanelRequest,
+  [id, tab]: string[],
+  problem?: string,
+  done?: string,
+) {
+  const head = await c.store.facilityHead(id!);
+  if (!head) return plain(404, 'No such facility.');
+  const body =
+    tab === 'api'
+      ? apiBody(c.tx, c.who, id!, await c.store.listKeys(id), problem)
+      : tab === 'snapshots'
+        ? snapshotsBody(
+            c.tx,
+            c.who,
+            id!,
+            (await snapshotStates(c.store, c.snapshots, [id!]))?.get(id!),
+            await snapshotHistory(c.store, id!),
+            done,
+          )
+        : await listingsTab(c, req, id!);
+  const page = panelPage(c.tx, head.name, tabbed(c.tx, id!, (tab || 'listings') as Tab, body), c.who);
+  return htmlAnswer(page, problem ? 400 : 200);
+}
+
+/** The facility's address and hours, then its listings, inactive ones included, with the terms partners see now. */
+async function listingsTab(c: PanelContext, req: PanelRequest, id: string) {
+  const [data, served] = await Promise.all([c.store.panelListings(id), c.store.facilityData(id)]);
+  if (!data || !served) return html`<p>${c.tx.t.noListings}</p>`;
+  const params = new URL(req.url, 'http://panel').searchParams;
+  const { facility, listings } = listResponseOf(served, c.publicUrl, Date.now());
+  const summaries = new Map(listings.map((s) => [s.id, s]));
+  return html`${facilityInfoBody(c.tx, facility)}
+${listingsBody(c.tx, panelListingsOf(data, summaries), readListingFilter(params), pageNumberOf(params))}`;
+}
+
+export async function publish(c: PanelContext, req: PanelRequest, [id]: string[]): Promise<PanelResponse> {
+  if (!c.snapshots) return plain(409, 'This panel has no publish target.');
+  if (!(await c.store.facilityHead(id!))) return plain(404, 'No such facility.');
+  const summary = await publishNow(c.store, c.snapshots, c.publicUrl, id!, c.who.operator.email);
+  const version = summary.results[0]?.version;
+  return facility(c, req, [id!, 'snapshots'], undefined, c.tx.t.published(version ?? 0, summary.target));
+}
