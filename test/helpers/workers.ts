@@ -1,7 +1,9 @@
 // Requests to `listings serve --workers N`, each on a connection of its own so that the cluster's round robin hands it to
-// the next worker; each answer's X-Request-Id starts with a prefix chosen once per process, which tells the workers apart.
+// the next worker; the process that holds the server's end of the connection (Linux's /proc) tells the workers apart.
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { request } from 'node:http';
+import type { Socket } from 'node:net';
 
 const LIST = '/external/listings';
 
@@ -15,18 +17,42 @@ export interface Answer {
 /** One GET of the list on a connection of its own. */
 export function fresh(base: string, key: string, headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(`${base}${LIST}`, { agent: false, headers: { 'x-api-key': key, ...headers } }, (res) => {
+    // Kept alive, so that the server's end is still open when the answer has come; closed here once it is known.
+    const options = { agent: false, headers: { 'x-api-key': key, connection: 'keep-alive', ...headers } };
+    const req = request(`${base}${LIST}`, options, (res) => {
+      const { socket } = res;
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (body += d));
       res.on('end', () => {
-        const id = String(res.headers['x-request-id'] ?? '');
-        resolve({ status: res.statusCode!, worker: id.slice(0, 24), etag: res.headers.etag, body });
+        const worker = workerHolding(socket);
+        socket.destroy();
+        resolve({ status: res.statusCode!, worker, etag: res.headers.etag, body });
       });
     });
     req.on('error', reject);
     req.end();
   });
+}
+
+/** The pid of the `listings` process that holds the server's end of this client socket, found by its inode. */
+function workerHolding(socket: Socket): string {
+  const hex = (port: number) => port.toString(16).toUpperCase().padStart(4, '0');
+  const [server, client] = [hex(socket.remotePort!), hex(socket.localPort!)];
+  const row = ['/proc/net/tcp', '/proc/net/tcp6']
+    .flatMap((file) => readFileSync(file, 'utf8').split('\n').slice(1))
+    .map((line) => line.trim().split(/\s+/))
+    .find((cols) => cols[1]?.endsWith(`:${server}`) && cols[2]?.endsWith(`:${client}`));
+  const socketLink = `socket:[${row?.[9]}]`;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('listings.js')) continue;
+      if (readdirSync(`/proc/${pid}/fd`).some((fd) => readlinkSync(`/proc/${pid}/fd/${fd}`) === socketLink)) return pid;
+    } catch {
+      // A process that ended meanwhile, or one not ours to read.
+    }
+  }
+  return 'unknown';
 }
 
 export async function many(base: string, key: string, n: number, headers: Record<string, string> = {}) {
