@@ -16,9 +16,9 @@ import { median, table } from './lib/report.ts';
 import { pairedRatio } from './lib/scenarios.ts';
 import { capture } from './lib/capture.ts';
 import { pinLoadGenerator, startOurs, type ServerProcess } from './lib/servers.ts';
-import { captureRotation, writeCeilingFile } from './lib/field-capture.ts';
+import { captureRotation } from './lib/field-capture.ts';
 import { FIELD_FULL, FIELD_QUICK, fieldRotation, generateFieldDb, issueFieldKeys } from './lib/field-mix.ts';
-import { startCeiling, startCeilingMix } from './lib/ceilings.ts';
+import { startCeiling } from './lib/ceilings.ts';
 import { Agent } from 'node:http';
 
 const { values: args } = parseArgs({
@@ -64,7 +64,7 @@ try {
     const requests = setup.requests();
     // Both sides see every distinct request once (the first started first) before the ceiling is made from this side's.
     if (baseFirst) await setup.warm(baseSide);
-    sides.push(await setup.ceilingOf(thisSide, join(dir, `ceiling-${repeat}.json`)));
+    sides.push(await setup.ceilingOf(thisSide));
     if (!baseFirst) await setup.warm(baseSide);
     const rounds = new Map<ServerProcess, Round[]>(sides.map((s) => [s, []]));
     try {
@@ -108,7 +108,7 @@ interface AbSetup {
   /** Called once the servers run (the field mix issues its keys then, as the bench does). */
   requests: () => BenchRequest[];
   /** A ceiling replaying what `ours` answers to the requests (having asked each once, as warm() does). */
-  ceilingOf: (ours: ServerProcess, file: string) => Promise<ServerProcess>;
+  ceilingOf: (ours: ServerProcess) => Promise<ServerProcess>;
   /** Asks a server every distinct request once, so that first-sight costs stay out of the rounds. */
   warm: (ours: ServerProcess) => Promise<unknown>;
 }
@@ -126,14 +126,16 @@ function oneRequest(dir: string, scenario: string): AbSetup {
   return {
     file: data.file,
     requests: () => [request],
-    ceilingOf: async (ours) => startCeiling(await capture(ours.url + request.path, request.headers)),
+    ceilingOf: async (ours) =>
+      startCeiling([{ request, answer: await capture(ours.url + request.path, request.headers) }]),
     warm: (ours) => capture(ours.url + request.path, request.headers),
   };
 }
 
 /** The field mix's database, keys and rotation; its ceiling replays the answers captured from `ours`. */
 function fieldMix(dir: string, quick: boolean): AbSetup {
-  const settings = quick ? FIELD_QUICK : FIELD_FULL;
+  // The field mix's own database: one large facility (the abuse scenario's are not part of it).
+  const settings = { ...(quick ? FIELD_QUICK : FIELD_FULL), unkeyedLarge: 0 };
   const db = generateFieldDb(dir, settings);
   let rotation: ReturnType<typeof fieldRotation> | undefined;
   const warm = async (ours: ServerProcess) => {
@@ -148,10 +150,7 @@ function fieldMix(dir: string, quick: boolean): AbSetup {
   return {
     file: db.file,
     requests: () => (rotation ??= fieldRotation(issueFieldKeys(db, settings), settings)),
-    ceilingOf: async (ours, file) => {
-      writeCeilingFile(file, (await warm(ours)).values());
-      return startCeilingMix(file);
-    },
+    ceilingOf: async (ours) => startCeiling((await warm(ours)).values()),
     warm,
   };
 }

@@ -1,9 +1,9 @@
-// `npm run bench [-- --quick] [--facilities N]`: our API against a bare node:http ceiling answering the same bytes, and
-// against a Fastify peer that queries per request. Servers take turns on one pinned core, the load generator has the
-// other. First the field mix (many keys, filters, rental pages, refused keys, a 10,000-listing facility) and the abuse
-// scenario (a partner's latency beside an abusive key and page requests); then the one-key scenarios. Prints req/s,
-// p50/p99, server CPU per answer and RSS per scenario, with the ratios, and writes bench/results.json; then 10 vs
-// 10,000 facilities, RSS over 60 s of load and signed snapshot export throughput.
+// `npm run bench [-- --quick | --full | --scenario NAMES]`: our API against a ceiling replaying its captured bytes
+// through the same transport, and against a Fastify peer that queries per request; servers take turns on one pinned
+// core, the load generator has the other. By default (about 5 minutes) the field mix (many keys, filters, rental pages,
+// refused keys, a 10,000-listing facility) and list/detail/304 with one key, summarised into bench/results.json.
+// `--full` adds the abuse scenario, the other one-key scenarios, 10 vs 10,000 facilities, RSS over 60 s of load and
+// signed snapshot export; `--scenario abuse` (or any scenario's name) runs those alone.
 // `--db postgres` runs instead one node on PostgreSQL against the same node on SQLite, and imports into each.
 // It reports figures and never judges them: the exit code is 0 unless something broke (a server died, answers differ).
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +24,8 @@ import { SERVER_NODE_FLAGS } from '../server/node-flags.ts';
 const { values: args } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
+    /** Every scenario, the abuse scenario and the scale, soak and export measures (about half an hour). */
+    full: { type: 'boolean', default: false },
     facilities: { type: 'string' },
     listings: { type: 'string', default: '50' },
     duration: { type: 'string' },
@@ -51,8 +53,11 @@ if (args.db !== 'sqlite' && args.db !== 'postgres') {
 }
 const onPostgres = args.db === 'postgres';
 const quick = args.quick!;
+const full = args.full!;
+// The default run: the field mix and the one-key list, detail and 304.
+const DEFAULT_SCENARIOS = 'field mix,list 200,detail 200,list 304';
 // A quick run's figures mean little, and a run of some scenarios lacks the others: by default neither overwrites the
-// committed full run's bench/results.json.
+// committed bench/results.json.
 const partial = args.scenario !== undefined || args['scenarios-only'];
 const outFile =
   args.out ??
@@ -69,17 +74,16 @@ const load: Load = {
 };
 // Many short rounds rather than a few long ones: this VM's speed drifts by tens of percent over seconds, and a ratio is
 // the median of per-round ratios (each pair ran back to back), so more pairs give a steadier median.
-const rounds = Number(args.rounds ?? (quick ? 1 : 12));
+const rounds = Number(args.rounds ?? (quick ? 1 : full ? 12 : 4));
 // One pair of processes runs a few percent faster or slower than the next on the same code: the one-key scenarios'
 // rounds are spread over several fresh pairs (bench/lib/one-key.ts).
-const processes = Number(args.processes ?? (quick ? 1 : 4));
+const processes = Number(args.processes ?? (quick ? 1 : full ? 4 : 2));
 // The field mix's ratio is a goal: three times the rounds' pairs narrow its interval enough to judge it.
 const fieldPairs = Number(args['field-pairs'] ?? rounds * 3);
 // wrk (one C thread) is the primary generator when installed: it costs the machine far less per request than autocannon
 // (Node). autocannon is the fallback, and a full run reports it as well, separately.
 const withWrk = !args['no-wrk'] && wrkInstalled();
 const generators: [string, Generator][] = withWrk ? [['wrk', runWrk]] : [['autocannon', runAutocannon]];
-if (withWrk && !quick) generators.push(['autocannon', runAutocannon]);
 
 const out = (text: string) => process.stdout.write(text);
 const broken: string[] = [];
@@ -118,8 +122,10 @@ async function main() {
     });
     return writeReport({ date: new Date().toISOString(), machine: env, ...figures });
   }
-  const wanted = (args.scenario ?? '').split(',');
-  const selected = (name: string) => wanted.some((w) => name.includes(w));
+  const wanted = (args.scenario ?? (full || quick ? '' : DEFAULT_SCENARIOS)).split(',');
+  // A name given on the command line matches every scenario that contains it; the default's names match exactly.
+  const selected = (name: string) =>
+    wanted.some((w) => (args.scenario === undefined && !full && !quick ? name === w : name.includes(w)));
   const sanity: string[] = [];
   const warmUp = { ...load, duration: quick ? 1 : 2 };
 
@@ -137,7 +143,6 @@ async function main() {
           warmUp,
           rounds,
           pairs: fieldPairs,
-          slicedRuns: rounds,
           dir,
           track,
           broken,
@@ -146,7 +151,7 @@ async function main() {
         })
       : {};
   // The one-key scenarios, unless --scenario names only the field mix and abuse.
-  const oneKey = args.scenario === undefined || wanted.some((w) => !'field mix'.includes(w) && !'abuse'.includes(w));
+  const oneKey = full || quick || wanted.some((w) => !'field mix'.includes(w) && !'abuse'.includes(w));
   const rest = oneKey ? await oneKeyScenarios() : undefined;
 
   // Other processes on these two cores skew every figure, pinned or not: say so beside the figures.
@@ -208,7 +213,6 @@ async function main() {
       load,
       warmUp,
       // 12 runs per scenario over the 4 sets (a quick run: 1).
-      slicedRuns: Math.max(1, Math.round(rounds / processes)),
       pinned,
       selected,
       track,
@@ -217,7 +221,7 @@ async function main() {
       out,
     });
 
-    const only = args['scenarios-only'] || args.scenario !== undefined;
+    const only = args['scenarios-only'] || args.scenario !== undefined || (!full && !quick);
     const scale = only
       ? undefined
       : await measureScale(dir, generators.slice(0, 1), load, rounds, quick ? data : undefined, track, out);
@@ -230,9 +234,13 @@ async function main() {
   }
 }
 
+const RAW = new Set(['rounds', 'runs', 'error_answers', 'ratio_rps_per_process']);
+
 function writeReport(report: Record<string, unknown>) {
   const seconds = Math.round((Date.now() - started) / 1000);
-  writeFileSync(`${outFile}.tmp`, JSON.stringify({ ...report, seconds }, null, 2) + '\n');
+  // The summary only: each round's and run's raw figures stay in this run's output, not in the committed file.
+  const summary = (key: string, v: unknown) => (RAW.has(key) && Array.isArray(v) ? undefined : v);
+  writeFileSync(`${outFile}.tmp`, JSON.stringify({ ...report, seconds }, summary, 2) + '\n');
   renameSync(`${outFile}.tmp`, outFile); // a run stopped mid-write leaves the previous results whole
   out(`\nwrote ${outFile} (${seconds} s)\n`);
 }

@@ -5,8 +5,8 @@
 // `node dist/bench/peer-fastify.mjs DB_FILE PORT`; prints "peer at URL " on stderr.
 import Fastify from 'fastify';
 import { detailOf, facilityInfoOf, summaryOf } from '../server/domain/views.ts';
-import { facilityById, facilityData } from '../server/store/facilities.ts';
-import { listingIdOf, type FacilityData, type Listing } from '../server/domain/facility.ts';
+import { facilityData, revisedListing } from '../server/store/facilities.ts';
+import { listingIdOf, type FacilityData } from '../server/domain/facility.ts';
 import { formatArea, formatMoney } from '../shared/format.ts';
 import { isSortKey, sortListings } from '../shared/sort.ts';
 import { html, page } from '../server/http/pages/html.ts';
@@ -16,13 +16,7 @@ import { verifyKey } from '../server/store/keys.ts';
 const [file, port] = process.argv.slice(2);
 const db = openDb(file!, { migrate: false });
 // A detail reads its own listing, not the whole facility: what a straightforward server would query.
-const rules = db.prepare(
-  'SELECT min_occupancy, adjust_pct FROM pricing_rules WHERE facility_id = ? ORDER BY min_occupancy',
-);
-const listing =
-  db.prepare(`SELECT id, code, title, area_m2, width_m, depth_m, height_m, description, price_gross, price_period, vat_rate,
-  dynamic_pricing, total_units, free_units, min_rental_period, notice_period, deposit FROM listings WHERE id = ? AND facility_id = ? AND active = 1`);
-const photos = db.prepare('SELECT url, caption, width, height FROM photos WHERE listing_id = ? ORDER BY position');
+const codeOf = db.prepare('SELECT code FROM listings WHERE id = ? AND facility_id = ?');
 const publicUrl = `http://127.0.0.1:${port}`;
 const app = Fastify({ logger: false });
 
@@ -32,14 +26,10 @@ function facilityOf(key: unknown): string | undefined {
   return v?.ok ? v.key.facility_id : undefined;
 }
 
-/** The facility with one of its listings, or undefined. */
+/** The facility with one of its listings (the store's own query and row mapping), or undefined. */
 function listingData(facilityId: string, id: string): FacilityData | undefined {
-  const row = listing.get(id, facilityId) as
-    (Omit<Listing, 'dynamic_pricing' | 'photos'> & { dynamic_pricing: number }) | undefined;
-  const facility = facilityById(db, facilityId);
-  if (!row || !facility) return undefined;
-  const one = { ...row, dynamic_pricing: row.dynamic_pricing === 1, photos: photos.all(id) } as Listing;
-  return { facility, pricing_rules: rules.all(facilityId), listings: [one] } as FacilityData;
+  const row = codeOf.get(id, facilityId) as { code: string } | undefined;
+  return row && revisedListing(db, facilityId, row.code)?.data;
 }
 
 type ListQuery = { available?: string; min_area?: string; max_area?: string; sort?: string };

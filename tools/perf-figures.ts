@@ -94,7 +94,6 @@ function oneKey(generator: string, entries: Json): string {
       ['Ceiling req/s', (e) => num(obj(e.ceiling).rps)],
       ['Ratio (paired)', (e) => num(e.ratio_rps)],
       ['Ours p50 / p99 ms', (e) => two(obj(e.ours).p50_ms, obj(e.ours).p99_ms)],
-      ['Ratio in slices (95 %)', (e) => (e.sliced ? inSlices(obj(e.sliced)) : '–')],
       ['p99 ratio', (e) => num(e.ratio_p99)],
       ['CPU µs/req, ours / ceiling', both('ceiling', 'cpu_us_per_req')],
       ['RSS MB, ours / ceiling', both('ceiling', 'rss_mb')],
@@ -152,28 +151,10 @@ function fieldMix(f: Json): string {
       (interval.length === 2
         ? ` The req/s ratio's 95 % interval: ${num(interval[0])}-${num(interval[1])}${pairs > 0 ? ` (${pairs} pairs of rounds)` : ''}.`
         : '') +
-      (f.sliced ? ` ${sliced(obj(f.sliced))}` : '') +
       (changed ? ` Answers that changed between capture and the end: ${changed}.` : ''),
   ]
     .filter(Boolean)
     .join('\n\n');
-}
-
-/** A one-key row's req/s ratio in slices, with its interval: "0.91 (0.89–0.93)". */
-function inSlices(s: Json): string {
-  const interval = list(s.ratio_rps_interval);
-  return `${num(s.ratio_rps)}${interval.length === 2 ? ` (${interval.map(num).join('–')})` : ''}`;
-}
-
-/** The req/s ratio measured with the two servers taking turns in slices (bench/lib/sliced.ts). */
-function sliced(s: Json): string {
-  const interval = list(s.ratio_rps_interval);
-  return (
-    `Taking turns in ${num(s.slice_ms)} ms slices instead (both under load, one stopped at a time), req/s: ${num(s.ratio_rps)}` +
-    (interval.length === 2
-      ? ` (95 % interval ${num(interval[0])}-${num(interval[1])}, ${list(s.runs).length} runs of ${num(s.seconds)} s).`
-      : '.')
-  );
 }
 
 function abuse(entries: Json[]): string {

@@ -1,27 +1,68 @@
-// The ceilings as child processes: plain node servers that replay answers ours captured, on the servers' core.
+// The ceiling as a child process (bench/ceiling.ts) on the servers' core, replaying answers ours captured.
 import type { ChildProcess } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CapturedAnswer } from './capture.ts';
+import type { BenchRequest } from './load.ts';
 import { REPO, spawnServer, stopper, type ServerProcess } from './servers.ts';
 
+/** A request and ours' answer to it. */
+export interface Replayed {
+  request: BenchRequest;
+  answer: CapturedAnswer;
+}
+
 export interface Ceiling extends ServerProcess {
-  /** Makes the running ceiling answer `answer` from now on (it reads the file again on SIGUSR2 and says so). */
-  serve(answer: CapturedAnswer): Promise<void>;
+  /** Makes the running ceiling answer these from now on (it reads its file again on SIGUSR2 and says so). */
+  serve(answers: Iterable<Replayed>): Promise<void>;
+  /** How many requests it had no captured answer for (it answered those 500). */
+  misses(): Promise<number>;
+}
+
+/** The request headers that chose ours' answer: the ceiling's key (bench/ceiling.ts, keyOf). */
+const CHOOSING = ['x-api-key', 'if-none-match', 'accept-encoding', 'origin'];
+
+/** The ceiling's file: each body once, and each answer with the request headers that chose it. */
+function writeCeilingFile(file: string, replayed: Iterable<Replayed>) {
+  const bodies: string[] = [];
+  const bodyIndex = new Map<string, number>();
+  const answers = [];
+  for (const { request, answer } of replayed) {
+    let body = bodyIndex.get(answer.body);
+    if (body === undefined) bodyIndex.set(answer.body, (body = bodies.push(answer.body) - 1));
+    const headers = Object.fromEntries(
+      CHOOSING.flatMap((h) => (h in request.headers ? [[h, request.headers[h]]] : [])),
+    );
+    answers.push({
+      request: { method: 'GET', url: request.path, headers },
+      status: answer.status,
+      headers: answer.headers,
+      body,
+    });
+  }
+  writeFileSync(file, JSON.stringify({ bodies, answers }));
 }
 
 /**
- * The ceiling, plain `node bench/ceiling.mjs`, answering exactly `answer` (status, headers, bytes) until serve() gives
- * it the next one: one process serves the scenarios of one server of ours in turn, with the same history as that server.
+ * The ceiling answering `answers`: one process serves the scenarios of one server of ours in turn (serve() gives it
+ * the next), so both carry the same history into each scenario; the field mix's serves the whole mix.
  */
-export async function startCeiling(answer: CapturedAnswer): Promise<Ceiling> {
+export async function startCeiling(answers: Iterable<Replayed>): Promise<Ceiling> {
   const file = join(tmpdir(), `bench-ceiling-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(file, JSON.stringify(answer));
-  const child = spawnServer([join(REPO, 'bench', 'ceiling.mjs'), file], ['ignore', 'pipe', 'ignore']);
+  writeCeilingFile(file, answers);
+  const child = spawnServer(
+    ['--import', 'tsx', join(REPO, 'bench', 'ceiling.ts'), file],
+    ['ignore', 'pipe', 'inherit'],
+  );
   const printed = printedBy(child, 'ceiling');
+  let [m, read] = await printed(/\{"port":(\d+)\}/);
   let loads = 1;
-  const [m] = await printed(/\{"port":(\d+)\}/);
+  const reload = async () => {
+    child.kill('SIGUSR2');
+    [m, read] = await printed(new RegExp(`\\{"loads":${++loads},"misses":(\\d+)\\}`), read);
+    return Number(m[1]);
+  };
   return {
     name: 'ceiling',
     url: `http://127.0.0.1:${m[1]}`,
@@ -31,39 +72,11 @@ export async function startCeiling(answer: CapturedAnswer): Promise<Ceiling> {
       await stopper(child)();
       rmSync(file, { force: true });
     },
-    serve: async (next: CapturedAnswer) => {
-      writeFileSync(file, JSON.stringify(next));
-      loads++;
-      child.kill('SIGUSR2');
-      await printed(new RegExp(`\\{"answer":${loads}\\}`));
+    serve: async (next) => {
+      writeCeilingFile(file, next);
+      await reload();
     },
-  };
-}
-
-export interface CeilingMix extends ServerProcess {
-  /** How many requests it had no captured answer for (it answered those 500). */
-  misses(): Promise<number>;
-}
-
-/**
- * The field mix's ceiling, plain `node bench/ceiling-mix.mjs`, answering each request of the mix with ours' captured
- * answer to it (the file's format is described there).
- */
-export async function startCeilingMix(file: string): Promise<CeilingMix> {
-  const child = spawnServer([join(REPO, 'bench', 'ceiling-mix.mjs'), file], ['ignore', 'pipe', 'inherit']);
-  const printed = printedBy(child, "the field mix's ceiling");
-  let [m, read] = await printed(/\{"port":(\d+)\}/, 0);
-  return {
-    name: 'ceiling (replays the mix)',
-    url: `http://127.0.0.1:${m[1]}`,
-    pid: child.pid!,
-    child,
-    stop: stopper(child),
-    misses: async () => {
-      child.kill('SIGUSR2');
-      [m, read] = await printed(/\{"misses":(\d+)\}/, read);
-      return Number(m[1]);
-    },
+    misses: reload,
   };
 }
 

@@ -1,6 +1,5 @@
 // The field mix's first step: ours' answer to every distinct request of the rotation, asked one at a time (its time is
 // ours' first sight of it), what each kind of request got, and the file from which the ceiling replays those answers.
-import { writeFileSync } from 'node:fs';
 import type { Agent } from 'node:http';
 import { capture, type CapturedAnswer } from './capture.ts';
 import { answerKeyOf, KINDS, type Kind, type MixRequest } from './field-mix.ts';
@@ -27,9 +26,6 @@ export interface KindFigures {
   first_sight_max_ms: number;
   mean_bytes: number;
 }
-
-/** Headers that choose ours' answer (the ceiling keys its answers by them); the rest (X-Forwarded-For) do not. */
-const CHOOSING = ['x-api-key', 'if-none-match', 'accept-encoding', 'origin'];
 
 export interface Capture {
   /** By answerKeyOf: each distinct request with ours' answer and time. */
@@ -93,26 +89,6 @@ function headerOf(a: CapturedAnswer, name: string): string | undefined {
 }
 
 /** The ceiling's file (see bench/ceiling-mix.mjs): each distinct request with ours' answer, bodies stored once. */
-export function writeCeilingFile(file: string, captured: Iterable<Captured>) {
-  const bodies: string[] = [];
-  const bodyIndex = new Map<string, number>();
-  const answers = [];
-  for (const { request, answer } of captured) {
-    let body = bodyIndex.get(answer.body);
-    if (body === undefined) bodyIndex.set(answer.body, (body = bodies.push(answer.body) - 1));
-    const headers = Object.fromEntries(
-      CHOOSING.flatMap((h) => (h in request.headers ? [[h, request.headers[h]]] : [])),
-    );
-    answers.push({
-      request: { method: 'GET', url: request.path, headers },
-      status: answer.status,
-      headers: answer.headers,
-      body,
-    });
-  }
-  writeFileSync(file, JSON.stringify({ bodies, answers }));
-}
-
 function kindFigures(rotation: readonly MixRequest[], distinct: Map<string, Captured>): Record<string, KindFigures> {
   const out: Record<string, KindFigures> = {};
   for (const kind of KINDS) {

@@ -3,6 +3,7 @@
 // deterministic rotation of requests in the proportions of issue 24, each carrying what a browser or a TLS proxy adds.
 import { createKeys, facilityIdOf, generateDb, listingCodeOf, listingIdIn, revokeKeys, type BenchDb } from './data.ts';
 import type { BenchRequest } from './load.ts';
+import { keyOf } from '../ceiling.ts';
 import { alphanumeric, intIn, pick, seeded, type Random } from './random.ts';
 
 export interface FieldSettings {
@@ -81,7 +82,9 @@ export function fieldSizes(s: FieldSettings): number[] {
 
 export function generateFieldDb(dir: string, s: FieldSettings): BenchDb {
   const sizes = fieldSizes(s);
-  return generateDb(dir, 'field', sizes.length, sizes, new Set([sizes.length - 1]));
+  // The abuse scenario's database (with unkeyed large facilities) has long fields in the last, the one it crawls.
+  const abuse = s.unkeyedLarge > 0;
+  return generateDb(dir, abuse ? 'abuse' : 'field', sizes.length, sizes, new Set(abuse ? [sizes.length - 1] : []));
 }
 
 /** The keyed facilities: the large one and others spread evenly over the ordinary ones. */
@@ -266,7 +269,5 @@ export function fieldRotation(world: FieldWorld, s: FieldSettings, seed = 2024):
   return out;
 }
 
-/** The key under which ours' answer to a request is kept: what chose that answer (bench/ceiling-mix.mjs builds the
- * same). */
-export const answerKeyOf = (r: BenchRequest) =>
-  `GET ${r.path}\n${r.headers['x-api-key'] ?? ''}\n${r.headers['if-none-match'] ?? ''}\n${r.headers['accept-encoding'] ?? ''}\n${r.headers.origin ?? ''}`;
+/** The key under which ours' answer to a request is kept: what chose that answer, as the ceiling keys it. */
+export const answerKeyOf = (r: BenchRequest) => keyOf('GET', r.path, r.headers);

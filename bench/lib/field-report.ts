@@ -67,7 +67,6 @@ export function fieldTables(e: FieldEntry): string {
       sides,
     ) +
     `ours / ceiling (paired): req/s ${e.ratio_rps} (95 % interval ${e.ratio_rps_interval.join('-')} over ${e.ours.rounds.length} pairs), p99 ${e.ratio_p99}, CPU per request ${e.ratio_cpu}; ours / peer req/s ${e.ratio_rps_vs_peer}\n` +
-    `ours / ceiling taking turns in ${e.sliced.slice_ms} ms slices (both under load, one stopped at a time): req/s ${e.sliced.ratio_rps} (95 % interval ${e.sliced.ratio_rps_interval.join('-')} over ${e.sliced.runs.length} runs of ${e.sliced.seconds} s)\n` +
     'the peer compresses nothing and sends no ETag (its 304 requests get a 200 with the body), and renders its own rental page\n'
   );
 }

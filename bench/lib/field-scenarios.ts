@@ -9,25 +9,26 @@ import { ABUSE_FULL, ABUSE_QUICK, abuseTargets, issueAbuseKeys, measureAbuse, ty
 import { PATTERNS, ROTATE, UPLOAD } from './abuse-patterns.ts';
 import { fieldTables } from './field-report.ts';
 import { measureFieldMix, type FieldEntry, type FieldRun } from './field.ts';
-import { FIELD_FULL, FIELD_QUICK, fieldRotation, generateFieldDb, issueFieldKeys } from './field-mix.ts';
+import {
+  FIELD_FULL,
+  FIELD_QUICK,
+  fieldRotation,
+  generateFieldDb,
+  issueFieldKeys,
+  type FieldSettings,
+} from './field-mix.ts';
 import { CORE_BOUND, WAIT_BOUND } from './sanity.ts';
-import { serveHasFlag, startOurs, startPeer } from './servers.ts';
+import { startOurs, startPeer } from './servers.ts';
 
 export async function fieldScenarios(
   r: FieldRun & { quick: boolean; field: boolean; abuse: boolean; pinned: string },
 ): Promise<{ field_mix?: FieldEntry; abuse?: AbuseEntry[] }> {
-  const settings = r.quick ? FIELD_QUICK : FIELD_FULL;
-  const db = generateFieldDb(r.dir, settings);
-  r.out(`\nfield database: ${describeDb(db)}, generated in ${db.seconds.toFixed(1)} s\n`);
-  if (!serveHasFlag('--trust-proxy'))
-    r.out('note: `listings serve` has no --trust-proxy yet: ours is given TRUST_PROXY=127.0.0.1 instead\n');
-  let ours = r.track(await startOurs('ours (field)', db.file, { trustProxy: '127.0.0.1', panel: r.abuse }));
-  // Every key is issued (and some revoked) before any measuring: a write to the database empties ours' caches.
-  const world = issueFieldKeys(db, settings);
-  const abuseKeys = r.abuse ? issueAbuseKeys(world, abuseTargets(world)) : [];
-
+  const all = r.quick ? FIELD_QUICK : FIELD_FULL;
+  // The field mix's database has one large facility; the abuse scenario's database adds its own large ones.
   let field: FieldEntry | undefined;
   if (r.field) {
+    const settings = { ...all, unkeyedLarge: 0 };
+    const { db, ours, world } = await startWorld(settings, false, r);
     const peer = r.track(await startPeer(db.file));
     const rotation = fieldRotation(world, settings);
     field = await measureFieldMix(world, settings, rotation, ours, peer, r);
@@ -38,11 +39,8 @@ export async function fieldScenarios(
         `${settings.addresses.toLocaleString('en-US')} client addresses; ${r.load.connections} connections, ${r.pairs} x ${r.load.duration} s for ours and the ceiling, ${Math.floor(r.pairs / 3)} for the peer, alternating; ${r.pinned}):\n`,
     );
     r.out(fieldTables(field));
-    for (const [how, x] of [
-      ['in rounds', field.ratio_rps],
-      ['in slices', field.sliced.ratio_rps],
-    ] as const)
-      if (x > 1) r.sanity.push(`field mix ${how}: ours at ${x}x a server that only replays its answers`);
+    if (field.ratio_rps > 1)
+      r.sanity.push(`field mix: ours at ${field.ratio_rps}x a server that only replays its answers`);
     for (const [name, side] of [
       ['ours', field.ours],
       ['the ceiling', field.ceiling],
@@ -56,15 +54,15 @@ export async function fieldScenarios(
       r.sanity.push(
         `field mix: the ceiling kept its core ${Math.round(field.ceiling.core_busy * 100)} % busy (ours ${Math.round(field.ours.core_busy * 100)} %, the load generator ${Math.round(field.ceiling.generator_busy * 100)} % of its own): its req/s is not its limit, so the req/s ratio flatters ours; compare CPU µs/req (ratio ${field.ratio_cpu})`,
       );
+    await ours.stop();
   }
 
   const abuse: AbuseEntry[] = [];
   const s = r.quick ? ABUSE_QUICK : ABUSE_FULL;
-  // Abuse starts on a fresh process: its RSS figures are not the field mix's caches.
-  if (r.abuse && r.field) {
-    await ours.stop();
-    ours = r.track(await startOurs('ours (abuse)', db.file, { trustProxy: '127.0.0.1', panel: true }));
-  }
+  if (!r.abuse) return { field_mix: field };
+  // Abuse runs on its own database and a fresh process: its RSS figures are not the field mix's caches.
+  const { db, ours, world } = await startWorld(all, true, r);
+  const abuseKeys = issueAbuseKeys(world, abuseTargets(world));
   // A quick run (CI: does it run end to end) measures every pattern on the large facility's key alone.
   for (const keys of r.quick ? abuseKeys.slice(-1) : abuseKeys)
     for (const pattern of PATTERNS) abuse.push(await measureAbuse(world, keys, ours, s, pattern, r.broken));
@@ -91,4 +89,15 @@ export async function fieldScenarios(
   }
   await ours.stop();
   return { field_mix: field, abuse: abuse.length > 0 ? abuse : undefined };
+}
+
+/** A database of these settings, ours serving it behind a trusted proxy (with its panel for abuse), and its keys. */
+async function startWorld(settings: FieldSettings, panel: boolean, r: FieldRun & { quick: boolean }) {
+  const db = generateFieldDb(r.dir, settings);
+  r.out(`\n${panel ? 'abuse' : 'field'} database: ${describeDb(db)}, generated in ${db.seconds.toFixed(1)} s\n`);
+  const ours = r.track(
+    await startOurs(`ours (${panel ? 'abuse' : 'field'})`, db.file, { trustProxy: '127.0.0.1', panel }),
+  );
+  // Every key is issued (and some revoked) before any measuring: a write to the database empties ours' caches.
+  return { db, ours, world: issueFieldKeys(db, settings) };
 }

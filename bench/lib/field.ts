@@ -3,18 +3,16 @@
 // starting at another place in it; afterwards every distinct request is asked again, to check that ours still answers
 // as it did when captured.
 import { Agent } from 'node:http';
-import { join } from 'node:path';
 import { describeDb } from './data.ts';
-import { captureRotation, writeCeilingFile, type KindFigures } from './field-capture.ts';
+import { captureRotation, type KindFigures } from './field-capture.ts';
 import type { FieldSettings, FieldWorld, MixRequest } from './field-mix.ts';
 import type { Generator, Load } from './load.ts';
 import { measure, type Round } from './measure.ts';
 import { sideOf, type Side } from './report.ts';
 import { pairedInterval, pairedRatio } from './scenarios.ts';
 import { capture, differences } from './capture.ts';
-import { startCeilingMix } from './ceilings.ts';
+import { startCeiling } from './ceilings.ts';
 import type { ServerProcess } from './servers.ts';
-import { measureSliced, SLICE_MS, type SlicedFigures } from './sliced.ts';
 
 export interface FieldRun {
   generator: string;
@@ -25,8 +23,6 @@ export interface FieldRun {
   /** Rounds of ours and the ceiling in the field mix (the peer runs in every third): its ratio is the one goal that
    * needs the precision, and this machine's speed moves by tens of percent from one round to the next. */
   pairs: number;
-  /** Runs of ours and the ceiling taking turns in slices (sliced.ts), each three rounds long. */
-  slicedRuns: number;
   dir: string;
   /** Registers a started server, so that an unexpected exit is reported. */
   track: <T extends ServerProcess>(s: T) => T;
@@ -54,8 +50,6 @@ export interface FieldEntry {
   ratio_p99: number;
   ratio_cpu: number;
   ratio_rps_vs_peer: number;
-  /** ratio_rps measured again with ours and the ceiling taking turns in slices of SLICE_MS: the precise figure. */
-  sliced: SlicedFigures & { slice_ms: number; seconds: number };
   /** Per side and round: answers outside 2xx/3xx against how many the captured answers predict. */
   error_answers: { side: string; round: number; observed: number; expected: number }[];
   /** Statuses that changed between capture and the check after the rounds ("200 -> 429": count). */
@@ -73,9 +67,7 @@ export async function measureFieldMix(
   const agent = new Agent({ keepAlive: true, maxSockets: 4, timeout: 4_000 }); // below the server's Keep-Alive: timeout=5
   const { distinct, seconds: captureSeconds, kinds, statuses } = await captureRotation(rotation, ours, agent, r);
 
-  const file = join(r.dir, 'ceiling-mix.json');
-  writeCeilingFile(file, distinct.values());
-  const ceiling = r.track(await startCeilingMix(file));
+  const ceiling = r.track(await startCeiling(distinct.values()));
   // The ceiling must answer as ours did: checked on a sample of the distinct requests.
   const sample = [...distinct.values()].filter((_, i) => i % Math.max(1, Math.floor(distinct.size / 300)) === 0);
   for (const c of sample) {
@@ -125,8 +117,6 @@ export async function measureFieldMix(
         r.sanity.push(`field mix, round ${i}: ${server.name}: ${round.socketErrors} socket errors or timeouts (2 s)`);
     }
   }
-  const seconds = 3 * r.load.duration;
-  const sliced = await measureSliced(r.run, ours, ceiling, rotation, { ...r.load, duration: seconds }, r.slicedRuns);
   const misses = await ceiling.misses();
   if (misses > 0) r.broken.push(`field mix: the ceiling had no captured answer for ${misses} requests`);
   await ceiling.stop();
@@ -168,7 +158,6 @@ export async function measureFieldMix(
       sides.peer,
       (x) => x.rps,
     ),
-    sliced: { ...sliced, slice_ms: SLICE_MS, seconds },
     error_answers: errorAnswers,
     changed_after: changed,
   };

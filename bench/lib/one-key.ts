@@ -1,7 +1,6 @@
 // The one-key scenarios measured: each on several fresh sets of processes (ours, its ceiling, the peer), the rounds of
 // every set pooled into one entry per scenario (scenarios.ts, entryOf), and printed per generator.
-import type { CapturedAnswer } from './capture.ts';
-import { startCeiling, type Ceiling } from './ceilings.ts';
+import { startCeiling, type Ceiling, type Replayed } from './ceilings.ts';
 import type { Generator, Load } from './load.ts';
 import { entrySanity } from './sanity.ts';
 import { entryOf, measureScenario, scenarioTables, scenariosFor, type Entry, type Measured } from './scenarios.ts';
@@ -16,8 +15,6 @@ export interface OneKeyRun {
   rounds: number;
   load: Load;
   warmUp: Load;
-  /** Runs in slices per scenario and set of processes, after its rounds, with the first generator only. */
-  slicedRuns: number;
   pinned: string;
   selected: (name: string) => boolean;
   track: <T extends ServerProcess>(s: T) => T;
@@ -47,7 +44,6 @@ export async function measureOneKey(r: OneKeyRun): Promise<Record<string, Record
           ceilingFor: set.ceilingFor,
           track: r.track,
           broken: r.broken,
-          slicedRuns: generator === r.generators[0]![0] ? r.slicedRuns : 0,
         });
         scenarios.set(s.name, s);
         parts.set(s.name, [...(parts.get(s.name) ?? []), part]);
@@ -99,9 +95,9 @@ async function oneKeyProcesses(r: OneKeyRun) {
     )
   ).filter((s) => r.selected(s.name));
   const ceilings = new Map<ServerProcess, Ceiling>();
-  const ceilingFor = async (server: ServerProcess, first: CapturedAnswer) => {
+  const ceilingFor = async (server: ServerProcess, first: Replayed) => {
     let c = ceilings.get(server);
-    if (!c) ceilings.set(server, (c = r.track(await startCeiling(first))));
+    if (!c) ceilings.set(server, (c = r.track(await startCeiling([first]))));
     return c;
   };
   const stop = async () => {

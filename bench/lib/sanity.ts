@@ -14,8 +14,6 @@ export function entrySanity(generator: string, name: string, entry: Entry): stri
   const lines: string[] = [];
   const say = (text: string) => lines.push(`${generator} ${name}: ${text}`);
   if (entry.ratio_rps > 1) say(`ours at ${entry.ratio_rps}x a server that only replays bytes`);
-  if (entry.sliced && entry.sliced.ratio_rps > 1)
-    say(`in slices, ours at ${entry.sliced.ratio_rps}x a server that only replays bytes`);
   // Neither server kept its core busy: the generator or the loopback set the pace, and req/s compares those.
   const busiest = Math.max(entry.ours.core_busy, entry.ceiling.core_busy);
   if (busiest < CORE_BOUND)

@@ -5,9 +5,8 @@ import type { BenchRequest, Generator, Load } from './load.ts';
 import { measure, type Round } from './measure.ts';
 import { median, medianInterval, ratio, sideOf, table, type Side } from './report.ts';
 import { capture, differences, type CapturedAnswer } from './capture.ts';
-import type { Ceiling } from './ceilings.ts';
+import type { Ceiling, Replayed } from './ceilings.ts';
 import type { ServerProcess } from './servers.ts';
-import { measureSliced, SLICE_MS, slicedFiguresOf, type SlicedFigures } from './sliced.ts';
 
 export interface Scenario {
   name: string;
@@ -38,8 +37,6 @@ export interface Entry {
   ratio_rps_per_process: number[];
   peer?: Side;
   ratio_rps_vs_peer?: number;
-  /** Ours and the ceiling taking turns in slices (sliced.ts), the runs of every process pair pooled: the precise ratio. */
-  sliced?: SlicedFigures;
 }
 
 /** One scenario's rounds against one set of processes: the answer captured, then each side's rounds. */
@@ -48,8 +45,6 @@ export interface Measured {
   ours: Round[];
   ceiling: Round[];
   peer: Round[];
-  /** Its runs in slices, after the rounds (none when the run asks for none). */
-  sliced: SlicedFigures['runs'];
 }
 
 export async function scenariosFor(
@@ -97,13 +92,11 @@ export interface Run {
   peer: ServerProcess;
   /** The ceiling paired with a server of ours (started with that server's first scenario), told which answer to
    * replay before each scenario: it carries the same history of traffic as that server. */
-  ceilingFor: (ours: ServerProcess, first: CapturedAnswer) => Promise<Ceiling>;
+  ceilingFor: (ours: ServerProcess, first: Replayed) => Promise<Ceiling>;
   /** Registers a started ceiling, so that an unexpected exit is reported. */
   track: (s: ServerProcess) => ServerProcess;
   /** Where what broke is written (a ceiling that answers otherwise, unexpected errors). */
   broken: string[];
-  /** Runs of ours and the ceiling in slices after the rounds, each of `load.duration` (0: none). */
-  slicedRuns?: number;
 }
 
 /** One scenario on one set of processes: capture our answer, have the ceiling replay it, check it answers the same,
@@ -115,8 +108,9 @@ export async function measureScenario(s: Scenario, r: Run): Promise<Measured> {
     answer = await capture(ours.url + s.request.path, s.request.headers);
   if (s.primeUntil !== undefined && answer.status !== s.primeUntil)
     r.broken.push(`${s.name}: never answered ${s.primeUntil}`);
-  const ceiling = await r.ceilingFor(ours, answer);
-  await ceiling.serve(answer);
+  const replayed = { request: s.request, answer };
+  const ceiling = await r.ceilingFor(ours, replayed);
+  await ceiling.serve([replayed]);
   const diff = differences(answer, await capture(ceiling.url + s.request.path, s.request.headers));
   if (diff.length > 0) r.broken.push(`${s.name}: the ceiling does not answer what ours does: ${diff.join('; ')}`);
   const servers: ['ours' | 'ceiling' | 'peer', ServerProcess][] = [
@@ -141,11 +135,7 @@ export async function measureScenario(s: Scenario, r: Run): Promise<Measured> {
       sides[side].push(round);
     }
   }
-  // The rounds' ratios spread with the machine's spells; in slices both servers share them (sliced.ts).
-  const sliced = r.slicedRuns
-    ? (await measureSliced(r.run, ours, ceiling, [s.request], r.load, r.slicedRuns)).runs
-    : [];
-  return { answer, ...sides, sliced };
+  return { answer, ...sides };
 }
 
 /**
@@ -168,8 +158,6 @@ export function entryOf(s: Scenario, parts: Measured[]): Entry {
     ratio_rps_interval: pairedInterval(ours, ceiling, rps),
     ratio_rps_per_process: parts.map((p) => pairedRatio(p.ours, p.ceiling, rps)),
   };
-  const sliced = parts.flatMap((p) => p.sliced);
-  if (sliced.length > 0) entry.sliced = slicedFiguresOf(sliced);
   if (s.peer) {
     entry.peer = sideOf(all('peer'));
     entry.ratio_rps_vs_peer = pairedRatio(ours, all('peer'), rps);
@@ -202,7 +190,6 @@ export function scenarioTables(entries: Record<string, Entry>): string {
     e.ceiling.rps,
     e.ratio_rps,
     e.ratio_rps_interval.join('-'),
-    e.sliced ? `${e.sliced.ratio_rps} (${e.sliced.ratio_rps_interval.join('-')})` : '-',
     e.ours.p50_ms,
     e.ceiling.p50_ms,
     e.ours.p99_ms,
@@ -233,17 +220,7 @@ export function scenarioTables(entries: Record<string, Entry>): string {
         ]
       : [],
   );
-  const head = [
-    'scenario',
-    'status',
-    'bytes',
-    'ours req/s',
-    'ceiling req/s',
-    'ratio',
-    'ratio 95 %',
-    'in slices (95 %)',
-    'ours p50 ms',
-  ];
+  const head = ['scenario', 'status', 'bytes', 'ours req/s', 'ceiling req/s', 'ratio', 'ratio 95 %', 'ours p50 ms'];
   const tail = [
     'ceil p50 ms',
     'ours p99 ms',
@@ -260,7 +237,6 @@ export function scenarioTables(entries: Record<string, Entry>): string {
     ) +
     'ratios: the median of the per-round ratios (round i of each side ran back to back), pooled over fresh process pairs;\n' +
     '95 %: the interval of that median; per process pair: the ratio within each pair; req/s, ms and µs: medians;\n' +
-    `in slices: ours and the ceiling both under load, taking turns on the core every ${SLICE_MS} ms (the median run)\n` +
     '\nagainst the peer (Fastify 5 + better-sqlite3, querying and serialising per request):\n' +
     table(
       [
