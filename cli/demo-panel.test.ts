@@ -76,9 +76,9 @@ describe('the demo operator', () => {
 
 describe('the demo panel port', () => {
   it('is PANEL_PORT when given, else the one after the API port, else any free one', () => {
-    expect(demoPanelPort(8787, undefined)).toBe(8788);
-    expect(demoPanelPort(9000, undefined)).toBe(9001);
+    expect(demoPanelPort(8787, '')).toBe(8788);
+    expect(demoPanelPort(9000, '')).toBe(9001);
     expect(demoPanelPort(9000, 9100)).toBe(9100);
-    expect(demoPanelPort(0, undefined)).toBe(0);
+    expect(demoPanelPort(0, '')).toBe(0);
   });
 });

@@ -65,8 +65,8 @@ function readOperatorFile(file: string): DemoOperatorFile | undefined {
 }
 
 /** PANEL_PORT (--panel-port) when given; else the port after the API's (8788 beside 8787), or any free one beside port 0. */
-export function demoPanelPort(apiPort: number, panelPort: number | undefined): number {
-  if (panelPort !== undefined) return panelPort;
+export function demoPanelPort(apiPort: number, panelPort: number | ''): number {
+  if (panelPort !== '') return panelPort;
   return apiPort === 0 ? 0 : apiPort + 1;
 }
 

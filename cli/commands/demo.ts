@@ -47,9 +47,11 @@ export function demoCommand(io: Io): Command {
     .addOption(portOption())
     .addOption(publicUrlOption('URL the browser reaches the server at'))
     .addOption(
-      new Option('--panel-port <port>', "the operator's panel's port (default: the API's port + 1, 8788)")
+      new Option('--panel-port <port>', "the operator's panel's port")
         .env('PANEL_PORT')
-        .argParser(parsePort),
+        // An empty variable (`PANEL_PORT= npm start`) is an unset one, as for the other settings.
+        .argParser((value: string, previous: number | '') => (value === '' ? previous : parsePort(value)))
+        .default('', "the API's port + 1, 8788"),
     )
     .option('--verbose', 'a log line per request (env LOG=1); by default the demo prints its URLs, then only errors')
     .option('--quiet', 'no request log lines (the default; kept for scripts that pass it)')
@@ -66,16 +68,16 @@ export function demoCommand(io: Io): Command {
         '',
         'Examples:',
         '  $ npm start',
-        '  $ PORT=9000 npm start                    # the panel on 9001',
-        '  $ PANEL_PORT=9100 npm start',
-        '  $ npm start -- --verbose                  # a log line per request',
-        '  $ npm start -- --db /tmp/demo/demo.db    # a second, separate demo',
+        '  $ PORT=9000 npm start                   # the panel on 9001',
+        '  $ PANEL_PORT=9100 npm start             # the panel alone on another port',
+        '  $ npm start -- --verbose                # a log line per request',
+        '  $ npm start -- --db /tmp/demo/demo.db   # a second, separate demo',
       ].join('\n'),
     )
     .action(
       async (
         flags: Pick<Settings, 'host' | 'port' | 'publicUrl'> & {
-          panelPort?: number;
+          panelPort: number | '';
           quiet?: boolean;
           verbose?: boolean;
         },
