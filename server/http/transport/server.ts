@@ -91,34 +91,33 @@ export function startServer(handler: RequestHandler, log: JsonLog, opts: ServeOp
   );
   // Requests are answered in batches, after the event loop's poll phase has read every socket that had data: one
   // freshness check then covers the whole batch (docs: "Freshness"), instead of one check per request.
-  /** Request, response, request, response, ...: no pair object per request. */
-  let pending: (IncomingMessage | ServerResponse | Answer | null)[] = [];
+  let pending: { req: IncomingMessage; res: ServerResponse }[] = [];
   function onRequest(req: IncomingMessage, res: ServerResponse) {
-    if (pending.push(req, res) === 2) setImmediate(answerPending);
+    if (pending.push({ req, res }) === 1) setImmediate(answerPending);
   }
   function answerPending() {
     // Requests parsed while this batch is answered (from bytes already read) start a batch of their own.
     const batch = pending;
     pending = [];
-    if (handler.prepare) void handler.prepare(batch.length / 2).then(() => answerBatch(batch));
+    if (handler.prepare) void handler.prepare(batch.length).then(() => answerBatch(batch));
     else answerBatch(batch);
   }
-  function answerBatch(batch: (IncomingMessage | ServerResponse | Answer | null)[]) {
+  function answerBatch(batch: { req: IncomingMessage; res: ServerResponse }[]) {
     // Every answer of the batch first, then every write: the handler's code and data stay in the CPU's caches across
     // the batch instead of being evicted by Node's write path and a syscall between each two requests.
+    const answers: (Answer | null)[] = [];
     handler.batch(() => {
-      for (let i = 0; i < batch.length; i += 2) {
+      for (const { req } of batch) {
         // The handler never throws; if it ever did, that request's socket goes, not the rest of the batch.
         try {
-          batch[i] = answerOf(batch[i] as IncomingMessage);
+          answers.push(answerOf(req));
         } catch {
-          batch[i] = null;
+          answers.push(null);
         }
       }
     });
-    for (let i = 0; i < batch.length; i += 2) {
-      const res = batch[i + 1] as ServerResponse;
-      const answer = batch[i] as Answer | null;
+    batch.forEach(({ res }, i) => {
+      const answer = answers[i]!;
       try {
         if (answer === null) res.destroy();
         else if (answer.later) void answer.later.then((a) => writeLater(res, a));
@@ -127,7 +126,7 @@ export function startServer(handler: RequestHandler, log: JsonLog, opts: ServeOp
         // A socket that broke mid-answer must not cost the rest of the batch theirs.
         res.destroy();
       }
-    }
+    });
   }
   const trusted = new Set(opts.trustProxy ?? []);
   function answerOf(req: IncomingMessage): Answer {
@@ -162,8 +161,6 @@ export function startServer(handler: RequestHandler, log: JsonLog, opts: ServeOp
   let closing = false;
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => {
-    // Node caches the peer's address as a new property: read now, not at some later request, every socket keeps one shape.
-    void s.remoteAddress;
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
