@@ -12,11 +12,16 @@ describe('readKeyForm', () => {
         label: 'Broker',
         allowed_origins: ['https://a.example', 'https://b.example:8443'],
         rate_per_s: 10,
+        burst: null,
       },
+    });
+    expect(readKeyForm({ label: 'b', origins: '', rate: '10/s', burst: ' 50 ' })).toMatchObject({
+      ok: true,
+      limits: { rate_per_s: 10, burst: 50 },
     });
     expect(readKeyForm({ label: '', origins: '', rate: ' ' })).toEqual({
       ok: true,
-      limits: { label: '', allowed_origins: [], rate_per_s: null },
+      limits: { label: '', allowed_origins: [], rate_per_s: null, burst: null },
     });
   });
 

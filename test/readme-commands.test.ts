@@ -183,12 +183,18 @@ describe('shell blocks pasted in order into a fresh clone', () => {
     expect(shellBlocks('README.md', DOCS.get('README.md')!)[0]!.text).toContain(DEMO);
   });
 
-  /** A server on `serverPort` from `command`, after stopping whatever this run left on that port. */
+  /**
+   * A server on `serverPort` from `command`, after stopping whatever this run left on that port; `npm start` also runs
+   * the operator's panel on PANEL_PORT, so it takes that port too.
+   */
   async function serve(session: ShellSession, command: string, serverPort: number): Promise<string> {
-    const previous = servers.get(serverPort);
-    if (previous) await stopJob(previous);
+    const ports = command.includes(DEMO) ? [serverPort, Number(env.PANEL_PORT)] : [serverPort];
+    for (const held of ports) {
+      const previous = servers.get(held);
+      if (previous) await stopJob(previous);
+    }
     const job = await session.start(command);
-    servers.set(serverPort, { ...job, command });
+    for (const held of ports) servers.set(held, { ...job, command });
     if (job.shell) return job.shell;
     return untilServing(job, serverPort).then(
       () => '',
