@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { describeDb, generateDb, issueKeys } from './lib/data.ts';
 import { fieldScenarios } from './lib/field-scenarios.ts';
 import { runAutocannon, runWrk, wrkInstalled, type Generator, type Load } from './lib/load.ts';
-import { machine } from './lib/report.ts';
+import { machine, resultsText } from './lib/report.ts';
 import { compileBenchServers, pinLoadGenerator, REPO, startOurs, type ServerProcess } from './lib/servers.ts';
 import { measureOneKey } from './lib/one-key.ts';
 import { exportThroughput, freshnessCheckCost, measureScale, sustained } from './lib/extra.ts';
@@ -234,13 +234,9 @@ async function main() {
   }
 }
 
-const RAW = new Set(['rounds', 'runs', 'error_answers', 'ratio_rps_per_process']);
-
 function writeReport(report: Record<string, unknown>) {
   const seconds = Math.round((Date.now() - started) / 1000);
-  // The summary only: each round's and run's raw figures stay in this run's output, not in the committed file.
-  const summary = (key: string, v: unknown) => (RAW.has(key) && Array.isArray(v) ? undefined : v);
-  writeFileSync(`${outFile}.tmp`, JSON.stringify({ ...report, seconds }, summary, 2) + '\n');
+  writeFileSync(`${outFile}.tmp`, resultsText({ ...report, seconds }) + '\n');
   renameSync(`${outFile}.tmp`, outFile); // a run stopped mid-write leaves the previous results whole
   out(`\nwrote ${outFile} (${seconds} s)\n`);
 }

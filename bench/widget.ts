@@ -10,7 +10,7 @@ import { freePort, launchChromium } from '../tools/launch.ts';
 import { startApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { generateDb, issueKeys } from './lib/data.ts';
-import { machine, median } from './lib/report.ts';
+import { machine, median, resultsText } from './lib/report.ts';
 import { ensureBuilt } from '../tools/build.ts';
 import { REPO } from './lib/servers.ts';
 
@@ -97,7 +97,7 @@ async function main() {
     data_to_painted_ms: summaryOf(painted),
     bundle: { bytes: bundle.length, gzip_bytes: gzip, gzip_budget_bytes: BUDGET_GZIP_BYTES },
   };
-  writeFileSync(args.out!, JSON.stringify(report, null, 2) + '\n');
+  writeFileSync(args.out!, resultsText(report) + '\n');
   out(
     `storage-listings widget bench — ${report.machine.cpu}, ${report.machine.cores} cores, Node ${report.machine.node}, headless Chromium\n`,
   );

@@ -80,3 +80,21 @@ function fmt(n: number): string {
   if (Number.isInteger(n) && Math.abs(n) >= 100) return n.toLocaleString('en-US');
   return String(n);
 }
+
+/** Fields of raw figures per round or run: printed during a run, left out of the results file. */
+const RAW = new Set(['rounds', 'runs', 'error_answers', 'ratio_rps_per_process']);
+
+/** A results file's text: the summary without raw rounds, an object or array of plain values on one line when short. */
+export function resultsText(value: unknown, indent = ''): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  const entries = Array.isArray(value)
+    ? value.map((v) => [undefined, v] as const)
+    : Object.entries(value).filter(([k, v]) => v !== undefined && !(RAW.has(k) && Array.isArray(v)));
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
+  const item = ([k, v]: readonly [string | undefined, unknown], at: string) =>
+    `${k === undefined ? '' : `${JSON.stringify(k)}: `}${resultsText(v, at)}`;
+  const flat = `${open}${entries.map((e) => item(e, '')).join(', ')}${close}`;
+  if (entries.every(([, v]) => v === null || typeof v !== 'object') && flat.length <= 160) return flat;
+  const inner = `${indent}  `;
+  return `${open}\n${entries.map((e) => inner + item(e, inner)).join(',\n')}\n${indent}${close}`;
+}
