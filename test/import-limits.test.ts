@@ -5,7 +5,7 @@ import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EXIT_BAD_INPUT, runCli } from '../cli/program.ts';
-import { facilityOf } from '../bench/lib/data.ts';
+import { longFieldsFacility } from './helpers/long-fields.ts';
 import { parseImport } from '../server/domain/import.ts';
 import { openDb } from '../server/store/db.ts';
 import { applyImport } from '../server/store/facilities.ts';
@@ -123,8 +123,8 @@ describe('limits that bound a facility’s answers', () => {
     expect(() => parseImport(JSON.stringify(data), 'limits.json')).not.toThrow();
   });
 
-  it('accepts the bench’s largest facility: 10,000 listings with 2 photos each', () => {
-    const file = { facilities: [facilityOf(0, 10_000)] };
+  it('accepts the largest facility the bench serves: 10,000 listings with long descriptions and 2 long photo URLs each', () => {
+    const file = { facilities: [longFieldsFacility('large-1', 10_000).json] };
     expect(parseImport(JSON.stringify(file), 'bench.json').facilities[0]!.listings).toHaveLength(10_000);
   });
 
