@@ -25,7 +25,7 @@ const { values: args } = parseArgs({
 const runs = Number(args.runs ?? (args.quick ? 5 : 30));
 const listings = Number(args.listings);
 const BUNDLE = join(REPO, 'dist', 'widget', 'storage-listings.js');
-const BUDGET_GZIP_BYTES = 18 * 1024; // test/widget-size.test.ts
+const BUDGET_GZIP_BYTES = 22 * 1024; // test/widget-size.test.ts
 const out = (text: string) => process.stdout.write(text);
 
 interface PageResult {
