@@ -76,7 +76,13 @@ describe.each(PANEL_BROWSERS)("the panel's components in %s", (name) => {
       const copied: string[] = ((window as unknown as { copied: string[] }).copied = []);
       navigator.clipboard.writeText = async (text: string) => void copied.push(text);
     });
-    await page.click('panel-copy button');
+    // The live preview above the snippet renders its cards as the page settles, moving the button: once they are
+    // there, the button is clicked where it is.
+    await page.waitForFunction(
+      () => document.querySelector('storage-listings')?.shadowRoot?.querySelector('[part~="listing"]') != null,
+      { timeout: 30_000 },
+    );
+    await page.$eval('panel-copy button', (button) => (button as HTMLButtonElement).click());
     await page.waitForFunction(() => document.querySelector('panel-copy [role=status]')?.textContent === 'Copied');
     const copied = await page.evaluate(() => (window as unknown as { copied: string[] }).copied);
     expect(copied).toEqual([await page.$eval('#embed', (e) => (e as HTMLTextAreaElement).value)]);
