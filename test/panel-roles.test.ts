@@ -174,3 +174,22 @@ describe("a viewer's upload over a socket", () => {
     }
   });
 });
+
+describe('what a role is shown', () => {
+  it('shows a viewer no form it would be refused, and a manager every one', async () => {
+    await store.createKey({ facilityId: 'wro-1', prefix: 'svc' });
+    const forms = async (role: Role) => {
+      const s = await sessionAs(client, emailOf(role));
+      const api = String((await s.as('GET', '/facilities/wro-1/api')).body);
+      const snapshots = String((await s.as('GET', '/facilities/wro-1/snapshots')).body);
+      return {
+        generate: api.includes('action="/facilities/wro-1/keys"'),
+        revoke: /action="\/keys\/key_[A-Za-z0-9]+\/revoke"/.test(api),
+        publish: snapshots.includes('/snapshots/publish"'),
+        importLink: api.includes('href="/import"'),
+      };
+    };
+    expect(await forms('viewer')).toEqual({ generate: false, revoke: false, publish: false, importLink: false });
+    expect(await forms('manager')).toEqual({ generate: true, revoke: true, publish: true, importLink: true });
+  });
+});

@@ -7,7 +7,7 @@ import type { KeyInfo } from '../../store/keys.ts';
 import type { Authenticated } from '../auth.ts';
 import type { Texts } from '../i18n/i18n.ts';
 import { DEFAULT_EMBED, embedSnippet } from '../../../shared/embed-options.ts';
-import { csrfField, when } from './layout.ts';
+import { canManage, csrfField, when } from './layout.ts';
 
 const keyPath = (k: KeyInfo, action = '') => `/keys/${encodeURIComponent(k.id)}${action}`;
 const rateOf = (k: KeyInfo) => (k.rate_per_s === null ? '' : formatRate(k.rate_per_s));
@@ -61,7 +61,8 @@ function keyRow(tx: Texts, who: Authenticated, k: KeyInfo): Html {
 <td>${lastUsedText(tx, k.last_used_at)}</td>
 <td>${k.allowed_origins.join(', ') || t.anyOrigin}</td>
 <td>${limitText(tx, k)}</td>`;
-  if (k.revoked_at) return html`<tr class="inactive">${cells}<td></td></tr>`;
+  if (k.revoked_at || !canManage(who))
+    return html`<tr${k.revoked_at ? html` class="inactive"` : ''}>${cells}<td></td></tr>`;
   return html`<tr>${cells}<td>
 <details><summary>${t.edit}<span class="visually-hidden"> ${k.label || t.unlabelled} …${k.hint}</span></summary>
 <panel-key-form><form method="post" action="${keyPath(k)}" class="stack">${csrfField(who)}${limitFields(tx, k.id, k)}<button type="submit">${t.save}</button></form></panel-key-form>
@@ -98,7 +99,13 @@ export function apiBody(
   const { t } = tx;
   return html`${problem ? html`<p class="problems" role="alert">${problem}</p>` : ''}
 ${keys.length === 0 ? html`<p>${t.noKeys}</p>` : keysTable(tx, who, keys)}
-<panel-key-form><form method="post" action="/facilities/${encodeURIComponent(facilityId)}/keys" class="stack generate">
+${canManage(who) ? generateForm(tx, who, facilityId) : ''}`;
+}
+
+/** The form that generates a key: for those whose role may (a viewer sees the keys, not the form). */
+function generateForm(tx: Texts, who: Authenticated, facilityId: string): Html {
+  const { t } = tx;
+  return html`<panel-key-form><form method="post" action="/facilities/${encodeURIComponent(facilityId)}/keys" class="stack generate">
 <h3>${t.generateTitle}</h3>
 ${csrfField(who)}${limitFields(tx, 'new')}
 <button type="submit">${t.generate}</button>

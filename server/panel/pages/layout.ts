@@ -1,6 +1,7 @@
 // The frame of every panel page: landmarks, the product and the operator's brand, the navigation, who is logged in and
 // the logout form.
 import { html, type Html } from '../../http/pages/html.ts';
+import { roleAllows } from '../../domain/roles.ts';
 import type { Authenticated } from '../auth.ts';
 import type { Texts } from '../i18n/i18n.ts';
 
@@ -52,7 +53,7 @@ function nav({ t }: Texts, who: Authenticated): Html {
   return html`<nav aria-label="${t.navPanel}">
 <ul>
 <li><a href="/">${t.facilities}</a></li>
-<li><a href="/import">${t.import}</a></li>
+${canManage(who) ? html`<li><a href="/import">${t.import}</a></li>` : ''}
 <li><a href="/audit">${t.audit}</a></li>
 </ul>
 </nav>
@@ -62,6 +63,9 @@ ${csrfField(who)}
 <button type="submit">${t.logOut}</button>
 </form>`;
 }
+
+/** Whether the operator's role may change keys, imports and snapshots: a viewer is shown no form it would be refused. */
+export const canManage = (who: Authenticated): boolean => roleAllows(who.operator.role, 'manager');
 
 export const csrfField = (who: Authenticated) => html`<input type="hidden" name="csrf" value="${who.session.csrf}">`;
 

@@ -5,7 +5,7 @@ import type { AuditRow } from '../../store/audit.ts';
 import type { Authenticated } from '../auth.ts';
 import type { Texts } from '../i18n/i18n.ts';
 import type { SnapshotState } from '../snapshots.ts';
-import { csrfField, when } from './layout.ts';
+import { canManage, csrfField, when } from './layout.ts';
 
 const detailOf = (r: AuditRow, name: string) => {
   const value = r.detail[name];
@@ -58,10 +58,14 @@ ${recent}`;
 <dt>${t.generated}</dt><dd>${p ? when(tx, p.generatedAt) : '-'}</dd>
 <dt>${t.expires}</dt><dd>${p ? when(tx, p.expiresAt) : '-'}</dd>
 </dl>
-<form method="post" action="/facilities/${encodeURIComponent(facilityId)}/snapshots/publish">
+${
+  canManage(who)
+    ? html`<form method="post" action="/facilities/${encodeURIComponent(facilityId)}/snapshots/publish">
 ${csrfField(who)}
 <button type="submit">${t.publishNow}</button>
-</form>
+</form>`
+    : ''
+}
 ${recent}`;
 }
 
