@@ -381,14 +381,16 @@ describe('npm start, seen in Chromium (and its widget pages in WebKit)', () => {
       const link = wk
         .$('storage-listings')
         .shadow$(`[part~="listing"][data-listing-id="${listing.id}"] [part~="rent-link"]`);
-      // WebKit's WebDriver does not scroll an element of a shadow tree into view before it clicks: the test does.
-      await link.scrollIntoView();
-      await link.click();
       let rental = '';
-      await wk.waitUntil(async () => (rental = (await wk.getWindowHandles()).find((h) => h !== partner) ?? ''), {
-        timeout: 15_000,
-        timeoutMsg: 'no new window',
-      });
+      const newWindow = async () => (rental = (await wk.getWindowHandles()).find((h) => h !== partner) ?? '');
+      // WebKit's WebDriver does not scroll an element of a shadow tree into view before it clicks: the test does. The
+      // page may still move as its photos arrive, so a click that opened nothing is made again where the link is now.
+      for (let attempt = 0; attempt < 3 && !rental; attempt++) {
+        await link.scrollIntoView();
+        await link.click();
+        await wk.waitUntil(newWindow, { timeout: 5_000 }).catch(() => undefined);
+      }
+      expect(rental, 'no new window').not.toBe('');
       try {
         await wk.switchToWindow(rental);
         await wk.waitUntil(
