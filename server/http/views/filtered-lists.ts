@@ -62,7 +62,11 @@ export const CUT_STEP = 1000;
  * after every CUT_STEP listings it passes over or copies: a large facility's cut is made over several event-loop turns,
  * so no other client's answer waits for a whole cut.
  */
-export function* cutInSteps(views: FacilityViews, q: ListQuery): Generator<void, Buffer, void> {
+export function* cutInSteps(
+  views: FacilityViews,
+  q: ListQuery,
+  allocate: (size: number) => Buffer = Buffer.allocUnsafe,
+): Generator<void, Buffer, void> {
   const { area, free, spans, features, unitType } = views;
   const whole = views.list.identity.bytes;
   const order = q.sort ? orderOf(views, q.sort) : undefined;
@@ -83,7 +87,7 @@ export function* cutInSteps(views: FacilityViews, q: ListQuery): Generator<void,
     length += spans[i * 2 + 1]! - spans[i * 2]! + 1;
   }
   const headEnd = spans.length > 0 ? spans[0]! : whole.length - 2;
-  const out = Buffer.allocUnsafe(headEnd + Math.max(0, length - 1) + 2);
+  const out = allocate(headEnd + Math.max(0, length - 1) + 2);
   let at = whole.copy(out, 0, 0, headEnd);
   for (let n = 0; n < picked.length;) {
     const start = n;
@@ -109,9 +113,16 @@ export function filteredBytesOf(views: FacilityViews, q: ListQuery): Buffer {
   }
 }
 
-/** The filtered list's bytes, cut one step per event-loop turn (setImmediate: answers to other requests go between). */
-export function filteredBytesLater(views: FacilityViews, q: ListQuery): Promise<Buffer> {
-  const steps = cutInSteps(views, q);
+/**
+ * The filtered list's bytes, cut one step per event-loop turn (setImmediate: answers to other requests go between),
+ * into `allocate(size)`'s buffer.
+ */
+export function filteredBytesLater(
+  views: FacilityViews,
+  q: ListQuery,
+  allocate: (size: number) => Buffer = Buffer.allocUnsafe,
+): Promise<Buffer> {
+  const steps = cutInSteps(views, q, allocate);
   return new Promise((resolve, reject) => {
     const step = () => {
       try {

@@ -243,6 +243,29 @@ it('a cut larger than offLoopBytes is compressed in the thread pool: one compres
   expect(after.scanned).toBe(0);
 });
 
+it('cuts queued off the event loop at once are made one at a time in one reused buffer, each coming out whole', async () => {
+  const listings = Array.from({ length: 2 * CUT_STEP + 500 }, (_, i) => listingJson(`Q-${i}`, `Queued unit ${i}`, i));
+  applyImport(db, {
+    facilities: [{ id: 'queued-one', name: 'Queued', currency: 'PLN', pricing_rules: [], listings }],
+  } as never);
+  const cache = new ViewsCache(db, URL_BASE, undefined, 0);
+  const views = cache.get('queued-one')!;
+  const whole = JSON.parse(views.list.identity.bytes.toString()) as ListResponse;
+  // Largest first, each cut made in several steps: each later one is written over the one before it in the same buffer.
+  const queries: ListQuery[] = [
+    { sort: 'area' },
+    { sort: '-price' },
+    { min_area: views.areas[2] },
+    { available: 'true' },
+  ];
+  const made = queries.map((q) => cache.listVariant(views, q, 'br').later!);
+  expect(made.every((p) => p instanceof Promise)).toBe(true);
+  const bodies = await Promise.all(made);
+  bodies.forEach((body, i) =>
+    expect(brotliDecompressSync(body.bytes).toString()).toBe(JSON.stringify(expected(whole, queries[i]!))),
+  );
+});
+
 it("a large facility's cut is made in steps over event-loop turns, each of at most CUT_STEP listings, byte for byte", async () => {
   const n = 2 * CUT_STEP + 500;
   const facility = {

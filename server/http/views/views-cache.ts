@@ -26,8 +26,9 @@ import { filteredBytesLater, filteredBytesOf, resultKey, sortAll } from './filte
 /** Facility ids remembered as not served (unknown or inactive), at most this many. */
 const MAX_MISSING = 16_384;
 
-/** A filtered list's coding larger than this is made for its request alone: a few would crowd out whole facilities. */
-const MAX_KEPT_FILTERED_BYTES = 512 * 1024;
+/** A filtered list's coding larger than this is made for its request alone: a few would crowd out whole facilities (a
+ * 10,000-listing facility's cuts compress to about 600 KB, and they are the ones worth keeping). */
+const MAX_KEPT_FILTERED_BYTES = 1024 * 1024;
 
 /** A list's answer: at once, or `later` when its coding is made off the event loop. */
 export type ListVariant =
@@ -49,6 +50,8 @@ export class ViewsCache {
   private filteredBytes = 0;
   /** The last cut queued to be made off the event loop: the next waits for it. */
   private offLoop: Promise<void> = Promise.resolve();
+  /** Where the cut being made off the event loop is written (scratchOf): as large as the largest cut so far. */
+  private scratch = Buffer.alloc(0);
   /** Codings of cuts being compressed in the thread pool, by list name and coding: a second request waits for the first. */
   private readonly compressing = new Map<string, { views: FacilityViews; variant: Promise<Variant> }>();
   /** Counts get() calls: recency is a number on each entry, not a Map re-insertion per hit. */
@@ -196,7 +199,7 @@ export class ViewsCache {
    */
   private cutLater(id: string, list: KeptList, query: ListQuery, coding: Coding): Promise<Variant> {
     const variant = this.offLoop
-      .then(() => filteredBytesLater(list.views, query))
+      .then(() => filteredBytesLater(list.views, query, (size) => this.scratchOf(size)))
       .then((bytes) => compressLater(bytes, coding, 'once'))
       .then(
         (out) => {
@@ -218,6 +221,16 @@ export class ViewsCache {
     );
     this.compressing.set(id, { views: list.views, variant });
     return variant;
+  }
+
+  /**
+   * The buffer a large cut is made in before it is compressed: one, reused, as the cuts are made one at a time. A cut of
+   * its own each time would be megabytes that outlive a few scavenges, so the old generation fills with dead buffers
+   * and V8 marks the whole heap again and again, which every other answer waits behind.
+   */
+  private scratchOf(size: number): Buffer {
+    if (this.scratch.length < size) this.scratch = Buffer.allocUnsafe(size);
+    return this.scratch.subarray(0, size);
   }
 
   private keep(list: KeptList, variant: Variant, coding: Coding): void {
