@@ -16,6 +16,7 @@ export interface AppOptions {
   defaultLimit?: Limit;
   authFailureLimit?: Limit;
   pageLimit?: Limit;
+  pageRenderLimit?: Limit;
   /** 0: answer every refusal at once (the bench's cost-of-a-refusal scenario). */
   holdRefusedMs?: number;
   lastUseIntervalMs?: number;
@@ -50,6 +51,7 @@ export async function startApp(opts: AppOptions): Promise<App> {
     defaultLimit: opts.defaultLimit ?? DEFAULT_KEY_LIMIT,
     authFailureLimit: opts.authFailureLimit ?? DEFAULT_AUTH_FAILURE_LIMIT,
     pageLimit: opts.pageLimit,
+    pageRenderLimit: opts.pageRenderLimit,
     lastUseIntervalMs: opts.lastUseIntervalMs ?? 30_000,
     mounts: opts.mounts,
     links: opts.links,

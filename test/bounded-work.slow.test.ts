@@ -80,7 +80,10 @@ describe('bounded work per request', () => {
   });
 
   it('40 rental pages of a large facility, each asked for the first time, cost less than building the facility once (item 2)', async () => {
-    const handler = handlerOver(file, { pageLimit: { rate: 1e9, burst: 1e9 } });
+    const handler = handlerOver(file, {
+      pageLimit: { rate: 1e9, burst: 1e9 },
+      pageRenderLimit: { rate: 1e9, burst: 1e9 },
+    });
     try {
       const codes = big.facility.codes;
       const build = await timed(async () =>

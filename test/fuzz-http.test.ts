@@ -57,12 +57,22 @@ beforeAll(async () => {
   keys.restrictedA = issueKey(db, A.id, { allowed_origins: [ALLOWED_ORIGIN] }).key;
   db.close();
   const high = { rate: 1e9, burst: 1e9 };
-  fuzzServer = await startTestServer(file, { authFailureLimit: high, defaultLimit: high, pageLimit: high });
+  fuzzServer = await startTestServer(file, {
+    authFailureLimit: high,
+    defaultLimit: high,
+    pageLimit: high,
+    pageRenderLimit: high,
+  });
   defaultServer = await startTestServer(file);
   pg = await startPostgres();
   const url = await pg.newDatabase();
   await copySqliteToPg(file, url);
-  pgServer = await startTestServer(url, { authFailureLimit: high, defaultLimit: high, pageLimit: high });
+  pgServer = await startTestServer(url, {
+    authFailureLimit: high,
+    defaultLimit: high,
+    pageLimit: high,
+    pageRenderLimit: high,
+  });
 });
 afterAll(async () => {
   await fuzzServer?.close();

@@ -65,7 +65,12 @@ describe('rental pages', () => {
     const pageCacheBytes = 2 * 1024 * 1024;
     // Room for the facility's views and a pages' budget more: its pages must not grow the views past it either.
     const cacheBudgetBytes = longSize + pageCacheBytes;
-    const handler = handlerOver(file, { pageLimit: unlimited, cacheBudgetBytes, pageCacheBytes });
+    const handler = handlerOver(file, {
+      pageLimit: unlimited,
+      pageRenderLimit: unlimited,
+      cacheBudgetBytes,
+      pageCacheBytes,
+    });
     try {
       let bytes = 0;
       for (const [i, code] of long.codes.entries()) {

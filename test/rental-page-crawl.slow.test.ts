@@ -52,15 +52,23 @@ it(`every rental page of a ${LISTINGS.toLocaleString('en')}-listing facility wit
       while (next < facility.codes.length) {
         const i = next++;
         const address = `198.18.${Math.floor(i / PAGES_PER_ADDRESS / 256)}.${Math.floor(i / PAGES_PER_ADDRESS) % 256}`;
-        const r = await fetch(`${base}/rent/crawled/${facility.codes[i]}`, { headers: { 'x-forwarded-for': address } });
-        bytes += (await r.arrayBuffer()).byteLength;
-        statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+        // Past the server's renders a second for all clients, a page is refused with Retry-After: asked again then.
+        for (;;) {
+          const r = await fetch(`${base}/rent/crawled/${facility.codes[i]}`, {
+            headers: { 'x-forwarded-for': address },
+          });
+          bytes += (await r.arrayBuffer()).byteLength;
+          statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+          if (r.status !== 503) break;
+          expect(r.headers.get('retry-after')).toBe('1');
+        }
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, crawler));
     clearInterval(sampler);
     peak = Math.max(peak, rssMb(pid));
-    expect(Object.fromEntries(statuses)).toEqual({ 200: LISTINGS });
+    expect(statuses.get(200)).toBe(LISTINGS);
+    expect([...statuses.keys()].sort()).toEqual([200, 503]);
     // The crawl moved far more than the bound: what the server kept of it is bounded, not the crawl small.
     expect(bytes / 1024 / 1024).toBeGreaterThan(MAX_RSS_MB / 4);
     expect(peak, `RSS ${before.toFixed(0)} MB before the crawl`).toBeLessThan(MAX_RSS_MB);

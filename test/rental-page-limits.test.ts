@@ -85,6 +85,31 @@ describe('rental pages', () => {
   });
 });
 
+describe('rental pages from many addresses at once', () => {
+  it('render within a budget for all clients together: past it a held 503 with Retry-After; kept pages and the API still answer', async () => {
+    const unlimited = { rate: 1e9, burst: 1e9 };
+    const handler = handlerOver(demo.file, { pageLimit: unlimited, pageRenderLimit: { rate: 0.001, burst: 3 } });
+    try {
+      const page = (i: number) =>
+        inject(handler, { url: `/rent/rent-a/${facility.codes[i]}`, remoteAddress: `198.51.100.${10 + i}` });
+      for (let i = 0; i < 3; i++) expect((await page(i)).status).toBe(200);
+      // A fourth address, a page not kept: each address is far under its own limit, the server's renders are not.
+      const busy = await page(3);
+      expect(busy.status).toBe(503);
+      expect(busy.headers['retry-after']).toBe('1');
+      expect(busy.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(busy.body.toString()).toContain('Busy');
+      expect(handler.pages.reads).toBe(3);
+      // A kept page costs no render, and keyed API traffic has budgets of its own.
+      expect((await page(0)).status).toBe(200);
+      const api = await inject(handler, { url: '/external/listings', headers: { 'x-api-key': key } });
+      expect(api.status).toBe(200);
+    } finally {
+      handler.close();
+    }
+  });
+});
+
 describe('behind a proxy (TRUST_PROXY)', () => {
   async function pagesFrom(trustProxy: string, forwardedFor: string[]): Promise<number[]> {
     const app = await startTestServer(demo.file, {

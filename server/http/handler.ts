@@ -26,6 +26,8 @@ export interface HandlerOptions extends Omit<ApiOptions, 'db'> {
   db: Db;
   /** Rental pages per client address: they need no key, so a client is known by its address alone. */
   pageLimit?: Limit;
+  /** Rental pages rendered (not kept) per second from all clients together: what a crawl from many addresses gets. */
+  pageRenderLimit?: Limit;
   /** Bytes of rental pages kept, apart from the facilities' views (cacheBudgetBytes). */
   pageCacheBytes?: number;
   /** Extra folders served under a URL prefix (the demo pages, exported snapshots). */
@@ -42,6 +44,11 @@ export interface HandlerOptions extends Omit<ApiOptions, 'db'> {
 
 /** A person reads a few pages a minute; an office or a mobile network may put many people behind one address. */
 export const DEFAULT_PAGE_LIMIT: Limit = { rate: 5, burst: 60 };
+/**
+ * Renders a second for everyone: a render (a store read and about half a millisecond of HTML) at this rate takes a
+ * tenth of a core at most, whatever number of addresses a crawl comes from; kept pages are not counted.
+ */
+export const DEFAULT_PAGE_RENDER_LIMIT: Limit = { rate: 200, burst: 400 };
 
 /** The request handler, with the API it routes to and the rental pages' cache (tests and the bench read the caches). */
 export interface Handler extends RequestHandler {
@@ -102,12 +109,15 @@ function routesOf(opts: HandlerOptions, { api, freshness, pages }: Parts): Route
   const docs = docsPage(document);
   const pageLimiter = new RateLimiter('page');
   const pageLimit = opts.pageLimit ?? DEFAULT_PAGE_LIMIT;
+  const renderLimiter = new RateLimiter('render');
+  const renderLimit = opts.pageRenderLimit ?? DEFAULT_PAGE_RENDER_LIMIT;
+  const mayRender = () => renderLimiter.take('', renderLimit).ok;
   const rental: Read = (req, path) => {
     const limit = pageLimiter.take(req.remoteAddress, pageLimit);
     if (!limit.ok) return api.refused(limit, tooManyPages(limit.retryAfter));
     // Data that cannot be confirmed is refused as the API refuses it, as a page a renter can read.
     if (!freshness.check()) return unavailablePage(UNAVAILABLE_RETRY_AFTER_S);
-    return rentalPage(pages, path);
+    return rentalPage(pages, path, mayRender);
   };
   const listings: Read = (req, path, search, ctx) => api.handle(req, path, search, ctx);
   const filesUnder = (prefix: string, files: StaticFiles): Route => ({

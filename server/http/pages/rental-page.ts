@@ -6,7 +6,7 @@ import { formatArea, formatDimensions, formatDuration, formatMoney } from '../..
 import { selfStorageOf } from '../../../shared/structured-data.ts';
 import type { Detail } from '../../../shared/listing.ts';
 import type { PageCache } from '../views/page-cache.ts';
-import type { Answer } from '../transport/answer.ts';
+import { heldBack, type Answer } from '../transport/answer.ts';
 import { html, HTML_SECURITY_HEADERS, jsonForScript, page, type Html } from './html.ts';
 import {
   facilityPart,
@@ -21,12 +21,21 @@ import {
 
 export const RENT_PREFIX = '/rent/';
 
-/** The page of one listing, made from that listing alone (the very Detail the API answers) and kept by the page cache. */
-export function rentalPage(pages: PageCache, path: string): Answer {
+/**
+ * The page of one listing, made from that listing alone (the very Detail the API answers) and kept by the page cache.
+ * A page not kept needs a store read and a render, which `mayRender()` grants or refuses (the server's budget for all
+ * clients together); refused, the client is told to come back in a second, and told a second later.
+ */
+export function rentalPage(pages: PageCache, path: string, mayRender?: () => boolean): Answer {
   const [facilityId, code, ...rest] = path.slice(RENT_PREFIX.length).split('/').map(safeDecode);
-  const page = facilityId && code && rest.length === 0 ? pages.pageOf(facilityId, code, renderListing) : undefined;
+  const page =
+    facilityId && code && rest.length === 0 ? pages.pageOf(facilityId, code, renderListing, mayRender) : undefined;
+  if (page === 'busy') return heldBack(busyPage(), BUSY_HOLD_MS);
   return page ? pageAnswer(200, page) : notFoundPage();
 }
+
+/** How long a refused render's answer is held: a crawler's connection waits instead of asking again at once. */
+const BUSY_HOLD_MS = 1000;
 
 /** A page's headers (the handler adds the request id, nosniff and the length). */
 const PAGE_HEADERS = Object.freeze({
@@ -92,6 +101,11 @@ export function tooManyPages(retryAfter: number): Answer {
     'Too many requests',
     `Too many pages were requested from your address. Please try again in ${retryAfter} seconds.`,
   );
+}
+
+/** More pages to render than the server's budget allows this second, from all clients together. */
+export function busyPage(): Answer {
+  return refusalPage(503, 1, 'Busy', 'Many pages are being requested right now. Please try again in a moment.');
 }
 
 /** The database that confirms the page's data is unreachable: the renter is asked to come back shortly. */

@@ -54,8 +54,16 @@ export class PageCache {
     return { bytes: this.bytes, pages: this.pages.size, missingBytes: this.missingBytes };
   }
 
-  /** The page of the facility's active listing with this code, rendered by `render` when not kept; else undefined. */
-  pageOf(facilityId: string, code: string, render: RenderPage): Buffer | undefined {
+  /**
+   * The page of the facility's active listing with this code, rendered by `render` when not kept; else undefined.
+   * `'busy'` when it is not kept and `mayRead()` refuses the store read a render needs.
+   */
+  pageOf(
+    facilityId: string,
+    code: string,
+    render: RenderPage,
+    mayRead: () => boolean = () => true,
+  ): Buffer | undefined | 'busy' {
     // The id's length first: no facility id and code pair can spell another pair's key.
     const key = `${facilityId.length}:${facilityId}${code}`;
     const kept = this.pages.get(key);
@@ -67,6 +75,7 @@ export class PageCache {
       return kept.page;
     }
     if (this.missing.has(key)) return undefined;
+    if (!mayRead()) return 'busy';
     this.reads++;
     const read = revisedListing(this.db, facilityId, code);
     if (!read) {
