@@ -1,12 +1,14 @@
 // What the panel weighs and takes before a login: four 150 MB bodies sent to /login at once grow its own process by
-// under 150 MB, its home page at 2,000 facilities x 100 listings answers in under 300 ms, and a stalled form body ends
-// its connection at the form's deadline. In `npm run test:slow`: it asserts memory and wall-clock time.
+// under 150 MB, and sent again and again get one refusal a second per connection; its home page at 2,000 facilities x
+// 100 listings answers in under 300 ms, and a stalled form body ends its connection at the form's deadline. In
+// `npm run test:slow`: it asserts memory and wall-clock time.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../server/domain/passwords.ts';
 import { FORM_BODY_MS } from '../server/panel/body.ts';
+import { REFUSAL_HOLD_MS } from '../server/panel/server.ts';
 import { openStore, type Store } from '../server/store/store.ts';
 import { REPO, tempDir } from './helpers/fixture.ts';
 import { OPERATOR, PASSWORD, panelClient, panelOver } from './helpers/panel.ts';
@@ -95,6 +97,24 @@ describe('before login', () => {
     for (const w of written) expect(w).toBeLessThan(BODY / 4);
     expect(peak - before).toBeLessThan(GROWTH);
     expect((await fetch(`http://127.0.0.1:${port}/login`)).status).toBe(200);
+  });
+
+  it('answers a body refused on its head a second later: four connections flooding /login make about four attempts a second', async () => {
+    const SECONDS = 3;
+    const until = performance.now() + SECONDS * 1000;
+    let attempts = 0;
+    const connection = async () => {
+      while (performance.now() < until) {
+        const started = performance.now();
+        await flood(port, false);
+        attempts++;
+        // Each refusal came no sooner than the hold: a lower bound, which a loaded machine cannot break.
+        expect(performance.now() - started).toBeGreaterThanOrEqual(REFUSAL_HOLD_MS - 50);
+      }
+    };
+    await Promise.all([connection(), connection(), connection(), connection()]);
+    expect(attempts).toBeGreaterThanOrEqual(4);
+    expect(attempts).toBeLessThanOrEqual(4 * (SECONDS + 1));
   });
 
   it("ends a connection whose form body stalls, once a form's time to send it is up", async () => {

@@ -1,6 +1,7 @@
 // The panel's listener: the one file of the panel that touches sockets; everything else is the handler.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { addressGroupOf } from '../domain/login-limits.ts';
 import { clientAddressOf } from '../http/transport/client-address.ts';
 import { admissionOf } from './admission.ts';
@@ -14,6 +15,12 @@ import type { PanelRequestHead, PanelResponse } from './http.ts';
  * `perAddress` connections, unless it is a trusted proxy, whose connections carry everybody's.
  */
 export const PANEL_CONNECTIONS = { total: 256, perAddress: 32 };
+
+/**
+ * How long a request refused on its head waits for its answer, its body unread: a client that sends large bodies again
+ * and again gets through one a second per connection instead of as fast as it can reconnect.
+ */
+export const REFUSAL_HOLD_MS = 1000;
 
 export interface RunningPanel {
   url: string;
@@ -55,7 +62,10 @@ export async function startPanel(
       (err: unknown) => ({ refusal: failureAnswer(err) }),
     );
     // Refused on its head: the connection closes once the answer is out (Node then destroys it), the body unread.
-    if ('refusal' in admission) return send(res, head.method, admission.refusal, true);
+    if ('refusal' in admission) {
+      await delay(REFUSAL_HOLD_MS);
+      return send(res, head.method, admission.refusal, true);
+    }
     if (expectsContinue) res.writeContinue();
     if (!admission.upload) {
       const body = await formBody(req, admission.limit);
