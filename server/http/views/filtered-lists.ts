@@ -1,5 +1,5 @@
-// Filtered and sorted lists cut out of a facility's list body: one pass over its summaries, no serialising.
-import { COMPARATORS, SORT_KEYS, type SortKey } from '../../../shared/sort.ts';
+// Filtered and sorted lists cut out of a facility's list body: one pass over its listings, no serialising.
+import { COMPARATORS, SORT_KEYS, type Sortable, type SortKey } from '../../../shared/sort.ts';
 import type { FacilityViews } from './facility-views.ts';
 import type { ListQuery } from './query.ts';
 import { FEATURES, UNIT_TYPES } from '../../../shared/listing.ts';
@@ -13,7 +13,12 @@ export function sortAll(views: FacilityViews): void {
 function orderOf(views: FacilityViews, key: SortKey): Uint32Array {
   let order = views.orders[key];
   if (!order) {
-    const s = views.summaries;
+    // What the comparators read of each listing, made for this sort and dropped after it.
+    const s: Sortable[] = views.data.listings.map((l, i) => ({
+      code: l.code,
+      area_m2: views.area[i]!,
+      price: { gross: views.gross[i]! },
+    }));
     const compare = COMPARATORS[key];
     order = views.orders[key] = Uint32Array.from(Array.from(s.keys()).sort((a, b) => compare(s[a]!, s[b]!)));
   }

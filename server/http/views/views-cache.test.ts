@@ -102,14 +102,14 @@ it('distinct filter values that pick the same listings share one kept coding; id
   const lo = areas[0]!;
   const hi = areas[1]!;
   const first = cache.listVariant(views, { min_area: lo + (hi - lo) / 3 }, 'br');
-  expect(first.scanned).toBe(views.summaries.length);
+  expect(first.scanned).toBe(views.area.length);
   for (let k = 1; k <= 50; k++) {
     const again = cache.listVariant(views, { min_area: lo + ((hi - lo) * k) / 51 }, 'br');
     expect(again.variant).toBe(first.variant);
     expect(again.scanned).toBe(0);
   }
   const identity = cache.listVariant(views, { min_area: hi }, null);
-  expect(identity.scanned).toBe(views.summaries.length);
+  expect(identity.scanned).toBe(views.area.length);
   expect(`${identity.variant!.etag.slice(0, -1)}-br"`).toBe(first.variant!.etag);
   // Every empty result is one body.
   expect(cache.listVariant(views, { min_area: 99_999 }, 'gzip').variant).toBe(
@@ -196,7 +196,7 @@ it('a facility larger than an eighth of the budget is kept apart: small faciliti
 it('a Detail body is made on its first request, counted, and then served by identity; other ids find nothing', () => {
   const cache = new ViewsCache(db, URL_BASE);
   const views = cache.get(ids[0])!;
-  const id = views.summaries[0]!.id;
+  const id = views.data.listings[0]!.id;
   const before = cache.held.small;
   const body = cache.detailBody(views, id)!;
   expect(JSON.parse(body.identity.bytes.toString()).id).toBe(id);
@@ -209,18 +209,20 @@ it('a Detail body is made on its first request, counted, and then served by iden
 it('a facility alone over the budget sheds its own Details, oldest first, and keeps its list: the budget holds for what grows', () => {
   const probe = new ViewsCache(db, URL_BASE).get(ids[0])!;
   const base = probe.size;
-  const detailCost = (i: number) => new ViewsCache(db, URL_BASE).detailBody(probe, probe.summaries[i]!.id)!;
+  const detailCost = (i: number) => new ViewsCache(db, URL_BASE).detailBody(probe, probe.data.listings[i]!.id)!;
   // Room for the list and about two Details: a third pushes out the first, not the facility.
   const budget = base + 2 * (detailCost(0).identity.bytes.length + 1024);
   const cache = new ViewsCache(db, URL_BASE, budget);
   const views = cache.get(ids[0])!;
-  const made = views.summaries.slice(0, 6).map((s) => cache.detailBody(views, s.id)!);
+  const made = views.data.listings.slice(0, 6).map((l) => cache.detailBody(views, l.id)!);
   expect(cache.held.small + cache.held.large).toBeLessThanOrEqual(budget);
   expect(cache.get(ids[0])).toBe(views);
   expect(views.details[0]).toBeUndefined();
   expect(views.details[5]).toBe(made[5]);
   // A shed Detail is made again on its next request, with the same bytes.
-  expect(cache.detailBody(views, views.summaries[0]!.id)!.identity.bytes.equals(made[0]!.identity.bytes)).toBe(true);
+  expect(cache.detailBody(views, views.data.listings[0]!.id)!.identity.bytes.equals(made[0]!.identity.bytes)).toBe(
+    true,
+  );
   expect(cache.builds).toBe(1);
 });
 
@@ -230,7 +232,7 @@ it('a cut larger than offLoopBytes is compressed in the thread pool: one compres
   const q = { min_area: 0, sort: 'price' as const };
   const first = cache.listVariant(views, q, 'br');
   expect(first.variant).toBeUndefined();
-  expect(first.scanned).toBe(views.summaries.length);
+  expect(first.scanned).toBe(views.area.length);
   const meanwhile = cache.listVariant(views, q, 'br');
   expect(meanwhile.later).toBe(first.later);
   expect(meanwhile.scanned).toBe(0);
