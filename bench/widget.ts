@@ -10,7 +10,8 @@ import { freePort, launchChromium } from '../tools/launch.ts';
 import { startApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { generateDb, issueKeys } from './lib/data.ts';
-import { machine, median, resultsText } from './lib/report.ts';
+import { median } from './lib/measure.ts';
+import { machine, resultsText } from './lib/report.ts';
 import { ensureBuilt } from '../tools/build.ts';
 import { REPO } from './lib/servers.ts';
 
@@ -82,9 +83,6 @@ async function main() {
     rmSync(dir, { recursive: true, force: true });
   }
 
-  const loaded = results.map((r) => r.loadedMs!);
-  const dom = results.map((r) => r.domMs!);
-  const painted = results.map((r) => r.paintedMs!);
   const report = {
     date: new Date().toISOString(),
     command: `npm run bench:widget${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
@@ -92,29 +90,16 @@ async function main() {
     listings,
     runs,
     // The summary of the runs only: each run's figures are printed, not kept.
-    data_to_load_event_ms: summaryOf(loaded),
-    data_to_dom_ms: summaryOf(dom),
-    data_to_painted_ms: summaryOf(painted),
+    data_to_load_event_ms: summaryOf(results.map((r) => r.loadedMs!)),
+    data_to_dom_ms: summaryOf(results.map((r) => r.domMs!)),
+    data_to_painted_ms: summaryOf(results.map((r) => r.paintedMs!)),
     bundle: { bytes: bundle.length, gzip_bytes: gzip, gzip_budget_bytes: BUDGET_GZIP_BYTES },
   };
-  writeFileSync(args.out!, resultsText(report) + '\n');
+  const text = resultsText(report);
+  writeFileSync(args.out!, text + '\n');
   out(
-    `storage-listings widget bench — ${report.machine.cpu}, ${report.machine.cores} cores, Node ${report.machine.node}, headless Chromium\n`,
+    `${text}\nwrote ${args.out} (from the list data's arrival to: load event, cards in the DOM, next frame painted)\n`,
   );
-  out(`${listings} listings, ${runs} page loads; from list data arrived to:\n`);
-  out(
-    `  load event (parsed and checked):            median ${report.data_to_load_event_ms.median} ms (min ${report.data_to_load_event_ms.min}, max ${report.data_to_load_event_ms.max})\n`,
-  );
-  out(
-    `  rendered cards in the DOM (updateComplete): median ${report.data_to_dom_ms.median} ms (min ${report.data_to_dom_ms.min}, max ${report.data_to_dom_ms.max})\n`,
-  );
-  out(
-    `  next frame painted:                         median ${report.data_to_painted_ms.median} ms (min ${report.data_to_painted_ms.min}, max ${report.data_to_painted_ms.max})\n`,
-  );
-  out(
-    `bundle: ${(bundle.length / 1024).toFixed(1)} KiB, ${(gzip / 1024).toFixed(1)} KiB gzip (budget ${BUDGET_GZIP_BYTES / 1024} KiB)\n`,
-  );
-  out(`wrote ${args.out}\n`);
 }
 
 main().catch((err: Error) => {
@@ -122,8 +107,10 @@ main().catch((err: Error) => {
   process.exitCode = 1;
 });
 
-const round = (x: number) => Math.round(x * 10) / 10;
-
-function summaryOf(ms: number[]) {
-  return { median: round(median(ms)), min: round(Math.min(...ms)), max: round(Math.max(...ms)) };
-}
+const summaryOf = (ms: number[]) =>
+  Object.fromEntries(
+    [median(ms), Math.min(...ms), Math.max(...ms)].map((x, i) => [
+      ['median', 'min', 'max'][i],
+      Math.round(x * 10) / 10,
+    ]),
+  );

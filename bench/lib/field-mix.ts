@@ -1,6 +1,7 @@
-// The field mix's world and traffic: a database like a deployment's (many facilities of 20-200 listings, one very
-// large, and for the abuse scenario more large ones without keys, one of them with long fields), keys as partners hold them (several per facility, on servers and in widgets, some revoked), and a long
-// deterministic rotation of requests in the proportions of issue 24, each carrying what a browser or a TLS proxy adds.
+// The field mix's world and traffic: a database like a deployment's (facilities of 20-200 listings, one very large, and
+// for the abuse scenario more large ones without keys, the last with long fields), keys as partners hold them (several
+// per facility, on servers and in widgets, some revoked), and a long deterministic rotation of requests in the
+// proportions of issue 24, each carrying what a browser or a TLS proxy adds.
 import { createKeys, facilityIdOf, generateDb, listingCodeOf, listingIdIn, revokeKeys, type BenchDb } from './data.ts';
 import type { BenchRequest } from './load.ts';
 import { keyOf } from '../ceiling.ts';
@@ -37,14 +38,8 @@ export const FIELD_FULL: FieldSettings = {
 
 /** CI: a smaller database and rotation, the same large facility and keys per facility. */
 export const FIELD_QUICK: FieldSettings = {
-  facilities: 100,
-  largeListings: 10_000,
-  unkeyedLarge: 3,
-  keyedFacilities: 20,
-  keysPerFacility: 4,
-  revoked: 8,
-  rotation: 10_000,
-  addresses: 2_000,
+  ...FIELD_FULL,
+  ...{ facilities: 100, keyedFacilities: 20, revoked: 8, rotation: 10_000, addresses: 2_000 },
 };
 
 /** Where a key is used: on a partner's server (no Origin), or in a widget on a partner's page (open or restricted to
@@ -73,24 +68,13 @@ export interface FieldWorld {
   revoked: readonly FieldKey[];
 }
 
-/** Sizes 20-200 from a seeded generator, then the large facilities. */
-export function fieldSizes(s: FieldSettings): number[] {
+/** Sizes 20-200 from a seeded generator, then the large facilities; the abuse scenario's last has long fields. */
+export function generateFieldDb(dir: string, s: FieldSettings): BenchDb {
   const rand = seeded(24);
   const large = Array.from({ length: 1 + s.unkeyedLarge }, () => s.largeListings);
-  return [...Array.from({ length: s.facilities }, () => intIn(rand, 20, 200)), ...large];
-}
-
-export function generateFieldDb(dir: string, s: FieldSettings): BenchDb {
-  const sizes = fieldSizes(s);
-  // The abuse scenario's database (with unkeyed large facilities) has long fields in the last, the one it crawls.
+  const sizes = [...Array.from({ length: s.facilities }, () => intIn(rand, 20, 200)), ...large];
   const abuse = s.unkeyedLarge > 0;
   return generateDb(dir, abuse ? 'abuse' : 'field', sizes.length, sizes, new Set(abuse ? [sizes.length - 1] : []));
-}
-
-/** The keyed facilities: the large one and others spread evenly over the ordinary ones. */
-export function keyedFacilities(s: FieldSettings): number[] {
-  const others = s.keyedFacilities - 1;
-  return [s.facilities, ...Array.from({ length: others }, (_, k) => Math.floor((k * s.facilities) / others))];
 }
 
 /**
@@ -98,7 +82,9 @@ export function keyedFacilities(s: FieldSettings): number[] {
  * as operators do; run while ours is up, like issueKeys.
  */
 export function issueFieldKeys(db: BenchDb, s: FieldSettings): FieldWorld {
-  const keyed = keyedFacilities(s);
+  // The large facility, and others spread evenly over the ordinary ones.
+  const others = s.keyedFacilities - 1;
+  const keyed = [s.facilities, ...Array.from({ length: others }, (_, k) => Math.floor((k * s.facilities) / others))];
   const specs = keyed.flatMap((facility) =>
     Array.from({ length: s.keysPerFacility }, (_, r) => ({ facility, role: ROLES[r % ROLES.length]!, r })),
   );
@@ -133,25 +119,23 @@ export function issueFieldKeys(db: BenchDb, s: FieldSettings): FieldWorld {
   return { db, large: s.facilities, rotated, crawled, keyed, keys: keys.slice(0, specs.length), revoked };
 }
 
-/** The kinds of request in the mix, in the order the report lists them. */
-export const KINDS = [
-  'list',
-  'detail',
-  'list 304',
-  'detail 304',
-  'filtered list',
-  'rental page',
-  'rental page, unknown',
-  'revoked key',
-  'unknown key',
-  'malformed key',
-] as const;
-export type Kind = (typeof KINDS)[number];
+/** The kinds of request in the mix, with the status each should get. */
+export const KINDS = {
+  list: 200,
+  detail: 200,
+  'list 304': 304,
+  'detail 304': 304,
+  'filtered list': 200,
+  'rental page': 200,
+  'rental page, unknown': 404,
+  'revoked key': 401,
+  'unknown key': 401,
+  'malformed key': 401,
+} as const;
+export type Kind = keyof typeof KINDS;
 
 export interface MixRequest extends BenchRequest {
   kind: Kind;
-  /** The large facility's (for the report: the mix must reach it). */
-  large: boolean;
   /** For a 304: the same request without If-None-Match, whose ETag goes into it once ours has answered it. */
   revalidates?: BenchRequest;
 }
@@ -212,18 +196,15 @@ export function fieldRotation(world: FieldWorld, s: FieldSettings, seed = 2024):
       const kind: Kind = r < 0.3 ? 'list' : r < 0.6 ? 'detail' : r < 0.7 ? 'list 304' : 'detail 304';
       const path = kind.startsWith('list') ? '/external/listings' : detailPath(k.facility);
       const headers = headersOf(k, i);
-      const request: MixRequest = { kind, large: k.facility === world.large, path, headers };
+      const request: MixRequest = { kind, path, headers };
       if (kind.endsWith('304')) request.revalidates = { path, headers: { ...headers } };
       out.push(request);
     } else if (r < 0.9) {
       const i = intIn(rand, 0, keys.length - 1);
-      const k = keys[i]!;
-      const large = k.facility === world.large;
       out.push({
         kind: 'filtered list',
-        large,
         path: `/external/listings${filterQuery(rand)}`,
-        headers: headersOf(k, i),
+        headers: headersOf(keys[i]!, i),
       });
     } else if (r < 0.95) {
       const facility = pick(rand, keyed);
@@ -236,7 +217,6 @@ export function fieldRotation(world: FieldWorld, s: FieldSettings, seed = 2024):
             : [facilityIdOf(90_000 + intIn(rand, 0, 9_999)), listingCodeOf(intIn(rand, 0, 199))];
       out.push({
         kind: x < 0.85 ? 'rental page' : 'rental page, unknown',
-        large: x < 0.95 && facility === world.large,
         path: `/rent/${id}/${encodeURIComponent(code)}`,
         headers: { 'accept-encoding': 'br, gzip', 'x-forwarded-for': browser() },
       });
@@ -255,7 +235,6 @@ export function fieldRotation(world: FieldWorld, s: FieldSettings, seed = 2024):
               ]);
       out.push({
         kind: x < 0.4 ? 'revoked key' : x < 0.8 ? 'unknown key' : 'malformed key',
-        large: false,
         path: rand() < 0.7 ? '/external/listings' : detailPath(facility),
         headers: {
           'x-api-key': key,
@@ -269,5 +248,5 @@ export function fieldRotation(world: FieldWorld, s: FieldSettings, seed = 2024):
   return out;
 }
 
-/** The key under which ours' answer to a request is kept: what chose that answer, as the ceiling keys it. */
+/** What chose ours' answer to a request, as the ceiling keys it. */
 export const answerKeyOf = (r: BenchRequest) => keyOf('GET', r.path, r.headers);
