@@ -1,9 +1,6 @@
 // `npm run bench [-- --quick | --full | --scenario WORDS | --base DIR | --db postgres]`: our API against a ceiling that
-// replays its captured bytes through the same transport, the servers taking turns on one pinned core, wrk on the other.
-// By default (about 5 minutes) the field mix and list/detail/304 with one key, summarised into bench/results.json;
-// `--full` adds the other one-key scenarios, abuse, scale and export; `--scenario` runs those whose name holds a word;
-// `--base DIR` measures another built checkout beside this one (an A/B); `--db postgres` a PostgreSQL node against a
-// SQLite one. It reports and never judges: the exit code is 1 only if something broke (a server died, answers differ).
+// replays its bytes through the same transport (docs/performance.md, "How to measure"). It reports and never judges:
+// the exit code is 1 only if something broke (a server died, answers differ).
 import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -32,8 +29,6 @@ const { values: args } = parseArgs({
     rounds: { type: 'string' },
     duration: { type: 'string', default: '2' },
     connections: { type: 'string', default: '50' },
-    /** Fresh sets of processes the one-key rounds are spread over. */
-    processes: { type: 'string' },
   },
 });
 const fail = (why: string) => {
@@ -65,7 +60,7 @@ const r: BenchRun = {
   base,
   load: { connections: Number(args.connections), duration: Number(args.duration) },
   warmUp: { connections: Number(args.connections), duration: 1 },
-  rounds: Number(args.rounds ?? (quick ? 1 : 4)),
+  rounds: Number(args.rounds ?? (quick ? 1 : 6)),
   dir: mkdtempSync(join(tmpdir(), 'listings-bench-')),
   track: (s) => {
     running.add(s);
@@ -84,11 +79,10 @@ const r: BenchRun = {
 async function main() {
   ensureBuilt((line) => r.out(`${line}\n`)); // `listings serve` runs the bundle: measure the sources as they are
   const env = machine();
-  const processes = Number(args.processes ?? (quick ? 1 : 2));
-  const settings = { ...r.load, rounds: r.rounds, processes, quick, pinned: pinLoadGenerator(env.cores) };
+  const settings = { ...r.load, rounds: r.rounds, quick, pinned: pinLoadGenerator(env.cores) };
   r.out(`storage-listings API bench: ${env.cpu}, ${env.cores} cores, Node ${env.node}; ${JSON.stringify(settings)}\n`);
   const field = args.db === 'sqlite' && selected('field mix') ? await fieldMix(r) : undefined;
-  const oneKey = args.db === 'sqlite' ? await oneKeyScenarios(r, selected, processes) : undefined;
+  const oneKey = args.db === 'sqlite' ? await oneKeyScenarios(r, selected) : undefined;
   const figures =
     args.db === 'postgres'
       ? await postgres(r)

@@ -1,7 +1,5 @@
-// The ceiling: ours' captured answers replayed through ours' own transport (server/http/transport/server.ts, its
-// batching included) by a handler that only looks each request up, so it measures what the transport and Node cost.
-// Usage: `node --import tsx bench/ceiling.ts ANSWERS.json` (bench/lib/replay.ts writes it); prints {"port":N}, and
-// {"misses":N} at SIGTERM: requests without a captured answer, answered 500.
+// The ceiling: ours' captured answers (ANSWERS.json, from bench/lib/replay.ts) replayed through ours' own transport by a
+// handler that only looks each request up; prints {"port":N}, and at SIGTERM {"misses":N} (requests answered 500).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { JsonLog } from '../server/http/transport/log.ts';
@@ -12,26 +10,16 @@ import type { Answer, RequestHandler, RequestLike } from '../server/http/transpo
 export const keyOf = (method: string, url: string, h: Record<string, string | string[] | undefined>) =>
   `${method} ${url}\n${h['x-api-key'] ?? ''}\n${h['if-none-match'] ?? ''}\n${h['accept-encoding'] ?? ''}\n${h.origin ?? ''}`;
 
-interface File {
-  bodies: string[];
-  answers: {
-    request: { method: string; url: string; headers: Record<string, string> };
-    status: number;
-    headers: string[];
-    body: number;
-  }[];
-}
+/** ANSWERS.json: each body once (base64), and each answer as [key, status, [name, value, ...], body's index]. */
+type File = { bodies: string[]; answers: [string, number, string[], number][] };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const file = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as File;
   const bodies = file.bodies.map((b) => Buffer.from(b, 'base64'));
   const answers = new Map<string, Answer>();
-  for (const a of file.answers) {
-    const headers: Record<string, string> = {};
-    for (let i = 0; i < a.headers.length; i += 2) headers[a.headers[i]!] = a.headers[i + 1]!;
-    const body = bodies[a.body]!;
-    const answer = { status: a.status, headers, body: body.length > 0 ? body : null };
-    answers.set(keyOf(a.request.method, a.request.url, a.request.headers), answer);
+  for (const [key, status, flat, body] of file.answers) {
+    const headers = Object.fromEntries(flat.flatMap((name, i) => (i % 2 ? [] : [[name, flat[i + 1]!]])));
+    answers.set(key, { status, headers, body: bodies[body]!.length > 0 ? bodies[body]! : null });
   }
   let misses = 0;
   const MISS = 'no answer was captured for this request\n';

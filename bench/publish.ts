@@ -1,7 +1,5 @@
-// `npm run bench:publish [-- --facilities N --concurrency C --out FILE]`: `listings snapshot publish` (a child process)
-// to a real S3-compatible server (s3rver, in this process): the first publish against the same PUTs straight through
-// the SDK (bench/lib/put-baseline.ts), an unchanged re-publish, one changed facility (PUTs counted at the wire), and
-// watch mode's delay from an import's commit to the pointer's update. It reports and never judges.
+// `npm run bench:publish [-- --facilities N --concurrency C --out FILE]`: snapshot publish to a real S3 server (s3rver)
+// against the same PUTs through the SDK, re-publishes unchanged and with one change, and watch mode's delay.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

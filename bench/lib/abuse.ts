@@ -1,7 +1,5 @@
-// The abuse scenario: a well-behaved partner polls at a fixed rate (open loop) on keys with the default limit while a
-// pattern of abuse (bench/lib/abuser.ts) is switched on and off by turns of a second (SIGSTOP, SIGCONT), its processes
-// under SCHED_IDLE on the load core; the partner's p99 in the windows with abuse over its p99 in those without, and
-// ours' RSS (its panel in the same process) through each pattern.
+// The abuse scenario: a partner polls at a fixed rate while each pattern of abuse (abuser.ts, under SCHED_IDLE) is
+// switched on and off by turns of a second; its p99 with abuse over its p99 without, and ours' RSS through each.
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { BenchRun } from './context.ts';
@@ -13,65 +11,48 @@ import { table } from './report.ts';
 import { printed, REPO, type ServerProcess } from './servers.ts';
 import type { AbuserConfig, AbuserRun } from './abuser.ts';
 
-export const PATTERNS = ['filter + rent', 'rotate', 'crawl', 'upload'] as const;
+const PATTERNS = ['filter + rent', 'rotate', 'crawl', 'upload'] as const;
+type Pattern = (typeof PATTERNS)[number];
 const WINDOW_MS = 1000;
 /** The start of each window left out: answers to requests sent before the switch, and the abusers' first burst. */
 const GUARD_MS = 200;
 // SCHED_IDLE: the abusers share the load core with the partner's client, which in the field is another machine.
 const IDLE = spawnSync('chrt', ['--version']).status === 0;
 
-/** One client process (SCHED_IDLE unless `idle` is false) and its result line. */
+/** One client process (SCHED_IDLE unless `idle` is false; chrt execs node, so the pid is the client's) and its result. */
 function runClient(config: Omit<AbuserConfig, 'seed'> & { seed?: number }, idle = true) {
-  const node = [
-    process.execPath,
-    '--import',
-    'tsx',
-    join(REPO, 'bench', 'lib', 'abuser.ts'),
-    JSON.stringify({ seed: 1, ...config }),
-  ];
-  // chrt execs node: the pid is the client's own, for SIGSTOP and SIGCONT.
-  const child =
-    idle && IDLE
-      ? spawn('chrt', ['-i', '0', ...node], { stdio: ['ignore', 'pipe', 'inherit'] })
-      : spawn(node[0]!, node.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
-  const done = printed(child, config.mode, /(\{"sent".*\})\n/, 'stdout').then(
-    ([line]) => JSON.parse(line!) as AbuserRun,
-  );
+  const node = [process.execPath, '--import', 'tsx', join(REPO, 'bench', 'lib', 'abuser.ts')];
+  const argv = [...(idle && IDLE ? ['chrt', '-i', '0'] : []), ...node, JSON.stringify({ seed: 1, ...config })];
+  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
+  const done = printed(child, config.mode, /(\{"sent".*\})\n/, 'stdout').then(([l]) => JSON.parse(l!) as AbuserRun);
   done.catch(() => undefined); // awaited later; a client that dies early is reported there
   return { child, done, mode: config.mode };
 }
 
 const p99 = (xs: number[]) => xs.sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))] ?? NaN;
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
-/** The abusers of a pattern against `facility` (whose key `abuserKey` is), for `seconds`. */
+/** The abusers of a pattern against `facility`, whose key `key` is, for `seconds`. */
 function abusersOf(
-  pattern: (typeof PATTERNS)[number],
-  world: FieldWorld,
+  pattern: Pattern,
+  w: FieldWorld,
   ours: ServerProcess,
   facility: number,
-  abuserKey: string,
+  key: string,
   seconds: number,
-): AbuserConfig[] {
-  const common = { url: ours.url, seconds, connections: 8, seed: 1000 };
-  const sizes = world.db.sizes;
-  if (pattern === 'filter + rent')
-    return [
-      { ...common, mode: 'filter', key: abuserKey },
-      { ...common, mode: 'rent', facility, size: sizes[facility] },
-    ];
-  if (pattern === 'rotate')
-    return [
-      {
-        ...common,
-        mode: 'rotate',
-        connections: 1,
-        rate: 6,
-        facilities: [...world.rotated],
-        size: sizes[world.rotated[0]!],
-      },
-    ];
-  if (pattern === 'crawl') return [{ ...common, mode: 'crawl', facility: world.crawled, size: sizes[world.crawled] }];
-  return [{ ...common, mode: 'upload', url: ours.panelUrl!, connections: 4 }];
+) {
+  const c = { url: ours.url, seconds, connections: 8, seed: 1000 };
+  const { rotated, crawled, db } = w;
+  const all: Record<Pattern, AbuserConfig[]> = {
+    'filter + rent': [
+      { ...c, mode: 'filter', key },
+      { ...c, mode: 'rent', facility, size: db.sizes[facility] },
+    ],
+    rotate: [{ ...c, mode: 'rotate', connections: 1, rate: 6, facilities: [...rotated], size: db.sizes[rotated[0]!] }],
+    crawl: [{ ...c, mode: 'crawl', facility: crawled, size: db.sizes[crawled] }],
+    upload: [{ ...c, mode: 'upload', url: ours.panelUrl!, connections: 4 }],
+  };
+  return all[pattern];
 }
 
 /** The partner alone and beside each pattern, for the key of a mid-size facility and of the large one (quick: large). */
@@ -124,15 +105,15 @@ export async function abuse(r: BenchRun) {
         const w = switches.findLast((s) => s.at <= result.due![i]!);
         if (w && result.due![i]! - w.at >= GUARD_MS) windows[w.abuse ? 'abuse' : 'alone'].push(ms);
       });
-      const [alone, abused] = [p99(windows.alone), p99(windows.abuse)].map((x) => Math.round(x * 1000) / 1000);
+      const [alone, abused] = [round3(p99(windows.alone)), round3(p99(windows.abuse))];
       entries.push({
         target: label,
         pattern,
         partner_requests: result.latencies!.length,
-        partner_p50_ms: Math.round(median(result.latencies!) * 1000) / 1000,
-        p99_alone_ms: alone!,
-        p99_with_ms: abused!,
-        ratio_p99: ratio(abused!, alone!),
+        partner_p50_ms: round3(median(result.latencies!)),
+        p99_alone_ms: alone,
+        p99_with_ms: abused,
+        ratio_p99: ratio(abused, alone),
         rss: {
           before_mb: Math.round(rssBefore),
           peak_mb: Math.round(rssMb(ours.pid, 'VmHWM')),
@@ -145,28 +126,20 @@ export async function abuse(r: BenchRun) {
     }
   }
   await ours.stop();
+  const crawls = entries.filter((e) => e.crawl_pass).map((e) => `crawl pass: ${JSON.stringify(e.crawl_pass)}\n`);
   r.out(
-    `\nabuse (the partner at 300 req/s over 4 keys with the default limit; each pattern switched on and off in ${WINDOW_MS} ms ` +
-      `windows for ${seconds} s, the first ${GUARD_MS} ms of each left out; rotate: 6 pages/s over ${world.rotated.length} large facilities; ` +
-      `crawl: every page of a ${db.sizes[world.crawled]!.toLocaleString('en-US')}-listing facility with long fields; upload: 4 x 150 MB to the panel's /login):\n` +
+    `\nabuse (the partner at 300 req/s on 4 keys with the default limit; each pattern on and off by turns of ${WINDOW_MS} ms ` +
+      `for ${seconds} s, the first ${GUARD_MS} ms of each left out; rotate: 6 pages/s over ${world.rotated.length} large ` +
+      `facilities; crawl: every page of a large facility with long fields; upload: 4 x 150 MB to the panel's /login):\n` +
       table(
         ['abused key', 'pattern', 'p99 alone ms', 'p99 with ms', 'ratio', 'ours RSS MB: before -> peak, after'],
-        entries.map((e) => [
-          e.target,
-          e.pattern,
-          e.p99_alone_ms,
-          e.p99_with_ms,
-          e.ratio_p99,
-          `${e.rss.before_mb} -> ${e.rss.peak_mb}${e.rss.peak_since === 'start' ? ' (since start)' : ''}, ${e.rss.after_mb}`,
-        ]),
+        entries.map((e) => {
+          const { before_mb, peak_mb, after_mb, peak_since } = e.rss;
+          const rss = `${before_mb} -> ${peak_mb}${peak_since === 'start' ? ' (since start)' : ''}, ${after_mb}`;
+          return [e.target, e.pattern, e.p99_alone_ms, e.p99_with_ms, e.ratio_p99, rss];
+        }),
       ) +
-      entries
-        .filter((e) => e.crawl_pass)
-        .map(
-          (e) =>
-            `crawl pass: ${e.crawl_pass!.pages} pages in ${e.crawl_pass!.seconds} s ${JSON.stringify(e.crawl_pass!.statuses)}\n`,
-        )
-        .join(''),
+      crawls.join(''),
   );
   return entries;
 }

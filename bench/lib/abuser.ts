@@ -1,11 +1,8 @@
-// The abuse scenario's clients, each a process of its own on the load core: `node --import tsx bench/lib/abuser.ts
-// CONFIG_JSON`, printing one JSON line at the end. Modes: `filter`, one key sending distinct filter values that match
-// most of its facility; `rent`, anonymous rental pages of one facility (half unknown), half from one address and half
-// from a botnet; `rotate`, rental pages alternating over large facilities at a fixed rate, each address far under the
-// page limit; `crawl`, every rental page of a facility in order from rotating addresses (`once`: one pass); `upload`,
-// 150 MB multipart bodies to the panel's /login; `partner`, the well-behaved partner polling at a fixed rate (open loop),
-// timed from each request's due time so that a stalled server shows in its latencies.
+// The abuse scenario's clients, one process each: `node --import tsx bench/lib/abuser.ts CONFIG_JSON` runs one mode and
+// prints one JSON line at the end. The partner is timed from each request's due time (open loop): a stall shows.
 import { Agent, get, request as httpRequest } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Pool } from 'undici';
 import { facilityIdOf, listingCodeOf, listingIdIn } from './data.ts';
 import { intIn, pick, seeded } from './random.ts';
@@ -103,39 +100,29 @@ async function closedLoop() {
 
 /** Multipart bodies of 150 MB to /login, one per connection at a time, each from the next of 256 addresses. */
 async function uploads() {
-  const [bytes, boundary] = [150 * 1024 * 1024, 'bench-upload-boundary'];
+  const [bytes, boundary, chunk] = [150 * 2 ** 20, 'bench-upload-boundary', Buffer.alloc(2 ** 20, 0x20)];
   const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="import.json"\r\n\r\n`;
   const tail = `\r\n--${boundary}--\r\n`;
-  const chunk = Buffer.alloc(1024 * 1024, 0x20);
+  async function* body() {
+    yield head;
+    for (let left = bytes - head.length - tail.length; left > 0; left -= chunk.length) yield chunk.subarray(0, left);
+    yield tail;
+  }
   const upload = (k: number) =>
     new Promise<string | number>((resolve) => {
+      const headers = { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(bytes) };
+      const address = { origin: config.url, 'x-forwarded-for': `198.19.251.${k & 255}` };
       const req = httpRequest(`${config.url}/login`, {
         method: 'POST',
         agent: false,
-        headers: {
-          'content-type': `multipart/form-data; boundary=${boundary}`,
-          'content-length': String(bytes),
-          origin: config.url,
-          'x-forwarded-for': `198.19.251.${k & 255}`,
-        },
+        headers: { ...headers, ...address },
       });
       req.once('response', (res) => (resolve(res.statusCode ?? 0), res.resume(), req.destroy()));
-      req.once('error', (err: NodeJS.ErrnoException) => resolve(`error ${err.code ?? err.message}`));
-      let left = bytes - head.length - tail.length;
-      const write = () => {
-        while (left > 0 && !req.destroyed) {
-          const piece = left >= chunk.length ? chunk : chunk.subarray(0, left);
-          left -= piece.length;
-          if (!req.write(piece)) return void req.once('drain', write);
-        }
-        if (!req.destroyed) req.end(tail);
-      };
-      req.write(head);
-      write();
+      req.on('error', (err: NodeJS.ErrnoException) => resolve(`error ${err.code ?? err.message}`));
+      pipeline(Readable.from(body()), req).catch(() => undefined); // the request's own error says why
     });
-  let k = 0;
   const loop = async () => {
-    while (performance.now() < until) count(await upload((sent = ++k)));
+    while (performance.now() < until) count(await upload(++sent));
   };
   await Promise.all(Array.from({ length: config.connections }, loop));
 }

@@ -1,15 +1,14 @@
-// The full run's other measures: the same load on 10 and on 10,000 facilities (per-request work must not grow with
-// the data), and a signed snapshot export, timed from outside.
+// The full run's other measures: 10 against 10,000 facilities, and a signed snapshot export.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { BenchRun } from './context.ts';
 import { generateDb, issueKeys } from './data.ts';
-import { pairedRounds, ratiosOf, sideOf } from './measure.ts';
+import { compare } from './measure.ts';
 import { sidesTable } from './report.ts';
 import { REPO, startOurs } from './servers.ts';
 
 export async function scale(r: BenchRun) {
-  const dbs = [generateDb(r.dir, 'small', 10, 50), generateDb(r.dir, 'large', r.quick ? 1000 : 10_000, 50)];
+  const dbs = [generateDb(r.dir, 'large', r.quick ? 1000 : 10_000, 50), generateDb(r.dir, 'small', 10, 50)];
   const servers = await Promise.all(
     dbs.map(async (db) => r.track(await startOurs(`${db.facilities} facilities`, db.file))),
   );
@@ -17,25 +16,12 @@ export async function scale(r: BenchRun) {
   const requests = dbs.map((db) =>
     issueKeys(db, 10).map((key) => ({ path: '/external/listings', headers: { 'x-api-key': key } })),
   );
-  await pairedRounds(servers, requests, r.warmUp, 1);
-  const [small, large] = await pairedRounds(servers, requests, r.load, r.rounds);
+  const { sides, ratios } = await compare(servers, (i) => requests[i]!, r);
   for (const s of servers) await s.stop();
-  const entry = {
-    facilities: dbs.map((db) => db.facilities),
-    small: sideOf(small!),
-    large: sideOf(large!),
-    ...ratiosOf(large!, small!),
-  };
-  r.out(`\nscale: ${dbs[0]!.facilities} against ${dbs[1]!.facilities} facilities x 50 listings:\n`);
-  r.out(
-    sidesTable(
-      [
-        [`${dbs[1]!.facilities} facilities`, entry.large],
-        [`${dbs[0]!.facilities} facilities`, entry.small],
-      ],
-      entry,
-    ),
-  );
+  const [large, small] = dbs.map((db) => `${db.facilities} facilities`);
+  const entry = { facilities: [dbs[1]!.facilities, dbs[0]!.facilities], small: sides[1]!, large: sides[0]!, ...ratios };
+  r.out(`\nscale: ${small} against ${large} x 50 listings:\n`);
+  r.out(sidesTable([large!, small!], sides, [`${large} / ${small}`, ratios]));
   return entry;
 }
 

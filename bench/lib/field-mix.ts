@@ -1,40 +1,25 @@
-// The field mix's world and traffic: a database like a deployment's (facilities of 20-200 listings, one very large, and
-// for the abuse scenario more large ones without keys, the last with long fields), keys as partners hold them (several
-// per facility, on servers and in widgets, some revoked), and a long deterministic rotation of requests in the
-// proportions of issue 24, each carrying what a browser or a TLS proxy adds.
+// The field mix's world (facilities of 20-200 listings and a large one, keys as partners hold them, some revoked) and
+// its deterministic rotation of requests in the proportions of issue 24, with the headers a browser or TLS proxy adds.
 import { createKeys, facilityIdOf, generateDb, listingCodeOf, listingIdIn, revokeKeys, type BenchDb } from './data.ts';
 import type { BenchRequest } from './load.ts';
 import { keyOf } from '../ceiling.ts';
 import { alphanumeric, intIn, pick, seeded, type Random } from './random.ts';
 
-export interface FieldSettings {
+export const FIELD_FULL = {
   /** Ordinary facilities, of 20-200 listings each; the large one comes next, then the unkeyed large ones. */
-  facilities: number;
-  largeListings: number;
-  /** Large facilities without keys after the large one: all but the last are rotated through by the abuse scenario,
-   * the last (long fields) crawled. */
-  unkeyedLarge: number;
-  /** Facilities with keys, the large one among them. */
-  keyedFacilities: number;
-  keysPerFacility: number;
-  /** Keys issued on keyed facilities and then revoked (the live keys are keyedFacilities x keysPerFacility). */
-  revoked: number;
-  /** Requests in the rotation. */
-  rotation: number;
-  /** Client addresses the TLS proxy in front forwards (X-Forwarded-For). */
-  addresses: number;
-}
-
-export const FIELD_FULL: FieldSettings = {
   facilities: 1000,
   largeListings: 10_000,
+  /** Unkeyed large facilities (abuse only): all but the last are rotated through, the last (long fields) crawled. */
   unkeyedLarge: 3,
+  /** Facilities with keys, the large one among them, each with keysPerFacility live keys; `revoked` more revoked. */
   keyedFacilities: 50,
   keysPerFacility: 4,
   revoked: 20,
+  /** Requests in the rotation, and client addresses the TLS proxy in front forwards (X-Forwarded-For). */
   rotation: 50_000,
   addresses: 10_000,
 };
+export type FieldSettings = typeof FIELD_FULL;
 
 /** CI: a smaller database and rotation, the same large facility and keys per facility. */
 export const FIELD_QUICK: FieldSettings = {
@@ -42,25 +27,16 @@ export const FIELD_QUICK: FieldSettings = {
   ...{ facilities: 100, keyedFacilities: 20, revoked: 8, rotation: 10_000, addresses: 2_000 },
 };
 
-/** Where a key is used: on a partner's server (no Origin), or in a widget on a partner's page (open or restricted to
- * that origin). */
-export type KeyRole = 'server' | 'widget' | 'widget, origin-restricted';
+/** Where a key is used: a partner's server (no Origin), or a widget on a partner's page (open or origin-restricted). */
+type KeyRole = 'server' | 'widget' | 'widget, origin-restricted';
 const ROLES: readonly KeyRole[] = ['server', 'server', 'widget', 'widget, origin-restricted'];
-
-export interface FieldKey {
-  key: string;
-  id: string;
-  facility: number;
-  role: KeyRole;
-  /** The partner page's origin, sent by the browser with a widget's requests. */
-  origin: string | undefined;
-}
+type FieldKey = { key: string; id: string; facility: number; role: KeyRole; origin: string | undefined };
 
 export interface FieldWorld {
   db: BenchDb;
   /** The large facility's index. */
   large: number;
-  /** The large facilities an anonymous client rotates through (the large one among them), and the one crawled. */
+  /** The large facilities an anonymous client rotates through, and the one crawled. */
   rotated: readonly number[];
   crawled: number;
   keyed: readonly number[];
@@ -77,10 +53,8 @@ export function generateFieldDb(dir: string, s: FieldSettings): BenchDb {
   return generateDb(dir, abuse ? 'abuse' : 'field', sizes.length, sizes, new Set(abuse ? [sizes.length - 1] : []));
 }
 
-/**
- * Issues the mix's keys (rate limit far above the load: the mix must not be throttled) and revokes `s.revoked` more,
- * as operators do; run while ours is up, like issueKeys.
- */
+/** Issues the mix's keys (their limit far above the load: the mix must not be throttled) and revokes `s.revoked` more,
+ * as operators do; run while ours is up, like issueKeys. */
 export function issueFieldKeys(db: BenchDb, s: FieldSettings): FieldWorld {
   // The large facility, and others spread evenly over the ordinary ones.
   const others = s.keyedFacilities - 1;
@@ -95,27 +69,27 @@ export function issueFieldKeys(db: BenchDb, s: FieldSettings): FieldWorld {
   }));
   const all = [...specs, ...toRevoke];
   const originOf = (facility: number, r: number) => `https://partner-${facility}-${r}.example`;
+  const restricted = (role: KeyRole, origin: string) => (role === 'widget, origin-restricted' ? [origin] : undefined);
   const issued = createKeys(
     db,
     all.map(({ facility, role, r }) => ({
       facility,
       rate_per_s: 1e9,
       burst: 1e9,
-      allowed_origins: role === 'widget, origin-restricted' ? [originOf(facility, r)] : undefined,
+      allowed_origins: restricted(role, originOf(facility, r)),
     })),
   );
-  const keys = issued.map((k, i) => ({
-    ...k,
-    role: all[i]!.role,
-    origin: all[i]!.role === 'server' ? undefined : originOf(k.facility, all[i]!.r),
-  }));
+  const keys = issued.map((k, i) => {
+    const { role, r } = all[i]!;
+    return { ...k, role, origin: role === 'server' ? undefined : originOf(k.facility, r) };
+  });
   const revoked = keys.slice(specs.length);
   revokeKeys(
     db,
     revoked.map((k) => k.id),
   );
-  const crawled = s.facilities + s.unkeyedLarge;
   const rotated = Array.from({ length: s.unkeyedLarge }, (_, k) => s.facilities + k);
+  const crawled = s.facilities + s.unkeyedLarge;
   return { db, large: s.facilities, rotated, crawled, keyed, keys: keys.slice(0, specs.length), revoked };
 }
 

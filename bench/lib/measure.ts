@@ -1,18 +1,20 @@
-// Measured rounds: wrk's figures plus the server's CPU time and peak RSS (from /proc), medians over rounds, and the
-// paired ratios of one server over another.
+// Measured rounds (wrk's figures, the server's CPU time and peak RSS from /proc) and paired ratios of two servers.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { runWrk, type BenchRequest, type Figures, type Load } from './load.ts';
 import type { ServerProcess } from './servers.ts';
 
-/** Resident set size in MB (VmHWM: the peak since start or resetPeakRss), NaN once the process has gone. */
-export function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
+/** A file of /proc/PID, or '' once the process has gone. */
+function proc(pid: number, file: string): string {
   try {
-    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : NaN;
+    return readFileSync(`/proc/${pid}/${file}`, 'utf8');
   } catch {
-    return NaN;
+    return '';
   }
 }
+
+/** Resident set size in MB (VmHWM: the peak since start or resetPeakRss), NaN once the process has gone. */
+export const rssMb = (pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS') =>
+  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(proc(pid, 'status'))?.[1] ?? NaN) / 1024;
 
 /** Sets VmHWM to the present RSS (clear_refs 5), so that it reads the peak from here on; false if refused. */
 export function resetPeakRss(pid: number): boolean {
@@ -24,14 +26,10 @@ export function resetPeakRss(pid: number): boolean {
   }
 }
 
-/** CPU time (user + system) of a process so far, in ms: utime and stime are the 12th and 13th fields after its name. */
+/** CPU time (user + system) so far in ms: utime and stime, the 12th and 13th fields after the name, in 1/100 s. */
 function cpuMs(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10; // USER_HZ is 100 on every Linux this runs on
-  } catch {
-    return NaN;
-  }
+  const fields = proc(pid, 'stat').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 export interface Round extends Figures {
@@ -54,25 +52,26 @@ export async function measure(server: ServerProcess, requests: BenchRequest[], l
   };
 }
 
-/** Rounds of each server in turn, the order alternating (neither always runs on the machine the other warmed), each
- * round starting at another place in the requests; `servers[i]` is asked `requests[i]`, or all the same list. */
-export async function pairedRounds(
+/**
+ * Each server's warm-up, then rounds of each in turn, the order alternating (neither always runs on the machine the
+ * other warmed), each round starting elsewhere in the requests (server i is asked `requests(i)`); each server's side,
+ * and the first's ratios to the second.
+ */
+export async function compare(
   servers: ServerProcess[],
-  requests: BenchRequest[] | BenchRequest[][],
-  load: Load,
-  rounds: number,
-  firstRound = 0,
-): Promise<Round[][]> {
-  const list = (i: number) =>
-    Array.isArray(requests[0]) ? (requests as BenchRequest[][])[i]! : (requests as BenchRequest[]);
-  const out: Round[][] = servers.map(() => []);
-  for (let r = 0; r < rounds; r++) {
-    const start = Math.floor((r * list(0).length) / rounds);
+  requests: (i: number) => BenchRequest[],
+  r: { warmUp: Load; load: Load; rounds: number },
+) {
+  for (const [i, server] of servers.entries()) await measure(server, requests(i), r.warmUp);
+  const rounds: Round[][] = servers.map(() => []);
+  for (let k = 0; k < r.rounds; k++) {
     const order = servers.map((_, i) => i);
-    for (const i of (firstRound + r) % 2 === 0 ? order : order.reverse())
-      out[i]!.push(await measure(servers[i]!, list(i), { ...load, start }));
+    for (const i of k % 2 === 0 ? order : order.reverse()) {
+      const start = Math.floor((k * requests(i).length) / r.rounds);
+      rounds[i]!.push(await measure(servers[i]!, requests(i), { ...r.load, start }));
+    }
   }
-  return out;
+  return { sides: rounds.map(sideOf), ratios: ratiosOf(rounds[0]!, rounds[1]!), rounds };
 }
 
 export const median = (xs: number[]) => {

@@ -1,6 +1,5 @@
-// `npm run bench -- --db postgres`: one node on PostgreSQL against the same node on a SQLite file with the same rows
-// (list, detail, 304), and `listings import` into each. PostgreSQL runs durably, pinned to the servers' core, so its
-// side of each freshness read is charged to the PostgreSQL node as on a machine of its own.
+// `npm run bench -- --db postgres`: a node on PostgreSQL (durable, pinned to the servers' core) against the same node on
+// SQLite with the same rows (list, detail, 304), and `listings import` into each.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,7 +8,7 @@ import { openStore } from '../../server/store/store.ts';
 import { startPostgres } from '../../test/helpers/postgres.ts';
 import type { BenchRun } from './context.ts';
 import { createKeys, facilityIdOf, facilityOf, generateDb, listingIdIn } from './data.ts';
-import { median, pairedRounds, ratiosOf, sideOf } from './measure.ts';
+import { compare, median } from './measure.ts';
 import { sidesTable, table } from './report.ts';
 import { capture, differences, headerOf } from './replay.ts';
 import { REPO, SERVER_CORE, startOurs } from './servers.ts';
@@ -23,11 +22,13 @@ export async function postgres(r: BenchRun) {
     const db = generateDb(r.dir, 'pg-compare', r.quick ? 200 : 1000, 50);
     const url = await pg.newDatabase();
     await copySqliteToPg(db.file, url);
-    const keys = [createKeys(db, [{ facility: 0, rate_per_s: 1e9, burst: 1e9 }])[0]!.key];
     const store = await openStore(url);
-    keys.push((await store.createKey({ facilityId: facilityIdOf(0), prefix: 'svc', rate_per_s: 1e9, burst: 1e9 })).key);
+    const keys = [
+      (await store.createKey({ facilityId: facilityIdOf(0), prefix: 'svc', rate_per_s: 1e9, burst: 1e9 })).key,
+    ];
     await store.close();
-    const servers = [r.track(await startOurs('SQLite', db.file)), r.track(await startOurs('PostgreSQL', url))];
+    keys.push(createKeys(db, [{ facility: 0, rate_per_s: 1e9, burst: 1e9 }])[0]!.key);
+    const servers = [r.track(await startOurs('PostgreSQL', url)), r.track(await startOurs('SQLite', db.file))];
     const list = (key: string) => ({ path: '/external/listings', headers: { 'x-api-key': key } });
     const etag = headerOf(await capture(servers[0]!.url + '/external/listings', list(keys[0]!).headers), 'etag')!;
     const scenarios: Record<string, (key: string) => { path: string; headers: Record<string, string> }> = {
@@ -43,18 +44,9 @@ export async function postgres(r: BenchRun) {
       );
       const diff = differences(a!, b!);
       if (diff.length > 0) r.broken.push(`PostgreSQL ${name}: answers differ from SQLite's: ${diff.join('; ')}`);
-      await pairedRounds(servers, requests, r.warmUp, 1);
-      const [sqlite, postgres] = await pairedRounds(servers, requests, r.load, r.rounds);
-      const entry = { sqlite: sideOf(sqlite!), postgres: sideOf(postgres!), ...ratiosOf(postgres!, sqlite!) };
-      r.out(
-        `\n${name}:\n${sidesTable(
-          [
-            ['PostgreSQL', entry.postgres],
-            ['SQLite', entry.sqlite],
-          ],
-          entry,
-        )}`,
-      );
+      const { sides, ratios } = await compare(servers, (i) => requests[i]!, r);
+      const entry = { postgres: sides[0]!, sqlite: sides[1]!, ...ratios };
+      r.out(`\n${name}:\n${sidesTable(['PostgreSQL', 'SQLite'], sides, ['PostgreSQL / SQLite', ratios])}`);
       api[name] = entry;
     }
     for (const s of servers) await s.stop();

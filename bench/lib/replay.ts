@@ -4,6 +4,7 @@ import { get, type Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchRequest } from './load.ts';
+import { keyOf } from '../ceiling.ts';
 import { printed, REPO, spawnServer, stopper, type ServerProcess } from './servers.ts';
 
 export interface CapturedAnswer {
@@ -61,10 +62,7 @@ export interface Ceiling extends ServerProcess {
   misses(): number;
 }
 
-/** The request headers that chose ours' answer, as the ceiling keys it (bench/ceiling.ts, keyOf). */
-const CHOOSING = ['x-api-key', 'if-none-match', 'accept-encoding', 'origin'];
-
-/** The ceiling replaying `answers` from a file of its own: each body once, each answer with its choosing headers. */
+/** The ceiling replaying `answers` from a file of its own (bench/ceiling.ts reads it), each body once. */
 export async function startCeiling(answers: Iterable<Replayed>): Promise<Ceiling> {
   const file = join(tmpdir(), `bench-ceiling-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
   const bodies: string[] = [];
@@ -72,16 +70,7 @@ export async function startCeiling(answers: Iterable<Replayed>): Promise<Ceiling
   const rows = [...answers].map(({ request, answer }) => {
     const body = answer.body.toString('base64');
     if (!index.has(body)) index.set(body, bodies.push(body) - 1);
-    const headers = Object.fromEntries(
-      CHOOSING.filter((h) => h in request.headers).map((h) => [h, request.headers[h]]),
-    );
-    const { status } = answer;
-    return {
-      request: { method: 'GET', url: request.path, headers },
-      status,
-      headers: answer.headers,
-      body: index.get(body),
-    };
+    return [keyOf('GET', request.path, request.headers), answer.status, answer.headers, index.get(body)];
   });
   writeFileSync(file, JSON.stringify({ bodies, answers: rows }));
   const child = spawnServer(['--import', 'tsx', join(REPO, 'bench', 'ceiling.ts'), file]);

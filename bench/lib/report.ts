@@ -24,20 +24,24 @@ export function table(head: string[], rows: (string | number)[][]): string {
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n') + '\n';
 }
 
-/** Servers side by side (one row each), then how the first compares with the second. */
-export function sidesTable(sides: [string, Side][], ratios?: Ratios): string {
-  const rows = sides.map(([name, s]) => [
-    name,
+/** Servers side by side, one row each, then how one compares with another: [label, ratios] (none when undefined). */
+export function sidesTable(names: string[], sides: Side[], ...ratios: [string, Ratios | undefined][]): string {
+  const rows = sides.map((s, i) => [
+    names[i]!,
     s.rps,
     `${s.p50_ms} / ${s.p99_ms}`,
     s.cpu_us_per_req,
-    Math.round(s.core_busy * 100),
+    s.core_busy,
     s.rss_mb,
   ]);
-  const text = table(['server', 'req/s', 'p50 / p99 ms', 'CPU µs/req', 'core %', 'peak RSS MB'], rows);
-  if (!ratios) return text;
-  const [lo, hi] = ratios.ratio_rps_interval;
-  return `${text}${sides[0]![0]} / ${sides[1]![0]} (median of paired rounds): req/s ${ratios.ratio_rps} (95 % ${lo}-${hi}), p99 ${ratios.ratio_p99}, CPU per request ${ratios.ratio_cpu}\n`;
+  const lines = ratios.flatMap(([label, x]) => {
+    if (!x) return [];
+    const [lo, hi] = x.ratio_rps_interval;
+    return [
+      `${label}, median of paired rounds: req/s ${x.ratio_rps} (95 % ${lo}-${hi}), p99 ${x.ratio_p99}, CPU ${x.ratio_cpu}\n`,
+    ];
+  });
+  return table(['server', 'req/s', 'p50 / p99 ms', 'CPU µs/req', 'core busy', 'peak RSS MB'], rows) + lines.join('');
 }
 
 /** A results file's text: an object or array of plain values on one line when short. */

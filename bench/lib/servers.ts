@@ -1,5 +1,4 @@
-// The servers under test as child processes (ours, `listings serve`, and the ceiling, bench/ceiling.ts), pinned to one
-// core while the load generator (this process and its wrk) keeps the other.
+// The servers under test as child processes, pinned to one core while the load generator keeps the other.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from '../../tools/launch.ts';
