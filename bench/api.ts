@@ -52,8 +52,7 @@ const name = args.db === 'postgres' ? 'results-postgres.json' : 'results.json';
 const outFile = args.out ?? (committed ? join(REPO, 'bench', name) : join(tmpdir(), `storage-listings-bench-${name}`));
 
 const started = Date.now();
-const running = new Set<ServerProcess>();
-const stopping = new Set<ServerProcess>();
+const running: ServerProcess[] = [];
 const r: BenchRun = {
   quick,
   full,
@@ -63,12 +62,11 @@ const r: BenchRun = {
   rounds: Number(args.rounds ?? (quick ? 1 : 6)),
   dir: mkdtempSync(join(tmpdir(), 'listings-bench-')),
   track: (s) => {
-    running.add(s);
-    s.child.once('exit', (code, signal) => {
-      if (!stopping.has(s)) r.broken.push(`${s.name} exited unexpectedly (${signal ?? code})`);
-    });
     const stop = s.stop;
-    s.stop = () => (stopping.add(s), stop());
+    const exited = (code: unknown, signal: unknown) => r.broken.push(`${s.name} exited (${signal ?? code})`);
+    s.child.once('exit', exited);
+    s.stop = () => (s.child.off('exit', exited), stop());
+    running.push(s);
     return s;
   },
   broken: [],
@@ -81,26 +79,22 @@ async function main() {
   const env = machine();
   const settings = { ...r.load, rounds: r.rounds, quick, pinned: pinLoadGenerator(env.cores) };
   r.out(`storage-listings API bench: ${env.cpu}, ${env.cores} cores, Node ${env.node}; ${JSON.stringify(settings)}\n`);
-  const field = args.db === 'sqlite' && selected('field mix') ? await fieldMix(r) : undefined;
-  const oneKey = args.db === 'sqlite' ? await oneKeyScenarios(r, selected) : undefined;
-  const figures =
-    args.db === 'postgres'
-      ? await postgres(r)
-      : {
-          field_mix: field,
-          scenarios: oneKey?.entries,
-          abuse: selected('abuse') ? await abuse(r) : undefined,
-          scale: selected('scale') ? await scale(r) : undefined,
-          snapshot_export: selected('export') ? snapshotExport(r) : undefined,
-        };
+  const sqlite = args.db === 'sqlite';
+  const field = sqlite && selected('field mix') ? await fieldMix(r) : undefined;
+  const oneKey = sqlite ? await oneKeyScenarios(r, selected) : undefined;
+  const figures = !sqlite
+    ? await postgres(r)
+    : {
+        field_mix: field,
+        scenarios: oneKey?.entries,
+        abuse: selected('abuse') ? await abuse(r) : undefined,
+        scale: selected('scale') ? await scale(r) : undefined,
+        snapshot_export: selected('export') ? snapshotExport(r) : undefined,
+      };
   // Other processes on these two cores skew every figure, pinned or not: said beside the figures.
   if (loadavg()[0]! > env.cores)
     r.sanity.push(`load average ${loadavg()[0]!.toFixed(2)} at the end: other processes shared the cores`);
-  r.out(
-    r.sanity.length === 0
-      ? '\nsanity: nothing to flag\n'
-      : `\nsanity (figures not to quote):\n- ${r.sanity.join('\n- ')}\n`,
-  );
+  r.out(`\nsanity (figures not to quote):${['', ...r.sanity].join('\n- ') || ' none'}\n`);
   const report = {
     date: new Date().toISOString(),
     command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,

@@ -48,7 +48,7 @@ function runNode(argv: string[], env: NodeJS.ProcessEnv) {
 const dir = mkdtempSync(join(tmpdir(), 'bench-publish-'));
 const s3 = await startS3({ bucket: 'bench' });
 try {
-  const db = generateDb(dir, 'publish', F, 50);
+  const db = generateDb(dir, 'publish', Array(F).fill(50));
   const { private_key: keyFile } = await generateSigningKey(join(dir, 'secrets'));
   // Every run goes through one counting proxy: the publisher's local record is per endpoint.
   const puts: string[] = [];

@@ -27,7 +27,7 @@ type PageResult = { cards?: number; loadedMs: number; domMs: number; paintedMs: 
 ensureBuilt((line) => process.stdout.write(`${line}\n`)); // the widget as the sources are now, never an old bundle
 const bundle = readFileSync(join(REPO, 'dist', 'widget', 'storage-listings.js'));
 const dir = mkdtempSync(join(tmpdir(), 'listings-bench-widget-'));
-const db = generateDb(dir, 'widget', 1, listings);
+const db = generateDb(dir, 'widget', [listings]);
 const config = loadConfig({ db: db.file, host: '127.0.0.1', port: await freePort() }, {});
 const app = await startApp({
   config,

@@ -45,11 +45,14 @@ const SORTS = ['', '&sort=price', '&sort=-price', '&sort=area', '&sort=-area', '
 let n = 0;
 let sent = 0;
 
+/** Each closed-loop mode's next request. */
 const next: Record<string, () => { path: string; headers: Record<string, string> }> = {
+  // One key sending distinct filter values that match most of its facility.
   filter: () => ({
     path: `/external/listings?min_area=${(rand() * 5).toFixed(2)}&max_area=${(25 + rand() * 975).toFixed(2)}${pick(rand, SORTS)}`,
     headers: { 'x-api-key': config.key!, 'accept-encoding': 'br, gzip', 'x-forwarded-for': '198.19.254.1' },
   }),
+  // Anonymous rental pages of one facility (half unknown codes or facilities), half from one address, half a botnet's.
   rent: () => {
     const [size, x] = [config.size!, rand()];
     const j = x < 0.5 ? intIn(rand, 0, size - 1) : size + intIn(rand, 0, 1_000_000);
@@ -59,11 +62,13 @@ const next: Record<string, () => { path: string; headers: Record<string, string>
       headers: anonymous(n++ % 2 ? `198.19.${intIn(rand, 0, 249)}.${intIn(rand, 0, 255)}` : '198.19.254.2'),
     };
   },
+  // Pages alternating over large facilities (paced by `rate`), each of 3 addresses far under the page limit.
   rotate: () => {
     const k = n++;
     const path = page(config.facilities![k % config.facilities!.length]!, intIn(rand, 0, config.size! - 1));
     return { path, headers: anonymous(`198.19.252.${k % 3}`) };
   },
+  // Every page of one facility in order, from 4,096 addresses in turn.
   crawl: () => {
     const k = n++;
     return { path: page(config.facility!, k % config.size!), headers: anonymous(`198.18.${(k >> 8) & 15}.${k & 255}`) };

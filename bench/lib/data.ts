@@ -8,13 +8,8 @@ import { listingIdOf } from '../../server/domain/facility.ts';
 import { applyImport } from '../../server/store/facilities.ts';
 import { createKey, revokeKey, type KeyLimits } from '../../server/store/keys.ts';
 
-export interface BenchDb {
-  file: string;
-  facilities: number;
-  /** The number of listings of each facility, by index. */
-  sizes: readonly number[];
-  seconds: number;
-}
+/** A generated database: `sizes` holds each facility's number of listings, by index. */
+export type BenchDb = { file: string; facilities: number; sizes: readonly number[]; seconds: number };
 
 const SIZES = [1, 1.5, 2, 3, 4.5, 6, 7.5, 10, 12, 15, 20, 25];
 const CITIES = ['Wroclaw', 'Krakow', 'Gdansk', 'Poznan', 'Berlin', 'Leipzig', 'Praha', 'Brno'];
@@ -87,33 +82,19 @@ export function facilityOf(i: number, listings: number, long = false): ImportFac
   };
 }
 
-/**
- * Writes DIR/<name>.db through the real import: `facilities` facilities of `listings` listings each, or of
- * listings[i] for facility i; those in `long` with long fields (facilityOf).
- */
-export function generateDb(
-  dir: string,
-  name: string,
-  facilities: number,
-  listings: number | readonly number[],
-  long: ReadonlySet<number> = new Set(),
-): BenchDb {
+/** Writes DIR/<name>.db through the real import: facility i with sizes[i] listings, long fields in facility `long`. */
+export function generateDb(dir: string, name: string, sizes: readonly number[], long = -1): BenchDb {
   const started = performance.now();
-  const sizes = typeof listings === 'number' ? Array.from({ length: facilities }, () => listings) : listings;
-  if (sizes.length !== facilities) throw new Error(`${sizes.length} sizes for ${facilities} facilities`);
   const file = join(dir, `${name}.db`);
   const db = openDb(file);
   db.pragma('synchronous = OFF'); // a throwaway file: no fsync while generating
   try {
-    // Typed as a validated import file (zod validation of 500k listings would dominate the time); imported in chunks
-    // so that a 10,000-facility file never sits in memory at once.
-    for (let from = 0; from < facilities; from += 500) {
-      const chunk = Array.from({ length: Math.min(500, facilities - from) }, (_, k) =>
-        facilityOf(from + k, sizes[from + k]!, long.has(from + k)),
-      );
+    // Typed as a validated import (zod over 500k listings would dominate the time), in chunks held one at a time.
+    for (let from = 0; from < sizes.length; from += 500) {
+      const chunk = sizes.slice(from, from + 500).map((n, k) => facilityOf(from + k, n, from + k === long));
       applyImport(db, { facilities: chunk });
     }
-    return { file, facilities, sizes, seconds: (performance.now() - started) / 1000 };
+    return { file, facilities: sizes.length, sizes, seconds: (performance.now() - started) / 1000 };
   } finally {
     db.close();
   }

@@ -8,7 +8,10 @@ import { sidesTable } from './report.ts';
 import { REPO, startOurs } from './servers.ts';
 
 export async function scale(r: BenchRun) {
-  const dbs = [generateDb(r.dir, 'large', r.quick ? 1000 : 10_000, 50), generateDb(r.dir, 'small', 10, 50)];
+  const dbs = [
+    generateDb(r.dir, 'large', Array(r.quick ? 1000 : 10_000).fill(50)),
+    generateDb(r.dir, 'small', Array(10).fill(50)),
+  ];
   const servers = await Promise.all(
     dbs.map(async (db) => r.track(await startOurs(`${db.facilities} facilities`, db.file))),
   );
@@ -27,7 +30,7 @@ export async function scale(r: BenchRun) {
 
 /** `listings snapshot keygen`, then `listings snapshot export` of every facility, signed. */
 export function snapshotExport(r: BenchRun) {
-  const db = generateDb(r.dir, 'export', r.quick ? 200 : 1000, 50);
+  const db = generateDb(r.dir, 'export', Array(r.quick ? 200 : 1000).fill(50));
   const listings = (...args: string[]) =>
     execFileSync(process.execPath, [join(REPO, 'bin', 'listings.js'), ...args], {
       cwd: REPO,

@@ -47,10 +47,9 @@ export interface FieldWorld {
 /** Sizes 20-200 from a seeded generator, then the large facilities; the abuse scenario's last has long fields. */
 export function generateFieldDb(dir: string, s: FieldSettings): BenchDb {
   const rand = seeded(24);
-  const large = Array.from({ length: 1 + s.unkeyedLarge }, () => s.largeListings);
-  const sizes = [...Array.from({ length: s.facilities }, () => intIn(rand, 20, 200)), ...large];
-  const abuse = s.unkeyedLarge > 0;
-  return generateDb(dir, abuse ? 'abuse' : 'field', sizes.length, sizes, new Set(abuse ? [sizes.length - 1] : []));
+  const sizes = [...Array.from({ length: s.facilities }, () => intIn(rand, 20, 200)), s.largeListings];
+  sizes.push(...Array(s.unkeyedLarge).fill(s.largeListings));
+  return s.unkeyedLarge > 0 ? generateDb(dir, 'abuse', sizes, sizes.length - 1) : generateDb(dir, 'field', sizes);
 }
 
 /** Issues the mix's keys (their limit far above the load: the mix must not be throttled) and revokes `s.revoked` more,
@@ -94,19 +93,10 @@ export function issueFieldKeys(db: BenchDb, s: FieldSettings): FieldWorld {
 }
 
 /** The kinds of request in the mix, with the status each should get. */
-export const KINDS = {
-  list: 200,
-  detail: 200,
-  'list 304': 304,
-  'detail 304': 304,
-  'filtered list': 200,
-  'rental page': 200,
-  'rental page, unknown': 404,
-  'revoked key': 401,
-  'unknown key': 401,
-  'malformed key': 401,
-} as const;
-export type Kind = keyof typeof KINDS;
+const SERVED = { list: 200, detail: 200, 'list 304': 304, 'detail 304': 304, 'filtered list': 200, 'rental page': 200 };
+const REFUSED = { 'rental page, unknown': 404, 'revoked key': 401, 'unknown key': 401, 'malformed key': 401 };
+export const KINDS: Record<Kind, number> = { ...SERVED, ...REFUSED };
+export type Kind = keyof typeof SERVED | keyof typeof REFUSED;
 
 export interface MixRequest extends BenchRequest {
   kind: Kind;

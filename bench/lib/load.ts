@@ -17,17 +17,8 @@ export interface BenchRequest {
   headers: Record<string, string>;
 }
 
-export interface Figures {
-  rps: number;
-  /** Milliseconds. */
-  p50: number;
-  p99: number;
-  requests: number;
-  /** Answers outside 2xx/3xx. */
-  errorAnswers: number;
-  /** Connect, read and write errors and timeouts. */
-  socketErrors: number;
-}
+/** Latencies in ms; errorAnswers: answers outside 2xx/3xx; socketErrors: connect, read and write errors, timeouts. */
+export type Figures = Record<'rps' | 'p50' | 'p99' | 'requests' | 'errorAnswers' | 'socketErrors', number>;
 
 export const wrkInstalled = () => spawnSync('wrk', ['--version']).error === undefined;
 

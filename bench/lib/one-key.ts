@@ -2,27 +2,17 @@
 import type { BenchRun } from './context.ts';
 import { generateDb, issueKeys, listingIdIn } from './data.ts';
 import type { BenchRequest } from './load.ts';
-import { compare, ratiosOf, type Ratios, type Side } from './measure.ts';
+import { compare, ratiosOf } from './measure.ts';
 import { sidesTable } from './report.ts';
 import { capture, differences, headerOf, startCeiling } from './replay.ts';
 import { startOurs, type ServerProcess } from './servers.ts';
-
-export interface Entry extends Ratios {
-  status: number;
-  bytes: number;
-  ours: Side;
-  ceiling: Side;
-  base?: Side;
-  /** Ours over the base checkout's build. */
-  vs_base?: Ratios;
-}
 
 const NAMES = ['list 200', 'list 200, br', 'detail 200', 'list 304', 'list 200, request log on'];
 
 export async function oneKeyScenarios(r: BenchRun, selected: (name: string) => boolean) {
   const names = NAMES.filter(selected);
   if (names.length === 0) return undefined;
-  const db = generateDb(r.dir, 'one-key', r.quick ? 200 : 1000, 50);
+  const db = generateDb(r.dir, 'one-key', Array(r.quick ? 200 : 1000).fill(50));
   const key = issueKeys(db, 1)[0]!;
   const started: ServerProcess[] = [];
   const start = async (name: string, log = false, checkout?: string) =>
@@ -48,7 +38,7 @@ export async function oneKeyScenarios(r: BenchRun, selected: (name: string) => b
     });
   const ceiling = r.track(await startCeiling(replayed));
   started.push(ceiling);
-  const entries: Record<string, Entry> = {};
+  const entries: Record<string, object> = {};
   for (const [i, name] of names.entries()) {
     const { request, answer } = replayed[i]!;
     const diff = differences(answer, await capture(ceiling.url + request.path, request.headers));
@@ -57,18 +47,12 @@ export async function oneKeyScenarios(r: BenchRun, selected: (name: string) => b
     const { sides, ratios, rounds } = await compare(servers, () => [request], r);
     for (const [s, rs] of rounds.entries())
       if (rs.some((x) => x.errorAnswers + x.socketErrors > 0)) r.broken.push(`${name}: ${servers[s]!.name} had errors`);
-    const e: Entry = {
-      status: answer.status,
-      bytes: answer.body.length,
-      ours: sides[0]!,
-      ceiling: sides[1]!,
-      ...ratios,
-    };
-    if (base) Object.assign(e, { base: sides[2], vs_base: ratiosOf(rounds[0]!, rounds[2]!) });
-    entries[name] = e;
-    if (e.ratio_rps > 1) r.sanity.push(`${name}: ours at ${e.ratio_rps}x a server that only replays its answer`);
-    r.out(`\n${name} (${e.status}, ${e.bytes} bytes; ${r.rounds} rounds of ${r.load.duration} s per side):\n`);
-    r.out(sidesTable(['ours', 'ceiling', 'base'], sides, ['ours / ceiling', ratios], ['ours / base', e.vs_base]));
+    const vsBase = base && ratiosOf(rounds[0]!, rounds[2]!);
+    const [status, bytes] = [answer.status, answer.body.length];
+    entries[name] = { status, bytes, ours: sides[0], ceiling: sides[1], ...ratios, base: sides[2], vs_base: vsBase };
+    if (ratios.ratio_rps > 1) r.sanity.push(`${name}: ours at ${ratios.ratio_rps}x a server that only replays bytes`);
+    r.out(`\n${name} (${status}, ${bytes} bytes; ${r.rounds} rounds of ${r.load.duration} s per side):\n`);
+    r.out(sidesTable(['ours', 'ceiling', 'base'], sides, ['ours / ceiling', ratios], ['ours / base', vsBase]));
   }
   for (const s of started) await s.stop();
   return { database: { facilities: db.facilities, listings_per_facility: 50 }, entries };

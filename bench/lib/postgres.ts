@@ -19,7 +19,7 @@ export async function postgres(r: BenchRun) {
     const pid = pg.pid();
     if (pid !== undefined) spawnSync('taskset', ['-a', '-p', '-c', SERVER_CORE, String(pid)]);
     // Facility 0 has its own rent link template: the bodies do not carry the server's port, so both sides compare.
-    const db = generateDb(r.dir, 'pg-compare', r.quick ? 200 : 1000, 50);
+    const db = generateDb(r.dir, 'pg-compare', Array(r.quick ? 200 : 1000).fill(50));
     const url = await pg.newDatabase();
     await copySqliteToPg(db.file, url);
     const store = await openStore(url);

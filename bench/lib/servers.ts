@@ -44,16 +44,9 @@ export const stopper = (child: ChildProcess) => (): Promise<void> =>
     child.kill('SIGTERM');
   });
 
-export interface OursOptions {
-  /** The request log on (to /dev/null) instead of --quiet. */
-  log?: boolean;
-  /** Another built checkout's `listings` (the A/B's base). */
-  checkout?: string;
-  /** Believe X-Forwarded-For from this address, as behind a TLS proxy. */
-  trustProxy?: string;
-  /** `serve --panel`: the operator's panel in the same process. */
-  panel?: boolean;
-}
+/** log: the request log on instead of --quiet; checkout: another built checkout's `listings` (the A/B's base);
+ * trustProxy: believe X-Forwarded-For from this address, as behind a TLS proxy; panel: `serve --panel`. */
+type OursOptions = { log?: boolean; checkout?: string; trustProxy?: string; panel?: boolean };
 
 /** `listings serve` on a free port; a real port rather than 0, since the public URL in the bodies carries it. */
 export async function startOurs(name: string, db: string, opts: OursOptions = {}): Promise<ServerProcess> {
