@@ -1,5 +1,5 @@
-// The ceiling: ours' captured answers (ANSWERS.json, from bench/lib/replay.ts) replayed through ours' own transport by a
-// handler that only looks each request up; prints {"port":N}, and at SIGTERM {"misses":N} (requests answered 500).
+// The ceiling: ours' captured answers (ANSWERS.json, from bench/lib/replay.ts) replayed through ours' own transport by
+// a handler that only looks each request up; prints {"port":N}, and at SIGTERM {"misses":N} (requests answered 500).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { JsonLog } from '../server/http/transport/log.ts';

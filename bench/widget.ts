@@ -1,5 +1,5 @@
-// `npm run bench:widget [-- --quick]`: the built widget rendering 200 listings in headless Chromium, from the list data's
-// arrival to painted cards (bench/widget/), and the bundle's size.
+// `npm run bench:widget [-- --quick]`: the built widget rendering 200 listings in headless Chromium, from the list
+// data's arrival to painted cards (bench/widget/), and the bundle's size.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -19,7 +19,7 @@ const GUARD_MS = 200;
 // SCHED_IDLE: the abusers share the load core with the partner's client, which in the field is another machine.
 const IDLE = spawnSync('chrt', ['--version']).status === 0;
 
-/** One client process (SCHED_IDLE unless `idle` is false; chrt execs node, so the pid is the client's) and its result. */
+/** One client process (SCHED_IDLE unless `idle` is false; chrt execs node: the pid is the client's), and its result. */
 function runClient(config: Omit<AbuserConfig, 'seed'> & { seed?: number }, idle = true) {
   const node = [process.execPath, '--import', 'tsx', join(REPO, 'bench', 'lib', 'abuser.ts')];
   const argv = [...(idle && IDLE ? ['chrt', '-i', '0'] : []), ...node, JSON.stringify({ seed: 1, ...config })];
@@ -55,7 +55,7 @@ function abusersOf(
   return all[pattern];
 }
 
-/** The partner alone and beside each pattern, for the key of a mid-size facility and of the large one (quick: large). */
+/** The partner beside each pattern, on the key of a mid-size facility and of the large one (quick: the large one). */
 export async function abuse(r: BenchRun) {
   const { db, ours, world } = await startWorld(r.quick ? FIELD_QUICK : FIELD_FULL, true, r);
   const ordinary = world.keyed.filter((f) => f !== world.large);

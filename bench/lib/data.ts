@@ -1,4 +1,4 @@
-// Bench data: a database of N facilities x M listings (photos, pricing rules), imported and keyed through the real store.
+// Bench data: facilities of N listings (photos, pricing rules), imported and keyed through the real store.
 import { join } from 'node:path';
 import type { ImportFacility } from '../../server/schemas/import.ts';
 import { ALWAYS_OPEN } from '../../server/schemas/hours.ts';
@@ -31,8 +31,8 @@ const PROMOTIONS = [
   { ...PROMOTION, from_period: 1, to_period: 1, starts_at: null, ends_at: null, new_tenants_only: true },
 ];
 
-/** Facility i with `listings` listings; `long` (issue 42's crawl): descriptions of 2,500 characters and photo URLs of
- * about 1,500 (the import allows 2,048). */
+/** Facility i with `listings` listings; `long` (the abuse scenario's crawl): descriptions of 2,500 characters and
+ * photo URLs of about 1,500 (the import allows 2,048). */
 export function facilityOf(i: number, listings: number, long = false): ImportFacility {
   const path = (j: number) => `${facilityIdOf(i)}/${j}/${long ? 'variant-1200x800-quality-85-'.repeat(52) : ''}`;
   const photo = (j: number, name: string) => ({ url: `https://img.example.com/${path(j)}${name}.jpg`, caption: name });

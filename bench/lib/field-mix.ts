@@ -1,5 +1,5 @@
 // The field mix's world (facilities of 20-200 listings and a large one, keys as partners hold them, some revoked) and
-// its deterministic rotation of requests in the proportions of issue 24, with the headers a browser or TLS proxy adds.
+// its deterministic rotation of requests in fixed proportions, with the headers a browser or TLS proxy adds.
 import { createKeys, facilityIdOf, generateDb, listingCodeOf, listingIdIn, revokeKeys, type BenchDb } from './data.ts';
 import type { BenchRequest } from './load.ts';
 import { keyOf } from '../ceiling.ts';
@@ -134,10 +134,10 @@ function filterQuery(rand: Random): string {
 /**
  * The rotation: 80 % list/detail/304 over the live keys (30 % list, 30 % detail, 20 % If-None-Match, half lists and
  * half details), 10 % filtered lists, 5 % rental pages (no key; 85 % listings of keyed facilities, the rest unknown
- * codes and facilities), 5 % refused keys (40 % revoked, 40 % unknown, 20 % malformed). Keys are drawn uniformly, so each
- * facility's share is its share of keys; details and rental pages draw the listing uniformly. Every request carries
- * `Accept-Encoding: br, gzip` and the X-Forwarded-For a TLS proxy adds (a partner's server address for server keys, a
- * pool address for browsers); a widget's requests carry its page's Origin.
+ * codes and facilities), 5 % refused keys (40 % revoked, 40 % unknown, 20 % malformed). Keys are drawn uniformly, so
+ * each facility's share is its share of keys; details and rental pages draw the listing uniformly. Every request
+ * carries `Accept-Encoding: br, gzip` and the X-Forwarded-For a TLS proxy adds (a partner's server address for server
+ * keys, a pool address for browsers); a widget's requests carry its page's Origin.
  */
 export function fieldRotation(world: FieldWorld, s: FieldSettings, seed = 2024): MixRequest[] {
   const rand = seeded(seed);

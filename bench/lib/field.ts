@@ -74,7 +74,7 @@ export async function fieldMix(r: BenchRun) {
       ? undefined
       : r.track(await startOurs('base', db.file, { checkout: r.base, trustProxy: '127.0.0.1' }));
   const rotation = fieldRotation(world, settings);
-  const agent = new Agent({ keepAlive: true, maxSockets: 4, timeout: 4_000 }); // below the server's Keep-Alive: timeout=5
+  const agent = new Agent({ keepAlive: true, maxSockets: 4, timeout: 4_000 }); // below the server's keep-alive, 5 s
   const began = performance.now();
   const distinct = await captureRotation(rotation, ours, agent);
   const seconds = Math.round((performance.now() - began) / 100) / 10;

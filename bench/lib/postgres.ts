@@ -1,5 +1,5 @@
-// `npm run bench -- --db postgres`: a node on PostgreSQL (durable, pinned to the servers' core) against the same node on
-// SQLite with the same rows (list, detail, 304), and `listings import` into each.
+// `npm run bench -- --db postgres`: a node on PostgreSQL (durable, pinned to the servers' core) against the same node
+// on SQLite with the same rows (list, detail, 304), and `listings import` into each.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
