@@ -74,16 +74,17 @@ export async function abuse(r: BenchRun) {
     for (const pattern of PATTERNS) {
       const rssBefore = rssMb(ours.pid);
       const peakSince = resetPeakRss(ours.pid) ? 'pattern' : 'start';
-      let crawlPass: { pages: number; seconds: number; statuses: Record<string, number> } | undefined;
+      let crawlPass: Record<string, number> | undefined;
       if (pattern === 'crawl' && r.full) {
         // Every page once before the windows, however long it takes: memory is judged through all of them.
         const [config] = abusersOf(pattern, world, ours, facility, abuser!.key, 0);
         const pass = await runClient({ ...config!, once: true }).done;
-        crawlPass = { pages: pass.sent, seconds: Math.round(pass.seconds), statuses: pass.statuses };
+        crawlPass = { pages: pass.sent, seconds: Math.round(pass.seconds), ...pass.statuses };
       }
       // They outlast the partner (its start-up and warm-up too), and are ended when it is done.
       const abusers = abusersOf(pattern, world, ours, facility, abuser!.key, seconds + 30).map((c) => runClient(c));
       const signal = (name: 'SIGSTOP' | 'SIGCONT') => abusers.forEach((a) => a.child.kill(name));
+      await Promise.all(abusers.map((a) => printed(a.child, a.mode, /\{"ready":true\}/, 'stdout')));
       signal('SIGSTOP');
       const client = runClient({ url: ours.url, mode: 'partner', keys, rate: 300, seconds, connections: 1 }, false);
       await printed(client.child, 'partner', /\{"warm":true\}/, 'stdout');
@@ -120,7 +121,8 @@ export async function abuse(r: BenchRun) {
           after_mb: Math.round(rssMb(ours.pid)),
           peak_since: peakSince,
         },
-        abusers: got.map((a, i) => ({ mode: abusers[i]!.mode, sent: a.sent, statuses: a.statuses })),
+        // One line each in the results: what each abuser sent, then its answers by status.
+        abusers: got.map((a, i) => ({ mode: abusers[i]!.mode, sent: a.sent, ...a.statuses })),
         crawl_pass: crawlPass,
       });
     }

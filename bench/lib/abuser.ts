@@ -191,6 +191,7 @@ function report(extra: Partial<AbuserRun>): never {
   process.exit(0);
 }
 process.on('SIGTERM', () => report({}));
+process.stdout.write('{"ready":true}\n'); // started: the bench may stop it now and count on it when it goes on
 if (config.mode === 'partner') report(await partner());
 await (config.mode === 'upload' ? uploads() : closedLoop());
 report({});
