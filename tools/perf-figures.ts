@@ -66,7 +66,7 @@ function api(r: Json): string {
     `Command: \`${String(r.command)}\`, finished ${at(r.date)} after ${num(r.seconds)} s, load average ` +
     `${num(list(m.loadavg_at_start)[0])} at the start and ${num(list(m.loadavg_at_end)[0])} at the end. Machine: ` +
     `${String(m.cpu)}, ${num(m.cores)} cores, ${num(m.memory_gb)} GB RAM, ${String(m.platform)}, Node ${String(m.node)}. ` +
-    `${database}${num(s.connections)} connections, pipelining ${num(s.pipelining)}, ${num(s.rounds)} rounds of ` +
+    `${database}${num(s.connections)} connections${s.pipelining === undefined ? '' : `, pipelining ${num(s.pipelining)}`}, ${num(s.rounds)} rounds of ` +
     `${num(s.duration)} s per side${s.processes === undefined ? '' : ` (the one-key scenarios' spread over ${num(s.processes)} fresh sets of processes)`}, every server run as \`node ${list(s.node_flags).join(' ')}\`; ${String(s.pinned)}.` +
     (s.quick ? ' A quick run (`--quick`): figures not to quote.' : '');
   const parts = ['### API', head];
@@ -144,7 +144,7 @@ function fieldMix(f: Json): string {
     about.length > 0 ? `${about.join('; ')}.` : '',
     kinds.length > 0 ? `Requests by kind: ${kinds.join('; ')}.` : '',
     sides('Server', having(f, 'rps')),
-    `Ours over the ceiling (over the peer where it says so), paired: ${ratios(f)}.` +
+    `Ours over the ceiling${f.peer ? ' (over the peer where it says so)' : ''}, paired: ${ratios(f)}.` +
       (interval.length === 2
         ? ` The req/s ratio's 95 % interval: ${num(interval[0])}-${num(interval[1])}${pairs > 0 ? ` (${pairs} pairs of rounds)` : ''}.`
         : '') +
