@@ -1,6 +1,5 @@
-// `npm run bench:widget [-- --quick] [--runs N] [--listings N]`: the built widget rendering 200 listings in headless
-// Chromium, timed from the moment the list data has arrived to rendered cards (median of several page loads), and the
-// bundle's size. The page is bench/widget/; our own server serves it, the bundle and the API (one facility, a real key).
+// `npm run bench:widget [-- --quick]`: the built widget rendering 200 listings in headless Chromium, from the list
+// data's arrival to painted cards (bench/widget/), and the bundle's size.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,120 +9,78 @@ import { freePort, launchChromium } from '../tools/launch.ts';
 import { startApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { generateDb, issueKeys } from './lib/data.ts';
-import { machine, median, resultsText } from './lib/report.ts';
+import { median } from './lib/measure.ts';
+import { machine, resultsText } from './lib/report.ts';
 import { ensureBuilt } from '../tools/build.ts';
 import { REPO } from './lib/servers.ts';
 
 const { values: args } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
-    runs: { type: 'string' },
-    listings: { type: 'string', default: '200' },
     out: { type: 'string', default: join(REPO, 'bench', 'widget-results.json') },
   },
 });
-const runs = Number(args.runs ?? (args.quick ? 5 : 30));
-const listings = Number(args.listings);
-const BUNDLE = join(REPO, 'dist', 'widget', 'storage-listings.js');
+const [runs, listings] = [args.quick ? 5 : 30, 200];
 const BUDGET_GZIP_BYTES = 22 * 1024; // test/widget-size.test.ts
-const out = (text: string) => process.stdout.write(text);
+type PageResult = { cards?: number; loadedMs: number; domMs: number; paintedMs: number; error?: string };
 
-interface PageResult {
-  cards?: number;
-  loadedMs?: number;
-  domMs?: number;
-  paintedMs?: number;
-  error?: string;
-}
-
-async function main() {
-  ensureBuilt((line) => out(`${line}\n`)); // measure the widget as the sources are now, never an old bundle
-  const bundle = readFileSync(BUNDLE);
-  const gzip = gzipSync(bundle, { level: 9 }).length;
-  const dir = mkdtempSync(join(tmpdir(), 'listings-bench-widget-'));
-  const db = generateDb(dir, 'widget', 1, listings);
-  const config = loadConfig({ db: db.file, host: '127.0.0.1', port: await freePort() }, {});
-  const app = await startApp({
-    config,
-    quiet: true,
-    mounts: [{ prefix: '/bench/', dir: join(REPO, 'bench', 'widget') }],
-  });
-  const key = issueKeys(db, 1)[0]!;
-  const browser = await launchChromium();
-  const results: PageResult[] = [];
-  try {
-    const context = await browser.createBrowserContext();
-    const page = await context.newPage();
-    await page.setViewport({ width: 1280, height: 900 });
-    await page.evaluateOnNewDocument((key: string) => Object.assign(window, { benchKey: key }), key);
-    // The page reports through a binding. Polling it (waitForFunction, evaluate) would run the driver's script in the
-    // page while it renders: main-thread work that can land inside the timed frame.
-    let settle: ((r: PageResult) => void) | undefined;
-    await page.exposeFunction('benchReport', (r: PageResult) => settle?.(r));
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e instanceof Error ? e.message : String(e)));
-    for (let i = 0; i < runs; i++) {
-      let timer: NodeJS.Timeout | undefined;
-      const reported = new Promise<PageResult>((resolve, reject) => {
-        settle = resolve;
-        timer = setTimeout(() => reject(new Error(`run ${i + 1}: no result from the page within 30 s`)), 30_000);
-      });
-      // The result comes through the binding; the navigation itself need not have finished loading.
-      await page.goto(`${app.url}/bench/index.html`, { waitUntil: 'domcontentloaded' });
-      const r = await reported.finally(() => clearTimeout(timer));
-      if (r.error || r.cards !== listings)
-        throw new Error(`run ${i + 1}: ${r.error ?? `${r.cards} cards rendered, expected ${listings}`}`);
-      results.push(r);
-    }
-    if (errors.length > 0) throw new Error(`page errors: ${errors.join(' | ')}`);
-  } finally {
-    await browser.close();
-    await app.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-
-  const loaded = results.map((r) => r.loadedMs!);
-  const dom = results.map((r) => r.domMs!);
-  const painted = results.map((r) => r.paintedMs!);
-  const report = {
-    date: new Date().toISOString(),
-    command: `npm run bench:widget${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
-    machine: { ...machine(), chromium: process.env.CHROME_PATH || '/usr/bin/chromium' },
-    listings,
-    runs,
-    // The summary of the runs only: each run's figures are printed, not kept.
-    data_to_load_event_ms: summaryOf(loaded),
-    data_to_dom_ms: summaryOf(dom),
-    data_to_painted_ms: summaryOf(painted),
-    bundle: { bytes: bundle.length, gzip_bytes: gzip, gzip_budget_bytes: BUDGET_GZIP_BYTES },
-  };
-  writeFileSync(args.out!, resultsText(report) + '\n');
-  out(
-    `storage-listings widget bench — ${report.machine.cpu}, ${report.machine.cores} cores, Node ${report.machine.node}, headless Chromium\n`,
-  );
-  out(`${listings} listings, ${runs} page loads; from list data arrived to:\n`);
-  out(
-    `  load event (parsed and checked):            median ${report.data_to_load_event_ms.median} ms (min ${report.data_to_load_event_ms.min}, max ${report.data_to_load_event_ms.max})\n`,
-  );
-  out(
-    `  rendered cards in the DOM (updateComplete): median ${report.data_to_dom_ms.median} ms (min ${report.data_to_dom_ms.min}, max ${report.data_to_dom_ms.max})\n`,
-  );
-  out(
-    `  next frame painted:                         median ${report.data_to_painted_ms.median} ms (min ${report.data_to_painted_ms.min}, max ${report.data_to_painted_ms.max})\n`,
-  );
-  out(
-    `bundle: ${(bundle.length / 1024).toFixed(1)} KiB, ${(gzip / 1024).toFixed(1)} KiB gzip (budget ${BUDGET_GZIP_BYTES / 1024} KiB)\n`,
-  );
-  out(`wrote ${args.out}\n`);
-}
-
-main().catch((err: Error) => {
-  console.error(`bench:widget: ${err.stack ?? err.message}`);
-  process.exitCode = 1;
+ensureBuilt((line) => process.stdout.write(`${line}\n`)); // the widget as the sources are now, never an old bundle
+const bundle = readFileSync(join(REPO, 'dist', 'widget', 'storage-listings.js'));
+const dir = mkdtempSync(join(tmpdir(), 'listings-bench-widget-'));
+const db = generateDb(dir, 'widget', [listings]);
+const config = loadConfig({ db: db.file, host: '127.0.0.1', port: await freePort() }, {});
+const app = await startApp({
+  config,
+  quiet: true,
+  mounts: [{ prefix: '/bench/', dir: join(REPO, 'bench', 'widget') }],
 });
-
-const round = (x: number) => Math.round(x * 10) / 10;
-
-function summaryOf(ms: number[]) {
-  return { median: round(median(ms)), min: round(Math.min(...ms)), max: round(Math.max(...ms)) };
+const key = issueKeys(db, 1)[0]!;
+const browser = await launchChromium();
+const results: PageResult[] = [];
+try {
+  const page = await (await browser.createBrowserContext()).newPage();
+  await page.setViewport({ width: 1280, height: 900 });
+  await page.evaluateOnNewDocument((key: string) => Object.assign(window, { benchKey: key }), key);
+  // The page reports through a binding: polling it would run the driver's script inside the timed frame.
+  let settle: ((r: PageResult) => void) | undefined;
+  await page.exposeFunction('benchReport', (r: PageResult) => settle?.(r));
+  page.on('pageerror', (e) => settle?.({ error: String(e) } as PageResult));
+  for (let i = 0; i < runs; i++) {
+    let timer: NodeJS.Timeout | undefined;
+    const reported = new Promise<PageResult>((resolve, reject) => {
+      settle = resolve;
+      timer = setTimeout(() => reject(new Error(`run ${i + 1}: no result from the page within 30 s`)), 30_000);
+    });
+    await page.goto(`${app.url}/bench/index.html`, { waitUntil: 'domcontentloaded' });
+    const r = await reported.finally(() => clearTimeout(timer));
+    if (r.error || r.cards !== listings) throw new Error(`run ${i + 1}: ${r.error ?? `${r.cards} cards rendered`}`);
+    results.push(r);
+  }
+} finally {
+  await browser.close();
+  await app.close();
+  rmSync(dir, { recursive: true, force: true });
 }
+
+const summaryOf = (ms: number[]) => ({ median: median(ms), min: Math.min(...ms), max: Math.max(...ms) });
+const round = (x: Record<string, number>) =>
+  Object.fromEntries(Object.entries(x).map(([k, v]) => [k, Math.round(v * 10) / 10]));
+const report = {
+  date: new Date().toISOString(),
+  command: `npm run bench:widget${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+  machine: { ...machine(), chromium: process.env.CHROME_PATH || '/usr/bin/chromium' },
+  listings,
+  runs,
+  data_to_load_event_ms: round(summaryOf(results.map((r) => r.loadedMs))),
+  data_to_dom_ms: round(summaryOf(results.map((r) => r.domMs))),
+  data_to_painted_ms: round(summaryOf(results.map((r) => r.paintedMs))),
+  bundle: {
+    bytes: bundle.length,
+    gzip_bytes: gzipSync(bundle, { level: 9 }).length,
+    gzip_budget_bytes: BUDGET_GZIP_BYTES,
+  },
+};
+writeFileSync(args.out!, resultsText(report) + '\n');
+process.stdout.write(
+  `${resultsText(report)}\nwrote ${args.out} (from the list data's arrival to the load event, the cards in the DOM, the next frame painted)\n`,
+);

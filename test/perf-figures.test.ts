@@ -22,7 +22,7 @@ const entry = (peer: boolean) => ({
   ratio_cpu: 1.08,
   ...(peer ? { peer: side(15_000, 66), ratio_rps_vs_peer: 5.1 } : {}),
 });
-/** A results file of the shape bench/api.ts writes now: the field mix and abuse first, then the one-key scenarios. */
+/** A results file of the shape bench/api.ts writes: the field mix and abuse first, then the one-key scenarios. */
 const results = {
   date: '2026-12-01T10:20:30.000Z',
   command: 'npm run bench',
@@ -66,25 +66,22 @@ const results = {
   },
   abuse: [
     {
-      target: { label: 'the 10,000-listing facility' },
-      settings: { rounds: 8, seconds: 3, rate: 300 },
-      alone: { partner_requests: 7_200, p50_ms: 1.1, p99_ms: 3.3, max_ms: 9, core_busy: 0.1 },
-      with_abuse: {
-        partner_requests: 7_200,
-        p50_ms: 1.4,
-        p99_ms: 5.2,
-        max_ms: 12,
-        core_busy: 0.9,
-        abusers: [{ mode: 'filter', rps: 120, statuses: { 429: 900 } }],
-      },
-      ratio_p99_pooled: 1.58,
+      target: 'key of a 10,000-listing facility',
+      pattern: 'rotate',
+      p99_alone_ms: 3.3,
+      p99_with_ms: 5.2,
+      ratio_p99: 1.58,
+      rss: { before_mb: 250, peak_mb: 310, after_mb: 300, peak_since: 'pattern' },
     },
   ],
-  scenarios: {
-    wrk: { 'detail 200': entry(true), 'filtered list 200': entry(false) },
-    autocannon: { 'list 304': entry(false) },
+  scenarios: { 'detail 200': entry(true), 'filtered list 200': entry(false), 'list 304': entry(false) },
+  scale: {
+    facilities: [10, 10_000],
+    small: side(70_000, 13),
+    large: side(68_000, 13.5),
+    ratio_rps: 0.97,
   },
-  sanity: ['autocannon list 304: ours at 1.02x a server that only replays bytes'],
+  sanity: ['list 304: ours at 1.02x a server that only replays bytes'],
   broken: [],
   seconds: 1200,
 };
@@ -104,19 +101,17 @@ describe('the figures generator', () => {
     expect(text).toContain('`npm run bench`, finished 2026-12-01 10:20 UTC after 1,200 s');
   });
 
-  it("renders the field mix and abuse first, then the first generator's table, then the others' ratios", () => {
-    const order = ['#### Field mix', '#### Abuse', '#### One key, one request: wrk', 'With autocannon as the load'];
+  it('renders the field mix and abuse first, then the one-key table, then scale', () => {
+    const order = ['#### Field mix', '#### Abuse', '#### One key, one request: wrk', '#### Scale, export'];
     const at = order.map((heading) => text.indexOf(heading));
     expect(at.every((i) => i >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
     expect(text).toMatch(/^\| filtered list 200 \| 200 \| 845 \| 70,000 \| 75,000 \| 0\.93 \| 0\.5 \/ 1\.2 \|/m);
-    expect(text).toContain('ours over the ceiling (req/s, paired): list 304 0.93.');
-    expect(text).not.toMatch(/^\| list 304 \|/m);
+    expect(text).toMatch(/^\| list 304 \| 200 \|/m);
     expect(text).toContain('Requests by kind: list 30 % (200 ×15,000); filtered list 10 % (200 ×4,990, 429 ×10).');
-    expect(text).toMatch(
-      /^\| the 10,000-listing facility, with abuse \| 7,200 \| 1\.4 \/ 5\.2 \/ 12 \| 90 % \| filter 120\/s \(429 ×900\) \|$/m,
-    );
-    expect(text).toContain('autocannon list 304: ours at 1.02x');
+    expect(text).toMatch(/^\| key of a 10,000-listing facility, rotate \| 3\.3 \/ 5\.2 \| 1\.58 \| 250 → 310 \|$/m);
+    expect(text).toContain('10 facilities 70,000 req/s, p99 1.2 ms; 10,000 facilities 68,000 req/s');
+    expect(text).toContain('list 304: ours at 1.02x');
     expect(text).toContain("The req/s ratio's 95 % interval: 0.66-0.74.");
   });
 

@@ -66,15 +66,18 @@ function api(r: Json): string {
     `Command: \`${String(r.command)}\`, finished ${at(r.date)} after ${num(r.seconds)} s, load average ` +
     `${num(list(m.loadavg_at_start)[0])} at the start and ${num(list(m.loadavg_at_end)[0])} at the end. Machine: ` +
     `${String(m.cpu)}, ${num(m.cores)} cores, ${num(m.memory_gb)} GB RAM, ${String(m.platform)}, Node ${String(m.node)}. ` +
-    `${database}${num(s.connections)} connections, pipelining ${num(s.pipelining)}, ${num(s.rounds)} rounds of ` +
+    `${database}${num(s.connections)} connections${s.pipelining === undefined ? '' : `, pipelining ${num(s.pipelining)}`}, ${num(s.rounds)} rounds of ` +
     `${num(s.duration)} s per side${s.processes === undefined ? '' : ` (the one-key scenarios' spread over ${num(s.processes)} fresh sets of processes)`}, every server run as \`node ${list(s.node_flags).join(' ')}\`; ${String(s.pinned)}.` +
     (s.quick ? ' A quick run (`--quick`): figures not to quote.' : '');
   const parts = ['### API', head];
   if (r.field_mix) parts.push(fieldMix(obj(r.field_mix)));
   if (list(r.abuse).length > 0) parts.push(abuse(list(r.abuse).map(obj)));
-  const [first, ...others] = Object.entries(obj(r.scenarios));
-  if (first) parts.push(oneKey(first[0], obj(first[1])));
-  for (const [generator, entries] of others) parts.push(alsoWith(generator, obj(entries)));
+  // One generator (wrk): its entries by scenario; a file keyed by generator first is read by its first.
+  const scenarios = obj(r.scenarios);
+  const [generator, entries] = Object.values(scenarios).some((e) => obj(e).ours)
+    ? ['wrk', scenarios]
+    : (Object.entries(scenarios)[0] ?? []);
+  if (generator) parts.push(oneKey(generator, obj(entries)));
   return [...parts, ...extras(r)].join('\n\n');
 }
 
@@ -120,12 +123,6 @@ function oneKey(generator: string, entries: Json): string {
   );
 }
 
-/** Another generator's run of the same scenarios, in a sentence: the paired req/s ratio of each. */
-function alsoWith(generator: string, entries: Json): string {
-  const each = Object.entries(entries).map(([name, e]) => `${name} ${num(obj(e).ratio_rps)}`);
-  return `With ${generator} as the load generator, ours over the ceiling (req/s, paired): ${each.join('; ')}.`;
-}
-
 function fieldMix(f: Json): string {
   const about = [
     typeof f.database === 'string' ? `Database: ${f.database}` : '',
@@ -147,7 +144,7 @@ function fieldMix(f: Json): string {
     about.length > 0 ? `${about.join('; ')}.` : '',
     kinds.length > 0 ? `Requests by kind: ${kinds.join('; ')}.` : '',
     sides('Server', having(f, 'rps')),
-    `Ours over the ceiling (over the peer where it says so), paired: ${ratios(f)}.` +
+    `Ours over the ceiling${f.peer ? ' (over the peer where it says so)' : ''}, paired: ${ratios(f)}.` +
       (interval.length === 2
         ? ` The req/s ratio's 95 % interval: ${num(interval[0])}-${num(interval[1])}${pairs > 0 ? ` (${pairs} pairs of rounds)` : ''}.`
         : '') +
@@ -158,59 +155,34 @@ function fieldMix(f: Json): string {
 }
 
 function abuse(entries: Json[]): string {
-  const label = (e: Json, i: number) =>
-    `${String(obj(e.target).label ?? `target ${i + 1}`)}${e.pattern ? `, ${String(e.pattern)}` : ''}`;
-  const rss = (e: Json) =>
-    e.rss ? `; ours' RSS ${num(obj(e.rss).before_mb)} MB, peak ${num(obj(e.rss).peak_mb)} MB` : '';
-  const rows = entries.flatMap((e, i) =>
-    having(e, 'p99_ms').map(([condition, s]) => [`${label(e, i)}, ${words(condition)}`, s] as [string, Json]),
-  );
-  const abusers = (s: Json) =>
-    list(s.abusers)
-      .map(obj)
-      .map((a) => `${String(a.mode)} ${num(a.rps)}/s (${counts(a.statuses)})`)
-      .join('; ') || '–';
-  const settings = Object.entries(obj(entries[0]?.settings)).map(([k, v]) => `${words(k)} ${num(v)}`);
+  const rss = (e: Json) => `${num(obj(e.rss).before_mb)} → ${num(obj(e.rss).peak_mb)}`;
+  const rows = entries.map((e) => [`${String(e.target)}, ${String(e.pattern)}`, e] as [string, Json]);
   return [
     '#### Abuse',
-    settings.length > 0 ? `Settings: ${settings.join(', ')}.` : '',
+    `The keyed partner's p99 with each pattern of abuse switched on and off by turns (windows of a second), over its p99 in the windows without, and ours' RSS through the pattern:`,
     table(
-      'Abused key, partner',
+      'Abused key, pattern',
       [
-        ['Partner requests', (s) => num(s.partner_requests)],
-        ['p50 / p99 / max ms', (s) => `${two(s.p50_ms, s.p99_ms)} / ${num(s.max_ms)}`],
-        ['Ours core busy', (s) => pct(s.core_busy)],
-        ['Abusers: answers/s (statuses)', abusers],
+        ['p99 alone / with, ms', (e) => two(e.p99_alone_ms, e.p99_with_ms)],
+        ['Ratio', (e) => num(e.ratio_p99)],
+        ['Ours RSS MB, before → peak', rss],
       ],
       rows,
     ),
-    `The partner's latency, with abuse over alone:\n\n${entries.map((e, i) => `- ${label(e, i)}: ${ratios(e)}${e.in_windows ? `; ${windowed(obj(e.in_windows))}` : ''}${rss(e)}`).join('\n')}`,
-  ]
-    .filter(Boolean)
-    .join('\n\n');
+  ].join('\n\n');
 }
 
-/** The abuse figure from windows of abuse on and off while the partner polls throughout (bench/lib/abuse.ts). */
-function windowed(w: Json): string {
-  return `in ${num(Number(w.window_ms) / 1000)} s windows of abuse on and off (${num(w.windows)} of each, the first ${num(w.guard_ms)} ms of each left out), p99 ${num(w.abuse_p99_ms)} / ${num(w.alone_p99_ms)} ms = ${num(w.ratio_p99)}`;
-}
-
-/** Scale, sustained load, snapshot export and the freshness check, a line each, then what the run flagged. */
+/** Scale, snapshot export and the freshness check, a line each, then what the run flagged. */
 function extras(r: Json): string[] {
   const lines: string[] = [];
-  for (const [gen, v] of Object.entries(obj(r.scale))) {
-    const each = having(v, 'rps').map(
-      ([n, s]) => `${num(Number(n))} facilities ${num(s.rps)} req/s, p99 ${num(s.p99_ms)} ms`,
-    );
-    lines.push(`Scale (${gen}): ${each.join('; ')}; req/s of the larger over the smaller ${num(obj(v).ratio_rps)}.`);
-  }
-  const soak = obj(r.sustained);
-  if (r.sustained)
+  const scale = obj(r.scale);
+  if (r.scale) {
+    const [small, large] = list(scale.facilities).map(num);
+    const side = (s: unknown) => `${num(obj(s).rps)} req/s, p99 ${num(obj(s).p99_ms)} ms`;
     lines.push(
-      `Sustained load, ${num(soak.seconds)} s of ${String(soak.generator)}: ${num(soak.rps)} req/s, p99 ` +
-        `${num(soak.p99_ms)} ms, ${num(soak.cpu_us_per_req)} µs CPU/req; RSS ${num(soak.first_10s_median_mb)} MB in the ` +
-        `first 10 s, ${num(soak.last_10s_median_mb)} MB in the last 10 s, ${num(soak.max_mb)} MB at most.`,
+      `Scale: ${small} facilities ${side(scale.small)}; ${large} facilities ${side(scale.large)}; req/s of the larger over the smaller ${num(scale.ratio_rps)}.`,
     );
+  }
   const ex = obj(r.snapshot_export);
   if (r.snapshot_export)
     lines.push(
@@ -220,7 +192,7 @@ function extras(r: Json): string[] {
   if (r.freshness) lines.push(`One freshness check: ${num(obj(r.freshness).pragma_data_version_us)} µs.`);
   const flagged = [...list(r.sanity), ...list(r.broken)].map(String);
   return [
-    ...(lines.length > 0 ? [`#### Scale, sustained load, export\n\n${lines.map((l) => `- ${l}`).join('\n')}`] : []),
+    ...(lines.length > 0 ? [`#### Scale, export\n\n${lines.map((l) => `- ${l}`).join('\n')}`] : []),
     flagged.length === 0 ? 'The run flagged nothing.' : `The run flagged (not to quote): ${flagged.join('; ')}.`,
   ];
 }

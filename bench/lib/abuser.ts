@@ -1,172 +1,197 @@
-// The abuse scenario's abuser, a load generator of its own process (on the load core), for a number of seconds. Modes:
-// `filter`: one key sending distinct filter values that match most of its facility (min_area 0-5, max_area 25-1000,
-// two decimals, a random sort), closed loop. `rent`: anonymous rental pages of one facility (half known codes, the rest
-// unknown codes and facilities), half from one address and half from a botnet of 250 x 256 addresses, closed loop.
-// `rotate`: one anonymous client alternating rental pages of several large facilities at a fixed rate, spread over a
-// few addresses so that each stays far under the per-address page limit. `crawl`: every rental page of one facility in
-// order, each from the next of 4,096 addresses, closed loop (with `once`: one pass, however long it takes). `upload`:
-// multipart bodies of `bytes` to the panel's /login, one per connection at a time, again and again, each from the next
-// of 256 addresses (the login limit counts per address). Compiled to
-// dist/bench/abuser.mjs with the bench's servers; prints one JSON line at the end:
-// { "sent", "statuses": { "200": n, "error ECONNRESET": n, ... }, "seconds" }. Usage: `node dist/bench/abuser.mjs CONFIG_JSON`.
-import { request as httpRequest } from 'node:http';
+// The abuse scenario's clients, one process each: `node --import tsx bench/lib/abuser.ts CONFIG_JSON` runs one mode and
+// prints one JSON line at the end. The partner is timed from each request's due time (open loop): a stall shows.
+import { Agent, get, request as httpRequest } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Pool } from 'undici';
-import { listingCodeOf, facilityIdOf } from './data.ts';
+import { facilityIdOf, listingCodeOf, listingIdIn } from './data.ts';
 import { intIn, pick, seeded } from './random.ts';
 
 export interface AbuserConfig {
   /** The API's URL; for `upload`, the panel's. */
   url: string;
-  mode: 'filter' | 'rent' | 'rotate' | 'crawl' | 'upload';
+  mode: 'filter' | 'rent' | 'rotate' | 'crawl' | 'upload' | 'partner';
   seconds: number;
   connections: number;
   seed: number;
-  /** filter: the key. */
+  /** filter: the key; partner: its keys with their facilities and sizes. */
   key?: string;
-  /** rent, crawl: the facility's index and its number of listings; rotate: the facilities' indices (size each). */
+  keys?: { key: string; facility: number; size: number }[];
+  /** rent, crawl: the facility's index and size; rotate: the facilities (`size` each). */
   facility?: number;
   facilities?: number[];
   size?: number;
-  /** rotate: pages per second, spread evenly over `addresses` addresses. */
+  /** rotate, partner: requests per second. */
   rate?: number;
-  addresses?: number;
-  /** crawl: every page once, then stop (`seconds` is not a limit). */
   once?: boolean;
-  /** upload: each body's size. */
-  bytes?: number;
+}
+
+/** What an abuser sent and got; the partner also each answer's latency and due time (epoch ms). */
+export interface AbuserRun {
+  sent: number;
+  statuses: Record<string, number>;
+  seconds: number;
+  latencies?: number[];
+  due?: number[];
 }
 
 const config = JSON.parse(process.argv[2]!) as AbuserConfig;
 const rand = seeded(config.seed);
-const SORTS = ['', '&sort=price', '&sort=-price', '&sort=area', '&sort=-area', '&sort=code'];
-const ONE_ADDRESS = { filter: '198.19.254.1', rent: '198.19.254.2' };
-const page = (facility: number, j: number) => `/rent/${facilityIdOf(facility)}/${listingCodeOf(j)}`;
-const anonymous = (address: string) => ({ 'accept-encoding': 'br, gzip', 'x-forwarded-for': address });
-
-function filterRequest() {
-  const min = (rand() * 5).toFixed(2);
-  const max = (25 + rand() * 975).toFixed(2);
-  return {
-    path: `/external/listings?min_area=${min}&max_area=${max}${pick(rand, SORTS)}`,
-    headers: { 'x-api-key': config.key!, 'accept-encoding': 'br, gzip', 'x-forwarded-for': ONE_ADDRESS.filter },
-  };
-}
-
-let n = 0;
-function rentRequest() {
-  const size = config.size!;
-  const r = rand();
-  const path =
-    r < 0.5
-      ? page(config.facility!, intIn(rand, 0, size - 1))
-      : r < 0.9
-        ? page(config.facility!, size + intIn(rand, 0, 1_000_000))
-        : page(90_000 + intIn(rand, 0, 9_999), intIn(rand, 0, 199));
-  const address = n++ % 2 === 0 ? ONE_ADDRESS.rent : `198.19.${intIn(rand, 0, 249)}.${intIn(rand, 0, 255)}`;
-  return { path, headers: anonymous(address) };
-}
-
-function rotateRequest() {
-  const facilities = config.facilities!;
-  const k = n++;
-  return {
-    path: page(facilities[k % facilities.length]!, intIn(rand, 0, config.size! - 1)),
-    headers: anonymous(`198.19.252.${k % config.addresses!}`),
-  };
-}
-
-function crawlRequest() {
-  const k = n++;
-  return { path: page(config.facility!, k % config.size!), headers: anonymous(`198.18.${(k >> 8) & 15}.${k & 255}`) };
-}
-
-const next =
-  config.mode === 'filter'
-    ? filterRequest
-    : config.mode === 'rent'
-      ? rentRequest
-      : config.mode === 'rotate'
-        ? rotateRequest
-        : crawlRequest;
 const statuses: Record<string, number> = {};
 const count = (status: string | number) => (statuses[status] = (statuses[status] ?? 0) + 1);
+const page = (facility: number, j: number) => `/rent/${facilityIdOf(facility)}/${listingCodeOf(j)}`;
+const anonymous = (address: string) => ({ 'accept-encoding': 'br, gzip', 'x-forwarded-for': address });
+const SORTS = ['', '&sort=price', '&sort=-price', '&sort=area', '&sort=-area', '&sort=code'];
+let n = 0;
 let sent = 0;
+
+/** Each closed-loop mode's next request. */
+const next: Record<string, () => { path: string; headers: Record<string, string> }> = {
+  // One key sending distinct filter values that match most of its facility.
+  filter: () => ({
+    path: `/external/listings?min_area=${(rand() * 5).toFixed(2)}&max_area=${(25 + rand() * 975).toFixed(2)}${pick(rand, SORTS)}`,
+    headers: { 'x-api-key': config.key!, 'accept-encoding': 'br, gzip', 'x-forwarded-for': '198.19.254.1' },
+  }),
+  // Anonymous rental pages of one facility (half unknown codes or facilities), half from one address, half a botnet's.
+  rent: () => {
+    const [size, x] = [config.size!, rand()];
+    const j = x < 0.5 ? intIn(rand, 0, size - 1) : size + intIn(rand, 0, 1_000_000);
+    const path = x < 0.9 ? page(config.facility!, j) : page(90_000 + intIn(rand, 0, 9_999), intIn(rand, 0, 199));
+    return {
+      path,
+      headers: anonymous(n++ % 2 ? `198.19.${intIn(rand, 0, 249)}.${intIn(rand, 0, 255)}` : '198.19.254.2'),
+    };
+  },
+  // Pages alternating over large facilities (paced by `rate`), each of 3 addresses far under the page limit.
+  rotate: () => {
+    const k = n++;
+    const path = page(config.facilities![k % config.facilities!.length]!, intIn(rand, 0, config.size! - 1));
+    return { path, headers: anonymous(`198.19.252.${k % 3}`) };
+  },
+  // Every page of one facility in order, from 4,096 addresses in turn.
+  crawl: () => {
+    const k = n++;
+    return { path: page(config.facility!, k % config.size!), headers: anonymous(`198.18.${(k >> 8) & 15}.${k & 255}`) };
+  },
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const began = performance.now();
 const until = began + config.seconds * 1000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const going = () => (config.once ? n < config.size! : performance.now() < until);
 
-async function loop(pool: Pool) {
-  // A paced client (rotate) sends its next request one interval after the last: a pause (SIGSTOP) is not caught up.
+/** A closed loop over one pool; a paced client (rotate) sends one interval after the last, not catching up a pause. */
+async function closedLoop() {
+  const pool = new Pool(config.url, { connections: config.connections });
   const interval = config.rate ? 1000 / config.rate : 0;
   let due = performance.now();
-  while (going()) {
-    if (interval > 0) {
-      await sleep(due - performance.now());
-      due = Math.max(due + interval, performance.now());
-    }
-    const r = next();
-    sent++;
-    try {
-      const res = await pool.request({ method: 'GET', path: r.path, headers: r.headers });
-      await res.body.arrayBuffer();
-      count(res.statusCode);
-    } catch {
-      count('error');
-    }
-  }
-}
-
-/** One multipart body of config.bytes to /login; resolves with its status, or the error that ended it first. */
-function upload(k: number): Promise<string | number> {
-  const boundary = 'bench-upload-boundary';
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="import.json"\r\nContent-Type: application/json\r\n\r\n`,
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const chunk = Buffer.alloc(1024 * 1024, 0x20);
-  return new Promise((resolve) => {
-    const req = httpRequest(`${config.url}/login`, {
-      method: 'POST',
-      agent: false,
-      headers: {
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-        'content-length': String(config.bytes!),
-        origin: config.url,
-        'x-forwarded-for': `198.19.251.${k & 255}`,
-      },
-    });
-    req.once('response', (res) => {
-      resolve(res.statusCode ?? 0);
-      res.resume();
-      req.destroy();
-    });
-    req.once('error', (err: NodeJS.ErrnoException) => resolve(`error ${err.code ?? err.message}`));
-    let left = config.bytes! - head.length - tail.length;
-    const write = () => {
-      while (left > 0 && !req.destroyed) {
-        const piece = left >= chunk.length ? chunk : chunk.subarray(0, left);
-        left -= piece.length;
-        if (!req.write(piece)) return void req.once('drain', write);
+  const going = () => (config.once ? n < config.size! : performance.now() < until);
+  const loop = async () => {
+    while (going()) {
+      if (interval > 0) await sleep((due = Math.max(due + interval, performance.now())) - performance.now());
+      const r = next[config.mode]!();
+      sent++;
+      try {
+        const res = await pool.request({ method: 'GET', ...r });
+        await res.body.arrayBuffer();
+        count(res.statusCode);
+      } catch {
+        count('error');
       }
-      if (!req.destroyed) req.end(tail);
-    };
-    req.write(head);
-    write();
-  });
-}
-
-async function uploadLoop() {
-  while (performance.now() < until) {
-    count(await upload(sent++));
-  }
-}
-
-if (config.mode === 'upload') await Promise.all(Array.from({ length: config.connections }, uploadLoop));
-else {
-  const pool = new Pool(config.url, { connections: config.connections, pipelining: 1 });
-  await Promise.all(Array.from({ length: config.connections }, () => loop(pool)));
+    }
+  };
+  await Promise.all(Array.from({ length: config.connections }, loop));
   await pool.close();
 }
-const seconds = (performance.now() - began) / 1000;
-process.stdout.write(`${JSON.stringify({ sent, statuses, seconds })}\n`);
+
+/** Multipart bodies of 150 MB to /login, one per connection at a time, each from the next of 256 addresses. */
+async function uploads() {
+  const [bytes, boundary, chunk] = [150 * 2 ** 20, 'bench-upload-boundary', Buffer.alloc(2 ** 20, 0x20)];
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="import.json"\r\n\r\n`;
+  const tail = `\r\n--${boundary}--\r\n`;
+  async function* body() {
+    yield head;
+    for (let left = bytes - head.length - tail.length; left > 0; left -= chunk.length) yield chunk.subarray(0, left);
+    yield tail;
+  }
+  const upload = (k: number) =>
+    new Promise<string | number>((resolve) => {
+      const headers = { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(bytes) };
+      const address = { origin: config.url, 'x-forwarded-for': `198.19.251.${k & 255}` };
+      const req = httpRequest(`${config.url}/login`, {
+        method: 'POST',
+        agent: false,
+        headers: { ...headers, ...address },
+      });
+      req.once('response', (res) => (resolve(res.statusCode ?? 0), res.resume(), req.destroy()));
+      req.on('error', (err: NodeJS.ErrnoException) => resolve(`error ${err.code ?? err.message}`));
+      pipeline(Readable.from(body()), req).catch(() => undefined); // the request's own error says why
+    });
+  const loop = async () => {
+    while (performance.now() < until) count(await upload(++sent));
+  };
+  await Promise.all(Array.from({ length: config.connections }, loop));
+}
+
+/** The partner: list, detail, list 304, detail 304 over its keys, a second's warm-up, then `rate` a second. */
+async function partner(): Promise<Pick<AbuserRun, 'latencies' | 'due'>> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: 4_000 }); // below the server's 5 s
+  const send = (r: { path: string; headers: Record<string, string> }) =>
+    new Promise<{ status: number | string; etag?: string }>((resolve) => {
+      const req = get(`${config.url}${r.path}`, { headers: r.headers, agent, timeout: 30_000 }, (res) => {
+        res.resume().on('end', () => resolve({ status: res.statusCode!, etag: res.headers.etag }));
+      });
+      req.on('timeout', () => req.destroy(new Error('timeout')));
+      req.on('error', (err: NodeJS.ErrnoException) => resolve({ status: `error ${err.code ?? err.message}` }));
+    });
+  const requests: { path: string; headers: Record<string, string> }[] = [];
+  for (let i = 0; i < 400; i++) {
+    const k = config.keys![i % config.keys!.length]!;
+    const kind = Math.floor(i / config.keys!.length) % 4;
+    const path =
+      kind % 2 ? `/external/listings/${listingIdIn(k.facility, intIn(rand, 0, k.size - 1))}` : '/external/listings';
+    const headers: Record<string, string> = {
+      'x-api-key': k.key,
+      'accept-encoding': 'br, gzip',
+      'x-forwarded-for': '198.19.253.1',
+    };
+    if (kind >= 2) headers['if-none-match'] = (await send({ path, headers })).etag ?? '';
+    requests.push({ path, headers });
+  }
+  const latencies: number[] = [];
+  const due: number[] = [];
+  const run = async (seconds: number, record: boolean) => {
+    const start = performance.now();
+    const inFlight: Promise<void>[] = [];
+    for (let i = 0; i < config.rate! * seconds; i++) {
+      const at = start + (i * 1000) / config.rate!;
+      if (at > performance.now()) await sleep(at - performance.now());
+      sent++;
+      inFlight.push(
+        send(requests[i % requests.length]!).then(({ status }) => {
+          if (!record) return;
+          count(status);
+          latencies.push(performance.now() - at);
+          due.push(performance.timeOrigin + at);
+        }),
+      );
+    }
+    await Promise.all(inFlight);
+  };
+  await run(1, false);
+  process.stdout.write('{"warm":true}\n');
+  await run(config.seconds, true);
+  agent.destroy();
+  return { latencies, due };
+}
+
+/** The result line, then exit: at the end, or when the bench ends an abuser early (SIGTERM). */
+function report(extra: Partial<AbuserRun>): never {
+  const result: AbuserRun = { sent, statuses, seconds: (performance.now() - began) / 1000, ...extra };
+  process.stdout.write(`${JSON.stringify(result)}\n`); // synchronous on a pipe
+  process.exit(0);
+}
+process.on('SIGTERM', () => report({}));
+process.stdout.write('{"ready":true}\n'); // started: the bench may stop it now and count on it when it goes on
+if (config.mode === 'partner') report(await partner());
+await (config.mode === 'upload' ? uploads() : closedLoop());
+report({});

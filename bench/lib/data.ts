@@ -1,4 +1,4 @@
-// Bench data: a database of N facilities x M listings (photos, pricing rules), imported and keyed through the real store.
+// Bench data: facilities of N listings (photos, pricing rules), imported and keyed through the real store.
 import { join } from 'node:path';
 import type { ImportFacility } from '../../server/schemas/import.ts';
 import { ALWAYS_OPEN } from '../../server/schemas/hours.ts';
@@ -6,15 +6,10 @@ import { FEATURES, UNIT_TYPES } from '../../shared/listing.ts';
 import { openDb } from '../../server/store/db.ts';
 import { listingIdOf } from '../../server/domain/facility.ts';
 import { applyImport } from '../../server/store/facilities.ts';
-import { createKey, revokeKey } from '../../server/store/keys.ts';
+import { createKey, revokeKey, type KeyLimits } from '../../server/store/keys.ts';
 
-export interface BenchDb {
-  file: string;
-  facilities: number;
-  /** The number of listings of each facility, by index. */
-  sizes: readonly number[];
-  seconds: number;
-}
+/** A generated database: `sizes` holds each facility's number of listings, by index. */
+export type BenchDb = { file: string; facilities: number; sizes: readonly number[]; seconds: number };
 
 const SIZES = [1, 1.5, 2, 3, 4.5, 6, 7.5, 10, 12, 15, 20, 25];
 const CITIES = ['Wroclaw', 'Krakow', 'Gdansk', 'Poznan', 'Berlin', 'Leipzig', 'Praha', 'Brno'];
@@ -23,33 +18,32 @@ export const facilityIdOf = (i: number) => `fac-${String(i).padStart(5, '0')}`;
 /** The code of listing j (from 0) of any facility. */
 export const listingCodeOf = (j: number) => `U-${String(j + 1).padStart(3, '0')}`;
 
-/** A description of 2,500 characters, different for each listing (issue 42's crawl of a facility with long fields). */
-const longDescription = (j: number) =>
-  `Unit ${j}. ${'Dry, heated and monitored unit with drive-up access, a personal PIN code and trolleys at the entrance. '.repeat(30)}`.slice(
-    0,
-    2500,
-  );
-/** A photo URL of about 1,500 characters (the import allows 2,048). */
-const longUrl = (i: number, j: number, name: string) =>
-  `https://img.example.com/${facilityIdOf(i)}/${j}/${'variant-1200x800-quality-85-'.repeat(52)}${name}.jpg`;
+const DESCRIPTION =
+  'Dry, heated and monitored unit with drive-up access, a personal PIN code and trolleys at the entrance. ';
+const PROMOTION = {
+  code: 'FIRST50',
+  title: '50% off your first month',
+  terms: null,
+  kind: 'percent' as const,
+  value: 50,
+};
+const PROMOTIONS = [
+  { ...PROMOTION, from_period: 1, to_period: 1, starts_at: null, ends_at: null, new_tenants_only: true },
+];
 
-/** Facility i with `listings` listings; `long`: 2,500-character descriptions and photo URLs of ~1,500 characters. */
+/** Facility i with `listings` listings; `long` (the abuse scenario's crawl): descriptions of 2,500 characters and
+ * photo URLs of about 1,500 (the import allows 2,048). */
 export function facilityOf(i: number, listings: number, long = false): ImportFacility {
-  const url = (j: number, name: string) =>
-    long ? longUrl(i, j, name) : `https://img.example.com/${facilityIdOf(i)}/${j}-${name}.jpg`;
+  const path = (j: number) => `${facilityIdOf(i)}/${j}/${long ? 'variant-1200x800-quality-85-'.repeat(52) : ''}`;
+  const photo = (j: number, name: string) => ({ url: `https://img.example.com/${path(j)}${name}.jpg`, caption: name });
+  const city = CITIES[i % CITIES.length]!;
   return {
     id: facilityIdOf(i),
-    name: `SafeBox ${CITIES[i % CITIES.length]} ${i}`,
+    name: `SafeBox ${city} ${i}`,
     currency: i % 3 === 0 ? 'EUR' : 'PLN',
     ...(i % 2 === 0 ? { rental_page_url: 'https://rent.example.com/{facility}/{code}' } : {}),
     // The fields a rental page shows beyond price, as a typical operator fills them in.
-    address: {
-      street: `ul. Testowa ${i}`,
-      postal_code: '50-001',
-      city: CITIES[i % CITIES.length]!,
-      region: null,
-      country: 'PL',
-    },
+    address: { street: `ul. Testowa ${i}`, postal_code: '50-001', city, region: null, country: 'PL' },
     geo: { lat: 51.1, lng: 17.03 },
     timezone: 'Europe/Warsaw',
     office_hours: { ...ALWAYS_OPEN, mo: ['09:00-18:00'], sa: ['10:00-14:00'], su: [] },
@@ -60,28 +54,16 @@ export function facilityOf(i: number, listings: number, long = false): ImportFac
       required: i % 2 === 0,
       plans: [{ code: 'basic', title: 'Basic cover', cover: 500000, price_gross: 1500, vat_rate: 23, period: 'P1M' }],
     },
-    pricing_rules: [
-      { min_occupancy: 0, adjust_pct: -5 },
-      { min_occupancy: 0.5, adjust_pct: 0 },
-      { min_occupancy: 0.8, adjust_pct: 10 },
-      { min_occupancy: 0.95, adjust_pct: 20 },
-    ],
+    pricing_rules: [-5, 0, 10, 20].map((adjust_pct, k) => ({ min_occupancy: [0, 0.5, 0.8, 0.95][k]!, adjust_pct })),
     listings: Array.from({ length: listings }, (_, j) => {
-      const area = SIZES[j % SIZES.length]!;
-      const total = 5 + ((i + j) % 40);
+      const [area, width, total] = [SIZES[j % SIZES.length]!, 1 + (j % 4) * 0.5, 5 + ((i + j) % 40)];
       return {
         code: listingCodeOf(j),
         title: `Unit ${area} m², ${j % 3 === 0 ? 'ground floor, drive-up' : 'first floor, lift'}`,
         active: true,
         area_m2: area,
-        dimensions: {
-          width_m: 1 + (j % 4) * 0.5,
-          depth_m: Math.round((area / (1 + (j % 4) * 0.5)) * 100) / 100 || 1,
-          height_m: 2.4,
-        },
-        description: long
-          ? longDescription(j)
-          : 'Dry, heated and monitored unit. Access 6:00-22:00 with a personal PIN code; trolleys at the entrance.',
+        dimensions: { width_m: width, depth_m: Math.round((area / width) * 100) / 100 || 1, height_m: 2.4 },
+        description: long ? `Unit ${j}. ${DESCRIPTION.repeat(30)}`.slice(0, 2500) : DESCRIPTION,
         price_gross: 4900 + area * 2100 + (j % 7) * 100,
         price_period: 'P1M',
         vat_rate: 23,
@@ -93,116 +75,53 @@ export function facilityOf(i: number, listings: number, long = false): ImportFac
         deposit: 10000,
         unit_type: UNIT_TYPES[j % UNIT_TYPES.length],
         features: [FEATURES[j % FEATURES.length]!, FEATURES[(j + 5) % FEATURES.length]!],
-        promotions:
-          j % 4 === 0
-            ? [
-                {
-                  code: 'FIRST50',
-                  title: '50% off your first month',
-                  terms: null,
-                  kind: 'percent' as const,
-                  value: 50,
-                  from_period: 1,
-                  to_period: 1,
-                  starts_at: null,
-                  ends_at: null,
-                  new_tenants_only: true,
-                },
-              ]
-            : [],
-        photos: [
-          {
-            url: url(j, 'front'),
-            caption: 'Front',
-            width: 1200,
-            height: 800,
-          },
-          {
-            url: url(j, 'inside'),
-            caption: 'Inside',
-            width: 1200,
-            height: 800,
-          },
-        ],
+        promotions: j % 4 === 0 ? PROMOTIONS : [],
+        photos: [photo(j, 'Front'), photo(j, 'Inside')].map((p) => ({ ...p, width: 1200, height: 800 })),
       };
     }),
   };
 }
 
-/**
- * Writes DIR/<name>.db through the real import: `facilities` facilities of `listings` listings each, or of
- * listings[i] for facility i; those in `long` with long fields (facilityOf).
- */
-export function generateDb(
-  dir: string,
-  name: string,
-  facilities: number,
-  listings: number | readonly number[],
-  long: ReadonlySet<number> = new Set(),
-): BenchDb {
+/** Writes DIR/<name>.db through the real import: facility i with sizes[i] listings, long fields in facility `long`. */
+export function generateDb(dir: string, name: string, sizes: readonly number[], long = -1): BenchDb {
   const started = performance.now();
-  const sizes = typeof listings === 'number' ? Array.from({ length: facilities }, () => listings) : listings;
-  if (sizes.length !== facilities) throw new Error(`${sizes.length} sizes for ${facilities} facilities`);
   const file = join(dir, `${name}.db`);
   const db = openDb(file);
   db.pragma('synchronous = OFF'); // a throwaway file: no fsync while generating
   try {
-    // Typed as a validated import file (zod validation of 500k listings would dominate the time); imported in chunks
-    // so that a 10,000-facility file never sits in memory at once.
-    for (let from = 0; from < facilities; from += 500) {
-      const chunk = Array.from({ length: Math.min(500, facilities - from) }, (_, k) =>
-        facilityOf(from + k, sizes[from + k]!, long.has(from + k)),
-      );
+    // Typed as a validated import (zod over 500k listings would dominate the time), in chunks held one at a time.
+    for (let from = 0; from < sizes.length; from += 500) {
+      const chunk = sizes.slice(from, from + 500).map((n, k) => facilityOf(from + k, n, from + k === long));
       applyImport(db, { facilities: chunk });
     }
-    return { file, facilities, sizes, seconds: (performance.now() - started) / 1000 };
+    return { file, facilities: sizes.length, sizes, seconds: (performance.now() - started) / 1000 };
   } finally {
     db.close();
   }
 }
 
 /**
- * One key each for `count` facilities spread evenly over the database (key i belongs to facility facilityOfKey(i)),
- * with a rate limit too high to throttle. Issued while the servers run, as an operator would: that write leaves the
- * WAL with frames, the steady state of a server whose database is written now and then (its own last-use flushes do it
- * every 30 s). On a just-checkpointed file SQLite also stats the database file at each read transaction.
+ * One key each for `count` facilities spread evenly over the database, with a rate limit too high to throttle. Issued
+ * while the servers run, as an operator would: the write leaves the WAL with frames, a written server's steady state.
  */
 export function issueKeys(db: BenchDb, count = Math.min(db.facilities, 100)): string[] {
-  return createKeys(
-    db,
-    Array.from({ length: count }, (_, k) => ({ facility: facilityOfKey(db, k, count), rate_per_s: 1e9, burst: 1e9 })),
-  ).map((k) => k.key);
+  const facility = (k: number) => Math.floor((k * db.facilities) / count);
+  const specs = Array.from({ length: count }, (_, k) => ({ facility: facility(k), rate_per_s: 1e9, burst: 1e9 }));
+  return createKeys(db, specs).map((k) => k.key);
 }
 
-export interface KeySpec {
-  /** The facility's index. */
-  facility: number;
-  /** Omitted: the server's default limit (100/s, burst 500). */
-  rate_per_s?: number;
-  burst?: number;
-  allowed_origins?: string[];
-}
-
-export interface IssuedKey {
-  key: string;
-  id: string;
-  facility: number;
-}
-
-/** Keys as an operator makes them (`listings keys create`), written to the database while the servers may run. */
-export function createKeys(db: BenchDb, specs: readonly KeySpec[]): IssuedKey[] {
+/** Keys as `listings keys create` makes them (rate_per_s and burst omitted: the default, 100/s, burst 500). */
+export function createKeys(db: BenchDb, specs: readonly (KeyLimits & { facility: number })[]) {
   const conn = openDb(db.file, { migrate: false });
   try {
-    return specs.map((spec) => {
+    return specs.map(({ facility, ...spec }) => {
       const { key, info } = createKey(conn, {
-        facilityId: facilityIdOf(spec.facility),
+        ...spec,
+        facilityId: facilityIdOf(facility),
         prefix: 'svc',
         label: 'bench',
-        rate_per_s: spec.rate_per_s,
-        burst: spec.burst,
-        allowed_origins: spec.allowed_origins,
       });
-      return { key, id: info.id, facility: spec.facility };
+      return { key, id: info.id, facility };
     });
   } finally {
     conn.close();
@@ -227,9 +146,6 @@ export function describeDb(db: BenchDb): string {
   const total = db.sizes.reduce((a, b) => a + b, 0);
   return `${n(db.facilities)} facilities of ${n(min)}-${n(max)} listings (${n(total)} in all)`;
 }
-
-/** The facility (index) key k of `count` belongs to. */
-export const facilityOfKey = (db: BenchDb, k: number, count: number) => Math.floor((k * db.facilities) / count);
 
 /** The id of listing j of facility i, as the API shows it. */
 export const listingIdIn = (facility: number, j: number) => listingIdOf(facilityIdOf(facility), listingCodeOf(j));

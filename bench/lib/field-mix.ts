@@ -1,71 +1,42 @@
-// The field mix's world and traffic: a database like a deployment's (many facilities of 20-200 listings, one very
-// large, and for the abuse scenario more large ones without keys, one of them with long fields), keys as partners hold them (several per facility, on servers and in widgets, some revoked), and a long
-// deterministic rotation of requests in the proportions of issue 24, each carrying what a browser or a TLS proxy adds.
+// The field mix's world (facilities of 20-200 listings and a large one, keys as partners hold them, some revoked) and
+// its deterministic rotation of requests in fixed proportions, with the headers a browser or TLS proxy adds.
 import { createKeys, facilityIdOf, generateDb, listingCodeOf, listingIdIn, revokeKeys, type BenchDb } from './data.ts';
 import type { BenchRequest } from './load.ts';
 import { keyOf } from '../ceiling.ts';
 import { alphanumeric, intIn, pick, seeded, type Random } from './random.ts';
 
-export interface FieldSettings {
+export const FIELD_FULL = {
   /** Ordinary facilities, of 20-200 listings each; the large one comes next, then the unkeyed large ones. */
-  facilities: number;
-  largeListings: number;
-  /** Large facilities without keys after the large one: all but the last are rotated through by the abuse scenario,
-   * the last (long fields) crawled. */
-  unkeyedLarge: number;
-  /** Facilities with keys, the large one among them. */
-  keyedFacilities: number;
-  keysPerFacility: number;
-  /** Keys issued on keyed facilities and then revoked (the live keys are keyedFacilities x keysPerFacility). */
-  revoked: number;
-  /** Requests in the rotation. */
-  rotation: number;
-  /** Client addresses the TLS proxy in front forwards (X-Forwarded-For). */
-  addresses: number;
-}
-
-export const FIELD_FULL: FieldSettings = {
   facilities: 1000,
   largeListings: 10_000,
+  /** Unkeyed large facilities (abuse only): all but the last are rotated through, the last (long fields) crawled. */
   unkeyedLarge: 3,
+  /** Facilities with keys, the large one among them, each with keysPerFacility live keys; `revoked` more revoked. */
   keyedFacilities: 50,
   keysPerFacility: 4,
   revoked: 20,
+  /** Requests in the rotation, and client addresses the TLS proxy in front forwards (X-Forwarded-For). */
   rotation: 50_000,
   addresses: 10_000,
 };
+export type FieldSettings = typeof FIELD_FULL;
 
 /** CI: a smaller database and rotation, the same large facility and keys per facility. */
 export const FIELD_QUICK: FieldSettings = {
-  facilities: 100,
-  largeListings: 10_000,
-  unkeyedLarge: 3,
-  keyedFacilities: 20,
-  keysPerFacility: 4,
-  revoked: 8,
-  rotation: 10_000,
-  addresses: 2_000,
+  ...FIELD_FULL,
+  ...{ facilities: 100, keyedFacilities: 20, revoked: 8, rotation: 10_000, addresses: 2_000 },
 };
 
-/** Where a key is used: on a partner's server (no Origin), or in a widget on a partner's page (open or restricted to
- * that origin). */
-export type KeyRole = 'server' | 'widget' | 'widget, origin-restricted';
+/** Where a key is used: a partner's server (no Origin), or a widget on a partner's page (open or origin-restricted). */
+type KeyRole = 'server' | 'widget' | 'widget, origin-restricted';
 const ROLES: readonly KeyRole[] = ['server', 'server', 'widget', 'widget, origin-restricted'];
-
-export interface FieldKey {
-  key: string;
-  id: string;
-  facility: number;
-  role: KeyRole;
-  /** The partner page's origin, sent by the browser with a widget's requests. */
-  origin: string | undefined;
-}
+type FieldKey = { key: string; id: string; facility: number; role: KeyRole; origin: string | undefined };
 
 export interface FieldWorld {
   db: BenchDb;
   /** The large facility's index. */
   large: number;
-  /** The large facilities an anonymous client rotates through (the large one among them), and the one crawled. */
+  /** The large facilities an anonymous client rotates through, and the one crawled. */
   rotated: readonly number[];
   crawled: number;
   keyed: readonly number[];
@@ -73,32 +44,20 @@ export interface FieldWorld {
   revoked: readonly FieldKey[];
 }
 
-/** Sizes 20-200 from a seeded generator, then the large facilities. */
-export function fieldSizes(s: FieldSettings): number[] {
-  const rand = seeded(24);
-  const large = Array.from({ length: 1 + s.unkeyedLarge }, () => s.largeListings);
-  return [...Array.from({ length: s.facilities }, () => intIn(rand, 20, 200)), ...large];
-}
-
+/** Sizes 20-200 from a seeded generator, then the large facilities; the abuse scenario's last has long fields. */
 export function generateFieldDb(dir: string, s: FieldSettings): BenchDb {
-  const sizes = fieldSizes(s);
-  // The abuse scenario's database (with unkeyed large facilities) has long fields in the last, the one it crawls.
-  const abuse = s.unkeyedLarge > 0;
-  return generateDb(dir, abuse ? 'abuse' : 'field', sizes.length, sizes, new Set(abuse ? [sizes.length - 1] : []));
+  const rand = seeded(24);
+  const sizes = [...Array.from({ length: s.facilities }, () => intIn(rand, 20, 200)), s.largeListings];
+  sizes.push(...Array(s.unkeyedLarge).fill(s.largeListings));
+  return s.unkeyedLarge > 0 ? generateDb(dir, 'abuse', sizes, sizes.length - 1) : generateDb(dir, 'field', sizes);
 }
 
-/** The keyed facilities: the large one and others spread evenly over the ordinary ones. */
-export function keyedFacilities(s: FieldSettings): number[] {
-  const others = s.keyedFacilities - 1;
-  return [s.facilities, ...Array.from({ length: others }, (_, k) => Math.floor((k * s.facilities) / others))];
-}
-
-/**
- * Issues the mix's keys (rate limit far above the load: the mix must not be throttled) and revokes `s.revoked` more,
- * as operators do; run while ours is up, like issueKeys.
- */
+/** Issues the mix's keys (their limit far above the load: the mix must not be throttled) and revokes `s.revoked` more,
+ * as operators do; run while ours is up, like issueKeys. */
 export function issueFieldKeys(db: BenchDb, s: FieldSettings): FieldWorld {
-  const keyed = keyedFacilities(s);
+  // The large facility, and others spread evenly over the ordinary ones.
+  const others = s.keyedFacilities - 1;
+  const keyed = [s.facilities, ...Array.from({ length: others }, (_, k) => Math.floor((k * s.facilities) / others))];
   const specs = keyed.flatMap((facility) =>
     Array.from({ length: s.keysPerFacility }, (_, r) => ({ facility, role: ROLES[r % ROLES.length]!, r })),
   );
@@ -109,49 +68,38 @@ export function issueFieldKeys(db: BenchDb, s: FieldSettings): FieldWorld {
   }));
   const all = [...specs, ...toRevoke];
   const originOf = (facility: number, r: number) => `https://partner-${facility}-${r}.example`;
+  const restricted = (role: KeyRole, origin: string) => (role === 'widget, origin-restricted' ? [origin] : undefined);
   const issued = createKeys(
     db,
     all.map(({ facility, role, r }) => ({
       facility,
       rate_per_s: 1e9,
       burst: 1e9,
-      allowed_origins: role === 'widget, origin-restricted' ? [originOf(facility, r)] : undefined,
+      allowed_origins: restricted(role, originOf(facility, r)),
     })),
   );
-  const keys = issued.map((k, i) => ({
-    ...k,
-    role: all[i]!.role,
-    origin: all[i]!.role === 'server' ? undefined : originOf(k.facility, all[i]!.r),
-  }));
+  const keys = issued.map((k, i) => {
+    const { role, r } = all[i]!;
+    return { ...k, role, origin: role === 'server' ? undefined : originOf(k.facility, r) };
+  });
   const revoked = keys.slice(specs.length);
   revokeKeys(
     db,
     revoked.map((k) => k.id),
   );
-  const crawled = s.facilities + s.unkeyedLarge;
   const rotated = Array.from({ length: s.unkeyedLarge }, (_, k) => s.facilities + k);
+  const crawled = s.facilities + s.unkeyedLarge;
   return { db, large: s.facilities, rotated, crawled, keyed, keys: keys.slice(0, specs.length), revoked };
 }
 
-/** The kinds of request in the mix, in the order the report lists them. */
-export const KINDS = [
-  'list',
-  'detail',
-  'list 304',
-  'detail 304',
-  'filtered list',
-  'rental page',
-  'rental page, unknown',
-  'revoked key',
-  'unknown key',
-  'malformed key',
-] as const;
-export type Kind = (typeof KINDS)[number];
+/** The kinds of request in the mix, with the status each should get. */
+const SERVED = { list: 200, detail: 200, 'list 304': 304, 'detail 304': 304, 'filtered list': 200, 'rental page': 200 };
+const REFUSED = { 'rental page, unknown': 404, 'revoked key': 401, 'unknown key': 401, 'malformed key': 401 };
+export const KINDS: Record<Kind, number> = { ...SERVED, ...REFUSED };
+export type Kind = keyof typeof SERVED | keyof typeof REFUSED;
 
 export interface MixRequest extends BenchRequest {
   kind: Kind;
-  /** The large facility's (for the report: the mix must reach it). */
-  large: boolean;
   /** For a 304: the same request without If-None-Match, whose ETag goes into it once ours has answered it. */
   revalidates?: BenchRequest;
 }
@@ -186,10 +134,10 @@ function filterQuery(rand: Random): string {
 /**
  * The rotation: 80 % list/detail/304 over the live keys (30 % list, 30 % detail, 20 % If-None-Match, half lists and
  * half details), 10 % filtered lists, 5 % rental pages (no key; 85 % listings of keyed facilities, the rest unknown
- * codes and facilities), 5 % refused keys (40 % revoked, 40 % unknown, 20 % malformed). Keys are drawn uniformly, so each
- * facility's share is its share of keys; details and rental pages draw the listing uniformly. Every request carries
- * `Accept-Encoding: br, gzip` and the X-Forwarded-For a TLS proxy adds (a partner's server address for server keys, a
- * pool address for browsers); a widget's requests carry its page's Origin.
+ * codes and facilities), 5 % refused keys (40 % revoked, 40 % unknown, 20 % malformed). Keys are drawn uniformly, so
+ * each facility's share is its share of keys; details and rental pages draw the listing uniformly. Every request
+ * carries `Accept-Encoding: br, gzip` and the X-Forwarded-For a TLS proxy adds (a partner's server address for server
+ * keys, a pool address for browsers); a widget's requests carry its page's Origin.
  */
 export function fieldRotation(world: FieldWorld, s: FieldSettings, seed = 2024): MixRequest[] {
   const rand = seeded(seed);
@@ -212,18 +160,15 @@ export function fieldRotation(world: FieldWorld, s: FieldSettings, seed = 2024):
       const kind: Kind = r < 0.3 ? 'list' : r < 0.6 ? 'detail' : r < 0.7 ? 'list 304' : 'detail 304';
       const path = kind.startsWith('list') ? '/external/listings' : detailPath(k.facility);
       const headers = headersOf(k, i);
-      const request: MixRequest = { kind, large: k.facility === world.large, path, headers };
+      const request: MixRequest = { kind, path, headers };
       if (kind.endsWith('304')) request.revalidates = { path, headers: { ...headers } };
       out.push(request);
     } else if (r < 0.9) {
       const i = intIn(rand, 0, keys.length - 1);
-      const k = keys[i]!;
-      const large = k.facility === world.large;
       out.push({
         kind: 'filtered list',
-        large,
         path: `/external/listings${filterQuery(rand)}`,
-        headers: headersOf(k, i),
+        headers: headersOf(keys[i]!, i),
       });
     } else if (r < 0.95) {
       const facility = pick(rand, keyed);
@@ -236,7 +181,6 @@ export function fieldRotation(world: FieldWorld, s: FieldSettings, seed = 2024):
             : [facilityIdOf(90_000 + intIn(rand, 0, 9_999)), listingCodeOf(intIn(rand, 0, 199))];
       out.push({
         kind: x < 0.85 ? 'rental page' : 'rental page, unknown',
-        large: x < 0.95 && facility === world.large,
         path: `/rent/${id}/${encodeURIComponent(code)}`,
         headers: { 'accept-encoding': 'br, gzip', 'x-forwarded-for': browser() },
       });
@@ -255,7 +199,6 @@ export function fieldRotation(world: FieldWorld, s: FieldSettings, seed = 2024):
               ]);
       out.push({
         kind: x < 0.4 ? 'revoked key' : x < 0.8 ? 'unknown key' : 'malformed key',
-        large: false,
         path: rand() < 0.7 ? '/external/listings' : detailPath(facility),
         headers: {
           'x-api-key': key,
@@ -269,5 +212,5 @@ export function fieldRotation(world: FieldWorld, s: FieldSettings, seed = 2024):
   return out;
 }
 
-/** The key under which ours' answer to a request is kept: what chose that answer, as the ceiling keys it. */
+/** What chose ours' answer to a request, as the ceiling keys it. */
 export const answerKeyOf = (r: BenchRequest) => keyOf('GET', r.path, r.headers);

@@ -1,74 +1,86 @@
-// The field mix measured: ours' answer to every distinct request of the rotation captured first (field-capture.ts),
-// then ours, a ceiling replaying those answers and the Fastify peer take turns under the same rotation, each round
-// starting at another place in it; afterwards every distinct request is asked again, to check that ours still answers
-// as it did when captured.
+// The field mix measured: ours' answer to each distinct request captured, then ours and a ceiling replaying them under
+// the same rotation, each answering outside 2xx/3xx as often as ours did at capture.
 import { Agent } from 'node:http';
+import type { BenchRun } from './context.ts';
 import { describeDb } from './data.ts';
-import { captureRotation, type KindFigures } from './field-capture.ts';
-import type { FieldSettings, FieldWorld, MixRequest } from './field-mix.ts';
-import type { Generator, Load } from './load.ts';
-import { measure, type Round } from './measure.ts';
-import { sideOf, type Side } from './report.ts';
-import { pairedInterval, pairedRatio } from './scenarios.ts';
-import { capture, differences } from './capture.ts';
-import { startCeiling } from './ceilings.ts';
-import type { ServerProcess } from './servers.ts';
+import {
+  answerKeyOf,
+  FIELD_FULL,
+  FIELD_QUICK,
+  fieldRotation,
+  generateFieldDb,
+  issueFieldKeys,
+  KINDS,
+  type FieldSettings,
+  type Kind,
+  type MixRequest,
+} from './field-mix.ts';
+import { compare, ratiosOf, sideOf } from './measure.ts';
+import { sidesTable, table } from './report.ts';
+import { capture, differences, headerOf, startCeiling, type CapturedAnswer, type Replayed } from './replay.ts';
+import { startOurs, type ServerProcess } from './servers.ts';
 
-export interface FieldRun {
-  generator: string;
-  run: Generator;
-  load: Load;
-  warmUp: Load;
-  rounds: number;
-  /** Rounds of ours and the ceiling in the field mix (the peer runs in every third): its ratio is the one goal that
-   * needs the precision, and this machine's speed moves by tens of percent from one round to the next. */
-  pairs: number;
-  dir: string;
-  /** Registers a started server, so that an unexpected exit is reported. */
-  track: <T extends ServerProcess>(s: T) => T;
-  /** Where what broke is written (5xx answers, a ceiling that answers otherwise). */
-  broken: string[];
-  /** Where figures not to quote are explained. */
-  sanity: string[];
-  out: (text: string) => void;
+/** A database of these settings and ours serving it behind a trusted proxy (with its panel for abuse), keys issued. */
+export async function startWorld(settings: FieldSettings, panel: boolean, r: BenchRun) {
+  const db = generateFieldDb(r.dir, settings);
+  r.out(`\n${panel ? 'abuse' : 'field'} database: ${describeDb(db)}, generated in ${db.seconds.toFixed(1)} s\n`);
+  const name = `ours (${panel ? 'abuse' : 'field'})`;
+  const ours = r.track(await startOurs(name, db.file, { trustProxy: '127.0.0.1', panel }));
+  // Every key is issued (and some revoked) before any measuring: a write to the database empties ours' caches.
+  return { db, ours, world: issueFieldKeys(db, settings) };
 }
 
-export interface FieldEntry {
-  settings: FieldSettings;
-  database: string;
-  keys: { live: number; revoked: number; keyed_facilities: number };
-  rotation: number;
-  distinct: number;
-  capture_seconds: number;
-  kinds: Record<string, KindFigures>;
-  ours: Side;
-  ceiling: Side;
-  peer: Side;
-  ratio_rps: number;
-  /** The 95 % interval of ratio_rps (a median over the pairs of rounds), from the pairs' spread. */
-  ratio_rps_interval: [number, number];
-  ratio_p99: number;
-  ratio_cpu: number;
-  ratio_rps_vs_peer: number;
-  /** Per side and round: answers outside 2xx/3xx against how many the captured answers predict. */
-  error_answers: { side: string; round: number; observed: number; expected: number }[];
-  /** Statuses that changed between capture and the check after the rounds ("200 -> 429": count). */
-  changed_after: Record<string, number>;
+/** Each 304 request gets the ETag ours gave the same request without If-None-Match; then each distinct request's
+ * answer, once, one at a time. */
+async function captureRotation(rotation: MixRequest[], ours: ServerProcess, agent: Agent) {
+  const etags = new Map<string, string | undefined>();
+  for (const q of rotation) {
+    if (!q.revalidates) continue;
+    const key = answerKeyOf(q.revalidates);
+    if (!etags.has(key))
+      etags.set(key, headerOf(await capture(ours.url + q.path, q.revalidates.headers, agent), 'etag'));
+    q.headers['if-none-match'] = etags.get(key) ?? ''; // none: the request gets a 200, named at kindsOf
+  }
+  const distinct = new Map<string, Replayed & { request: MixRequest }>();
+  for (const q of rotation)
+    if (!distinct.has(answerKeyOf(q)))
+      distinct.set(answerKeyOf(q), { request: q, answer: await capture(ours.url + q.path, q.headers, agent) });
+  return distinct;
 }
 
-export async function measureFieldMix(
-  world: FieldWorld,
-  settings: FieldSettings,
-  rotation: MixRequest[],
-  ours: ServerProcess,
-  peer: ServerProcess,
-  r: FieldRun,
-): Promise<FieldEntry> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 4, timeout: 4_000 }); // below the server's Keep-Alive: timeout=5
-  const { distinct, seconds: captureSeconds, kinds, statuses } = await captureRotation(rotation, ours, agent, r);
+/** Per kind: its share of the rotation and the statuses it got at capture; unexpected ones go to the sanity lines. */
+function kindsOf(rotation: MixRequest[], answerOf: (q: MixRequest) => CapturedAnswer, r: BenchRun) {
+  const kinds: Record<string, { share_pct: number; statuses: Record<string, number> }> = {};
+  for (const q of rotation) {
+    const k = (kinds[q.kind] ??= { share_pct: 0, statuses: {} });
+    const status = answerOf(q).status;
+    k.share_pct += 100 / rotation.length;
+    k.statuses[status] = (k.statuses[status] ?? 0) + 1;
+  }
+  for (const [kind, k] of Object.entries(kinds)) {
+    k.share_pct = Math.round(k.share_pct * 10) / 10;
+    const other = Object.keys(k.statuses).filter((s) => Number(s) !== KINDS[kind as Kind]);
+    const say = other.some((s) => s >= '500') ? r.broken : r.sanity;
+    if (other.length > 0) say.push(`field mix: ${kind} got ${JSON.stringify(k.statuses)} at capture`);
+  }
+  return kinds;
+}
 
+export async function fieldMix(r: BenchRun) {
+  const settings = { ...(r.quick ? FIELD_QUICK : FIELD_FULL), unkeyedLarge: 0 };
+  const { db, ours, world } = await startWorld(settings, false, r);
+  const base =
+    r.base === undefined
+      ? undefined
+      : r.track(await startOurs('base', db.file, { checkout: r.base, trustProxy: '127.0.0.1' }));
+  const rotation = fieldRotation(world, settings);
+  const agent = new Agent({ keepAlive: true, maxSockets: 4, timeout: 4_000 }); // below the server's keep-alive, 5 s
+  const began = performance.now();
+  const distinct = await captureRotation(rotation, ours, agent);
+  const seconds = Math.round((performance.now() - began) / 100) / 10;
+  // The base build sees every distinct request once too: first sights stay out of its rounds as out of ours'.
+  if (base) for (const c of distinct.values()) await capture(base.url + c.request.path, c.request.headers, agent);
   const ceiling = r.track(await startCeiling(distinct.values()));
-  // The ceiling must answer as ours did: checked on a sample of the distinct requests.
   const sample = [...distinct.values()].filter((_, i) => i % Math.max(1, Math.floor(distinct.size / 300)) === 0);
   for (const c of sample) {
     const diff = differences(c.answer, await capture(ceiling.url + c.request.path, c.request.headers, agent));
@@ -77,105 +89,57 @@ export async function measureFieldMix(
       break;
     }
   }
-
-  const servers: ['ours' | 'ceiling' | 'peer', ServerProcess][] = [
-    ['ours', ours],
-    ['ceiling', ceiling],
-    ['peer', peer],
-  ];
-  for (const [, server] of servers) await r.run(server.url, rotation, r.warmUp);
-  const sides = { ours: [] as Round[], ceiling: [] as Round[], peer: [] as Round[] };
-  const errorAnswers: FieldEntry['error_answers'] = [];
-  const expected = errorsFrom(statuses);
-  for (let i = 0; i < r.pairs; i++) {
-    // Each round starts elsewhere in the rotation, the same place for every side.
-    const start = Math.floor((i * rotation.length) / r.pairs);
-    // Ours and the ceiling back to back, in turn first; the peer (two orders of magnitude slower) in every third.
-    const turn = i % 2 === 0 ? [servers[0]!, servers[1]!] : [servers[1]!, servers[0]!];
-    if (i % 3 === 2) turn.push(servers[2]!);
-    for (const [side, server] of turn) {
-      const round = await measure(r.run, server, rotation, { ...r.load, start });
-      sides[side].push(round);
-      if (side === 'peer') continue; // it answers 200 where ours answers 304, and its own 4xx
-      // wrk's connections share one walk through the rotation; autocannon's walk one slice each, so for it the
-      // rotation's share of errors is what to expect.
-      const e = {
-        side,
-        round: i,
-        observed: round.errorAnswers,
-        expected:
-          r.generator === 'autocannon'
-            ? Math.round((round.requests * expected(0, rotation.length)) / rotation.length)
-            : expected(start, round.requests),
-      };
-      errorAnswers.push(e);
-      if (Math.abs(e.observed - e.expected) > 2 * r.load.connections + 0.002 * round.requests)
-        r.sanity.push(
-          `field mix, round ${i}: ${server.name} answered ${e.observed} requests outside 2xx/3xx where ours' captured answers predict ${e.expected}: it no longer answers as captured (throttled? failing?)`,
-        );
-      if (round.socketErrors > 0)
-        r.sanity.push(`field mix, round ${i}: ${server.name}: ${round.socketErrors} socket errors or timeouts (2 s)`);
-    }
-  }
-  const misses = await ceiling.misses();
-  if (misses > 0) r.broken.push(`field mix: the ceiling had no captured answer for ${misses} requests`);
-  await ceiling.stop();
-
-  // Ours once more on every distinct request: statuses that changed since capture mean the rounds saw other answers.
-  const changed: Record<string, number> = {};
-  await inParallel([...distinct.values()], 4, async (c) => {
-    const now = await capture(ours.url + c.request.path, c.request.headers, agent);
-    if (now.status !== c.answer.status) {
-      const what = `${c.request.kind}: ${c.answer.status} -> ${now.status}`;
-      changed[what] = (changed[what] ?? 0) + 1;
-    }
-  });
+  // Twice the rounds: the field mix's ratio is the goal, and this machine's speed moves from round to round.
+  const servers = [ours, ceiling, ...(base ? [base] : [])];
+  const measured = await compare(servers, () => rotation, { ...r, rounds: r.rounds * 2 });
+  const [o, , b] = measured.rounds;
   agent.destroy();
-  if (Object.keys(changed).some((what) => / -> 5\d\d$/.test(what)))
-    r.broken.push(`field mix: ours answered 5xx after the rounds: ${JSON.stringify(changed)}`);
-  else if (Object.keys(changed).length > 0)
-    r.sanity.push(`field mix: ours answered otherwise after the rounds than at capture: ${JSON.stringify(changed)}`);
+  for (const s of servers) await s.stop();
+  if (ceiling.misses() !== 0) r.broken.push(`field mix: the ceiling had no answer for ${ceiling.misses()} requests`);
+  // Each server's answers outside 2xx/3xx in the rounds against the share at capture: another share, other answers.
+  const answerOf = (q: MixRequest) => distinct.get(answerKeyOf(q))!.answer;
+  const captured =
+    Math.round((rotation.filter((q) => answerOf(q).status >= 400).length / rotation.length) * 1000) / 1000;
+  for (const [i, rounds] of measured.rounds.entries()) {
+    const sum = (f: (x: (typeof rounds)[number]) => number) => rounds.reduce((a, x) => a + f(x), 0);
+    const share = Math.round((sum((x) => x.errorAnswers) / sum((x) => x.requests)) * 1000) / 1000;
+    if (Math.abs(share - captured) > 0.01 || sum((x) => x.socketErrors) > 0)
+      r.sanity.push(
+        `field mix: ${servers[i]!.name} answered ${share} outside 2xx/3xx (${captured} at capture), socket errors ${sum((x) => x.socketErrors)}`,
+      );
+  }
 
-  const [o, c, p] = [sideOf(sides.ours), sideOf(sides.ceiling), sideOf(sides.peer)];
-  return {
-    settings,
-    database: describeDb(world.db),
+  const entry = {
+    database: describeDb(db),
     keys: { live: world.keys.length, revoked: world.revoked.length, keyed_facilities: world.keyed.length },
     rotation: rotation.length,
     distinct: distinct.size,
-    capture_seconds: captureSeconds,
-    kinds,
-    ours: o,
-    ceiling: c,
-    peer: p,
-    ratio_rps: pairedRatio(sides.ours, sides.ceiling, (x) => x.rps),
-    ratio_rps_interval: pairedInterval(sides.ours, sides.ceiling, (x) => x.rps),
-    ratio_p99: pairedRatio(sides.ours, sides.ceiling, (x) => x.p99),
-    ratio_cpu: pairedRatio(sides.ours, sides.ceiling, (x) => x.cpu_us_per_req),
-    // Each peer round against the ours round it followed.
-    ratio_rps_vs_peer: pairedRatio(
-      sides.ours.filter((_, i) => i % 3 === 2),
-      sides.peer,
-      (x) => x.rps,
-    ),
-    error_answers: errorAnswers,
-    changed_after: changed,
+    capture_seconds: seconds,
+    kinds: kindsOf(rotation, answerOf, r),
+    ours: measured.sides[0]!,
+    ceiling: measured.sides[1]!,
+    ...measured.ratios,
+    ...(b && { base: sideOf(b), vs_base: ratiosOf(o!, b) }),
   };
-}
-
-/** (start, n) -> how many of the n requests from `start` on (wrapping) were answered outside 2xx/3xx at capture. */
-function errorsFrom(statuses: readonly number[]) {
-  const before = [0];
-  for (const s of statuses) before.push(before.at(-1)! + (s > 399 ? 1 : 0));
-  const total = before.at(-1)!;
-  const upTo = (i: number) => Math.floor(i / statuses.length) * total + before[i % statuses.length]!;
-  return (start: number, n: number) => upTo(start + n) - upTo(start);
-}
-
-async function inParallel<T>(items: readonly T[], width: number, fn: (item: T) => Promise<void>) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: width }, worker));
+  if (entry.ratio_rps > 1)
+    r.sanity.push(`field mix: ours at ${entry.ratio_rps}x a server that only replays its answers`);
+  // A ceiling short of its core was held back by the generator or the machine: its req/s understates it.
+  if (entry.ceiling.core_busy < 0.85)
+    r.sanity.push(`field mix: the ceiling kept its core ${entry.ceiling.core_busy} busy: compare CPU µs/req`);
+  r.out(
+    `\nfield mix (${entry.database}; ${entry.keys.live} live keys on ${entry.keys.keyed_facilities} facilities and ` +
+      `${entry.keys.revoked} revoked; ${rotation.length} requests rotating, ${distinct.size} distinct, captured in ${seconds} s; ` +
+      `${r.load.connections} connections, ${o!.length} rounds of ${r.load.duration} s per side):\n` +
+      table(
+        ['kind', 'share %', 'statuses at capture'],
+        Object.entries(entry.kinds).map(([kind, k]) => [kind, k.share_pct, JSON.stringify(k.statuses)]),
+      ) +
+      sidesTable(
+        ['ours', 'ceiling', 'base'],
+        measured.sides,
+        ['ours / ceiling', measured.ratios],
+        ['ours / base', entry.vs_base],
+      ),
+  );
+  return entry;
 }

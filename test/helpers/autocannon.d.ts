@@ -1,4 +1,4 @@
-// The small part of autocannon's programmatic API the bench uses (the package ships no types).
+// The small part of autocannon's programmatic API test/soak.slow.test.ts uses (the package ships no types).
 declare module 'autocannon' {
   import type { EventEmitter } from 'node:events';
 
@@ -8,8 +8,6 @@ declare module 'autocannon' {
     pipelining?: number;
     duration?: number;
     requests?: { method?: string; path?: string; headers?: Record<string, string> }[];
-    /** Called with each connection's client as it is made (setRequests only with pipelining 1). */
-    setupClient?: (client: { setRequests(requests: Options['requests']): void }) => void;
   }
 
   interface Histogram {
