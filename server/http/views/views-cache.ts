@@ -42,9 +42,11 @@ export class ViewsCache {
   private bytes = 0;
   private largeBytes = 0;
   /**
-   * Filtered lists of every facility, oldest first, within half the budget of their own: cheaper to make again (one pass
-   * over a facility) than a facility's views (a read of the store), so they never push those out. Each facility's views
-   * find their own by result (views.filtered).
+   * Filtered lists of every facility, oldest first, within three quarters of the budget of their own: cheaper to make
+   * again (one pass over a facility) than a facility's views (a read of the store), so they never push those out, but
+   * a 10,000-listing facility's cuts are each a pass over it and a compression of megabytes, and a cache a little too
+   * small for a client's cycle of filters makes every one of them again. Each facility's views find their own by
+   * result (views.filtered).
    */
   private readonly filtered = new Set<KeptList>();
   private filteredBytes = 0;
@@ -236,7 +238,7 @@ export class ViewsCache {
     this.filtered.add(list);
     this.filteredBytes += cost;
     for (const other of this.filtered) {
-      if (this.filteredBytes <= this.budgetBytes / 2) break;
+      if (this.filteredBytes <= (this.budgetBytes * 3) / 4) break;
       if (other !== list) this.forget(other);
     }
   }
