@@ -39,7 +39,11 @@ const unlimited = { rate: 1e9, burst: 1e9 };
 describe('rental pages', () => {
   it("rotating across large facilities leave the keyed client's views where they are, and build no facility's views", async () => {
     // Room for one large facility's views and a half: any second one would push the first out.
-    const handler = handlerOver(file, { pageLimit: unlimited, cacheBudgetBytes: Math.floor(largeSize * 1.5) });
+    const handler = handlerOver(file, {
+      pageLimit: unlimited,
+      pageRenderLimit: unlimited,
+      cacheBudgetBytes: Math.floor(largeSize * 1.5),
+    });
     try {
       const list = async () =>
         (await inject(handler, { url: '/external/listings', headers: { 'x-api-key': key } })).status;

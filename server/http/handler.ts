@@ -45,10 +45,11 @@ export interface HandlerOptions extends Omit<ApiOptions, 'db'> {
 /** A person reads a few pages a minute; an office or a mobile network may put many people behind one address. */
 export const DEFAULT_PAGE_LIMIT: Limit = { rate: 5, burst: 60 };
 /**
- * Renders a second for everyone: a render (a store read and about half a millisecond of HTML) at this rate takes a
- * tenth of a core at most, whatever number of addresses a crawl comes from; kept pages are not counted.
+ * Renders a second for everyone: a render (a store read and 0.5-1.5 ms of HTML, the most for long descriptions and
+ * photo URLs) at this rate takes a tenth of a core at most, whatever number of addresses a crawl comes from, and no
+ * burst more; kept pages are not counted.
  */
-export const DEFAULT_PAGE_RENDER_LIMIT: Limit = { rate: 200, burst: 400 };
+export const DEFAULT_PAGE_RENDER_LIMIT: Limit = { rate: 100, burst: 100 };
 
 /** The request handler, with the API it routes to and the rental pages' cache (tests and the bench read the caches). */
 export interface Handler extends RequestHandler {
