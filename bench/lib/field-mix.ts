@@ -34,8 +34,7 @@ type FieldKey = { key: string; id: string; facility: number; role: KeyRole; orig
 
 export interface FieldWorld {
   db: BenchDb;
-  /** The large facility's index. */
-  large: number;
+  large: number; // the large facility's index
   /** The large facilities an anonymous client rotates through, and the one crawled. */
   rotated: readonly number[];
   crawled: number;
@@ -52,8 +51,7 @@ export function generateFieldDb(dir: string, s: FieldSettings): BenchDb {
   return s.unkeyedLarge > 0 ? generateDb(dir, 'abuse', sizes, sizes.length - 1) : generateDb(dir, 'field', sizes);
 }
 
-/** Issues the mix's keys (their limit far above the load: the mix must not be throttled) and revokes `s.revoked` more,
- * as operators do; run while ours is up, like issueKeys. */
+/** Issues the mix's keys (limits far above the load), revokes `s.revoked` more; run while ours is up (issueKeys). */
 export function issueFieldKeys(db: BenchDb, s: FieldSettings): FieldWorld {
   // The large facility, and others spread evenly over the ordinary ones.
   const others = s.keyedFacilities - 1;

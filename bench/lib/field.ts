@@ -31,8 +31,7 @@ export async function startWorld(settings: FieldSettings, panel: boolean, r: Ben
   return { db, ours, world: issueFieldKeys(db, settings) };
 }
 
-/** Each 304 request gets the ETag ours gave the same request without If-None-Match; then each distinct request's
- * answer, once, one at a time. */
+/** 304 requests get the ETag ours gave them without If-None-Match; then each distinct request's answer, one by one. */
 async function captureRotation(rotation: MixRequest[], ours: ServerProcess, agent: Agent) {
   const etags = new Map<string, string | undefined>();
   for (const q of rotation) {
@@ -42,17 +41,14 @@ async function captureRotation(rotation: MixRequest[], ours: ServerProcess, agen
       etags.set(key, headerOf(await capture(ours.url + q.path, q.revalidates.headers, agent), 'etag'));
     q.headers['if-none-match'] = etags.get(key) ?? ''; // none: the request gets a 200, named at kindsOf
   }
+  // First sights of pages come faster than the server renders pages for everyone: asked again after Retry-After.
+  const answerOf = async (q: MixRequest): Promise<CapturedAnswer> => {
+    const a = await capture(ours.url + q.path, q.headers, agent);
+    return a.status === 503 && headerOf(a, 'retry-after') === '1' ? delay(1000).then(() => answerOf(q)) : a;
+  };
   const distinct = new Map<string, Replayed & { request: MixRequest }>();
-  for (const q of rotation) {
-    if (distinct.has(answerKeyOf(q))) continue;
-    let answer = await capture(ours.url + q.path, q.headers, agent);
-    // First sights of pages come faster than the server renders pages for everyone: asked again after Retry-After.
-    for (let i = 0; i < 10 && answer.status === 503 && headerOf(answer, 'retry-after') === '1'; i++) {
-      await delay(1000);
-      answer = await capture(ours.url + q.path, q.headers, agent);
-    }
-    distinct.set(answerKeyOf(q), { request: q, answer });
-  }
+  for (const q of rotation)
+    if (!distinct.has(answerKeyOf(q))) distinct.set(answerKeyOf(q), { request: q, answer: await answerOf(q) });
   return distinct;
 }
 
