@@ -4,13 +4,12 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { demoDb, demoJson, tempDir } from '../../../test/helpers/fixture.ts';
 import type { Db } from '../../store/db.ts';
 import fc from 'fast-check';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { sortListings } from '../../../shared/sort.ts';
+import { brotliDecompressSync } from 'node:zlib';
 import type { ListResponse } from '../../../shared/listing.ts';
 import { applyImport } from '../../store/facilities.ts';
-import { listingJson } from '../../../test/helpers/data.ts';
 import type { ListQuery } from './query.ts';
-import { CUT_STEP, filteredBytesLater } from './filtered-lists.ts';
+import { expectedList } from '../../../test/helpers/filtered-list.ts';
+import { listingJson } from '../../../test/helpers/data.ts';
 import { ViewsCache } from './views-cache.ts';
 
 let db: Db;
@@ -59,17 +58,6 @@ it('over budget, evicts the least recently used facility, not the first one buil
   expect(cache.get(a)).not.toBe(viewsA);
 });
 
-/** What a filtered list must hold: the contract's rules, applied to the whole list's summaries. */
-function expected(list: ListResponse, q: ListQuery): ListResponse {
-  const kept = list.listings.filter(
-    (l) =>
-      (q.available !== 'true' || l.free_units > 0) &&
-      (q.min_area === undefined || l.area_m2 >= q.min_area) &&
-      (q.max_area === undefined || l.area_m2 <= q.max_area),
-  );
-  return { facility: list.facility, listings: q.sort ? sortListings(kept, q.sort) : kept };
-}
-
 const anyQuery: fc.Arbitrary<ListQuery> = fc.record(
   {
     available: fc.constantFrom('true' as const, 'false' as const),
@@ -87,7 +75,7 @@ it('a filtered list is the whole list filtered and sorted by the contract, byte 
   fc.assert(
     fc.property(anyQuery, (q) => {
       const bytes = cache.listVariant(views, q, null).variant!.bytes.toString();
-      expect(bytes).toBe(JSON.stringify(expected(whole, q)));
+      expect(bytes).toBe(JSON.stringify(expectedList(whole, q)));
       expect(brotliDecompressSync(cache.listVariant(views, q, 'br').variant!.bytes).toString()).toBe(bytes);
     }),
     { numRuns: 300 },
@@ -224,80 +212,6 @@ it('a facility alone over the budget sheds its own Details, oldest first, and ke
     true,
   );
   expect(cache.builds).toBe(1);
-});
-
-it('a cut larger than offLoopBytes is compressed in the thread pool: one compression for requests that come meanwhile, then kept', async () => {
-  const cache = new ViewsCache(db, URL_BASE, undefined, 0);
-  const views = cache.get(ids[0])!;
-  const q = { min_area: 0, sort: 'price' as const };
-  const first = cache.listVariant(views, q, 'br');
-  expect(first.variant).toBeUndefined();
-  expect(first.scanned).toBe(views.area.length);
-  const meanwhile = cache.listVariant(views, q, 'br');
-  expect(meanwhile.later).toBe(first.later);
-  expect(meanwhile.scanned).toBe(0);
-  const made = await first.later!;
-  const identity = cache.listVariant(views, q, null).variant!;
-  expect(brotliDecompressSync(made.bytes).equals(identity.bytes)).toBe(true);
-  expect(made.etag).toBe(`${identity.etag.slice(0, -1)}-br"`);
-  const after = cache.listVariant(views, q, 'br');
-  expect(after.variant).toBe(made);
-  expect(after.scanned).toBe(0);
-});
-
-it('cuts queued off the event loop at once are made one at a time in one reused buffer, each coming out whole', async () => {
-  const listings = Array.from({ length: 2 * CUT_STEP + 500 }, (_, i) => listingJson(`Q-${i}`, `Queued unit ${i}`, i));
-  applyImport(db, {
-    facilities: [{ id: 'queued-one', name: 'Queued', currency: 'PLN', pricing_rules: [], listings }],
-  } as never);
-  const cache = new ViewsCache(db, URL_BASE, undefined, 0);
-  const views = cache.get('queued-one')!;
-  const whole = JSON.parse(views.list.identity.bytes.toString()) as ListResponse;
-  // Largest first, each cut made in several steps: each later one is written over the one before it in the same buffer.
-  const queries: ListQuery[] = [
-    { sort: 'area' },
-    { sort: '-price' },
-    { min_area: views.areas[2] },
-    { available: 'true' },
-  ];
-  const made = queries.map((q) => cache.listVariant(views, q, 'br').later!);
-  expect(made.every((p) => p instanceof Promise)).toBe(true);
-  const bodies = await Promise.all(made);
-  bodies.forEach((body, i) =>
-    expect(brotliDecompressSync(body.bytes).toString()).toBe(JSON.stringify(expected(whole, queries[i]!))),
-  );
-});
-
-it("a large facility's cut is made in steps over event-loop turns, each of at most CUT_STEP listings, byte for byte", async () => {
-  const n = 2 * CUT_STEP + 500;
-  const facility = {
-    id: 'stepped-one',
-    name: 'Stepped',
-    currency: 'PLN',
-    listings: Array.from({ length: n }, (_, i) => listingJson(`S-${i}`, `Stepped unit ${i}`, i)),
-  };
-  applyImport(db, { facilities: [{ ...facility, pricing_rules: [] }] } as never);
-  const cache = new ViewsCache(db, URL_BASE, undefined, 0);
-  const views = cache.get('stepped-one')!;
-  const whole = JSON.parse(views.list.identity.bytes.toString()) as ListResponse;
-  const q: ListQuery = { min_area: views.areas[1], sort: '-price' };
-  let done = false;
-  const cut = filteredBytesLater(views, q).then((bytes) => ((done = true), bytes));
-  // Other clients' answers run between the steps: two pauses over the listings, two over the ~2,350 it copies.
-  let turns = 0;
-  while (!done) {
-    await new Promise((resolve) => setImmediate(resolve));
-    turns++;
-  }
-  expect(turns).toBeGreaterThanOrEqual(4);
-  expect((await cut).toString()).toBe(JSON.stringify(expected(whole, q)));
-  // The API's path: a coding of it made off the event loop.
-  const made = gunzipSync((await cache.listVariant(views, q, 'gzip').later!).bytes).toString();
-  expect(made).toBe(JSON.stringify(expected(whole, q)));
-  expect(JSON.parse(made).listings.length).toBeGreaterThan(CUT_STEP);
-  // Without a sort, runs of neighbouring listings are copied at once, across the steps too.
-  for (const unsorted of [{ available: 'true' }, { max_area: views.areas.at(-2) }] as ListQuery[])
-    expect((await filteredBytesLater(views, unsorted)).toString()).toBe(JSON.stringify(expected(whole, unsorted)));
 });
 
 it("a large facility's sort orders are made with its views, not in a later request's turn; a small one's on first use", () => {
