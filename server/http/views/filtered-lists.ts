@@ -6,21 +6,26 @@ import { FEATURES, UNIT_TYPES } from '../../../shared/listing.ts';
 
 /** Every sort order of a facility at once: a large facility's, with its build, instead of in a later request's turn. */
 export function sortAll(views: FacilityViews): void {
-  for (const key of SORT_KEYS) orderOf(views, key);
+  const s = sortablesOf(views);
+  for (const key of SORT_KEYS) orderOf(views, key, s);
+}
+
+/** What the comparators read of each listing: made for a sort (or all five) and dropped after it. */
+function sortablesOf(views: FacilityViews): Sortable[] {
+  return views.data.listings.map((l, i) => ({
+    code: l.code,
+    area_m2: views.area[i]!,
+    price: { gross: views.gross[i]! },
+  }));
 }
 
 /** The facility's listing indices in `key`'s order (ties keep the import order: the sort is stable). */
-function orderOf(views: FacilityViews, key: SortKey): Uint32Array {
+function orderOf(views: FacilityViews, key: SortKey, s?: Sortable[]): Uint32Array {
   let order = views.orders[key];
   if (!order) {
-    // What the comparators read of each listing, made for this sort and dropped after it.
-    const s: Sortable[] = views.data.listings.map((l, i) => ({
-      code: l.code,
-      area_m2: views.area[i]!,
-      price: { gross: views.gross[i]! },
-    }));
+    const of = s ?? sortablesOf(views);
     const compare = COMPARATORS[key];
-    order = views.orders[key] = Uint32Array.from(Array.from(s.keys()).sort((a, b) => compare(s[a]!, s[b]!)));
+    order = views.orders[key] = Uint32Array.from(Array.from(of.keys()).sort((a, b) => compare(of[a]!, of[b]!)));
   }
   return order;
 }
