@@ -3,28 +3,18 @@
 // from the migration on.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../server/store/migrations.ts';
 import { openDb } from '../server/store/db.ts';
 import { sqliteLedger } from '../server/store/ledger.ts';
 import { accountAudit, CLI_ACTOR, type AuditRow } from '../server/store/audit.ts';
-import type { Store } from '../server/store/store.ts';
 import { cliInProcess, tempDir } from './helpers/fixture.ts';
 import { snapshotKeyFile } from './helpers/published.ts';
-import { OPERATOR, panelClient, panelOver, panelStore, type PanelHandle } from './helpers/panel.ts';
+import { OPERATOR, usePanel } from './helpers/panel.ts';
 import { sessionAs } from './helpers/panel-accounts.ts';
 
-let store: Store;
-let file: string;
-let handle: PanelHandle;
-let cleanup: () => Promise<void>;
-const client = panelClient(() => handle);
-
-beforeEach(async () => {
-  ({ store, file, cleanup } = await panelStore());
-  handle = panelOver(store);
-});
-afterEach(() => cleanup());
+const panel = usePanel();
+const { client } = panel;
 
 const rowsOf = (page: string) => [...page.matchAll(/<tr><td><time datetime="([^"]+)">([^<]+)<\/time>/g)];
 
@@ -42,7 +32,7 @@ describe("the panel's audit log", () => {
         facility_id: 'ber-1',
       },
     ];
-    await store.appendAudit(entries);
+    await panel.store.appendAudit(entries);
     const s = await sessionAs(client, OPERATOR);
     const page = async (query: string) => String((await s.as('GET', `/audit${query}`)).body);
 
@@ -68,11 +58,11 @@ describe("the panel's audit log", () => {
   });
 
   it('shows each row once for a key revoked twice', async () => {
-    const { info } = await store.createKey({ facilityId: 'wro-1', prefix: 'svc' });
+    const { info } = await panel.store.createKey({ facilityId: 'wro-1', prefix: 'svc' });
     const s = await sessionAs(client, OPERATOR);
     expect((await s.as('POST', `/keys/${info.id}/revoke`)).status).toBe(303);
     expect((await s.as('POST', `/keys/${info.id}/revoke`)).status).toBe(303);
-    expect(await store.listAudit({ action: 'key.revoke' })).toHaveLength(1);
+    expect(await panel.store.listAudit({ action: 'key.revoke' })).toHaveLength(1);
   });
 });
 
@@ -82,7 +72,7 @@ describe('listings audit and withdraw', () => {
     try {
       const { keyFile } = await snapshotKeyFile(join(dir, 'secrets'));
       const out = join(dir, 'out');
-      const run = (args: string[]) => cliInProcess(file, args);
+      const run = (args: string[]) => cliInProcess(panel.file, args);
       expect((await run(['snapshot', 'publish', '--to', out, '--signing-key', keyFile])).code).toBe(0);
       expect((await run(['snapshot', 'withdraw', 'wro-1', '--to', out, '--signing-key', keyFile])).code).toBe(0);
       const json = async (args: string[]) => JSON.parse((await run(['audit', ...args, '--json'])).stdout) as AuditRow[];

@@ -3,81 +3,66 @@
 // import a file with errors and see them, publish a snapshot; axe-core finds nothing on any page, in en, pl and de.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { recordKey } from './helpers/capture.ts';
 import { demoJson, tempDir } from './helpers/fixture.ts';
 import { handlerOver, inject } from './helpers/inject.ts';
-import {
-  checkPage,
-  logInWithKeyboard,
-  PANEL_BROWSERS,
-  panelInBrowser,
-  type PanelInBrowser,
-} from './helpers/panel-browser.ts';
+import { checkPage, logInWithKeyboard, PANEL_BROWSERS, usePanelInBrowser } from './helpers/panel-browser.ts';
 
 /** Set to a folder to keep the screenshots the docs show (the API tab, the key shown once, the Embed tab), from Chromium. */
 const SHOTS = process.env.PANEL_SCREENSHOT_DIR;
 
 describe.each(PANEL_BROWSERS)('the panel in %s', (name) => {
-  let run: PanelInBrowser;
-  let page: Page;
-  const go = async (path: string, what: string) => {
-    await page.goto(`${run.panel.url}${path}`);
-    await checkPage(page, what);
-  };
-  beforeAll(async () => {
-    run = await panelInBrowser(name);
-    page = run.page;
-  }, 60_000);
-  afterAll(() => run?.close());
+  const run = usePanelInBrowser(name);
 
   it('logs in with the keyboard alone', async () => {
-    await go('/login', 'the login page');
-    await logInWithKeyboard(page, run.panel.url);
-    expect(new URL(page.url()).pathname).toBe('/');
-    await checkPage(page, 'the facilities list');
+    await run.go('/login', 'the login page');
+    await logInWithKeyboard(run.page, run.panel.url);
+    expect(new URL(run.page.url()).pathname).toBe('/');
+    await checkPage(run.page, 'the facilities list');
   }, 60_000);
 
   it('has no axe violations on any tab, the audit log or the import page, in English, Polish and German', async () => {
-    for (const tab of ['', '/api', '/snapshots', '/embed']) await go(`/facilities/wro-1${tab}`, `tab ${tab || '/'}`);
-    await go('/audit', 'the audit log');
-    await go('/import', 'the import page');
+    for (const tab of ['', '/api', '/snapshots', '/embed'])
+      await run.go(`/facilities/wro-1${tab}`, `tab ${tab || '/'}`);
+    await run.go('/audit', 'the audit log');
+    await run.go('/import', 'the import page');
     for (const lang of ['pl', 'de']) {
-      await page.setExtraHTTPHeaders({ 'accept-language': lang });
+      await run.page.setExtraHTTPHeaders({ 'accept-language': lang });
       for (const path of ['/', '/facilities/wro-1', '/facilities/wro-1/api', '/import'])
-        await go(path, `${path} in ${lang}`);
-      expect(await page.$eval('html', (e) => e.lang)).toBe(lang);
+        await run.go(path, `${path} in ${lang}`);
+      expect(await run.page.$eval('html', (e) => e.lang)).toBe(lang);
     }
-    await page.setExtraHTTPHeaders({});
+    await run.page.setExtraHTTPHeaders({});
   }, 120_000);
 
   it('generates a key that works on the API at once, and after a revoke the API refuses it', async () => {
     const shots = SHOTS && name === 'chromium' ? SHOTS : undefined;
-    await page.goto(`${run.panel.url}/facilities/wro-1/api`);
-    if (shots) await page.setViewport({ width: 1100, height: 900 });
-    await page.type('#new-label', 'Broker site');
-    await page.type('#new-origins', 'https://broker.example');
-    await Promise.all([page.waitForNavigation(), page.click('.generate button[type=submit]')]);
-    await checkPage(page, 'the new key');
-    const key = await page.$eval('#new-key', (e) => (e as HTMLInputElement).value);
+    await run.page.goto(`${run.panel.url}/facilities/wro-1/api`);
+    if (shots) await run.page.setViewport({ width: 1100, height: 900 });
+    await run.page.type('#new-label', 'Broker site');
+    await run.page.type('#new-origins', 'https://broker.example');
+    await Promise.all([run.page.waitForNavigation(), run.page.click('.generate button[type=submit]')]);
+    await checkPage(run.page, 'the new key');
+    const key = await run.page.$eval('#new-key', (e) => (e as HTMLInputElement).value);
     expect(key).toMatch(/^svc_live_[A-Za-z0-9]{32}$/);
     recordKey(key);
-    expect(await page.$$eval('panel-copy button', (b) => b.length)).toBe(2);
-    if (shots) writeFileSync(join(shots, 'screenshot-panel-new-key.png'), await page.screenshot({ fullPage: true }));
+    expect(await run.page.$$eval('panel-copy button', (b) => b.length)).toBe(2);
+    if (shots)
+      writeFileSync(join(shots, 'screenshot-panel-new-key.png'), await run.page.screenshot({ fullPage: true }));
 
     const api = handlerOver(run.file);
     const get = async () => (await inject(api, { url: '/external/listings', headers: { 'x-api-key': key } })).status;
     try {
       expect(await get()).toBe(200);
-      await page.goto(`${run.panel.url}/facilities/wro-1/api`);
-      expect(await page.content()).not.toContain(key);
-      if (shots) writeFileSync(join(shots, 'screenshot-panel-api.png'), await page.screenshot({ fullPage: true }));
-      await page.setViewport({ width: 390, height: 844 });
-      await page.click('panel-revoke form[data-revoke] button');
-      await page.click('panel-revoke dialog[open] button.danger');
-      await page.waitForSelector('panel-revoke:not(:has(form[data-revoke]))');
-      expect(await page.$eval('[data-key-state]', (e) => e.textContent)).toMatch(/^revoked /);
+      await run.page.goto(`${run.panel.url}/facilities/wro-1/api`);
+      expect(await run.page.content()).not.toContain(key);
+      if (shots) writeFileSync(join(shots, 'screenshot-panel-api.png'), await run.page.screenshot({ fullPage: true }));
+      await run.page.setViewport({ width: 390, height: 844 });
+      await run.page.click('panel-revoke form[data-revoke] button');
+      await run.page.click('panel-revoke dialog[open] button.danger');
+      await run.page.waitForSelector('panel-revoke:not(:has(form[data-revoke]))');
+      expect(await run.page.$eval('[data-key-state]', (e) => e.textContent)).toMatch(/^revoked /);
       expect(await get()).toBe(401);
     } finally {
       api.close();
@@ -87,22 +72,22 @@ describe.each(PANEL_BROWSERS)('the panel in %s', (name) => {
   it('previews the widget live on the Embed tab, from the session alone, as the form and snippet change', async () => {
     const shots = SHOTS && name === 'chromium' ? SHOTS : undefined;
     await run.store.createKey({ facilityId: 'wro-1', prefix: 'svc', label: 'Odra Movers' });
-    if (shots) await page.setViewport({ width: 1280, height: 1000 });
-    await go('/facilities/wro-1/embed', 'the Embed tab');
+    if (shots) await run.page.setViewport({ width: 1280, height: 1000 });
+    await run.go('/facilities/wro-1/embed', 'the Embed tab');
     const cards = () =>
-      page.$$eval('storage-listings', (w) => w[0]?.shadowRoot?.querySelectorAll('[part~="listing"]').length ?? 0);
-    await page.waitForFunction(
+      run.page.$$eval('storage-listings', (w) => w[0]?.shadowRoot?.querySelectorAll('[part~="listing"]').length ?? 0);
+    await run.page.waitForFunction(
       () =>
         (document.querySelector('storage-listings')?.shadowRoot?.querySelectorAll('[part~="listing"]').length ?? 0) > 0,
       { timeout: 15_000 },
     );
     const all = await cards();
-    const snippet = () => page.$eval('textarea#embed', (e) => (e as HTMLTextAreaElement).value);
+    const snippet = () => run.page.$eval('textarea#embed', (e) => (e as HTMLTextAreaElement).value);
     expect(await snippet()).toMatch(/api-key="svc_live_…[A-Za-z0-9]{4}"/);
 
-    await page.click('#embed-available_only');
-    await page.select('#embed-sort', '-price');
-    await page.waitForFunction(
+    await run.page.click('#embed-available_only');
+    await run.page.select('#embed-sort', '-price');
+    await run.page.waitForFunction(
       (n) => {
         const w = document.querySelector('storage-listings');
         return (
@@ -113,35 +98,35 @@ describe.each(PANEL_BROWSERS)('the panel in %s', (name) => {
       all,
     );
     expect(await snippet()).toContain('available-only sort="-price"');
-    await page.select('#embed-theme', 'dark');
+    await run.page.select('#embed-theme', 'dark');
     expect(await snippet()).toContain('--sl-bg: #151b23;');
     expect(
-      await page.$eval('[data-preview-frame]', (e) => getComputedStyle(e).getPropertyValue('--sl-bg').trim()),
+      await run.page.$eval('[data-preview-frame]', (e) => getComputedStyle(e).getPropertyValue('--sl-bg').trim()),
     ).toBe('#151b23');
-    await page.select('#embed-source', 'snapshot');
+    await run.page.select('#embed-source', 'snapshot');
     expect(await snippet()).toContain('keys-url="https://cdn.example/keys.json"');
-    expect(new URL(page.url()).searchParams.get('sort')).toBe('-price');
-    await checkPage(page, 'the configured Embed tab');
+    expect(new URL(run.page.url()).searchParams.get('sort')).toBe('-price');
+    await checkPage(run.page, 'the configured Embed tab');
     if (shots) {
-      await page.select(
+      await run.page.select(
         '#embed-source',
-        await page.$eval('#embed-source option', (o) => (o as HTMLOptionElement).value),
+        await run.page.$eval('#embed-source option', (o) => (o as HTMLOptionElement).value),
       );
-      await page.select('#embed-theme', 'light');
-      await page.click('#embed-show_facility');
-      await page.waitForFunction(() =>
+      await run.page.select('#embed-theme', 'light');
+      await run.page.click('#embed-show_facility');
+      await run.page.waitForFunction(() =>
         document.querySelector('storage-listings')?.shadowRoot?.querySelector('[part~="facility"]'),
       );
-      writeFileSync(join(shots, 'screenshot-panel-embed.png'), await page.screenshot({ fullPage: true }));
-      await page.setViewport({ width: 390, height: 844 });
+      writeFileSync(join(shots, 'screenshot-panel-embed.png'), await run.page.screenshot({ fullPage: true }));
+      await run.page.setViewport({ width: 390, height: 844 });
     }
   }, 60_000);
 
   it('keeps the confirmation page of the revoke for a browser without the script', async () => {
     const { info } = await run.store.createKey({ facilityId: 'wro-1', prefix: 'svc', label: 'no script' });
-    await go(`/keys/${info.id}/revoke`, 'the revoke confirmation');
-    await Promise.all([page.waitForNavigation(), page.click('main button.danger')]);
-    expect(new URL(page.url()).pathname).toBe('/facilities/wro-1/api');
+    await run.go(`/keys/${info.id}/revoke`, 'the revoke confirmation');
+    await Promise.all([run.page.waitForNavigation(), run.page.click('main button.danger')]);
+    expect(new URL(run.page.url()).pathname).toBe('/facilities/wro-1/api');
     expect((await run.store.listKeys('wro-1')).find((k) => k.id === info.id)!.revoked_at).not.toBeNull();
   }, 60_000);
 
@@ -152,22 +137,22 @@ describe.each(PANEL_BROWSERS)('the panel in %s', (name) => {
       data.facilities[0].listings[0].free_units = 999;
       const file = join(dir, 'bad.json');
       writeFileSync(file, JSON.stringify(data));
-      await page.goto(`${run.panel.url}/import`);
-      const input = await page.$('#file');
+      await run.page.goto(`${run.panel.url}/import`);
+      const input = await run.page.$('#file');
       await (input as unknown as { uploadFile(p: string): Promise<void> }).uploadFile(file);
-      await Promise.all([page.waitForNavigation(), page.click('main button[type=submit]')]);
-      expect(await page.$eval('.problems', (e) => e.textContent)).toContain('facilities[0].listings[0].free_units');
-      await checkPage(page, 'the import problems');
+      await Promise.all([run.page.waitForNavigation(), run.page.click('main button[type=submit]')]);
+      expect(await run.page.$eval('.problems', (e) => e.textContent)).toContain('facilities[0].listings[0].free_units');
+      await checkPage(run.page, 'the import problems');
     } finally {
       cleanup();
     }
   }, 60_000);
 
   it('publishes a snapshot now', async () => {
-    await page.goto(`${run.panel.url}/facilities/wro-1/snapshots`);
-    await Promise.all([page.waitForNavigation(), page.click('main form button[type=submit]')]);
-    expect(await page.$eval('main [role=status]', (e) => e.textContent)).toContain('Published version 1');
+    await run.page.goto(`${run.panel.url}/facilities/wro-1/snapshots`);
+    await Promise.all([run.page.waitForNavigation(), run.page.click('main form button[type=submit]')]);
+    expect(await run.page.$eval('main [role=status]', (e) => e.textContent)).toContain('Published version 1');
     expect(existsSync(join(run.published, 'wro-1', 'listings.json'))).toBe(true);
-    await checkPage(page, 'the published snapshot');
+    await checkPage(run.page, 'the published snapshot');
   }, 60_000);
 });

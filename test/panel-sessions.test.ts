@@ -1,28 +1,17 @@
 // An operator's sessions end together when asked: a login with "log out my other sessions", the account page's button,
 // and a change of password or role (from the panel or the CLI), each audited.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli/program.ts';
-import type { Store } from '../server/store/store.ts';
 import { bufferIo } from './helpers/fixture.ts';
 import { addRoleOperators, emailOf, sessionAs } from './helpers/panel-accounts.ts';
-import { OPERATOR, PASSWORD, panelClient, panelOver, panelStore, type PanelHandle } from './helpers/panel.ts';
+import { OPERATOR, PASSWORD, usePanel } from './helpers/panel.ts';
 
-let store: Store;
-let file: string;
-let handle: PanelHandle;
-let cleanup: () => Promise<void>;
-const client = panelClient(() => handle);
-
-beforeEach(async () => {
-  ({ store, file, cleanup } = await panelStore());
-  await addRoleOperators(store);
-  handle = panelOver(store);
-});
-afterEach(() => cleanup());
+const panel = usePanel({ prepare: addRoleOperators });
+const { client } = panel;
 
 type Session = Awaited<ReturnType<typeof sessionAs>>;
 const live = async (s: Session) => (await s.as('GET', '/')).status === 200;
-const cli = (args: string[], stdin = '') => runCli(args, bufferIo({ LISTINGS_DB: file }, stdin));
+const cli = (args: string[], stdin = '') => runCli(args, bufferIo({ LISTINGS_DB: panel.file }, stdin));
 
 describe('ending the other sessions', () => {
   it('ends them at a login that asks to, and keeps the new one', async () => {
@@ -30,7 +19,7 @@ describe('ending the other sessions', () => {
     const other = await sessionAs(client, emailOf('viewer'));
     const c = await sessionAs(client, OPERATOR, { form: { end_others: 'on' } });
     expect([await live(a), await live(b), await live(c), await live(other)]).toEqual([false, false, true, true]);
-    const [login] = await store.listAudit({ action: 'login', actor: OPERATOR, limit: 1 });
+    const [login] = await panel.store.listAudit({ action: 'login', actor: OPERATOR, limit: 1 });
     expect(login!.detail).toMatchObject({ ended_others: true, two_factor: false });
   });
 
@@ -40,7 +29,7 @@ describe('ending the other sessions', () => {
     expect(String(page.body)).toMatch(/<form method="post" action="\/account\/sessions">/);
     expect((await b.as('POST', '/account/sessions')).status).toBe(200);
     expect([await live(a), await live(b)]).toEqual([false, true]);
-    expect((await store.listAudit({ action: 'logout.everywhere' }))[0]).toMatchObject({ actor: OPERATOR });
+    expect((await panel.store.listAudit({ action: 'logout.everywhere' }))[0]).toMatchObject({ actor: OPERATOR });
   });
 });
 
@@ -52,8 +41,8 @@ describe('a change of password or role', () => {
     const changed = await owner.as('POST', '/operators/role', { email: emailOf('viewer'), role: 'manager' });
     expect(changed.status).toBe(303);
     expect([await live(owner), await live(viewer), await live(manager)]).toEqual([true, false, true]);
-    expect((await store.operator('email', emailOf('viewer')))!.role).toBe('manager');
-    expect((await store.listAudit({ action: 'operator.role' }))[0]).toMatchObject({
+    expect((await panel.store.operator('email', emailOf('viewer')))!.role).toBe('manager');
+    expect((await panel.store.listAudit({ action: 'operator.role' }))[0]).toMatchObject({
       actor: OPERATOR,
       detail: { operator: emailOf('viewer'), from: 'viewer', to: 'manager' },
     });
@@ -75,14 +64,14 @@ describe('a change of password or role', () => {
     expect(await live(owner)).toBe(false);
 
     expect(await cli(['operators', 'role', emailOf('owner'), 'manager'])).toBe(0);
-    const io = bufferIo({ LISTINGS_DB: file });
+    const io = bufferIo({ LISTINGS_DB: panel.file });
     expect(await runCli(['operators', 'role', OPERATOR, 'viewer'], io)).toBe(1);
     expect(io.stderr()).toContain('last owner');
     expect(await cli(['operators', 'role', OPERATOR, 'admin'])).toBe(2);
   });
 
   it('makes the first operator an owner and a later one what --role says, a viewer by default', async () => {
-    const fresh = `${file}.fresh.db`;
+    const fresh = `${panel.file}.fresh.db`;
     const add = (email: string, extra: string[] = []) =>
       runCli(['operators', 'add', email, ...extra, '--json'], bufferIo({ LISTINGS_DB: fresh }, `${PASSWORD}\n`));
     expect(await add('first@example.com', ['--role', 'viewer'])).toBe(1);

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { PANEL_BUNDLE } from '../../server/panel/assets.ts';
 import { startPanel, type RunningPanel } from '../../server/panel/server.ts';
 import { generateSigningKey, loadSigningKey } from '../../server/snapshots/keygen.ts';
@@ -66,6 +66,29 @@ export async function panelInBrowser(name: BrowserName): Promise<PanelInBrowser>
       removeDir();
     },
   };
+}
+
+export interface BrowserPanel extends PanelInBrowser {
+  /** Opens a path of the panel and runs `checkPage` on it. */
+  go(path: string, what: string): Promise<void>;
+}
+
+/**
+ * A panel in browser `name` for the describe block it is called in (its own beforeAll and afterAll), logged in with
+ * the keyboard first when `logIn`; the fields are filled in before the block's first test.
+ */
+export function usePanelInBrowser(name: BrowserName, opts: { logIn?: boolean } = {}): BrowserPanel {
+  const ctx = {} as BrowserPanel;
+  beforeAll(async () => {
+    Object.assign(ctx, await panelInBrowser(name));
+    if (opts.logIn) await logInWithKeyboard(ctx.page, ctx.panel.url);
+  }, 60_000);
+  afterAll(() => ctx.close?.());
+  ctx.go = async (path, what) => {
+    await ctx.page.goto(`${ctx.panel.url}${path}`);
+    await checkPage(ctx.page, what);
+  };
+  return ctx;
 }
 
 /** Every panel-* element on the page is a defined component that has rendered. */

@@ -1,6 +1,6 @@
 // The operator's panel in process: a demo database with one operator, the panel's handler over it, and requests as a
 // browser sends them (same origin, form-encoded), logged in or not.
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { hashPassword } from '../../server/domain/passwords.ts';
 import { createPanelHandler, type PanelOptions } from '../../server/panel/handler.ts';
 import type { PanelRequest, PanelResponse } from '../../server/panel/http.ts';
@@ -38,6 +38,34 @@ export function panelOver(store: Store, extra: Partial<PanelOptions> = {}): Pane
     keyPrefix: 'svc',
     ...extra,
   });
+}
+
+export interface PanelInProcess {
+  store: Store;
+  file: string;
+  /** The handler `client` sends to: a test may swap it for one with other options (`over`). */
+  handle: PanelHandle;
+  /** A handler over this test's store with `extra` options. */
+  over(extra?: Partial<PanelOptions>): PanelHandle;
+  client: ReturnType<typeof panelClient>;
+}
+
+/**
+ * A fresh `panelStore` and a handler over it for each test of the file (its own beforeEach and afterEach), `prepare`
+ * run on the store first; the fields are filled in before each test.
+ */
+export function usePanel(opts: { prepare?: (store: Store) => Promise<unknown> } = {}): PanelInProcess {
+  const ctx = {} as PanelInProcess;
+  let cleanup: (() => Promise<void>) | undefined;
+  ctx.over = (extra = {}) => panelOver(ctx.store, extra);
+  ctx.client = panelClient(() => ctx.handle);
+  beforeEach(async () => {
+    ({ store: ctx.store, file: ctx.file, cleanup } = await panelStore());
+    await opts.prepare?.(ctx.store);
+    ctx.handle = ctx.over();
+  });
+  afterEach(() => cleanup?.());
+  return ctx;
 }
 
 export type RequestOptions = Partial<PanelRequest> & { form?: Record<string, string> };
