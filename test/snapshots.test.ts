@@ -1,68 +1,22 @@
-// `listings snapshot keygen|export|verify` end to end: the real CLI, the API's answers, stock OpenSSL, and HTTP.
+// `listings snapshot keygen|export|verify` end to end: the real CLI, stock OpenSSL, and HTTP.
 import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, normalize } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli/program.ts';
-import { Detail, Snapshot, Summary } from '../shared/listing.ts';
+import { describe, expect, it } from 'vitest';
+import { Snapshot } from '../shared/listing.ts';
 import { exportSnapshots } from '../server/snapshots/export.ts';
 import { loadSigningKey } from '../server/snapshots/keygen.ts';
-import type { Db } from '../server/store/db.ts';
-import { bufferIo, cli, cliAsync, demoDb, demoImport, issueKey, tempDir, type CliResult } from './helpers/fixture.ts';
-import { call, json, type Target } from './helpers/http.ts';
-import { handlerOver, PUBLIC_URL } from './helpers/inject.ts';
+import { cli, cliAsync, demoImport } from './helpers/fixture.ts';
+import { runInProcess as run, useExportedSnapshots } from './helpers/snapshot-export.ts';
 
-let dir: string;
-let cleanup: () => void;
-let db: Db;
-let dbFile: string;
-let keyFile: string;
-let kid: string;
-const OUT = () => join(dir, 'out');
-
-/** The CLI in this process (fast); exit code and output as an operator would see them. */
-async function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
-  const io = bufferIo(env);
-  const status = await runCli(args, io);
-  return { status, stdout: io.stdout(), stderr: io.stderr() };
-}
-
-const verifyArgs = (target: string, keys = join(OUT(), 'keys.json'), ...extra: string[]) => [
-  'snapshot',
-  'verify',
-  target,
-  '--keys',
-  keys,
-  ...extra,
-];
-
-/** A copy of the exported folder to spoil. */
-function copyOut(name: string): string {
-  const copy = join(dir, name);
-  cpSync(OUT(), copy, { recursive: true });
-  return copy;
-}
-
-beforeAll(() => {
-  ({ dir, cleanup } = tempDir());
-  ({ db, file: dbFile } = demoDb(dir));
-  const keygen = cli(['snapshot', 'keygen', '--out', join(dir, 'secrets'), '--json']);
-  expect(keygen.status).toBe(0);
-  ({ kid, private_key: keyFile } = JSON.parse(keygen.stdout) as { kid: string; private_key: string });
-  const exported = cli(['snapshot', 'export', '--db', dbFile, '--out', OUT(), '--signing-key', keyFile]);
-  expect(exported.stderr).not.toMatch(/error/);
-  expect(exported.status).toBe(0);
-});
-afterAll(() => {
-  db.close();
-  cleanup();
-});
+const snap = useExportedSnapshots();
+const { OUT, verifyArgs, copyOut } = snap;
 
 describe('snapshot keygen', () => {
   it('writes the private key with mode 600 and refuses to overwrite it without --force', () => {
-    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
-    const again = cli(['snapshot', 'keygen', '--out', join(dir, 'secrets')]);
+    expect(statSync(snap.keyFile).mode & 0o777).toBe(0o600);
+    const again = cli(['snapshot', 'keygen', '--out', join(snap.dir, 'secrets')]);
     expect(again.status).toBe(1);
     expect(again.stderr).toMatch(/already exists.*--force/);
   });
@@ -72,13 +26,13 @@ describe('snapshot export -> verify', () => {
   it('exports every facility in the contract layout and verifies with the real binary', () => {
     for (const f of demoImport().facilities) {
       const text = readFileSync(join(OUT(), f.id, 'listings.json'), 'utf8');
-      expect(Snapshot.parse(JSON.parse(text))).toMatchObject({ facility: { id: f.id }, kid, version: 1 });
+      expect(Snapshot.parse(JSON.parse(text))).toMatchObject({ facility: { id: f.id }, kid: snap.kid, version: 1 });
     }
     const r = cli(verifyArgs(join(OUT(), 'wro-1')));
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/signature\s+valid Ed25519/);
-    expect(r.stdout).toContain(`kid        ${kid}`);
+    expect(r.stdout).toContain(`kid        ${snap.kid}`);
     expect(r.stdout).toMatch(/expires\s+\S+ \(in 6d 23h/);
     expect(r.stdout).toMatch(/version\s+1 \(no --min-version/);
     expect(r.stdout).toMatch(/listings\s+6/);
@@ -89,7 +43,7 @@ describe('snapshot export -> verify', () => {
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({
       ok: true,
-      checked: { kid, version: 1, min_version: 1, facility: { id: 'krk-1' }, listings: 3 },
+      checked: { kid: snap.kid, version: 1, min_version: 1, facility: { id: 'krk-1' }, listings: 3 },
     });
   });
 
@@ -116,7 +70,7 @@ describe('snapshot export -> verify', () => {
     cpSync(join(swapped, 'krk-1', 'v1', 'listings.json.sig'), join(swapped, 'wro-1', 'v1', 'listings.json.sig'));
     await expectFailure('swapped signature', verifyArgs(join(swapped, 'wro-1')), 'signature_invalid');
 
-    const other = join(dir, 'other');
+    const other = join(snap.dir, 'other');
     expect((await run(['snapshot', 'keygen', '--out', join(other, 'secrets')])).status).toBe(0);
     expect(
       (
@@ -124,7 +78,7 @@ describe('snapshot export -> verify', () => {
           'snapshot',
           'export',
           '--db',
-          dbFile,
+          snap.dbFile,
           '--out',
           join(other, 'out'),
           '--signing-key',
@@ -137,9 +91,9 @@ describe('snapshot export -> verify', () => {
     await expectFailure('wrong key', verifyArgs(join(OUT(), 'wro-1'), join(other, 'out', 'keys.json')), 'unknown_kid');
 
     // Signed with the real key a minute ago, valid for 1 s: already expired, with no wait (verify reads the real clock).
-    const shortLived = join(dir, 'short');
-    const key = await loadSigningKey(keyFile);
-    await exportSnapshots(db, {
+    const shortLived = join(snap.dir, 'short');
+    const key = await loadSigningKey(snap.keyFile);
+    await exportSnapshots(snap.db, {
       outDir: shortLived,
       key,
       publicUrl: 'http://127.0.0.1:8787',
@@ -156,11 +110,11 @@ describe('snapshot export -> verify', () => {
           'snapshot',
           'export',
           '--db',
-          dbFile,
+          snap.dbFile,
           '--out',
           OUT(),
           '--signing-key',
-          keyFile,
+          snap.keyFile,
           '--facility',
           'wro-1',
         ])
@@ -180,86 +134,11 @@ describe('snapshot export -> verify', () => {
   });
 
   it('reports a missing file as unreadable (exit 1)', async () => {
-    const r = await run(verifyArgs(join(dir, 'nowhere')));
+    const r = await run(verifyArgs(join(snap.dir, 'nowhere')));
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('unreadable');
   });
 });
-
-describe('snapshot export options', () => {
-  it('refuses an unknown facility (exit 1) and reads the database from LISTINGS_DB', async () => {
-    const unknown = await run(
-      ['snapshot', 'export', '--out', join(dir, 'x'), '--signing-key', keyFile, '--facility', 'nope-1'],
-      { LISTINGS_DB: dbFile },
-    );
-    expect(unknown.status).toBe(1);
-    expect(unknown.stderr).toContain('unknown facility');
-    const viaEnv = await run(
-      ['snapshot', 'export', '--out', join(dir, 'env-out'), '--signing-key', keyFile, '--facility', 'zrh-1', '--json'],
-      { LISTINGS_DB: dbFile },
-    );
-    expect(viaEnv.status).toBe(0);
-    expect(JSON.parse(viaEnv.stdout)).toMatchObject({ facilities: 1, kid, results: [{ id: 'zrh-1' }] });
-    expect(viaEnv.stderr).toMatch(/^zrh-1: version \d+, 3 listings/);
-  });
-
-  it.each([
-    [['snapshot', 'export', '--out', 'x', '--signing-key', 'k', '--ttl', '7x']],
-    [['snapshot', 'export', '--out', 'x', '--signing-key', 'k', '--ttl', '0d']],
-    [['snapshot', 'export', '--out', 'x', '--signing-key', 'k', '--facility', 'Not_An_Id']],
-    [['snapshot', 'export', '--out', 'x']],
-    [['snapshot', 'verify', 'x', '--keys', 'k', '--min-version', '0']],
-    [['snapshot', 'verify', 'x']],
-  ])('usage error exits 2: %j', async (args) => {
-    expect((await run(args)).status).toBe(2);
-  });
-
-  it.each(['keygen', 'export', 'verify'])('snapshot %s --help shows an example', async (sub) => {
-    const r = await run(['snapshot', sub, '--help']);
-    expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/Examples?:\n\s+\$ listings snapshot /);
-  });
-});
-
-describe('snapshot and API agree', () => {
-  it('exports the same Detail objects (prices, free units, links) the API answers with', async () => {
-    const keys = demoImport().facilities.map((f) => [f.id, issueKey(db, f.id).key] as const);
-    const handler = handlerOver(dbFile);
-    try {
-      const out = join(dir, 'api-out');
-      const r = await run([
-        'snapshot',
-        'export',
-        '--db',
-        dbFile,
-        '--out',
-        out,
-        '--signing-key',
-        keyFile,
-        '--public-url',
-        PUBLIC_URL,
-      ]);
-      expect(r.status).toBe(0);
-      for (const [id, key] of keys) {
-        const snapshot = Snapshot.parse(JSON.parse(readFileSync(join(out, id, 'listings.json'), 'utf8')));
-        const list = await getJson(handler, '/external/listings', key);
-        expect(list.facility).toEqual(snapshot.facility);
-        expect(list.listings).toEqual(snapshot.listings.map((d) => Summary.parse(d)));
-        for (const detail of snapshot.listings) {
-          expect(Detail.parse(await getJson(handler, `/external/listings/${detail.id}`, key))).toEqual(detail);
-        }
-      }
-    } finally {
-      handler.close();
-    }
-  });
-});
-
-async function getJson(target: Target, path: string, key: string) {
-  const reply = await call(target, path, { key });
-  expect(reply.status).toBe(200);
-  return json(reply) as { facility: unknown; listings: unknown[] };
-}
 
 describe('verification with stock tools and over HTTP', () => {
   it('openssl pkeyutl -verify -rawin accepts the file with the exported PEM key, and rejects a changed byte', () => {
@@ -267,7 +146,7 @@ describe('verification with stock tools and over HTTP', () => {
     expect(`${help.stdout}${help.stderr}`).toContain('-rawin');
     const folder = join(OUT(), 'zrh-1');
     const sig = JSON.parse(readFileSync(join(folder, 'listings.json.sig'), 'utf8')) as { kid: string; sig: string };
-    const raw = join(dir, 'zrh-1.sig.bin');
+    const raw = join(snap.dir, 'zrh-1.sig.bin');
     writeFileSync(raw, Buffer.from(sig.sig, 'base64url'));
     const opensslVerify = (file: string) =>
       spawnSync(
@@ -289,7 +168,7 @@ describe('verification with stock tools and over HTTP', () => {
     const ok = opensslVerify(join(folder, 'listings.json'));
     expect(ok.stdout).toContain('Signature Verified Successfully');
     expect(ok.status).toBe(0);
-    const changed = join(dir, 'zrh-1.changed.json');
+    const changed = join(snap.dir, 'zrh-1.changed.json');
     writeFileSync(changed, readFileSync(join(folder, 'listings.json'), 'utf8').replace('"version":', '"version":9'));
     expect(opensslVerify(changed).status).not.toBe(0);
   });
