@@ -16,18 +16,7 @@ describe('snapshot and API agree', () => {
     const handler = handlerOver(snap.dbFile);
     try {
       const out = join(snap.dir, 'api-out');
-      const r = await run([
-        'snapshot',
-        'export',
-        '--db',
-        snap.dbFile,
-        '--out',
-        out,
-        '--signing-key',
-        snap.keyFile,
-        '--public-url',
-        PUBLIC_URL,
-      ]);
+      const r = await run(snap.exportArgs(out, snap.keyFile, '--public-url', PUBLIC_URL));
       expect(r.status).toBe(0);
       for (const [id, key] of keys) {
         const snapshot = Snapshot.parse(JSON.parse(readFileSync(join(out, id, 'listings.json'), 'utf8')));

@@ -11,7 +11,7 @@ import { cli, cliAsync, demoImport } from './helpers/fixture.ts';
 import { runInProcess as run, useExportedSnapshots } from './helpers/snapshot-export.ts';
 
 const snap = useExportedSnapshots();
-const { OUT, verifyArgs, copyOut } = snap;
+const { OUT, verifyArgs, copyOut, exportArgs } = snap;
 
 describe('snapshot keygen', () => {
   it('writes the private key with mode 600 and refuses to overwrite it without --force', () => {
@@ -73,20 +73,8 @@ describe('snapshot export -> verify', () => {
     const other = join(snap.dir, 'other');
     expect((await run(['snapshot', 'keygen', '--out', join(other, 'secrets')])).status).toBe(0);
     expect(
-      (
-        await run([
-          'snapshot',
-          'export',
-          '--db',
-          snap.dbFile,
-          '--out',
-          join(other, 'out'),
-          '--signing-key',
-          join(other, 'secrets', 'signing-key.pem'),
-          '--facility',
-          'zrh-1',
-        ])
-      ).status,
+      (await run(exportArgs(join(other, 'out'), join(other, 'secrets', 'signing-key.pem'), '--facility', 'zrh-1')))
+        .status,
     ).toBe(0);
     await expectFailure('wrong key', verifyArgs(join(OUT(), 'wro-1'), join(other, 'out', 'keys.json')), 'unknown_kid');
 
@@ -104,22 +92,7 @@ describe('snapshot export -> verify', () => {
     await expectFailure('expired', verifyArgs(join(shortLived, 'ber-1'), join(shortLived, 'keys.json')), 'expired');
 
     const old = copyOut('old');
-    expect(
-      (
-        await run([
-          'snapshot',
-          'export',
-          '--db',
-          snap.dbFile,
-          '--out',
-          OUT(),
-          '--signing-key',
-          snap.keyFile,
-          '--facility',
-          'wro-1',
-        ])
-      ).status,
-    ).toBe(0);
+    expect((await run(exportArgs(OUT(), snap.keyFile, '--facility', 'wro-1'))).status).toBe(0);
     const current = await run([...verifyArgs(join(OUT(), 'wro-1')), '--min-version', '2', '--json']);
     expect(JSON.parse(current.stdout)).toMatchObject({ ok: true, checked: { version: 2 } });
     await expectFailure('lower version', [...verifyArgs(join(old, 'wro-1')), '--min-version', '2'], 'rollback');

@@ -21,6 +21,8 @@ export interface ExportedSnapshots {
   verifyArgs(target: string, keys?: string, ...extra: string[]): string[];
   /** A copy of the exported folder to spoil. */
   copyOut(name: string): string;
+  /** `snapshot export` of the file's database to `out`, signed with `signingKey` (the file's key unless named). */
+  exportArgs(out: string, signingKey?: string, ...extra: string[]): string[];
 }
 
 /** The CLI in this process (fast); exit code and output as an operator would see them. */
@@ -51,13 +53,24 @@ export function useExportedSnapshots(): ExportedSnapshots {
     cpSync(ctx.OUT(), copy, { recursive: true });
     return copy;
   };
+  ctx.exportArgs = (out, signingKey = ctx.keyFile, ...extra) => [
+    'snapshot',
+    'export',
+    '--db',
+    ctx.dbFile,
+    '--out',
+    out,
+    '--signing-key',
+    signingKey,
+    ...extra,
+  ];
   beforeAll(() => {
     ({ dir: ctx.dir, cleanup } = tempDir());
     ({ db: ctx.db, file: ctx.dbFile } = demoDb(ctx.dir));
     const keygen = cli(['snapshot', 'keygen', '--out', join(ctx.dir, 'secrets'), '--json']);
     expect(keygen.status).toBe(0);
     ({ kid: ctx.kid, private_key: ctx.keyFile } = JSON.parse(keygen.stdout) as { kid: string; private_key: string });
-    const exported = cli(['snapshot', 'export', '--db', ctx.dbFile, '--out', ctx.OUT(), '--signing-key', ctx.keyFile]);
+    const exported = cli(ctx.exportArgs(ctx.OUT()));
     expect(exported.stderr).not.toMatch(/error/);
     expect(exported.status).toBe(0);
   });
