@@ -14,6 +14,7 @@ import {
 import { CORS_HEADERS } from './cors.ts';
 import { JsonLog } from './log.ts';
 import { clientAddressOf } from './client-address.ts';
+import { keepTickShape } from './tick-shape.ts';
 
 export interface ServeOptions {
   host: string;
@@ -77,6 +78,7 @@ function rawAnswer(answer: Answer): string {
 }
 
 export function startServer(handler: RequestHandler, log: JsonLog, opts: ServeOptions): Promise<RunningServer> {
+  keepTickShape();
   const server = createServer(
     {
       headersTimeout: 10_000,
