@@ -3,19 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { listingIdOf } from '../server/domain/facility.ts';
 import { issueKey } from './helpers/fixture.ts';
-import { call, json } from './helpers/http.ts';
+import { call, json, SITE_PAGES } from './helpers/http.ts';
 import { useDemoHandler } from './helpers/setup.ts';
 
 let key: string;
 const demo = useDemoHandler({ prepare: (db) => void (key = issueKey(db, 'wro-1').key) });
 
 const SERVED = [
-  '/',
-  '/docs',
-  '/docs/',
-  '/openapi.json',
-  '/healthz',
-  '/favicon.ico',
+  ...SITE_PAGES,
   '/external/listings',
   `/external/listings/${listingIdOf('wro-1', 'M-07')}`,
   '/rent/wro-1/M-07',

@@ -2,6 +2,7 @@
 // the fuzz facilities' ids, respelled (escapes, dot segments, case, length), or random.
 import fc from 'fast-check';
 import { A, API, B } from './fuzz-world.ts';
+import { SITE_PAGES } from './http.ts';
 
 const HEX = '0123456789ABCDEFabcdef';
 /** A header value or query of printable ASCII. */
@@ -61,12 +62,7 @@ const knownPath = fc.oneof(
   {
     weight: 3,
     arbitrary: fc.constantFrom(
-      '/',
-      '/docs',
-      '/docs/',
-      '/openapi.json',
-      '/healthz',
-      '/favicon.ico',
+      ...SITE_PAGES,
       '/widget/storage-listings.js',
       '/assets/site.css',
       '/assets/docs.css',

@@ -3,7 +3,7 @@
 // (page-cache.ts) made through the same domain detailOf, so the two cannot disagree on a price. Views made before a
 // promotion starts or ends are dropped at that instant: answers and ETags change then, on a running server.
 import { createHash } from 'node:crypto';
-import { detailOf, summaryOf } from '../../domain/views.ts';
+import { detailOf } from '../../domain/views.ts';
 import type { Db } from '../../store/db.ts';
 import { facilityRevisions } from '../../store/facilities.ts';
 import type { ListQuery } from './query.ts';
@@ -151,9 +151,7 @@ export class ViewsCache {
     if (i === undefined) return undefined;
     let body = views.details[i];
     if (!body) {
-      const listing = views.data.listings[i]!;
-      const summary = summaryOf(listing, views.data, this.publicUrl, views.at);
-      const detail = detailOf(listing, views.data, this.publicUrl, views.at, summary, views.info);
+      const detail = detailOf(views.data.listings[i]!, views.data, this.publicUrl, views.at, undefined, views.info);
       body = views.details[i] = apiBodyOf(Buffer.from(JSON.stringify(detail)));
       views.madeDetails.push(i);
       this.grow(views, bodySizeOf(body.identity.bytes.length));
