@@ -187,9 +187,24 @@ describe('what a role is shown', () => {
         revoke: /action="\/keys\/key_[A-Za-z0-9]+\/revoke"/.test(api),
         publish: snapshots.includes('/snapshots/publish"'),
         importLink: api.includes('href="/import"'),
+        operatorsLink: api.includes('href="/operators"'),
       };
     };
-    expect(await forms('viewer')).toEqual({ generate: false, revoke: false, publish: false, importLink: false });
-    expect(await forms('manager')).toEqual({ generate: true, revoke: true, publish: true, importLink: true });
+    const none = { generate: false, revoke: false, publish: false, importLink: false, operatorsLink: false };
+    expect(await forms('viewer')).toEqual(none);
+    expect(await forms('manager')).toEqual({
+      generate: true,
+      revoke: true,
+      publish: true,
+      importLink: true,
+      operatorsLink: false,
+    });
+    expect(await forms('owner')).toEqual({
+      generate: true,
+      revoke: true,
+      publish: true,
+      importLink: true,
+      operatorsLink: true,
+    });
   });
 });

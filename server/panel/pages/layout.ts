@@ -4,6 +4,7 @@ import { html, type Html } from '../../http/pages/html.ts';
 import { roleAllows } from '../../domain/roles.ts';
 import type { Authenticated } from '../auth.ts';
 import type { Texts } from '../i18n/i18n.ts';
+import { accountTexts } from '../i18n/accounts.ts';
 
 export const PRODUCT = 'storage-listings';
 
@@ -49,12 +50,13 @@ ${main}
 `.text;
 }
 
-function nav({ t }: Texts, who: Authenticated): Html {
+function nav({ t, lang }: Texts, who: Authenticated): Html {
   return html`<nav aria-label="${t.navPanel}">
 <ul>
 <li><a href="/">${t.facilities}</a></li>
 ${canManage(who) ? html`<li><a href="/import">${t.import}</a></li>` : ''}
 <li><a href="/audit">${t.audit}</a></li>
+${who.operator.role === 'owner' ? html`<li><a href="/operators">${accountTexts(lang).operators}</a></li>` : ''}
 </ul>
 </nav>
 <form method="post" action="/logout" class="who">
