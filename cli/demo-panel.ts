@@ -1,7 +1,6 @@
 // The demo's operator panel: a demo owner account whose password sits in data/ beside the demo keys, and the panel
 // listening beside the demo's API.
 import { existsSync, readFileSync } from 'node:fs';
-import { ListingsError } from '../server/errors.ts';
 import { randomAlphanumeric } from '../server/domain/keys.ts';
 import { hashPassword, verifyPassword } from '../server/domain/passwords.ts';
 import { startPanel, type RunningPanel } from '../server/panel/server.ts';
@@ -75,12 +74,5 @@ export async function startDemoPanel(
   store: Store,
   opts: { host: string; port: number; publicUrl: string; keyPrefix: string },
 ): Promise<RunningPanel> {
-  return startPanel({ store, ...opts }).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'EADDRINUSE')
-      throw new ListingsError(
-        'listen_failed',
-        `the panel's port ${opts.port} on ${opts.host} is already in use: stop the other server or choose another with --panel-port/PANEL_PORT`,
-      );
-    throw err;
-  });
+  return startPanel({ store, ...opts, portOption: '--panel-port/PANEL_PORT' });
 }

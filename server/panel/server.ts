@@ -1,4 +1,5 @@
 // The panel's listener: the one file of the panel that touches sockets; everything else is the handler.
+import { listenFailure } from '../http/transport/listen-failure.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -37,6 +38,8 @@ export async function startPanel(
     trustedProxies?: readonly string[];
     /** The import route's cap (default: the largest import file and its form). */
     uploadBytes?: number;
+    /** Where the port is chosen, named in the one line a port in use gives. */
+    portOption?: string;
   },
 ): Promise<RunningPanel> {
   // Filled in once the port is known, before the first request can come.
@@ -91,7 +94,9 @@ export async function startPanel(
   capPerAddress(server, trusted);
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(listenFailure(err, options.host, options.port, options.portOption ?? '--port/PANEL_PORT')),
+    );
     server.listen(options.port, options.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;

@@ -1,7 +1,7 @@
 // The only file that opens a socket: node:http with hardened limits, JSON logs and a graceful shutdown.
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { ListingsError } from '../../errors.ts';
+import { listenFailure } from './listen-failure.ts';
 import { randomUUID } from 'node:crypto';
 import {
   ALLOWED_METHODS,
@@ -186,17 +186,9 @@ export function startServer(handler: RequestHandler, log: JsonLog, opts: ServeOp
   });
 
   return new Promise((resolveStart, rejectStart) => {
-    server.once('error', (err: NodeJS.ErrnoException) => {
-      const reason =
-        err.code === 'EADDRINUSE'
-          ? `port ${opts.port} on ${opts.host} is already in use: stop the other server or choose another with --port/PORT`
-          : err.code === 'EACCES'
-            ? `not allowed to listen on port ${opts.port}: choose a port above 1023`
-            : err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND'
-              ? `cannot listen on host ${opts.host}: no such local address`
-              : `cannot listen on ${opts.host}:${opts.port}: ${err.message}`;
-      rejectStart(new ListingsError('listen_failed', reason));
-    });
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      rejectStart(listenFailure(err, opts.host, opts.port, '--port/PORT')),
+    );
     server.listen(opts.port, opts.host, () => {
       const { port } = server.address() as AddressInfo;
       const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;

@@ -1,0 +1,51 @@
+// Every command that listens says a port in use the same way: one line naming the port and the option that moves it.
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliAsync, demoDb, tempDir } from './helpers/fixture.ts';
+
+let blocker: Server;
+let port: number;
+let dir: ReturnType<typeof tempDir>;
+let file: string;
+
+beforeAll(async () => {
+  blocker = createServer().listen(0, '127.0.0.1');
+  await once(blocker, 'listening');
+  port = (blocker.address() as AddressInfo).port;
+  dir = tempDir();
+  const demo = demoDb(dir.dir);
+  file = demo.file;
+  demo.db.close();
+});
+afterAll(() => {
+  blocker.close();
+  dir.cleanup();
+});
+
+const inUse = (option: string) => [
+  `error: port ${port} on 127.0.0.1 is already in use: stop the other server or choose another with ${option}`,
+];
+
+describe('a port in use', () => {
+  it.each([
+    ['serve', () => ['serve', '--port', String(port)], '--port/PORT'],
+    ['panel', () => ['panel', '--port', String(port)], '--port/PANEL_PORT'],
+    [
+      'demo (its API)',
+      () => ['demo', '--db', join(dir.dir, 'a.db'), '--port', String(port), '--panel-port', '0'],
+      '--port/PORT',
+    ],
+    [
+      'demo (its panel)',
+      () => ['demo', '--db', join(dir.dir, 'b.db'), '--port', '0', '--panel-port', String(port)],
+      '--panel-port/PANEL_PORT',
+    ],
+  ])('%s: one line with the fix, exit 1', async (_name, args, option) => {
+    const r = await cliAsync(args(), { env: { LISTINGS_DB: file } });
+    expect(r.stderr.trimEnd().split('\n')).toEqual(inUse(option));
+    expect(r.status).toBe(1);
+  });
+});
