@@ -24,7 +24,7 @@ export function withdrawCommand(io: Io): Command {
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ listings snapshot withdraw wro-9 --to ./public --signing-key ./secrets/signing-key.pem\n  $ listings snapshot publish --to ./public --signing-key ./secrets/signing-key.pem --facility wro-9   # list it again',
+      '\nExamples:\n  $ listings snapshot withdraw wro-9 --to data/public --signing-key data/secrets/signing-key.pem\n  $ listings snapshot publish --to data/public --signing-key data/secrets/signing-key.pem --facility wro-9   # list it again',
     )
     .action(
       async (
@@ -83,7 +83,7 @@ export function followCommand(io: Io): Command {
     .option('--json', 'print each summary as JSON')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ listings snapshot follow https://cdn.example/snapshots --keys https://operator.example/keys.json --state ./mirror\n  $ listings snapshot follow ./public --keys ./public/keys.json --state ./mirror --watch --interval 10',
+      '\nExamples:\n  $ listings snapshot follow https://cdn.example/snapshots --keys https://operator.example/keys.json --state data/mirror\n  $ listings snapshot follow data/public --keys data/public/keys.json --state data/mirror --watch --interval 10',
     )
     .action(async (base: string, flags: FollowFlags) => {
       const { followOnce } = await import('../../server/snapshots/follow.ts');

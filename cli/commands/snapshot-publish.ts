@@ -68,9 +68,9 @@ export function publishCommand(io: Io): Command {
       [
         "\nCredentials come from the AWS SDK's standard chain: AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE, SSO, instance roles.",
         '\nExamples:',
-        '  $ listings snapshot publish --to s3://listings-cdn/v1 --signing-key ./secrets/signing-key.pem',
-        '  $ listings snapshot publish --to s3://listings --endpoint http://127.0.0.1:9000 --path-style --signing-key ./secrets/signing-key.pem --watch',
-        '  $ listings snapshot publish --to ./public --signing-key ./secrets/signing-key.pem',
+        '  $ listings snapshot publish --to s3://listings-cdn/v1 --signing-key data/secrets/signing-key.pem',
+        '  $ listings snapshot publish --to s3://listings --endpoint http://127.0.0.1:9000 --path-style --signing-key data/secrets/signing-key.pem --watch',
+        '  $ listings snapshot publish --to data/public --signing-key data/secrets/signing-key.pem',
       ].join('\n'),
     )
     .action(async (flags: PublishFlags, cmd: Command) => {

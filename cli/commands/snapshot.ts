@@ -1,10 +1,12 @@
 // `listings snapshot keygen|export|publish|withdraw|follow|verify`: signed static copies of each facility's listings, for any static host or CDN.
+import { dirname, join } from 'node:path';
 import { Command } from 'commander';
 import { ListingsError } from '../../server/errors.ts';
 import { exportSnapshots, type ExportSummary } from '../../server/snapshots/export.ts';
 import { generateSigningKey, loadSigningKey } from '../../server/snapshots/keygen.ts';
 import { verifySnapshot, type Checked } from '../../server/snapshots/verify.ts';
 import { withLedger } from '../context.ts';
+import { refuseUnignoredKey } from './key-placement.ts';
 import { json, type Io } from '../io.ts';
 import {
   formatDuration,
@@ -27,11 +29,11 @@ export function snapshotCommand(io: Io): Command {
       'after',
       [
         '\nExamples:',
-        '  $ listings snapshot keygen --out ./secrets',
-        '  $ listings snapshot export --out ./public --signing-key ./secrets/signing-key.pem',
-        '  $ listings snapshot publish --to s3://listings-cdn/snapshots --signing-key ./secrets/signing-key.pem --watch',
-        '  $ listings snapshot verify ./public/wro-1 --keys ./public/keys.json',
-        '  $ listings snapshot follow https://cdn.example/snapshots --keys https://cdn.example/snapshots/keys.json --state ./mirror',
+        '  $ listings snapshot keygen --out data/secrets',
+        '  $ listings snapshot export --out data/public --signing-key data/secrets/signing-key.pem',
+        '  $ listings snapshot publish --to s3://listings-cdn/snapshots --signing-key data/secrets/signing-key.pem --watch',
+        '  $ listings snapshot verify data/public/wro-1 --keys data/public/keys.json',
+        '  $ listings snapshot follow https://cdn.example/snapshots --keys https://cdn.example/snapshots/keys.json --state data/mirror',
       ].join('\n'),
     );
 
@@ -45,19 +47,23 @@ export function snapshotCommand(io: Io): Command {
       '--force',
       'replace an existing signing-key.pem (files signed with the old key verify only while keys.json still lists it)',
     )
+    .option('--allow-unignored', 'write the key even inside a git work tree that does not ignore it')
     .option('--json', 'print as JSON')
     .addHelpText(
       'after',
-      '\nExample:\n  $ listings snapshot keygen --out ./secrets\n\nThe kid is base64url(first 16 bytes of SHA-256(raw 32-byte public key)).',
+      '\nExample:\n  $ listings snapshot keygen --out data/secrets\n\nThe kid is base64url(first 16 bytes of SHA-256(raw 32-byte public key)).',
     )
-    .action(async (opts: { out: string; force?: boolean; json?: boolean }) => {
+    .action(async (opts: { out: string; force?: boolean; allowUnignored?: boolean; json?: boolean }) => {
+      if (!opts.allowUnignored) refuseUnignoredKey(join(opts.out, 'signing-key.pem'));
       const r = await generateSigningKey(opts.out, { force: opts.force ?? false });
       if (opts.json) io.out(json(r));
       else {
         io.out(
           `kid ${r.kid}\n  private key  ${r.private_key} (mode 600: keep it secret, back it up)\n  public key   ${r.public_key_pem}\n  public JWK   ${r.public_key_jwk}`,
         );
-        io.err(`Next: listings snapshot export --out ./public --signing-key ${r.private_key}`);
+        io.err(
+          `Next: listings snapshot export --out ${join(dirname(opts.out), 'public')} --signing-key ${r.private_key}`,
+        );
       }
     });
 
@@ -79,7 +85,7 @@ export function snapshotCommand(io: Io): Command {
     .option('--json', 'print the summary as JSON')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ listings snapshot export --out ./public --signing-key ./secrets/signing-key.pem\n  $ listings snapshot export --out ./public --signing-key ./secrets/signing-key.pem --facility wro-1 --ttl 2d',
+      '\nExamples:\n  $ listings snapshot export --out data/public --signing-key data/secrets/signing-key.pem\n  $ listings snapshot export --out data/public --signing-key data/secrets/signing-key.pem --facility wro-1 --ttl 2d',
     )
     .action(
       async (
@@ -123,7 +129,7 @@ export function snapshotCommand(io: Io): Command {
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ listings snapshot verify ./public/wro-1 --keys ./public/keys.json\n  $ listings snapshot verify https://cdn.example/wro-1/listings.json --keys https://cdn.example/keys.json --min-version 42\n\nFailure reasons: malformed, kid_mismatch, unknown_kid, signature_invalid, facility_mismatch, expired, rollback, unreadable.',
+      '\nExamples:\n  $ listings snapshot verify data/public/wro-1 --keys data/public/keys.json\n  $ listings snapshot verify https://cdn.example/wro-1/listings.json --keys https://cdn.example/keys.json --min-version 42\n\nFailure reasons: malformed, kid_mismatch, unknown_kid, signature_invalid, facility_mismatch, expired, rollback, unreadable.',
     )
     .action(async (target: string, opts: { keys: string; minVersion?: number; facility?: string; json?: boolean }) => {
       let location = target;
