@@ -55,7 +55,8 @@ export async function startApp(opts: AppOptions): Promise<App> {
     lastUseIntervalMs: opts.lastUseIntervalMs ?? 30_000,
     mounts: opts.mounts,
     links: opts.links,
-    log: opts.quiet ? undefined : log.log,
+    // Quiet silences the request lines only: an error's stack is written at every verbosity.
+    log: log.log,
     logRequest: opts.quiet ? undefined : log.request,
     offLoopBytes: OFF_LOOP_BYTES,
     holdRefusedMs: opts.holdRefusedMs ?? HOLD_REFUSED_MS,
