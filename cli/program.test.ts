@@ -58,7 +58,7 @@ describe('import, two keys, one revoked, listed', () => {
     const text = await run(['keys', 'list', '--facility', 'wro-1']);
     const lines = text.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^ID\s+FACILITY_ID\s+LABEL\s+HINT\s+CREATED_AT\s+LAST_USED_AT\s+REVOKED_AT/);
+    expect(lines[0]).toMatch(/^ID\s+FACILITY_ID\s+LABEL\s+REF\s+HINT\s+CREATED_AT\s+LAST_USED_AT\s+REVOKED_AT/);
     expect(lines[1]).toContain(a.id);
     expect(lines[1]).toContain(rows[0].revoked_at);
     expect(lines[2]).toContain(idB);

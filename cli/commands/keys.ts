@@ -4,6 +4,7 @@ import { DEFAULT_KEY_LIMIT } from '../../server/app.ts';
 import { effectiveLimitOf } from '../../server/domain/keys.ts';
 import * as domainLimits from '../../server/domain/key-limits.ts';
 import { ListingsError } from '../../server/errors.ts';
+import { checkRef } from '../../server/domain/key-ref.ts';
 import type { KeyInfo, KeyLimits } from '../../server/store/keys.ts';
 import { globalsOf, withStore } from '../context.ts';
 import { json, table, type Io } from '../io.ts';
@@ -12,6 +13,7 @@ const COLUMNS = [
   'id',
   'facility_id',
   'label',
+  'ref',
   'hint',
   'created_at',
   'last_used_at',
@@ -52,6 +54,7 @@ function asArgument<T extends unknown[], R>(parse: (...args: T) => R): (...args:
 
 export const parseRate = asArgument(domainLimits.parseRate);
 export const parseBurst = asArgument(domainLimits.parseBurst);
+export const parseRef = asArgument(checkRef);
 export const parseOrigin = asArgument((value: string, previous: string[] = []) => [
   ...previous,
   domainLimits.parseOrigin(value),
@@ -85,7 +88,7 @@ export function keysCommand(io: Io): Command {
     .description("issue, list, update and revoke partners' API keys")
     .addHelpText(
       'after',
-      '\nExamples:\n  $ listings keys create --facility wro-1 --label "broker site"\n  $ listings keys list --facility wro-1\n  $ listings keys revoke key_3kT9wQ2mZp8vL1xA',
+      '\nExamples:\n  $ listings keys create --facility wro-1 --label "broker site" --ref broker\n  $ listings keys list --facility wro-1\n  $ listings keys revoke key_3kT9wQ2mZp8vL1xA',
     );
 
   limitOptions(
@@ -94,22 +97,27 @@ export function keysCommand(io: Io): Command {
       .description('issue a key for one facility; the full key is printed once and never stored')
       .requiredOption('--facility <id>', 'the facility the key can read')
       .option('--label <text>', 'who the key is for, e.g. "partner site"', '')
+      .option(
+        '--ref <ref>',
+        "the partner's reference its clicks are counted under (default: from the label, else the key id)",
+        parseRef,
+      )
       .option('--json', 'print as JSON (includes the key)'),
   )
     .addHelpText(
       'after',
       '\nExample:\n  $ listings keys create --facility wro-1 --label "broker site" --allowed-origin https://broker.example',
     )
-    .action(async (opts: LimitFlags & { facility: string; label: string }, cmd: Command) => {
+    .action(async (opts: LimitFlags & { facility: string; label: string; ref?: string }, cmd: Command) => {
       const prefix = globalsOf(cmd).keyPrefix;
       const { key, info } = await withStore(cmd, (store) =>
-        store.createKey({ facilityId: opts.facility, label: opts.label, prefix, ...limitsOf(opts) }),
+        store.createKey({ facilityId: opts.facility, label: opts.label, prefix, ref: opts.ref, ...limitsOf(opts) }),
       );
       if (opts.json) io.out(json({ key, ...keyJson(info) }));
       else {
         io.out(`${key}`);
         io.err(
-          `Key ${info.id} for facility ${info.facility_id}. Copy it now: it will not be shown again (only its SHA-256 digest is stored).`,
+          `Key ${info.id} (ref ${info.ref}) for facility ${info.facility_id}. Copy it now: it will not be shown again (only its SHA-256 digest is stored).`,
         );
       }
     });
@@ -117,7 +125,7 @@ export function keysCommand(io: Io): Command {
   keys
     .command('list')
     .description(
-      'list keys (never the keys themselves): id, facility, label, hint, created, last used, revoked, rate limit',
+      'list keys (never the keys themselves): id, facility, label, ref, hint, created, last used, revoked, rate limit',
     )
     .option('--facility <id>', 'only this facility')
     .option('--json', 'print as JSON')
@@ -145,9 +153,10 @@ export function keysCommand(io: Io): Command {
   limitOptions(
     keys
       .command('update')
-      .description("change a key's label, rate limit or allowed origins")
+      .description("change a key's label, ref, rate limit or allowed origins")
       .argument('<key-id>', 'the key id (key_...)')
       .option('--label <text>', 'new label')
+      .option('--ref <ref>', "new partner reference (clicks counted before keep the old one's)", parseRef)
       .option('--any-origin', 'remove every origin restriction')
       .option('--json', 'print as JSON'),
   )
@@ -155,15 +164,18 @@ export function keysCommand(io: Io): Command {
       'after',
       '\nExample:\n  $ listings keys update key_3kT9wQ2mZp8vL1xA --allowed-origin https://a.example --allowed-origin https://b.example',
     )
-    .action(async (id: string, opts: LimitFlags & { label?: string; anyOrigin?: boolean }, cmd: Command) => {
-      const changes = {
-        ...limitsOf(opts),
-        ...(opts.label !== undefined ? { label: opts.label } : {}),
-        ...(opts.anyOrigin ? { allowed_origins: [] } : {}),
-      };
-      const info = await withStore(cmd, (store) => store.updateKey(id, changes));
-      io.out(opts.json ? json(keyJson(info)) : table([keyRow(info)], COLUMNS));
-    });
+    .action(
+      async (id: string, opts: LimitFlags & { label?: string; ref?: string; anyOrigin?: boolean }, cmd: Command) => {
+        const changes = {
+          ...limitsOf(opts),
+          ...(opts.label !== undefined ? { label: opts.label } : {}),
+          ...(opts.ref !== undefined ? { ref: opts.ref } : {}),
+          ...(opts.anyOrigin ? { allowed_origins: [] } : {}),
+        };
+        const info = await withStore(cmd, (store) => store.updateKey(id, changes));
+        io.out(opts.json ? json(keyJson(info)) : table([keyRow(info)], COLUMNS));
+      },
+    );
 
   return keys;
 }

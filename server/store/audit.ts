@@ -73,8 +73,14 @@ export const AUDIT_DEFAULT_LIMIT = 100;
 export function keyAudit(action: AuditAction, actor: string, key: KeyInfo, now = new Date()): AuditEntry {
   const detail =
     action === 'key.update'
-      ? { label: key.label, rate_per_s: key.rate_per_s, burst: key.burst, allowed_origins: key.allowed_origins }
-      : { label: key.label, hint: key.hint };
+      ? {
+          label: key.label,
+          ref: key.ref,
+          rate_per_s: key.rate_per_s,
+          burst: key.burst,
+          allowed_origins: key.allowed_origins,
+        }
+      : { label: key.label, ref: key.ref, hint: key.hint };
   return { at: now.toISOString(), actor, action, facility_id: key.facility_id, key_id: key.id, detail };
 }
 

@@ -1,6 +1,7 @@
 // Keys in the store: only the SHA-256 digest of a key is ever written; the key itself is returned once, at creation.
 import { ListingsError } from '../errors.ts';
 import { digestOf, generateKey, hintOf, keyPattern, newKeyId, type KeyRejection } from '../domain/keys.ts';
+import { checkRef, defaultRef, refTaken } from '../domain/key-ref.ts';
 import type { Db } from './db.ts';
 import { facilityById } from './facilities.ts';
 import { statementsFor } from './statements.ts';
@@ -17,6 +18,8 @@ export interface KeyRow {
   rate_per_s: number | null;
   burst: number | null;
   allowed_origins: string;
+  /** The partner's reference: what clicks on its rent links are counted under. */
+  ref: string;
 }
 
 /** What `keys list` shows: never the digest. */
@@ -28,14 +31,21 @@ export interface KeyLimits {
   allowed_origins?: string[];
 }
 
+/** What an operator may change on a key: its limits, label and ref. */
+export type KeyChanges = KeyLimits & { label?: string; ref?: string };
+
+/** A new key: its facility, and what the operator chose (a ref made from the label or id when none is given). */
+export type NewKeyOptions = { facilityId: string; label?: string; prefix: string; ref?: string } & KeyLimits;
+
 /**
  * The rate limit a key actually gets: its own rate and burst where set, the server's default for the part that is
  * not (a rate alone gets a 5-second burst).
  */
 const stmts = statementsFor((db) => ({
   insert:
-    db.prepare(`INSERT INTO api_keys (id, facility_id, label, digest, hint, created_at, rate_per_s, burst, allowed_origins)
-    VALUES (@id, @facility_id, @label, @digest, @hint, @created_at, @rate_per_s, @burst, @allowed_origins)`),
+    db.prepare(`INSERT INTO api_keys (id, facility_id, label, digest, hint, created_at, rate_per_s, burst, allowed_origins, ref)
+    VALUES (@id, @facility_id, @label, @digest, @hint, @created_at, @rate_per_s, @burst, @allowed_origins, @ref)`),
+  refs: db.prepare<[string], string>('SELECT ref FROM api_keys WHERE facility_id = ?').pluck(),
   byDigest: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE digest = ?'),
   byId: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE id = ?'),
   // rowid breaks ties in creation order: keys created within one millisecond keep the order they were made in.
@@ -46,7 +56,7 @@ const stmts = statementsFor((db) => ({
     `UPDATE api_keys SET last_used_at = @at WHERE id = @id AND (last_used_at IS NULL OR last_used_at < @at)`,
   ),
   update: db.prepare(`UPDATE api_keys SET rate_per_s = @rate_per_s, burst = @burst, allowed_origins = @allowed_origins,
-    label = @label WHERE id = @id`),
+    label = @label, ref = @ref WHERE id = @id`),
 }));
 
 /**
@@ -65,22 +75,28 @@ export function infoOf(row: KeyRow): KeyInfo {
     rate_per_s: row.rate_per_s,
     burst: row.burst,
     allowed_origins: JSON.parse(row.allowed_origins) as string[],
+    ref: row.ref,
   };
 }
 
-/** A new key and its row (both stores write it); the key itself is never stored. */
-export function newKeyRow(opts: { facilityId: string; label?: string; prefix: string } & KeyLimits, now = new Date()) {
+/** A new key and its row (both stores write it); the key itself is never stored. `taken`: the facility's refs. */
+export function newKeyRow(opts: NewKeyOptions, taken: ReadonlySet<string>, now = new Date()) {
   const key = generateKey(opts.prefix);
+  const id = newKeyId();
+  const label = opts.label ?? '';
+  const ref = opts.ref === undefined ? defaultRef(label, id, taken) : checkRef(opts.ref);
+  if (taken.has(ref)) throw refTaken(ref, opts.facilityId);
   const row = {
-    id: newKeyId(),
+    id,
     facility_id: opts.facilityId,
-    label: opts.label ?? '',
+    label,
     digest: digestOf(key),
     hint: hintOf(key),
     created_at: now.toISOString(),
     rate_per_s: opts.rate_per_s ?? null,
     burst: opts.burst ?? null,
     allowed_origins: JSON.stringify(opts.allowed_origins ?? []),
+    ref,
   };
   return { key, row };
 }
@@ -93,15 +109,14 @@ export function unknownKey(id: string): ListingsError {
   return new ListingsError('unknown_key', `no key with id "${id}"`);
 }
 
-export function createKey(
-  db: Db,
-  opts: { facilityId: string; label?: string; prefix: string } & KeyLimits,
-  now = new Date(),
-) {
+export function createKey(db: Db, opts: NewKeyOptions, now = new Date()) {
   if (!facilityById(db, opts.facilityId)) throw unknownFacility(opts.facilityId);
-  const { key, row } = newKeyRow(opts, now);
-  stmts(db).insert.run(row);
-  return { key, info: infoOf({ ...row, revoked_at: null, last_used_at: null }) };
+  const s = stmts(db);
+  return db.transaction(() => {
+    const { key, row } = newKeyRow(opts, new Set(s.refs.all(opts.facilityId)), now);
+    s.insert.run(row);
+    return { key, info: infoOf({ ...row, revoked_at: null, last_used_at: null }) };
+  })();
 }
 
 export function listKeys(db: Db, facilityId?: string): KeyInfo[] {
@@ -125,18 +140,23 @@ export function revokeKeyOnce(db: Db, id: string, now = new Date()): { info: Key
 
 export const revokeKey = (db: Db, id: string, now = new Date()): KeyInfo => revokeKeyOnce(db, id, now).info;
 
-export function updateKey(db: Db, id: string, changes: KeyLimits & { label?: string }): KeyInfo {
+export function updateKey(db: Db, id: string, changes: KeyChanges): KeyInfo {
   const s = stmts(db);
-  const row = s.byId.get(id);
-  if (!row) throw unknownKey(id);
-  s.update.run(changedKeyRow(row, changes));
-  return infoOf(s.byId.get(id)!);
+  return db.transaction(() => {
+    const row = s.byId.get(id);
+    if (!row) throw unknownKey(id);
+    s.update.run(changedKeyRow(row, changes, new Set(s.refs.all(row.facility_id))));
+    return infoOf(s.byId.get(id)!);
+  })();
 }
 
-/** The columns `keys edit` changes, with what it leaves as it was (both stores write them). */
-export function changedKeyRow(row: KeyRow, changes: KeyLimits & { label?: string }) {
+/** The columns `keys edit` changes, with what it leaves as it was (both stores write them); `taken`: the facility's refs. */
+export function changedKeyRow(row: KeyRow, changes: KeyChanges, taken: ReadonlySet<string>) {
+  const ref = changes.ref === undefined ? row.ref : checkRef(changes.ref);
+  if (ref !== row.ref && taken.has(ref)) throw refTaken(ref, row.facility_id);
   return {
     id: row.id,
+    ref,
     label: changes.label ?? row.label,
     rate_per_s: changes.rate_per_s === undefined ? row.rate_per_s : changes.rate_per_s,
     burst: changes.burst === undefined ? row.burst : changes.burst,

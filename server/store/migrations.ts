@@ -188,6 +188,23 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE snapshot_versions;
   ALTER TABLE snapshot_versions_by_target RENAME TO snapshot_versions;
   `,
+  // 10: a partner reference on every key, unique within its facility (keys made before it take one from their id),
+  // and clicks on rent links counted per facility, listing, ref and day
+  `
+  ALTER TABLE api_keys ADD COLUMN ref TEXT NOT NULL DEFAULT '';
+  UPDATE api_keys SET ref = 'key-' || lower(substr(id, 5));
+  CREATE UNIQUE INDEX api_keys_ref ON api_keys (facility_id, ref);
+  CREATE TABLE referral_clicks (
+    facility_id TEXT NOT NULL,
+    listing_code TEXT NOT NULL,
+    ref TEXT NOT NULL,
+    day TEXT NOT NULL,
+    clicks INTEGER NOT NULL,
+    unique_visitors INTEGER NOT NULL,
+    PRIMARY KEY (facility_id, listing_code, ref, day)
+  ) STRICT;
+  CREATE INDEX referral_clicks_by_day ON referral_clicks (day);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -6,7 +6,16 @@ import type { FacilityData } from '../domain/facility.ts';
 import { Mirror } from './pg/mirror.ts';
 import { sqliteLedger, type SnapshotLedger } from './ledger.ts';
 import { pgLedger } from './pg/snapshot-ledger.ts';
-import { createKey, listKeys, recordLastUse, revokeKeyOnce, updateKey, type KeyInfo, type KeyLimits } from './keys.ts';
+import {
+  createKey,
+  listKeys,
+  recordLastUse,
+  revokeKeyOnce,
+  updateKey,
+  type KeyChanges,
+  type KeyInfo,
+  type NewKeyOptions,
+} from './keys.ts';
 import { openPg, pgFailure, pgSchemaVersion, type Pool } from './pg/connect.ts';
 import { importPg } from './pg/import.ts';
 import { createKeyPg, listKeysPg, recordLastUsePg, revokeKeyPg, updateKeyPg } from './pg/keys.ts';
@@ -39,7 +48,7 @@ import type { LoginGate, LoginLimits } from '../domain/login-limits.ts';
 import { beginLogin, loginSucceeded } from './login-limits.ts';
 import { beginLoginPg, loginSucceededPg } from './pg/login-limits.ts';
 
-export type NewKey = { facilityId: string; label?: string; prefix: string } & KeyLimits;
+export type NewKey = NewKeyOptions;
 
 /** What the commands do with operator data, whichever database holds it. */
 export interface Store extends AccountStore {
@@ -60,7 +69,7 @@ export interface Store extends AccountStore {
   createKey(opts: NewKey, actor?: string): Promise<{ key: string; info: KeyInfo }>;
   listKeys(facilityId?: string): Promise<KeyInfo[]>;
   revokeKey(id: string, actor?: string): Promise<KeyInfo>;
-  updateKey(id: string, changes: KeyLimits & { label?: string }, actor?: string): Promise<KeyInfo>;
+  updateKey(id: string, changes: KeyChanges, actor?: string): Promise<KeyInfo>;
   recordLastUse(uses: ReadonlyMap<string, Date>): Promise<void>;
   listAudit(query?: AuditQuery): Promise<AuditRow[]>;
   /** The rows the filters match, newest first, a page of them, and how many match in all. */

@@ -5,9 +5,10 @@ import {
   newKeyRow,
   unknownFacility,
   unknownKey,
+  type KeyChanges,
   type KeyInfo,
-  type KeyLimits,
   type KeyRow,
+  type NewKeyOptions,
 } from '../keys.ts';
 import { inTransaction, type Pool, type PoolClient } from './connect.ts';
 import { recordChange } from './changes.ts';
@@ -19,17 +20,18 @@ const COLUMNS = TABLES.api_keys.join(', ');
 
 export async function createKeyPg(
   pool: Pool,
-  opts: { facilityId: string; label?: string; prefix: string } & KeyLimits,
+  opts: NewKeyOptions,
   now = new Date(),
   actor = CLI_ACTOR,
 ): Promise<{ key: string; info: KeyInfo }> {
   return inTransaction(pool, async (c) => {
-    const found = await c.query('SELECT 1 FROM facilities WHERE id = $1', [opts.facilityId]);
+    // Locked, so that two keys made at once for one facility cannot both take the same default ref.
+    const found = await c.query('SELECT 1 FROM facilities WHERE id = $1 FOR UPDATE', [opts.facilityId]);
     if (found.rowCount === 0) throw unknownFacility(opts.facilityId);
-    const { key, row } = newKeyRow(opts, now);
+    const { key, row } = newKeyRow(opts, await refsOf(c, opts.facilityId), now);
     await c.query(
-      `INSERT INTO api_keys (id, facility_id, label, digest, hint, created_at, rate_per_s, burst, allowed_origins)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      `INSERT INTO api_keys (id, facility_id, label, digest, hint, created_at, rate_per_s, burst, allowed_origins, ref)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
         row.id,
         row.facility_id,
@@ -40,6 +42,7 @@ export async function createKeyPg(
         row.rate_per_s,
         row.burst,
         row.allowed_origins,
+        row.ref,
       ],
     );
     await recordChange(c, { keys: [row.id] });
@@ -56,6 +59,11 @@ export async function listKeysPg(pool: Pool, facilityId?: string): Promise<KeyIn
     ? await pool.query<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE facility_id = $1 ${order}`, [facilityId])
     : await pool.query<KeyRow>(`SELECT ${COLUMNS} FROM api_keys ${order}`);
   return rows.map(infoOf);
+}
+
+async function refsOf(c: PoolClient, facilityId: string): Promise<Set<string>> {
+  const { rows } = await c.query<{ ref: string }>('SELECT ref FROM api_keys WHERE facility_id = $1', [facilityId]);
+  return new Set(rows.map((r) => r.ref));
 }
 
 async function lockedKey(c: PoolClient, id: string): Promise<KeyRow> {
@@ -80,18 +88,15 @@ export async function revokeKeyPg(pool: Pool, id: string, now = new Date(), acto
   });
 }
 
-export async function updateKeyPg(
-  pool: Pool,
-  id: string,
-  changes: KeyLimits & { label?: string },
-  actor = CLI_ACTOR,
-): Promise<KeyInfo> {
+export async function updateKeyPg(pool: Pool, id: string, changes: KeyChanges, actor = CLI_ACTOR): Promise<KeyInfo> {
   return inTransaction(pool, async (c) => {
-    const row = changedKeyRow(await lockedKey(c, id), changes);
+    const before = await lockedKey(c, id);
+    await c.query('SELECT 1 FROM facilities WHERE id = $1 FOR UPDATE', [before.facility_id]);
+    const row = changedKeyRow(before, changes, await refsOf(c, before.facility_id));
     const { rows } = await c.query<KeyRow>(
-      `UPDATE api_keys SET label = $2, rate_per_s = $3, burst = $4, allowed_origins = $5 WHERE id = $1
+      `UPDATE api_keys SET label = $2, rate_per_s = $3, burst = $4, allowed_origins = $5, ref = $6 WHERE id = $1
         RETURNING ${COLUMNS}`,
-      [id, row.label, row.rate_per_s, row.burst, row.allowed_origins],
+      [id, row.label, row.rate_per_s, row.burst, row.allowed_origins, row.ref],
     );
     await recordChange(c, { keys: [id] });
     const info = infoOf(rows[0]!);

@@ -195,6 +195,22 @@ export const PG_MIGRATIONS: readonly string[] = [
   ALTER TABLE snapshot_versions ALTER COLUMN target DROP DEFAULT;
   ALTER TABLE snapshot_versions ADD PRIMARY KEY (target, facility_id);
   `,
+  // 10: a partner reference on every key, unique within its facility, and clicks on rent links per day
+  `
+  ALTER TABLE api_keys ADD COLUMN ref text NOT NULL DEFAULT '';
+  UPDATE api_keys SET ref = 'key-' || lower(substr(id, 5));
+  CREATE UNIQUE INDEX api_keys_ref ON api_keys (facility_id, ref);
+  CREATE TABLE referral_clicks (
+    facility_id text NOT NULL,
+    listing_code text NOT NULL,
+    ref text NOT NULL,
+    day text NOT NULL,
+    clicks bigint NOT NULL,
+    unique_visitors bigint NOT NULL,
+    PRIMARY KEY (facility_id, listing_code, ref, day)
+  );
+  CREATE INDEX referral_clicks_by_day ON referral_clicks (day);
+  `,
 ];
 
 // Versioned together: a program knows the same number of migrations in both dialects.

@@ -63,7 +63,9 @@ export const TABLES = {
     'rate_per_s',
     'burst',
     'allowed_origins',
+    'ref',
   ],
+  referral_clicks: ['facility_id', 'listing_code', 'ref', 'day', 'clicks', 'unique_visitors'],
   snapshot_versions: ['target', 'facility_id', 'version', 'content_digest'],
   snapshot_published: [
     'target',
@@ -108,6 +110,7 @@ export const ALL_TABLES = [
   'operators',
   'login_failures',
   'audit_log',
+  'referral_clicks',
 ] as const;
 
 /** Tables whose generated ids are copied as they are: the audit log keeps its ids, and so its order. */
