@@ -194,7 +194,7 @@ describe('every answer', () => {
     'access-control-allow-headers': 'X-API-Key',
     'access-control-allow-methods': 'GET, HEAD, OPTIONS',
     'access-control-max-age': '7200',
-    'access-control-expose-headers': 'ETag, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id',
+    'access-control-expose-headers': 'ETag, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id, X-Partner-Ref',
     vary: 'X-API-Key, Origin',
   };
   const requests: [string, string, CallOptions][] = [

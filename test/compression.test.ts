@@ -32,9 +32,9 @@ const decode = (r: Raw) =>
       : r.bytes;
 const varyOf = (r: Raw) => (r.headers.vary ?? '').split(',').map((v) => v.trim().toLowerCase());
 
-/** What RFC 9110 15.4.5 lets a 304 carry, plus our request id, CORS and rate-limit headers. */
+/** What RFC 9110 15.4.5 lets a 304 carry, plus our request id, the key's ref, CORS and rate-limit headers. */
 const NOT_MODIFIED_ALLOWED =
-  /^(cache-control|content-location|date|etag|expires|vary|x-request-id|x-content-type-options|access-control-.*|ratelimit.*|connection|keep-alive)$/;
+  /^(cache-control|content-location|date|etag|expires|vary|x-request-id|x-partner-ref|x-content-type-options|access-control-.*|ratelimit.*|connection|keep-alive)$/;
 
 describe.each([LIST, DETAIL, `${LIST}?sort=price`])('API %s', (path) => {
   it('br and gzip decode to the same JSON as identity; each coding has its own ETag and its own 304', async () => {

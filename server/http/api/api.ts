@@ -50,8 +50,13 @@ interface Cors {
   coded: Readonly<Headers>;
 }
 
-function corsOf(allowOrigin: string): Cors {
-  return { headers: corsHeadersFor(allowOrigin, false), coded: corsHeadersFor(allowOrigin, true) };
+/** Every answer to a key names its ref (X-Partner-Ref), so the widget can credit its partner without a third endpoint. */
+function corsOf(allowOrigin: string, ref: string): Cors {
+  const partner = { 'x-partner-ref': ref };
+  return {
+    headers: { ...corsHeadersFor(allowOrigin, false), ...partner },
+    coded: { ...corsHeadersFor(allowOrigin, true), ...partner },
+  };
 }
 
 /** The answer while this node cannot confirm its data is current: refused rather than possibly stale. */
@@ -233,8 +238,8 @@ export class ListingsApi {
       bucket: this.keyLimiter.bucketOf(key.id, limit, now / 1000),
       limit,
       policy: this.keyLimiter.policyOf(limit),
-      cors: corsOf(allowedOriginFor(key.allowed_origins, undefined)),
-      byOrigin: new Map(key.allowed_origins.map((o) => [o, corsOf(o)])),
+      cors: corsOf(allowedOriginFor(key.allowed_origins, undefined), key.ref),
+      byOrigin: new Map(key.allowed_origins.map((o) => [o, corsOf(o, key.ref)])),
       use: useSlotOf(key.id),
     };
   }

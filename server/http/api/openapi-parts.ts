@@ -173,6 +173,11 @@ const keyedHeaders = {
   ...commonHeaders,
   RateLimit: { description: 'Remaining quota (draft-ietf-httpapi-ratelimit-headers), e.g. `"key";r=99;t=1`.', ...str },
   'RateLimit-Policy': { description: 'The quota policy, e.g. `"key";q=100;w=1`.', ...str },
+  'X-Partner-Ref': {
+    description:
+      "The key's partner reference: rent links through `/go/{facility}/{code}?ref=` with it credit the partner's clicks.",
+    ...str,
+  },
 };
 export const okHeaders = {
   ...keyedHeaders,

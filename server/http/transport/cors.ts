@@ -7,7 +7,7 @@ export const CORS_HEADERS: Readonly<Headers> = Object.freeze({
   'access-control-allow-headers': 'X-API-Key',
   'access-control-allow-methods': ALLOWED_METHODS,
   'access-control-max-age': '7200',
-  'access-control-expose-headers': 'ETag, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id',
+  'access-control-expose-headers': 'ETag, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id, X-Partner-Ref',
   vary: 'X-API-Key, Origin',
 });
 
