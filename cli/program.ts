@@ -5,6 +5,7 @@ import { ListingsError } from '../server/errors.ts';
 import { dbCommand, facilitiesCommand, importCommand } from './commands/data.ts';
 import { keysCommand } from './commands/keys.ts';
 import { auditCommand } from './commands/audit.ts';
+import { referralsCommand } from './commands/referrals.ts';
 import { operatorsCommand } from './commands/operators.ts';
 import { panelCommand } from './commands/panel.ts';
 import { serveCommand } from './commands/serve.ts';
@@ -47,6 +48,7 @@ export function createProgram(io: Io): Command {
     importCommand(io),
     facilitiesCommand(io),
     keysCommand(io),
+    referralsCommand(io),
     serveCommand(io),
     demoCommand(io),
     snapshotCommand(io),

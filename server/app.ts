@@ -20,6 +20,7 @@ export interface AppOptions {
   /** 0: answer every refusal at once (the bench's cost-of-a-refusal scenario). */
   holdRefusedMs?: number;
   lastUseIntervalMs?: number;
+  clickIntervalMs?: number;
   logWrite?: (text: string) => void;
   quiet?: boolean;
 }
@@ -46,6 +47,8 @@ export async function startApp(opts: AppOptions): Promise<App> {
   const handler = createHandler({
     db,
     recordLastUse: node?.recordLastUse,
+    recordClicks: node?.recordClicks,
+    clickIntervalMs: opts.clickIntervalMs,
     publicUrl: config.publicUrl,
     keyPrefix: config.keyPrefix,
     defaultLimit: opts.defaultLimit ?? DEFAULT_KEY_LIMIT,

@@ -5,6 +5,8 @@ import { SharedFreshness } from './freshness/shared-freshness.ts';
 import type { Db } from './store/db.ts';
 import { openPg, pgFailure } from './store/pg/connect.ts';
 import { PendingLastUse } from './store/pg/last-use.ts';
+import { PendingClicks } from './store/pg/referrals.ts';
+import type { ClickDelta } from './store/referrals.ts';
 import { listenForChanges } from './store/pg/listen.ts';
 import { Mirror } from './store/pg/mirror.ts';
 
@@ -12,6 +14,8 @@ export interface PgNode {
   /** The mirror: the handler reads it as it reads a SQLite file. */
   db: Db;
   recordLastUse: (uses: ReadonlyMap<string, Date>) => void;
+  /** Takes counted clicks and adds them to the shared rows. */
+  recordClicks: (deltas: readonly ClickDelta[]) => void;
   /** Makes the handler read the change counter before each batch, and wakes it on NOTIFY. */
   attach(handler: Handler, log: (entry: Record<string, unknown>) => void): void;
   /** Stops listening, writes the last use still pending, closes the pool. */
@@ -33,10 +37,12 @@ export async function startPgNode(location: string): Promise<PgNode> {
     throw pgFailure(err, location);
   }
   const lastUse = new PendingLastUse(pool);
+  const clicks = new PendingClicks(pool);
   let listener: { close(): Promise<void> } | undefined;
   return {
     db: mirror.db,
     recordLastUse: lastUse.add,
+    recordClicks: clicks.add,
     attach(handler, log) {
       const failed = (err: unknown) =>
         log({ level: 'error', error: `refusing keyed requests and rental pages: ${pgFailure(err, location).message}` });
@@ -54,6 +60,7 @@ export async function startPgNode(location: string): Promise<PgNode> {
     async close() {
       await listener?.close();
       await lastUse.flush();
+      await clicks.flush();
       await pool.end();
       mirror.close();
     },

@@ -16,16 +16,18 @@ export function checkRef(ref: string): string {
 
 /** The label as a ref: accents dropped, lower case, runs of anything else as one "-"; empty when nothing is left. */
 export function refOfLabel(label: string): string {
-  return label
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    // Letters NFKD leaves whole: Polish ł, German ß, Nordic ø, Croatian đ.
-    .replace(/[łßøđ]/g, (c) => ({ ł: 'l', ß: 'ss', ø: 'o', đ: 'd' })[c]!)
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+/, '')
-    .slice(0, REF_MAX)
-    .replace(/-+$/, '');
+  return (
+    label
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      // Letters NFKD leaves whole: Polish ł, German ß, Nordic ø, Croatian đ.
+      .replace(/[łßøđ]/g, (c) => ({ ł: 'l', ß: 'ss', ø: 'o', đ: 'd' })[c]!)
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+/, '')
+      .slice(0, REF_MAX)
+      .replace(/-+$/, '')
+  );
 }
 
 /** A key id (`key_` + 16 letters and digits) as a ref: `key-` + the rest in lower case. */

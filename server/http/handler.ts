@@ -18,6 +18,11 @@ import { docsPage } from './pages/docs.ts';
 import { rentalPage, RENT_PREFIX, tooManyPages, unavailablePage } from './pages/rental-page.ts';
 import { StaticBody, StaticFiles } from './pages/static-files.ts';
 import { healthOf } from './pages/health.ts';
+import { clickAnswer, type ClickParts } from './pages/click-url.ts';
+import { ClickCounter, type ClickSink } from './pages/click-counter.ts';
+import { GO_PREFIX } from '../domain/referral.ts';
+import { recordClicks } from '../store/referrals.ts';
+import { unrevokedRefs } from '../store/keys.ts';
 import { ViewsCache } from './views/views-cache.ts';
 import { PageCache } from './views/page-cache.ts';
 import { pathOf, Router, type Read, type Route } from './router.ts';
@@ -40,7 +45,14 @@ export interface HandlerOptions extends Omit<ApiOptions, 'db'> {
   logRequest?: RequestLogger;
   /** Milliseconds since the epoch, for which promotions are active; Date.now unless a test controls time. */
   clock?: () => number;
+  /** Where counted clicks go instead of db (PostgreSQL, shared by every node). */
+  recordClicks?: ClickSink;
+  /** How often counted clicks are written. */
+  clickIntervalMs?: number;
 }
+
+/** Bytes of rent targets kept for the click URL: about 100 bytes each, so some 20,000 listings. */
+const CLICK_TARGET_BYTES = 2 * 1024 * 1024;
 
 /** A person reads a few pages a minute; an office or a mobile network may put many people behind one address. */
 export const DEFAULT_PAGE_LIMIT: Limit = { rate: 5, burst: 60 };
@@ -55,6 +67,7 @@ export const DEFAULT_PAGE_RENDER_LIMIT: Limit = { rate: 100, burst: 100 };
 export interface Handler extends RequestHandler {
   api: ListingsApi;
   pages: PageCache;
+  clicks: ClickCounter;
 }
 
 export function createHandler(opts: HandlerOptions): Handler {
@@ -63,13 +76,25 @@ export function createHandler(opts: HandlerOptions): Handler {
   const freshness = new Freshness(opts.db);
   const views = new ViewsCache(opts.db, opts.publicUrl, opts.cacheBudgetBytes, opts.offLoopBytes, opts.clock);
   const pages = new PageCache(opts.db, opts.publicUrl, opts.pageCacheBytes, undefined, opts.clock);
+  const targets = new PageCache(opts.db, opts.publicUrl, CLICK_TARGET_BYTES, undefined, opts.clock);
+  const refs = new Map<string, ReadonlySet<string>>();
   freshness.onChange(() => {
     const revisions = facilityRevisions(opts.db);
     views.dropChanged(revisions);
     pages.dropChanged(revisions);
+    targets.dropChanged(revisions);
+    refs.clear();
   });
+  // Asked only for a facility whose listing was found, so there are never more entries than facilities.
+  const refsOf = (facilityId: string) => {
+    let known = refs.get(facilityId);
+    if (!known) refs.set(facilityId, (known = unrevokedRefs(opts.db, facilityId)));
+    return known;
+  };
+  const sink: ClickSink = opts.recordClicks ?? ((deltas, o) => recordClicks(opts.db, deltas, o));
+  const clicks = new ClickCounter(sink, opts.clock, opts.clickIntervalMs);
   const api = new ListingsApi(opts, { freshness, views });
-  const router = new Router(routesOf(opts, { api, freshness, pages }));
+  const router = new Router(routesOf(opts, { api, freshness, pages, clicks: { targets, refsOf, clicks } }));
   const handler = ((req: RequestLike): Answer => {
     const started = opts.logRequest ? performance.now() : 0;
     const ctx: ApiContext = { requestId: randomUUID(), keyId: undefined };
@@ -80,8 +105,12 @@ export function createHandler(opts: HandlerOptions): Handler {
   }) as Handler;
   handler.api = api;
   handler.pages = pages;
+  handler.clicks = clicks;
   handler.batch = (fn) => api.batch(fn);
-  handler.close = () => api.close();
+  handler.close = () => {
+    api.close();
+    clicks.stop();
+  };
   return handler;
 }
 
@@ -90,10 +119,11 @@ interface Parts {
   api: ListingsApi;
   freshness: Freshness;
   pages: PageCache;
+  clicks: ClickParts;
 }
 
 /** Every path the server answers, and how. */
-function routesOf(opts: HandlerOptions, { api, freshness, pages }: Parts): Route[] {
+function routesOf(opts: HandlerOptions, { api, freshness, pages, clicks }: Parts): Route[] {
   const widget = new StaticFiles(
     join(REPO_ROOT, 'dist', 'widget'),
     { ...CORS_HEADERS, 'cross-origin-resource-policy': 'cross-origin' },
@@ -120,6 +150,13 @@ function routesOf(opts: HandlerOptions, { api, freshness, pages }: Parts): Route
     if (!freshness.check()) return unavailablePage(UNAVAILABLE_RETRY_AFTER_S);
     return rentalPage(pages, path, mayRender);
   };
+  // Clicks share the rental pages' limits: both need no key, and a rent link is a page a person opens.
+  const click: Read = (req, path, search) => {
+    const limit = pageLimiter.take(req.remoteAddress, pageLimit);
+    if (!limit.ok) return api.refused(limit, tooManyPages(limit.retryAfter));
+    if (!freshness.check()) return unavailablePage(UNAVAILABLE_RETRY_AFTER_S);
+    return clickAnswer(clicks, req, path, search, mayRender);
+  };
   const listings: Read = (req, path, search, ctx) => api.handle(req, path, search, ctx);
   const filesUnder = (prefix: string, files: StaticFiles): Route => ({
     path: prefix,
@@ -135,6 +172,7 @@ function routesOf(opts: HandlerOptions, { api, freshness, pages }: Parts): Route
     { path: API_PREFIX, methods: { GET: listings } },
     { path: `${API_PREFIX}/`, prefix: true, methods: { GET: listings } },
     { path: RENT_PREFIX, prefix: true, methods: { GET: rental } },
+    { path: GO_PREFIX, prefix: true, methods: { GET: click } },
     { path: '/', methods: { GET: () => indexPage(opts.links ?? []) } },
     { path: '/openapi.json', methods: { GET: (req) => openapi.answer(req, openapiHeaders) } },
     { path: '/docs', methods: { GET: docs } },

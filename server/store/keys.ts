@@ -46,6 +46,9 @@ const stmts = statementsFor((db) => ({
     db.prepare(`INSERT INTO api_keys (id, facility_id, label, digest, hint, created_at, rate_per_s, burst, allowed_origins, ref)
     VALUES (@id, @facility_id, @label, @digest, @hint, @created_at, @rate_per_s, @burst, @allowed_origins, @ref)`),
   refs: db.prepare<[string], string>('SELECT ref FROM api_keys WHERE facility_id = ?').pluck(),
+  unrevokedRefs: db
+    .prepare<[string], string>('SELECT ref FROM api_keys WHERE facility_id = ? AND revoked_at IS NULL')
+    .pluck(),
   byDigest: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE digest = ?'),
   byId: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE id = ?'),
   // rowid breaks ties in creation order: keys created within one millisecond keep the order they were made in.
@@ -117,6 +120,11 @@ export function createKey(db: Db, opts: NewKeyOptions, now = new Date()) {
     s.insert.run(row);
     return { key, info: infoOf({ ...row, revoked_at: null, last_used_at: null }) };
   })();
+}
+
+/** The refs clicks may be counted under: those of the facility's keys that are not revoked. */
+export function unrevokedRefs(db: Db, facilityId: string): ReadonlySet<string> {
+  return new Set(stmts(db).unrevokedRefs.all(facilityId));
 }
 
 export function listKeys(db: Db, facilityId?: string): KeyInfo[] {

@@ -18,6 +18,8 @@ import {
 } from './keys.ts';
 import { openPg, pgFailure, pgSchemaVersion, type Pool } from './pg/connect.ts';
 import { importPg } from './pg/import.ts';
+import { recordClicksPg, referralRowsPg } from './pg/referrals.ts';
+import { recordClicks, referralRows, type ClickDelta, type ReferralQuery, type ReferralRow } from './referrals.ts';
 import { createKeyPg, listKeysPg, recordLastUsePg, revokeKeyPg, updateKeyPg } from './pg/keys.ts';
 import { listFacilitiesPg } from './pg/facilities.ts';
 import {
@@ -71,6 +73,10 @@ export interface Store extends AccountStore {
   revokeKey(id: string, actor?: string): Promise<KeyInfo>;
   updateKey(id: string, changes: KeyChanges, actor?: string): Promise<KeyInfo>;
   recordLastUse(uses: ReadonlyMap<string, Date>): Promise<void>;
+  /** Adds counted clicks (a serving node's batch) to their rows. */
+  recordClicks(deltas: readonly ClickDelta[]): Promise<void>;
+  /** Clicks and unique visitors on partners' rent links, summed as the query asks. */
+  referrals(query: ReferralQuery): Promise<ReferralRow[]>;
   listAudit(query?: AuditQuery): Promise<AuditRow[]>;
   /** The rows the filters match, newest first, a page of them, and how many match in all. */
   auditPage(query?: AuditQuery): Promise<AuditPage>;
@@ -112,6 +118,8 @@ export async function openStore(location: string, options: OpenOptions = {}): Pr
         appendAudit(db, keyAudit('key.create', actor, created.info));
         return created;
       }),
+    recordClicks: async (deltas) => recordClicks(db, deltas),
+    referrals: async (query) => referralRows(db, query),
     listKeys: async (facilityId) => listKeys(db, facilityId),
     revokeKey: async (id, actor = CLI_ACTOR) =>
       audited(() => {
@@ -163,6 +171,8 @@ function pgStore(pool: Pool, location: string): Store {
     listKeys: named((facilityId) => listKeysPg(pool, facilityId)),
     revokeKey: named((id, actor) => revokeKeyPg(pool, id, undefined, actor)),
     updateKey: named((id, changes, actor) => updateKeyPg(pool, id, changes, actor)),
+    recordClicks: named((deltas) => recordClicksPg(pool, deltas)),
+    referrals: named((query) => referralRowsPg(pool, query)),
     recordLastUse: named((uses) => recordLastUsePg(pool, uses)),
     listAudit: named(async (query) => (await auditPagePg(pool, query)).rows),
     auditPage: named((query) => auditPagePg(pool, query)),

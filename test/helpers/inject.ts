@@ -52,7 +52,13 @@ export async function handlerAt(
     return Object.assign(handler, { stop: async () => handler.close() });
   }
   const node = await startPgNode(location);
-  const handler = createHandler({ ...DEFAULTS, db: node.db, recordLastUse: node.recordLastUse, ...extra });
+  const handler = createHandler({
+    ...DEFAULTS,
+    db: node.db,
+    recordLastUse: node.recordLastUse,
+    recordClicks: node.recordClicks,
+    ...extra,
+  });
   node.attach(handler, extra.log ?? (() => {}));
   // Last use still pending is written, the node's connections closed.
   return Object.assign(handler, {

@@ -27,15 +27,20 @@ export const RENT_PREFIX = '/rent/';
  * clients together); refused, the client is told to come back in a second, and told a second later.
  */
 export function rentalPage(pages: PageCache, path: string, mayRender?: () => boolean): Answer {
-  const [facilityId, code, ...rest] = path.slice(RENT_PREFIX.length).split('/').map(safeDecode);
-  const page =
-    facilityId && code && rest.length === 0 ? pages.pageOf(facilityId, code, renderListing, mayRender) : undefined;
+  const listing = listingOfPath(path, RENT_PREFIX);
+  const page = listing && pages.pageOf(listing.facilityId, listing.code, renderListing, mayRender);
   if (page === 'busy') return heldBack(busyPage(), BUSY_HOLD_MS);
   return page ? pageAnswer(200, page) : notFoundPage();
 }
 
+/** The facility and code a `/rent/` or `/go/` path names, decoded; undefined for any other shape. */
+export function listingOfPath(path: string, prefix: string): { facilityId: string; code: string } | undefined {
+  const [facilityId, code, ...rest] = path.slice(prefix.length).split('/').map(safeDecode);
+  return facilityId && code && rest.length === 0 ? { facilityId, code } : undefined;
+}
+
 /** How long a refused render's answer is held: a crawler's connection waits instead of asking again at once. */
-const BUSY_HOLD_MS = 1000;
+export const BUSY_HOLD_MS = 1000;
 
 /** A page's headers (the handler adds the request id, nosniff and the length). */
 const PAGE_HEADERS = Object.freeze({

@@ -1,0 +1,63 @@
+// Partner attribution as pure rules: the click URL's target with its parameters, and which clicks count.
+import { createHash } from 'node:crypto';
+import { isIPv6 } from 'node:net';
+
+export const GO_PREFIX = '/go/';
+export const UTM_CAMPAIGN = 'storage-listings';
+
+/** The listing's rent target with the partner's parameters appended; ones the operator's template sets stay as they are. */
+export function referralUrl(target: string, ref: string): string {
+  const url = new URL(target);
+  const add = { ref, utm_source: ref, utm_medium: 'referral', utm_campaign: UTM_CAMPAIGN };
+  for (const [name, value] of Object.entries(add))
+    if (!url.searchParams.has(name)) url.searchParams.append(name, value);
+  return url.href;
+}
+
+/** The click URL a partner's rent link goes through (the widget and comparison sites build the same). */
+export function clickUrl(publicUrl: string, facilityId: string, code: string, ref: string): string {
+  const path = `${GO_PREFIX}${encodeURIComponent(facilityId)}/${encodeURIComponent(code)}`;
+  return `${publicUrl.replace(/\/$/, '')}${path}?ref=${encodeURIComponent(ref)}`;
+}
+
+/** A client that says it is a robot (crawlers, link previews, monitors): followed, never counted. */
+const BOT = /bot|crawl|spider|slurp|preview|fetch|monitor|scan|curl|wget|python|java\/|go-http|headless|lighthouse/i;
+
+export const declaresBot = (userAgent: string | undefined): boolean =>
+  userAgent === undefined || userAgent === '' || BOT.test(userAgent);
+
+/** A browser's speculative load (`Sec-Purpose: prefetch`, or the older `Purpose: prefetch`): not a click. */
+export const isPrefetch = (secPurpose: string | undefined, purpose: string | undefined): boolean =>
+  /prefetch|prerender/i.test(`${secPurpose ?? ''} ${purpose ?? ''}`);
+
+/** The part of an address that names a visitor: all of IPv4, the /64 network of IPv6 (a device rotates the rest). */
+export function visitorAddress(address: string): string {
+  const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (v4) return v4[1]!;
+  if (!isIPv6(address)) return address;
+  const [head = '', tail = ''] = address.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === '' ? [] : tail.split(':');
+  const groups = address.includes('::')
+    ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return (
+    groups
+      .slice(0, 4)
+      .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''))
+      .join(':') + '::/64'
+  );
+}
+
+/** A visitor of one day: a salted hash of address and User-Agent; the salt is the day's, held in memory only. */
+export const visitorOf = (salt: Buffer, address: string, userAgent: string): string =>
+  createHash('sha256')
+    .update(salt)
+    .update(visitorAddress(address))
+    .update('\0')
+    .update(userAgent)
+    .digest('base64url')
+    .slice(0, 22);
+
+/** The UTC day of an instant, as the counts are kept (YYYY-MM-DD). */
+export const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);

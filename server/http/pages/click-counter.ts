@@ -1,0 +1,79 @@
+// Clicks on partners' rent links, counted in memory and written in batches (as last use is): every interval and at
+// shutdown. Unique visitors are kept as salted hashes of the day, in memory only; the salt changes with the UTC day.
+import { randomBytes } from 'node:crypto';
+import { dayOf, visitorOf } from '../../domain/referral.ts';
+import { mergeDeltas, type ClickDelta } from '../../store/referrals.ts';
+
+/** How often counts reach the database; a SIGKILL loses at most this much. */
+export const CLICK_INTERVAL_MS = 30_000;
+/** Visitor hashes held for the day (about 100 bytes each); past it clicks still count, new visitors do not. */
+export const MAX_VISITORS = 100_000;
+/** Rows waiting for the next write; one more is written at once. Real rows only: a row needs a listing and a key's ref. */
+export const MAX_PENDING_ROWS = 10_000;
+
+/** Takes a batch; may throw (a busy database), and the batch is kept for the next write. */
+export type ClickSink = (deltas: readonly ClickDelta[], opts: { waitForLock: boolean }) => void;
+
+export class ClickCounter {
+  private day = '';
+  private salt = randomBytes(16);
+  /** Visitors seen today per facility, listing and ref. */
+  private readonly seen = new Map<string, Set<string>>();
+  private visitors = 0;
+  private pending = new Map<string, ClickDelta>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly sink: ClickSink,
+    private readonly clock: () => number = Date.now,
+    intervalMs = CLICK_INTERVAL_MS,
+    private readonly maxVisitors = MAX_VISITORS,
+  ) {
+    this.timer = setInterval(() => this.flush({ waitForLock: false }), intervalMs);
+    this.timer.unref();
+  }
+
+  /** One counted click: the facility's listing, the partner's ref, and who clicked (never kept as such). */
+  count(facilityId: string, code: string, ref: string, address: string, userAgent: string): void {
+    const day = dayOf(this.clock());
+    if (day !== this.day) this.newDay(day);
+    const key = `${facilityId}\0${code}\0${ref}`;
+    let seen = this.seen.get(key);
+    if (!seen) this.seen.set(key, (seen = new Set()));
+    const visitor = visitorOf(this.salt, address, userAgent);
+    const first = !seen.has(visitor) && this.visitors < this.maxVisitors;
+    if (first) {
+      seen.add(visitor);
+      this.visitors++;
+    }
+    if (this.pending.size >= MAX_PENDING_ROWS && !this.pending.has(`${key}\0${day}`))
+      this.flush({ waitForLock: false });
+    const delta = { facility_id: facilityId, listing_code: code, ref, day, clicks: 1, unique_visitors: first ? 1 : 0 };
+    mergeDeltas(this.pending, [delta]);
+  }
+
+  /** Writes what is pending; a failed write keeps it for the next one. */
+  flush({ waitForLock = true } = {}): void {
+    if (this.pending.size === 0) return;
+    const batch = [...this.pending.values()];
+    this.pending = new Map();
+    try {
+      this.sink(batch, { waitForLock });
+    } catch {
+      mergeDeltas(this.pending, batch);
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.flush();
+  }
+
+  private newDay(day: string): void {
+    this.day = day;
+    this.salt = randomBytes(16);
+    this.seen.clear();
+    this.visitors = 0;
+  }
+}
