@@ -1,5 +1,5 @@
 // The widget's size budget and CSP hygiene, checked on the built bundle (`npm run build` runs before vitest in `npm test`).
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
@@ -27,10 +27,26 @@ describe('dist/widget/storage-listings.js', () => {
     expect(/new\s+Function\b/.test(text)).toBe(false);
   });
 
-  it('is one self-contained ES module: no imports left for the page to resolve', () => {
+  it('imports nothing up front: its only imports are its own chunks, beside it, loaded on demand', () => {
     const text = source.toString('utf8');
-    const imports = text.match(/(?<![.\w$])import[\s{*("'`]/g) ?? []; // not .importNode / .importKey
-    expect(imports).toEqual([]);
+    const imports = text.match(/(?<![.\w$])import[\s{*("'`][^;]{0,80}/g) ?? []; // not .importNode / .importKey
+    expect(imports.length).toBeGreaterThan(0);
+    for (const i of imports) expect(i).toMatch(/^import\(`?["'`]?\.\/[\w-]+\.js/);
     expect(/customElements\.define\([`"']storage-listings[`"']/.test(text)).toBe(true);
+  });
+});
+
+describe("the widget's chunks", () => {
+  const dir = new URL('../dist/widget/', import.meta.url);
+  const chunks = readdirSync(dir).filter((f) => f.endsWith('.js') && f !== 'storage-listings.js');
+
+  it('are there, each small, importing only from the first module, with no eval', () => {
+    expect(chunks.length).toBeGreaterThan(0);
+    for (const name of chunks) {
+      const text = readFileSync(new URL(name, dir), 'utf8');
+      expect(gzipSync(text).length, name).toBeLessThanOrEqual(4 * 1024);
+      for (const [, from] of text.matchAll(/\bfrom\s*["'`]([^"'`]+)["'`]/g)) expect(from).toBe('./storage-listings.js');
+      expect(/\beval\s*\(|new\s+Function\b/.test(text)).toBe(false);
+    }
   });
 });

@@ -44,7 +44,7 @@ export function browserBundle({ root, entry, outDir, fileName, built }: BrowserB
       lib: { entry: fileURLToPath(new URL(entry, root)), formats: ['es'], fileName: () => fileName },
       // Library mode keeps whitespace and /*@__PURE__*/ comments for downstream bundlers; these files are loaded as
       // they are by browsers, so they get the full minifier.
-      rolldownOptions: { output: { minify: true, comments: false } },
+      rolldownOptions: { preserveEntrySignatures: 'allow-extension', output: { minify: true, comments: false } },
     },
   };
 }

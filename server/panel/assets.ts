@@ -1,7 +1,7 @@
 // The panel's stylesheet, icon and script (the Lit components Vite builds into dist/panel/panel.js), and the widget's
 // module for the Embed tab's preview, compressed once at start and served as the client accepts them.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { ListingsError } from '../errors.ts';
 import { REPO_ROOT } from '../repo.ts';
@@ -41,6 +41,16 @@ export function panelAssets(bundlePath = PANEL_BUNDLE, widgetPath = WIDGET_BUNDL
     ['/assets/favicon.svg', asset('image/svg+xml', Buffer.from(FAVICON_SVG))],
     ['/assets/panel.js', asset('text/javascript; charset=utf-8', bundle(bundlePath))],
     ['/assets/storage-listings.js', asset('text/javascript; charset=utf-8', bundle(widgetPath))],
+    // The chunks the widget loads on demand, beside it as on the API's server.
+    ...readdirSync(dirname(widgetPath))
+      .filter((name) => name.endsWith('.js') && name !== basename(widgetPath))
+      .map(
+        (name) =>
+          [
+            `/assets/${name}`,
+            asset('text/javascript; charset=utf-8', bundle(join(dirname(widgetPath), name))),
+          ] as const,
+      ),
   ]);
   return (path, req) => {
     const a = assets.get(path);

@@ -23,6 +23,8 @@ export interface View {
   /** What a link's screen-reader text ends with: " (opens in a new tab)" for `target="_blank"`, else nothing. */
   newTab: string;
   headingLevel: number;
+  /** A rent link through the operator's click URL, crediting the partner; absent: the listing's own rent_url. */
+  go?: (code: string) => string;
   /** A listing's promotions, schedule and move-in: the API's as given, or a snapshot's priced now. */
   terms: (listing: Listing) => Terms;
 }
@@ -67,14 +69,15 @@ export function availability(listing: Summary, t: Translate): [string, string] {
 
 /** The rent action; none for a sold-out listing or a rent URL that is not http(s). */
 export function rentLink(listing: Summary, v: View): TemplateResult | typeof nothing {
-  const href = listing.free_units > 0 ? safeUrl(listing.rent_url, v.base) : null;
+  const href = listing.free_units > 0 ? safeUrl(v.go?.(listing.code) ?? listing.rent_url, v.base) : null;
   if (!href) return nothing;
+  const rel = v.go ? `${v.rel} sponsored`.trim() : v.rel;
   return html`<a
     part="rent-link"
     class="primary"
     href=${href}
     target=${v.target || nothing}
-    rel=${v.rel || nothing}
+    rel=${rel || nothing}
     data-action="rent"
     >${v.t('rent')}<span class="sr-only"> ${listing.title}${v.newTab}</span></a
   >`;

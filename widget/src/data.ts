@@ -33,6 +33,8 @@ export interface Loaded {
   version: string;
   /** The facility as the answer describes it: its name (for the structured data) and, where given, the rest. */
   facility: Facility | undefined;
+  /** The key's partner reference (X-Partner-Ref): live rent links go through the click URL with it. */
+  ref?: string;
   /** 'withdrawn' for a withdrawn facility's tombstone (`snapshot withdraw`): no longer listed, which is not an error. */
   empty?: 'withdrawn';
 }
@@ -123,6 +125,7 @@ function loadedOf(body: unknown, response: Response, text: string, complete: boo
     complete,
     version: response.headers.get('ETag') ?? text,
     facility: typeof facility?.name === 'string' ? facility : undefined,
+    ref: response.headers.get('X-Partner-Ref') || undefined,
   };
 }
 

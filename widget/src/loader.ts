@@ -31,6 +31,8 @@ export class Loader implements ReactiveController {
   all: Summary[] = [];
   /** The facility, when the source names it: its name, and its address, hours and amenities where given. */
   facility: Facility | undefined;
+  /** The live key's partner reference, from its answers. */
+  ref: string | undefined;
   /** What an empty list says: no units, or (a withdrawn facility's tombstone) no longer listed. */
   emptyState: 'empty' | 'withdrawn' = 'empty';
   /** Details at hand by listing id: every one from a snapshot; from the API, those opened so far. */
@@ -84,6 +86,7 @@ export class Loader implements ReactiveController {
         this.version = loaded.version;
         this.all = loaded.listings;
         this.facility = loaded.facility;
+        this.ref = loaded.ref;
         this.emptyState = loaded.empty ?? 'empty';
         this.details = new Map(loaded.complete ? loaded.listings.map((l) => [l.id, l as Detail]) : []);
         this.failure = null;

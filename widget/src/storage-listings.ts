@@ -3,7 +3,6 @@ import { LitElement, html, type PropertyValues, type TemplateResult } from 'lit'
 import { property, state } from 'lit/decorators.js';
 import type { SortKey } from '../../shared/sort.ts';
 import type { Summary } from '../../shared/listing.ts';
-import { leanSelfStorageOf } from '../../shared/structured-data-lean.ts';
 import { arrange } from './arrange.ts';
 import { actionOf, card, cardIdOf, skeletonCard, type View } from './cards.ts';
 import { absolute, type Source } from './data.ts';
@@ -13,7 +12,6 @@ import { WidgetError } from './errors.ts';
 import type { StorageListingsEventMap as Events } from './events.ts';
 import { facilityHeader } from './facility-header.ts';
 import { pickLocale, translator, type Strings, type Translate } from './i18n.ts';
-import { jsonLdScript } from './json-ld.ts';
 import { termsGiven, type ListingDetail } from './listing.ts';
 import { Loader } from './loader.ts';
 import { messageFor, problemView } from './problem.ts';
@@ -129,6 +127,10 @@ export class StorageListings extends LitElement {
    * `noopener` link in a new window instead of the frame.
    */
   @property() rel = 'noopener';
+  /** A snapshot widget's partner reference: with `go-base`, rent links go through the operator's click URL with it. */
+  @property() ref?: string;
+  /** The operator's server (its PUBLIC_URL) whose `/go/` click URL a snapshot widget's rent links go through. */
+  @property({ attribute: 'go-base' }) goBase?: string;
   /**
    * Re-fetch every N seconds (at least 1; 0: never) to keep prices and free units live.
    * @default off
@@ -195,13 +197,11 @@ export class StorageListings extends LitElement {
 
   protected override updated(changed: PropertyValues): void {
     if (!changed.has('listings') && !changed.has('structuredData')) return;
-    // One script, rewritten in place on every change: a refresh never leaves two offers for one listing.
-    const script = (this.jsonLd ??= jsonLdScript());
-    if (!this.structuredData) return script.remove();
-    // "<" escaped, so the page stays valid HTML when serialized (an SSR snapshot, a saved page).
-    const ld = JSON.stringify(leanSelfStorageOf(this.loader.facility, this.listings));
-    script.replaceChildren(ld.replace(/</g, '\\u003c'));
-    if (script.parentNode !== this) this.append(script);
+    if (!this.structuredData) return this.jsonLd?.remove();
+    // What the chunk writes is what the element holds when it arrives: a later update's listings, never older ones.
+    void import('./structured-data.ts').then(({ writeJsonLd }) => {
+      if (this.structuredData) this.jsonLd = writeJsonLd(this, this.jsonLd, this.loader.facility, this.listings);
+    });
   }
 
   private source(): Source {
@@ -258,9 +258,19 @@ export class StorageListings extends LitElement {
       rel: this.rel,
       newTab: this.target === '_blank' ? ` ${this.t('newTab')}` : '',
       headingLevel: Math.min(Math.max(Math.trunc(Number(this.headingLevel)) || 2, 1), 6),
+      go: this.clickUrl(),
       // Live: the API priced them for the instant it answered. A snapshot's: priced when loaded or when one changed.
       terms: (listing) => this.terms.of(listing.id) ?? termsGiven(listing),
     };
+  }
+
+  /** Live: through the API's server with the key's ref; a snapshot: through `go-base` with `ref`, when both are set. */
+  private clickUrl(): View['go'] {
+    const id = this.loader.facility?.id;
+    const [ref, base] = this.src ? [this.ref, this.goBase] : [this.loader.ref, this.apiBase];
+    if (!ref || !base || !id) return undefined;
+    const e = encodeURIComponent;
+    return (code) => `${base.replace(/\/$/, '')}/go/${e(id)}/${e(code)}?ref=${e(ref)}`;
   }
 
   private announcement(): string {

@@ -36,6 +36,7 @@ describe('structured data', () => {
     const el = mount({ ...liveAttributes('basic', t), 'structured-data': true, refresh: '1', locale: 'en' });
     const [first] = await waitForCards(el, 3);
     const listings = await server.fixture('basic');
+    await waitFor(() => jsonLd(el)?.makesOffer?.length, 'the JSON-LD with its offers, from its chunk');
     const ld = jsonLd(el);
     equal(ld['@type'], 'SelfStorage');
     equal(ld.name, 'SafeBox Wroclaw Centrum');
@@ -57,7 +58,10 @@ describe('structured data', () => {
   it("writes it under the README's CSP (require-trusted-types-for 'script'), with no violation or error", async () => {
     const frame = openPage(`/csp/readme.html?t=${token()}`);
     const [el] = await framedWidgets(frame, 1);
-    await waitFor(() => scripts(el!).length || frame.contentWindow?.__errors?.length, 'the JSON-LD (or an error)');
+    await waitFor(
+      () => jsonLd(el!)?.makesOffer?.length || frame.contentWindow?.__errors?.length,
+      'the JSON-LD with its offers (or an error)',
+    );
     deepEqual(frame.contentWindow?.__errors, [], 'nothing thrown into the page');
     equal(scripts(el!).length, 1);
     const ld = jsonLd(el!);

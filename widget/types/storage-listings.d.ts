@@ -266,6 +266,10 @@ export interface StorageListingsAttributes {
    * @default 'noopener'
    */
   rel?: string;
+  /** A snapshot widget's partner reference: with `go-base`, rent links go through the operator's click URL with it. */
+  ref?: string;
+  /** The operator's server (its PUBLIC_URL) whose `/go/` click URL a snapshot widget's rent links go through. */
+  'go-base'?: string;
   /**
    * Re-fetch every N seconds (at least 1; 0: never) to keep prices and free units live.
    * @default off
@@ -420,6 +424,10 @@ export declare class StorageListings extends HTMLElement {
    * @default 'noopener'
    */
   rel: string;
+  /** A snapshot widget's partner reference: with `go-base`, rent links go through the operator's click URL with it. */
+  ref: string | undefined;
+  /** The operator's server (its PUBLIC_URL) whose `/go/` click URL a snapshot widget's rent links go through. */
+  goBase: string | undefined;
   /**
    * Re-fetch every N seconds (at least 1; 0: never) to keep prices and free units live.
    * @default off

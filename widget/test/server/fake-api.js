@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { tsImport } from 'tsx/esm/api';
-import { absolutize, API_KEY, fixtures, listResponseOf, problemOf, TERMS_FACILITY } from './fixtures.js';
+import { absolutize, API_KEY, fixtures, listResponseOf, PARTNER_REF, problemOf, TERMS_FACILITY } from './fixtures.js';
 import { cacheControlOf, snapshotFile } from './snapshots.js';
 
 // The API's own sort comparators (TypeScript, so loaded through tsx: this file runs in the test runner's plain Node).
@@ -87,6 +87,8 @@ async function api(ctx, scenario, token, id) {
     return;
   }
   const common = { 'Cache-Control': 'private, no-cache', Vary: 'X-API-Key, Origin', 'X-Request-Id': `req_${token}` };
+  // The key's partner reference, as the API names it on every keyed answer (the 'partner' scenario's key has one).
+  if (scenario === 'partner') common['X-Partner-Ref'] = PARTNER_REF;
   if (!entry.key) return problem(ctx, (entry.status = 401), 'missing_api_key', common);
   if (entry.key !== API_KEY) return problem(ctx, (entry.status = 401), 'invalid_api_key', common);
 

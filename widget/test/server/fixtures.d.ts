@@ -2,6 +2,7 @@
 import type { Detail, FacilityInfo, ListResponse, Problem, Summary } from '../../../shared/listing.ts';
 
 export declare const API_KEY: string;
+export declare const PARTNER_REF: string;
 export declare const FACILITY: FacilityInfo;
 export declare const TERMS_FACILITY: FacilityInfo;
 /** The test runner's start: the `terms` promotions' times are relative to it. */

@@ -72,6 +72,9 @@ const codes = ['S-10', 'S-2', 'A-1', 's-3', 'S-02', 'S-1'].map((code, i) => list
 export const fixtures = { basic, eur, hostile, many, codes, terms, empty: [] };
 
 /** The list endpoint's body. */
+/** The ref of the 'partner' scenario's key. */
+export const PARTNER_REF = 'odra-movers';
+
 export function listResponseOf(listings, facility = FACILITY) {
   return { facility, listings: listings.map(summaryOf) };
 }
