@@ -47,9 +47,15 @@ export function parseOrigin(value: string): string {
   );
 }
 
+/** A key's partner reference: what its rent links' clicks are counted under, unique within its facility. */
+export const REF_PATTERN = /^[a-z0-9][a-z0-9-]{0,39}$/;
+export const REF_RULE = '1-40 of a-z, 0-9 and "-", starting with a letter or digit';
+
 /** The fields of the panel's key form, as typed. */
 export interface KeyFormFields {
   label: string;
+  /** Empty: made from the label (a new key), or unchanged (an edit); absent: not asked. */
+  ref?: string;
   /** One origin per line (or separated by commas or spaces); empty: any origin. */
   origins: string;
   /** Empty: the server's default rate. */
@@ -62,6 +68,8 @@ export type KeyFormField = keyof KeyFormFields;
 
 export interface KeyFormLimits {
   label: string;
+  /** Absent when the form left it empty. */
+  ref?: string;
   allowed_origins: string[];
   rate_per_s: number | null;
   burst: number | null;
@@ -91,10 +99,13 @@ export function readKeyForm(fields: KeyFormFields): KeyFormResult {
       .filter(Boolean)
       .map(parseOrigin),
   );
+  const ref = (fields.ref ?? '').trim();
+  if (ref !== '' && !REF_PATTERN.test(ref)) problems.ref = `must be ${REF_RULE}`;
   const rate = fields.rate.trim();
   const ratePerS = rate === '' ? null : check('rate', () => parseRate(rate));
   const burst = (fields.burst ?? '').trim();
   const burstValue = burst === '' ? null : check('burst', () => parseBurst(burst));
   if (Object.keys(problems).length > 0) return { ok: false, problems };
-  return { ok: true, limits: { label, allowed_origins: origins!, rate_per_s: ratePerS!, burst: burstValue! } };
+  const limits = { label, allowed_origins: origins!, rate_per_s: ratePerS!, burst: burstValue! };
+  return { ok: true, limits: ref === '' ? limits : { ...limits, ref } };
 }

@@ -4,7 +4,7 @@ import { LitElement, nothing, render } from 'lit';
 import { state } from 'lit/decorators.js';
 import { readKeyForm, type KeyFormField } from '../../shared/key-limits.ts';
 
-const FIELDS: readonly KeyFormField[] = ['label', 'origins', 'rate', 'burst'];
+const FIELDS: readonly KeyFormField[] = ['label', 'ref', 'origins', 'rate', 'burst'];
 type Problems = Partial<Record<KeyFormField, string>>;
 type Control = HTMLInputElement | HTMLTextAreaElement;
 
@@ -43,6 +43,7 @@ export class PanelKeyForm extends LitElement {
     const value = (field: KeyFormField) => this.control(field)?.value ?? '';
     const read = readKeyForm({
       label: value('label'),
+      ref: value('ref'),
       origins: value('origins'),
       rate: value('rate'),
       burst: value('burst'),

@@ -1,16 +1,13 @@
 // A key's partner reference (`ref`): the name a partner's clicks are counted under, unique within a facility.
 import { ListingsError } from '../errors.ts';
+import { REF_PATTERN, REF_RULE } from '../../shared/key-limits.ts';
 
-export const REF_PATTERN = /^[a-z0-9][a-z0-9-]{0,39}$/;
+export { REF_PATTERN };
 const REF_MAX = 40;
 
 /** `ref` as given, or a refusal that names the rule. */
 export function checkRef(ref: string): string {
-  if (!REF_PATTERN.test(ref))
-    throw new ListingsError(
-      'invalid_ref',
-      `ref "${ref.slice(0, 60)}": must be 1-40 of a-z, 0-9 and "-", starting with a letter or digit`,
-    );
+  if (!REF_PATTERN.test(ref)) throw new ListingsError('invalid_ref', `ref "${ref.slice(0, 60)}": must be ${REF_RULE}`);
   return ref;
 }
 

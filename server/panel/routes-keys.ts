@@ -17,6 +17,7 @@ const KEY = '/keys/(key_[A-Za-z0-9]{1,64})';
 function limitsOf(form: URLSearchParams): KeyLimits & { label: string } {
   const read = readKeyForm({
     label: form.get('label') ?? '',
+    ref: form.get('ref') ?? '',
     origins: form.get('origins') ?? '',
     rate: form.get('rate') ?? '',
     burst: form.get('burst') ?? '',

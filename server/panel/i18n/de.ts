@@ -57,6 +57,8 @@ export const de: Messages = {
   generate: 'Schlüssel erzeugen',
   label: 'Bezeichnung',
   origins: 'Erlaubte Origins',
+  ref: 'Partner-Kennung',
+  refHint: '(unter ihr werden Klicks gezählt; leer: aus der Bezeichnung)',
   originsHint: '(einer pro Zeile; leer: alle)',
   rate: 'Rate',
   rateHint: '(etwa 20/s oder 600/min; leer: Vorgabe des Servers)',

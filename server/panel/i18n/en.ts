@@ -55,6 +55,8 @@ export const en = {
   generate: 'Generate key',
   label: 'Label',
   origins: 'Allowed origins',
+  ref: 'Partner ref',
+  refHint: '(its clicks are counted under it; empty: from the label)',
   originsHint: '(one per line; empty: any)',
   rate: 'Rate',
   rateHint: '(such as 20/s or 600/min; empty: the server default)',

@@ -57,6 +57,8 @@ export const pl: Messages = {
   generate: 'Utwórz klucz',
   label: 'Etykieta',
   origins: 'Dozwolone originy',
+  ref: 'Kod partnera',
+  refHint: '(pod nim liczone są kliknięcia; puste: z etykiety)',
   originsHint: '(po jednym w wierszu; puste: dowolne)',
   rate: 'Limit',
   rateHint: '(np. 20/s lub 600/min; puste: domyślny serwera)',

@@ -23,6 +23,7 @@ ${input}
 function limitFields({ t }: Texts, prefix: string, k?: KeyInfo): Html {
   const hint = (text: string) => html` <span class="muted">${text}</span>`;
   return html`${field(html`${t.label}`, `${prefix}-label`, html`<input id="${prefix}-label" name="label" maxlength="${MAX_LABEL_LENGTH}" value="${k?.label ?? ''}">`)}
+${field(html`${t.ref}${hint(t.refHint)}`, `${prefix}-ref`, html`<input id="${prefix}-ref" name="ref" maxlength="40" value="${k?.ref ?? ''}">`)}
 ${field(html`${t.origins}${hint(t.originsHint)}`, `${prefix}-origins`, html`<textarea id="${prefix}-origins" name="origins" rows="2">${k?.allowed_origins.join('\n') ?? ''}</textarea>`)}
 ${field(html`${t.rate}${hint(t.rateHint)}`, `${prefix}-rate`, html`<input id="${prefix}-rate" name="rate" value="${k ? rateOf(k) : ''}">`)}
 ${field(html`${t.burst}${hint(t.burstHint)}`, `${prefix}-burst`, html`<input id="${prefix}-burst" name="burst" inputmode="numeric" value="${k?.burst ?? ''}">`)}`;
@@ -55,7 +56,7 @@ const revokeQuestion = ({ t }: Texts, k: KeyInfo) =>
 
 function keyRow(tx: Texts, who: Authenticated, k: KeyInfo): Html {
   const { t } = tx;
-  const cells = html`<th scope="row" data-key-name>${k.label || t.unlabelled} <span class="muted">…${k.hint}</span></th>
+  const cells = html`<th scope="row" data-key-name>${k.label || t.unlabelled} <span class="muted">…${k.hint}</span> <span class="muted">${t.ref}: <code>${k.ref}</code></span></th>
 <td data-key-state>${keyState(tx, k)}</td>
 <td>${when(tx, k.created_at)}</td>
 <td>${lastUsedText(tx, k.last_used_at)}</td>
