@@ -17,14 +17,14 @@ export function parseDay(value: string): string {
 
 /** The query for these bounds; missing ones make the last DEFAULT_DAYS days up to `now`. */
 export function referralQuery(
-  opts: { facilityId?: string; from?: string; to?: string; by?: ReferralGroup },
+  opts: { facilityId?: string; ref?: string; from?: string; to?: string; by?: ReferralGroup },
   now = Date.now(),
 ): ReferralQuery {
   const to = opts.to ?? new Date(now).toISOString().slice(0, 10);
   const from =
     opts.from ?? new Date(Date.parse(`${to}T00:00:00Z`) - (DEFAULT_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
   if (from > to) throw new ListingsError('invalid_range', `--from ${from} is after --to ${to}`);
-  return { facilityId: opts.facilityId, from, to, by: opts.by };
+  return { facilityId: opts.facilityId, ref: opts.ref, from, to, by: opts.by };
 }
 
 /** RFC 4180: a header line, then a row per line, CRLF, fields quoted when they hold a comma, quote or line break. */
@@ -35,4 +35,20 @@ export function referralCsv(rows: readonly ReferralRow[]): string {
   };
   const lines = [REFERRAL_COLUMNS.join(','), ...rows.map((r) => REFERRAL_COLUMNS.map((c) => field(r[c])).join(','))];
   return lines.map((l) => `${l}\r\n`).join('');
+}
+
+/** The first and last UTC day of a month written YYYY-MM. */
+export function monthDays(month: string): { from: string; to: string } {
+  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month))
+    throw new ListingsError('invalid_month', `"${month.slice(0, 20)}": expected a month such as 2026-11`);
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return { from: `${month}-01`, to: new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10) };
+}
+
+/** Every day from `from` to `to`, oldest first, none missing (a chart's x axis). */
+export function daysOf(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000)
+    days.push(new Date(t).toISOString().slice(0, 10));
+  return days;
 }

@@ -16,6 +16,8 @@ export type ReferralGroup = 'day' | 'ref' | 'listing';
 
 export interface ReferralQuery {
   facilityId?: string;
+  /** Only this partner reference (the panel's per-key chart and statement). */
+  ref?: string;
   /** Inclusive UTC days, YYYY-MM-DD. */
   from: string;
   to: string;
@@ -51,10 +53,15 @@ export function referralSelect(query: ReferralQuery): { sql: string; params: str
     ...(all || kept.listing ? ['listing_code'] : []),
     ...(all || kept.day ? ['day'] : []),
   ];
-  const params = [query.from, query.to, ...(query.facilityId ? [query.facilityId] : [])];
+  const params = [
+    query.from,
+    query.to,
+    ...(query.facilityId ? [query.facilityId] : []),
+    ...(query.ref ? [query.ref] : []),
+  ];
   const sql = `SELECT facility_id AS facility, ${col('ref', 'ref')}, ${col('listing', 'listing_code')}, ${col('day', 'day')},
     SUM(clicks) AS clicks, SUM(unique_visitors) AS unique_visitors
-    FROM referral_clicks WHERE day >= ? AND day <= ?${query.facilityId ? ' AND facility_id = ?' : ''}
+    FROM referral_clicks WHERE day >= ? AND day <= ?${query.facilityId ? ' AND facility_id = ?' : ''}${query.ref ? ' AND ref = ?' : ''}
     GROUP BY ${groups.join(', ')} ORDER BY ${groups.join(', ')}`;
   return { sql, params };
 }

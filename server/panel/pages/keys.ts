@@ -56,7 +56,7 @@ const revokeQuestion = ({ t }: Texts, k: KeyInfo) =>
 
 function keyRow(tx: Texts, who: Authenticated, k: KeyInfo): Html {
   const { t } = tx;
-  const cells = html`<th scope="row" data-key-name>${k.label || t.unlabelled} <span class="muted">…${k.hint}</span> <span class="muted">${t.ref}: <code>${k.ref}</code></span></th>
+  const cells = html`<th scope="row" data-key-name>${k.label || t.unlabelled} <span class="muted">…${k.hint}</span> <span class="muted">${t.ref}: <code>${k.ref}</code></span> <a href="${keyPath(k, '/referrals')}">${t.referrals}<span class="visually-hidden"> ${k.label || t.unlabelled} …${k.hint}</span></a></th>
 <td data-key-state>${keyState(tx, k)}</td>
 <td>${when(tx, k.created_at)}</td>
 <td>${lastUsedText(tx, k.last_used_at)}</td>
