@@ -1,0 +1,61 @@
+// The promotion clock: queues the listing.updated events of every promotion that started or ended since it last ran,
+// and the import hook that queues an import's events in its own transaction; on either database.
+import { boundariesOf, boundaryChangesOf, changesOf } from '../domain/webhook-events.ts';
+import { queueEventsSteps } from './webhook-outbox.ts';
+import { facilityDataSteps, watchedFacilities, watchedPromotions } from './webhook-reads.ts';
+import { SKIP_LOCKED, sql, type Steps } from './steps.ts';
+import type { FacilityData } from '../domain/facility.ts';
+
+/** The next promotion boundary after `from` among listings an endpoint listens to; undefined when none is ahead. */
+export function* nextBoundarySteps(from: number): Steps<number | undefined> {
+  let next: number | undefined;
+  for (const { promotions } of yield* watchedPromotions()) {
+    for (const p of JSON.parse(promotions) as { starts_at: string | null; ends_at: string | null }[])
+      for (const t of [p.starts_at, p.ends_at]) {
+        const ms = t === null ? NaN : Date.parse(t);
+        if (ms > from && (next === undefined || ms < next)) next = ms;
+      }
+  }
+  return next;
+}
+
+/**
+ * Queues the events of each boundary in (the clock, now], at the boundary's instant, then moves the clock to `now`.
+ * One node does it at a time (the clock's row lock); on the first run the clock starts at `now`.
+ */
+export function* promotionTickSteps(now: number): Steps<number> {
+  const [clock] = yield sql(`SELECT checked_until FROM webhook_clock WHERE id = 1 ${SKIP_LOCKED}`);
+  if (!clock) {
+    yield sql('INSERT INTO webhook_clock (id, checked_until) VALUES (1, $1) ON CONFLICT (id) DO NOTHING', now);
+    return 0;
+  }
+  const from = Number(clock.checked_until);
+  if (now <= from) return 0;
+  const facilities = new Set<string>();
+  for (const { facility_id, promotions } of yield* watchedPromotions())
+    if (promotions.includes('"starts_at"') || promotions.includes('"ends_at"')) facilities.add(facility_id);
+  let queued = 0;
+  for (const id of facilities) {
+    const data = yield* facilityDataSteps(id);
+    if (!data) continue;
+    for (const at of boundariesOf(data, from, now)) queued += yield* queueEventsSteps(id, boundaryChangesOf(data, at), at);
+  }
+  yield sql('UPDATE webhook_clock SET checked_until = $1 WHERE id = 1', now);
+  return queued;
+}
+
+/** Reads the watched facilities of an import before it writes; `after` then queues what changed, in one transaction. */
+export function* importEventsBefore(ids: readonly string[]): Steps<Map<string, FacilityData | undefined>> {
+  const before = new Map<string, FacilityData | undefined>();
+  for (const id of yield* watchedFacilities(ids)) before.set(id, yield* facilityDataSteps(id));
+  return before;
+}
+
+export function* importEventsAfter(before: Map<string, FacilityData | undefined>, now: number): Steps<number> {
+  let queued = 0;
+  for (const [id, was] of before) {
+    const data = yield* facilityDataSteps(id);
+    if (data) queued += yield* queueEventsSteps(id, changesOf(was, data, now), now);
+  }
+  return queued;
+}

@@ -1,0 +1,140 @@
+// Delivers the outbox inside `listings serve`: claims endpoints whose oldest event is due (one node each), sends their
+// events in order, one at a time per endpoint and a bounded number at once overall, and runs the promotion clock.
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { WebhookStore } from '../store/webhook-store.ts';
+import type { ClaimedEndpoint, Outgoing } from '../store/webhook-outbox.ts';
+import { signedHeaders } from './sign.ts';
+import { send, type SendOptions } from './send.ts';
+import { outcomeOf } from './schedule.ts';
+import { bodyOf } from './body.ts';
+
+export interface DelivererOptions extends SendOptions {
+  publicUrl: string;
+  /** Endpoints delivered to at once, over all (each endpoint one event at a time, in order). */
+  concurrency?: number;
+  now?: () => number;
+  /** The longest wait between two looks at the outbox: events another process queued are seen within it. */
+  pollMs?: number;
+  log?: (line: string) => void;
+}
+
+/** A claim is held this long; an endpoint's sender gives it back early, or it lapses when its node died. */
+const LEASE_MS = 60_000;
+/** The clock looks again at least this often for promotions an import added since. */
+const BOUNDARY_REFRESH_MS = 10_000;
+const PRUNE_EVERY_MS = 3_600_000;
+/** Finished deliveries stay in the log this long. */
+export const LOG_KEPT_MS = 30 * 86_400_000;
+
+export class Deliverer {
+  readonly node = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private readonly inflight = new Map<string, Promise<void>>();
+  private readonly now: () => number;
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private ticking: Promise<void> | undefined;
+  private nextBoundary = 0;
+  private boundaryCheckedAt = -Infinity;
+  private prunedAt = -Infinity;
+
+  constructor(
+    private readonly store: WebhookStore,
+    private readonly opts: DelivererOptions,
+  ) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** One look: queues due promotion events, claims free slots' worth of endpoints; resolves when their sends end. */
+  async round(): Promise<void> {
+    await Promise.all(await this.claimRound());
+  }
+
+  /** The sends a look started, not awaited by the loop: a slow endpoint holds its own slot only. */
+  private async claimRound(): Promise<Promise<void>[]> {
+    const now = this.now();
+    await this.clock(now);
+    if (now - this.prunedAt > PRUNE_EVERY_MS) {
+      this.prunedAt = now;
+      await this.store.prune(now - LOG_KEPT_MS);
+    }
+    const free = (this.opts.concurrency ?? 16) - this.inflight.size;
+    if (free <= 0) return [];
+    const claimed = await this.store.claim(this.node, now, now + LEASE_MS, free);
+    return claimed.map((e) => this.track(e));
+  }
+
+  private async clock(now: number): Promise<void> {
+    if (now < this.nextBoundary && now - this.boundaryCheckedAt < BOUNDARY_REFRESH_MS) return;
+    const queued = await this.store.promotionTick(now);
+    if (queued > 0) this.opts.log?.(`webhooks: ${queued} events of promotions starting or ending`);
+    this.boundaryCheckedAt = now;
+    this.nextBoundary = (await this.store.nextBoundary(now)) ?? Infinity;
+  }
+
+  private track(endpoint: ClaimedEndpoint): Promise<void> {
+    const work = this.drain(endpoint)
+      .catch((err: unknown) => this.opts.log?.(`webhooks: endpoint ${endpoint.id}: ${(err as Error).message}`))
+      .finally(() => this.store.release(endpoint.id, this.node).catch(() => {}))
+      .finally(() => {
+        this.inflight.delete(endpoint.id);
+        if (this.running) this.schedule(0);
+      });
+    this.inflight.set(endpoint.id, work);
+    return work;
+  }
+
+  /** Sends the endpoint's due events oldest first; stops at one not delivered (it waits for its retry) or the lease's end. */
+  private async drain(endpoint: ClaimedEndpoint): Promise<void> {
+    const leaseEnds = this.now() + LEASE_MS - 20_000;
+    for (;;) {
+      const head = await this.store.head(endpoint.id);
+      const now = this.now();
+      if (!head || head.nextAt > now || now > leaseEnds) return;
+      if (!(await this.attempt(endpoint, head))) return;
+    }
+  }
+
+  /** Whether the event left the queue (delivered, or failed for good). */
+  private async attempt(endpoint: ClaimedEndpoint, head: Outgoing): Promise<boolean> {
+    const body = await this.store.fixBody(head.seq, head.body ?? bodyOf(head.event, this.opts.publicUrl));
+    if (body === undefined) return true;
+    const at = this.now();
+    const result = await send(endpoint.url, signedHeaders(head.id, body, endpoint, at), body, this.opts);
+    const outcome = outcomeOf(result, head.attempts, this.now());
+    await this.store.recordAttempt(head.seq, endpoint.id, outcome);
+    if (outcome.disable) this.opts.log?.(`webhooks: endpoint ${endpoint.id} disabled (${outcome.disable})`);
+    return outcome.status !== 'pending';
+  }
+
+  start(): void {
+    this.running = true;
+    this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.loop(), ms);
+    this.timer.unref();
+  }
+
+  private async loop(): Promise<void> {
+    if (!this.running || this.ticking) return;
+    const poll = this.opts.pollMs ?? 1000;
+    this.ticking = this.claimRound()
+      .catch((err: unknown) => this.opts.log?.(`webhooks: ${(err as Error).message}`))
+      .then(async () => {
+        const due = Math.min((await this.store.nextDue().catch(() => undefined)) ?? Infinity, this.nextBoundary);
+        if (this.running) this.schedule(Math.max(0, Math.min(poll, due - this.now())));
+      })
+      .finally(() => (this.ticking = undefined));
+  }
+
+  /** Stops looking and waits for the sends under way. */
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    await this.ticking;
+    await Promise.all(this.inflight.values());
+  }
+}
