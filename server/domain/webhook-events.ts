@@ -41,7 +41,8 @@ export function changesOf(before: FacilityData | undefined, after: FacilityData,
   const events: ChangeEvent[] = [];
   if (before) {
     const changed = changedFields(facilityInfoOf(before.facility), facility);
-    if (changed.length > 0) events.push({ type: 'facility.updated', subject: facility.id, changed, data: { facility, changed } });
+    if (changed.length > 0)
+      events.push({ type: 'facility.updated', subject: facility.id, changed, data: { facility, changed } });
   }
   const old = detailsAt(before, now);
   for (const [id, listing] of detailsAt(after, now)) {
@@ -77,7 +78,8 @@ export function boundaryChangesOf(data: FacilityData, at: number): ChangeEvent[]
   const events: ChangeEvent[] = [];
   for (const [id, listing] of detailsAt(data, at)) {
     const changed = changedFields(before.get(id)!, listing);
-    if (changed.length > 0) events.push({ type: 'listing.updated', subject: id, changed, data: { facility, listing, changed } });
+    if (changed.length > 0)
+      events.push({ type: 'listing.updated', subject: id, changed, data: { facility, listing, changed } });
   }
   return events;
 }

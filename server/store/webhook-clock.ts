@@ -38,7 +38,8 @@ export function* promotionTickSteps(now: number): Steps<number> {
   for (const id of facilities) {
     const data = yield* facilityDataSteps(id);
     if (!data) continue;
-    for (const at of boundariesOf(data, from, now)) queued += yield* queueEventsSteps(id, boundaryChangesOf(data, at), at);
+    for (const at of boundariesOf(data, from, now))
+      queued += yield* queueEventsSteps(id, boundaryChangesOf(data, at), at);
   }
   yield sql('UPDATE webhook_clock SET checked_until = $1 WHERE id = 1', now);
   return queued;

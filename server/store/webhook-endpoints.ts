@@ -116,7 +116,11 @@ export function* removeEndpointSteps(id: string, actor: string, now: number): St
 }
 
 /** A new secret; the current one keeps signing beside it for a day, so receivers can switch without a gap. */
-export function* rotateSecretSteps(id: string, actor: string, now: number): Steps<{ endpoint: EndpointInfo; secret: string }> {
+export function* rotateSecretSteps(
+  id: string,
+  actor: string,
+  now: number,
+): Steps<{ endpoint: EndpointInfo; secret: string }> {
   yield* endpointSteps(id);
   const secret = newSecret();
   const [row] = yield sql(

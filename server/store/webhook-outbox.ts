@@ -203,7 +203,16 @@ export function* replaySteps(seq: number, actor: string, now: number): Steps<Del
 export function* testEventSteps(endpointId: string, actor: string, now: number): Steps<Delivery> {
   const endpoint = yield* endpointSteps(endpointId);
   const event = { type: 'webhook.test', timestamp: new Date(now).toISOString(), data: { endpoint: endpoint.id } };
-  const [row] = yield sql(INSERT, newMessageId(), endpoint.id, endpoint.id, event.type, JSON.stringify(event), null, now);
+  const [row] = yield sql(
+    INSERT,
+    newMessageId(),
+    endpoint.id,
+    endpoint.id,
+    event.type,
+    JSON.stringify(event),
+    null,
+    now,
+  );
   yield* auditSteps('webhook.test', actor, endpoint, now);
   return deliveryOf(row!);
 }

@@ -13,7 +13,10 @@ export const LIVE_ENDPOINTS = `SELECT e.* FROM webhook_endpoints e JOIN api_keys
 export function* facilityDataSteps(id: string): Steps<FacilityData | undefined> {
   const [row] = yield sql(`SELECT ${FACILITY_COLUMNS} FROM facilities WHERE id = $1`, id);
   if (!row) return undefined;
-  const rules = yield sql('SELECT min_occupancy, adjust_pct FROM pricing_rules WHERE facility_id = $1 ORDER BY min_occupancy', id);
+  const rules = yield sql(
+    'SELECT min_occupancy, adjust_pct FROM pricing_rules WHERE facility_id = $1 ORDER BY min_occupancy',
+    id,
+  );
   const listings = yield sql(
     `SELECT ${LISTING_COLUMNS} FROM listings WHERE facility_id = $1 AND active = 1 ORDER BY position`,
     id,

@@ -69,7 +69,8 @@ export function safeLookup(allowPrivate: boolean): LookupFunction {
         });
         return callback(refused, '', 0);
       }
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: typeof usable) => void)(null, usable);
+      if ((options as { all?: boolean }).all)
+        return (callback as unknown as (e: null, a: typeof usable) => void)(null, usable);
       callback(null, usable[0]!.address, usable[0]!.family);
     });
   };

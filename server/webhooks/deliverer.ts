@@ -95,7 +95,7 @@ export class Deliverer {
     }
   }
 
-  /** Whether the event left the queue (delivered, or failed for good). */
+  /** Whether to go on with the next event: this one was delivered (or is gone from the queue). */
   private async attempt(endpoint: ClaimedEndpoint, head: Outgoing): Promise<boolean> {
     const body = await this.store.fixBody(head.seq, head.body ?? bodyOf(head.event, this.opts.publicUrl));
     if (body === undefined) return true;
@@ -104,7 +104,7 @@ export class Deliverer {
     const outcome = outcomeOf(result, head.attempts, this.now());
     await this.store.recordAttempt(head.seq, endpoint.id, outcome);
     if (outcome.disable) this.opts.log?.(`webhooks: endpoint ${endpoint.id} disabled (${outcome.disable})`);
-    return outcome.status !== 'pending';
+    return outcome.status === 'delivered';
   }
 
   start(): void {

@@ -21,7 +21,12 @@ export interface SendResult {
   error: string | null;
 }
 
-export function send(url: string, headers: Record<string, string>, body: string, opts: SendOptions): Promise<SendResult> {
+export function send(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  opts: SendOptions,
+): Promise<SendResult> {
   const target = new URL(url);
   const host = target.hostname.replace(/^\[|\]$/g, '');
   // A literal address skips the lookup: it is checked here instead.
