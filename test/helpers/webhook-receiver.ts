@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 
 export interface Received {
+  /** The request's path and query: which endpoint it was sent to. */
+  path: string;
   id: string;
   body: string;
   signature: string;
@@ -64,7 +66,13 @@ export async function startReceiver(dir: string) {
           // Another of the secrets may sign it.
         }
       }
-      received.push({ id: headers['webhook-id']!, body, signature: headers['webhook-signature']!, verified });
+      received.push({
+        path: req.url!,
+        id: headers['webhook-id']!,
+        body,
+        signature: headers['webhook-signature']!,
+        verified,
+      });
       res.writeHead(state.status).end();
     });
   });
