@@ -173,6 +173,12 @@ export function* releaseSteps(endpointId: string, node: string): Steps<void> {
   yield sql('UPDATE webhook_endpoints SET lease_until = 0 WHERE id = $1 AND lease_by = $2', endpointId, node);
 }
 
+/** Who holds a lease now (a node's `host:pid:tag`), so a restarted node can free those of its host's dead processes. */
+export function* leaseHoldersSteps(now: number): Steps<{ id: string; node: string }[]> {
+  const rows = yield sql('SELECT id, lease_by FROM webhook_endpoints WHERE lease_until >= $1', now);
+  return rows.map((r) => ({ id: r.id as string, node: r.lease_by as string }));
+}
+
 /** When the earliest due event of an endpoint no node holds falls (undefined: none pending). */
 export function* nextDueSteps(): Steps<number | undefined> {
   const [r] = yield sql(`SELECT min(h) AS due FROM (SELECT (SELECT o.next_at FROM webhook_outbox o

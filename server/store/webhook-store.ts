@@ -17,6 +17,7 @@ import {
   deliveriesSteps,
   fixBodySteps,
   headSteps,
+  leaseHoldersSteps,
   nextDueSteps,
   pruneSteps,
   recordAttemptSteps,
@@ -46,6 +47,7 @@ export interface WebhookStore {
   fixBody(seq: number, body: string): Promise<string | undefined>;
   recordAttempt(seq: number, endpointId: string, attempt: Attempt): Promise<void>;
   release(endpointId: string, node: string): Promise<void>;
+  leaseHolders(now: number): Promise<{ id: string; node: string }[]>;
   nextDue(): Promise<number | undefined>;
   nextBoundary(from: number): Promise<number | undefined>;
   promotionTick(now: number): Promise<number>;
@@ -67,6 +69,7 @@ function webhookStore(run: Run): WebhookStore {
     fixBody: (seq, body) => run(fixBodySteps(seq, body)),
     recordAttempt: (seq, id, attempt) => run(recordAttemptSteps(seq, id, attempt)),
     release: (id, node) => run(releaseSteps(id, node)),
+    leaseHolders: (now) => run(leaseHoldersSteps(now)),
     nextDue: () => run(nextDueSteps()),
     nextBoundary: (from) => run(nextBoundarySteps(from)),
     promotionTick: (now) => run(promotionTickSteps(now)),

@@ -27,6 +27,15 @@ const PRUNE_EVERY_MS = 3_600_000;
 /** Finished deliveries stay in the log this long. */
 export const LOG_KEPT_MS = 30 * 86_400_000;
 
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export class Deliverer {
   readonly node = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly inflight = new Map<string, Promise<void>>();
@@ -109,7 +118,16 @@ export class Deliverer {
 
   start(): void {
     this.running = true;
-    this.schedule(0);
+    void this.freeDeadLeases().finally(() => this.schedule(0));
+  }
+
+  /** Leases of this host's processes that are gone (a crash, SIGKILL) are freed at once, not when they lapse. */
+  private async freeDeadLeases(): Promise<void> {
+    const host = `${hostname()}:`;
+    for (const { id, node } of await this.store.leaseHolders(this.now()).catch(() => [])) {
+      const pid = Number(node.slice(host.length).split(':')[0]);
+      if (node.startsWith(host) && pid > 0 && !processAlive(pid)) await this.store.release(id, node).catch(() => {});
+    }
   }
 
   private schedule(ms: number): void {
