@@ -47,6 +47,10 @@ export function webhooksCommand(io: Io): Command {
 
   hooks
     .command('add')
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ listings webhooks add --key key_3kT9wQ2mZp8vL1xA --url https://partner.example/hooks --events listing.updated',
+    )
     .description('add an HTTPS endpoint to a key; its secret (whsec_...) is printed once')
     .requiredOption('--key <key-id>', 'the key whose facility the endpoint hears of (key_...)')
     .requiredOption('--url <url>', 'where events are POSTed: https:// and a public address')
@@ -70,6 +74,7 @@ export function webhooksCommand(io: Io): Command {
 
   hooks
     .command('list')
+    .addHelpText('after', '\nExample:\n  $ listings webhooks list --key key_3kT9wQ2mZp8vL1xA')
     .description('list endpoints (never their secrets), with why one is disabled')
     .option('--key <key-id>', 'only this key')
     .option('--json', 'print as JSON')
@@ -80,6 +85,7 @@ export function webhooksCommand(io: Io): Command {
 
   hooks
     .command('remove')
+    .addHelpText('after', '\nExample:\n  $ listings webhooks remove whe_0123456789abcdef0123')
     .description('remove an endpoint and its delivery log')
     .argument('<endpoint-id>', 'whe_...')
     .action(async (id: string, _opts, cmd: Command) => {
@@ -89,6 +95,7 @@ export function webhooksCommand(io: Io): Command {
 
   hooks
     .command('rotate')
+    .addHelpText('after', '\nExample:\n  $ listings webhooks rotate whe_0123456789abcdef0123')
     .description('a new secret, printed once; the old one keeps signing beside it for 24 hours')
     .argument('<endpoint-id>', 'whe_...')
     .option('--json', 'print as JSON (includes the secret)')
@@ -103,6 +110,7 @@ export function webhooksCommand(io: Io): Command {
 
   hooks
     .command('enable')
+    .addHelpText('after', '\nExample:\n  $ listings webhooks enable whe_0123456789abcdef0123')
     .description('deliver again to an endpoint a 410 or the last retry disabled')
     .argument('<endpoint-id>', 'whe_...')
     .action(async (id: string, _opts, cmd: Command) => {
@@ -112,6 +120,7 @@ export function webhooksCommand(io: Io): Command {
 
   hooks
     .command('test')
+    .addHelpText('after', '\nExample:\n  $ listings webhooks test whe_0123456789abcdef0123')
     .description('queue a webhook.test event for an endpoint (the running server sends it)')
     .argument('<endpoint-id>', 'whe_...')
     .option('--json', 'print as JSON')
@@ -122,6 +131,7 @@ export function webhooksCommand(io: Io): Command {
 
   hooks
     .command('deliveries')
+    .addHelpText('after', '\nExample:\n  $ listings webhooks deliveries --endpoint whe_0123456789abcdef0123')
     .description('the delivery log, newest first: status, attempts, next try, answer code')
     .option('--endpoint <endpoint-id>', 'only this endpoint')
     .option('--json', 'print as JSON')
@@ -132,6 +142,7 @@ export function webhooksCommand(io: Io): Command {
 
   hooks
     .command('replay')
+    .addHelpText('after', '\nExample:\n  $ listings webhooks replay 42')
     .description('send a delivery again, with the same webhook-id and bytes')
     .argument('<delivery-id>', 'its number in "webhooks deliveries"', parseDeliveryId)
     .option('--json', 'print as JSON')

@@ -66,6 +66,10 @@ describe('openDb', () => {
       'snapshot_kids',
       'snapshot_published',
       'snapshot_versions',
+      'sqlite_sequence',
+      'webhook_clock',
+      'webhook_endpoints',
+      'webhook_outbox',
     ]);
     db.close();
   });
