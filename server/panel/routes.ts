@@ -9,6 +9,7 @@ import { accountRoutes } from './routes-account.ts';
 import { auditRoute } from './routes-audit.ts';
 import { embedRoutes } from './routes-embed.ts';
 import { keyRoutes } from './routes-keys.ts';
+import { webhookRoutes } from './routes-webhooks.ts';
 import { facilitiesBody } from './pages/facilities.ts';
 import { importBody } from './pages/import.ts';
 import { panelPage } from './pages/layout.ts';
@@ -32,6 +33,7 @@ export function pageRoutes(): Route[] {
     { method: 'GET', pattern: /^\/audit$/, role: 'viewer', run: auditRoute },
     { method: 'POST', pattern: new RegExp(`^${FACILITY}/snapshots/publish$`), role: 'manager', run: publish },
     ...keyRoutes(FACILITY),
+    ...webhookRoutes(),
     ...accountRoutes(),
     ...embedRoutes(FACILITY),
   ];
