@@ -6,11 +6,20 @@ import { facilityDataSteps, watchedFacilities, watchedPromotions } from './webho
 import { SKIP_LOCKED, sql, type Steps } from './steps.ts';
 import type { FacilityData } from '../domain/facility.ts';
 
+type Times = { starts_at: string | null; ends_at: string | null }[];
+
+/** Whether one of these promotions (as stored, JSON) starts or ends in (from, until]. */
+function crossed(promotions: string, from: number, until: number): boolean {
+  return (JSON.parse(promotions) as Times).some((p) =>
+    [p.starts_at, p.ends_at].some((t) => t !== null && Date.parse(t) > from && Date.parse(t) <= until),
+  );
+}
+
 /** The next promotion boundary after `from` among listings an endpoint listens to; undefined when none is ahead. */
 export function* nextBoundarySteps(from: number): Steps<number | undefined> {
   let next: number | undefined;
   for (const { promotions } of yield* watchedPromotions()) {
-    for (const p of JSON.parse(promotions) as { starts_at: string | null; ends_at: string | null }[])
+    for (const p of JSON.parse(promotions) as Times)
       for (const t of [p.starts_at, p.ends_at]) {
         const ms = t === null ? NaN : Date.parse(t);
         if (ms > from && (next === undefined || ms < next)) next = ms;
@@ -30,10 +39,11 @@ export function* promotionTickSteps(now: number): Steps<number> {
     return 0;
   }
   const from = Number(clock.checked_until);
-  if (now <= from) return 0;
   const facilities = new Set<string>();
   for (const { facility_id, promotions } of yield* watchedPromotions())
-    if (promotions.includes('"starts_at"') || promotions.includes('"ends_at"')) facilities.add(facility_id);
+    if (crossed(promotions, from, now)) facilities.add(facility_id);
+  // Nothing crossed: the clock stays where it is (a later look covers the longer span), and nothing is written.
+  if (facilities.size === 0) return 0;
   let queued = 0;
   for (const id of facilities) {
     const data = yield* facilityDataSteps(id);

@@ -105,8 +105,21 @@ export function* queueEventsSteps(facilityId: string, events: readonly ChangeEve
   return queued;
 }
 
-/** Leases up to `limit` endpoints whose oldest pending event is due, for this node alone until `leaseUntil`. */
-export function* claimSteps(node: string, now: number, leaseUntil: number, limit: number): Steps<ClaimedEndpoint[]> {
+/** Events whose bytes one claim fixes, per endpoint: more than a lease's sends. */
+export const FIXED_PER_CLAIM = 50;
+
+/**
+ * Leases up to `limit` endpoints whose oldest pending event is due, for this node alone until `leaseUntil`, and fixes
+ * the bytes of their next events (`bodyOf`) before any is sent: every retry and replay of an id sends the same bytes,
+ * and an event taken for sending is no longer replaced by a newer one.
+ */
+export function* claimSteps(
+  node: string,
+  now: number,
+  leaseUntil: number,
+  limit: number,
+  bodyOf: (event: string) => string,
+): Steps<ClaimedEndpoint[]> {
   const rows = yield sql(
     `UPDATE webhook_endpoints SET lease_until = $1, lease_by = $2 WHERE id IN (
       SELECT e.id FROM webhook_endpoints e WHERE e.disabled_at IS NULL AND e.lease_until < $3
@@ -119,6 +132,16 @@ export function* claimSteps(node: string, now: number, leaseUntil: number, limit
     now,
     limit,
   );
+  for (const r of rows) {
+    const unfixed = yield sql(
+      `SELECT seq, event FROM webhook_outbox WHERE endpoint_id = $1 AND status = 'pending' AND body IS NULL
+      ORDER BY seq LIMIT $2`,
+      r.id,
+      FIXED_PER_CLAIM,
+    );
+    for (const u of unfixed)
+      yield sql('UPDATE webhook_outbox SET body = $2 WHERE seq = $1', u.seq, bodyOf(u.event as string));
+  }
   return rows.map((r) => ({
     id: r.id as string,
     url: r.url as string,
@@ -137,16 +160,6 @@ export function* headSteps(endpointId: string): Steps<Outgoing | undefined> {
   if (!r) return undefined;
   const { id, event, body } = r as { id: string; event: string; body: string | null };
   return { seq: Number(r.seq), id, event, body, attempts: Number(r.attempts), nextAt: Number(r.next_at) };
-}
-
-/** Fixes the bytes a message is sent with, once: every retry and replay sends the same. Undefined: no longer pending. */
-export function* fixBodySteps(seq: number, body: string): Steps<string | undefined> {
-  const [r] = yield sql(
-    "UPDATE webhook_outbox SET body = COALESCE(body, $2) WHERE seq = $1 AND status = 'pending' RETURNING body",
-    seq,
-    body,
-  );
-  return r?.body as string | undefined;
 }
 
 export function* recordAttemptSteps(seq: number, endpointId: string, a: Attempt): Steps<void> {

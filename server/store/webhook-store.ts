@@ -15,7 +15,6 @@ import {
 import {
   claimSteps,
   deliveriesSteps,
-  fixBodySteps,
   headSteps,
   leaseHoldersSteps,
   nextDueSteps,
@@ -32,6 +31,11 @@ import {
 import { nextBoundarySteps, promotionTickSteps } from './webhook-clock.ts';
 
 type Run = <T>(steps: Steps<T>) => Promise<T>;
+/** Writes take the write lock from their start (SQLite's IMMEDIATE); reads take none, so an idle server writes nothing. */
+interface Runners {
+  write: Run;
+  read: Run;
+}
 
 export interface WebhookStore {
   add(opts: NewEndpoint, actor: string, now?: number): Promise<{ endpoint: EndpointInfo; secret: string }>;
@@ -42,9 +46,15 @@ export interface WebhookStore {
   deliveries(endpointId?: string, limit?: number): Promise<Delivery[]>;
   replay(deliveryId: number, actor: string, now?: number): Promise<Delivery>;
   sendTest(endpointId: string, actor: string, now?: number): Promise<Delivery>;
-  claim(node: string, now: number, leaseUntil: number, limit: number): Promise<ClaimedEndpoint[]>;
+  /** `bodyOf` makes an event's bytes from its stored form (the sender completes its URLs). */
+  claim(
+    node: string,
+    now: number,
+    leaseUntil: number,
+    limit: number,
+    bodyOf: (event: string) => string,
+  ): Promise<ClaimedEndpoint[]>;
   head(endpointId: string): Promise<Outgoing | undefined>;
-  fixBody(seq: number, body: string): Promise<string | undefined>;
   recordAttempt(seq: number, endpointId: string, attempt: Attempt): Promise<void>;
   release(endpointId: string, node: string): Promise<void>;
   leaseHolders(now: number): Promise<{ id: string; node: string }[]>;
@@ -54,31 +64,35 @@ export interface WebhookStore {
   prune(before: number): Promise<void>;
 }
 
-function webhookStore(run: Run): WebhookStore {
+function webhookStore({ write: run, read }: Runners): WebhookStore {
   return {
     add: (opts, actor, now = Date.now()) => run(addEndpointSteps(opts, actor, now)),
-    list: (keyId) => run(listEndpointsSteps(keyId)),
+    list: (keyId) => read(listEndpointsSteps(keyId)),
     remove: (id, actor, now = Date.now()) => run(removeEndpointSteps(id, actor, now)),
     rotate: (id, actor, now = Date.now()) => run(rotateSecretSteps(id, actor, now)),
     enable: (id, actor, now = Date.now()) => run(enableEndpointSteps(id, actor, now)),
-    deliveries: (endpointId, limit = 100) => run(deliveriesSteps(endpointId, limit)),
+    deliveries: (endpointId, limit = 100) => read(deliveriesSteps(endpointId, limit)),
     replay: (seq, actor, now = Date.now()) => run(replaySteps(seq, actor, now)),
     sendTest: (id, actor, now = Date.now()) => run(testEventSteps(id, actor, now)),
-    claim: (node, now, leaseUntil, limit) => run(claimSteps(node, now, leaseUntil, limit)),
-    head: (id) => run(headSteps(id)),
-    fixBody: (seq, body) => run(fixBodySteps(seq, body)),
+    claim: (node, now, leaseUntil, limit, bodyOf) => run(claimSteps(node, now, leaseUntil, limit, bodyOf)),
+    head: (id) => read(headSteps(id)),
     recordAttempt: (seq, id, attempt) => run(recordAttemptSteps(seq, id, attempt)),
     release: (id, node) => run(releaseSteps(id, node)),
-    leaseHolders: (now) => run(leaseHoldersSteps(now)),
-    nextDue: () => run(nextDueSteps()),
-    nextBoundary: (from) => run(nextBoundarySteps(from)),
+    leaseHolders: (now) => read(leaseHoldersSteps(now)),
+    nextDue: () => read(nextDueSteps()),
+    nextBoundary: (from) => read(nextBoundarySteps(from)),
     promotionTick: (now) => run(promotionTickSteps(now)),
     prune: (before) => run(pruneSteps(before)),
   };
 }
 
 export const sqliteWebhooks = (db: Db): WebhookStore =>
-  webhookStore(async (steps) => db.transaction(() => runSqlite(db, steps)).immediate());
+  webhookStore({
+    write: async (steps) => db.transaction(() => runSqlite(db, steps)).immediate(),
+    read: async (steps) => db.transaction(() => runSqlite(db, steps))(),
+  });
 
-export const pgWebhooks = (pool: Pool, named: <T>(p: Promise<T>) => Promise<T>): WebhookStore =>
-  webhookStore((steps) => named(inTransaction(pool, (c) => runPg(c, steps))));
+export const pgWebhooks = (pool: Pool, named: <T>(p: Promise<T>) => Promise<T>): WebhookStore => {
+  const run: Run = (steps) => named(inTransaction(pool, (c) => runPg(c, steps)));
+  return webhookStore({ write: run, read: run });
+};

@@ -45,6 +45,8 @@ export class Deliverer {
   private ticking: Promise<void> | undefined;
   private nextBoundary = 0;
   private boundaryCheckedAt = -Infinity;
+  /** When the promotion clock last ran here (-Infinity: not yet, so the first look starts it). */
+  private tickedAt = -Infinity;
   private prunedAt = -Infinity;
 
   constructor(
@@ -68,17 +70,27 @@ export class Deliverer {
       await this.store.prune(now - LOG_KEPT_MS);
     }
     const free = (this.opts.concurrency ?? 16) - this.inflight.size;
-    if (free <= 0) return [];
-    const claimed = await this.store.claim(this.node, now, now + LEASE_MS, free);
+    // A read first: an idle server takes no write lock (and other processes see no commit) for nothing.
+    if (free <= 0 || ((await this.store.nextDue()) ?? Infinity) > now) return [];
+    const claimed = await this.store.claim(this.node, now, now + LEASE_MS, free, (event) =>
+      bodyOf(event, this.opts.publicUrl),
+    );
     return claimed.map((e) => this.track(e));
   }
 
+  /** Runs the promotion clock when a boundary is due; between boundaries, only reads when the next one falls. */
   private async clock(now: number): Promise<void> {
-    if (now < this.nextBoundary && now - this.boundaryCheckedAt < BOUNDARY_REFRESH_MS) return;
+    if (now - this.boundaryCheckedAt >= BOUNDARY_REFRESH_MS) {
+      // An import may have added a promotion since: look again from the last run, so one already passed is not missed.
+      this.nextBoundary = (await this.store.nextBoundary(this.tickedAt)) ?? Infinity;
+      this.boundaryCheckedAt = now;
+    }
+    if (this.tickedAt > -Infinity && now < this.nextBoundary) return;
     const queued = await this.store.promotionTick(now);
     if (queued > 0) this.opts.log?.(`webhooks: ${queued} events of promotions starting or ending`);
-    this.boundaryCheckedAt = now;
+    this.tickedAt = now;
     this.nextBoundary = (await this.store.nextBoundary(now)) ?? Infinity;
+    this.boundaryCheckedAt = now;
   }
 
   private track(endpoint: ClaimedEndpoint): Promise<void> {
@@ -106,8 +118,9 @@ export class Deliverer {
 
   /** Whether to go on with the next event: this one was delivered (or is gone from the queue). */
   private async attempt(endpoint: ClaimedEndpoint, head: Outgoing): Promise<boolean> {
-    const body = await this.store.fixBody(head.seq, head.body ?? bodyOf(head.event, this.opts.publicUrl));
-    if (body === undefined) return true;
+    const body = head.body;
+    // Queued after the claim: the next claim fixes its bytes first.
+    if (body === null) return false;
     const at = this.now();
     const result = await send(endpoint.url, signedHeaders(head.id, body, endpoint, at), body, this.opts);
     const outcome = outcomeOf(result, head.attempts, this.now());
