@@ -1,27 +1,17 @@
 // Webhooks on PostgreSQL: the import's events queued in its transaction, and two nodes delivering the same outbox, each
 // event received once; the same steps on SQLite give the same log.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseImport } from '../server/domain/import.ts';
 import { openStore, type Store } from '../server/store/store.ts';
 import { Deliverer } from '../server/webhooks/deliverer.ts';
-import { demoImport, demoJson, tempDir } from './helpers/fixture.ts';
+import { demoImport, demoJson } from './helpers/fixture.ts';
 import { usePostgres } from './helpers/postgres.ts';
 import { until } from './helpers/wait.ts';
-import { startReceiver, type Receiver } from './helpers/webhook-receiver.ts';
+import { useReceiver } from './helpers/webhook-receiver.ts';
 
 const postgres = usePostgres();
-let temp: ReturnType<typeof tempDir>;
-let receiver: Receiver;
-
-beforeAll(async () => {
-  temp = tempDir();
-  receiver = await startReceiver(temp.dir);
-});
-afterAll(async () => {
-  await receiver.close();
-  temp.cleanup();
-});
+const hooks = useReceiver();
 
 /** Endpoints on two keys of wro-1, then an import that changes every listing of it: the events each store queues. */
 async function queueChanges(store: Store, endpoints: number) {
@@ -32,10 +22,10 @@ async function queueChanges(store: Store, endpoints: number) {
   ];
   for (let i = 0; i < endpoints; i++) {
     const { secret } = await store.webhooks.add(
-      { keyId: keys[i % 2]!.info.id, url: `${receiver.url}?e=${i}`, events: ['listing.updated'] },
+      { keyId: keys[i % 2]!.info.id, url: `${hooks.receiver.url}?e=${i}`, events: ['listing.updated'] },
       'test',
     );
-    receiver.state.secrets.push(secret);
+    hooks.receiver.state.secrets.push(secret);
   }
   const json = demoJson();
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -47,7 +37,7 @@ async function queueChanges(store: Store, endpoints: number) {
 describe('webhooks on PostgreSQL', () => {
   it('queues the same events as SQLite, in the import transaction', async () => {
     const pg = await openStore(await postgres.server().newDatabase());
-    const lite = await openStore(join(temp.dir, 'same.db'));
+    const lite = await openStore(join(hooks.dir, 'same.db'));
     const shape = (ds: Awaited<ReturnType<typeof queueChanges>>) => ds.map((d) => [d.type, d.status, d.attempts]);
     try {
       expect(shape(await queueChanges(pg, 2))).toEqual(shape(await queueChanges(lite, 2)));
@@ -58,7 +48,7 @@ describe('webhooks on PostgreSQL', () => {
   });
 
   it('two nodes deliver each event once', async () => {
-    receiver.received.length = 0;
+    hooks.receiver.received.length = 0;
     const url = await postgres.server().newDatabase();
     const [a, b] = [await openStore(url), await openStore(url)];
     const queued = await queueChanges(a, 6);
@@ -68,31 +58,31 @@ describe('webhooks on PostgreSQL', () => {
         new Deliverer(s.webhooks, {
           publicUrl: 'https://x.example',
           allowPrivate: true,
-          ca: receiver.ca,
+          ca: hooks.receiver.ca,
           concurrency: 2,
           pollMs: 50,
         }),
     );
     nodes.forEach((n) => n.start());
     try {
-      await until('every event delivered', () => receiver.received.length >= queued.length);
+      await until('every event delivered', () => hooks.receiver.received.length >= queued.length);
       await until('the log says so', async () =>
         (await a.webhooks.deliveries(undefined, 1000)).every((d) => d.status === 'delivered'),
       );
     } finally {
       await Promise.all(nodes.map((n) => n.stop()));
     }
-    const ids = receiver.received.map((r) => r.id);
+    const ids = hooks.receiver.received.map((r) => r.id);
     expect(new Set(ids).size).toBe(queued.length);
     expect(ids.length).toBe(queued.length);
-    expect(receiver.received.every((r) => r.verified !== undefined)).toBe(true);
+    expect(hooks.receiver.received.every((r) => r.verified !== undefined)).toBe(true);
     const log = await a.webhooks.deliveries(undefined, 1000);
     expect(log.every((d) => d.attempts === 1)).toBe(true);
     // In order per endpoint: each received its messages in the order they were queued.
     const endpoints = await a.webhooks.list();
     endpoints.forEach((e) => {
       const path = new URL(e.url).pathname + new URL(e.url).search;
-      const sent = receiver.received.filter((r) => r.path === path).map((r) => r.id);
+      const sent = hooks.receiver.received.filter((r) => r.path === path).map((r) => r.id);
       const queuedOrder = log
         .filter((d) => d.endpoint_id === e.id)
         .sort((x, y) => x.id - y.id)

@@ -1,39 +1,29 @@
 // The sender is `listings serve` itself: killed with SIGKILL in the middle of deliveries and started again, it delivers
 // every event, loses none, and sends each webhook-id with one content.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseImport } from '../server/domain/import.ts';
 import { openStore } from '../server/store/store.ts';
-import { demoDb, demoJson, freePort, issueKey, spawnServer, tempDir } from './helpers/fixture.ts';
+import { demoDb, demoJson, freePort, issueKey, spawnServer } from './helpers/fixture.ts';
 import { until } from './helpers/wait.ts';
-import { startReceiver, type Receiver } from './helpers/webhook-receiver.ts';
+import { useReceiver } from './helpers/webhook-receiver.ts';
 
-let temp: ReturnType<typeof tempDir>;
-let receiver: Receiver;
-
-beforeAll(async () => {
-  temp = tempDir();
-  receiver = await startReceiver(temp.dir);
-});
-afterAll(async () => {
-  await receiver.close();
-  temp.cleanup();
-});
+const hooks = useReceiver();
 
 describe('listings serve delivers webhooks', () => {
   it('survives SIGKILL mid-deliveries: every event delivered, each webhook-id with one content', async () => {
-    const { db, file } = demoDb(temp.dir);
+    const { db, file } = demoDb(hooks.dir);
     const key = issueKey(db, 'wro-1').id;
     db.close();
     const store = await openStore(file);
     for (let i = 0; i < 4; i++) {
       const { secret } = await store.webhooks.add(
-        { keyId: key, url: `${receiver.url}?e=${i}`, events: ['listing.updated'] },
+        { keyId: key, url: `${hooks.receiver.url}?e=${i}`, events: ['listing.updated'] },
         'test',
       );
-      receiver.state.secrets.push(secret);
+      hooks.receiver.state.secrets.push(secret);
     }
-    receiver.state.delayMs = 40;
-    const env = { LISTINGS_DB: file, WEBHOOKS_ALLOW_PRIVATE: '1', NODE_EXTRA_CA_CERTS: receiver.caFile };
+    hooks.receiver.state.delayMs = 40;
+    const env = { LISTINGS_DB: file, WEBHOOKS_ALLOW_PRIVATE: '1', NODE_EXTRA_CA_CERTS: hooks.receiver.caFile };
     const serve = async () => {
       const server = spawnServer(['serve', '--port', String(await freePort()), '--quiet'], env);
       await server.ready;
@@ -46,10 +36,10 @@ describe('listings serve delivers webhooks', () => {
       for (const l of json.facilities.find((f) => f.id === 'wro-1').listings as any[]) l.price_gross += 100;
       await store.applyImport(parseImport(JSON.stringify(json), 'changed.json'));
     }
-    await until('some deliveries', () => receiver.received.length >= 3);
+    await until('some deliveries', () => hooks.receiver.received.length >= 3);
     first.child.kill('SIGKILL');
     await new Promise((r) => first.child.once('exit', r));
-    const atKill = receiver.received.length;
+    const atKill = hooks.receiver.received.length;
     const queued = await store.webhooks.deliveries(undefined, 1000);
     expect(queued.filter((d) => d.status === 'pending').length).toBeGreaterThan(0);
 
@@ -63,10 +53,10 @@ describe('listings serve delivers webhooks', () => {
       await store.close();
     }
     const contents = new Map<string, Set<string>>();
-    for (const r of receiver.received) contents.set(r.id, (contents.get(r.id) ?? new Set()).add(r.body));
+    for (const r of hooks.receiver.received) contents.set(r.id, (contents.get(r.id) ?? new Set()).add(r.body));
     expect(queued.every((d) => contents.has(d.message_id))).toBe(true);
     expect([...contents.values()].every((bodies) => bodies.size === 1)).toBe(true);
-    expect(receiver.received.every((r) => r.verified !== undefined)).toBe(true);
+    expect(hooks.receiver.received.every((r) => r.verified !== undefined)).toBe(true);
     expect(atKill).toBeLessThan(queued.length);
     expect(contents.size).toBe(queued.length);
   });

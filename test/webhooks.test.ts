@@ -1,35 +1,25 @@
 // Webhooks on SQLite, in process: a loopback HTTPS receiver verifies every delivery with standardwebhooks (a price and a
 // free unit count changed by an import, a promotion starting under an injected clock, a listing removed); the retry
 // schedule, 410 disabling, and replay keeping the webhook-id.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { parseImport } from '../server/domain/import.ts';
 import { openStore, type Store } from '../server/store/store.ts';
 import { Deliverer } from '../server/webhooks/deliverer.ts';
 import { RETRY_DELAYS_MS } from '../server/webhooks/schedule.ts';
 import { demoDb, demoJson, issueKey, tempDir } from './helpers/fixture.ts';
-import { startReceiver, type Receiver } from './helpers/webhook-receiver.ts';
+import { useReceiver } from './helpers/webhook-receiver.ts';
 
 const PUBLIC = 'https://listings.example';
-let temp: ReturnType<typeof tempDir>;
-let receiver: Receiver;
+const hooks = useReceiver();
 let store: Store;
 let keyId: string;
 let clock: number;
 const deliverer = () =>
-  new Deliverer(store.webhooks, { publicUrl: PUBLIC, allowPrivate: true, ca: receiver.ca, now: () => clock });
+  new Deliverer(store.webhooks, { publicUrl: PUBLIC, allowPrivate: true, ca: hooks.receiver.ca, now: () => clock });
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const importJson = (json: { facilities: any[] }) => store.applyImport(parseImport(JSON.stringify(json), 'test.json'));
 const wro = (json: ReturnType<typeof demoJson>) => json.facilities.find((f) => f.id === 'wro-1');
-const events = () => receiver.received.map((r) => r.verified);
-
-beforeAll(async () => {
-  temp = tempDir();
-  receiver = await startReceiver(temp.dir);
-});
-afterAll(async () => {
-  await receiver.close();
-  temp.cleanup();
-});
+const events = () => hooks.receiver.received.map((r) => r.verified);
 
 beforeEach(async () => {
   const dir = tempDir();
@@ -37,8 +27,8 @@ beforeEach(async () => {
   keyId = issueKey(db, 'wro-1').id;
   db.close();
   store = await openStore(file);
-  receiver.received.length = 0;
-  receiver.state.status = 204;
+  hooks.receiver.received.length = 0;
+  hooks.receiver.state.status = 204;
   // A little ahead of the real clock: what the store queues now (at the real time) is due to the deliverer.
   clock = Date.now() + 10_000;
   return async () => {
@@ -51,12 +41,12 @@ async function addEndpoint(events?: string[]) {
   const added = await store.webhooks.add(
     {
       keyId,
-      url: receiver.url,
+      url: hooks.receiver.url,
       events: events ?? ['listing.updated', 'listing.added', 'listing.removed', 'facility.updated'],
     },
     'test',
   );
-  receiver.state.secrets = [added.secret];
+  hooks.receiver.state.secrets = [added.secret];
   return added;
 }
 
@@ -71,8 +61,8 @@ describe('events from changes', () => {
     await importJson(json);
     const d = deliverer();
     await d.round();
-    expect(receiver.received).toHaveLength(2);
-    expect(receiver.received.every((r) => r.verified !== undefined)).toBe(true);
+    expect(hooks.receiver.received).toHaveLength(2);
+    expect(hooks.receiver.received.every((r) => r.verified !== undefined)).toBe(true);
     const [first, second] = events() as {
       type: string;
       data: {
@@ -94,7 +84,7 @@ describe('events from changes', () => {
     const removed = wro(demoJson()).listings[2];
     await importJson(json);
     await d.round();
-    expect(receiver.received).toHaveLength(3);
+    expect(hooks.receiver.received).toHaveLength(3);
     const gone = events()[2] as { type: string; data: { listing: { code: string } } };
     expect(gone.type).toBe('listing.removed');
     expect(gone.data.listing.code).toBe(removed.code);
@@ -113,7 +103,7 @@ describe('events from changes', () => {
     wro(json).listings[0].price_gross += 1;
     await importJson(json);
     await deliverer().round();
-    expect(receiver.received).toHaveLength(0);
+    expect(hooks.receiver.received).toHaveLength(0);
     expect(await store.webhooks.deliveries()).toHaveLength(0);
   });
 
@@ -154,14 +144,14 @@ describe('events from changes', () => {
     ];
     await importJson(json);
     await d.round();
-    const before = receiver.received.length;
+    const before = hooks.receiver.received.length;
     clock = starts - 1000;
     await d.round();
-    expect(receiver.received).toHaveLength(before);
+    expect(hooks.receiver.received).toHaveLength(before);
     clock = starts;
     await d.round();
-    expect(receiver.received).toHaveLength(before + 1);
-    const event = receiver.received.at(-1)!.verified as {
+    expect(hooks.receiver.received).toHaveLength(before + 1);
+    const event = hooks.receiver.received.at(-1)!.verified as {
       timestamp: string;
       data: { changed: string[]; listing: { promotions: { code: string }[] } };
     };
@@ -174,7 +164,7 @@ describe('events from changes', () => {
 describe('delivery', () => {
   it('retries on the schedule (0 s, 5 s, 5 min, ... 24 h), then disables the endpoint', async () => {
     const { endpoint } = await addEndpoint();
-    receiver.state.status = 500;
+    hooks.receiver.state.status = 500;
     const t0 = clock;
     await store.webhooks.sendTest(endpoint.id, 'test', t0);
     const d = deliverer();
@@ -184,10 +174,10 @@ describe('delivery', () => {
       at += RETRY_DELAYS_MS[i]!;
       clock = at - 1;
       await d.round();
-      expect(receiver.received).toHaveLength(i);
+      expect(hooks.receiver.received).toHaveLength(i);
       clock = at;
       await d.round();
-      expect(receiver.received).toHaveLength(i + 1);
+      expect(hooks.receiver.received).toHaveLength(i + 1);
       const [log] = await store.webhooks.deliveries(endpoint.id);
       tries.push(log!.attempts);
       expect(log!.last_code).toBe(500);
@@ -197,16 +187,16 @@ describe('delivery', () => {
     expect(log!.status).toBe('failed');
     const [listed] = await store.webhooks.list(keyId);
     expect(listed!.disabled_reason).toBe('retries_exhausted');
-    expect(new Set(receiver.received.map((r) => r.id)).size).toBe(1);
+    expect(new Set(hooks.receiver.received.map((r) => r.id)).size).toBe(1);
   });
 
   it('410 Gone disables the endpoint at once', async () => {
     const { endpoint } = await addEndpoint();
-    receiver.state.status = 410;
+    hooks.receiver.state.status = 410;
     await store.webhooks.sendTest(endpoint.id, 'test');
     await store.webhooks.sendTest(endpoint.id, 'test');
     await deliverer().round();
-    expect(receiver.received).toHaveLength(1);
+    expect(hooks.receiver.received).toHaveLength(1);
     const [listed] = await store.webhooks.list(keyId);
     expect([listed!.disabled_reason, listed!.disabled_at !== null]).toEqual(['gone', true]);
     expect((await store.webhooks.deliveries(endpoint.id)).map((l) => l.status)).toEqual(['pending', 'failed']);
@@ -219,8 +209,8 @@ describe('delivery', () => {
     await d.round();
     await store.webhooks.replay(sent.id, 'test');
     await d.round();
-    expect(receiver.received).toHaveLength(2);
-    const [a, b] = receiver.received;
+    expect(hooks.receiver.received).toHaveLength(2);
+    const [a, b] = hooks.receiver.received;
     expect(b!.id).toBe(a!.id);
     expect(b!.body).toBe(a!.body);
     expect(b!.verified).toEqual(a!.verified);
@@ -231,14 +221,14 @@ describe('delivery', () => {
   it('during a rotation both secrets sign, so a receiver with either verifies', async () => {
     const { endpoint, secret: old } = await addEndpoint();
     const { secret } = await store.webhooks.rotate(endpoint.id, 'test');
-    receiver.state.secrets = [old];
+    hooks.receiver.state.secrets = [old];
     await store.webhooks.sendTest(endpoint.id, 'test');
     await deliverer().round();
-    receiver.state.secrets = [secret];
+    hooks.receiver.state.secrets = [secret];
     await store.webhooks.sendTest(endpoint.id, 'test');
     await deliverer().round();
-    expect(receiver.received.map((r) => r.signature.split(' ').length)).toEqual([2, 2]);
-    expect(receiver.received.every((r) => r.verified !== undefined)).toBe(true);
+    expect(hooks.receiver.received.map((r) => r.signature.split(' ').length)).toEqual([2, 2]);
+    expect(hooks.receiver.received.every((r) => r.verified !== undefined)).toBe(true);
   });
 
   it('refuses private addresses unless allowed, without sending', async () => {
@@ -247,10 +237,10 @@ describe('delivery', () => {
     await new Deliverer(store.webhooks, {
       publicUrl: PUBLIC,
       allowPrivate: false,
-      ca: receiver.ca,
+      ca: hooks.receiver.ca,
       now: () => clock,
     }).round();
-    expect(receiver.received).toHaveLength(0);
+    expect(hooks.receiver.received).toHaveLength(0);
     const [log] = await store.webhooks.deliveries(endpoint.id);
     expect([log!.status, log!.last_code, log!.last_error]).toEqual(['pending', null, '127.0.0.1 is a private address']);
   });

@@ -5,7 +5,9 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { Webhook } from 'standardwebhooks';
+import { tempDir } from './fixture.ts';
 
 export interface Received {
   /** The request's path and query: which endpoint it was sent to. */
@@ -89,3 +91,19 @@ export async function startReceiver(dir: string) {
   };
 }
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/** A receiver and a temporary folder for the tests of one file, started before them and removed after. */
+export function useReceiver(): { receiver: Receiver; dir: string } {
+  const state = {} as { receiver: Receiver; dir: string };
+  let temp: ReturnType<typeof tempDir> | undefined;
+  beforeAll(async () => {
+    temp = tempDir();
+    state.dir = temp.dir;
+    state.receiver = await startReceiver(temp.dir);
+  });
+  afterAll(async () => {
+    await state.receiver?.close();
+    temp?.cleanup();
+  });
+  return state;
+}
