@@ -244,4 +244,27 @@ describe('delivery', () => {
     const [log] = await store.webhooks.deliveries(endpoint.id);
     expect([log!.status, log!.last_code, log!.last_error]).toEqual(['pending', null, '127.0.0.1 is a private address']);
   });
+
+  it('checks the address a name resolves to where the socket connects (localhost refused, then allowed)', async () => {
+    const { port } = new URL(hooks.receiver.url);
+    const byName = await store.webhooks.add(
+      { keyId, url: `https://localhost:${port}/hooks`, events: ['listing.updated'] },
+      'test',
+    );
+    hooks.receiver.state.secrets = [byName.secret];
+    await store.webhooks.sendTest(byName.endpoint.id, 'test');
+    const send = (allowPrivate: boolean) =>
+      new Deliverer(store.webhooks, {
+        publicUrl: PUBLIC,
+        allowPrivate,
+        ca: hooks.receiver.ca,
+        now: () => clock,
+      }).round();
+    await send(false);
+    expect(hooks.receiver.received).toHaveLength(0);
+    expect((await store.webhooks.deliveries(byName.endpoint.id))[0]!.last_error).toBe('EPRIVATEADDRESS');
+    clock += 5000;
+    await send(true);
+    expect(hooks.receiver.received.map((r) => r.verified?.type)).toEqual(['webhook.test']);
+  });
 });
