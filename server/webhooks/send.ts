@@ -49,10 +49,8 @@ export function send(
       ...(opts.ca ? { ca: opts.ca } : {}),
       agent: false,
     });
-    const timer = setTimeout(
-      () => finish({ code: null, error: 'no answer within 15 s' }),
-      opts.timeoutMs ?? SEND_TIMEOUT_MS,
-    );
+    const limit = opts.timeoutMs ?? SEND_TIMEOUT_MS;
+    const timer = setTimeout(() => finish({ code: null, error: `no answer within ${limit / 1000} s` }), limit);
     req.on('error', (err: NodeJS.ErrnoException) => finish({ code: null, error: err.code ?? err.message }));
     req.on('response', (res) => {
       let read = 0;
