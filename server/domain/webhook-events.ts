@@ -5,8 +5,6 @@ import { detailOf, facilityInfoOf } from './views.ts';
 
 export const EVENT_TYPES = ['listing.updated', 'listing.added', 'listing.removed', 'facility.updated'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
-/** What "send test event" sends: no data change behind it. */
-export const TEST_EVENT = 'webhook.test';
 
 /** An event before it is queued: `subject` is the listing's or the facility's id, one pending event per subject. */
 export interface ChangeEvent {
@@ -23,7 +21,7 @@ export interface ChangeEvent {
 const RELATIVE = '';
 
 /** The names of the fields whose values differ, in the order of the newer object. */
-export function changedFields(before: object, after: object): string[] {
+function changedFields(before: object, after: object): string[] {
   const b = before as Record<string, unknown>;
   const a = after as Record<string, unknown>;
   const names = new Set([...Object.keys(a), ...Object.keys(b)]);
@@ -82,9 +80,4 @@ export function boundaryChangesOf(data: FacilityData, at: number): ChangeEvent[]
       events.push({ type: 'listing.updated', subject: id, changed, data: { facility, listing, changed } });
   }
   return events;
-}
-
-/** Next promotion boundary strictly after `from`, of any listing; undefined when none is ahead. */
-export function nextBoundaryOf(data: FacilityData, from: number): number | undefined {
-  return boundariesOf(data, from, Number.MAX_SAFE_INTEGER)[0];
 }

@@ -39,7 +39,7 @@ import type { LoginGate, LoginLimits } from '../domain/login-limits.ts';
 import { beginLogin, loginSucceeded } from './login-limits.ts';
 import { beginLoginPg, loginSucceededPg } from './pg/login-limits.ts';
 import { pgWebhooks, sqliteWebhooks, type WebhookStore } from './webhook-store.ts';
-import { importEventsAfter, importEventsBefore } from './webhook-clock.ts';
+import { importEventsAfter, importEventsBefore } from './webhook-import.ts';
 import { runSqlite } from './steps.ts';
 
 export type NewKey = { facilityId: string; label?: string; prefix: string } & KeyLimits;

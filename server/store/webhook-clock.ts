@@ -1,10 +1,9 @@
 // The promotion clock: queues the listing.updated events of every promotion that started or ended since it last ran,
-// and the import hook that queues an import's events in its own transaction; on either database.
-import { boundariesOf, boundaryChangesOf, changesOf } from '../domain/webhook-events.ts';
+// on either database.
+import { boundariesOf, boundaryChangesOf } from '../domain/webhook-events.ts';
 import { queueEventsSteps } from './webhook-outbox.ts';
-import { facilityDataSteps, watchedFacilities, watchedPromotions } from './webhook-reads.ts';
+import { facilityDataSteps, watchedPromotions } from './webhook-reads.ts';
 import { SKIP_LOCKED, sql, type Steps } from './steps.ts';
-import type { FacilityData } from '../domain/facility.ts';
 
 type Times = { starts_at: string | null; ends_at: string | null }[];
 
@@ -52,21 +51,5 @@ export function* promotionTickSteps(now: number): Steps<number> {
       queued += yield* queueEventsSteps(id, boundaryChangesOf(data, at), at);
   }
   yield sql('UPDATE webhook_clock SET checked_until = $1 WHERE id = 1', now);
-  return queued;
-}
-
-/** Reads the watched facilities of an import before it writes; `after` then queues what changed, in one transaction. */
-export function* importEventsBefore(ids: readonly string[]): Steps<Map<string, FacilityData | undefined>> {
-  const before = new Map<string, FacilityData | undefined>();
-  for (const id of yield* watchedFacilities(ids)) before.set(id, yield* facilityDataSteps(id));
-  return before;
-}
-
-export function* importEventsAfter(before: Map<string, FacilityData | undefined>, now: number): Steps<number> {
-  let queued = 0;
-  for (const [id, was] of before) {
-    const data = yield* facilityDataSteps(id);
-    if (data) queued += yield* queueEventsSteps(id, changesOf(was, data, now), now);
-  }
   return queued;
 }

@@ -6,9 +6,9 @@ import type { AuditAction } from './audit.ts';
 import { sql, type Row, type Steps } from './steps.ts';
 
 /** How long a rotated-out secret keeps signing beside the new one. */
-export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 /** Endpoints one key may have: a partner needs a few, not a fan-out. */
-export const ENDPOINTS_PER_KEY = 10;
+const ENDPOINTS_PER_KEY = 10;
 
 export interface EndpointInfo {
   id: string;
@@ -24,9 +24,9 @@ export interface EndpointInfo {
   previous_until: string | null;
 }
 
-export const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
+const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 
-export function endpointOf(r: Row): EndpointInfo {
+function endpointOf(r: Row): EndpointInfo {
   const until = r.previous_until === null ? null : Number(r.previous_until);
   return {
     id: r.id as string,

@@ -52,7 +52,7 @@ export interface Attempt {
 }
 
 const iso = (ms: unknown) => (ms === null ? null : new Date(Number(ms)).toISOString());
-export const newMessageId = () => `msg_${randomBytes(16).toString('hex')}`;
+const newMessageId = () => `msg_${randomBytes(16).toString('hex')}`;
 
 function deliveryOf(r: Row): Delivery {
   const status = r.status as Delivery['status'];
@@ -106,7 +106,7 @@ export function* queueEventsSteps(facilityId: string, events: readonly ChangeEve
 }
 
 /** Events whose bytes one claim fixes, per endpoint: more than a lease's sends. */
-export const FIXED_PER_CLAIM = 50;
+const FIXED_PER_CLAIM = 50;
 
 /**
  * Leases up to `limit` endpoints whose oldest pending event is due, for this node alone until `leaseUntil`, and fixes

@@ -5,8 +5,8 @@ import { request } from 'node:https';
 import { isIP } from 'node:net';
 import { isPrivateAddress, safeLookup } from './address.ts';
 
-export const SEND_TIMEOUT_MS = 15_000;
-export const ANSWER_LIMIT = 64 * 1024;
+const SEND_TIMEOUT_MS = 15_000;
+const ANSWER_LIMIT = 64 * 1024;
 
 export interface SendOptions {
   allowPrivate: boolean;

@@ -9,7 +9,7 @@ import { pgInsertFromJson, TABLES } from './tables.ts';
 import { CLI_ACTOR, importAudit } from '../audit.ts';
 import { appendAuditPg } from './audit.ts';
 import { runPg } from '../steps.ts';
-import { importEventsAfter, importEventsBefore } from '../webhook-clock.ts';
+import { importEventsAfter, importEventsBefore } from '../webhook-import.ts';
 
 /** Facilities written per round of statements: bounds one statement's JSON while keeping round trips few. */
 const FACILITIES_PER_ROUND = 100;
