@@ -133,9 +133,10 @@ export function* claimSteps(
     limit,
   );
   for (const r of rows) {
+    // Among the next events only: a failing endpoint's claims never fix more than these (coalescing keeps the rest).
     const unfixed = yield sql(
-      `SELECT seq, event FROM webhook_outbox WHERE endpoint_id = $1 AND status = 'pending' AND body IS NULL
-      ORDER BY seq LIMIT $2`,
+      `SELECT seq, event FROM (SELECT seq, event, body FROM webhook_outbox WHERE endpoint_id = $1 AND status = 'pending'
+      ORDER BY seq LIMIT $2) next WHERE body IS NULL`,
       r.id,
       FIXED_PER_CLAIM,
     );
