@@ -47,6 +47,7 @@ export class Deliverer {
   private boundaryCheckedAt = -Infinity;
   /** When the promotion clock last ran here (-Infinity: not yet, so the first look starts it). */
   private tickedAt = -Infinity;
+  private lastFailure: string | undefined;
   private prunedAt = -Infinity;
 
   constructor(
@@ -153,12 +154,19 @@ export class Deliverer {
     if (!this.running || this.ticking) return;
     const poll = this.opts.pollMs ?? 1000;
     this.ticking = this.claimRound()
-      .catch((err: unknown) => this.opts.log?.(`webhooks: ${(err as Error).message}`))
+      .then(() => (this.lastFailure = undefined))
+      .catch((err: unknown) => this.failed((err as Error).message))
       .then(async () => {
         const due = Math.min((await this.store.nextDue().catch(() => undefined)) ?? Infinity, this.nextBoundary);
         if (this.running) this.schedule(Math.max(0, Math.min(poll, due - this.now())));
       })
       .finally(() => (this.ticking = undefined));
+  }
+
+  /** A failure of the loop (the database away), said once until another one or a success. */
+  private failed(message: string): void {
+    if (message !== this.lastFailure) this.opts.log?.(`webhooks: ${message}`);
+    this.lastFailure = message;
   }
 
   /** Stops looking and waits for the sends under way. */
