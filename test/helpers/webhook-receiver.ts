@@ -53,7 +53,8 @@ export function selfSignedCert(dir: string): { key: string; cert: string; certFi
 export async function startReceiver(dir: string) {
   const tls = selfSignedCert(dir);
   const received: Received[] = [];
-  const state = { secrets: [] as string[], status: 204, delayMs: 0 };
+  /** `endless`: the answer's body never ends (the sender must stop reading on its own). */
+  const state = { secrets: [] as string[], status: 204, delayMs: 0, endless: false };
   const server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -76,7 +77,13 @@ export async function startReceiver(dir: string) {
         signature: headers['webhook-signature']!,
         verified,
       });
-      setTimeout(() => res.writeHead(state.status).end(), state.delayMs);
+      setTimeout(() => {
+        if (!state.endless) return res.writeHead(state.status).end();
+        res.writeHead(200);
+        const more = () => res.write(Buffer.alloc(16 * 1024, 'x'), () => setImmediate(more));
+        res.on('close', () => res.destroy());
+        more();
+      }, state.delayMs);
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
