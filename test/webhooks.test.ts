@@ -8,11 +8,14 @@ import { Deliverer } from '../server/webhooks/deliverer.ts';
 import { RETRY_DELAYS_MS } from '../server/webhooks/schedule.ts';
 import { demoDb, demoJson, issueKey, tempDir } from './helpers/fixture.ts';
 import { useReceiver } from './helpers/webhook-receiver.ts';
+import { handlerOver, inject } from './helpers/inject.ts';
 
 const PUBLIC = 'https://listings.example';
 const hooks = useReceiver();
 let store: Store;
 let keyId: string;
+let apiKey: string;
+let dbFile: string;
 let clock: number;
 const deliverer = () =>
   new Deliverer(store.webhooks, { publicUrl: PUBLIC, allowPrivate: true, ca: hooks.receiver.ca, now: () => clock });
@@ -24,7 +27,8 @@ const events = () => hooks.receiver.received.map((r) => r.verified);
 beforeEach(async () => {
   const dir = tempDir();
   const { db, file } = demoDb(dir.dir);
-  keyId = issueKey(db, 'wro-1').id;
+  ({ id: keyId, key: apiKey } = issueKey(db, 'wro-1'));
+  dbFile = file;
   db.close();
   store = await openStore(file);
   hooks.receiver.received.length = 0;
@@ -66,7 +70,7 @@ describe('events from changes', () => {
     const [first, second] = events() as {
       type: string;
       data: {
-        listing: { code: string; rent_url: string; free_units: number };
+        listing: { id: string; code: string; rent_url: string; free_units: number };
         changed: string[];
         facility: { id: string };
       };
@@ -79,6 +83,17 @@ describe('events from changes', () => {
     expect(second!.data.listing.code).toBe(b.code);
     expect(second!.data.changed).toContain('free_units');
     expect(second!.data.listing.free_units).toBe(b.free_units);
+    // The Detail the API answers now, byte for byte as JSON: one rendering for both.
+    const api = handlerOver(dbFile, { publicUrl: PUBLIC });
+    try {
+      const url = `/external/listings/${encodeURIComponent(second!.data.listing.id)}`;
+      const answer = await inject(api, { url, headers: { 'x-api-key': apiKey } });
+      expect(answer.status).toBe(200);
+      const body = JSON.parse(answer.body.toString()) as { listing?: unknown };
+      expect(body.listing ?? body).toEqual(second!.data.listing);
+    } finally {
+      api.close();
+    }
 
     wro(json).listings.splice(2, 1);
     const removed = wro(demoJson()).listings[2];
