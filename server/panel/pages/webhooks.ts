@@ -32,7 +32,7 @@ function deliveryRows(tx: Texts, who: Authenticated, log: readonly Delivery[]): 
 <td>${d.next_at ? when(tx, d.next_at) : '-'}</td><td>${d.last_code ?? d.last_error ?? '-'}</td>
 <td>${canManage(who) ? action(who, `/deliveries/${d.id}/replay`, w.replay) : ''}</td></tr>`;
   return html`<div class="scroll" role="region" aria-label="${w.deliveries}" tabindex="0"><table>
-<thead><tr><th scope="col">${w.delivery}</th><th scope="col">${w.type}</th><th scope="col">${w.status}</th><th scope="col">${w.attempts}</th><th scope="col">${w.nextTry}</th><th scope="col">${w.answer}</th><th scope="col"></th></tr></thead>
+<thead><tr><th scope="col">${w.delivery}</th><th scope="col">${w.type}</th><th scope="col">${w.status}</th><th scope="col">${w.attempts}</th><th scope="col">${w.nextTry}</th><th scope="col">${w.answer}</th><th scope="col"><span class="visually-hidden">${w.replay}</span></th></tr></thead>
 <tbody>${log.map(row)}</tbody></table></div>`;
 }
 
@@ -43,11 +43,11 @@ function endpointSection(tx: Texts, who: Authenticated, e: EndpointInfo, log: re
 ${e.disabled_at ? action(who, endpointPath(e, 'enable'), w.enable) : ''} ${action(who, endpointPath(e, 'remove'), w.remove, true)}</p>`
     : '';
   return html`<section class="endpoint" data-endpoint="${e.id}">
-<h3>${e.url}</h3>
+<h2>${e.url}</h2>
 <p data-endpoint-state>${stateOf(tx, e)}</p>
 <p class="muted">${w.events}: ${e.events.join(', ')}</p>
 ${actions}
-<h4>${w.deliveries}</h4>
+<h3>${w.deliveries}</h3>
 ${deliveryRows(tx, who, log)}
 </section>`;
 }
@@ -57,7 +57,7 @@ function addForm(tx: Texts, who: Authenticated, key: KeyInfo): Html {
   const box = (type: string) =>
     html`<label><input type="checkbox" name="events" value="${type}" checked> ${type}</label>`;
   return html`<form method="post" action="${webhooksPath(key.id)}" class="stack">${csrfField(who)}
-<h3>${w.add}</h3>
+<h2>${w.add}</h2>
 <label for="webhook-url">${w.url}</label>
 <input id="webhook-url" name="url" type="url" required placeholder="https://partner.example/hooks">
 <fieldset><legend>${w.events}</legend>${EVENT_TYPES.map(box)}</fieldset>
@@ -81,7 +81,7 @@ ${canManage(who) && !key.revoked_at ? addForm(tx, who, key) : ''}
 /** The one time an endpoint's secret is shown. */
 export function secretBody(tx: Texts, endpoint: EndpointInfo, secret: string): Html {
   const w = webhookTexts(tx.lang);
-  return html`<h3>${w.secretTitle}</h3>
+  return html`<h2>${w.secretTitle}</h2>
 <p role="status"><strong>${w.copyNow}</strong> ${endpoint.url}</p>
 <input id="webhook-secret" readonly value="${secret}" class="secret" aria-label="${w.secretTitle}">
 <panel-copy for="webhook-secret" label="${tx.t.copy}" done-label="${tx.t.copied}"></panel-copy>
