@@ -12,13 +12,18 @@ import { useReceiver } from './helpers/webhook-receiver.ts';
 const fast = useReceiver();
 const slow = useReceiver();
 
+/** The demo data in a temporary file with a key for wro-1, opened as a store. */
+async function demoStore() {
+  const temp = tempDir();
+  const { db, file } = demoDb(temp.dir);
+  const keyId = issueKey(db, 'wro-1').id;
+  db.close();
+  return { temp, keyId, store: await openStore(file) };
+}
+
 describe('isolation', () => {
   it('a receiver that does not answer holds only its endpoint', async () => {
-    const temp = tempDir();
-    const { db, file } = demoDb(temp.dir);
-    const keyId = issueKey(db, 'wro-1').id;
-    db.close();
-    const store = await openStore(file);
+    const { temp, keyId, store } = await demoStore();
     slow.receiver.state.delayMs = 60_000;
     const events = ['listing.updated'];
     const a = await store.webhooks.add({ keyId, url: fast.receiver.url, events }, 'test');
@@ -54,11 +59,7 @@ describe('isolation', () => {
   });
 
   it("reads at most 64 KB of an answer; a revoked key's endpoint gets no more events", async () => {
-    const temp = tempDir();
-    const { db, file } = demoDb(temp.dir);
-    const keyId = issueKey(db, 'wro-1').id;
-    db.close();
-    const store = await openStore(file);
+    const { temp, keyId, store } = await demoStore();
     fast.receiver.received.length = 0;
     fast.receiver.state.endless = true;
     const { endpoint } = await store.webhooks.add(
