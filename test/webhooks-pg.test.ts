@@ -92,4 +92,46 @@ describe('webhooks on PostgreSQL', () => {
     await a.close();
     await b.close();
   });
+
+  it('runs the promotion clock as SQLite does: the boundary found, its events queued once', async () => {
+    const starts = Math.ceil(Date.now() / 1000) * 1000 + 3_600_000;
+    const run = async (store: Store) => {
+      await queueChanges(store, 2);
+      const json = demoJson();
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const listing = json.facilities.find((f: any) => f.id === 'wro-1').listings[0];
+      listing.promotions = [
+        {
+          code: 'SOON',
+          title: 'Soon',
+          terms: null,
+          kind: 'percent',
+          value: 10,
+          from_period: 1,
+          to_period: 1,
+          starts_at: new Date(starts).toISOString().replace('.000', ''),
+          ends_at: null,
+          new_tenants_only: false,
+        },
+      ];
+      await store.applyImport(parseImport(JSON.stringify(json), 'promotion.json'));
+      const before = starts - 60_000;
+      return [
+        await store.webhooks.promotionTick(before),
+        await store.webhooks.nextBoundary(before),
+        await store.webhooks.promotionTick(starts),
+        await store.webhooks.promotionTick(starts + 1000),
+      ];
+    };
+    const pg = await openStore(await postgres.server().newDatabase());
+    const lite = await openStore(join(hooks.dir, 'clock.db'));
+    try {
+      const expected = [0, starts, 2, 0];
+      expect(await run(pg)).toEqual(expected);
+      expect(await run(lite)).toEqual(expected);
+    } finally {
+      await pg.close();
+      await lite.close();
+    }
+  });
 });

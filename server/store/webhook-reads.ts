@@ -49,7 +49,9 @@ export function* watchedFacilities(ids: readonly string[]): Steps<string[]> {
 
 /** Every live endpoint's promotions text, per facility: what the promotion clock looks through for boundaries. */
 export function* watchedPromotions(): Steps<{ facility_id: string; promotions: string }[]> {
+  // Stored as JSON.stringify writes it: a promotion with a start or an end holds `_at":"`; open-ended ones are skipped.
   const rows = yield sql(`SELECT l.facility_id, l.promotions FROM listings l
-    WHERE l.active = 1 AND l.promotions <> '[]' AND l.facility_id IN (SELECT facility_id FROM (${LIVE_ENDPOINTS}) w)`);
+    WHERE l.active = 1 AND l.promotions LIKE '%_at":"%'
+      AND l.facility_id IN (SELECT facility_id FROM (${LIVE_ENDPOINTS}) w)`);
   return rows as { facility_id: string; promotions: string }[];
 }
