@@ -11,6 +11,7 @@ import { panelCommand } from './commands/panel.ts';
 import { serveCommand } from './commands/serve.ts';
 import { snapshotCommand } from './commands/snapshot.ts';
 import { demoCommand } from './commands/demo.ts';
+import { webhooksCommand } from './commands/webhooks.ts';
 import type { Io } from './io.ts';
 import { dbOption, keyPrefixOption, readEnvFrom } from './settings.ts';
 
@@ -55,6 +56,7 @@ export function createProgram(io: Io): Command {
     operatorsCommand(io),
     auditCommand(io),
     panelCommand(io),
+    webhooksCommand(io),
   ]) {
     program.addCommand(sub);
   }

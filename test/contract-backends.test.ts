@@ -39,11 +39,15 @@ function run(args: string[], env: NodeJS.ProcessEnv): string {
 async function backend(db: string): Promise<Backend> {
   const env = { LISTINGS_DB: db, PUBLIC_URL };
   run(['import', DEMO_DATA], env);
-  const key = (facility: string) =>
-    JSON.parse(run(['keys', 'create', '--facility', facility, '--json'], env)) as { key: string; id: string };
-  const reader = key('wro-1');
-  const other = key('ber-1');
-  const revoked = key('wro-1');
+  // The same refs on both backends: a ref is in every keyed answer's headers, made from the key id when not given.
+  const key = (facility: string, ref: string) =>
+    JSON.parse(run(['keys', 'create', '--facility', facility, '--ref', ref, '--json'], env)) as {
+      key: string;
+      id: string;
+    };
+  const reader = key('wro-1', 'reader');
+  const other = key('ber-1', 'other');
+  const revoked = key('wro-1', 'revoked');
   run(['keys', 'revoke', revoked.id], env);
   const server = spawnServer(['serve', '--port', String(await freePort()), '--quiet'], env);
   return {

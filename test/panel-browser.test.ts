@@ -155,4 +155,15 @@ describe.each(PANEL_BROWSERS)('the panel in %s', (name) => {
     expect(existsSync(join(run.published, 'wro-1', 'listings.json'))).toBe(true);
     await checkPage(run.page, 'the published snapshot');
   }, 60_000);
+
+  it("has no axe violations on a key's webhooks page, with an endpoint, a delivery and its secret shown once", async () => {
+    const { info } = await run.store.createKey({ facilityId: 'wro-1', prefix: 'svc', label: 'hooks' });
+    const hook = { keyId: info.id, url: 'https://partner.example/hooks', events: ['listing.updated'] };
+    const { endpoint } = await run.store.webhooks.add(hook, 'test');
+    await run.store.webhooks.sendTest(endpoint.id, 'test');
+    await run.go(`/keys/${info.id}/webhooks`, 'the webhooks page');
+    await run.page.click(`form[action="/webhooks/${endpoint.id}/rotate"] button`);
+    await run.page.waitForSelector('#webhook-secret');
+    await checkPage(run.page, 'the secret shown once');
+  }, 60_000);
 });

@@ -43,12 +43,17 @@ afterAll(async () => {
 async function samplePath(route: Route): Promise<string> {
   const key = (await store.createKey({ facilityId: 'wro-1', prefix: 'svc' })).info.id;
   const listing = (await store.facilityData('wro-1'))!.listings[0]!.id;
+  const hooks = { keyId: key, url: 'https://partner.example/hooks', events: ['listing.updated'] };
+  const endpoint = (await store.webhooks.add(hooks, 'test')).endpoint.id;
+  const delivery = (await store.webhooks.sendTest(endpoint, 'test')).id;
   const path = route.pattern.source
     .replace(/^\^|\$$/g, '')
     .replace(/\(\?:[^()]*\([^()]*\)\)\?/g, '')
     .replace('([a-z0-9-]{1,64})', 'wro-1')
     .replace('(key_[A-Za-z0-9]{1,64})', key)
     .replace('([A-Za-z0-9_-]{1,80})', listing)
+    .replace('(whe_[0-9a-f]{20})', endpoint)
+    .replace('(\\d{1,15})', String(delivery))
     .replace(/\\\//g, '/');
   expect(route.pattern.test(path), `a sample path for ${route.method} ${route.pattern.source}`).toBe(true);
   return path;
@@ -67,6 +72,8 @@ async function state() {
     keys: await store.listKeys(),
     operators: await store.listOperators(),
     facilities: await store.listFacilities(),
+    webhooks: await store.webhooks.list(),
+    deliveries: await store.webhooks.deliveries(undefined, 1000),
     files,
   });
 }
@@ -75,6 +82,7 @@ async function state() {
 function formFor(path: string): Record<string, string> {
   if (path === '/operators/role') return { email: emailOf('viewer'), role: 'viewer' };
   if (path.endsWith('/keys') || /^\/keys\/key_[A-Za-z0-9]+$/.test(path)) return { label: 'matrix' };
+  if (path.endsWith('/webhooks')) return { url: 'https://partner.example/matrix', events: 'listing.updated' };
   return {};
 }
 

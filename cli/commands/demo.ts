@@ -3,6 +3,8 @@ import { Command, Option } from 'commander';
 import { join, relative, resolve } from 'node:path';
 import { loadConfig } from '../../server/config.ts';
 import { startApp } from '../../server/app.ts';
+import { startWebhooks } from '../../server/webhooks/run.ts';
+import { allowPrivateOf } from '../../server/webhooks/settings.ts';
 import { REPO_ROOT } from '../../server/repo.ts';
 import { openDb } from '../../server/store/db.ts';
 import { CLI_ACTOR, type PublishAudit } from '../../server/store/audit.ts';
@@ -151,7 +153,15 @@ export function demoCommand(io: Io): Command {
             'Press Ctrl-C to stop.',
           ].join('\n'),
         );
+        // Webhooks of the demo's keys go out as from `listings serve`.
+        const webhooks = await startWebhooks({
+          db: config.db,
+          publicUrl: config.publicUrl,
+          allowPrivate: allowPrivateOf(io.env, false),
+          log: (l) => io.err(l),
+        });
         await app.stopped;
+        await webhooks.close();
         await closePanel();
         io.err('stopped');
       },

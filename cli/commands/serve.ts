@@ -10,11 +10,14 @@ import { globalsOf } from '../context.ts';
 import type { Io } from '../io.ts';
 import { panelFlagsFromEnv, runPanel } from './panel.ts';
 import { hostOption, portOption, publicUrlOption, trustProxyOption, type Settings } from '../settings.ts';
+import { startWebhooks } from '../../server/webhooks/run.ts';
+import { allowPrivateOf } from '../../server/webhooks/settings.ts';
 
 export interface ServeFlags extends Pick<Settings, 'host' | 'port' | 'publicUrl' | 'trustProxy'> {
   quiet?: boolean;
   workers?: number;
   panel?: boolean;
+  webhooksAllowPrivate?: boolean;
 }
 
 function parseWorkers(value: string): number {
@@ -38,6 +41,7 @@ export function serveCommand(io: Io): Command {
     .option('--workers <n>', 'processes sharing the port (node:cluster); "auto" = one per core', parseWorkers)
     .addOption(trustProxyOption())
     .option('--quiet', 'no request log lines')
+    .option('--webhooks-allow-private', 'let webhooks reach loopback and private addresses (WEBHOOKS_ALLOW_PRIVATE=1)')
     .option('--panel', "also serve the operator's panel, on its own port (PANEL_HOST, PANEL_PORT: 127.0.0.1:8788)")
     .addHelpText(
       'after',
@@ -57,10 +61,21 @@ export function serveCommand(io: Io): Command {
         flags.panel && !isClusterWorker()
           ? runPanel(panelFlagsFromEnv(io.env, config.publicUrl, trustProxy), io, config.db, keyPrefix)
           : undefined;
+      // One deliverer per server, in the primary: workers answer requests only.
+      const startDeliverer = () =>
+        isClusterWorker()
+          ? undefined
+          : startWebhooks({
+              db: config.db,
+              publicUrl: config.publicUrl,
+              allowPrivate: allowPrivateOf(io.env, flags.webhooksAllowPrivate),
+              log: (l) => io.err(l),
+            });
       if (workers > 1 && !isClusterWorker()) {
         // Migrate once here, so that workers never race to do it; it also fails early on a missing or bad file.
         await (await openStore(config.db, { mustExist: true })).close();
         const panel = await startPanel();
+        const webhooks = await startDeliverer();
         try {
           await superviseWorkers(
             workers,
@@ -68,6 +83,7 @@ export function serveCommand(io: Io): Command {
             (l) => io.err(l),
           );
         } finally {
+          await webhooks?.close();
           await panel?.close();
         }
         return;
@@ -84,7 +100,9 @@ export function serveCommand(io: Io): Command {
         await app.close();
         throw err;
       });
+      const webhooks = await startDeliverer();
       await app.stopped;
+      await webhooks?.close();
       await panel?.close();
     });
 }

@@ -10,6 +10,7 @@ import { auditRoute } from './routes-audit.ts';
 import { embedRoutes } from './routes-embed.ts';
 import { keyRoutes } from './routes-keys.ts';
 import { referralRoutes } from './routes-referrals.ts';
+import { webhookRoutes } from './routes-webhooks.ts';
 import { facilitiesBody } from './pages/facilities.ts';
 import { importBody } from './pages/import.ts';
 import { panelPage } from './pages/layout.ts';
@@ -34,6 +35,7 @@ export function pageRoutes(): Route[] {
     { method: 'POST', pattern: new RegExp(`^${FACILITY}/snapshots/publish$`), role: 'manager', run: publish },
     ...keyRoutes(FACILITY),
     ...referralRoutes(),
+    ...webhookRoutes(),
     ...accountRoutes(),
     ...embedRoutes(FACILITY),
   ];

@@ -25,6 +25,12 @@ export const AUDIT_ACTIONS = [
   '2fa.recovery_used',
   '2fa.reset',
   'refused',
+  'webhook.add',
+  'webhook.remove',
+  'webhook.rotate',
+  'webhook.enable',
+  'webhook.replay',
+  'webhook.test',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -63,9 +63,14 @@ describe('openDb', () => {
       'operators',
       'photos',
       'pricing_rules',
+      'referral_clicks',
       'snapshot_kids',
       'snapshot_published',
       'snapshot_versions',
+      'sqlite_sequence',
+      'webhook_clock',
+      'webhook_endpoints',
+      'webhook_outbox',
     ]);
     db.close();
   });

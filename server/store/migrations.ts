@@ -205,6 +205,45 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX referral_clicks_by_day ON referral_clicks (day);
   `,
+  // 11: webhook endpoints of keys (secrets kept to sign with; the previous one signs beside until its time), the
+  // outbox written with the change that causes each event, and how far promotion boundaries have been sent
+  `
+  CREATE TABLE webhook_endpoints (
+    id TEXT PRIMARY KEY,
+    key_id TEXT NOT NULL REFERENCES api_keys(id),
+    facility_id TEXT NOT NULL,
+    url TEXT NOT NULL,
+    events TEXT NOT NULL,
+    secret TEXT NOT NULL,
+    previous_secret TEXT,
+    previous_until INTEGER,
+    created_at TEXT NOT NULL,
+    disabled_at TEXT,
+    disabled_reason TEXT,
+    lease_until INTEGER NOT NULL DEFAULT 0,
+    lease_by TEXT
+  ) STRICT;
+  CREATE INDEX webhook_endpoints_by_facility ON webhook_endpoints (facility_id);
+  CREATE TABLE webhook_outbox (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL,
+    endpoint_id TEXT NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+    subject TEXT NOT NULL,
+    type TEXT NOT NULL,
+    event TEXT NOT NULL,
+    body TEXT,
+    status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_at INTEGER NOT NULL,
+    last_code INTEGER,
+    last_error TEXT,
+    last_at INTEGER,
+    created_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX webhook_outbox_queue ON webhook_outbox (endpoint_id, status, seq);
+  CREATE INDEX webhook_outbox_subject ON webhook_outbox (endpoint_id, subject, status);
+  CREATE TABLE webhook_clock (id INTEGER PRIMARY KEY CHECK (id = 1), checked_until INTEGER NOT NULL) STRICT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -49,6 +49,9 @@ import { appendAuditRowsPg, auditPagePg } from './pg/audit.ts';
 import type { LoginGate, LoginLimits } from '../domain/login-limits.ts';
 import { beginLogin, loginSucceeded } from './login-limits.ts';
 import { beginLoginPg, loginSucceededPg } from './pg/login-limits.ts';
+import { pgWebhooks, sqliteWebhooks, type WebhookStore } from './webhook-store.ts';
+import { importEventsAfter, importEventsBefore } from './webhook-import.ts';
+import { runSqlite } from './steps.ts';
 
 export type NewKey = NewKeyOptions;
 
@@ -88,6 +91,8 @@ export interface Store extends AccountStore {
   beginLogin(account: string, address: string, limits: LoginLimits, now: Date): Promise<LoginGate>;
   /** The password was right: the account's failures and this try's count on its address are cleared. */
   loginSucceeded(account: string, attempt: number): Promise<void>;
+  /** Webhook endpoints of keys and their outbox (an import queues its events in its own transaction). */
+  readonly webhooks: WebhookStore;
   close(): Promise<void>;
 }
 
@@ -103,7 +108,10 @@ export async function openStore(location: string, options: OpenOptions = {}): Pr
     schemaVersion: async () => schemaVersionOf(db),
     applyImport: async (file, actor = CLI_ACTOR) =>
       audited(() => {
-        const summary = applyImport(db, file);
+        const now = new Date();
+        const before = runSqlite(db, importEventsBefore(file.facilities.map((f) => f.id)));
+        const summary = applyImport(db, file, now);
+        runSqlite(db, importEventsAfter(before, now.getTime()));
         appendAudit(db, importAudit(actor, file, summary));
         return summary;
       }),
@@ -141,6 +149,7 @@ export async function openStore(location: string, options: OpenOptions = {}): Pr
     ...sqliteAccounts(db),
     beginLogin: async (account, address, limits, now) => beginLogin(db, account, address, limits, now),
     loginSucceeded: async (account, attempt) => loginSucceeded(db, account, attempt),
+    webhooks: sqliteWebhooks(db),
     close: async () => void db.close(),
   };
 }
@@ -181,6 +190,7 @@ function pgStore(pool: Pool, location: string): Store {
     ...pgAccounts(pool, named),
     beginLogin: named((account, address, limits, now) => beginLoginPg(pool, account, address, limits, now)),
     loginSucceeded: named((account, attempt) => loginSucceededPg(pool, account, attempt)),
+    webhooks: pgWebhooks(pool, (p) => p.catch((err: unknown) => Promise.reject(pgFailure(err, location)))),
     close: () => {
       mirror?.close();
       return pool.end();

@@ -8,6 +8,8 @@ import type { Authenticated } from '../auth.ts';
 import type { Texts } from '../i18n/i18n.ts';
 import { DEFAULT_EMBED, embedSnippet } from '../../../shared/embed-options.ts';
 import { canManage, csrfField, when } from './layout.ts';
+import { webhookTexts } from '../i18n/webhooks.ts';
+import { webhooksPath } from './webhooks.ts';
 
 const keyPath = (k: KeyInfo, action = '') => `/keys/${encodeURIComponent(k.id)}${action}`;
 const rateOf = (k: KeyInfo) => (k.rate_per_s === null ? '' : formatRate(k.rate_per_s));
@@ -61,7 +63,8 @@ function keyRow(tx: Texts, who: Authenticated, k: KeyInfo): Html {
 <td>${when(tx, k.created_at)}</td>
 <td>${lastUsedText(tx, k.last_used_at)}</td>
 <td>${k.allowed_origins.join(', ') || t.anyOrigin}</td>
-<td>${limitText(tx, k)}</td>`;
+<td>${limitText(tx, k)}</td>
+<td><a href="${webhooksPath(k.id)}">${webhookTexts(tx.lang).webhooks}</a></td>`;
   if (k.revoked_at || !canManage(who))
     return html`<tr${k.revoked_at ? html` class="inactive"` : ''}>${cells}<td></td></tr>`;
   return html`<tr>${cells}<td>
@@ -84,7 +87,7 @@ function keysTable(tx: Texts, who: Authenticated, keys: readonly KeyInfo[]): Htm
   const { t } = tx;
   return html`<div class="scroll" role="region" aria-label="${t.keysTable}" tabindex="0">
 <table class="keys">
-<thead><tr><th scope="col">${t.key}</th><th scope="col">${t.state}</th><th scope="col">${t.created}</th><th scope="col">${t.lastUsed}</th><th scope="col">${t.origins}</th><th scope="col">${t.rate}</th><th scope="col">${t.actions}</th></tr></thead>
+<thead><tr><th scope="col">${t.key}</th><th scope="col">${t.state}</th><th scope="col">${t.created}</th><th scope="col">${t.lastUsed}</th><th scope="col">${t.origins}</th><th scope="col">${t.rate}</th><th scope="col">${webhookTexts(tx.lang).webhooks}</th><th scope="col">${t.actions}</th></tr></thead>
 <tbody>${activeFirst(keys).map((k) => keyRow(tx, who, k))}</tbody>
 </table>
 </div>`;

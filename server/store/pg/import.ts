@@ -8,6 +8,8 @@ import { recordChange } from './changes.ts';
 import { pgInsertFromJson, TABLES } from './tables.ts';
 import { CLI_ACTOR, importAudit } from '../audit.ts';
 import { appendAuditPg } from './audit.ts';
+import { runPg } from '../steps.ts';
+import { importEventsAfter, importEventsBefore } from '../webhook-import.ts';
 
 /** Facilities written per round of statements: bounds one statement's JSON while keeping round trips few. */
 const FACILITIES_PER_ROUND = 100;
@@ -42,10 +44,12 @@ export async function importPg(
   return inTransaction(pool, async (c) => {
     // First, so that the counter's row lock orders this import after any write still in progress.
     await recordChange(c, { facilities: file.facilities.map((f) => f.id) });
+    const before = await runPg(c, importEventsBefore(file.facilities.map((f) => f.id)));
     const summary: ImportSummary = { facilities: file.facilities.length, listings: 0, deactivated: 0 };
     for (let i = 0; i < file.facilities.length; i += FACILITIES_PER_ROUND) {
       await importRound(c, file.facilities.slice(i, i + FACILITIES_PER_ROUND), importedAt, summary);
     }
+    await runPg(c, importEventsAfter(before, now.getTime()));
     await appendAuditPg(c, importAudit(actor, file, summary, now));
     return summary;
   });

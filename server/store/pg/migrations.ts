@@ -211,6 +211,44 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX referral_clicks_by_day ON referral_clicks (day);
   `,
+  // 11: webhook endpoints of keys, the outbox written with the change that causes each event, the promotion clock
+  `
+  CREATE TABLE webhook_endpoints (
+    id text PRIMARY KEY,
+    key_id text NOT NULL REFERENCES api_keys(id),
+    facility_id text NOT NULL,
+    url text NOT NULL,
+    events text NOT NULL,
+    secret text NOT NULL,
+    previous_secret text,
+    previous_until bigint,
+    created_at text NOT NULL,
+    disabled_at text,
+    disabled_reason text,
+    lease_until bigint NOT NULL DEFAULT 0,
+    lease_by text
+  );
+  CREATE INDEX webhook_endpoints_by_facility ON webhook_endpoints (facility_id);
+  CREATE TABLE webhook_outbox (
+    seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id text NOT NULL,
+    endpoint_id text NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+    subject text NOT NULL,
+    type text NOT NULL,
+    event text NOT NULL,
+    body text,
+    status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
+    attempts integer NOT NULL DEFAULT 0,
+    next_at bigint NOT NULL,
+    last_code integer,
+    last_error text,
+    last_at bigint,
+    created_at bigint NOT NULL
+  );
+  CREATE INDEX webhook_outbox_queue ON webhook_outbox (endpoint_id, status, seq);
+  CREATE INDEX webhook_outbox_subject ON webhook_outbox (endpoint_id, subject, status);
+  CREATE TABLE webhook_clock (id integer PRIMARY KEY CHECK (id = 1), checked_until bigint NOT NULL);
+  `,
 ];
 
 // Versioned together: a program knows the same number of migrations in both dialects.

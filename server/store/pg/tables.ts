@@ -94,6 +94,20 @@ export const TABLES = {
   // Without its id: an id only names a try in flight, and PostgreSQL numbers the copies.
   login_failures: ['scope', 'subject', 'at'],
   audit_log: ['id', 'at', 'actor', 'action', 'facility_id', 'key_id', 'detail'],
+  // Without the lease: a claim names a node of the old database.
+  webhook_endpoints: [
+    'id',
+    'key_id',
+    'facility_id',
+    'url',
+    'events',
+    'secret',
+    'previous_secret',
+    'previous_until',
+    'created_at',
+    'disabled_at',
+    'disabled_reason',
+  ],
 } as const;
 
 export type Table = keyof typeof TABLES;
@@ -101,7 +115,10 @@ export type Table = keyof typeof TABLES;
 /** What a serving node answers from, in an order that foreign keys accept. */
 export const SERVED_TABLES = ['facilities', 'pricing_rules', 'listings', 'photos', 'api_keys'] as const;
 
-/** Everything but sessions (operators log in again, so a session ended on the old file stays ended), in foreign-key order. */
+/**
+ * Everything but sessions (operators log in again, so a session ended on the old file stays ended) and the webhook
+ * outbox (events still pending there are not carried over), in foreign-key order.
+ */
 export const ALL_TABLES = [
   ...SERVED_TABLES,
   'snapshot_versions',
@@ -111,6 +128,7 @@ export const ALL_TABLES = [
   'login_failures',
   'audit_log',
   'referral_clicks',
+  'webhook_endpoints',
 ] as const;
 
 /** Tables whose generated ids are copied as they are: the audit log keeps its ids, and so its order. */

@@ -1,0 +1,106 @@
+// A key's webhooks in the panel: the page, and the actions the CLI's `webhooks` commands take, audited as the operator.
+import { EVENT_TYPES } from '../domain/webhook-events.ts';
+import { ListingsError } from '../errors.ts';
+import { checkEndpointUrl } from '../webhooks/address.ts';
+import { allowPrivateOf } from '../webhooks/settings.ts';
+import type { PanelContext, Route } from './context.ts';
+import { htmlAnswer, plain, redirect, type PanelResponse } from './http.ts';
+import { panelPage } from './pages/layout.ts';
+import { secretBody, webhooksBody, webhooksPath } from './pages/webhooks.ts';
+import { webhookTexts } from './i18n/webhooks.ts';
+import type { EndpointInfo } from '../store/webhook-endpoints.ts';
+
+const KEY = '/keys/(key_[A-Za-z0-9]{1,64})/webhooks';
+const ENDPOINT = '/webhooks/(whe_[0-9a-f]{20})';
+/** Deliveries shown per endpoint: the newest. */
+const LOG_SHOWN = 20;
+
+async function keyOf(c: PanelContext, id: string) {
+  return (await c.store.listKeys()).find((k) => k.id === id);
+}
+
+async function page(c: PanelContext, keyId: string): Promise<PanelResponse> {
+  const key = await keyOf(c, keyId);
+  if (!key) return plain(404, 'No such key.');
+  const endpoints = await c.store.webhooks.list(key.id);
+  const logs = await Promise.all(endpoints.map((e) => c.store.webhooks.deliveries(e.id, LOG_SHOWN)));
+  const body = webhooksBody(
+    c.tx,
+    c.who,
+    key,
+    endpoints.map((endpoint, i) => ({ endpoint, log: logs[i]! })),
+  );
+  const title = webhookTexts(c.tx.lang).title(`${key.label || c.tx.t.unlabelled} …${key.hint}`);
+  return htmlAnswer(panelPage(c.tx, title, body, c.who));
+}
+
+const secretPage = (c: PanelContext, e: EndpointInfo, secret: string) =>
+  htmlAnswer(panelPage(c.tx, webhookTexts(c.tx.lang).secretTitle, secretBody(c.tx, e, secret), c.who));
+
+/** Runs an endpoint's action, then shows its key's page again. */
+const onEndpoint =
+  (act: (c: PanelContext, id: string, actor: string) => Promise<unknown>) =>
+  async (c: PanelContext, _req: unknown, [id]: string[]): Promise<PanelResponse> => {
+    const endpoint = (await c.store.webhooks.list()).find((e) => e.id === id);
+    if (!endpoint) return plain(404, 'No such endpoint.');
+    await act(c, endpoint.id, c.who.operator.email);
+    return redirect(webhooksPath(endpoint.key_id));
+  };
+
+export function webhookRoutes(): Route[] {
+  return [
+    { method: 'GET', pattern: new RegExp(`^${KEY}$`), role: 'viewer', run: (c, _req, [id]) => page(c, id!) },
+    {
+      method: 'POST',
+      pattern: new RegExp(`^${KEY}$`),
+      role: 'manager',
+      run: async (c, _req, [id]) => {
+        const form = c.form();
+        const events = form.getAll('events').filter((t) => (EVENT_TYPES as readonly string[]).includes(t));
+        if (events.length === 0)
+          throw new ListingsError('invalid_events', `events: choose at least one of ${EVENT_TYPES.join(', ')}`);
+        // The same development setting as the CLI's and the server's, from the panel's environment.
+        const url = checkEndpointUrl(form.get('url') ?? '', allowPrivateOf(process.env, false));
+        const { endpoint, secret } = await c.store.webhooks.add({ keyId: id!, url, events }, c.who.operator.email);
+        return secretPage(c, endpoint, secret);
+      },
+    },
+    {
+      method: 'POST',
+      pattern: new RegExp(`^${ENDPOINT}/rotate$`),
+      role: 'manager',
+      run: async (c, _req, [id]) => {
+        const { endpoint, secret } = await c.store.webhooks.rotate(id!, c.who.operator.email);
+        return secretPage(c, endpoint, secret);
+      },
+    },
+    {
+      method: 'POST',
+      pattern: new RegExp(`^${ENDPOINT}/test$`),
+      role: 'manager',
+      run: onEndpoint((c, id, who) => c.store.webhooks.sendTest(id, who)),
+    },
+    {
+      method: 'POST',
+      pattern: new RegExp(`^${ENDPOINT}/enable$`),
+      role: 'manager',
+      run: onEndpoint((c, id, who) => c.store.webhooks.enable(id, who)),
+    },
+    {
+      method: 'POST',
+      pattern: new RegExp(`^${ENDPOINT}/remove$`),
+      role: 'manager',
+      run: onEndpoint((c, id, who) => c.store.webhooks.remove(id, who)),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/deliveries\/(\d{1,15})\/replay$/,
+      role: 'manager',
+      run: async (c, _req, [id]) => {
+        const d = await c.store.webhooks.replay(Number(id), c.who.operator.email);
+        const endpoint = (await c.store.webhooks.list()).find((e) => e.id === d.endpoint_id)!;
+        return redirect(webhooksPath(endpoint.key_id));
+      },
+    },
+  ];
+}

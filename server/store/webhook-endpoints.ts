@@ -1,0 +1,148 @@
+// Webhook endpoints of keys: added with a secret shown once, rotated (the old secret signs beside for a day), removed;
+// each change with its audit row, on either database.
+import { randomBytes } from 'node:crypto';
+import { ListingsError } from '../errors.ts';
+import type { AuditAction } from './audit.ts';
+import { sql, type Row, type Steps } from './steps.ts';
+
+/** How long a rotated-out secret keeps signing beside the new one. */
+const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+/** Endpoints one key may have: a partner needs a few, not a fan-out. */
+const ENDPOINTS_PER_KEY = 10;
+
+export interface EndpointInfo {
+  id: string;
+  key_id: string;
+  facility_id: string;
+  url: string;
+  events: string[];
+  created_at: string;
+  /** Set when 410 Gone or the last retry disabled it; `disabled_reason` says which. */
+  disabled_at: string | null;
+  disabled_reason: string | null;
+  /** Until when the previous secret signs too (null: no rotation under way). */
+  previous_until: string | null;
+}
+
+const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
+
+function endpointOf(r: Row): EndpointInfo {
+  const until = r.previous_until === null ? null : Number(r.previous_until);
+  return {
+    id: r.id as string,
+    key_id: r.key_id as string,
+    facility_id: r.facility_id as string,
+    url: r.url as string,
+    events: JSON.parse(r.events as string) as string[],
+    created_at: r.created_at as string,
+    disabled_at: r.disabled_at as string | null,
+    disabled_reason: r.disabled_reason as string | null,
+    previous_until: until === null ? null : new Date(until).toISOString(),
+  };
+}
+
+export function* auditSteps(
+  action: AuditAction,
+  actor: string,
+  e: EndpointInfo,
+  now: number,
+  detail: Record<string, unknown> = { endpoint: e.id, url: e.url },
+): Steps<void> {
+  yield sql(
+    'INSERT INTO audit_log (at, actor, action, facility_id, key_id, detail) VALUES ($1, $2, $3, $4, $5, $6)',
+    new Date(now).toISOString(),
+    actor,
+    action,
+    e.facility_id,
+    e.key_id,
+    JSON.stringify(detail),
+  );
+}
+
+export function* endpointSteps(id: string): Steps<EndpointInfo> {
+  const [row] = yield sql('SELECT * FROM webhook_endpoints WHERE id = $1', id);
+  if (!row) throw new ListingsError('unknown_endpoint', `endpoint ${id}: no such webhook endpoint`);
+  return endpointOf(row);
+}
+
+export interface NewEndpoint {
+  keyId: string;
+  url: string;
+  events: readonly string[];
+}
+
+export function* addEndpointSteps(
+  opts: NewEndpoint,
+  actor: string,
+  now: number,
+): Steps<{ endpoint: EndpointInfo; secret: string }> {
+  const [key] = yield sql('SELECT facility_id, revoked_at FROM api_keys WHERE id = $1', opts.keyId);
+  if (!key || key.revoked_at !== null)
+    throw new ListingsError('unknown_key', `--key: ${opts.keyId} is not a key in use (see listings keys list)`);
+  const [count] = yield sql('SELECT count(*) AS n FROM webhook_endpoints WHERE key_id = $1', opts.keyId);
+  if (Number(count!.n) >= ENDPOINTS_PER_KEY)
+    throw new ListingsError('too_many_endpoints', `--key: ${opts.keyId} has ${ENDPOINTS_PER_KEY} endpoints already`);
+  const id = `whe_${randomBytes(10).toString('hex')}`;
+  const secret = newSecret();
+  const [row] = yield sql(
+    `INSERT INTO webhook_endpoints (id, key_id, facility_id, url, events, secret, created_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+    id,
+    opts.keyId,
+    key.facility_id,
+    opts.url,
+    JSON.stringify(opts.events),
+    secret,
+    new Date(now).toISOString(),
+  );
+  const endpoint = endpointOf(row!);
+  yield* auditSteps('webhook.add', actor, endpoint, now, { endpoint: id, url: opts.url, events: opts.events });
+  return { endpoint, secret };
+}
+
+export function* listEndpointsSteps(keyId?: string): Steps<EndpointInfo[]> {
+  const rows = keyId
+    ? yield sql('SELECT * FROM webhook_endpoints WHERE key_id = $1 ORDER BY created_at, id', keyId)
+    : yield sql('SELECT * FROM webhook_endpoints ORDER BY created_at, id');
+  return rows.map(endpointOf);
+}
+
+export function* removeEndpointSteps(id: string, actor: string, now: number): Steps<EndpointInfo> {
+  const endpoint = yield* endpointSteps(id);
+  yield sql('DELETE FROM webhook_outbox WHERE endpoint_id = $1', id);
+  yield sql('DELETE FROM webhook_endpoints WHERE id = $1', id);
+  yield* auditSteps('webhook.remove', actor, endpoint, now);
+  return endpoint;
+}
+
+/** A new secret; the current one keeps signing beside it for a day, so receivers can switch without a gap. */
+export function* rotateSecretSteps(
+  id: string,
+  actor: string,
+  now: number,
+): Steps<{ endpoint: EndpointInfo; secret: string }> {
+  yield* endpointSteps(id);
+  const secret = newSecret();
+  const [row] = yield sql(
+    `UPDATE webhook_endpoints SET previous_secret = secret, previous_until = $2, secret = $3 WHERE id = $1 RETURNING *`,
+    id,
+    now + ROTATION_OVERLAP_MS,
+    secret,
+  );
+  const endpoint = endpointOf(row!);
+  yield* auditSteps('webhook.rotate', actor, endpoint, now);
+  return { endpoint, secret };
+}
+
+/** Delivers again after a 410 or the last retry: its pending events go out from the oldest. */
+export function* enableEndpointSteps(id: string, actor: string, now: number): Steps<EndpointInfo> {
+  yield* endpointSteps(id);
+  yield sql("UPDATE webhook_outbox SET next_at = $2 WHERE endpoint_id = $1 AND status = 'pending'", id, now);
+  const [row] = yield sql(
+    'UPDATE webhook_endpoints SET disabled_at = NULL, disabled_reason = NULL WHERE id = $1 RETURNING *',
+    id,
+  );
+  const endpoint = endpointOf(row!);
+  yield* auditSteps('webhook.enable', actor, endpoint, now);
+  return endpoint;
+}

@@ -1,0 +1,243 @@
+// The webhook outbox on either database: events queued (one pending per endpoint and subject), claimed by one node
+// per endpoint, attempted in order, and the delivery log the CLI and the panel show.
+import { randomBytes } from 'node:crypto';
+import { ListingsError } from '../errors.ts';
+import type { ChangeEvent } from '../domain/webhook-events.ts';
+import { auditSteps, endpointSteps } from './webhook-endpoints.ts';
+import { LIVE_ENDPOINTS } from './webhook-reads.ts';
+import { SKIP_LOCKED, sql, type Row, type Steps } from './steps.ts';
+
+export interface Delivery {
+  /** The delivery's number (`webhooks replay` takes it); `message_id` is the `webhook-id` header. */
+  id: number;
+  message_id: string;
+  endpoint_id: string;
+  type: string;
+  subject: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  next_at: string | null;
+  last_code: number | null;
+  last_error: string | null;
+  last_at: string | null;
+  created_at: string;
+}
+
+/** What a node sends for a claimed endpoint: its secrets (the previous one while a rotation lasts). */
+export interface ClaimedEndpoint {
+  id: string;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_until: number | null;
+}
+
+export interface Outgoing {
+  seq: number;
+  id: string;
+  event: string;
+  body: string | null;
+  attempts: number;
+  nextAt: number;
+}
+
+/** How an attempt ended: delivered, to be tried again at `nextAt`, or failed (and the endpoint disabled). */
+export interface Attempt {
+  status: Delivery['status'];
+  at: number;
+  nextAt: number;
+  code: number | null;
+  error: string | null;
+  disable: string | null;
+}
+
+const iso = (ms: unknown) => (ms === null ? null : new Date(Number(ms)).toISOString());
+const newMessageId = () => `msg_${randomBytes(16).toString('hex')}`;
+
+function deliveryOf(r: Row): Delivery {
+  const status = r.status as Delivery['status'];
+  return {
+    id: Number(r.seq),
+    message_id: r.id as string,
+    endpoint_id: r.endpoint_id as string,
+    type: r.type as string,
+    subject: r.subject as string,
+    status,
+    attempts: Number(r.attempts),
+    next_at: status === 'pending' ? iso(r.next_at) : null,
+    last_code: r.last_code === null ? null : Number(r.last_code),
+    last_error: r.last_error as string | null,
+    last_at: iso(r.last_at),
+    created_at: iso(r.created_at)!,
+  };
+}
+
+const INSERT = `INSERT INTO webhook_outbox (id, endpoint_id, subject, type, event, body, next_at, created_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING *`;
+
+/**
+ * Queues each event for every live endpoint of the facility that wants its type. Coalescing: an event not yet tried
+ * for the same endpoint and subject is replaced by the newer one (its `changed` the union of both; an added listing
+ * stays `listing.added`), so pending events per endpoint never exceed the facility's listings plus one.
+ */
+export function* queueEventsSteps(facilityId: string, events: readonly ChangeEvent[], now: number): Steps<number> {
+  if (events.length === 0) return 0;
+  const endpoints = yield sql(`SELECT id, events FROM (${LIVE_ENDPOINTS}) w WHERE facility_id = $1`, facilityId);
+  let queued = 0;
+  for (const e of endpoints) {
+    const wanted = new Set(JSON.parse(e.events as string) as string[]);
+    for (const ev of events) {
+      if (!wanted.has(ev.type)) continue;
+      const [old] = yield sql(
+        `DELETE FROM webhook_outbox WHERE endpoint_id = $1 AND subject = $2 AND status = 'pending' AND body IS NULL
+        RETURNING type, event`,
+        e.id,
+        ev.subject,
+      );
+      const prior = old && (JSON.parse(old.event as string) as { data: { changed: string[] } });
+      const changed = prior ? [...new Set([...prior.data.changed, ...ev.changed])] : ev.changed;
+      const type = old?.type === 'listing.added' && ev.type === 'listing.updated' ? 'listing.added' : ev.type;
+      const event = { type, timestamp: new Date(now).toISOString(), data: { ...ev.data, changed } };
+      yield sql(INSERT, newMessageId(), e.id, ev.subject, type, JSON.stringify(event), null, now);
+      queued++;
+    }
+  }
+  return queued;
+}
+
+/** Events whose bytes one claim fixes, per endpoint: more than a lease's sends. */
+const FIXED_PER_CLAIM = 50;
+
+/**
+ * Leases up to `limit` endpoints whose oldest pending event is due, for this node alone until `leaseUntil`, and fixes
+ * the bytes of their next events (`bodyOf`) before any is sent: every retry and replay of an id sends the same bytes,
+ * and an event taken for sending is no longer replaced by a newer one.
+ */
+export function* claimSteps(
+  node: string,
+  now: number,
+  leaseUntil: number,
+  limit: number,
+  bodyOf: (event: string) => string,
+): Steps<ClaimedEndpoint[]> {
+  const rows = yield sql(
+    `UPDATE webhook_endpoints SET lease_until = $1, lease_by = $2 WHERE id IN (
+      SELECT e.id FROM webhook_endpoints e WHERE e.disabled_at IS NULL AND e.lease_until < $3
+        AND (SELECT o.next_at FROM webhook_outbox o WHERE o.endpoint_id = e.id AND o.status = 'pending'
+          ORDER BY o.seq LIMIT 1) <= $3
+      ORDER BY e.id LIMIT $4 ${SKIP_LOCKED})
+    RETURNING id, url, secret, previous_secret, previous_until`,
+    leaseUntil,
+    node,
+    now,
+    limit,
+  );
+  for (const r of rows) {
+    // Among the next events only: a failing endpoint's claims never fix more than these (coalescing keeps the rest).
+    const unfixed = yield sql(
+      `SELECT seq, event FROM (SELECT seq, event, body FROM webhook_outbox WHERE endpoint_id = $1 AND status = 'pending'
+      ORDER BY seq LIMIT $2) next WHERE body IS NULL`,
+      r.id,
+      FIXED_PER_CLAIM,
+    );
+    for (const u of unfixed)
+      yield sql('UPDATE webhook_outbox SET body = $2 WHERE seq = $1', u.seq, bodyOf(u.event as string));
+  }
+  return rows.map((r) => ({
+    id: r.id as string,
+    url: r.url as string,
+    secret: r.secret as string,
+    previous_secret: r.previous_secret as string | null,
+    previous_until: r.previous_until === null ? null : Number(r.previous_until),
+  }));
+}
+
+export function* headSteps(endpointId: string): Steps<Outgoing | undefined> {
+  const [r] = yield sql(
+    `SELECT seq, id, event, body, attempts, next_at FROM webhook_outbox WHERE endpoint_id = $1 AND status = 'pending'
+    ORDER BY seq LIMIT 1`,
+    endpointId,
+  );
+  if (!r) return undefined;
+  const { id, event, body } = r as { id: string; event: string; body: string | null };
+  return { seq: Number(r.seq), id, event, body, attempts: Number(r.attempts), nextAt: Number(r.next_at) };
+}
+
+export function* recordAttemptSteps(seq: number, endpointId: string, a: Attempt): Steps<void> {
+  yield sql(
+    `UPDATE webhook_outbox SET status = $2, attempts = attempts + 1, next_at = $3, last_code = $4, last_error = $5,
+      last_at = $6 WHERE seq = $1`,
+    seq,
+    a.status,
+    a.nextAt,
+    a.code,
+    a.error,
+    a.at,
+  );
+  if (a.disable)
+    yield sql(
+      'UPDATE webhook_endpoints SET disabled_at = $2, disabled_reason = $3 WHERE id = $1',
+      endpointId,
+      new Date(a.at).toISOString(),
+      a.disable,
+    );
+}
+
+export function* releaseSteps(endpointId: string, node: string): Steps<void> {
+  yield sql('UPDATE webhook_endpoints SET lease_until = 0 WHERE id = $1 AND lease_by = $2', endpointId, node);
+}
+
+/** Who holds a lease now (a node's `host:pid:tag`), so a restarted node can free those of its host's dead processes. */
+export function* leaseHoldersSteps(now: number): Steps<{ id: string; node: string }[]> {
+  const rows = yield sql('SELECT id, lease_by FROM webhook_endpoints WHERE lease_until >= $1', now);
+  return rows.map((r) => ({ id: r.id as string, node: r.lease_by as string }));
+}
+
+/** When the earliest due event of an endpoint no node holds falls (undefined: none pending). */
+export function* nextDueSteps(): Steps<number | undefined> {
+  const [r] = yield sql(`SELECT min(h) AS due FROM (SELECT (SELECT o.next_at FROM webhook_outbox o
+    WHERE o.endpoint_id = e.id AND o.status = 'pending' ORDER BY o.seq LIMIT 1) AS h
+    FROM webhook_endpoints e WHERE e.disabled_at IS NULL) heads`);
+  return r?.due === null || r?.due === undefined ? undefined : Number(r.due);
+}
+
+export function* deliveriesSteps(endpointId: string | undefined, limit: number): Steps<Delivery[]> {
+  const rows = endpointId
+    ? yield sql('SELECT * FROM webhook_outbox WHERE endpoint_id = $1 ORDER BY seq DESC LIMIT $2', endpointId, limit)
+    : yield sql('SELECT * FROM webhook_outbox ORDER BY seq DESC LIMIT $1', limit);
+  return rows.map(deliveryOf);
+}
+
+/** Sends a delivery again as a new entry of the log, with the same `webhook-id` and the same bytes. */
+export function* replaySteps(seq: number, actor: string, now: number): Steps<Delivery> {
+  const [r] = yield sql('SELECT * FROM webhook_outbox WHERE seq = $1', seq);
+  if (!r) throw new ListingsError('unknown_delivery', `delivery ${seq}: no such delivery`);
+  const endpoint = yield* endpointSteps(r.endpoint_id as string);
+  const body = (r.body as string | null) ?? null;
+  const [row] = yield sql(INSERT, r.id, r.endpoint_id, r.subject, r.type, r.event, body, now);
+  yield* auditSteps('webhook.replay', actor, endpoint, now, { endpoint: endpoint.id, delivery: seq, message: r.id });
+  return deliveryOf(row!);
+}
+
+/** Queues a `webhook.test` event for the endpoint: what a receiver checks its verification with. */
+export function* testEventSteps(endpointId: string, actor: string, now: number): Steps<Delivery> {
+  const endpoint = yield* endpointSteps(endpointId);
+  const event = { type: 'webhook.test', timestamp: new Date(now).toISOString(), data: { endpoint: endpoint.id } };
+  const [row] = yield sql(
+    INSERT,
+    newMessageId(),
+    endpoint.id,
+    endpoint.id,
+    event.type,
+    JSON.stringify(event),
+    null,
+    now,
+  );
+  yield* auditSteps('webhook.test', actor, endpoint, now);
+  return deliveryOf(row!);
+}
+
+/** Finished deliveries older than `before` leave the log: the table holds what is pending and a window of history. */
+export function* pruneSteps(before: number): Steps<void> {
+  yield sql("DELETE FROM webhook_outbox WHERE status <> 'pending' AND created_at < $1", before);
+}

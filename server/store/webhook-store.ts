@@ -1,0 +1,98 @@
+// Webhook endpoints and their outbox behind one interface: each operation is written once (as steps) and run on
+// SQLite or on PostgreSQL, in a transaction.
+import type { Db } from './db.ts';
+import { inTransaction, type Pool } from './pg/connect.ts';
+import { runPg, runSqlite, type Steps } from './steps.ts';
+import {
+  addEndpointSteps,
+  enableEndpointSteps,
+  listEndpointsSteps,
+  removeEndpointSteps,
+  rotateSecretSteps,
+  type EndpointInfo,
+  type NewEndpoint,
+} from './webhook-endpoints.ts';
+import {
+  claimSteps,
+  deliveriesSteps,
+  headSteps,
+  leaseHoldersSteps,
+  nextDueSteps,
+  pruneSteps,
+  recordAttemptSteps,
+  releaseSteps,
+  replaySteps,
+  testEventSteps,
+  type Attempt,
+  type ClaimedEndpoint,
+  type Delivery,
+  type Outgoing,
+} from './webhook-outbox.ts';
+import { nextBoundarySteps, promotionTickSteps } from './webhook-clock.ts';
+
+type Run = <T>(steps: Steps<T>) => Promise<T>;
+/** Writes take the write lock from their start (SQLite's IMMEDIATE); reads take none, so an idle server writes nothing. */
+interface Runners {
+  write: Run;
+  read: Run;
+}
+
+export interface WebhookStore {
+  add(opts: NewEndpoint, actor: string, now?: number): Promise<{ endpoint: EndpointInfo; secret: string }>;
+  list(keyId?: string): Promise<EndpointInfo[]>;
+  remove(id: string, actor: string, now?: number): Promise<EndpointInfo>;
+  rotate(id: string, actor: string, now?: number): Promise<{ endpoint: EndpointInfo; secret: string }>;
+  enable(id: string, actor: string, now?: number): Promise<EndpointInfo>;
+  deliveries(endpointId?: string, limit?: number): Promise<Delivery[]>;
+  replay(deliveryId: number, actor: string, now?: number): Promise<Delivery>;
+  sendTest(endpointId: string, actor: string, now?: number): Promise<Delivery>;
+  /** `bodyOf` makes an event's bytes from its stored form (the sender completes its URLs). */
+  claim(
+    node: string,
+    now: number,
+    leaseUntil: number,
+    limit: number,
+    bodyOf: (event: string) => string,
+  ): Promise<ClaimedEndpoint[]>;
+  head(endpointId: string): Promise<Outgoing | undefined>;
+  recordAttempt(seq: number, endpointId: string, attempt: Attempt): Promise<void>;
+  release(endpointId: string, node: string): Promise<void>;
+  leaseHolders(now: number): Promise<{ id: string; node: string }[]>;
+  nextDue(): Promise<number | undefined>;
+  nextBoundary(from: number): Promise<number | undefined>;
+  promotionTick(now: number): Promise<number>;
+  prune(before: number): Promise<void>;
+}
+
+function webhookStore({ write: run, read }: Runners): WebhookStore {
+  return {
+    add: (opts, actor, now = Date.now()) => run(addEndpointSteps(opts, actor, now)),
+    list: (keyId) => read(listEndpointsSteps(keyId)),
+    remove: (id, actor, now = Date.now()) => run(removeEndpointSteps(id, actor, now)),
+    rotate: (id, actor, now = Date.now()) => run(rotateSecretSteps(id, actor, now)),
+    enable: (id, actor, now = Date.now()) => run(enableEndpointSteps(id, actor, now)),
+    deliveries: (endpointId, limit = 100) => read(deliveriesSteps(endpointId, limit)),
+    replay: (seq, actor, now = Date.now()) => run(replaySteps(seq, actor, now)),
+    sendTest: (id, actor, now = Date.now()) => run(testEventSteps(id, actor, now)),
+    claim: (node, now, leaseUntil, limit, bodyOf) => run(claimSteps(node, now, leaseUntil, limit, bodyOf)),
+    head: (id) => read(headSteps(id)),
+    recordAttempt: (seq, id, attempt) => run(recordAttemptSteps(seq, id, attempt)),
+    release: (id, node) => run(releaseSteps(id, node)),
+    leaseHolders: (now) => read(leaseHoldersSteps(now)),
+    nextDue: () => read(nextDueSteps()),
+    nextBoundary: (from) => read(nextBoundarySteps(from)),
+    promotionTick: (now) => run(promotionTickSteps(now)),
+    prune: (before) => run(pruneSteps(before)),
+  };
+}
+
+export const sqliteWebhooks = (db: Db): WebhookStore =>
+  webhookStore({
+    write: async (steps) => db.transaction(() => runSqlite(db, steps)).immediate(),
+    read: async (steps) => db.transaction(() => runSqlite(db, steps))(),
+  });
+
+export const pgWebhooks = (pool: Pool, named: <T>(p: Promise<T>) => Promise<T>): WebhookStore => {
+  const run: Run = (steps) => named(inTransaction(pool, (c) => runPg(c, steps)));
+  return webhookStore({ write: run, read: run });
+};

@@ -1,0 +1,179 @@
+// Delivers the outbox inside `listings serve`: claims endpoints whose oldest event is due (one node each), sends their
+// events in order, one at a time per endpoint and a bounded number at once overall, and runs the promotion clock.
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { WebhookStore } from '../store/webhook-store.ts';
+import type { ClaimedEndpoint, Outgoing } from '../store/webhook-outbox.ts';
+import { signedHeaders } from './sign.ts';
+import { send, type SendOptions } from './send.ts';
+import { outcomeOf } from './schedule.ts';
+import { bodyOf } from './body.ts';
+
+export interface DelivererOptions extends SendOptions {
+  publicUrl: string;
+  /** Endpoints delivered to at once, over all (each endpoint one event at a time, in order). */
+  concurrency?: number;
+  now?: () => number;
+  /** The longest wait between two looks at the outbox: events another process queued are seen within it. */
+  pollMs?: number;
+  log?: (line: string) => void;
+}
+
+/** A claim is held this long; an endpoint's sender gives it back early, or it lapses when its node died. */
+const LEASE_MS = 60_000;
+/** The clock looks again at least this often for promotions an import added since. */
+const BOUNDARY_REFRESH_MS = 10_000;
+const PRUNE_EVERY_MS = 3_600_000;
+/** Finished deliveries stay in the log this long. */
+const LOG_KEPT_MS = 30 * 86_400_000;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export class Deliverer {
+  readonly node = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private readonly inflight = new Map<string, Promise<void>>();
+  private readonly now: () => number;
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private ticking: Promise<void> | undefined;
+  private nextBoundary = 0;
+  private boundaryCheckedAt = -Infinity;
+  /** When the promotion clock last ran here (-Infinity: not yet, so the first look starts it). */
+  private tickedAt = -Infinity;
+  private lastFailure: string | undefined;
+  private prunedAt = -Infinity;
+
+  constructor(
+    private readonly store: WebhookStore,
+    private readonly opts: DelivererOptions,
+  ) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** One look: queues due promotion events, claims free slots' worth of endpoints; resolves when their sends end. */
+  async round(): Promise<void> {
+    await Promise.all(await this.claimRound());
+  }
+
+  /** The sends a look started, not awaited by the loop: a slow endpoint holds its own slot only. */
+  private async claimRound(): Promise<Promise<void>[]> {
+    const now = this.now();
+    await this.clock(now);
+    if (now - this.prunedAt > PRUNE_EVERY_MS) {
+      this.prunedAt = now;
+      await this.store.prune(now - LOG_KEPT_MS);
+    }
+    const free = (this.opts.concurrency ?? 16) - this.inflight.size;
+    // A read first: an idle server takes no write lock (and other processes see no commit) for nothing.
+    if (free <= 0 || ((await this.store.nextDue()) ?? Infinity) > now) return [];
+    const claimed = await this.store.claim(this.node, now, now + LEASE_MS, free, (event) =>
+      bodyOf(event, this.opts.publicUrl),
+    );
+    return claimed.map((e) => this.track(e));
+  }
+
+  /** Runs the promotion clock when a boundary is due; between boundaries, only reads when the next one falls. */
+  private async clock(now: number): Promise<void> {
+    if (now - this.boundaryCheckedAt >= BOUNDARY_REFRESH_MS) {
+      // An import may have added a promotion since: look again from the last run, so one already passed is not missed.
+      this.nextBoundary = (await this.store.nextBoundary(this.tickedAt)) ?? Infinity;
+      this.boundaryCheckedAt = now;
+    }
+    if (this.tickedAt > -Infinity && now < this.nextBoundary) return;
+    const queued = await this.store.promotionTick(now);
+    if (queued > 0) this.opts.log?.(`webhooks: ${queued} events of promotions starting or ending`);
+    this.tickedAt = now;
+    this.nextBoundary = (await this.store.nextBoundary(now)) ?? Infinity;
+    this.boundaryCheckedAt = now;
+  }
+
+  private track(endpoint: ClaimedEndpoint): Promise<void> {
+    const work = this.drain(endpoint)
+      .catch((err: unknown) => this.opts.log?.(`webhooks: endpoint ${endpoint.id}: ${(err as Error).message}`))
+      .finally(() => this.store.release(endpoint.id, this.node).catch(() => {}))
+      .finally(() => {
+        this.inflight.delete(endpoint.id);
+        if (this.running) this.schedule(0);
+      });
+    this.inflight.set(endpoint.id, work);
+    return work;
+  }
+
+  /** Sends the endpoint's due events oldest first; stops at one not delivered (it waits for its retry) or the lease's end. */
+  private async drain(endpoint: ClaimedEndpoint): Promise<void> {
+    const leaseEnds = this.now() + LEASE_MS - 20_000;
+    for (;;) {
+      const head = await this.store.head(endpoint.id);
+      const now = this.now();
+      if (!head || head.nextAt > now || now > leaseEnds) return;
+      if (!(await this.attempt(endpoint, head))) return;
+    }
+  }
+
+  /** Whether to go on with the next event: this one was delivered (or is gone from the queue). */
+  private async attempt(endpoint: ClaimedEndpoint, head: Outgoing): Promise<boolean> {
+    const body = head.body;
+    // Queued after the claim: the next claim fixes its bytes first.
+    if (body === null) return false;
+    const at = this.now();
+    const result = await send(endpoint.url, signedHeaders(head.id, body, endpoint, at), body, this.opts);
+    const outcome = outcomeOf(result, head.attempts, this.now());
+    await this.store.recordAttempt(head.seq, endpoint.id, outcome);
+    if (outcome.disable) this.opts.log?.(`webhooks: endpoint ${endpoint.id} disabled (${outcome.disable})`);
+    return outcome.status === 'delivered';
+  }
+
+  start(): void {
+    this.running = true;
+    void this.freeDeadLeases().finally(() => this.schedule(0));
+  }
+
+  /** Leases of this host's processes that are gone (a crash, SIGKILL) are freed at once, not when they lapse. */
+  private async freeDeadLeases(): Promise<void> {
+    const host = `${hostname()}:`;
+    for (const { id, node } of await this.store.leaseHolders(this.now()).catch(() => [])) {
+      const pid = Number(node.slice(host.length).split(':')[0]);
+      if (node.startsWith(host) && pid > 0 && !processAlive(pid)) await this.store.release(id, node).catch(() => {});
+    }
+  }
+
+  private schedule(ms: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.loop(), ms);
+    this.timer.unref();
+  }
+
+  private async loop(): Promise<void> {
+    if (!this.running || this.ticking) return;
+    const poll = this.opts.pollMs ?? 1000;
+    this.ticking = this.claimRound()
+      .then(() => (this.lastFailure = undefined))
+      .catch((err: unknown) => this.failed((err as Error).message))
+      .then(async () => {
+        const due = Math.min((await this.store.nextDue().catch(() => undefined)) ?? Infinity, this.nextBoundary);
+        if (this.running) this.schedule(Math.max(0, Math.min(poll, due - this.now())));
+      })
+      .finally(() => (this.ticking = undefined));
+  }
+
+  /** A failure of the loop (the database away), said once until another one or a success. */
+  private failed(message: string): void {
+    if (message !== this.lastFailure) this.opts.log?.(`webhooks: ${message}`);
+    this.lastFailure = message;
+  }
+
+  /** Stops looking and waits for the sends under way. */
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    await this.ticking;
+    await Promise.all(this.inflight.values());
+  }
+}

@@ -1,0 +1,66 @@
+// One webhook POST: HTTPS to a public address (checked where the socket connects), no redirects followed, a 15-second
+// limit on the whole exchange and at most 64 KB of the answer read. node:https rather than fetch: its `lookup` option
+// is where the address check must sit, and fetch offers it only through undici's own Agent.
+import { request } from 'node:https';
+import { isIP } from 'node:net';
+import { isPrivateAddress, safeLookup } from './address.ts';
+
+const SEND_TIMEOUT_MS = 15_000;
+const ANSWER_LIMIT = 64 * 1024;
+
+export interface SendOptions {
+  allowPrivate: boolean;
+  /** Certificates (PEM) trusted instead of Node's own (NODE_EXTRA_CA_CERTS adds to those): a test receiver's CA. */
+  ca?: string;
+  timeoutMs?: number;
+}
+
+/** The answer's status, or the reason none came (`code` null). */
+export interface SendResult {
+  code: number | null;
+  error: string | null;
+}
+
+export function send(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  opts: SendOptions,
+): Promise<SendResult> {
+  const target = new URL(url);
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  // A literal address skips the lookup: it is checked here instead.
+  if (target.protocol !== 'https:') return Promise.resolve({ code: null, error: 'not an https:// URL' });
+  if (isIP(host) && !opts.allowPrivate && isPrivateAddress(host))
+    return Promise.resolve({ code: null, error: `${host} is a private address` });
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (r: SendResult) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      req.destroy();
+      resolve(r);
+    };
+    const req = request(target, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'storage-listings-webhooks' },
+      lookup: safeLookup(opts.allowPrivate),
+      ...(opts.ca ? { ca: opts.ca } : {}),
+      agent: false,
+    });
+    const limit = opts.timeoutMs ?? SEND_TIMEOUT_MS;
+    const timer = setTimeout(() => finish({ code: null, error: `no answer within ${limit / 1000} s` }), limit);
+    req.on('error', (err: NodeJS.ErrnoException) => finish({ code: null, error: err.code ?? err.message }));
+    req.on('response', (res) => {
+      let read = 0;
+      res.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read >= ANSWER_LIMIT) finish({ code: res.statusCode ?? null, error: null });
+      });
+      res.on('end', () => finish({ code: res.statusCode ?? null, error: null }));
+      res.on('error', () => finish({ code: res.statusCode ?? null, error: null }));
+    });
+    req.end(body);
+  });
+}

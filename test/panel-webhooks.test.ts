@@ -1,0 +1,71 @@
+// A key's webhooks in the panel, in process: an endpoint added (its secret shown once, audited), a test event and its
+// log, a disabled endpoint said so and enabled, replay, rotation, and a plain-http URL refused with nothing added.
+import { describe, expect, it } from 'vitest';
+import { usePanel } from './helpers/panel.ts';
+
+const panel = usePanel();
+const { session } = panel.client;
+
+describe('webhooks on a key in the panel', () => {
+  it('adds an endpoint, sends a test event, shows the log, a disabled state, replay and rotation', async () => {
+    const s = await session();
+    const { info } = await panel.store.createKey({ facilityId: 'wro-1', prefix: 'svc', label: 'hooks' });
+    const page = `/keys/${info.id}/webhooks`;
+    expect(String((await s.as('GET', '/facilities/wro-1/api')).body)).toContain(`href="${page}"`);
+
+    const added = await s.as('POST', page, { url: 'https://partner.example/hooks', events: 'listing.updated' });
+    expect(added.status).toBe(200);
+    const secret = /whsec_[A-Za-z0-9+/=]+/.exec(String(added.body))![0];
+    const [endpoint] = await panel.store.webhooks.list(info.id);
+    expect(endpoint!.events).toEqual(['listing.updated']);
+    expect(String((await s.as('GET', page)).body)).not.toContain(secret);
+
+    expect(await s.as('POST', `/webhooks/${endpoint!.id}/test`)).toMatchObject({ status: 303 });
+    const [sent] = await panel.store.webhooks.deliveries(endpoint!.id);
+    expect([sent!.type, sent!.status]).toEqual(['webhook.test', 'pending']);
+    expect(String((await s.as('GET', page)).body)).toContain('webhook.test');
+
+    await panel.store.webhooks.recordAttempt(sent!.id, endpoint!.id, {
+      status: 'failed',
+      at: Date.now(),
+      nextAt: Date.now(),
+      code: 410,
+      error: null,
+      disable: 'gone',
+    });
+    const disabled = String((await s.as('GET', page)).body);
+    expect(disabled).toContain('410 Gone');
+    expect(await s.as('POST', `/webhooks/${endpoint!.id}/enable`)).toMatchObject({ status: 303 });
+    expect((await panel.store.webhooks.list(info.id))[0]!.disabled_at).toBeNull();
+
+    expect(await s.as('POST', `/deliveries/${sent!.id}/replay`)).toMatchObject({ status: 303 });
+    const log = await panel.store.webhooks.deliveries(endpoint!.id);
+    expect(log.map((d) => d.message_id)).toEqual([sent!.message_id, sent!.message_id]);
+
+    const rotated = String((await s.as('POST', `/webhooks/${endpoint!.id}/rotate`)).body);
+    expect(/whsec_[A-Za-z0-9+/=]+/.exec(rotated)![0]).not.toBe(secret);
+    expect(String((await s.as('GET', page)).body)).toContain('previous secret also signs');
+
+    const actions = (await panel.store.listAudit()).map((a) => a.action).filter((a) => a.startsWith('webhook.'));
+    expect(actions.sort()).toEqual([
+      'webhook.add',
+      'webhook.enable',
+      'webhook.replay',
+      'webhook.rotate',
+      'webhook.test',
+    ]);
+    expect(JSON.stringify(await panel.store.listAudit())).not.toContain(secret);
+  });
+
+  it('refuses a plain-http URL, naming the field, and adds nothing', async () => {
+    const s = await session();
+    const { info } = await panel.store.createKey({ facilityId: 'wro-1', prefix: 'svc', label: 'plain' });
+    const answer = await s.as('POST', `/keys/${info.id}/webhooks`, {
+      url: 'http://partner.example/',
+      events: 'listing.updated',
+    });
+    expect(answer.status).toBe(400);
+    expect(String(answer.body)).toContain('--url');
+    expect(await panel.store.webhooks.list(info.id)).toEqual([]);
+  });
+});

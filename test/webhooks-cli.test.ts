@@ -1,0 +1,80 @@
+// `listings webhooks` in process: the secret printed once and never listed, a test event in the log, replay, and bad
+// input refused with the field and rule named (exit 1 for a refused value, 2 for a malformed argument).
+import { describe, expect, it } from 'vitest';
+import { cliInProcess, demoDb, issueKey, tempDir } from './helpers/fixture.ts';
+
+function setup() {
+  const temp = tempDir();
+  const { db, file } = demoDb(temp.dir);
+  const key = issueKey(db, 'wro-1').id;
+  db.close();
+  return { file, key, cleanup: temp.cleanup };
+}
+
+describe('listings webhooks', () => {
+  it('adds an endpoint (secret once), lists it without the secret, queues a test event and replays it', async () => {
+    const { file, key, cleanup } = setup();
+    try {
+      const url = 'https://partner.example/hooks';
+      const added = await cliInProcess(file, [
+        'webhooks',
+        'add',
+        '--key',
+        key,
+        '--url',
+        url,
+        '--events',
+        'listing.updated',
+        '--json',
+      ]);
+      expect(added.code).toBe(0);
+      const { secret, id, events } = JSON.parse(added.stdout) as { secret: string; id: string; events: string[] };
+      expect(secret).toMatch(/^whsec_/);
+      expect(events).toEqual(['listing.updated']);
+      const listed = await cliInProcess(file, ['webhooks', 'list', '--json']);
+      expect(JSON.parse(listed.stdout)).toMatchObject([{ id, url, disabled_at: null }]);
+      expect(listed.stdout).not.toContain(secret);
+
+      expect((await cliInProcess(file, ['webhooks', 'test', id])).code).toBe(0);
+      const log = JSON.parse((await cliInProcess(file, ['webhooks', 'deliveries', '--endpoint', id, '--json'])).stdout);
+      expect(log).toMatchObject([{ type: 'webhook.test', status: 'pending', attempts: 0, endpoint_id: id }]);
+      const replay = await cliInProcess(file, ['webhooks', 'replay', String(log[0].id), '--json']);
+      expect(JSON.parse(replay.stdout).message_id).toBe(log[0].message_id);
+      const audit = await cliInProcess(file, ['audit', '--json']);
+      expect(audit.stdout).not.toContain(secret);
+      expect((await cliInProcess(file, ['webhooks', 'remove', id])).code).toBe(0);
+      expect(JSON.parse((await cliInProcess(file, ['webhooks', 'list', '--json'])).stdout)).toEqual([]);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('refuses plain http, private addresses without the setting, unknown keys and event types, bad delivery ids', async () => {
+    const { file, key, cleanup } = setup();
+    try {
+      const add = (url: string, ...more: string[]) =>
+        cliInProcess(file, ['webhooks', 'add', '--key', key, '--url', url, ...more]);
+      const http = await add('http://partner.example/');
+      expect([http.code, http.stderr]).toEqual([1, expect.stringContaining('--url: must be an https:// URL')]);
+      const loopback = await add('https://127.0.0.1:9443/');
+      expect([loopback.code, loopback.stderr]).toEqual([1, expect.stringContaining('WEBHOOKS_ALLOW_PRIVATE')]);
+      expect((await add('https://[fd00:ec2::254]/')).code).toBe(1);
+      expect((await add('https://127.0.0.1:9443/', '--allow-private')).code).toBe(0);
+      const events = await add('https://partner.example/', '--events', 'listing.sold');
+      expect([events.code, events.stderr]).toEqual([2, expect.stringContaining('--events')]);
+      const unknown = await cliInProcess(file, [
+        'webhooks',
+        'add',
+        '--key',
+        'key_nope',
+        '--url',
+        'https://partner.example/',
+      ]);
+      expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringContaining('--key')]);
+      expect((await cliInProcess(file, ['webhooks', 'replay', 'abc'])).code).toBe(2);
+      expect((await cliInProcess(file, ['webhooks', 'replay', '999'])).code).toBe(1);
+    } finally {
+      cleanup();
+    }
+  });
+});

@@ -1,0 +1,89 @@
+// A slow receiver delays only its own endpoint: with the deliverer's loop running, a fast endpoint of the same key gets
+// all its events while the slow one is still on its first. A long answer is cut at 64 KB; a revoked key's endpoints
+// hear of nothing more.
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../server/store/store.ts';
+import { Deliverer } from '../server/webhooks/deliverer.ts';
+import { parseImport } from '../server/domain/import.ts';
+import { demoDb, demoJson, issueKey, tempDir } from './helpers/fixture.ts';
+import { until } from './helpers/wait.ts';
+import { useReceiver } from './helpers/webhook-receiver.ts';
+
+const fast = useReceiver();
+const slow = useReceiver();
+
+/** The demo data in a temporary file with a key for wro-1, opened as a store. */
+async function demoStore() {
+  const temp = tempDir();
+  const { db, file } = demoDb(temp.dir);
+  const keyId = issueKey(db, 'wro-1').id;
+  db.close();
+  return { temp, keyId, store: await openStore(file) };
+}
+
+describe('isolation', () => {
+  it('a receiver that does not answer holds only its endpoint', async () => {
+    const { temp, keyId, store } = await demoStore();
+    slow.receiver.state.delayMs = 60_000;
+    const events = ['listing.updated'];
+    const a = await store.webhooks.add({ keyId, url: fast.receiver.url, events }, 'test');
+    const b = await store.webhooks.add({ keyId, url: slow.receiver.url, events }, 'test');
+    for (let i = 0; i < 3; i++) {
+      await store.webhooks.sendTest(a.endpoint.id, 'test');
+      await store.webhooks.sendTest(b.endpoint.id, 'test');
+    }
+    // Each receiver has its own self-signed certificate: the sender trusts both.
+    const ca = `${fast.receiver.ca}\n${slow.receiver.ca}`;
+    const deliverer = new Deliverer(store.webhooks, {
+      publicUrl: 'https://x.example',
+      allowPrivate: true,
+      ca,
+      timeoutMs: 3000,
+      pollMs: 50,
+    });
+    deliverer.start();
+    try {
+      await until('the fast endpoint has all three', () => fast.receiver.received.length === 3);
+      expect(slow.receiver.received.length).toBeLessThanOrEqual(1);
+      await until('the slow one timed out', async () =>
+        (await store.webhooks.deliveries(b.endpoint.id)).some((d) => d.last_error !== null),
+      );
+      const log = await store.webhooks.deliveries(b.endpoint.id);
+      expect(log.map((d) => d.status)).toEqual(['pending', 'pending', 'pending']);
+      expect(log.at(-1)!.last_error).toBe('no answer within 3 s');
+    } finally {
+      await deliverer.stop();
+      await store.close();
+      temp.cleanup();
+    }
+  });
+
+  it("reads at most 64 KB of an answer; a revoked key's endpoint gets no more events", async () => {
+    const { temp, keyId, store } = await demoStore();
+    fast.receiver.received.length = 0;
+    fast.receiver.state.endless = true;
+    const { endpoint } = await store.webhooks.add(
+      { keyId, url: fast.receiver.url, events: ['listing.updated'] },
+      'test',
+    );
+    const deliverer = new Deliverer(store.webhooks, {
+      publicUrl: 'https://x.example',
+      allowPrivate: true,
+      ca: fast.receiver.ca,
+    });
+    try {
+      await store.webhooks.sendTest(endpoint.id, 'test');
+      await deliverer.round();
+      expect((await store.webhooks.deliveries(endpoint.id))[0]).toMatchObject({ status: 'delivered', last_code: 200 });
+      await store.revokeKey(keyId);
+      const json = demoJson();
+      json.facilities.find((f) => f.id === 'wro-1').listings[0].price_gross += 100;
+      await store.applyImport(parseImport(JSON.stringify(json), 'changed.json'));
+      expect(await store.webhooks.deliveries(endpoint.id)).toHaveLength(1);
+    } finally {
+      fast.receiver.state.endless = false;
+      await store.close();
+      temp.cleanup();
+    }
+  });
+});
