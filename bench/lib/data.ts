@@ -121,7 +121,7 @@ export function createKeys(db: BenchDb, specs: readonly (KeyLimits & { facility:
         prefix: 'svc',
         label: 'bench',
       });
-      return { key, id: info.id, facility };
+      return { key, id: info.id, facility, ref: info.ref };
     });
   } finally {
     conn.close();

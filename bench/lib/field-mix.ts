@@ -30,7 +30,7 @@ export const FIELD_QUICK: FieldSettings = {
 /** Where a key is used: a partner's server (no Origin), or a widget on a partner's page (open or origin-restricted). */
 type KeyRole = 'server' | 'widget' | 'widget, origin-restricted';
 const ROLES: readonly KeyRole[] = ['server', 'server', 'widget', 'widget, origin-restricted'];
-type FieldKey = { key: string; id: string; facility: number; role: KeyRole; origin: string | undefined };
+type FieldKey = { key: string; id: string; ref: string; facility: number; role: KeyRole; origin: string | undefined };
 
 export interface FieldWorld {
   db: BenchDb;
@@ -91,7 +91,15 @@ export function issueFieldKeys(db: BenchDb, s: FieldSettings): FieldWorld {
 }
 
 /** The kinds of request in the mix, with the status each should get. */
-const SERVED = { list: 200, detail: 200, 'list 304': 304, 'detail 304': 304, 'filtered list': 200, 'rental page': 200 };
+const SERVED = {
+  list: 200,
+  detail: 200,
+  'list 304': 304,
+  'detail 304': 304,
+  'filtered list': 200,
+  'rental page': 200,
+  'rent click': 302,
+};
 const REFUSED = { 'rental page, unknown': 404, 'revoked key': 401, 'unknown key': 401, 'malformed key': 401 };
 export const KINDS: Record<Kind, number> = { ...SERVED, ...REFUSED };
 export type Kind = keyof typeof SERVED | keyof typeof REFUSED;
@@ -131,12 +139,15 @@ function filterQuery(rand: Random): string {
 
 /**
  * The rotation: 80 % list/detail/304 over the live keys (30 % list, 30 % detail, 20 % If-None-Match, half lists and
- * half details), 10 % filtered lists, 5 % rental pages (no key; 85 % listings of keyed facilities, the rest unknown
- * codes and facilities), 5 % refused keys (40 % revoked, 40 % unknown, 20 % malformed). Keys are drawn uniformly, so
+ * half details), 10 % filtered lists, 5 % rental pages and rent clicks (no key; 85 % listings of keyed facilities,
+ * a third of them partners' /go/ clicks with a key's ref from a browser's User-Agent, the rest unknown codes and facilities), 5 % refused keys (40 % revoked, 40 % unknown, 20 % malformed). Keys are drawn uniformly, so
  * each facility's share is its share of keys; details and rental pages draw the listing uniformly. Every request
  * carries `Accept-Encoding: br, gzip` and the X-Forwarded-For a TLS proxy adds (a partner's server address for server
  * keys, a pool address for browsers); a widget's requests carry its page's Origin.
  */
+/** A browser's User-Agent: clicks from it are counted, as a renter's are. */
+const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
+
 export function fieldRotation(world: FieldWorld, s: FieldSettings, seed = 2024): MixRequest[] {
   const rand = seeded(seed);
   const { keys, keyed, db } = world;
@@ -177,11 +188,20 @@ export function fieldRotation(world: FieldWorld, s: FieldSettings, seed = 2024):
           : x < 0.95
             ? [facilityIdOf(facility), listingCodeOf(db.sizes[facility]! + intIn(rand, 0, 100_000))]
             : [facilityIdOf(90_000 + intIn(rand, 0, 9_999)), listingCodeOf(intIn(rand, 0, 199))];
-      out.push({
-        kind: x < 0.85 ? 'rental page' : 'rental page, unknown',
-        path: `/rent/${id}/${encodeURIComponent(code)}`,
-        headers: { 'accept-encoding': 'br, gzip', 'x-forwarded-for': browser() },
-      });
+      const headers = { 'accept-encoding': 'br, gzip', 'x-forwarded-for': browser() };
+      if (x < 0.28) {
+        const { ref } = pick(
+          rand,
+          keys.filter((k) => k.facility === facility),
+        );
+        const path = `/go/${id}/${encodeURIComponent(code)}?ref=${ref}`;
+        out.push({ kind: 'rent click', path, headers: { ...headers, 'user-agent': BROWSER_UA } });
+      } else
+        out.push({
+          kind: x < 0.85 ? 'rental page' : 'rental page, unknown',
+          path: `/rent/${id}/${encodeURIComponent(code)}`,
+          headers,
+        });
     } else {
       const x = rand();
       const facility = pick(rand, keyed);
