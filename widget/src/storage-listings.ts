@@ -127,8 +127,11 @@ export class StorageListings extends LitElement {
    * `noopener` link in a new window instead of the frame.
    */
   @property() rel = 'noopener';
-  /** A snapshot widget's partner reference: with `go-base`, rent links go through the operator's click URL with it. */
-  @property() ref?: string;
+  /**
+   * A snapshot widget's partner reference: with `go-base`, rent links go through the operator's click URL with it.
+   * (`partner-ref`, not `ref`: frameworks such as React reserve `ref`.)
+   */
+  @property({ attribute: 'partner-ref' }) partnerRef?: string;
   /** The operator's server (its PUBLIC_URL) whose `/go/` click URL a snapshot widget's rent links go through. */
   @property({ attribute: 'go-base' }) goBase?: string;
   /**
@@ -264,10 +267,10 @@ export class StorageListings extends LitElement {
     };
   }
 
-  /** Live: through the API's server with the key's ref; a snapshot: through `go-base` with `ref`, when both are set. */
+  /** Live: through the API's server with the key's ref; a snapshot: through `go-base` with `partner-ref`, when both are set. */
   private clickUrl(): View['go'] {
     const id = this.loader.facility?.id;
-    const [ref, base] = this.src ? [this.ref, this.goBase] : [this.loader.ref, this.apiBase];
+    const [ref, base] = this.src ? [this.partnerRef, this.goBase] : [this.loader.ref, this.apiBase];
     if (!ref || !base || !id) return undefined;
     const e = encodeURIComponent;
     return (code) => `${base.replace(/\/$/, '')}/go/${e(id)}/${e(code)}?ref=${e(ref)}`;

@@ -1,5 +1,5 @@
 // Rent links credit the partner: through the operator's click URL with the key's ref (live, from X-Partner-Ref) or the
-// `ref` and `go-base` attributes (a snapshot), as real links with rel="sponsored" added to the partner's rel.
+// `partner-ref` and `go-base` attributes (a snapshot), as real links with rel="sponsored" added to the partner's rel.
 import { equal, ok } from './assert.ts';
 import { FACILITY, PARTNER_REF } from './server/fixtures.js';
 import { describe, it, liveAttributes, mount, part, server, token, waitForCards } from './helpers.ts';
@@ -35,12 +35,12 @@ describe('partner links', () => {
     equal(links[0]!.rel, 'noopener');
   });
 
-  it('snapshot: through go-base with the ref attribute, only when both are set', async () => {
+  it('snapshot: through go-base with the partner-ref attribute, only when both are set', async () => {
     const t = token();
     const el = mount({
       src: `/snap/@${t}/valid/listings.json`,
       locale: 'en',
-      ref: 'guide-krk',
+      'partner-ref': 'guide-krk',
       'go-base': 'https://operator.example/',
     });
     const links = rentLinks(await waitForCards(el, 3));
@@ -50,7 +50,7 @@ describe('partner links', () => {
       equal(new URL(link.href).searchParams.get('ref'), 'guide-krk');
       equal(link.rel, 'noopener sponsored');
     }
-    const plain = mount({ src: `/snap/@${token()}/valid/listings.json`, locale: 'en', ref: 'guide-krk' });
+    const plain = mount({ src: `/snap/@${token()}/valid/listings.json`, locale: 'en', 'partner-ref': 'guide-krk' });
     for (const link of rentLinks(await waitForCards(plain, 3))) ok(!link.href.includes('/go/'), link.href);
   });
 });

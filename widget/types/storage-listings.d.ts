@@ -266,8 +266,11 @@ export interface StorageListingsAttributes {
    * @default 'noopener'
    */
   rel?: string;
-  /** A snapshot widget's partner reference: with `go-base`, rent links go through the operator's click URL with it. */
-  ref?: string;
+  /**
+   * A snapshot widget's partner reference: with `go-base`, rent links go through the operator's click URL with it.
+   * (`partner-ref`, not `ref`: frameworks such as React reserve `ref`.)
+   */
+  'partner-ref'?: string;
   /** The operator's server (its PUBLIC_URL) whose `/go/` click URL a snapshot widget's rent links go through. */
   'go-base'?: string;
   /**
@@ -424,8 +427,11 @@ export declare class StorageListings extends HTMLElement {
    * @default 'noopener'
    */
   rel: string;
-  /** A snapshot widget's partner reference: with `go-base`, rent links go through the operator's click URL with it. */
-  ref: string | undefined;
+  /**
+   * A snapshot widget's partner reference: with `go-base`, rent links go through the operator's click URL with it.
+   * (`partner-ref`, not `ref`: frameworks such as React reserve `ref`.)
+   */
+  partnerRef: string | undefined;
   /** The operator's server (its PUBLIC_URL) whose `/go/` click URL a snapshot widget's rent links go through. */
   goBase: string | undefined;
   /**
