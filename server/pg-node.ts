@@ -42,7 +42,7 @@ export async function startPgNode(location: string): Promise<PgNode> {
   return {
     db: mirror.db,
     recordLastUse: lastUse.add,
-    recordClicks: clicks.add,
+    recordClicks: clicks.addDeltas,
     attach(handler, log) {
       const failed = (err: unknown) =>
         log({ level: 'error', error: `refusing keyed requests and rental pages: ${pgFailure(err, location).message}` });

@@ -5,6 +5,7 @@ import { openStore } from '../server/store/store.ts';
 import { demoImport, servedDemo, issueKey, type ServedDemo } from './helpers/fixture.ts';
 import { handlerAt, inject } from './helpers/inject.ts';
 import { usePostgres } from './helpers/postgres.ts';
+import { until } from './helpers/wait.ts';
 import { updateKey } from '../server/store/keys.ts';
 
 const postgres = usePostgres();
@@ -20,6 +21,9 @@ describe('two keys of one facility', () => {
     const demo: ServedDemo = await servedDemo();
     cleanups.push(demo.close);
     const other = issueKey(demo.db, 'wro-1', { ref: 'second-partner' });
+    const list = (key: string) => fetch(`${demo.base}/external/listings`, { headers: { 'x-api-key': key } });
+    // The server sees the new key at its next batch after the commit.
+    await until('the new key to be served', async () => (await list(other.key)).status === 200);
     const [a, b] = await Promise.all(
       [demo.reader.key, other.key].map((key) =>
         fetch(`${demo.base}/external/listings`, { headers: { 'x-api-key': key } }),

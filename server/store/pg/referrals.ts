@@ -8,6 +8,7 @@ import {
   type ReferralRow,
 } from '../referrals.ts';
 import { inTransaction, type Pool } from './connect.ts';
+import { PendingWrites } from './pending-writes.ts';
 
 export async function recordClicksPg(pool: Pool, deltas: readonly ClickDelta[]): Promise<void> {
   if (deltas.length === 0) return;
@@ -29,25 +30,20 @@ export async function referralRowsPg(pool: Pool, query: ReferralQuery): Promise<
 }
 
 /** A serving node's click batches to PostgreSQL: added up in memory, written in one transaction, kept on failure. */
-export class PendingClicks {
-  private pending = new Map<string, ClickDelta>();
-  private writing: Promise<void> | undefined;
-
-  constructor(private readonly pool: Pool) {}
-
-  readonly add = (deltas: readonly ClickDelta[]): void => {
-    mergeDeltas(this.pending, deltas);
-    void this.flush();
-  };
-
-  async flush(): Promise<void> {
-    while (this.writing) await this.writing;
-    if (this.pending.size === 0) return;
-    const batch = this.pending;
-    this.pending = new Map();
-    this.writing = recordClicksPg(this.pool, [...batch.values()])
-      .catch(() => mergeDeltas(this.pending, [...batch.values()]))
-      .finally(() => (this.writing = undefined));
-    await this.writing;
+export class PendingClicks extends PendingWrites<Map<string, ClickDelta>> {
+  constructor(pool: Pool) {
+    super(
+      () => new Map(),
+      (into, from) => mergeDeltas(into, [...from.values()]),
+      (batch) => recordClicksPg(pool, [...batch.values()]),
+      (batch) => batch.size,
+    );
   }
+
+  /** A flush of the handler's counter, as rows. */
+  readonly addDeltas = (deltas: readonly ClickDelta[]): void => {
+    const batch = new Map<string, ClickDelta>();
+    mergeDeltas(batch, deltas);
+    this.add(batch);
+  };
 }
