@@ -63,8 +63,18 @@ function expectCardsOf(cards: Card[], listings: ListResponse['listings']): void 
     const card = cards[i]!;
     expect(minorOf(card.price), `${listing.code} price`).toBe(shownGross(listing));
     expect(freeOf(card.free), `${listing.code} free units`).toBe(listing.free_units);
-    expect(card.rent, `${listing.code} rent link`).toBe(listing.free_units > 0 ? listing.rent_url : null);
+    expect(card.rent === null ? null : rentTarget(card.rent), `${listing.code} rent link`).toBe(
+      listing.free_units > 0 ? listing.rent_url : null,
+    );
   }
+}
+
+/** Where a rent link leads: a click URL (/go/, crediting the partner) stands for the rental page it redirects to. */
+function rentTarget(href: string): string {
+  const url = new URL(href);
+  if (!url.pathname.startsWith('/go/')) return href;
+  expect(url.searchParams.get('ref')).toMatch(/^[a-z0-9][a-z0-9-]*$/);
+  return `${url.origin}${url.pathname.replace(/^\/go\//, '/rent/')}`;
 }
 
 /** The static page's listings: ber-1's, cheapest first, as the signed snapshot holds them. */
@@ -79,6 +89,15 @@ const freeOf = (text: string) =>
   /\d/.test(text) ? Number(text.replace(/\D/g, '')) : /last/i.test(text) ? 1 : /sold out/i.test(text) ? 0 : NaN;
 
 describe('npm start, seen in Chromium (and its widget pages in WebKit)', () => {
+  /** The rental page, reached through the click URL: the partner's ref and the referral parameters on it. */
+  const expectCredited = (url: string, rentUrl: string) => {
+    const landed = new URL(url);
+    expect(landed.origin + landed.pathname).toBe(rentUrl);
+    expect(landed.searchParams.get('ref')).toMatch(/^[a-z0-9][a-z0-9-]*$/);
+    expect(landed.searchParams.get('utm_source')).toBe(landed.searchParams.get('ref'));
+    expect(landed.searchParams.get('utm_medium')).toBe('referral');
+  };
+
   it('partner page: the widget lists every active listing with the API prices and free units; a rent link opens the same price', async () => {
     await onPage('Partner site', async (page, context) => {
       const listings = await partnerListings();
@@ -101,7 +120,7 @@ describe('npm start, seen in Chromium (and its widget pages in WebKit)', () => {
       await rental.waitForFunction(() => location.href !== 'about:blank' && document.readyState === 'complete', {
         timeout: 15_000,
       });
-      expect(rental.url()).toBe(listing.rent_url);
+      expectCredited(rental.url(), listing.rent_url);
       const attribute = (selector: string, name: string) =>
         rental.$eval(selector, (el, name) => el.getAttribute(name), name);
       expect(Number(await attribute('[data-field="gross"]', 'data-minor'))).toBe(listing.price.gross);
@@ -178,7 +197,7 @@ describe('npm start, seen in Chromium (and its widget pages in WebKit)', () => {
             timeout: 15_000,
           },
         );
-        expect(await wk.getUrl()).toBe(listing.rent_url);
+        expectCredited(await wk.getUrl(), listing.rent_url);
         const [gross, free] = await wk.execute(() => [
           document.querySelector('[data-field="gross"]')?.getAttribute('data-minor'),
           document.querySelector('[data-field="free_units"]')?.getAttribute('data-count'),
