@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FOLDERS = ['server', 'cli', 'widget/src', 'panel/src', 'shared'];
 const MEDIAN_LINES = 100;
-const MAX_LINES = 300;
+const MAX_LINES = 500;
 
 /** Source files under `dir`: TypeScript, not tests and not type declarations. */
 function sourceFiles(dir: string): string[] {

@@ -115,11 +115,12 @@ export function unknownKey(id: string): ListingsError {
 export function createKey(db: Db, opts: NewKeyOptions, now = new Date()) {
   if (!facilityById(db, opts.facilityId)) throw unknownFacility(opts.facilityId);
   const s = stmts(db);
+  // IMMEDIATE: the refs read and the insert under one write lock, so a commit between them cannot make the upgrade fail.
   return db.transaction(() => {
     const { key, row } = newKeyRow(opts, new Set(s.refs.all(opts.facilityId)), now);
     s.insert.run(row);
     return { key, info: infoOf({ ...row, revoked_at: null, last_used_at: null }) };
-  })();
+  }).immediate();
 }
 
 /** The refs clicks may be counted under: those of the facility's keys that are not revoked. */
@@ -155,7 +156,7 @@ export function updateKey(db: Db, id: string, changes: KeyChanges): KeyInfo {
     if (!row) throw unknownKey(id);
     s.update.run(changedKeyRow(row, changes, new Set(s.refs.all(row.facility_id))));
     return infoOf(s.byId.get(id)!);
-  })();
+  }).immediate();
 }
 
 /** The columns `keys edit` changes, with what it leaves as it was (both stores write them); `taken`: the facility's refs. */
