@@ -116,11 +116,13 @@ export function createKey(db: Db, opts: NewKeyOptions, now = new Date()) {
   if (!facilityById(db, opts.facilityId)) throw unknownFacility(opts.facilityId);
   const s = stmts(db);
   // IMMEDIATE: the refs read and the insert under one write lock, so a commit between them cannot make the upgrade fail.
-  return db.transaction(() => {
-    const { key, row } = newKeyRow(opts, new Set(s.refs.all(opts.facilityId)), now);
-    s.insert.run(row);
-    return { key, info: infoOf({ ...row, revoked_at: null, last_used_at: null }) };
-  }).immediate();
+  return db
+    .transaction(() => {
+      const { key, row } = newKeyRow(opts, new Set(s.refs.all(opts.facilityId)), now);
+      s.insert.run(row);
+      return { key, info: infoOf({ ...row, revoked_at: null, last_used_at: null }) };
+    })
+    .immediate();
 }
 
 /** The refs clicks may be counted under: those of the facility's keys that are not revoked. */
@@ -151,12 +153,14 @@ export const revokeKey = (db: Db, id: string, now = new Date()): KeyInfo => revo
 
 export function updateKey(db: Db, id: string, changes: KeyChanges): KeyInfo {
   const s = stmts(db);
-  return db.transaction(() => {
-    const row = s.byId.get(id);
-    if (!row) throw unknownKey(id);
-    s.update.run(changedKeyRow(row, changes, new Set(s.refs.all(row.facility_id))));
-    return infoOf(s.byId.get(id)!);
-  }).immediate();
+  return db
+    .transaction(() => {
+      const row = s.byId.get(id);
+      if (!row) throw unknownKey(id);
+      s.update.run(changedKeyRow(row, changes, new Set(s.refs.all(row.facility_id))));
+      return infoOf(s.byId.get(id)!);
+    })
+    .immediate();
 }
 
 /** The columns `keys edit` changes, with what it leaves as it was (both stores write them); `taken`: the facility's refs. */
