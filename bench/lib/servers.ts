@@ -1,6 +1,7 @@
 // The servers under test as child processes, pinned to one core while the load generator keeps the other.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { freePort } from '../../tools/launch.ts';
 import { SERVER_NODE_FLAGS } from '../../server/node-flags.ts';
 import { REPO_ROOT } from '../../server/repo.ts';
@@ -51,6 +52,7 @@ type OursOptions = { log?: boolean; checkout?: string; trustProxy?: string; pane
 /** `listings serve` on a free port; a real port rather than 0, since the public URL in the bodies carries it. */
 export async function startOurs(name: string, db: string, opts: OursOptions = {}): Promise<ServerProcess> {
   const port = String(await freePort());
+  if (opts.checkout !== undefined && !db.startsWith('postgres')) db = await atSchemaOf(opts.checkout, db);
   const args = [join(opts.checkout ?? REPO, 'bin', 'listings.js'), 'serve', '--port', port, '--db', db];
   if (!opts.log) args.push('--quiet');
   if (db.startsWith('postgres')) args.push('--public-url', `http://127.0.0.1:${port}`);
@@ -64,6 +66,24 @@ export async function startOurs(name: string, db: string, opts: OursOptions = {}
     opts.panel ? printed(child, name, /panel for .* at (http:\S+) /, 'stderr') : [],
   ]);
   return { name, url: url!, panelUrl: panel[0], pid: child.pid!, child, stop: stopper(child) };
+}
+
+/** A copy of SQLite database `db` that an older checkout opens: migrations only add tables, columns and indexes, which
+ * the older build ignores, so the copy claims the checkout's schema version (a build refuses a newer one). */
+let baseCopies = 0;
+async function atSchemaOf(checkout: string, db: string): Promise<string> {
+  const { SCHEMA_VERSION } = (await import(join(checkout, 'server', 'store', 'migrations.ts'))) as {
+    SCHEMA_VERSION: number;
+  };
+  const copy = `${db}.base-${++baseCopies}`;
+  const source = new Database(db, { readonly: true });
+  source.exec(`VACUUM INTO '${copy.replaceAll("'", "''")}'`);
+  source.close();
+  const target = new Database(copy);
+  if ((target.pragma('user_version', { simple: true }) as number) > SCHEMA_VERSION)
+    target.pragma(`user_version = ${SCHEMA_VERSION}`);
+  target.close();
+  return copy;
 }
 
 /** The groups of `re`'s first match in what the child prints on `stream`; rejects if it exits first. */
