@@ -2,7 +2,6 @@
 // a handler that only looks each request up; prints {"port":N}, and at SIGTERM {"misses":N} (requests answered 500).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { JsonLog } from '../server/http/transport/log.ts';
 import { startServer } from '../server/http/transport/server.ts';
 import type { Answer, RequestHandler, RequestLike } from '../server/http/transport/answer.ts';
 
@@ -32,6 +31,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   process.on('SIGTERM', () => {
     process.stdout.write(`${JSON.stringify({ misses })}\n`, () => process.exit(0));
   });
-  const running = await startServer(handler, new JsonLog(() => undefined), { host: '127.0.0.1', port: 0 });
+  const running = await startServer(handler, () => undefined, { host: '127.0.0.1', port: 0 });
   process.stdout.write(`${JSON.stringify({ port: running.port })}\n`);
 }

@@ -4,7 +4,7 @@ import { openDb } from './store/db.ts';
 import { isPostgresUrl } from './store/pg/location.ts';
 import { startPgNode } from './pg-node.ts';
 import { createHandler, type HandlerOptions } from './http/handler.ts';
-import { JsonLog } from './http/transport/log.ts';
+import { createLogger, type Logger } from './logger.ts';
 import { startServer, type RunningServer } from './http/transport/server.ts';
 import { yieldHelperThreads } from './http/transport/helper-threads.ts';
 import type { Limit } from './http/api/rate-limit.ts';
@@ -21,7 +21,11 @@ export interface AppOptions {
   holdRefusedMs?: number;
   lastUseIntervalMs?: number;
   clickIntervalMs?: number;
+  /** The process's logger, made once by the caller (the CLI); without it the app makes its own from the two below. */
+  logger?: Logger;
+  /** Where log lines go instead of stdout (tests), one line per call. */
   logWrite?: (text: string) => void;
+  /** Warnings and errors only, no request lines. */
   quiet?: boolean;
 }
 
@@ -43,7 +47,10 @@ export async function startApp(opts: AppOptions): Promise<App> {
   const node = isPostgresUrl(config.db) ? await startPgNode(config.db) : undefined;
   const db = node?.db ?? openDb(config.db, { mustExist: true });
   const closeDb = () => (node ? node.close() : db.close());
-  const log = new JsonLog(opts.logWrite);
+  const output = opts.logger
+    ? { logger: opts.logger, flush: () => opts.logger!.flush() }
+    : createLogger({ quiet: opts.quiet, write: opts.logWrite });
+  const { logger } = output;
   const handler = createHandler({
     db,
     recordLastUse: node?.recordLastUse,
@@ -58,17 +65,19 @@ export async function startApp(opts: AppOptions): Promise<App> {
     lastUseIntervalMs: opts.lastUseIntervalMs ?? 30_000,
     mounts: opts.mounts,
     links: opts.links,
-    // Quiet silences the request lines only: an error's stack is written at every verbosity.
-    log: log.log,
-    logRequest: opts.quiet ? undefined : log.request,
+    logger,
     offLoopBytes: OFF_LOOP_BYTES,
     holdRefusedMs: opts.holdRefusedMs ?? HOLD_REFUSED_MS,
   });
-  node?.attach(handler, log.log);
+  node?.attach(handler, logger);
   let running: RunningServer;
   try {
     await yieldHelperThreads();
-    running = await startServer(handler, log, { host: config.host, port: config.port, trustProxy: config.trustProxy });
+    running = await startServer(handler, output.flush, {
+      host: config.host,
+      port: config.port,
+      trustProxy: config.trustProxy,
+    });
   } catch (err) {
     handler.close();
     await closeDb();

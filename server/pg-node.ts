@@ -3,6 +3,7 @@
 import type { Handler } from './http/handler.ts';
 import { SharedFreshness } from './freshness/shared-freshness.ts';
 import type { Db } from './store/db.ts';
+import type { Logger } from './logger.ts';
 import { openPg, pgFailure } from './store/pg/connect.ts';
 import { PendingLastUse } from './store/pg/last-use.ts';
 import { PendingClicks } from './store/pg/referrals.ts';
@@ -17,7 +18,7 @@ export interface PgNode {
   /** Takes counted clicks and adds them to the shared rows. */
   recordClicks: (deltas: readonly ClickDelta[]) => void;
   /** Makes the handler read the change counter before each batch, and wakes it on NOTIFY. */
-  attach(handler: Handler, log: (entry: Record<string, unknown>) => void): void;
+  attach(handler: Handler, logger: Logger): void;
   /** Stops listening, writes the last use still pending, closes the pool. */
   close(): Promise<void>;
 }
@@ -43,16 +44,15 @@ export async function startPgNode(location: string): Promise<PgNode> {
     db: mirror.db,
     recordLastUse: lastUse.add,
     recordClicks: clicks.addDeltas,
-    attach(handler, log) {
+    attach(handler, logger) {
       const failed = (err: unknown) =>
-        log({ level: 'error', error: `refusing keyed requests and rental pages: ${pgFailure(err, location).message}` });
+        logger.error(`refusing keyed requests and rental pages: ${pgFailure(err, location).message}`);
       // One line when reads succeed again, with how long they failed (from the first failed read's start).
       const recovered = (outageMs: number) =>
-        log({
-          level: 'info',
-          message: `serving again: PostgreSQL answered after an outage of ${(outageMs / 1000).toFixed(1)} s`,
-          outage_ms: Math.round(outageMs),
-        });
+        logger.warn(
+          { outage_ms: Math.round(outageMs) },
+          `serving again: PostgreSQL answered after an outage of ${(outageMs / 1000).toFixed(1)} s`,
+        );
       const shared = new SharedFreshness(mirror, handler.api.freshness, failed, recovered);
       handler.prepare = (requests) => shared.beforeBatch(requests);
       listener = listenForChanges(location, () => shared.wake());

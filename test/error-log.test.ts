@@ -1,76 +1,89 @@
-// An error's stack reaches the log at every verbosity: `serve --quiet` and the demo (`npm start`, quiet by default).
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+// A request that fails unexpectedly leaves its stack and request id in the log at every verbosity: `serve --quiet` and
+// the demo as `npm start` runs it (request lines off), and `serve` with request lines on.
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, freePort, REPO, servedDemo, tempDir } from './helpers/fixture.ts';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { demoDb, freePort, spawnServer, tempDir } from './helpers/fixture.ts';
+import { call } from './helpers/http.ts';
 import { until } from './helpers/wait.ts';
 
-/** Makes facility wro-1's next build throw: its amenities are no longer JSON, and its revision moves so views drop. */
-function breakFacility(file: string): void {
-  const db = new Database(file);
+let dir: string;
+let file: string;
+let cleanup: () => void;
+beforeEach(() => {
+  ({ dir, cleanup } = tempDir());
+  const demo = demoDb(dir);
+  file = demo.file;
+  demo.db.close();
+});
+afterEach(() => cleanup());
+
+/** A facility's stored amenities made unreadable, so that rendering its rental page throws. */
+function breakFacility(dbFile: string): string {
+  const db = new Database(dbFile);
   try {
-    db.prepare("UPDATE facilities SET amenities = 'not json', revision = revision + 1 WHERE id = 'wro-1'").run();
+    db.prepare("UPDATE facilities SET amenities = '{not json' WHERE id = 'wro-1'").run();
+    const row = db.prepare("SELECT code FROM listings WHERE facility_id = 'wro-1' AND active = 1 LIMIT 1").get();
+    return `/rent/wro-1/${encodeURIComponent((row as { code: string }).code)}`;
   } finally {
     db.close();
   }
 }
 
-/** The error's log line: its level, the request id the 500 named, and a stack (frames, not just a message). */
-function expectStack(output: string, requestId: string): void {
-  const line = output.split('\n').find((l) => l.includes(requestId) && l.includes('"error"'));
-  expect(line, output).toBeDefined();
-  const entry = JSON.parse(line!) as { level: string; error: string };
-  expect(entry.level).toBe('error');
-  expect(entry.error).toMatch(/^SyntaxError/);
-  expect(entry.error).toMatch(/\n\s+at /);
+interface Line {
+  level: string;
+  request_id?: string;
+  status?: number;
+  error?: { type: string; stack: string };
 }
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
+/** The 500's request id, and the log line that names it once it is written (the log is written asynchronously). */
+async function failureLogged(base: string, page: string, stdout: () => string): Promise<{ id: string; lines: Line[] }> {
+  const reply = await call(base, page);
+  expect(reply.status).toBe(500);
+  expect(reply.text).not.toMatch(/\bat \S+:\d+:\d+/);
+  const id = reply.headers['x-request-id']!;
+  const lines = await until('the error logged', () => {
+    const all = stdout()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Line);
+    return all.some((l) => l.level === 'error' && l.request_id === id) && all;
+  });
+  const error = lines.find((l) => l.level === 'error' && l.request_id === id)!.error!;
+  expect(error.type).toBe('SyntaxError');
+  expect(error.stack).toMatch(/^SyntaxError: /);
+  expect(error.stack).toMatch(/\n\s+at facilityOf .+:\d+:\d+\)\n/);
+  return { id, lines };
+}
+
+it.each([
+  ['serve --quiet', ['--quiet'], false],
+  ['serve', [], true],
+])('%s logs the stack of a failed request, request lines as asked', async (_name, flags, requestLines) => {
+  const server = spawnServer(['serve', '--port', String(await freePort()), ...flags], { LISTINGS_DB: file });
+  try {
+    const base = await server.ready;
+    const { id, lines } = await failureLogged(base, breakFacility(file), () => server.output().stdout);
+    // The request's line follows its error's (it is written once the answer is made).
+    const requestLine = new RegExp(`"level":"info".*"request_id":"${id}".*"status":500`);
+    if (requestLines) await until('the request line', () => requestLine.test(server.output().stdout));
+    else expect(lines.some((l) => l.level === 'info')).toBe(false);
+  } finally {
+    await server.stop();
+  }
 });
 
-describe('a handler that throws', () => {
-  it('under serve --quiet: a 500 naming a request id, and the stack in the log', async () => {
-    const demo = await servedDemo();
-    cleanups.push(demo.close);
-    demo.db.close();
-    breakFacility(demo.file);
-    const r = await fetch(`${demo.base}/external/listings`, { headers: { 'x-api-key': demo.reader.key } });
-    expect(r.status).toBe(500);
-    const requestId = r.headers.get('x-request-id')!;
-    expect(await r.text()).not.toMatch(/\bat /);
-    await until('the error in the log', () => demo.server.output().stdout.includes(requestId));
-    expectStack(demo.server.output().stdout, requestId);
-  });
-
-  it('under the demo (npm start): the stack in its output', async () => {
-    const dir = tempDir();
-    cleanups.push(dir.cleanup);
-    const port = await freePort();
-    const file = join(dir.dir, 'demo.db');
-    const child = spawn(process.execPath, [BIN, 'demo', '--db', file, '--port', String(port), '--panel-port', '0'], {
-      cwd: REPO,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    cleanups.push(
-      () =>
-        new Promise<void>((resolve) => {
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-        }),
-    );
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    await until('the demo to start', () => stderr.includes('Press Ctrl-C'));
-    breakFacility(file);
-    const r = await fetch(`http://127.0.0.1:${port}/rent/wro-1/M-07`);
-    expect(r.status).toBe(500);
-    const requestId = r.headers.get('x-request-id')!;
-    await until('the error in the output', () => stdout.includes(requestId));
-    expectStack(stdout, requestId);
-  });
+it('the demo, as `npm start` runs it, logs the stack of a failed request and no request lines', async () => {
+  const port = await freePort();
+  const demo = spawnServer(['demo', '--db', file, '--port', String(port), '--panel-port', String(await freePort())]);
+  demo.ready.catch(() => {});
+  try {
+    await until('the demo running', () => demo.output().stderr.includes('Press Ctrl-C'), { timeoutMs: 30_000 });
+    const base = `http://127.0.0.1:${port}`;
+    expect((await call(base, '/')).status).toBe(200);
+    const { lines } = await failureLogged(base, breakFacility(file), () => demo.output().stdout);
+    expect(lines.filter((l) => l.level === 'info')).toEqual([]);
+  } finally {
+    await demo.stop();
+  }
 });

@@ -1,7 +1,7 @@
 // The request log holds no key, nor most of one, however a client writes it into the URL: percent-encoded in part or
 // whole, one character short, without its prefix, in the query, under the default prefix and a custom one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JsonLog } from '../server/http/transport/log.ts';
+import { createLogger } from '../server/logger.ts';
 import type { Handler } from '../server/http/handler.ts';
 import { recordLog } from './helpers/capture.ts';
 import { demoDb, issueKey, tempDir } from './helpers/fixture.ts';
@@ -67,9 +67,11 @@ describe.each(['svc', 'acme'])('under the key prefix "%s"', (prefix) => {
   let handler: Handler;
   let key: string;
   const lines: string[] = [];
-  const log = new JsonLog((text) => {
-    recordLog(text);
-    lines.push(...text.trimEnd().split('\n'));
+  const { logger } = createLogger({
+    write: (text) => {
+      recordLog(text);
+      lines.push(...text.trimEnd().split('\n'));
+    },
   });
   beforeAll(() => {
     const temp = tempDir();
@@ -77,7 +79,7 @@ describe.each(['svc', 'acme'])('under the key prefix "%s"', (prefix) => {
     const { db, file } = demoDb(temp.dir);
     key = issueKey(db, 'wro-1', { prefix }).key;
     db.close();
-    handler = handlerOver(file, { keyPrefix: prefix, logRequest: log.request });
+    handler = handlerOver(file, { keyPrefix: prefix, logger });
   });
   afterAll(() => {
     handler?.close();
@@ -88,7 +90,6 @@ describe.each(['svc', 'acme'])('under the key prefix "%s"', (prefix) => {
   const loggedPath = async (url: string, headers: Record<string, string> = {}): Promise<string> => {
     lines.length = 0;
     await inject(handler, { url, headers });
-    log.flush();
     expect(lines).toHaveLength(1);
     return (JSON.parse(lines[0]!) as { path: string }).path;
   };

@@ -3,7 +3,8 @@
 import { readdirSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../server/logger.ts';
 import { FORM_BYTES, UPLOAD_BYTES } from '../server/panel/admission.ts';
 import { LoginLimiter } from '../server/panel/login-limits.ts';
 import { PANEL_CONNECTIONS, startPanel, type RunningPanel } from '../server/panel/server.ts';
@@ -24,6 +25,8 @@ let panel: RunningPanel;
 let port: number;
 /** The server's side of each connection, to read how many bytes it took in. */
 let accepted: Socket[];
+/** The panel's log lines. */
+const logged: string[] = [];
 
 async function start(uploadBytes?: number) {
   panel = await startPanel({
@@ -33,6 +36,7 @@ async function start(uploadBytes?: number) {
     publicUrl: 'http://127.0.0.1:8787',
     keyPrefix: 'svc',
     uploadBytes,
+    logger: createLogger({ write: (line) => logged.push(line) }).logger,
   });
   port = Number(new URL(panel.url).port);
   accepted = [];
@@ -191,7 +195,7 @@ describe('the import route, logged in', () => {
 describe('an upload with nowhere to go', () => {
   it('is answered 500, and the panel serves on', async () => {
     const cookie = await logIn();
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    logged.length = 0;
     const tmp = process.env.TMPDIR;
     process.env.TMPDIR = '/nonexistent/listings-test';
     try {
@@ -200,11 +204,12 @@ describe('an upload with nowhere to go', () => {
       });
       expect(sent.reply?.status).toBe(500);
       expect(String(sent.reply?.body)).not.toContain('nonexistent');
-      expect(logged).toHaveBeenCalled();
+      const error = JSON.parse(logged.join('')) as { level: string; error: { stack: string } };
+      expect(error.level).toBe('error');
+      expect(error.error.stack).toMatch(/\n\s+at /);
     } finally {
       if (tmp === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = tmp;
-      logged.mockRestore();
     }
     expect((await fetch(`${panel.url}/login`)).status).toBe(200);
   });

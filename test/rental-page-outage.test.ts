@@ -1,6 +1,7 @@
 // PostgreSQL down, as a renter sees it (issue 42, item 11): rental pages answer an HTML 503 with Retry-After while the
 // API keeps its problem+json, and the node logs one line when the database is back, with the outage's length.
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createLogger } from '../server/logger.ts';
 import { openStore } from '../server/store/store.ts';
 import { demoImport } from './helpers/fixture.ts';
 import { call } from './helpers/http.ts';
@@ -26,7 +27,11 @@ beforeAll(async () => {
   await store.close();
   const code = data.facilities.find((f) => f.id === 'wro-1')!.listings.find((l) => l.active)!.code;
   page = `/rent/wro-1/${encodeURIComponent(code)}`;
-  handler = await handlerAt(url, { log: (entry) => entries.push(entry) });
+  const { logger } = createLogger({
+    quiet: true,
+    write: (line) => entries.push(JSON.parse(line) as Record<string, unknown>),
+  });
+  handler = await handlerAt(url, { logger });
 }, 60_000);
 afterAll(async () => {
   await handler?.stop();
@@ -63,11 +68,11 @@ it('rental pages answer an HTML 503 with Retry-After through an outage, the API 
   await pg.start();
   await until('the rental page served again', async () => (await fetched(page)).status === 200, { timeoutMs: 30_000 });
   const atMost = performance.now() - stopping;
-  await until('the recovery logged', () => logged('info').length > 0);
+  await until('the recovery logged', () => logged('warn').length > 0);
   // More requests after the recovery: still the one line.
   for (let i = 0; i < 5; i++) expect((await fetched(page)).status).toBe(200);
   expect(logged('error')).toHaveLength(1);
-  const recovered = logged('info');
+  const recovered = logged('warn');
   expect(recovered).toHaveLength(1);
   expect(recovered[0]!.outage_ms).toBeGreaterThanOrEqual(300);
   expect(recovered[0]!.outage_ms).toBeLessThanOrEqual(atMost);

@@ -5,6 +5,7 @@ import { loadConfig } from '../../server/config.ts';
 import { startApp } from '../../server/app.ts';
 import { startWebhooks } from '../../server/webhooks/run.ts';
 import { allowPrivateOf } from '../../server/webhooks/settings.ts';
+import { createLogger } from '../../server/logger.ts';
 import { REPO_ROOT } from '../../server/repo.ts';
 import { openDb } from '../../server/store/db.ts';
 import { CLI_ACTOR, type PublishAudit } from '../../server/store/audit.ts';
@@ -96,14 +97,16 @@ export function demoCommand(io: Io): Command {
         // Create or migrate the file, then listen before changing anything: a port in use is one line, and the
         // demo already running there keeps its keys and pages. The server notices the writes below on its next request.
         openDb(config.db).close();
-        // Quiet unless asked: request lines would scroll the demo's own URLs away.
+        // Request lines only when asked (they would scroll the demo's own URLs away); errors always.
         const verbose = !flags.quiet && (flags.verbose === true || io.env.LOG === '1');
+        const { logger } = createLogger({ quiet: !verbose });
         const store = await openStore(config.db, { mustExist: true });
         const panel = await startDemoPanel(store, {
           host: config.host,
           port: demoPanelPort(config.port, flags.panelPort),
           publicUrl: config.publicUrl,
           keyPrefix: config.keyPrefix,
+          logger,
         }).catch(async (err: unknown) => {
           await store.close();
           throw err;
@@ -119,7 +122,7 @@ export function demoCommand(io: Io): Command {
         };
         const app = await startApp({
           config,
-          quiet: !verbose,
+          logger,
           mounts: [{ prefix: '/demo/', dir: paths.site }],
           links: [...PAGES, panelLink],
         }).catch(async (err: unknown) => {

@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseTrustedProxies } from '../../server/http/transport/client-address.ts';
 import { requireTwoFactorOf } from '../../server/panel/two-factor.ts';
 import { startPanel } from '../../server/panel/server.ts';
+import { createLogger, type Logger } from '../../server/logger.ts';
 import type { PanelSnapshots } from '../../server/panel/snapshots.ts';
 import { ListingsError } from '../../server/errors.ts';
 import { loadSigningKey } from '../../server/snapshots/keygen.ts';
@@ -109,6 +110,7 @@ export async function runPanel(
   io: Io,
   db: string,
   keyPrefix: string,
+  logger: Logger = createLogger().logger,
 ): Promise<{ close(): Promise<void> }> {
   // Checked by the option's parser already, as serve checks it.
   const trustedProxies = parseTrustedProxies(flags.trustProxy);
@@ -125,6 +127,7 @@ export async function runPanel(
     trustedProxies,
     snapshots,
     require2fa,
+    logger,
   }).catch(async (err: unknown) => {
     await store.close();
     throw err;

@@ -2,6 +2,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig, requireSharedPublicUrl } from '../../server/config.ts';
 import { startApp } from '../../server/app.ts';
+import { createLogger } from '../../server/logger.ts';
 import { failWorker, isClusterWorker, superviseWorkers, tellPrimaryReady, workerCount } from '../../server/cluster.ts';
 import { ListingsError } from '../../server/errors.ts';
 import { openStore } from '../../server/store/store.ts';
@@ -54,12 +55,14 @@ export function serveCommand(io: Io): Command {
       // Each setting comes from its flag, its variable or its default already (commander's .env and .default).
       const config = loadConfig({ db, keyPrefix, host, port, publicUrl, trustProxy }, {});
       const workers = flags.workers ?? 1;
+      // The process's one logger: errors at every verbosity, request lines unless --quiet.
+      const { logger } = createLogger({ quiet: flags.quiet ?? false });
       const banner = (url: string) =>
         `storage-listings serving ${describeLocation(config.db)} at ${url} (public URL ${config.publicUrl}${workers > 1 ? `, ${workers} workers` : ''}); API: ${config.publicUrl}/external/listings, docs: ${config.publicUrl}/docs`;
       // One panel per server, in the primary: never behind the API's port, origin or cookies.
       const startPanel = () =>
         flags.panel && !isClusterWorker()
-          ? runPanel(panelFlagsFromEnv(io.env, config.publicUrl, trustProxy), io, config.db, keyPrefix)
+          ? runPanel(panelFlagsFromEnv(io.env, config.publicUrl, trustProxy), io, config.db, keyPrefix, logger)
           : undefined;
       // One deliverer per server, in the primary: workers answer requests only.
       const startDeliverer = () =>
@@ -88,7 +91,7 @@ export function serveCommand(io: Io): Command {
         }
         return;
       }
-      const app = await startApp({ config, quiet: flags.quiet ?? false }).catch((err: unknown) => {
+      const app = await startApp({ config, logger }).catch((err: unknown) => {
         if (!isClusterWorker()) throw err;
         return failWorker(
           err instanceof ListingsError ? err.message : `unexpected failure: ${(err as Error).message ?? String(err)}`,

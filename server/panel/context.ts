@@ -1,6 +1,7 @@
 // What every part of the panel shares: its options, the context of a logged-in request, and the shape of a route.
 import type { Role } from '../domain/roles.ts';
 import type { Store } from '../store/store.ts';
+import type { Logger } from '../logger.ts';
 import type { Authenticated, PanelOrigin } from './auth.ts';
 import type { PanelRequest, PanelResponse } from './http.ts';
 import type { Texts } from './i18n/i18n.ts';
@@ -14,6 +15,8 @@ export interface PanelOptions {
   publicUrl: string;
   keyPrefix: string;
   limiter?: LoginLimiter;
+  /** Where failures are logged, with their stacks; a logger of its own (stdout) when not given. */
+  logger?: Logger;
   /** Where "publish now" publishes; without it the Snapshots tab says how to publish from the CLI. */
   snapshots?: PanelSnapshots;
   /** PANEL_REQUIRE_2FA=1: an operator without two-factor login reaches nothing but its enrolment. */
@@ -22,7 +25,7 @@ export interface PanelOptions {
   now?: () => number;
 }
 
-export type ResolvedPanelOptions = PanelOptions & { limiter: LoginLimiter; now: () => number };
+export type ResolvedPanelOptions = PanelOptions & { limiter: LoginLimiter; now: () => number; logger: Logger };
 export type PanelContext = ResolvedPanelOptions & { who: Authenticated; form: () => URLSearchParams; tx: Texts };
 
 export interface Route {

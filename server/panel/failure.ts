@@ -1,6 +1,7 @@
 // What the panel answers when a request fails: the operator's own mistake as its message, a database that cannot be
 // used as a 503 that names nothing of it (the log has the detail), anything else as a 500.
 import { ListingsError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
 import { plain, type PanelResponse } from './http.ts';
 
 /** Seconds a client is asked to wait when the database cannot be used; it recovers by itself once the database does. */
@@ -9,16 +10,16 @@ export const STORE_RETRY_SECONDS = 5;
 /** The store's codes for a database it cannot use (server/store/pg/connect.ts's pgFailure): not the client's doing. */
 const STORE_UNAVAILABLE = new Set(['db_unreachable', 'db_credentials', 'db_missing']);
 
-export function failureAnswer(err: unknown): PanelResponse {
+export function failureAnswer(err: unknown, logger: Logger): PanelResponse {
   if (err instanceof ListingsError && STORE_UNAVAILABLE.has(err.code)) {
     // The detail names the database's address: for the operator's log, never for whoever sent the request.
-    console.error(`panel: the database is unavailable: ${err.message}`);
+    logger.error(`panel: the database is unavailable: ${err.message}`);
     return plain(503, 'The database is unavailable; try again in a moment.', {
       'retry-after': String(STORE_RETRY_SECONDS),
     });
   }
   if (err instanceof ListingsError && !err.code.startsWith('db_')) return plain(400, err.message);
-  console.error('panel: unexpected failure', err);
+  logger.error({ error: err }, 'panel: unexpected failure');
   return plain(500, 'Something went wrong; the server log says what.');
 }
 

@@ -3,6 +3,7 @@
 import { isUploadRoute } from './admission.ts';
 import { authenticate, csrfValid, fromPanel, notFromPanel } from './auth.ts';
 import { failureAnswer } from './failure.ts';
+import { createLogger } from '../logger.ts';
 import { panelAssets, type PanelAssets } from './assets.ts';
 import { htmlAnswer, plain, redirect, formOf, type PanelRequest, type PanelResponse } from './http.ts';
 import { LoginLimiter } from './login-limits.ts';
@@ -21,6 +22,7 @@ export function createPanelHandler(options: PanelOptions): (req: PanelRequest) =
     ...options,
     limiter: options.limiter ?? new LoginLimiter(),
     now: options.now ?? Date.now,
+    logger: options.logger ?? createLogger().logger,
   };
   const routes = pageRoutes();
   const assets = panelAssets();
@@ -28,7 +30,7 @@ export function createPanelHandler(options: PanelOptions): (req: PanelRequest) =
     try {
       return await answer(opts, routes, assets, req);
     } catch (err) {
-      return failureAnswer(err);
+      return failureAnswer(err, opts.logger);
     }
   };
 }

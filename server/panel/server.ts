@@ -8,6 +8,7 @@ import { clientAddressOf } from '../http/transport/client-address.ts';
 import { admissionOf } from './admission.ts';
 import { formBody, uploadBody } from './body.ts';
 import { failureAnswer } from './failure.ts';
+import { createLogger } from '../logger.ts';
 import { createPanelHandler, type PanelOptions } from './handler.ts';
 import type { PanelRequestHead, PanelResponse } from './http.ts';
 
@@ -44,7 +45,8 @@ export async function startPanel(
 ): Promise<RunningPanel> {
   // Filled in once the port is known, before the first request can come.
   const origin = options.origin ?? { origin: '', secure: false };
-  const handle = createPanelHandler({ ...options, origin });
+  const logger = options.logger ?? createLogger().logger;
+  const handle = createPanelHandler({ ...options, origin, logger });
   const trusted = new Set(options.trustedProxies ?? []);
   const server = createServer({
     headersTimeout: 10_000,
@@ -62,7 +64,7 @@ export async function startPanel(
       address: clientAddressOf(req.socket.remoteAddress ?? '', req.headers['x-forwarded-for'], trusted),
     };
     const admission = await admissionOf(head, { store: options.store, origin, uploadBytes: options.uploadBytes }).catch(
-      (err: unknown) => ({ refusal: failureAnswer(err) }),
+      (err: unknown) => ({ refusal: failureAnswer(err, logger) }),
     );
     // Refused on its head: the connection closes once the answer is out (Node then destroys it), the body unread.
     if ('refusal' in admission) {
@@ -84,7 +86,7 @@ export async function startPanel(
   // A failure outside the handler (no room for an upload's file) answers 500, never ends the process.
   const serveSafely = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean) =>
     void serve(req, res, expectsContinue).catch((err: unknown) => {
-      if (!res.headersSent) send(res, req.method ?? 'GET', failureAnswer(err), true);
+      if (!res.headersSent) send(res, req.method ?? 'GET', failureAnswer(err, logger), true);
       else res.destroy();
     });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => serveSafely(req, res, false));

@@ -1,6 +1,7 @@
 // The handler in process, without a socket (as Fastify's inject and Hono's app.request): a request in, an answer out.
 import { createHandler, type Handler, type HandlerOptions } from '../../server/http/handler.ts';
 import { startPgNode } from '../../server/pg-node.ts';
+import { createLogger } from '../../server/logger.ts';
 import { openDb } from '../../server/store/db.ts';
 import { isPostgresUrl } from '../../server/store/pg/location.ts';
 
@@ -59,7 +60,7 @@ export async function handlerAt(
     recordClicks: node.recordClicks,
     ...extra,
   });
-  node.attach(handler, extra.log ?? (() => {}));
+  node.attach(handler, extra.logger ?? createLogger({ write: () => {} }).logger);
   // Last use still pending is written, the node's connections closed.
   return Object.assign(handler, {
     stop: async () => {

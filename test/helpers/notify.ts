@@ -2,6 +2,7 @@
 import pg from 'pg';
 import { Freshness } from '../../server/freshness/freshness.ts';
 import type { Handler } from '../../server/http/handler.ts';
+import { createLogger } from '../../server/logger.ts';
 import { startPgNode } from '../../server/pg-node.ts';
 import { openStore } from '../../server/store/store.ts';
 import { demoImport } from './fixture.ts';
@@ -29,7 +30,7 @@ export async function revokeWithoutRequest(o: {
     let dropped = 0;
     freshness.onChange(() => dropped++);
     // The node's handler, as far as the node uses it: the freshness it keeps, the hook it sets. No request is made.
-    node.attach({ api: { freshness } } as unknown as Handler, () => {});
+    node.attach({ api: { freshness } } as unknown as Handler, createLogger({ write: () => {} }).logger);
     await until('the node listening', async () => {
       const r = await watcher.query(
         "SELECT 1 FROM pg_stat_activity WHERE application_name = 'storage-listings listen' AND query LIKE 'LISTEN%'",

@@ -2,7 +2,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Answer, RequestHandler, RequestLike } from './answer.ts';
-import { JsonLog } from './log.ts';
 import { startServer, type RunningServer } from './server.ts';
 
 let server: RunningServer;
@@ -15,7 +14,7 @@ beforeAll(async () => {
     },
     { batch: (fn: () => void) => fn(), close: () => {} },
   );
-  server = await startServer(handler, new JsonLog(() => {}), { host: '127.0.0.1', port: 0 });
+  server = await startServer(handler, () => {}, { host: '127.0.0.1', port: 0 });
 });
 afterAll(() => server.close());
 

@@ -12,7 +12,6 @@ import {
   type RequestLike,
 } from './answer.ts';
 import { CORS_HEADERS } from './cors.ts';
-import { JsonLog } from './log.ts';
 import { clientAddressOf } from './client-address.ts';
 import { keepTickShape } from './tick-shape.ts';
 
@@ -77,7 +76,7 @@ function rawAnswer(answer: Answer): string {
   return `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${head}\r\n${answer.body as string}`;
 }
 
-export function startServer(handler: RequestHandler, log: JsonLog, opts: ServeOptions): Promise<RunningServer> {
+export function startServer(handler: RequestHandler, flushLog: () => void, opts: ServeOptions): Promise<RunningServer> {
   keepTickShape();
   const server = createServer(
     {
@@ -202,7 +201,7 @@ export function startServer(handler: RequestHandler, log: JsonLog, opts: ServeOp
             closing = true;
             server.close(() => {
               handler.close();
-              log.flush();
+              flushLog();
               done();
             });
             // Idle keep-alive sockets would hold close() open; in-flight requests finish first.

@@ -6,6 +6,7 @@ import type { Detail } from '../../../shared/listing.ts';
 import type { Db } from '../../store/db.ts';
 import { revisedListing } from '../../store/facilities.ts';
 import { nextPromotionChange } from '../../../shared/promotions.ts';
+import { LRUCache } from 'lru-cache';
 
 /** What a kept page costs beside its bytes: its entry, its key and the objects that hold it. */
 const PAGE_OVERHEAD = 256;
@@ -29,29 +30,39 @@ interface FacilityPages {
 }
 
 export class PageCache {
-  /** Kept pages by facility and code, least recently used first (a hit moves its page to the end). */
-  private readonly pages = new Map<string, KeptPage>();
+  /** Kept pages by facility and code, the least recently used out first once their bytes pass the budget. */
+  private readonly pages: LRUCache<string, KeptPage>;
   private readonly facilities = new Map<string, FacilityPages>();
-  private bytes = 0;
   /** Facility and code pairs the store had no active listing for, until the next data change: anyone may ask any. */
-  private readonly missing = new Set<string>();
-  private missingBytes = 0;
+  private readonly missing: LRUCache<string, true>;
   /** How many times the store was read for a page, found or not: for tests. */
   reads = 0;
 
   constructor(
     private readonly db: Db,
     private readonly publicUrl: string,
-    private readonly budgetBytes = 16 * 1024 * 1024,
-    /** Bytes of remembered codes that are not served: past it they are forgotten and read again when asked. */
-    private readonly missingBudgetBytes = 1024 * 1024,
+    budgetBytes = 16 * 1024 * 1024,
+    /** Bytes of remembered codes that are not served: past it the least recently asked are forgotten. */
+    missingBudgetBytes = 1024 * 1024,
     /** Milliseconds since the epoch: what decides which promotions are active (tests pass a controlled clock). */
     private readonly clock: () => number = Date.now,
-  ) {}
+  ) {
+    // A page larger than the whole budget is served, never kept (lru-cache refuses an entry above maxSize).
+    this.pages = new LRUCache({
+      maxSize: budgetBytes,
+      sizeCalculation: (kept) => kept.cost,
+      dispose: (kept, key) => this.unlink(kept.facilityId, key),
+      noDisposeOnSet: true,
+    });
+    this.missing = new LRUCache({
+      maxSize: missingBudgetBytes,
+      sizeCalculation: (_v, key) => key.length * 2 + MISSING_OVERHEAD,
+    });
+  }
 
   /** Bytes and pages held, and bytes of remembered codes that are not served. */
   get held(): { bytes: number; pages: number; missingBytes: number } {
-    return { bytes: this.bytes, pages: this.pages.size, missingBytes: this.missingBytes };
+    return { bytes: this.pages.calculatedSize, pages: this.pages.size, missingBytes: this.missing.calculatedSize };
   }
 
   /**
@@ -68,18 +79,14 @@ export class PageCache {
     const key = `${facilityId.length}:${facilityId}${code}`;
     const kept = this.pages.get(key);
     const now = this.clock();
-    if (kept && now >= kept.until) this.forget(key, kept);
-    else if (kept) {
-      this.pages.delete(key);
-      this.pages.set(key, kept);
-      return kept.page;
-    }
+    if (kept && now >= kept.until) this.pages.delete(key);
+    else if (kept) return kept.page;
     if (this.missing.has(key)) return undefined;
     if (!mayRead()) return 'busy';
     this.reads++;
     const read = revisedListing(this.db, facilityId, code);
     if (!read) {
-      this.rememberMissing(key);
+      this.missing.set(key, true);
       return undefined;
     }
     const { data, revision } = read;
@@ -95,14 +102,11 @@ export class PageCache {
   /** Drops the pages of facilities whose revision moved (or that are gone), and every remembered missing code. */
   dropChanged(revisions: ReadonlyMap<string, number>): void {
     this.missing.clear();
-    this.missingBytes = 0;
     for (const [id, kept] of this.facilities) if (revisions.get(id) !== kept.revision) this.dropFacility(id);
   }
 
   private keep(key: string, facilityId: string, revision: number, page: Buffer, until: number): void {
     const cost = page.length + PAGE_OVERHEAD + key.length * 2;
-    // A page larger than the whole budget is served, never kept: it would push out every other.
-    if (cost > this.budgetBytes) return;
     let pages = this.facilities.get(facilityId);
     if (pages?.revision !== revision) {
       // Read at another revision than the pages kept: a change not noticed yet, so those pages are stale.
@@ -111,35 +115,21 @@ export class PageCache {
     }
     pages.keys.add(key);
     this.pages.set(key, { facilityId, page, cost, until });
-    this.bytes += cost;
-    for (const [oldest, kept] of this.pages) {
-      if (this.bytes <= this.budgetBytes) break;
-      this.forget(oldest, kept);
-    }
+    if (!this.pages.has(key)) this.unlink(facilityId, key);
   }
 
-  private forget(key: string, kept: KeptPage): void {
-    this.pages.delete(key);
-    this.bytes -= kept.cost;
-    const pages = this.facilities.get(kept.facilityId)!;
+  /** A page gone from the cache (evicted, expired, dropped) is no longer among its facility's. */
+  private unlink(facilityId: string, key: string): void {
+    const pages = this.facilities.get(facilityId);
+    if (!pages) return;
     pages.keys.delete(key);
-    if (pages.keys.size === 0) this.facilities.delete(kept.facilityId);
+    if (pages.keys.size === 0) this.facilities.delete(facilityId);
   }
 
   private dropFacility(id: string): void {
     const pages = this.facilities.get(id);
     if (!pages) return;
-    for (const key of pages.keys) this.forget(key, this.pages.get(key)!);
+    for (const key of [...pages.keys]) this.pages.delete(key);
     this.facilities.delete(id);
-  }
-
-  private rememberMissing(key: string): void {
-    const cost = key.length * 2 + MISSING_OVERHEAD;
-    if (this.missingBytes + cost > this.missingBudgetBytes) {
-      this.missing.clear();
-      this.missingBytes = 0;
-    }
-    this.missing.add(key);
-    this.missingBytes += cost;
   }
 }

@@ -1,8 +1,9 @@
 // The facilities' views, kept until that facility's data changes, within a budget: small and large facilities in tiers
-// of their own, filtered lists in a FIFO of their own. The API reads them; rental pages have a cache of their own
+// of their own, filtered lists in an LRU of their own. The API reads them; rental pages have a cache of their own
 // (page-cache.ts) made through the same domain detailOf, so the two cannot disagree on a price. Views made before a
 // promotion starts or ends are dropped at that instant: answers and ETags change then, on a running server.
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { detailOf } from '../../domain/views.ts';
 import type { Db } from '../../store/db.ts';
 import { facilityRevisions } from '../../store/facilities.ts';
@@ -48,8 +49,7 @@ export class ViewsCache {
    * small for a client's cycle of filters makes every one of them again. Each facility's views find their own by
    * result (views.filtered).
    */
-  private readonly filtered = new Set<KeptList>();
-  private filteredBytes = 0;
+  private readonly filtered: LRUCache<KeptList, KeptList>;
   /** The last cut queued to be made off the event loop: the next waits for it. */
   private offLoop: Promise<void> = Promise.resolve();
   /** Where the cut being made off the event loop is written (scratchOf): as large as the largest cut so far. */
@@ -78,14 +78,22 @@ export class ViewsCache {
     private readonly offLoopBytes = Infinity,
     /** Milliseconds since the epoch: what decides which promotions are active (tests pass a controlled clock). */
     private readonly clock: () => number = Date.now,
-  ) {}
+  ) {
+    this.filtered = new LRUCache({
+      maxSize: Math.max(1, Math.floor((budgetBytes * 3) / 4)),
+      sizeCalculation: (list) => list.cost,
+      // A list counted again (a second coding) is set again: its facility's views keep it.
+      noDisposeOnSet: true,
+      dispose: (list) => list.views.filtered.delete(list.key),
+    });
+  }
 
   /** Bytes held, by tier, and by the filtered lists. */
   get held(): { small: number; large: number; filtered: number; filteredLists: number } {
     return {
       small: this.bytes,
       large: this.largeBytes,
-      filtered: this.filteredBytes,
+      filtered: this.filtered.calculatedSize,
       filteredLists: this.filtered.size,
     };
   }
@@ -98,7 +106,6 @@ export class ViewsCache {
     this.nextExpiry = Infinity;
     this.bytes = 0;
     this.largeBytes = 0;
-    this.filteredBytes = 0;
   }
 
   /** After a commit by another connection: drops the views of facilities whose revision moved (or that are gone). */
@@ -233,18 +240,9 @@ export class ViewsCache {
     list.coded[coding] = variant;
     list.cost += cost;
     list.views.filtered.set(list.key, list);
-    this.filtered.add(list);
-    this.filteredBytes += cost;
-    for (const other of this.filtered) {
-      if (this.filteredBytes <= (this.budgetBytes * 3) / 4) break;
-      if (other !== list) this.forget(other);
-    }
-  }
-
-  private forget(list: KeptList): void {
-    this.filtered.delete(list);
-    list.views.filtered.delete(list.key);
-    this.filteredBytes -= list.cost;
+    // Oldest out first past three quarters of the budget; a list larger than that alone is not kept.
+    this.filtered.set(list, list);
+    if (!this.filtered.has(list)) list.views.filtered.delete(list.key);
   }
 
   /** A facility's views grew by what was made on demand (a Detail): counted, maybe over budget. */
@@ -288,6 +286,6 @@ export class ViewsCache {
       this.large.delete(id);
       this.largeBytes -= views.size;
     }
-    for (const list of views.filtered.values()) this.forget(list);
+    for (const list of [...views.filtered.values()]) this.filtered.delete(list);
   }
 }

@@ -1,0 +1,46 @@
+// The logger's lines: string levels, ISO times, an error's stack under `error`, key-like fields redacted, and the
+// request lines dropped by quiet while warnings and errors stay.
+import { expect, it } from 'vitest';
+import { createLogger } from './logger.ts';
+
+const linesOf = (quiet: boolean) => {
+  const lines: Record<string, unknown>[] = [];
+  const { logger } = createLogger({ quiet, write: (line) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+  return { logger, lines };
+};
+
+it('writes an error with its stack and the request id, at every verbosity', () => {
+  for (const quiet of [false, true]) {
+    const { logger, lines } = linesOf(quiet);
+    logger.error({ request_id: 'r-1', error: new TypeError('broken') }, 'unexpected failure');
+    expect(lines).toEqual([
+      {
+        level: 'error',
+        time: expect.stringMatching(/^\d{4}-\d\d-\d\dT.+Z$/),
+        request_id: 'r-1',
+        error: expect.objectContaining({
+          type: 'TypeError',
+          message: 'broken',
+          stack: expect.stringMatching(/\n\s+at /),
+        }),
+        message: 'unexpected failure',
+      },
+    ]);
+  }
+});
+
+it('drops request lines when quiet, and keeps warnings', () => {
+  const { logger, lines } = linesOf(true);
+  logger.info({ request_id: 'r-2' });
+  logger.warn('serving again');
+  expect(lines.map((l) => l.level)).toEqual(['warn']);
+});
+
+it('redacts fields that may hold a key, a token or a cookie', () => {
+  const { logger, lines } = linesOf(false);
+  const key = 'svc_live_0123456789abcdefghijklmnopqrstuv';
+  logger.info({ key, headers: { 'x-api-key': key, cookie: 'sid=abc' }, nested: { token: 't', password: 'p' } });
+  const text = JSON.stringify(lines);
+  for (const secret of [key, 'sid=abc', '"t"', '"p"']) expect(text).not.toContain(secret);
+  expect(lines[0]).toMatchObject({ key: '[redacted]', headers: { 'x-api-key': '[redacted]', cookie: '[redacted]' } });
+});

@@ -1,0 +1,66 @@
+// The server's one logger: pino, JSON lines with string levels, keys redacted, written asynchronously to stdout.
+import { pino, type DestinationStream, type Logger } from 'pino';
+
+export type { Logger } from 'pino';
+
+export interface LoggerOptions {
+  /** Warnings and errors only: no request lines. */
+  quiet?: boolean;
+  /** Where the lines go instead of stdout, one whole line per call (tests, the bench). */
+  write?: (line: string) => void;
+}
+
+/** Fields that may carry a key or a session, wherever a caller puts them; the URL rules live in domain/keys.ts. */
+export const REDACTED_PATHS = [
+  'key',
+  'api_key',
+  'token',
+  'password',
+  'authorization',
+  'cookie',
+  '*.key',
+  '*.api_key',
+  '*.token',
+  '*.password',
+  '*.authorization',
+  '*.cookie',
+  'headers["x-api-key"]',
+  '*.headers["x-api-key"]',
+];
+
+/** A logger and the way to write out what it still buffers (on close, on SIGTERM; process exit flushes by itself). */
+export interface LogOutput {
+  logger: Logger;
+  flush(): void;
+}
+
+export function createLogger(opts: LoggerOptions = {}): LogOutput {
+  // Async: sonic-boom writes while the loop runs on, joining the lines that come during a write. No minLength: a
+  // buffer waiting to fill would hold a lone error line until enough traffic came after it.
+  const destination: DestinationStream & { flushSync?: () => void } = opts.write
+    ? { write: opts.write }
+    : pino.destination({ dest: 1, sync: false });
+  const logger = pino(
+    {
+      level: opts.quiet ? 'warn' : 'info',
+      base: null,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      messageKey: 'message',
+      // An error logged under `error` keeps its type, message and stack.
+      serializers: { error: pino.stdSerializers.err },
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    },
+    destination,
+  );
+  return { logger, flush: () => flushQuietly(destination) };
+}
+
+/** A flush that never throws: a destination not yet open (or already closed) has nothing to write. */
+function flushQuietly(destination: { flushSync?: () => void }): void {
+  try {
+    destination.flushSync?.();
+  } catch {
+    // sonic-boom throws when its file descriptor is not ready yet, and then holds nothing.
+  }
+}
