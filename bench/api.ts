@@ -81,11 +81,13 @@ async function main() {
   r.out(`storage-listings API bench: ${env.cpu}, ${env.cores} cores, Node ${env.node}; ${JSON.stringify(settings)}\n`);
   const sqlite = args.db === 'sqlite';
   const field = sqlite && selected('field mix') ? await fieldMix(r) : undefined;
+  const fieldHooks = sqlite && selected('field mix, webhooks') ? await fieldMix(r, true) : undefined;
   const oneKey = sqlite ? await oneKeyScenarios(r, selected) : undefined;
   const figures = !sqlite
     ? await postgres(r)
     : {
         field_mix: field,
+        field_mix_webhooks: fieldHooks,
         scenarios: oneKey?.entries,
         abuse: selected('abuse') ? await abuse(r) : undefined,
         scale: selected('scale') ? await scale(r) : undefined,

@@ -20,13 +20,14 @@ import { compare, ratiosOf, sideOf } from './measure.ts';
 import { sidesTable, table } from './report.ts';
 import { capture, differences, headerOf, startCeiling, type CapturedAnswer, type Replayed } from './replay.ts';
 import { startOurs, type ServerProcess } from './servers.ts';
+import { hooksTls, startHooks } from './webhooks.ts';
 
 /** A database of these settings and ours serving it behind a trusted proxy (with its panel for abuse), keys issued. */
-export async function startWorld(settings: FieldSettings, panel: boolean, r: BenchRun) {
+export async function startWorld(settings: FieldSettings, panel: boolean, r: BenchRun, env?: Record<string, string>) {
   const db = generateFieldDb(r.dir, settings);
   r.out(`\n${panel ? 'abuse' : 'field'} database: ${describeDb(db)}, generated in ${db.seconds.toFixed(1)} s\n`);
   const name = `ours (${panel ? 'abuse' : 'field'})`;
-  const ours = r.track(await startOurs(name, db.file, { trustProxy: '127.0.0.1', panel }));
+  const ours = r.track(await startOurs(name, db.file, { trustProxy: '127.0.0.1', panel, env }));
   // Every key is issued (and some revoked) before any measuring: a write to the database empties ours' caches.
   return { db, ours, world: issueFieldKeys(db, settings) };
 }
@@ -70,13 +71,16 @@ function kindsOf(rotation: MixRequest[], answerOf: (q: MixRequest) => CapturedAn
   return kinds;
 }
 
-export async function fieldMix(r: BenchRun) {
+/** `webhooks`: an endpoint per live key receiving, and an import changing a keyed facility every 10 s (webhooks.ts). */
+export async function fieldMix(r: BenchRun, webhooks = false) {
   const settings = { ...(r.quick ? FIELD_QUICK : FIELD_FULL), unkeyedLarge: 0 };
-  const { db, ours, world } = await startWorld(settings, false, r);
+  const tls = webhooks ? hooksTls(r.dir) : undefined;
+  const { db, ours, world } = await startWorld(settings, false, r, tls?.env);
+  const hooks = tls && (await startHooks(db, world, tls));
   const base =
     r.base === undefined
       ? undefined
-      : r.track(await startOurs('base', db.file, { checkout: r.base, trustProxy: '127.0.0.1' }));
+      : r.track(await startOurs('base', db.file, { checkout: r.base, trustProxy: '127.0.0.1', env: tls?.env }));
   const rotation = fieldRotation(world, settings);
   const agent = new Agent({ keepAlive: true, maxSockets: 4, timeout: 4_000 }); // below the server's keep-alive, 5 s
   const began = performance.now();
@@ -98,6 +102,7 @@ export async function fieldMix(r: BenchRun) {
   const measured = await compare(servers, () => rotation, { ...r, rounds: r.rounds * 2 });
   const [o, , b] = measured.rounds;
   agent.destroy();
+  await hooks?.stop();
   for (const s of servers) await s.stop();
   if (ceiling.misses() !== 0) r.broken.push(`field mix: the ceiling had no answer for ${ceiling.misses()} requests`);
   // Each server's answers outside 2xx/3xx in the rounds against the share at capture: another share, other answers.
@@ -124,14 +129,18 @@ export async function fieldMix(r: BenchRun) {
     ceiling: measured.sides[1]!,
     ...measured.ratios,
     ...(b && { base: sideOf(b), vs_base: ratiosOf(o!, b) }),
+    ...(hooks && { webhooks: hooks.figures() }),
   };
   if (entry.ratio_rps > 1)
     r.sanity.push(`field mix: ours at ${entry.ratio_rps}x a server that only replays its answers`);
   // A ceiling short of its core was held back by the generator or the machine: its req/s understates it.
   if (entry.ceiling.core_busy < 0.85)
     r.sanity.push(`field mix: the ceiling kept its core ${entry.ceiling.core_busy} busy: compare CPU µs/req`);
+  const hooked = entry.webhooks
+    ? `; webhooks: ${entry.webhooks.endpoints} endpoints, ${entry.webhooks.imports} imports, ${entry.webhooks.deliveries} deliveries received`
+    : '';
   r.out(
-    `\nfield mix (${entry.database}; ${entry.keys.live} live keys on ${entry.keys.keyed_facilities} facilities and ` +
+    `\nfield mix${webhooks ? ', webhooks' : ''} (${entry.database}${hooked}; ${entry.keys.live} live keys on ${entry.keys.keyed_facilities} facilities and ` +
       `${entry.keys.revoked} revoked; ${rotation.length} requests rotating, ${distinct.size} distinct, captured in ${seconds} s; ` +
       `${r.load.connections} connections, ${o!.length} rounds of ${r.load.duration} s per side):\n` +
       table(

@@ -46,8 +46,15 @@ export const stopper = (child: ChildProcess) => (): Promise<void> =>
   });
 
 /** log: the request log on instead of --quiet; checkout: another built checkout's `listings` (the A/B's base);
- * trustProxy: believe X-Forwarded-For from this address, as behind a TLS proxy; panel: `serve --panel`. */
-type OursOptions = { log?: boolean; checkout?: string; trustProxy?: string; panel?: boolean };
+ * trustProxy: believe X-Forwarded-For from this address, as behind a TLS proxy; panel: `serve --panel`; env: more
+ * environment (the webhooks' receiver). */
+type OursOptions = {
+  log?: boolean;
+  checkout?: string;
+  trustProxy?: string;
+  panel?: boolean;
+  env?: Record<string, string>;
+};
 
 /** `listings serve` on a free port; a real port rather than 0, since the public URL in the bodies carries it. */
 export async function startOurs(name: string, db: string, opts: OursOptions = {}): Promise<ServerProcess> {
@@ -57,7 +64,7 @@ export async function startOurs(name: string, db: string, opts: OursOptions = {}
   if (!opts.log) args.push('--quiet');
   if (db.startsWith('postgres')) args.push('--public-url', `http://127.0.0.1:${port}`);
   if (opts.trustProxy) args.push('--trust-proxy', opts.trustProxy);
-  const env: Record<string, string> = opts.panel ? { PANEL_PORT: String(await freePort()) } : {};
+  const env: Record<string, string> = { ...opts.env, ...(opts.panel ? { PANEL_PORT: String(await freePort()) } : {}) };
   if (opts.panel) args.push('--panel');
   const child = spawnServer(args, env);
   child.stdout!.resume();
