@@ -11,13 +11,25 @@ export function yieldHelperThreads(niceness = 10): Promise<void> {
   // libuv starts its pool on first use: a tiny compression makes it exist before the threads are listed.
   return new Promise((resolve) =>
     gzip(Buffer.alloc(0), () => {
-      try {
-        for (const tid of readdirSync('/proc/self/task'))
-          if (Number(tid) !== process.pid) setPriority(Number(tid), niceness);
-      } catch {
-        // No /proc, or not allowed: the threads keep the process's priority.
+      for (const tid of threadIds()) {
+        try {
+          setPriority(tid, niceness);
+        } catch {
+          // Ended since it was listed, or not allowed: the others are still lowered.
+        }
       }
       resolve();
     }),
   );
+}
+
+/** This process's threads but the event loop's; none where /proc is missing (not Linux). */
+function threadIds(): number[] {
+  try {
+    return readdirSync('/proc/self/task')
+      .map(Number)
+      .filter((tid) => tid !== process.pid);
+  } catch {
+    return [];
+  }
 }
