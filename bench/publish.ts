@@ -1,5 +1,6 @@
-// `npm run bench:publish [-- --facilities N --concurrency C --out FILE]`: snapshot publish to a real S3 server (s3rver)
-// against the same PUTs through the SDK, re-publishes unchanged and with one change, and watch mode's delay.
+// `npm run bench:publish [-- --facilities N --listings L --concurrency C --out FILE]`: snapshot publish to a real S3
+// server (s3rver) against the same PUTs through the SDK, re-publishes unchanged and with one change, watch mode's
+// delay, and a follower mirroring the target from zero and after one change.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,18 +12,20 @@ import { generateSigningKey } from '../server/snapshots/keygen.ts';
 import { startFaultProxy } from '../test/helpers/fault-proxy.ts';
 import { startS3 } from '../test/helpers/s3-server.ts';
 import { facilityIdOf, facilityOf, generateDb } from './lib/data.ts';
+import { followOnce } from './lib/follow.ts';
 import { median } from './lib/measure.ts';
 import { machine, resultsText } from './lib/report.ts';
 import { REPO } from './lib/servers.ts';
 
 const { values: args } = parseArgs({
   options: {
-    facilities: { type: 'string', default: '1000' },
+    facilities: { type: 'string', default: '2000' },
+    listings: { type: 'string', default: '100' },
     concurrency: { type: 'string', default: '16' },
     out: { type: 'string', default: join(REPO, 'bench', 'publish-results.json') },
   },
 });
-const [F, C] = [Number(args.facilities), Number(args.concurrency)];
+const [F, L, C] = [Number(args.facilities), Number(args.listings), Number(args.concurrency)];
 // The store (this process) on core 0, the publisher on core 1, so that they do not take turns on one.
 const pinned = existsSync('/usr/bin/taskset');
 if (pinned) spawn('taskset', ['-pc', '0', String(process.pid)], { stdio: 'ignore' });
@@ -48,7 +51,7 @@ function runNode(argv: string[], env: NodeJS.ProcessEnv) {
 const dir = mkdtempSync(join(tmpdir(), 'bench-publish-'));
 const s3 = await startS3({ bucket: 'bench' });
 try {
-  const db = generateDb(dir, 'publish', Array(F).fill(50));
+  const db = generateDb(dir, 'publish', Array(F).fill(L));
   const { private_key: keyFile } = await generateSigningKey(join(dir, 'secrets'));
   // Every run goes through one counting proxy: the publisher's local record is per endpoint.
   const puts: string[] = [];
@@ -72,7 +75,7 @@ try {
   const conn = openDb(db.file, { migrate: false });
   let shift = 0;
   const change = (i: number) => {
-    const f = facilityOf(i, 50);
+    const f = facilityOf(i, L);
     f.listings[0]!.price_gross += ++shift;
     applyImport(conn, { facilities: [f] });
   };
@@ -105,6 +108,15 @@ try {
   }
   watcher.kill('SIGTERM');
   await new Promise((r) => watcher.once('exit', r));
+
+  // An aggregator's follower: from zero, then after one more change and its publish.
+  const followed = join(dir, 'mirror');
+  const followBase = s3.objectUrl('main');
+  const core = pinned ? '1' : undefined;
+  const fromZero = await followOnce(followBase, followed, core);
+  change(11);
+  await runNode(publish(), s3.env);
+  const afterOne = await followOnce(followBase, followed, core);
   await proxy.stop();
   conn.close();
 
@@ -112,7 +124,7 @@ try {
   const results = {
     machine: machine(),
     date: new Date().toISOString(),
-    data: { facilities: F, listings_per_facility: 50, concurrency: C, pinned },
+    data: { facilities: F, listings_per_facility: L, concurrency: C, pinned },
     first_publish: { seconds: first.seconds, objects, bytes },
     baseline_sdk_puts: { seconds: baseline.seconds, objects },
     ratio_baseline_over_ours: round(baseline.seconds / first.seconds),
@@ -128,6 +140,8 @@ try {
       all_puts: puts.length,
     },
     watch_commit_to_pointer_ms: { median: Math.round(median(delays)), worst: Math.round(Math.max(...delays)) },
+    follow_from_zero: fromZero,
+    follow_after_one_change: afterOne,
   };
   const text = resultsText(results);
   writeFileSync(`${args.out}.tmp`, text + '\n');
