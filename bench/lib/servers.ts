@@ -19,10 +19,14 @@ export function pinLoadGenerator(cores: number): string {
   return `pinned: servers on core ${SERVER_CORE} (one at a time under load), load generator on core 1`;
 }
 
-/** `node FLAGS ARGS` with the flags of `listings serve`'s shebang (the same runtime on both sides of a ratio), on the
+/** `node FLAGS ARGS` with the flags of `listings serve`'s shebang (ours and the ceiling alike; a base, its own), on the
  * servers' core; taskset execs node, so the child's pid is the server's own. */
-export function spawnServer(args: string[], env: Record<string, string> = {}): ChildProcess {
-  const node = [process.execPath, ...SERVER_NODE_FLAGS, ...args];
+export function spawnServer(
+  args: string[],
+  env: Record<string, string> = {},
+  flags: readonly string[] = SERVER_NODE_FLAGS,
+): ChildProcess {
+  const node = [process.execPath, ...flags, ...args];
   const options = { cwd: REPO, stdio: 'pipe' as const, env: { ...process.env, ...env } };
   return pinned ? spawn('taskset', ['-c', SERVER_CORE, ...node], options) : spawn(node[0]!, node.slice(1), options);
 }
@@ -66,7 +70,9 @@ export async function startOurs(name: string, db: string, opts: OursOptions = {}
   if (opts.trustProxy) args.push('--trust-proxy', opts.trustProxy);
   const env: Record<string, string> = { ...opts.env, ...(opts.panel ? { PANEL_PORT: String(await freePort()) } : {}) };
   if (opts.panel) args.push('--panel');
-  const child = spawnServer(args, env);
+  // A base checkout runs with its own flags, as its `listings serve` would: a flag is one of the changes measured.
+  const flags = opts.checkout === undefined ? SERVER_NODE_FLAGS : await flagsOf(opts.checkout);
+  const child = spawnServer(args, env, flags);
   child.stdout!.resume();
   const [[url], panel] = await Promise.all([
     printed(child, name, /serving .* at (http:\S+) /, 'stderr'),
@@ -77,6 +83,11 @@ export async function startOurs(name: string, db: string, opts: OursOptions = {}
 
 /** A copy of SQLite database `db` that an older checkout opens: migrations only add tables, columns and indexes, which
  * the older build ignores, so the copy claims the checkout's schema version (a build refuses a newer one). */
+async function flagsOf(checkout: string): Promise<readonly string[]> {
+  const file = join(checkout, 'server', 'node-flags.ts');
+  return ((await import(file)) as { SERVER_NODE_FLAGS: readonly string[] }).SERVER_NODE_FLAGS;
+}
+
 let baseCopies = 0;
 async function atSchemaOf(checkout: string, db: string): Promise<string> {
   const { SCHEMA_VERSION } = (await import(join(checkout, 'server', 'store', 'migrations.ts'))) as {
