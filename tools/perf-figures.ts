@@ -219,8 +219,17 @@ function publish(p: Json): string {
     `### Publishing\n\nCommand: \`${String(p.command ?? 'npm run bench:publish')}\`, run ${at(p.date)}; ${num(d.facilities)} ` +
     `facilities × ${num(d.listings_per_facility)} listings, concurrency ${num(d.concurrency)}.\n\n${measures}\n\n` +
     `The SDK's PUTs over ours: ${num(p.ratio_baseline_over_ours)}. \`--watch\`, from an import's commit to the pointer ` +
-    `updated: median ${num(watch.median)} ms, worst ${num(watch.worst)} ms.`
+    `updated: median ${num(watch.median)} ms, worst ${num(watch.worst)} ms.` +
+    follow(obj(p.follow_from_zero), obj(p.follow_after_one_change))
   );
+}
+
+/** The follower's two runs, when the results have them. */
+function follow(zero: Json, one: Json): string {
+  if (zero.seconds === undefined) return '';
+  const run = (x: Json) =>
+    `${num(x.seconds)} s, peak RSS ${num(x.peak_rss_mb)} MB, ${num(x.files_read)} files read (${num(x.fetched)} facilities)`;
+  return `\n\n\`snapshot follow\` of that target from zero: ${run(zero)}; after one facility changed: ${run(one)}.`;
 }
 
 function widget(w: Json): string {
