@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseImport } from '../server/domain/import.ts';
 import { openStore, type Store } from '../server/store/store.ts';
 import { Deliverer } from '../server/webhooks/deliverer.ts';
-import { demoImport, demoJson } from './helpers/fixture.ts';
+import { demoImport, demoJson, promotionStarting } from './helpers/fixture.ts';
 import { usePostgres } from './helpers/postgres.ts';
 import { until } from './helpers/wait.ts';
 import { useReceiver } from './helpers/webhook-receiver.ts';
@@ -100,20 +100,7 @@ describe('webhooks on PostgreSQL', () => {
       const json = demoJson();
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const listing = json.facilities.find((f: any) => f.id === 'wro-1').listings[0];
-      listing.promotions = [
-        {
-          code: 'SOON',
-          title: 'Soon',
-          terms: null,
-          kind: 'percent',
-          value: 10,
-          from_period: 1,
-          to_period: 1,
-          starts_at: new Date(starts).toISOString().replace('.000', ''),
-          ends_at: null,
-          new_tenants_only: false,
-        },
-      ];
+      listing.promotions = [promotionStarting('SOON', 'Soon', starts)];
       await store.applyImport(parseImport(JSON.stringify(json), 'promotion.json'));
       const before = starts - 60_000;
       return [

@@ -6,7 +6,7 @@ import { parseImport } from '../server/domain/import.ts';
 import { openStore, type Store } from '../server/store/store.ts';
 import { Deliverer } from '../server/webhooks/deliverer.ts';
 import { RETRY_DELAYS_MS } from '../server/webhooks/schedule.ts';
-import { demoDb, demoJson, issueKey, tempDir } from './helpers/fixture.ts';
+import { demoDb, demoJson, issueKey, promotionStarting, tempDir } from './helpers/fixture.ts';
 import { useReceiver } from './helpers/webhook-receiver.ts';
 import { handlerOver, inject } from './helpers/inject.ts';
 
@@ -143,20 +143,7 @@ describe('events from changes', () => {
     const starts = Math.ceil((clock + 60_000) / 1000) * 1000;
     const json = demoJson();
     const listing = wro(json).listings[0];
-    listing.promotions = [
-      {
-        code: 'SPRING',
-        title: 'Spring',
-        terms: null,
-        kind: 'percent',
-        value: 10,
-        from_period: 1,
-        to_period: 1,
-        starts_at: new Date(starts).toISOString().replace('.000', ''),
-        ends_at: null,
-        new_tenants_only: false,
-      },
-    ];
+    listing.promotions = [promotionStarting('SPRING', 'Spring', starts)];
     await importJson(json);
     await d.round();
     const before = hooks.receiver.received.length;

@@ -42,6 +42,22 @@ export function demoJson(): { facilities: any[] } {
   return JSON.parse(readFileSync(DEMO_DATA, 'utf8'));
 }
 
+/** A 10 % first-month promotion for everyone that starts at `startsMs` (whole seconds) and never ends. */
+export function promotionStarting(code: string, title: string, startsMs: number) {
+  return {
+    code,
+    title,
+    terms: null,
+    kind: 'percent',
+    value: 10,
+    from_period: 1,
+    to_period: 1,
+    starts_at: new Date(startsMs).toISOString().replace('.000', ''),
+    ends_at: null,
+    new_tenants_only: false,
+  };
+}
+
 export function writeJson(dir: string, name: string, value: unknown): string {
   const file = join(dir, name);
   writeFileSync(file, JSON.stringify(value, null, 2));
