@@ -161,7 +161,7 @@ export function demoCommand(io: Io): Command {
           db: config.db,
           publicUrl: config.publicUrl,
           allowPrivate: allowPrivateOf(io.env, false),
-          log: (l) => io.err(l),
+          log: (l) => logger.warn(l),
         });
         await app.stopped;
         await webhooks.close();

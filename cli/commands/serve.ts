@@ -72,7 +72,7 @@ export function serveCommand(io: Io): Command {
               db: config.db,
               publicUrl: config.publicUrl,
               allowPrivate: allowPrivateOf(io.env, flags.webhooksAllowPrivate),
-              log: (l) => io.err(l),
+              log: (l) => logger.warn(l),
             });
       if (workers > 1 && !isClusterWorker()) {
         // Migrate once here, so that workers never race to do it; it also fails early on a missing or bad file.
