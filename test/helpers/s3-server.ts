@@ -55,7 +55,8 @@ export function sendS3Error(res: ServerResponse, status: number, code: string, m
   res.end(body);
 }
 
-export async function startS3(opts: { bucket?: string; cors?: boolean } = {}): Promise<S3Server> {
+/** `port`: the one a client was already pointed at (default: any free one). */
+export async function startS3(opts: { bucket?: string; cors?: boolean; port?: number } = {}): Promise<S3Server> {
   const bucket = opts.bucket ?? 'listings';
   const { dir, cleanup } = tempDir('s3rver-');
   const s3rver = new S3rver({
@@ -75,7 +76,7 @@ export async function startS3(opts: { bucket?: string; cors?: boolean } = {}): P
     if (fault) sendS3Error(res, 403, fault, 'signature check failed');
     else void relay(req, res, { port: relayTo, agent: store, turns });
   });
-  await listen(server);
+  await listen(server, opts.port);
   const { port } = server.address() as AddressInfo;
   const endpoint = `http://127.0.0.1:${port}`;
   const client = s3Client(endpoint);
@@ -111,8 +112,8 @@ export async function startS3(opts: { bucket?: string; cors?: boolean } = {}): P
   };
 }
 
-function listen(server: Server): Promise<void> {
-  return new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+function listen(server: Server, port = 0): Promise<void> {
+  return new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
 }
 
 /** Runs work for one key after the work queued before it for that key has settled; other keys run in parallel. */
