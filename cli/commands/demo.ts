@@ -19,6 +19,7 @@ import {
   writeDemoKeys,
   writeDemoSite,
 } from '../demo-site.ts';
+import { demoSnapshots, watchDemoSnapshots } from '../demo-publish.ts';
 import { DEMO_OPERATOR_EMAIL, demoPanelPort, ensureDemoOperator, startDemoPanel } from '../demo-panel.ts';
 import { globalsOf } from '../context.ts';
 import { parsePort } from './panel.ts';
@@ -98,12 +99,14 @@ export function demoCommand(io: Io): Command {
         openDb(config.db).close();
         // Quiet unless asked: request lines would scroll the demo's own URLs away.
         const verbose = !flags.quiet && (flags.verbose === true || io.env.LOG === '1');
+        const snapshots = await demoSnapshots(paths.signing, join(paths.site, 'snapshots'));
         const store = await openStore(config.db, { mustExist: true });
         const panel = await startDemoPanel(store, {
           host: config.host,
           port: demoPanelPort(config.port, flags.panelPort),
           publicUrl: config.publicUrl,
           keyPrefix: config.keyPrefix,
+          snapshots,
         }).catch(async (err: unknown) => {
           await store.close();
           throw err;
@@ -136,6 +139,8 @@ export function demoCommand(io: Io): Command {
           await closePanel();
           throw err;
         }
+        // After the first export: from here on every commit (an import, a key change) is published as --watch does.
+        const watch = watchDemoSnapshots(store, snapshots, config.publicUrl, (line) => io.err(line));
         const base = config.publicUrl;
         io.err(
           [
@@ -162,6 +167,7 @@ export function demoCommand(io: Io): Command {
         });
         await app.stopped;
         await webhooks.close();
+        await watch.stop();
         await closePanel();
         io.err('stopped');
       },
