@@ -1,13 +1,15 @@
 // The demo's snapshots kept fresh as `snapshot publish --watch` keeps a target: an import reaches /demo/snapshots/.
 import type { PanelSnapshots } from '../server/panel/snapshots.ts';
 import { folderTarget } from '../server/snapshots/targets/folder.ts';
+import { lockSharedInProcess } from '../server/snapshots/targets/shared-lock.ts';
 import { watchAndPublish } from '../server/snapshots/watch.ts';
 import type { Store } from '../server/store/store.ts';
 import { DEMO_TTL_SECONDS, demoSigningKey } from './demo-site.ts';
 
-/** The demo's target and key, for the panel's Snapshots tab and for the watch. */
+/** The demo's target and key, for the panel's Snapshots tab and for the watch, which share the folder's lock. */
 export async function demoSnapshots(signingDir: string, outDir: string): Promise<PanelSnapshots> {
-  return { target: folderTarget(outDir), key: await demoSigningKey(signingDir), ttlSeconds: DEMO_TTL_SECONDS };
+  const target = lockSharedInProcess(folderTarget(outDir));
+  return { target, key: await demoSigningKey(signingDir), ttlSeconds: DEMO_TTL_SECONDS };
 }
 
 /** Publishes every commit to the demo's database, as --watch does, until stop() (which waits for the one in flight). */

@@ -11,7 +11,7 @@ const dir = tempDir();
 afterAll(() => dir.cleanup());
 
 describe('the demo snapshots', { timeout: 120_000 }, () => {
-  it('follow an import and show their target in the panel', async () => {
+  it('follow an import, show their target in the panel and publish from it', async () => {
     const [port, panelPort] = [await freePort(), await freePort()];
     const db = join(dir.dir, 'demo.db');
     const args = ['demo', '--db', db, '--port', String(port), '--panel-port', String(panelPort)];
@@ -51,6 +51,16 @@ describe('the demo snapshots', { timeout: 120_000 }, () => {
       const list = await (await fetch(`${panel}/`, { headers: { cookie } })).text();
       expect(list).toMatch(/<td>v\d+, expires /);
       expect(list).not.toContain('no target');
+      // The panel's "publish now" takes turns with the demo's own publishing, in the same process.
+      const csrf = /name="csrf" value="([^"]+)"/.exec(list)![1]!;
+      const now = await fetch(`${panel}/facilities/wro-1/snapshots/publish`, {
+        method: 'POST',
+        headers: { cookie, origin: panel, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrf }).toString(),
+      });
+      expect(now.status).toBe(200);
+      expect(await now.text()).toContain('Published version');
+      expect(await version()).toBeGreaterThan(first + 1);
     } finally {
       demo.kill('SIGTERM');
       await new Promise((resolve) => (demo.exitCode !== null ? resolve(undefined) : demo.once('exit', resolve)));

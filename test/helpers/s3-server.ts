@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { paginateListObjectsV2, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { tempDir } from './fixture.ts';
+import { takeTurns } from '../../server/snapshots/take-turns.ts';
 
 export interface S3Server {
   /** http://127.0.0.1:PORT, path-style. */
@@ -114,21 +115,6 @@ export async function startS3(opts: { bucket?: string; cors?: boolean; port?: nu
 
 function listen(server: Server, port = 0): Promise<void> {
   return new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
-}
-
-/** Runs work for one key after the work queued before it for that key has settled; other keys run in parallel. */
-function takeTurns() {
-  const tails = new Map<string, Promise<unknown>>();
-  return async <T>(key: string, work: () => Promise<T>): Promise<T> => {
-    const mine = (tails.get(key) ?? Promise.resolve()).then(work, work);
-    const tail = mine.catch(() => undefined);
-    tails.set(key, tail);
-    try {
-      return await mine;
-    } finally {
-      if (tails.get(key) === tail) tails.delete(key);
-    }
-  };
 }
 
 /** Hop-by-hop headers, and Expect: the outer server has already answered 100-continue. */
