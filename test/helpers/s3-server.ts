@@ -13,6 +13,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import { paginateListObjectsV2, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
+import { SILENT_LOGGER } from '../../server/snapshots/targets/s3.ts';
 import { tempDir } from './fixture.ts';
 import { takeTurns } from '../../server/snapshots/take-turns.ts';
 
@@ -45,7 +46,14 @@ const CORS = `<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><Allo
 export function s3Client(endpoint: string, config: S3ClientConfig = {}): S3Client {
   // The SDK would otherwise warn on Node 20 that it will soon need Node 22.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  return new S3Client({ endpoint, forcePathStyle: true, region: REGION, credentials: CREDENTIALS, ...config });
+  return new S3Client({
+    endpoint,
+    forcePathStyle: true,
+    region: REGION,
+    credentials: CREDENTIALS,
+    logger: SILENT_LOGGER,
+    ...config,
+  });
 }
 
 /** An error answer as S3 writes one, so the SDK classifies it (and retries it or not) as it would against S3. */
