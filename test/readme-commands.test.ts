@@ -123,8 +123,8 @@ describe('links in the docs', () => {
 });
 
 /**
- * The pages a newcomer follows from a clone, each pasted into a shell of its own. performance.md and SECURITY.md are
- * read, not pasted: they run half-hour benches or revoke a key by a made-up id. Blocks marked ```sh remote are not run.
+ * The pages a newcomer follows from a clone, each pasted into a shell of its own, its blocks in order where they stand.
+ * Blocks marked ```sh remote are not run: they need hosts or credentials a clone does not have.
  */
 const PASTED = [
   'README.md',
@@ -132,10 +132,18 @@ const PASTED = [
   'docs/cli.md',
   'docs/operations.md',
   'docs/panel.md',
+  'docs/partners.md',
   'docs/postgres.md',
   'docs/publishing.md',
+  'docs/webhooks.md',
   'docs/widget.md',
 ];
+/** Pages with shell blocks that are read, not pasted, and why. */
+const READ_ONLY: Record<string, string> = {
+  'docs/aggregators.md': 'follows and polls a CDN (cdn.example), verifies with jq and OpenSSL',
+  'docs/performance.md': 'runs benches of minutes to half an hour',
+  'docs/SECURITY.md': 'revokes a key by a made-up id',
+};
 /** Only these pages, when set (DOCS_PAGES=docs/publishing.md,...): the whole suite takes minutes. */
 const ONLY = process.env.DOCS_PAGES?.split(',');
 /** npm test itself and its parts, and the benches: this suite, or longer than it. */
@@ -185,7 +193,13 @@ describe('shell blocks pasted in order into a fresh clone', () => {
     };
   });
 
+  /** Each page's blocks as they ran, printed once at the end for the reader of the run. */
+  const report: string[] = [];
+
   afterAll(async () => {
+    const none = pasted.filter((page) => shellBlocks(page, DOCS.get(page)!).length === 0);
+    const lines = [...report, ...none.map((page) => `  ${page}: no shell blocks`)];
+    if (report.length > 0) console.error(`shell blocks pasted, by their first line:\n${lines.join('\n')}`);
     for (const server of servers.values()) await stopJob(server);
     await pg?.close();
     clone?.cleanup();
@@ -231,6 +245,11 @@ describe('shell blocks pasted in order into a fresh clone', () => {
     return { at, command: shown, status: ran.status, said };
   }
 
+  it('come from every page with shell blocks, or the page says why not', () => {
+    const pages = [...DOCS.keys()].filter((page) => shellBlocks(page, DOCS.get(page)!).length > 0);
+    expect(pages.filter((page) => !PASTED.includes(page) && !(page in READ_ONLY))).toEqual([]);
+  });
+
   it('leave out only the blocks marked remote', () => {
     const blocks = PASTED.flatMap((page) => shellBlocks(page, DOCS.get(page)!));
     expect(blocks.filter((b) => b.remote).every((b) => /s3:\/\/|https:\/\/|www\.example/.test(b.text))).toBe(true);
@@ -251,7 +270,7 @@ describe('shell blocks pasted in order into a fresh clone', () => {
           if (said) failures.push({ at: doc, command: DEMO, said });
         }
         for (const block of shellBlocks(doc, DOCS.get(doc)!).filter((b) => !b.remote)) {
-          ran.push(`${block.doc}:${block.line}`);
+          ran.push(String(block.line));
           const commands = commandsOf(block).filter((command) => !NOT_RUN.test(command.text));
           for (const [i, command] of commands.entries()) {
             const failure = await paste(session, command, i === commands.length - 1);
@@ -261,7 +280,10 @@ describe('shell blocks pasted in order into a fresh clone', () => {
       } finally {
         await session.close();
       }
-      console.error(`${doc}: pasted the blocks at ${ran.join(', ')}`);
+      const left = shellBlocks(doc, DOCS.get(doc)!).filter((b) => b.remote);
+      report.push(
+        `  ${doc}: ${ran.join(' ')}${left.length ? `; not run (remote): ${left.map((b) => b.line).join(' ')}` : ''}`,
+      );
       expect(failures).toEqual([]);
     });
   }
