@@ -1,25 +1,19 @@
 // `snapshot publish --watch` started before its store is up: it keeps running, says each retry in one line, and
 // publishes within the announced backoff once the store answers.
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, REPO, demoDb, freePort, tempDir } from './helpers/fixture.ts';
-import { snapshotKeyFile } from './helpers/published.ts';
+import { BIN, REPO, freePort } from './helpers/fixture.ts';
+import { publishFixture } from './helpers/published.ts';
 import { startS3, type S3Server } from './helpers/s3-server.ts';
 import { until } from './helpers/wait.ts';
 
-let dir: string;
 let cleanup: () => void;
 let dbFile: string;
 let keyFile: string;
 let s3: S3Server | undefined;
 
 beforeAll(async () => {
-  ({ dir, cleanup } = tempDir());
-  const { db, file } = demoDb(dir);
-  db.close();
-  dbFile = file;
-  ({ keyFile } = await snapshotKeyFile(join(dir, 'secrets')));
+  ({ cleanup, dbFile, keyFile } = await publishFixture());
 });
 afterAll(async () => {
   await s3?.stop();
