@@ -43,6 +43,14 @@ describe('shell examples in the docs', () => {
     expect(used.filter(({ script }) => !scripts.includes(script))).toEqual([]);
   });
 
+  it('end each JSON answer they print with a newline, so the next answer starts on a line of its own', () => {
+    const printed = shellLines.filter(
+      ({ line }) => /^\s*curl\s.*(?:\/external\/|\.json\b)/.test(line) && !/\s-\w*[oI]\b|\||\$\(/.test(line),
+    );
+    expect(printed.length).toBeGreaterThanOrEqual(8);
+    expect(printed.filter(({ line }) => !line.includes(`-w '\\n'`))).toEqual([]);
+  });
+
   it('run listings commands that the command table in docs/cli.md lists', () => {
     const table =
       /<!-- commands:start -->([\s\S]*?)<!-- commands:end -->/.exec(DOCS.get('docs/cli.md') ?? '')?.[1] ?? '';
