@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { randomAlphanumeric } from '../server/domain/keys.ts';
 import { hashPassword, verifyPassword } from '../server/domain/passwords.ts';
 import { startPanel, type RunningPanel } from '../server/panel/server.ts';
+import type { PanelSnapshots } from '../server/panel/snapshots.ts';
 import type { Store } from '../server/store/store.ts';
 import type { Logger } from '../server/logger.ts';
 import { writeOwnerOnly } from './demo-site.ts';
@@ -73,7 +74,14 @@ export function demoPanelPort(apiPort: number, panelPort: number | ''): number {
 /** The panel over the demo's store, its embed snippets and photos pointing at the demo's API. */
 export async function startDemoPanel(
   store: Store,
-  opts: { host: string; port: number; publicUrl: string; keyPrefix: string; logger: Logger },
+  opts: {
+    host: string;
+    port: number;
+    publicUrl: string;
+    keyPrefix: string;
+    logger: Logger;
+    snapshots?: PanelSnapshots;
+  },
 ): Promise<RunningPanel> {
   return startPanel({ store, ...opts, portOption: '--panel-port/PANEL_PORT' });
 }

@@ -14,7 +14,7 @@ import { ListingsError } from '../server/errors.ts';
 import { REPO_ROOT } from '../server/repo.ts';
 import { parseImport } from '../server/domain/import.ts';
 import { exportSnapshots, type ExportSummary } from '../server/snapshots/export.ts';
-import { generateSigningKey, loadSigningKey, PRIVATE_KEY_FILE } from '../server/snapshots/keygen.ts';
+import { generateSigningKey, loadSigningKey, PRIVATE_KEY_FILE, type SigningKey } from '../server/snapshots/keygen.ts';
 import type { PublishAudit } from '../server/store/audit.ts';
 import type { Db } from '../server/store/db.ts';
 import { applyImport } from '../server/store/facilities.ts';
@@ -91,6 +91,15 @@ export async function exportDemoSnapshots(
   publicUrl: string,
   audit?: PublishAudit,
 ): Promise<ExportSummary> {
+  const key = await demoSigningKey(signingDir);
+  return exportSnapshots(db, { outDir, key, publicUrl, ttlSeconds: DEMO_TTL_SECONDS, audit });
+}
+
+/** How long the demo's snapshots stay valid: a week, as `snapshot export` signs by default. */
+export const DEMO_TTL_SECONDS = 7 * 86_400;
+
+/** The demo's own signing key, made on first use. */
+export async function demoSigningKey(signingDir: string): Promise<SigningKey> {
   const keyFile = join(signingDir, PRIVATE_KEY_FILE);
   if (!existsSync(keyFile)) {
     // Another demo starting at the same moment may win the race to make it: then use that one.
@@ -98,8 +107,7 @@ export async function exportDemoSnapshots(
       if (!(err instanceof ListingsError && err.code === 'key_exists')) throw err;
     });
   }
-  const key = await loadSigningKey(keyFile);
-  return exportSnapshots(db, { outDir, key, publicUrl, ttlSeconds: 7 * 86_400, audit });
+  return loadSigningKey(keyFile);
 }
 
 /** Fills the page templates of demo/pages with the live values and writes them to outDir (served at /demo/). */

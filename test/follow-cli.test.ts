@@ -2,8 +2,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliInProcess, demoDb, tempDir } from './helpers/fixture.ts';
-import { snapshotKeyFile } from './helpers/published.ts';
+import { cliInProcess } from './helpers/fixture.ts';
+import { publishFixture } from './helpers/published.ts';
 
 let dir: string;
 let cleanup: () => void;
@@ -15,11 +15,7 @@ const follow = (state = join(dir, 'mirror')) =>
   run('snapshot', 'follow', out(), '--keys', join(out(), 'keys.json'), '--state', state);
 
 beforeAll(async () => {
-  ({ dir, cleanup } = tempDir());
-  const { db, file } = demoDb(dir);
-  db.close();
-  dbFile = file;
-  ({ keyFile } = await snapshotKeyFile(join(dir, 'secrets')));
+  ({ dir, cleanup, dbFile, keyFile } = await publishFixture());
   expect((await run('snapshot', 'export', '--out', out(), '--signing-key', keyFile)).code).toBe(0);
 });
 afterAll(() => cleanup());

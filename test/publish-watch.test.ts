@@ -1,11 +1,10 @@
 // `snapshot publish --watch` as an operator runs it: an import in another process reaches the bucket's pointer, a
 // second publisher is kept out, a failing store is retried without losing the change, SIGTERM exits 0.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultProxy, type FaultProxy } from './helpers/fault-proxy.ts';
-import { BIN, REPO, cliAsync, demoDb, demoJson, tempDir, writeJson } from './helpers/fixture.ts';
-import { bucketState, snapshotKeyFile } from './helpers/published.ts';
+import { BIN, REPO, cliAsync, demoJson, writeJson } from './helpers/fixture.ts';
+import { bucketState, publishFixture } from './helpers/published.ts';
 import { startS3, type S3Server } from './helpers/s3-server.ts';
 
 let s3: S3Server;
@@ -84,11 +83,7 @@ async function importPrice(gross: number) {
 beforeAll(async () => {
   s3 = await startS3();
   proxy = await startFaultProxy(s3.endpoint);
-  ({ dir, cleanup } = tempDir());
-  const { db, file } = demoDb(dir);
-  db.close();
-  dbFile = file;
-  ({ keyFile } = await snapshotKeyFile(join(dir, 'secrets')));
+  ({ dir, cleanup, dbFile, keyFile } = await publishFixture());
 });
 afterAll(async () => {
   await proxy.stop();

@@ -43,6 +43,14 @@ describe('shell examples in the docs', () => {
     expect(used.filter(({ script }) => !scripts.includes(script))).toEqual([]);
   });
 
+  it('end each JSON answer they print with a newline, so the next answer starts on a line of its own', () => {
+    const printed = shellLines.filter(
+      ({ line }) => /^\s*curl\s.*(?:\/external\/|\.json\b)/.test(line) && !/\s-\w*[oI]\b|\||\$\(/.test(line),
+    );
+    expect(printed.length).toBeGreaterThanOrEqual(8);
+    expect(printed.filter(({ line }) => !line.includes(`-w '\\n'`))).toEqual([]);
+  });
+
   it('run listings commands that the command table in docs/cli.md lists', () => {
     const table =
       /<!-- commands:start -->([\s\S]*?)<!-- commands:end -->/.exec(DOCS.get('docs/cli.md') ?? '')?.[1] ?? '';
@@ -123,10 +131,29 @@ describe('links in the docs', () => {
 });
 
 /**
- * The pages a newcomer follows from a clone. publishing.md, performance.md and SECURITY.md are read, not pasted: their
- * blocks reach remote hosts (S3, a CDN, rsync), run half-hour benches or revoke a key by a made-up id.
+ * The pages a newcomer follows from a clone, each pasted into a shell of its own, its blocks in order where they stand.
+ * Blocks marked ```sh remote are not run: they need hosts or credentials a clone does not have.
  */
-const PASTED = ['README.md', 'docs/api.md', 'docs/cli.md', 'docs/operations.md', 'docs/postgres.md', 'docs/widget.md'];
+const PASTED = [
+  'README.md',
+  'docs/aggregators.md',
+  'docs/api.md',
+  'docs/cli.md',
+  'docs/operations.md',
+  'docs/panel.md',
+  'docs/partners.md',
+  'docs/postgres.md',
+  'docs/publishing.md',
+  'docs/webhooks.md',
+  'docs/widget.md',
+];
+/** Pages with shell blocks that are read, not pasted, and why. */
+const READ_ONLY: Record<string, string> = {
+  'docs/performance.md': 'runs benches of minutes to half an hour',
+  'docs/SECURITY.md': 'revokes a key by a made-up id',
+};
+/** Only these pages, when set (DOCS_PAGES=docs/publishing.md,...): the whole suite takes minutes. */
+const ONLY = process.env.DOCS_PAGES?.split(',');
 /** npm test itself and its parts, and the benches: this suite, or longer than it. */
 const NOT_RUN = /^\s*npm (?:test|run (?:test|bench))\b/;
 /** Commands that keep running until stopped: pasted into a terminal of their own, and stopped with Ctrl-C. */
@@ -155,7 +182,7 @@ describe('shell blocks pasted in order into a fresh clone', () => {
     clone = freshClone();
     pg = await startPostgres();
     port = await freePort();
-    // Only what the docs tell a reader to set: a free PORT and PANEL_PORT (another engineer's demo may hold 8787 and
+    // Only what the docs tell a reader to set: a free PORT, PANEL_PORT and STATIC_PORT (another engineer's demo may hold 8787 and
     // 8788), the empty database the README's "Run several nodes" names LISTINGS_PG, and libpq's variables for psql.
     env = {
       PATH: clone.path,
@@ -165,6 +192,7 @@ describe('shell blocks pasted in order into a fresh clone', () => {
       TMPDIR: tmpdir(),
       PORT: String(port),
       PANEL_PORT: String(await freePort()),
+      STATIC_PORT: String(await freePort()),
       LISTINGS_PG: await pg.newDatabase(),
       PGHOST: '127.0.0.1',
       PGPORT: String(pg.port),
@@ -173,7 +201,13 @@ describe('shell blocks pasted in order into a fresh clone', () => {
     };
   });
 
+  /** Each page's blocks as they ran, printed once at the end for the reader of the run. */
+  const report: string[] = [];
+
   afterAll(async () => {
+    const none = pasted.filter((page) => shellBlocks(page, DOCS.get(page)!).length === 0);
+    const lines = [...report, ...none.map((page) => `  ${page}: no shell blocks`)];
+    if (report.length > 0) console.error(`shell blocks pasted, by their first line:\n${lines.join('\n')}`);
     for (const server of servers.values()) await stopJob(server);
     await pg?.close();
     clone?.cleanup();
@@ -219,18 +253,32 @@ describe('shell blocks pasted in order into a fresh clone', () => {
     return { at, command: shown, status: ran.status, said };
   }
 
-  for (const doc of PASTED.filter((page) => shellBlocks(page, DOCS.get(page)!).length > 0)) {
+  it('come from every page with shell blocks, or the page says why not', () => {
+    const pages = [...DOCS.keys()].filter((page) => shellBlocks(page, DOCS.get(page)!).length > 0);
+    expect(pages.filter((page) => !PASTED.includes(page) && !(page in READ_ONLY))).toEqual([]);
+  });
+
+  it('leave out only the blocks marked remote', () => {
+    const blocks = PASTED.flatMap((page) => shellBlocks(page, DOCS.get(page)!));
+    expect(blocks.filter((b) => b.remote).every((b) => /s3:\/\/|https:\/\/|www\.example/.test(b.text))).toBe(true);
+    expect(blocks.filter((b) => b.doc === 'docs/publishing.md' && !b.remote).length).toBeGreaterThanOrEqual(4);
+  });
+
+  const pasted = PASTED.filter((page) => !ONLY || ONLY.includes(page));
+  for (const doc of pasted.filter((page) => shellBlocks(page, DOCS.get(page)!).length > 0)) {
     it(`${doc}: every command exits 0 and prints what its comment says`, { timeout: 180_000 }, async () => {
       // Beside the clone, not in a folder of this test: the servers it starts outlive it, writing their logs there.
       const dir = mkdtempSync(join(clone.repo, '..', 'session-'));
       const session = new ShellSession(clone.repo, env, dir);
       const failures: Failure[] = [];
+      const ran: string[] = [];
       try {
         if (doc !== 'README.md' && !servers.get(port)?.command.includes(DEMO)) {
           const said = await serve(session, DEMO, port);
           if (said) failures.push({ at: doc, command: DEMO, said });
         }
-        for (const block of shellBlocks(doc, DOCS.get(doc)!)) {
+        for (const block of shellBlocks(doc, DOCS.get(doc)!).filter((b) => !b.remote)) {
+          ran.push(String(block.line));
           const commands = commandsOf(block).filter((command) => !NOT_RUN.test(command.text));
           for (const [i, command] of commands.entries()) {
             const failure = await paste(session, command, i === commands.length - 1);
@@ -240,6 +288,10 @@ describe('shell blocks pasted in order into a fresh clone', () => {
       } finally {
         await session.close();
       }
+      const left = shellBlocks(doc, DOCS.get(doc)!).filter((b) => b.remote);
+      report.push(
+        `  ${doc}: ${ran.join(' ')}${left.length ? `; not run (remote): ${left.map((b) => b.line).join(' ')}` : ''}`,
+      );
       expect(failures).toEqual([]);
     });
   }

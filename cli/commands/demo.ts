@@ -20,6 +20,7 @@ import {
   writeDemoKeys,
   writeDemoSite,
 } from '../demo-site.ts';
+import { demoSnapshots, watchDemoSnapshots } from '../demo-publish.ts';
 import { DEMO_OPERATOR_EMAIL, demoPanelPort, ensureDemoOperator, startDemoPanel } from '../demo-panel.ts';
 import { globalsOf } from '../context.ts';
 import { parsePort } from './panel.ts';
@@ -100,6 +101,7 @@ export function demoCommand(io: Io): Command {
         // Request lines only when asked (they would scroll the demo's own URLs away); errors always.
         const verbose = !flags.quiet && (flags.verbose === true || io.env.LOG === '1');
         const { logger } = createLogger({ quiet: !verbose });
+        const snapshots = await demoSnapshots(paths.signing, join(paths.site, 'snapshots'));
         const store = await openStore(config.db, { mustExist: true });
         const panel = await startDemoPanel(store, {
           host: config.host,
@@ -107,6 +109,7 @@ export function demoCommand(io: Io): Command {
           publicUrl: config.publicUrl,
           keyPrefix: config.keyPrefix,
           logger,
+          snapshots,
         }).catch(async (err: unknown) => {
           await store.close();
           throw err;
@@ -139,6 +142,8 @@ export function demoCommand(io: Io): Command {
           await closePanel();
           throw err;
         }
+        // After the first export: from here on every commit (an import, a key change) is published as --watch does.
+        const watch = watchDemoSnapshots(store, snapshots, config.publicUrl, (line) => io.err(line));
         const base = config.publicUrl;
         io.err(
           [
@@ -165,6 +170,7 @@ export function demoCommand(io: Io): Command {
         });
         await app.stopped;
         await webhooks.close();
+        await watch.stop();
         await closePanel();
         io.err('stopped');
       },

@@ -99,6 +99,15 @@ describe('publishSnapshots', () => {
     expect(metaOf(`keys/${keyA.kid}.pem`).contentType).toBe('application/x-pem-file');
   });
 
+  it('takes turns with another publish to the same target in this process, instead of meeting its lock', async () => {
+    const [first, second] = await Promise.all([
+      publish(folderTarget(out()), { facilityIds: ['wro-1'], force: true }),
+      publish(folderTarget(out()), { facilityIds: ['wro-1'], force: true }),
+    ]);
+    expect([first.results[0]!.version, second.results[0]!.version]).toEqual([1, 2]);
+    expect(pointer('wro-1').version).toBe(2);
+  });
+
   it('uploads nothing, not even a lock, when nothing changed and every version is fresh', async () => {
     await publish(countingTarget());
     const again = countingTarget();

@@ -9,6 +9,7 @@ import { bytesOf, contentOf, isoSeconds, serialiseSignature, signatureOf, type S
 import type { SigningKey } from './keygen.ts';
 import { planKeys, writeKeys } from './publish-keys.ts';
 import { eachConcurrently } from './concurrently.ts';
+import { takeTurns } from './take-turns.ts';
 import { writeIndexAndFeed, type WrittenFacility } from './publish-feed.ts';
 import { readPointer, WITHDRAWN } from './publish-pointer.ts';
 import { pointerKey, pointerMeta, signatureKey, versionKey, versionMeta } from './targets/layout.ts';
@@ -92,8 +93,15 @@ interface Candidate {
   content: SnapshotContent;
 }
 
+/** Publishes to one target from one process take turns: a watch and a panel's "publish now" may share a target. */
+const inTurn = takeTurns();
+
 /** On a SQLite file pass the Db; on PostgreSQL its ledger (server/store/pg/snapshot-ledger.ts). */
-export async function publishSnapshots(source: Db | SnapshotLedger, opts: PublishOptions): Promise<PublishSummary> {
+export function publishSnapshots(source: Db | SnapshotLedger, opts: PublishOptions): Promise<PublishSummary> {
+  return inTurn(opts.target.recordKey, () => publishWhole(source, opts));
+}
+
+async function publishWhole(source: Db | SnapshotLedger, opts: PublishOptions): Promise<PublishSummary> {
   const started = performance.now();
   const ledger = ledgerOf(source);
   await ledger.refresh();

@@ -73,17 +73,27 @@ async function nextResignAt(ledger: SnapshotLedger, target: string, only: readon
   return due;
 }
 
-/** Another publisher holds the target: wait for it to stop (or its lease to lapse), checking every few seconds. */
+/**
+ * Another publisher holds the target: wait for it to stop (or its lease to lapse), checking every few seconds. A store
+ * that cannot be reached yet (started after the publisher) is retried with backoff, one line per try.
+ */
 async function lockAsStandby(opts: WatchOptions): Promise<(() => Promise<void>) | undefined> {
   let told = false;
+  let backoff = opts.firstBackoffMs ?? 1000;
   while (!opts.signal.aborted) {
     try {
       return await opts.target.lock();
     } catch (err) {
-      if (!(err instanceof ListingsError) || !/_locked$/.test(err.code)) throw err;
-      if (!told) opts.onWaiting(err.message);
-      told = true;
-      await sleep(2000 + Math.random() * 3000, opts.signal);
+      if (!(err instanceof ListingsError)) throw err;
+      if (/_locked$/.test(err.code)) {
+        if (!told) opts.onWaiting(err.message);
+        told = true;
+        await sleep(2000 + Math.random() * 3000, opts.signal);
+      } else {
+        opts.onRetry(err, backoff);
+        await sleep(backoff, opts.signal);
+        backoff = Math.min(backoff * 2, opts.maxBackoffMs ?? 60_000);
+      }
     }
   }
   return undefined;

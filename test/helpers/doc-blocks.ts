@@ -16,14 +16,17 @@ export interface ShellBlock {
   /** The line of the doc the block's first command line is on (1-based). */
   line: number;
   text: string;
+  /** Marked ```sh remote: it needs hosts or credentials a clone does not have (S3, a CDN, rsync to a server). */
+  remote: boolean;
 }
 
 /** The ```sh, ```bash and ```shell blocks of one doc, in order. */
 export function shellBlocks(doc: string, text: string): ShellBlock[] {
-  return [...text.matchAll(/^```(?:sh|bash|shell)\n([\s\S]*?)^```/gm)].map((m) => ({
+  return [...text.matchAll(/^```(?:sh|bash|shell)( remote)?\n([\s\S]*?)^```/gm)].map((m) => ({
     doc,
     line: text.slice(0, m.index).split('\n').length + 1,
-    text: m[1]!,
+    text: m[2]!,
+    remote: m[1] !== undefined,
   }));
 }
 

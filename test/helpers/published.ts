@@ -1,6 +1,8 @@
 // Reading a published target back the way a CDN client would (plain HTTP), and checking the contract's invariant.
+import { join } from 'node:path';
 import { generateSigningKey } from '../../server/snapshots/keygen.ts';
 import { verifySnapshot } from '../../server/snapshots/verify.ts';
+import { demoDb, tempDir } from './fixture.ts';
 import type { S3Server } from './s3-server.ts';
 
 export interface Fetched {
@@ -54,4 +56,13 @@ export async function bucketState(
 export async function snapshotKeyFile(dir: string): Promise<{ keyFile: string; kid: string }> {
   const r = await generateSigningKey(dir);
   return { keyFile: r.private_key, kid: r.kid };
+}
+
+/** What a publishing test starts from: a temp folder with the demo's database file (closed) and a signing key in it. */
+export async function publishFixture(): Promise<{ dir: string; cleanup: () => void; dbFile: string; keyFile: string }> {
+  const { dir, cleanup } = tempDir();
+  const { db, file } = demoDb(dir);
+  db.close();
+  const { keyFile } = await snapshotKeyFile(join(dir, 'secrets'));
+  return { dir, cleanup, dbFile: file, keyFile };
 }

@@ -13,7 +13,9 @@ import {
 import type { AddressInfo } from 'node:net';
 import { paginateListObjectsV2, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
+import { SILENT_LOGGER } from '../../server/snapshots/targets/s3.ts';
 import { tempDir } from './fixture.ts';
+import { takeTurns } from '../../server/snapshots/take-turns.ts';
 
 export interface S3Server {
   /** http://127.0.0.1:PORT, path-style. */
@@ -44,7 +46,14 @@ const CORS = `<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><Allo
 export function s3Client(endpoint: string, config: S3ClientConfig = {}): S3Client {
   // The SDK would otherwise warn on Node 20 that it will soon need Node 22.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  return new S3Client({ endpoint, forcePathStyle: true, region: REGION, credentials: CREDENTIALS, ...config });
+  return new S3Client({
+    endpoint,
+    forcePathStyle: true,
+    region: REGION,
+    credentials: CREDENTIALS,
+    logger: SILENT_LOGGER,
+    ...config,
+  });
 }
 
 /** An error answer as S3 writes one, so the SDK classifies it (and retries it or not) as it would against S3. */
@@ -55,7 +64,8 @@ export function sendS3Error(res: ServerResponse, status: number, code: string, m
   res.end(body);
 }
 
-export async function startS3(opts: { bucket?: string; cors?: boolean } = {}): Promise<S3Server> {
+/** `port`: the one a client was already pointed at (default: any free one). */
+export async function startS3(opts: { bucket?: string; cors?: boolean; port?: number } = {}): Promise<S3Server> {
   const bucket = opts.bucket ?? 'listings';
   const { dir, cleanup } = tempDir('s3rver-');
   const s3rver = new S3rver({
@@ -75,7 +85,7 @@ export async function startS3(opts: { bucket?: string; cors?: boolean } = {}): P
     if (fault) sendS3Error(res, 403, fault, 'signature check failed');
     else void relay(req, res, { port: relayTo, agent: store, turns });
   });
-  await listen(server);
+  await listen(server, opts.port);
   const { port } = server.address() as AddressInfo;
   const endpoint = `http://127.0.0.1:${port}`;
   const client = s3Client(endpoint);
@@ -111,23 +121,8 @@ export async function startS3(opts: { bucket?: string; cors?: boolean } = {}): P
   };
 }
 
-function listen(server: Server): Promise<void> {
-  return new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
-}
-
-/** Runs work for one key after the work queued before it for that key has settled; other keys run in parallel. */
-function takeTurns() {
-  const tails = new Map<string, Promise<unknown>>();
-  return async <T>(key: string, work: () => Promise<T>): Promise<T> => {
-    const mine = (tails.get(key) ?? Promise.resolve()).then(work, work);
-    const tail = mine.catch(() => undefined);
-    tails.set(key, tail);
-    try {
-      return await mine;
-    } finally {
-      if (tails.get(key) === tail) tails.delete(key);
-    }
-  };
+function listen(server: Server, port = 0): Promise<void> {
+  return new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
 }
 
 /** Hop-by-hop headers, and Expect: the outer server has already answered 100-continue. */

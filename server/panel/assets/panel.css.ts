@@ -61,6 +61,8 @@ tr.inactive { color: var(--muted); }
 .facts dd { margin: 0; overflow-wrap: anywhere; }
 .facts dt { color: var(--muted); }
 .keys td form { margin: 0; }
+/* A key's state and times on one line each: a revoked row keeps the height of the rows beside it. */
+.keys td.when { white-space: nowrap; }
 .keys details { margin-top: .25rem; }
 .keys details .stack { margin: .5rem 0; min-width: 14rem; }
 .secret { font-family: ui-monospace, monospace; }

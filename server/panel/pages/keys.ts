@@ -59,9 +59,9 @@ const revokeQuestion = ({ t }: Texts, k: KeyInfo) =>
 function keyRow(tx: Texts, who: Authenticated, k: KeyInfo): Html {
   const { t } = tx;
   const cells = html`<th scope="row" data-key-name>${k.label || t.unlabelled} <span class="muted">…${k.hint}</span> <span class="muted">${t.ref}: <code>${k.ref}</code></span> <a href="${keyPath(k, '/referrals')}">${t.referrals}<span class="visually-hidden"> ${k.label || t.unlabelled} …${k.hint}</span></a></th>
-<td data-key-state>${keyState(tx, k)}</td>
-<td>${when(tx, k.created_at)}</td>
-<td>${lastUsedText(tx, k.last_used_at)}</td>
+<td data-key-state class="when">${keyState(tx, k)}</td>
+<td class="when">${when(tx, k.created_at)}</td>
+<td${k.last_used_at === null ? '' : html` class="when"`}>${lastUsedText(tx, k.last_used_at)}</td>
 <td>${k.allowed_origins.join(', ') || t.anyOrigin}</td>
 <td>${limitText(tx, k)}</td>
 <td><a href="${webhooksPath(k.id)}">${webhookTexts(tx.lang).webhooks}</a></td>`;

@@ -17,6 +17,10 @@ export interface S3TargetOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+const quiet = () => undefined;
+/** For the SDK's `logger`: its warnings repeat, on stderr, failures our own errors already name. */
+export const SILENT_LOGGER = { trace: quiet, debug: quiet, info: quiet, warn: quiet, error: quiet };
+
 /** Loaded on first use: the SDK is several MB that every other command would load for nothing. */
 export async function s3Target(opts: S3TargetOptions): Promise<Target> {
   const env = opts.env ?? process.env;
@@ -34,6 +38,8 @@ export async function s3Target(opts: S3TargetOptions): Promise<Target> {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     requestHandler: { requestTimeout: opts.requestTimeoutMs ?? 30_000, connectionTimeout: 10_000 },
+    // Without a logger the SDK warns on stderr of a failed streaming upload; fail() already says it in our one line.
+    logger: SILENT_LOGGER,
   });
   const base = opts.prefix ? `${opts.prefix}/` : '';
   const place: S3Place = { bucket: opts.bucket, prefix: opts.prefix, endpoint: opts.endpoint };
