@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDb } from '../server/store/db.ts';
 import { applyImport } from '../server/store/facilities.ts';
-import { generateSigningKey } from '../server/snapshots/keygen.ts';
+import { generateSigningKey } from '../server/snapshots/format/keygen.ts';
 import { startFaultProxy } from '../test/helpers/fault-proxy.ts';
 import { startS3 } from '../test/helpers/s3-server.ts';
 import { facilityIdOf, facilityOf, generateDb } from './lib/data.ts';

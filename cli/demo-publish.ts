@@ -2,7 +2,7 @@
 import type { PanelSnapshots } from '../server/panel/snapshots.ts';
 import { folderTarget } from '../server/snapshots/targets/folder.ts';
 import { lockSharedInProcess } from '../server/snapshots/targets/shared-lock.ts';
-import { watchAndPublish } from '../server/snapshots/watch.ts';
+import { watchAndPublish } from '../server/snapshots/publish/watch.ts';
 import type { Store } from '../server/store/store.ts';
 import { DEMO_TTL_SECONDS, demoSigningKey } from './demo-site.ts';
 

@@ -8,8 +8,8 @@ import type { Snapshot } from '../shared/listing.ts';
 import { demoPaths } from '../cli/demo-site.ts';
 import { ListingsError } from '../server/errors.ts';
 import { REPO_ROOT } from '../server/repo.ts';
-import type { IndexFile } from '../server/snapshots/feed-format.ts';
-import { followOnce, type FollowSummary } from '../server/snapshots/follow.ts';
+import type { IndexFile } from '../server/snapshots/format/feed-format.ts';
+import { followOnce, type FollowSummary } from '../server/snapshots/follow/follow.ts';
 import { firstPeriodsCost } from './pages/first-months.js';
 
 const DEMO = demoPaths(join(REPO_ROOT, 'data', 'demo.db'));

@@ -6,8 +6,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signingKeyOf } from '../server/snapshots/keygen.ts';
-import { publishSnapshots } from '../server/snapshots/publish.ts';
+import { signingKeyOf } from '../server/snapshots/format/keygen.ts';
+import { publishSnapshots } from '../server/snapshots/publish/publish.ts';
 import { folderTarget } from '../server/snapshots/targets/folder.ts';
 import { demoDb, REPO, tempDir } from './helpers/fixture.ts';
 

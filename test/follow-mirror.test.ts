@@ -6,11 +6,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseImport } from '../server/domain/import.ts';
 import type { Db } from '../server/store/db.ts';
 import { applyImport } from '../server/store/facilities.ts';
-import { followOnce } from '../server/snapshots/follow.ts';
-import { signingKeyOf } from '../server/snapshots/keygen.ts';
-import { publishSnapshots } from '../server/snapshots/publish.ts';
+import { followOnce } from '../server/snapshots/follow/follow.ts';
+import { signingKeyOf } from '../server/snapshots/format/keygen.ts';
+import { publishSnapshots } from '../server/snapshots/publish/publish.ts';
 import { folderTarget } from '../server/snapshots/targets/folder.ts';
-import { withdrawFacility } from '../server/snapshots/withdraw.ts';
+import { withdrawFacility } from '../server/snapshots/publish/withdraw.ts';
 import { demoDb, demoJson, tempDir } from './helpers/fixture.ts';
 
 const key = signingKeyOf(generateKeyPairSync('ed25519').privateKey);

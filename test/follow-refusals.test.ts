@@ -8,10 +8,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseImport } from '../server/domain/import.ts';
 import type { Db } from '../server/store/db.ts';
 import { applyImport } from '../server/store/facilities.ts';
-import { FeedPage, PAGE_SIZE, signedFile, type FeedItem } from '../server/snapshots/feed-format.ts';
-import { followOnce, type FollowOptions } from '../server/snapshots/follow.ts';
-import { signingKeyOf } from '../server/snapshots/keygen.ts';
-import { publishSnapshots } from '../server/snapshots/publish.ts';
+import { FeedPage, PAGE_SIZE, signedFile, type FeedItem } from '../server/snapshots/format/feed-format.ts';
+import { followOnce, type FollowOptions } from '../server/snapshots/follow/follow.ts';
+import { signingKeyOf } from '../server/snapshots/format/keygen.ts';
+import { publishSnapshots } from '../server/snapshots/publish/publish.ts';
 import { folderTarget } from '../server/snapshots/targets/folder.ts';
 import { demoDb, demoJson, tempDir } from './helpers/fixture.ts';
 

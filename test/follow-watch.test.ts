@@ -9,10 +9,10 @@ import { parseImport } from '../server/domain/import.ts';
 import type { ListingsError } from '../server/errors.ts';
 import type { Db } from '../server/store/db.ts';
 import { applyImport } from '../server/store/facilities.ts';
-import { followOnce, type FollowSummary } from '../server/snapshots/follow.ts';
-import { followAndWatch } from '../server/snapshots/follow-watch.ts';
-import { signingKeyOf } from '../server/snapshots/keygen.ts';
-import { publishSnapshots } from '../server/snapshots/publish.ts';
+import { followOnce, type FollowSummary } from '../server/snapshots/follow/follow.ts';
+import { followAndWatch } from '../server/snapshots/follow/watch.ts';
+import { signingKeyOf } from '../server/snapshots/format/keygen.ts';
+import { publishSnapshots } from '../server/snapshots/publish/publish.ts';
 import { folderTarget } from '../server/snapshots/targets/folder.ts';
 import { demoDb, demoJson, tempDir } from './helpers/fixture.ts';
 

@@ -50,7 +50,7 @@ describe('snapshots', () => {
     expect(String((await s.as('GET', '/facilities/wro-1/snapshots')).body)).toContain('no publish target');
     expect((await s.as('POST', '/facilities/wro-1/snapshots/publish')).status).toBe(409);
 
-    const { generateSigningKey, loadSigningKey } = await import('../server/snapshots/keygen.ts');
+    const { generateSigningKey, loadSigningKey } = await import('../server/snapshots/format/keygen.ts');
     const { folderTarget } = await import('../server/snapshots/targets/folder.ts');
     const { dir, cleanup: done } = tempDir();
     try {

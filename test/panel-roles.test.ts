@@ -8,7 +8,7 @@ import { ROLES, roleAllows, type Role } from '../server/domain/roles.ts';
 import { totpCodeAt } from '../server/domain/totp.ts';
 import { pageRoutes } from '../server/panel/routes.ts';
 import { startPanel } from '../server/panel/server.ts';
-import { generateSigningKey, loadSigningKey } from '../server/snapshots/keygen.ts';
+import { generateSigningKey, loadSigningKey } from '../server/snapshots/format/keygen.ts';
 import { folderTarget } from '../server/snapshots/targets/folder.ts';
 import type { Store } from '../server/store/store.ts';
 import { demoJson, tempDir } from './helpers/fixture.ts';

@@ -4,8 +4,8 @@
 // exports and publishes without a publish target; the operator's brand (PANEL_TITLE) on every page, the login too.
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { exportSnapshots } from '../server/snapshots/export.ts';
-import { generateSigningKey, loadSigningKey } from '../server/snapshots/keygen.ts';
+import { exportSnapshots } from '../server/snapshots/publish/export.ts';
+import { generateSigningKey, loadSigningKey } from '../server/snapshots/format/keygen.ts';
 import type { Store } from '../server/store/store.ts';
 import { tempDir } from './helpers/fixture.ts';
 import { panelClient, panelOver, panelStore, type PanelHandle } from './helpers/panel.ts';

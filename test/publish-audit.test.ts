@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../server/domain/passwords.ts';
 import { createPanelHandler } from '../server/panel/handler.ts';
-import { loadSigningKey } from '../server/snapshots/keygen.ts';
+import { loadSigningKey } from '../server/snapshots/format/keygen.ts';
 import { folderTarget } from '../server/snapshots/targets/folder.ts';
 import { CLI_ACTOR, type AuditRow } from '../server/store/audit.ts';
 import { openStore, type Store } from '../server/store/store.ts';

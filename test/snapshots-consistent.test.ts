@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ListingsError } from '../server/errors.ts';
-import { bytesOf, contentOf, serialiseSignature, signatureOf } from '../server/snapshots/format.ts';
-import { jwkOf, signingKeyOf } from '../server/snapshots/keygen.ts';
-import { loadSnapshotFiles } from '../server/snapshots/load.ts';
+import { bytesOf, contentOf, serialiseSignature, signatureOf } from '../server/snapshots/format/format.ts';
+import { jwkOf, signingKeyOf } from '../server/snapshots/format/keygen.ts';
+import { loadSnapshotFiles } from '../server/snapshots/format/load.ts';
 import { readFacility } from '../server/store/snapshot-versions.ts';
 import { cliAsync, demoDb, tempDir } from './helpers/fixture.ts';
 

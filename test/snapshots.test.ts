@@ -5,8 +5,8 @@ import { createServer, type Server } from 'node:http';
 import { join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Snapshot } from '../shared/listing.ts';
-import { exportSnapshots } from '../server/snapshots/export.ts';
-import { loadSigningKey } from '../server/snapshots/keygen.ts';
+import { exportSnapshots } from '../server/snapshots/publish/export.ts';
+import { loadSigningKey } from '../server/snapshots/format/keygen.ts';
 import { cli, cliAsync, demoImport } from './helpers/fixture.ts';
 import { runInProcess as run, useExportedSnapshots } from './helpers/snapshot-export.ts';
 

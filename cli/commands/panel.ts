@@ -6,7 +6,7 @@ import { startPanel } from '../../server/panel/server.ts';
 import { createLogger, type Logger } from '../../server/logger.ts';
 import type { PanelSnapshots } from '../../server/panel/snapshots.ts';
 import { ListingsError } from '../../server/errors.ts';
-import { loadSigningKey } from '../../server/snapshots/keygen.ts';
+import { loadSigningKey } from '../../server/snapshots/format/keygen.ts';
 import { openTarget, parseTarget } from '../../server/snapshots/targets/open.ts';
 import { parseTtl, TTL_DEFAULT_SECONDS } from './snapshot-args.ts';
 import { openStore } from '../../server/store/store.ts';

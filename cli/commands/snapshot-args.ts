@@ -1,7 +1,7 @@
 // Options, argument parsers and formats shared by the snapshot commands: public URL, durations, versions, facility ids.
 import { InvalidArgumentError, type Command } from 'commander';
 import { loadConfig } from '../../server/config.ts';
-import { isFacilityId } from '../../server/snapshots/publish.ts';
+import { isFacilityId } from '../../server/snapshots/publish/publish.ts';
 import { hostOption, portOption, publicUrlOption, type Settings } from '../settings.ts';
 
 const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;

@@ -1,14 +1,14 @@
 // `listings snapshot withdraw|follow`: a facility out of the published index and feed, and a verified mirror of a target.
 import { Command } from 'commander';
 import type { ListingsError } from '../../server/errors.ts';
-import { loadSigningKey } from '../../server/snapshots/keygen.ts';
+import { loadSigningKey } from '../../server/snapshots/format/keygen.ts';
 import { openTarget, parseTarget } from '../../server/snapshots/targets/open.ts';
 import { withLedger } from '../context.ts';
 import { json, type Io } from '../io.ts';
 import { parsePositiveInt, parseTtl, TTL_DEFAULT_SECONDS } from './snapshot-args.ts';
 import { progressBar } from './snapshot-progress.ts';
 import { untilSignalled } from './snapshot-publish.ts';
-import type { FollowSummary } from '../../server/snapshots/follow.ts';
+import type { FollowSummary } from '../../server/snapshots/follow/follow.ts';
 
 export function withdrawCommand(io: Io): Command {
   return new Command('withdraw')
@@ -40,7 +40,7 @@ export function withdrawCommand(io: Io): Command {
         try {
           const key = await loadSigningKey(flags.signingKey);
           if (key.warning) io.err(`warning: ${key.warning}`);
-          const { withdrawFacility } = await import('../../server/snapshots/withdraw.ts');
+          const { withdrawFacility } = await import('../../server/snapshots/publish/withdraw.ts');
           const r = await withLedger(cmd, (ledger, audit) =>
             withdrawFacility(ledger, {
               target,
@@ -86,7 +86,7 @@ export function followCommand(io: Io): Command {
       '\nExamples:\n  $ listings snapshot follow https://cdn.example/snapshots --keys https://operator.example/keys.json --state data/mirror\n  $ listings snapshot follow data/public --keys data/public/keys.json --state data/mirror --watch --interval 10',
     )
     .action(async (base: string, flags: FollowFlags) => {
-      const { followOnce } = await import('../../server/snapshots/follow.ts');
+      const { followOnce } = await import('../../server/snapshots/follow/follow.ts');
       const bar = io.isTTY && !flags.json ? progressBar(io, 'following') : undefined;
       const started = performance.now();
       const onProgress = bar
@@ -95,7 +95,7 @@ export function followCommand(io: Io): Command {
       const options = { base, keys: flags.keys, dir: flags.state, onProgress };
       const print = (s: FollowSummary) => io.out(flags.json ? JSON.stringify(s) : followLine(s));
       if (!flags.watch) return print(await followOnce(options));
-      const { followAndWatch } = await import('../../server/snapshots/follow-watch.ts');
+      const { followAndWatch } = await import('../../server/snapshots/follow/watch.ts');
       await untilSignalled((signal) =>
         followAndWatch({
           ...options,

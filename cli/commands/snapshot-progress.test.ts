@@ -1,7 +1,7 @@
 // Export progress: a bar redrawn in place on a terminal, plain lines elsewhere; and the snapshot option parsers.
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import type { ExportProgress } from '../../server/snapshots/export.ts';
+import type { ExportProgress } from '../../server/snapshots/publish/export.ts';
 import type { Io } from '../io.ts';
 import { progressReporter } from './snapshot-progress.ts';
 import { formatDuration, parseTtl, parsePositiveInt } from './snapshot-args.ts';

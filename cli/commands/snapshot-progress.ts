@@ -1,5 +1,5 @@
 // Export progress for people: one bar redrawn in place on a terminal, a few plain lines in logs and pipes.
-import type { ExportProgress } from '../../server/snapshots/export.ts';
+import type { ExportProgress } from '../../server/snapshots/publish/export.ts';
 import type { Io } from '../io.ts';
 
 const PER_FACILITY_UP_TO = 50;

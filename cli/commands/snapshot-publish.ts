@@ -1,9 +1,9 @@
 // `listings snapshot publish`: signed snapshots onto a folder or an S3-compatible bucket, once or continuously (--watch).
 import { Command, Option } from 'commander';
-import { loadSigningKey } from '../../server/snapshots/keygen.ts';
-import { publishSnapshots, type PublishProgress, type PublishSummary } from '../../server/snapshots/publish.ts';
+import { loadSigningKey } from '../../server/snapshots/format/keygen.ts';
+import { publishSnapshots, type PublishProgress, type PublishSummary } from '../../server/snapshots/publish/publish.ts';
 import { openTarget, parseTarget } from '../../server/snapshots/targets/open.ts';
-import { watchAndPublish } from '../../server/snapshots/watch.ts';
+import { watchAndPublish } from '../../server/snapshots/publish/watch.ts';
 import { withLedger } from '../context.ts';
 import { json, type Io } from '../io.ts';
 import {

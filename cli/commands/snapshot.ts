@@ -2,9 +2,9 @@
 import { dirname, join } from 'node:path';
 import { Command } from 'commander';
 import { ListingsError } from '../../server/errors.ts';
-import { exportSnapshots, type ExportSummary } from '../../server/snapshots/export.ts';
-import { generateSigningKey, loadSigningKey } from '../../server/snapshots/keygen.ts';
-import { verifySnapshot, type Checked } from '../../server/snapshots/verify.ts';
+import { exportSnapshots, type ExportSummary } from '../../server/snapshots/publish/export.ts';
+import { generateSigningKey, loadSigningKey } from '../../server/snapshots/format/keygen.ts';
+import { verifySnapshot, type Checked } from '../../server/snapshots/format/verify.ts';
 import { withLedger } from '../context.ts';
 import { refuseUnignoredKey } from './key-placement.ts';
 import { json, type Io } from '../io.ts';
@@ -135,7 +135,7 @@ export function snapshotCommand(io: Io): Command {
       let location = target;
       try {
         // Loaded here, not at the top: undici is about 10 MB of memory that `listings serve` would carry for nothing.
-        const { loadSnapshotFiles, loadText } = await import('../../server/snapshots/load.ts');
+        const { loadSnapshotFiles, loadText } = await import('../../server/snapshots/format/load.ts');
         const [files, jwks] = await Promise.all([loadSnapshotFiles(target), loadText(opts.keys)]);
         location = files.location;
         const result = verifySnapshot(files.listings, files.signature, jwks, {

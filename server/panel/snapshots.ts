@@ -1,6 +1,6 @@
 // The Snapshots tab's data and its "publish now": the CLI's publish, for one facility, on the panel's configured target.
-import type { SigningKey } from '../snapshots/keygen.ts';
-import { publishSnapshots } from '../snapshots/publish.ts';
+import type { SigningKey } from '../snapshots/format/keygen.ts';
+import { publishSnapshots } from '../snapshots/publish/publish.ts';
 import type { Target } from '../snapshots/targets/target.ts';
 import type { AuditRow } from '../store/audit.ts';
 import type { Published } from '../store/published.ts';

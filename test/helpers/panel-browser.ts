@@ -7,7 +7,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { PANEL_BUNDLE } from '../../server/panel/assets.ts';
 import { startPanel, type RunningPanel } from '../../server/panel/server.ts';
-import { generateSigningKey, loadSigningKey } from '../../server/snapshots/keygen.ts';
+import { generateSigningKey, loadSigningKey } from '../../server/snapshots/format/keygen.ts';
 import { folderTarget } from '../../server/snapshots/targets/folder.ts';
 import type { Store } from '../../server/store/store.ts';
 import { launchChromium, launchFirefox } from '../../tools/launch.ts';

@@ -1,7 +1,7 @@
 // Reading a published target back the way a CDN client would (plain HTTP), and checking the contract's invariant.
 import { join } from 'node:path';
-import { generateSigningKey } from '../../server/snapshots/keygen.ts';
-import { verifySnapshot } from '../../server/snapshots/verify.ts';
+import { generateSigningKey } from '../../server/snapshots/format/keygen.ts';
+import { verifySnapshot } from '../../server/snapshots/format/verify.ts';
 import { demoDb, tempDir } from './fixture.ts';
 import type { S3Server } from './s3-server.ts';
 

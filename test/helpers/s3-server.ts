@@ -15,7 +15,7 @@ import { paginateListObjectsV2, S3Client, type S3ClientConfig } from '@aws-sdk/c
 import S3rver from 's3rver';
 import { SILENT_LOGGER } from '../../server/snapshots/targets/s3.ts';
 import { tempDir } from './fixture.ts';
-import { takeTurns } from '../../server/snapshots/take-turns.ts';
+import { takeTurns } from '../../server/snapshots/publish/take-turns.ts';
 
 export interface S3Server {
   /** http://127.0.0.1:PORT, path-style. */

@@ -3,12 +3,12 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, ver
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ListingsError } from '../errors.ts';
-import { Jwk, type Snapshot } from '../../shared/listing.ts';
-import { tempDir } from '../../test/helpers/fixture.ts';
+import { ListingsError } from '../../errors.ts';
+import { Jwk, type Snapshot } from '../../../shared/listing.ts';
+import { tempDir } from '../../../test/helpers/fixture.ts';
 import { contentDigestOf, encodeSnapshot, signatureOf } from './format.ts';
 import { generateSigningKey, jwkOf, kidOf, loadSigningKey, signingKeyOf } from './keygen.ts';
-import { bareFacility } from '../../test/helpers/rental-info.ts';
+import { bareFacility } from '../../../test/helpers/rental-info.ts';
 
 let cleanup = () => {};
 afterEach(() => cleanup());

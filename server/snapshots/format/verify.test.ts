@@ -1,11 +1,11 @@
 // verifySnapshot: each way a snapshot can be wrong fails with its own reason; a good one says what it checked.
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Snapshot } from '../../shared/listing.ts';
+import type { Snapshot } from '../../../shared/listing.ts';
 import { encodeSnapshot, serialiseSignature, signatureOf } from './format.ts';
 import { jwkOf, signingKeyOf, type SigningKey } from './keygen.ts';
 import { verifySnapshot } from './verify.ts';
-import { bareFacility } from '../../test/helpers/rental-info.ts';
+import { bareFacility } from '../../../test/helpers/rental-info.ts';
 
 const newKey = (): SigningKey => signingKeyOf(generateKeyPairSync('ed25519').privateKey);
 const NOW = new Date('2030-01-01T00:00:00Z');

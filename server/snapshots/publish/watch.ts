@@ -1,8 +1,8 @@
 // `snapshot publish --watch`: publish what changed within moments of any commit, re-sign before expiry, retry with backoff.
-import { ListingsError } from '../errors.ts';
-import type { Db } from '../store/db.ts';
-import { ledgerOf, type SnapshotLedger } from '../store/ledger.ts';
-import { WITHDRAWN } from './publish-pointer.ts';
+import { ListingsError } from '../../errors.ts';
+import type { Db } from '../../store/db.ts';
+import { ledgerOf, type SnapshotLedger } from '../../store/ledger.ts';
+import { WITHDRAWN } from './pointer.ts';
 import { publishSnapshots, type PublishOptions, type PublishSummary } from './publish.ts';
 
 export interface WatchOptions extends Omit<PublishOptions, 'locked' | 'signal' | 'now' | 'force'> {

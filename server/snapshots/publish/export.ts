@@ -1,11 +1,11 @@
 // `snapshot export`: a publish of every facility to a folder (the same code as `snapshot publish`, forced).
 import { resolve } from 'node:path';
-import type { Db } from '../store/db.ts';
-import type { PublishAudit } from '../store/audit.ts';
-import type { SnapshotLedger } from '../store/ledger.ts';
-import type { SigningKey } from './keygen.ts';
+import type { Db } from '../../store/db.ts';
+import type { PublishAudit } from '../../store/audit.ts';
+import type { SnapshotLedger } from '../../store/ledger.ts';
+import type { SigningKey } from '../format/keygen.ts';
 import { publishSnapshots, type FacilityPublished, type PublishProgress } from './publish.ts';
-import { folderTarget } from './targets/folder.ts';
+import { folderTarget } from '../targets/folder.ts';
 
 export interface ExportOptions {
   outDir: string;

@@ -2,8 +2,8 @@
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { ListingsError } from '../errors.ts';
-import { replaceFile, writeDurable } from './files.ts';
+import { ListingsError } from '../../errors.ts';
+import { replaceFile, writeDurable } from '../files.ts';
 
 export const STATE_DIR = '.follow';
 const STATE_FILE = 'state.json';

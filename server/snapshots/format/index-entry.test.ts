@@ -1,6 +1,6 @@
 // from_price and the index entry's shape: the contract's words (the lowest regular monthly price with free units).
 import { describe, expect, it } from 'vitest';
-import type { Price } from '../../shared/listing.ts';
+import type { Price } from '../../../shared/listing.ts';
 import { fromPriceOf, indexEntryOf, indexSummaryOf } from './index-entry.ts';
 
 const price = (gross: number, period = 'P1M'): Price => ({ gross, net: gross, vat_rate: 0, currency: 'PLN', period });

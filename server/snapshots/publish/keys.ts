@@ -1,10 +1,10 @@
 // keys.json and keys/<kid>.pem on a target: the current key first, older kids kept while something they signed is unexpired.
-import { ListingsError } from '../errors.ts';
-import { Jwks, type Jwk } from '../../shared/listing.ts';
-import type { SnapshotLedger } from '../store/ledger.ts';
-import { jwkOf, publicPemOf, type SigningKey } from './keygen.ts';
-import { KEYS_KEY, keysMeta, pemKey, pemMeta } from './targets/layout.ts';
-import type { Target } from './targets/target.ts';
+import { ListingsError } from '../../errors.ts';
+import { Jwks, type Jwk } from '../../../shared/listing.ts';
+import type { SnapshotLedger } from '../../store/ledger.ts';
+import { jwkOf, publicPemOf, type SigningKey } from '../format/keygen.ts';
+import { KEYS_KEY, keysMeta, pemKey, pemMeta } from '../targets/layout.ts';
+import type { Target } from '../targets/target.ts';
 
 export interface KeysPlan {
   text: string;

@@ -1,5 +1,5 @@
 // One facility's row in index.json (contract, "Signed snapshots"): made by one function from what the facility has.
-import type { Detail, Price } from '../../shared/listing.ts';
+import type { Detail, Price } from '../../../shared/listing.ts';
 
 /** What the index says about a facility's content: everything but where and which version. */
 export interface IndexSummary {

@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Agent, request } from 'undici';
-import { ListingsError } from '../errors.ts';
+import { ListingsError } from '../../errors.ts';
 
 /** A refusal: `file` names what failed, the message says why, in one line. */
 export class FollowError extends ListingsError {

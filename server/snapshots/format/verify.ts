@@ -1,7 +1,7 @@
 // Checks a snapshot the way a partner would: signature over the exact bytes, key by kid, expiry, and rollback.
 import { createPublicKey, verify as verifyEd25519, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
-import { Detail, FacilityRef, Jwks, Snapshot, SnapshotSignature, type Jwk } from '../../shared/listing.ts';
+import { Detail, FacilityRef, Jwks, Snapshot, SnapshotSignature, type Jwk } from '../../../shared/listing.ts';
 
 export type VerifyFailureReason =
   | 'malformed' // the signature file, the JWKS, or the signed content is not what the contract describes

@@ -1,7 +1,7 @@
 // `snapshot follow --watch`: follows again every few seconds (a 304 on the feed's head while nothing moved), backing off on errors.
-import { ListingsError } from '../errors.ts';
+import { ListingsError } from '../../errors.ts';
 import { followOnce, type FollowOptions, type FollowSummary } from './follow.ts';
-import { sleep } from './watch.ts';
+import { sleep } from '../publish/watch.ts';
 
 export interface FollowWatchOptions extends FollowOptions {
   /** Aborting it ends the watch after the run in flight. */

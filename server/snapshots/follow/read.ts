@@ -1,10 +1,10 @@
 // A follower's reads of signed files: each verified over its exact bytes with the operator's keys, then shaped and dated.
 import type { z } from 'zod';
-import { Jwks } from '../../shared/listing.ts';
-import { FeedPage, firstSeqOf, PAGE_SIZE, pageOf, type FeedItem } from './feed-format.ts';
-import { FollowError, within, type Fetched, type Source } from './follow-fetch.ts';
-import { LATEST_KEY, pageKey, signatureKey } from './targets/layout.ts';
-import { verifySigned } from './verify.ts';
+import { Jwks } from '../../../shared/listing.ts';
+import { FeedPage, firstSeqOf, PAGE_SIZE, pageOf, type FeedItem } from '../format/feed-format.ts';
+import { FollowError, within, type Fetched, type Source } from './fetch.ts';
+import { LATEST_KEY, pageKey, signatureKey } from '../targets/layout.ts';
+import { verifySigned } from '../format/verify.ts';
 
 export interface Signed<T> {
   doc: T;

@@ -2,9 +2,9 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdir, open, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ListingsError } from '../errors.ts';
-import type { Jwk } from '../../shared/listing.ts';
-import { replaceFile } from './files.ts';
+import { ListingsError } from '../../errors.ts';
+import type { Jwk } from '../../../shared/listing.ts';
+import { replaceFile } from '../files.ts';
 
 export const PRIVATE_KEY_FILE = 'signing-key.pem';
 export const PUBLIC_KEY_FILE = 'public-key.pem';

@@ -2,7 +2,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Agent, interceptors, request, type Dispatcher } from 'undici';
-import { ListingsError } from '../errors.ts';
+import { ListingsError } from '../../errors.ts';
 
 const MAX_BYTES = 64 * 1024 * 1024;
 

@@ -1,8 +1,8 @@
 // The snapshot file format: one facility's Details in a fixed key order, compact JSON, signed over its exact bytes.
 import { createHash, sign } from 'node:crypto';
-import { facilityInfoOf, snapshotDetailOf } from '../domain/views.ts';
-import type { Snapshot, SnapshotSignature } from '../../shared/listing.ts';
-import type { FacilityData } from '../domain/facility.ts';
+import { facilityInfoOf, snapshotDetailOf } from '../../domain/views.ts';
+import type { Snapshot, SnapshotSignature } from '../../../shared/listing.ts';
+import type { FacilityData } from '../../domain/facility.ts';
 import type { SigningKey } from './keygen.ts';
 import { indexSummaryOf, type IndexSummary } from './index-entry.ts';
 

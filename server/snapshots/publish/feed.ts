@@ -1,11 +1,11 @@
 // index.json and the change feed on a target, written at the end of a publish (under its lock), after the files they name.
-import type { Published } from '../store/published.ts';
-import { FeedPage, firstSeqOf, IndexFile, PAGE_SIZE, signedFile, type FeedItem } from './feed-format.ts';
-import { isoSeconds } from './format.ts';
-import { indexEntryOf, type IndexEntry, type IndexSummary } from './index-entry.ts';
-import type { SigningKey } from './keygen.ts';
-import type { SnapshotLedger } from '../store/ledger.ts';
-import { readPointer, WITHDRAWN } from './publish-pointer.ts';
+import type { Published } from '../../store/published.ts';
+import { FeedPage, firstSeqOf, IndexFile, PAGE_SIZE, signedFile, type FeedItem } from '../format/feed-format.ts';
+import { isoSeconds } from '../format/format.ts';
+import { indexEntryOf, type IndexEntry, type IndexSummary } from '../format/index-entry.ts';
+import type { SigningKey } from '../format/keygen.ts';
+import type { SnapshotLedger } from '../../store/ledger.ts';
+import { readPointer, WITHDRAWN } from './pointer.ts';
 import {
   INDEX_KEY,
   LATEST_KEY,
@@ -14,8 +14,8 @@ import {
   pointerMeta,
   signatureKey,
   versionMeta,
-} from './targets/layout.ts';
-import type { ObjectMeta, Target } from './targets/target.ts';
+} from '../targets/layout.ts';
+import type { ObjectMeta, Target } from '../targets/target.ts';
 
 /** The ledger's key for index.json's own version counter: not a facility id (those never start with a dot). */
 const INDEX_COUNTER = '.index';

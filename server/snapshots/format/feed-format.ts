@@ -1,7 +1,7 @@
 // The aggregators' files (contract, "Signed snapshots"): index.json, the change feed's pages and a withdrawn facility's
 // tombstone, as zod shapes a follower checks, and one way to write any of them as signed bytes.
 import { z } from 'zod';
-import { Price } from '../../shared/listing.ts';
+import { Price } from '../../../shared/listing.ts';
 import { serialiseSignature, signatureOf } from './format.ts';
 import type { SigningKey } from './keygen.ts';
 

@@ -1,8 +1,8 @@
 // What a target's pointer says it holds for a facility: read before a new version is chosen, so versions only grow.
-import { contentDigestOf } from './format.ts';
-import { indexSummaryOf, type IndexSummary } from './index-entry.ts';
-import { pointerKey } from './targets/layout.ts';
-import type { Target } from './targets/target.ts';
+import { contentDigestOf } from '../format/format.ts';
+import { indexSummaryOf, type IndexSummary } from '../format/index-entry.ts';
+import { pointerKey } from '../targets/layout.ts';
+import type { Target } from '../targets/target.ts';
 
 /** The content digest a withdrawn facility's record and pointer carry: no content has it. */
 export const WITHDRAWN = 'withdrawn';

@@ -1,17 +1,17 @@
 // `snapshot withdraw`: a signed tombstone in place of a facility's pointer, a `withdrawn` feed item, and out of index.json.
-import { ListingsError } from '../errors.ts';
-import { publishAudit, type PublishAudit } from '../store/audit.ts';
-import type { Db } from '../store/db.ts';
-import { signedFile, Tombstone } from './feed-format.ts';
-import { isoSeconds } from './format.ts';
-import type { SigningKey } from './keygen.ts';
-import { ledgerOf, type SnapshotLedger } from '../store/ledger.ts';
-import { writeIndexAndFeed } from './publish-feed.ts';
-import { planKeys, writeKeys } from './publish-keys.ts';
-import { readPointer, WITHDRAWN } from './publish-pointer.ts';
+import { ListingsError } from '../../errors.ts';
+import { publishAudit, type PublishAudit } from '../../store/audit.ts';
+import type { Db } from '../../store/db.ts';
+import { signedFile, Tombstone } from '../format/feed-format.ts';
+import { isoSeconds } from '../format/format.ts';
+import type { SigningKey } from '../format/keygen.ts';
+import { ledgerOf, type SnapshotLedger } from '../../store/ledger.ts';
+import { writeIndexAndFeed } from './feed.ts';
+import { planKeys, writeKeys } from './keys.ts';
+import { readPointer, WITHDRAWN } from './pointer.ts';
 import { isFacilityId } from './publish.ts';
-import { pointerKey, pointerMeta, signatureKey, versionKey, versionMeta } from './targets/layout.ts';
-import type { Target } from './targets/target.ts';
+import { pointerKey, pointerMeta, signatureKey, versionKey, versionMeta } from '../targets/layout.ts';
+import type { Target } from '../targets/target.ts';
 
 export interface WithdrawOptions {
   target: Target;

@@ -1,14 +1,14 @@
 // `snapshot follow`: keeps a folder as a verified mirror of a published target, from its index once, then by its feed.
 import { createHash } from 'node:crypto';
-import { ListingsError } from '../errors.ts';
-import { eachConcurrently } from './concurrently.ts';
-import { FeedPage, IndexFile, Tombstone, type FeedItem } from './feed-format.ts';
-import { baseUrlOf, FollowError, openSource, within, type Source } from './follow-fetch.ts';
-import { itemsAfter, lastSeqOf, nameOf, readKeys, readSigned } from './follow-read.ts';
-import { MirrorBatch, readState, type FollowState } from './follow-state.ts';
-import { contentDigestOf } from './format.ts';
-import { INDEX_KEY, KEYS_KEY, LATEST_KEY, pointerKey, signatureKey } from './targets/layout.ts';
-import { verifySnapshot } from './verify.ts';
+import { ListingsError } from '../../errors.ts';
+import { eachConcurrently } from '../concurrently.ts';
+import { FeedPage, IndexFile, Tombstone, type FeedItem } from '../format/feed-format.ts';
+import { baseUrlOf, FollowError, openSource, within, type Source } from './fetch.ts';
+import { itemsAfter, lastSeqOf, nameOf, readKeys, readSigned } from './read.ts';
+import { MirrorBatch, readState, type FollowState } from './state.ts';
+import { contentDigestOf } from '../format/format.ts';
+import { INDEX_KEY, KEYS_KEY, LATEST_KEY, pointerKey, signatureKey } from '../targets/layout.ts';
+import { verifySnapshot } from '../format/verify.ts';
 
 /** Per file: a facility of 10,000 listings is about 10 MB. */
 export const MAX_FILE_BYTES = 32 * 1024 * 1024;

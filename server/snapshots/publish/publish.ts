@@ -1,0 +1,345 @@
+// `snapshot publish`: each facility's new version as immutable objects first, then its pointer; only what changed.
+import { ListingsError } from '../../errors.ts';
+import { ImportFacility } from '../../schemas/import.ts';
+import type { Db } from '../../store/db.ts';
+import { facilityById, facilityRevisions, listFacilities } from '../../store/facilities.ts';
+import type { Published } from '../../store/published.ts';
+import { publishAudit, type PublishAudit, type PublishedVersion } from '../../store/audit.ts';
+import {
+  bytesOf,
+  contentOf,
+  isoSeconds,
+  serialiseSignature,
+  signatureOf,
+  type SnapshotContent,
+} from '../format/format.ts';
+import type { SigningKey } from '../format/keygen.ts';
+import { planKeys, writeKeys } from './keys.ts';
+import { eachConcurrently } from '../concurrently.ts';
+import { takeTurns } from './take-turns.ts';
+import { writeIndexAndFeed, type WrittenFacility } from './feed.ts';
+import { readPointer, WITHDRAWN } from './pointer.ts';
+import { pointerKey, pointerMeta, signatureKey, versionKey, versionMeta } from '../targets/layout.ts';
+import type { Target } from '../targets/target.ts';
+import { readFacility } from '../../store/snapshot-versions.ts';
+import { ledgerOf, type SnapshotLedger } from '../../store/ledger.ts';
+
+/** Local records are written in batches: one small transaction per this many facilities. */
+const RECORD_EVERY = 100;
+
+/** The import file's rule for facility ids; ids are also object names here, so nothing else may pass. */
+export const isFacilityId = (id: string): boolean => ImportFacility.shape.id.safeParse(id).success;
+
+export interface PublishOptions {
+  target: Target;
+  key: SigningKey;
+  publicUrl: string;
+  /** Default: every facility. */
+  facilityIds?: readonly string[];
+  ttlSeconds: number;
+  /** Publish every facility, changed or not (`snapshot export`, or re-signing everything after a key rotation). */
+  force?: boolean;
+  now?: Date;
+  /** Facilities in flight at once (their uploads overlap). */
+  concurrency?: number;
+  onProgress?: (progress: PublishProgress) => void;
+  /** Once aborted, no new facility is started; those in flight finish (SIGTERM in watch mode). */
+  signal?: AbortSignal;
+  /** The caller already holds the target's lock (watch mode holds it for its whole run). */
+  locked?: boolean;
+  /** Where each new version on the target is recorded, and as whom (the CLI, or the panel's operator). */
+  audit?: PublishAudit;
+}
+
+export interface FacilityPublished {
+  id: string;
+  version: number;
+  listings: number;
+  bytes: number;
+  /** false when the facility and its Details are the same as in the last snapshot written anywhere. */
+  changed: boolean;
+}
+
+export interface PublishProgress {
+  facility: FacilityPublished;
+  done: number;
+  total: number;
+  elapsedMs: number;
+}
+
+export interface PublishSummary {
+  target: string;
+  kid: string;
+  generated_at: string;
+  expires_at: string;
+  /** Facilities considered. */
+  facilities: number;
+  published: number;
+  /** Unchanged, and more than half their TTL from expiry: nothing uploaded for them. */
+  skipped: number;
+  listings: number;
+  changed: number;
+  unchanged: number;
+  /** Objects uploaded, keys included. */
+  objects: number;
+  bytes: number;
+  keys_updated: boolean;
+  /** Set when a stop was requested before every facility was published. */
+  stopped: boolean;
+  /** Items this publish added to the change feed (changes/), and the version of the index.json it wrote (null: none). */
+  feed_items: number;
+  index_version: number | null;
+  seconds: number;
+  results: FacilityPublished[];
+}
+
+interface Candidate {
+  id: string;
+  /** The facility's revision when it was read (read before its rows, so never newer than the content). */
+  revision: number;
+  content: SnapshotContent;
+}
+
+/** The instants every file of one publish carries. */
+interface Times {
+  now: Date;
+  generatedAt: Date;
+  expiresAt: Date;
+}
+
+/** Publishes to one target from one process take turns: a watch and a panel's "publish now" may share a target. */
+const inTurn = takeTurns();
+
+/** On a SQLite file pass the Db; on PostgreSQL its ledger (server/store/pg/snapshot-ledger.ts). */
+export function publishSnapshots(source: Db | SnapshotLedger, opts: PublishOptions): Promise<PublishSummary> {
+  return inTurn(opts.target.recordKey, () => publishWhole(source, opts));
+}
+
+/** Plan, then under the target's lock: keys, each facility's version (recorded in batches), the index and feed. */
+async function publishWhole(source: Db | SnapshotLedger, opts: PublishOptions): Promise<PublishSummary> {
+  const started = performance.now();
+  const ledger = ledgerOf(source);
+  await ledger.refresh();
+  const ids = facilityIdsOf(ledger.db, opts.facilityIds);
+  const now = opts.now ?? new Date();
+  const generatedAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
+  const times = { now, generatedAt, expiresAt: new Date(generatedAt.getTime() + opts.ttlSeconds * 1000) };
+  const candidates = await plan(ledger, ids, opts, times);
+  const run = new PublishRun(ledger, opts, times, candidates.length, started);
+  const { target, key } = opts;
+  // The lock only when something may be uploaded: a publish with nothing to do writes nothing, not even a lock.
+  const mayWrite = opts.locked || candidates.length > 0 || (await planKeys(ledger, target, key, now)).changed;
+  const unlock = opts.locked || !mayWrite ? async () => {} : await target.lock();
+  try {
+    // Keys first, planned again under the lock: a reader who meets a new kid in a listings.json can find its key.
+    if (mayWrite) run.wroteKeys(await writeKeys(target, key, await planKeys(ledger, target, key, now)));
+    let failure: unknown;
+    try {
+      const one = (c: Candidate) => run.writeVersion(c);
+      run.stopped = await eachConcurrently(candidates, opts.concurrency ?? 16, one, opts.signal);
+    } catch (err) {
+      failure = err;
+    }
+    await run.record();
+    // Even after a failure: the feed names what was written, so no change goes without its item.
+    await run.writeFeed(failure === undefined);
+    if (failure !== undefined) throw failure;
+  } finally {
+    await unlock();
+  }
+  return run.summary(ids, ids.length - candidates.length);
+}
+
+/**
+ * What may need a new version, judged from the local record alone: an unchanged, fresh facility costs no request,
+ * and one not imported since it was published (same revision) is not even read. One imported again with the same
+ * data is recorded at its new revision here, and is no candidate.
+ */
+async function plan(ledger: SnapshotLedger, ids: string[], opts: PublishOptions, t: Times): Promise<Candidate[]> {
+  const { db } = ledger;
+  const records = await ledger.publishedOn(opts.target.recordKey);
+  const revisions = facilityRevisions(db);
+  const named = new Set(opts.facilityIds);
+  const candidates: Candidate[] = [];
+  const reRead: Published[] = [];
+  for (const id of ids) {
+    const held = records.get(id);
+    const withdrawn = held?.contentDigest === WITHDRAWN;
+    if (withdrawn && !named.has(id)) continue; // a withdrawn facility comes back only when published by name
+    const revision = revisions.get(id) ?? 0;
+    const sameSource = !opts.force && !withdrawn && held !== undefined && held.publicUrl === opts.publicUrl;
+    if (sameSource && held.revision === revision && isFresh(held, held.contentDigest, opts.key.kid, t.now)) continue;
+    const data = readFacility(db, id);
+    if (!data) throw new ListingsError('unknown_facility', `facility "${id}" disappeared during the publish`);
+    const content = contentOf(data, opts.publicUrl, t.generatedAt, t.expiresAt);
+    if (sameSource && isFresh(held, content.contentDigest, opts.key.kid, t.now)) reRead.push({ ...held, revision });
+    else candidates.push({ id, revision, content });
+  }
+  await ledger.recordPublished(opts.target.recordKey, reRead);
+  return candidates;
+}
+
+/** One publish under way: what it wrote, what it still has to record and audit, and its counts. */
+class PublishRun {
+  stopped = false;
+  private readonly results: FacilityPublished[] = [];
+  private readonly written = new Map<string, WrittenFacility>();
+  private readonly unrecorded: Published[] = [];
+  private readonly unaudited: PublishedVersion[] = [];
+  private objects = 0;
+  private bytes = 0;
+  /** Candidates another machine (or a lost local record) had already published exactly so. */
+  private adopted = 0;
+  private keysUpdated = false;
+  private feed: Awaited<ReturnType<typeof writeIndexAndFeed>> | undefined;
+
+  constructor(
+    private readonly ledger: SnapshotLedger,
+    private readonly opts: PublishOptions,
+    private readonly times: Times,
+    private readonly total: number,
+    private readonly started: number,
+  ) {}
+
+  wroteKeys(written: { objects: number; bytes: number }): void {
+    this.keysUpdated = written.objects > 0;
+    this.objects += written.objects;
+    this.bytes += written.bytes;
+  }
+
+  /** A facility's new version: the immutable pair first, then the pointer, whose listings.json goes last. */
+  async writeVersion({ id, revision, content }: Candidate): Promise<void> {
+    const { target, key, publicUrl } = this.opts;
+    const { now, generatedAt, expiresAt } = this.times;
+    const pointer = await readPointer(target, id);
+    if (!this.opts.force && pointer && isFresh(pointer, content.contentDigest, key.kid, now)) {
+      this.adopted++;
+      this.unrecorded.push({ facilityId: id, revision, publicUrl, ...pointer });
+      return;
+    }
+    const floor = new Map([[id, (pointer?.version ?? 0) + 1]]);
+    const reserved = (await this.ledger.reserveVersions(target.recordKey, [id], floor)).get(id)!;
+    const { version } = reserved;
+    const listingsBytes = bytesOf(content.content, { version, generatedAt, expiresAt, kid: key.kid });
+    const sigBytes = serialiseSignature(signatureOf(listingsBytes, key));
+    const versioned = versionKey(id, version);
+    // A pointer never names missing objects.
+    await Promise.all([
+      target.put(versioned, listingsBytes, versionMeta),
+      target.put(signatureKey(versioned), sigBytes, versionMeta),
+    ]);
+    await target.put(signatureKey(pointerKey(id)), sigBytes, pointerMeta);
+    await target.put(pointerKey(id), listingsBytes, pointerMeta);
+    this.objects += 4;
+    this.bytes += 2 * (listingsBytes.length + sigBytes.length);
+    await this.ledger.recordWritten(target.recordKey, [{ id, version, contentDigest: content.contentDigest }]);
+    const [generated, expires] = [isoSeconds(generatedAt), isoSeconds(expiresAt)];
+    const digest = content.contentDigest;
+    this.unrecorded.push({
+      facilityId: id,
+      revision,
+      publicUrl,
+      version,
+      contentDigest: digest,
+      kid: key.kid,
+      generatedAt: generated,
+      expiresAt: expires,
+    });
+    this.unaudited.push({ facilityId: id, version, target: target.label, kid: key.kid });
+    this.written.set(id, { summary: content.summary, version, digest });
+    if (this.unrecorded.length >= RECORD_EVERY) await this.record();
+    const changed = digest !== reserved.previousDigest;
+    const facility = { id, version, listings: content.listings, bytes: listingsBytes.length, changed };
+    this.results.push(facility);
+    const elapsedMs = performance.now() - this.started;
+    this.opts.onProgress?.({ facility, done: this.results.length, total: this.total, elapsedMs });
+  }
+
+  /** The local record and the audit log of what was written since the last time. */
+  async record(): Promise<void> {
+    const { audit, target } = this.opts;
+    await this.ledger.recordPublished(target.recordKey, this.unrecorded.splice(0));
+    await audit?.to.appendAudit(this.unaudited.splice(0).map((v) => publishAudit(audit.actor, v, audit.action)));
+  }
+
+  /** The signed index and the change feed's items for what was written; after a failure, the first failure is told. */
+  async writeFeed(succeeded: boolean): Promise<void> {
+    if (this.written.size === 0 && !this.keysUpdated) return;
+    const { target, key } = this.opts;
+    const writing = writeIndexAndFeed(target, this.ledger, key, {
+      records: await this.ledger.publishedOn(target.recordKey),
+      written: this.written,
+      withdrawn: new Map(),
+      generatedAt: this.times.generatedAt,
+      expiresAt: this.times.expiresAt,
+    });
+    this.feed = await (succeeded ? writing : writing.catch(() => undefined));
+    this.objects += this.feed?.objects ?? 0;
+    this.bytes += this.feed?.bytes ?? 0;
+  }
+
+  /** `unplanned`: facilities the plan found needed nothing. */
+  summary(ids: string[], unplanned: number): PublishSummary {
+    const order = new Map(ids.map((id, i) => [id, i]));
+    const results = this.results.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+    const changed = results.filter((r) => r.changed).length;
+    return {
+      target: this.opts.target.label,
+      kid: this.opts.key.kid,
+      generated_at: isoSeconds(this.times.generatedAt),
+      expires_at: isoSeconds(this.times.expiresAt),
+      facilities: ids.length,
+      published: results.length,
+      skipped: unplanned + this.adopted,
+      listings: results.reduce((n, r) => n + r.listings, 0),
+      changed,
+      unchanged: results.length - changed,
+      objects: this.objects,
+      bytes: this.bytes,
+      keys_updated: this.keysUpdated,
+      stopped: this.stopped,
+      feed_items: this.feed?.items.length ?? 0,
+      index_version: this.feed?.indexVersion ?? null,
+      seconds: Math.round(performance.now() - this.started) / 1000,
+      results,
+    };
+  }
+}
+
+/**
+ * Unchanged data, signed by the current key, whose expiry is more than half its TTL away needs nothing. Past half
+ * the TTL it is re-signed, so a copy on a CDN never comes near its expiry while publishing goes on; after a key
+ * rotation everything is re-signed with the new key.
+ */
+export function isFresh(
+  held: Pick<Published, 'contentDigest' | 'kid' | 'generatedAt' | 'expiresAt'> | undefined,
+  digest: string,
+  kid: string,
+  now: Date,
+): boolean {
+  if (!held || held.contentDigest !== digest || held.kid !== kid) return false;
+  const expires = Date.parse(held.expiresAt);
+  const ttl = expires - Date.parse(held.generatedAt);
+  return expires - now.getTime() > ttl / 2;
+}
+
+function facilityIdsOf(db: Db, requested: readonly string[] | undefined): string[] {
+  if (requested && requested.length > 0) {
+    const ids = [...new Set(requested)];
+    const unknown = ids.filter((id) => !isFacilityId(id) || !facilityById(db, id));
+    if (unknown.length > 0) {
+      throw new ListingsError(
+        'unknown_facility',
+        `unknown facilit${unknown.length > 1 ? 'ies' : 'y'}: ${unknown.map((id) => `"${id}"`).join(', ')} (see "listings facilities list")`,
+      );
+    }
+    return ids;
+  }
+  const ids = listFacilities(db).map((f) => f.id);
+  if (ids.length === 0)
+    throw new ListingsError(
+      'nothing_to_export',
+      'there are no facilities to publish: run "listings import FILE" first',
+    );
+  return ids;
+}
