@@ -14,7 +14,12 @@ import { ListingsError } from '../server/errors.ts';
 import { REPO_ROOT } from '../server/repo.ts';
 import { parseImport } from '../server/domain/import.ts';
 import { exportSnapshots, type ExportSummary } from '../server/snapshots/publish/export.ts';
-import { generateSigningKey, loadSigningKey, PRIVATE_KEY_FILE, type SigningKey } from '../server/snapshots/format/keygen.ts';
+import {
+  generateSigningKey,
+  loadSigningKey,
+  PRIVATE_KEY_FILE,
+  type SigningKey,
+} from '../server/snapshots/format/keygen.ts';
 import type { PublishAudit } from '../server/store/audit.ts';
 import type { Db } from '../server/store/db.ts';
 import { applyImport } from '../server/store/facilities.ts';
