@@ -1,5 +1,6 @@
-// /docs in real browsers: Redoc draws both operations from /openapi.json under the page's CSP, with no violation and
-// nothing loaded from another origin; a typed key shows in the curl samples and nowhere else (no request, storage, cookie).
+// /docs in real browsers: Redoc draws both operations from /openapi.json under the page's CSP with no violation, no
+// console error and nothing from another origin; a typed key shows in the curl samples and in no request, storage or
+// cookie.
 import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, launchFirefox } from '../tools/launch.ts';
@@ -13,6 +14,7 @@ describe.each(Object.keys(BROWSERS) as (keyof typeof BROWSERS)[])('/docs in %s',
   let browser: Browser;
   let page: Page;
   const requests: HTTPRequest[] = [];
+  const errors: string[] = [];
   let operations: string[];
 
   beforeAll(async () => {
@@ -22,6 +24,8 @@ describe.each(Object.keys(BROWSERS) as (keyof typeof BROWSERS)[])('/docs in %s',
     browser = await BROWSERS[name]();
     page = await browser.newPage();
     page.on('request', (r) => requests.push(r));
+    page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+    page.on('pageerror', (e) => errors.push(String(e)));
     await page.evaluateOnNewDocument(() => {
       const seen: string[] = [];
       Object.assign(window, { violations: seen });
@@ -47,6 +51,7 @@ describe.each(Object.keys(BROWSERS) as (keyof typeof BROWSERS)[])('/docs in %s',
     expect([...origins]).toEqual([server.url]);
     expect(fetched.map((u) => u.pathname)).toContain('/docs/redoc.standalone.js');
     expect(fetched.map((u) => u.pathname)).toContain('/openapi.json');
+    expect(errors).toEqual([]);
   }, 60_000);
 
   it('puts a typed key into both curl samples, and sends or stores it nowhere', async () => {
