@@ -1,38 +1,23 @@
-// /docs renders the served OpenAPI document in full (compared with /openapi.json, so they cannot drift), escaped; every
-// HTML page has a meta description.
+// /docs: a small page that loads Redoc and its own script from this server under a strict CSP, with the curl samples of
+// /openapi.json and a key field that is never sent; the Redoc bundle cached for long by its versioned URL. Every HTML
+// page has a meta description.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openApiDocument } from '../server/http/api/openapi.ts';
+import { DocsPage, REDOC_PATH, type OpenApiDoc } from '../server/http/pages/docs.ts';
 import { esc } from '../server/http/pages/html.ts';
-import { renderDocs, type OpenApiDoc } from '../server/http/pages/docs.ts';
+import { REPO_ROOT } from '../server/repo.ts';
 import { fetchVia } from './helpers/inject.ts';
 import { useDemoHandler } from './helpers/setup.ts';
 
-const METHODS = ['get', 'head', 'options', 'post', 'put', 'patch', 'delete'];
+type Document = OpenApiDoc & {
+  paths: Record<string, { get: { summary: string; 'x-codeSamples': { source: string }[] } }>;
+};
 
-interface Parameter {
-  name: string;
-  in: string;
-}
-interface Operation {
-  operationId: string;
-  parameters?: Parameter[];
-  responses: Record<string, unknown>;
-}
-type Document = { paths: Record<string, { parameters?: Parameter[] } & Record<string, unknown>> };
-
-/** Each operation's section of the page, keyed by the id of its heading. */
-function operationSections(page: string): Map<string, string> {
-  const sections = new Map<string, string>();
-  for (const part of page.split('<section class="operation"').slice(1)) {
-    const id = /^ aria-labelledby="([^"]+)"/.exec(part)?.[1];
-    if (id) sections.set(id, part.split('<section class="path"')[0]!.split('<section aria-labelledby="schemas"')[0]!);
-  }
-  return sections;
-}
-
+const VERSION = JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules/redoc/package.json'), 'utf8')).version;
 const demo = useDemoHandler();
 const get = (path: string, init?: Parameters<ReturnType<typeof fetchVia>>[1]) => fetchVia(demo.handler)(path, init);
-let doc: Document & { components: { schemas: Record<string, unknown> } };
+let doc: Document;
 let docs: Response;
 let docsHtml: string;
 
@@ -42,76 +27,86 @@ beforeAll(async () => {
   docsHtml = await docs.text();
 });
 
+function directives(csp: string): Map<string, string[]> {
+  return new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name!, values]),
+  );
+}
+
 describe('/docs', () => {
-  it('is a static HTML page: no script, a strict CSP, compressed and revalidated by ETag', async () => {
+  it("loads only this server's scripts, under a CSP with no inline or eval'd script, revalidated by ETag", async () => {
     expect(docs.status).toBe(200);
     expect(docs.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(docs.headers.get('content-security-policy')).toContain("script-src 'self'");
-    expect(docs.headers.get('content-security-policy')).not.toContain('unsafe-inline');
-    expect(docsHtml).not.toMatch(/<script/i);
-    expect(docsHtml).not.toContain('swagger');
+    const csp = directives(docs.headers.get('content-security-policy')!);
+    expect(csp.get('default-src')).toEqual(["'none'"]);
+    expect(csp.get('script-src')).toEqual(["'self'"]);
+    expect(csp.get('connect-src')).toEqual(["'self'"]);
+    expect(csp.has('worker-src')).toBe(false);
+    const scripts = [...docsHtml.matchAll(/<script([^>]*)>/g)].map((m) => m[1]!);
+    expect(scripts).toEqual([` src="${REDOC_PATH}?v=${VERSION}" defer`, ' src="/assets/docs.js" defer']);
+    expect(docsHtml).not.toMatch(/(src|href)="(https?:)?\/\//);
     const etag = docs.headers.get('etag')!;
     expect((await get(`/docs`, { headers: { 'if-none-match': etag } })).status).toBe(304);
-    const css = await get(`/assets/docs.css`);
-    expect(css.status).toBe(200);
-    expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    for (const path of ['/assets/docs.js', '/assets/docs.css']) expect((await get(path)).status, path).toBe(200);
   });
 
-  it('shows every path and operation of /openapi.json, with each parameter and response status', () => {
-    const sections = operationSections(docsHtml);
-    let operations = 0;
-    for (const [path, item] of Object.entries(doc.paths)) {
-      expect(docsHtml).toContain(`<code>${esc(path)}</code></h2>`);
-      for (const method of METHODS.filter((m) => item[m])) {
-        const op = item[method] as Operation;
-        operations++;
-        const section = sections.get(`op-${op.operationId}`);
-        expect(section, `${method} ${path}`).toBeDefined();
-        expect(section).toContain(`<span class="method">${method.toUpperCase()}</span> <code>${esc(path)}</code>`);
-        for (const p of [...(item.parameters ?? []), ...(op.parameters ?? [])])
-          expect(section, `${method} ${path} ${p.name}`).toContain(`<th scope="row"><code>${esc(p.name)}</code></th>`);
-        for (const status of Object.keys(op.responses))
-          expect(section, `${method} ${path} ${status}`).toContain(`<span class="status">${status}</span>`);
-      }
+  it('serves the Redoc bundle from this server, cached for a year by its versioned URL, with an ETag', async () => {
+    const bundle = await get(`${REDOC_PATH}?v=${VERSION}`, { headers: { 'accept-encoding': 'br' } });
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(bundle.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(bundle.headers.get('content-encoding')).toBe('br');
+    expect((await bundle.arrayBuffer()).byteLength).toBeLessThan(400_000);
+    const text = await (await get(REDOC_PATH)).text();
+    expect(text.length).toBeGreaterThan(1_000_000);
+    expect(text).toContain('Redoc');
+    expect(text).not.toContain('cdn.redoc.ly/redoc/logo');
+    const etag = bundle.headers.get('etag')!;
+    const again = await get(REDOC_PATH, { headers: { 'accept-encoding': 'br', 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+  });
+
+  it("shows each GET's curl sample from the document, its key a placeholder the page's script fills in", () => {
+    const samples = Object.values(doc.paths).map((p) => p.get['x-codeSamples'][0]!.source);
+    expect(samples).toHaveLength(2);
+    for (const source of samples) {
+      const [before, after] = source.split('$LISTINGS_KEY').map(esc);
+      expect(docsHtml).toContain(`<code class="sample">${before}<span class="key">$LISTINGS_KEY</span>${after}</code>`);
     }
-    expect(operations).toBe(6); // GET, HEAD and OPTIONS of both paths
-    expect(sections.size).toBe(operations);
+    for (const p of Object.values(doc.paths)) expect(docsHtml).toContain(`<h3>${esc(p.get.summary)}</h3>`);
   });
 
-  it('shows the key header, the examples and every component schema', () => {
-    expect(docsHtml).toContain('<code>X-API-Key</code>');
-    expect(docsHtml).toContain('<details>');
-    expect(docsHtml).toContain(esc(JSON.stringify('SafeBox Wroclaw Centrum')));
-    for (const name of Object.keys(doc.components.schemas))
-      expect(docsHtml).toContain(`<h3 id="schema-${name}">${name}</h3>`);
+  it('takes the key in a password field that nothing fills or remembers, outside any form', () => {
+    expect(docsHtml).toMatch(/<input id="api-key" type="password" autocomplete="off"/);
+    expect(docsHtml).toContain('<label for="api-key">');
+    expect(docsHtml).not.toContain('<form');
   });
 
-  it('has one h1, a lang, a skip link to main and a meta description', () => {
+  it('links the OpenAPI document for a browser without script', () => {
+    const noscript = /<noscript>([\s\S]*)<\/noscript>/.exec(docsHtml)![1]!;
+    expect(noscript).toContain('<a href="/openapi.json">');
+  });
+
+  it('has one h1, a lang, a skip link to the reference', () => {
     expect(docsHtml.match(/<h1[ >]/g)).toHaveLength(1);
     expect(docsHtml).toMatch(/<html lang="en">/);
-    expect(docsHtml).toContain('<a class="skip" href="#main">');
-    expect(docsHtml).toContain('<main id="main">');
-    expect(docsHtml).toMatch(/<meta name="description" content="[^"]{20,}">/);
+    expect(docsHtml).toContain('<a class="skip" href="#reference">');
+    expect(docsHtml).toContain('<main id="reference">');
   });
 
   it('escapes every string it takes from the document', () => {
     const hostile = '<img src=x onerror=alert(1)>"\'&';
-    const base = openApiDocument('http://127.0.0.1:1') as unknown as OpenApiDoc & Document;
-    const list = base.paths['/external/listings']!;
-    const get = list.get as Operation & { summary: string; description: string };
     const evil = {
-      ...base,
-      info: { ...base.info, title: hostile, description: hostile },
-      paths: {
-        [`/x/${hostile}`]: {
-          ...list,
-          get: { ...get, summary: hostile, description: hostile, parameters: [{ name: hostile, in: 'query' }] },
-        },
-      },
-    } as OpenApiDoc;
-    const page = renderDocs(evil);
-    expect(page).not.toContain('<img');
-    expect(page).toContain(esc(hostile));
+      info: { title: hostile },
+      paths: { x: { get: { summary: hostile, 'x-codeSamples': [{ source: `${hostile} $LISTINGS_KEY ${hostile}` }] } } },
+    };
+    const page = new DocsPage(evil).page({ method: 'GET', url: '/docs', headers: {}, remoteAddress: '::1' });
+    const text = String(page.body);
+    expect(text).not.toContain('<img');
+    expect(text).toContain(esc(hostile));
   });
 });
 

@@ -14,7 +14,7 @@ import { API_PREFIX, ListingsApi, type ApiContext, type ApiOptions } from './api
 import { openApiDocument } from './api/openapi.ts';
 import { RateLimiter, type Limit } from './api/rate-limit.ts';
 import { html, HTML_SECURITY_HEADERS, page } from './pages/html.ts';
-import { docsPage } from './pages/docs.ts';
+import { DocsPage, REDOC_PATH } from './pages/docs.ts';
 import { rentalPage, RENT_PREFIX, tooManyPages, unavailablePage } from './pages/rental-page.ts';
 import { StaticBody, StaticFiles } from './pages/static-files.ts';
 import { healthOf } from './pages/health.ts';
@@ -137,7 +137,8 @@ function routesOf(opts: HandlerOptions, { api, freshness, pages, clicks }: Parts
     'content-type': 'application/json; charset=utf-8',
     'cache-control': 'public, max-age=300',
   };
-  const docs = docsPage(document);
+  const docsPage = new DocsPage(document);
+  const docs: Read = (req) => docsPage.page(req);
   const pageLimiter = new RateLimiter('page');
   const pageLimit = opts.pageLimit ?? DEFAULT_PAGE_LIMIT;
   const renderLimiter = new RateLimiter('render');
@@ -177,6 +178,7 @@ function routesOf(opts: HandlerOptions, { api, freshness, pages, clicks }: Parts
     { path: '/openapi.json', methods: { GET: (req) => openapi.answer(req, openapiHeaders) } },
     { path: '/docs', methods: { GET: docs } },
     { path: '/docs/', methods: { GET: docs } },
+    { path: REDOC_PATH, methods: { GET: (req) => docsPage.redoc(req) } },
     { path: '/healthz', methods: { GET: () => healthOf(freshness) } },
     { path: '/favicon.ico', methods: { GET: (req) => assets.serve(req, 'favicon.svg') } },
     {

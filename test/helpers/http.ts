@@ -4,7 +4,15 @@ import type { Handler } from '../../server/http/handler.ts';
 import { inject } from './inject.ts';
 
 /** The pages every server answers to GET without a key, apart from the API, the rental pages and the static files. */
-export const SITE_PAGES = ['/', '/docs', '/docs/', '/openapi.json', '/healthz', '/favicon.ico'] as const;
+export const SITE_PAGES = [
+  '/',
+  '/docs',
+  '/docs/',
+  '/docs/redoc.standalone.js',
+  '/openapi.json',
+  '/healthz',
+  '/favicon.ico',
+] as const;
 
 export interface Reply {
   status: number;

@@ -1,218 +1,111 @@
-// The API reference at /docs: the OpenAPI document rendered once as static, accessible HTML, with no script to load.
-import type { Answer, RequestLike } from '../transport/answer.ts';
-import { anchorOf, isObject, prose, renderSchema, tableOf, typeOf, type JsonSchema } from './docs-schema.ts';
-import { Html, html, HTML_SECURITY_HEADERS, page } from './html.ts';
+// The API reference at /docs: Redoc renders /openapi.json in the page, its bundle served from this server, no CDN.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../repo.ts';
+import type { Answer, Headers, RequestLike } from '../transport/answer.ts';
+import { html, HTML_SECURITY_HEADERS, page } from './html.ts';
 import { StaticBody } from './static-files.ts';
 
-/** The parts of an OpenAPI 3.1 document this page reads; everything else in the document is left out. */
+const REDOC = join(REPO_ROOT, 'node_modules', 'redoc');
+export const REDOC_PATH = '/docs/redoc.standalone.js';
+/** What a browser may keep the bundle for: its URL carries Redoc's version, so a new version is a new URL. */
+const BUNDLE_CACHE = 'public, max-age=31536000, immutable';
+/** The placeholder in the document's curl samples that the page swaps for the visitor's key. */
+const KEY_VARIABLE = '$LISTINGS_KEY';
+
+/** The parts of the OpenAPI document this page reads. */
 export interface OpenApiDoc {
-  info: { title: string; version: string; description?: string };
-  servers?: readonly { url: string }[];
-  security?: readonly Record<string, readonly string[]>[];
-  paths: Record<string, PathItem>;
-  components?: { securitySchemes?: Record<string, SecurityScheme>; schemas?: Record<string, JsonSchema> };
-}
-// Parameter lists are unknown[] here because openapi.ts builds some of them untyped; isParameter() reads them.
-interface PathItem {
-  parameters?: readonly unknown[];
-  [method: string]: Operation | readonly unknown[] | undefined;
-}
-interface Operation {
-  operationId?: string;
-  summary?: string;
-  description?: string;
-  security?: readonly unknown[];
-  parameters?: readonly unknown[];
-  responses: Record<string, Response>;
-}
-interface Parameter {
-  name: string;
-  in: string;
-  required?: boolean;
-  description?: string;
-  schema?: JsonSchema;
-}
-interface Response {
-  description: string;
-  headers?: Record<string, { description?: string; schema?: JsonSchema }>;
-  content?: Record<string, { schema?: JsonSchema; example?: unknown; examples?: Record<string, { value: unknown }> }>;
-}
-interface SecurityScheme {
-  type: string;
-  in?: string;
-  name?: string;
-  description?: string;
+  info: { title: string };
+  paths: Record<string, { get?: { summary?: string; 'x-codeSamples'?: readonly { source: string }[] } }>;
 }
 
-const METHODS = ['get', 'head', 'options', 'post', 'put', 'patch', 'delete'] as const;
-const DESCRIPTION =
-  'Reference of the External Listings API: endpoints, parameters, responses with examples, and schemas.';
+// Redoc (styled-components) writes its CSS into <style> elements and style attributes as it renders.
+export const DOCS_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const PAGE_HEADERS: Headers = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-cache',
+  ...HTML_SECURITY_HEADERS,
+  'content-security-policy': DOCS_CSP,
+};
 
-/** Answers /docs from HTML rendered once per server, compressed and with an ETag like any static file. */
-export function docsPage(doc: OpenApiDoc): (req: RequestLike) => Answer {
-  const body = new StaticBody(Buffer.from(renderDocs(doc)), true);
-  const headers = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...HTML_SECURITY_HEADERS };
-  return (req) => body.answer(req, headers);
-}
+/** /docs and the Redoc bundle it loads; the bundle (1.1 MB) is read and compressed once it is first asked for. */
+export class DocsPage {
+  private readonly body: StaticBody;
+  private bundle: StaticBody | undefined;
+  private loading: Promise<void> | undefined;
+  private readonly version = redocVersion();
 
-export function renderDocs(doc: OpenApiDoc): string {
-  const paths = Object.entries(doc.paths);
-  const schemas = Object.entries(doc.components?.schemas ?? {});
-  const body = html`<a class="skip" href="#main">Skip to content</a>
-    <header class="docs-header">
-      <h1>${doc.info.title}</h1>
-      <p class="version">Version ${doc.info.version} · OpenAPI document: <a href="/openapi.json">/openapi.json</a></p>
-    </header>
-    <div class="docs">
-      <nav aria-label="Contents">
-        <h2 id="contents">Contents</h2>
-        <ul>
-          <li><a href="#authentication">Authentication</a></li>
-          ${paths.map(
-            ([path, item]) =>
-              html`<li>
-                <a href="#${anchorOf('path', path)}"><code>${path}</code></a>
-                <ul>
-                  ${operationsOf(item).map(
-                    ([method, op]) =>
-                      html`<li><a href="#${operationAnchor(path, method, op)}">${method.toUpperCase()}</a></li>`,
-                  )}
-                </ul>
-              </li>`,
-          )}
-          ${schemas.length ? html`<li><a href="#schemas">Schemas</a></li>` : ''}
-        </ul>
-      </nav>
-      <main id="main">
-        ${doc.info.description ? html`<p class="lead">${prose(doc.info.description)}</p>` : ''}
-        ${
-          doc.servers?.length
-            ? html`<p>Base URL: ${doc.servers.map((s, i) => html`${i ? ', ' : ''}<code>${s.url}</code>`)}</p>`
-            : ''
-        }
-        <section aria-labelledby="authentication">
-          <h2 id="authentication">Authentication</h2>
-          ${Object.entries(doc.components?.securitySchemes ?? {}).map(
-            ([name, s]) =>
-              html`<p>
-                <strong>${name}</strong>:
-                ${s.type === 'apiKey' ? html`send the <code>${s.name}</code> ${s.in}` : s.type}.
-                ${s.description ? prose(s.description) : ''}
-              </p>`,
+  constructor(doc: OpenApiDoc) {
+    this.body = new StaticBody(Buffer.from(this.render(doc)), true);
+  }
+
+  page(req: RequestLike): Answer {
+    return this.body.answer(req, PAGE_HEADERS);
+  }
+
+  /** The bundle at REDOC_PATH, whatever its query: the page asks for it with `?v=` and Redoc's version. */
+  redoc(req: RequestLike): Answer {
+    const headers = { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': BUNDLE_CACHE };
+    if (this.bundle) return this.bundle.answer(req, headers);
+    // Compressed off the event loop once: at 1.1 MB, brotli would hold up every other request for a fifth of a second.
+    if (!this.loading) {
+      const body = new StaticBody(Buffer.from(redocBundle()), true);
+      // Should the pool fail, each coding is made on first demand instead, as for any static file.
+      this.loading = body.precompress().then(
+        () => void (this.bundle = body),
+        () => void (this.bundle = body),
+      );
+    }
+    return { status: 200, headers: {}, body: null, later: this.loading.then(() => this.bundle!.answer(req, headers)) };
+  }
+
+  private render(doc: OpenApiDoc): string {
+    const samples = Object.values(doc.paths).flatMap((item) =>
+      item.get?.['x-codeSamples']?.[0]
+        ? [{ summary: item.get.summary ?? '', source: item.get['x-codeSamples'][0].source }]
+        : [],
+    );
+    const body = html`<a class="skip" href="#reference">Skip to the reference</a>
+      <header class="docs-header">
+        <h1>${doc.info.title} reference</h1>
+        <p>The OpenAPI document itself: <a href="/openapi.json">/openapi.json</a>.</p>
+        <noscript>
+          <p>This reference is drawn by a script; without it, read the OpenAPI document at <a href="/openapi.json">/openapi.json</a>.</p>
+        </noscript>
+        <section class="try" aria-labelledby="try">
+          <h2 id="try">Requests with your key</h2>
+          <p>
+            <label for="api-key">Your API key</label>
+            <input id="api-key" type="password" autocomplete="off" spellcheck="false" placeholder="svc_live_…" />
+          </p>
+          <p class="hint">The key stays in this page: it is neither sent nor stored.</p>
+          ${samples.map(
+            (s) =>
+              html`<h3>${s.summary}</h3>
+                <pre><code class="sample">${s.source.split(KEY_VARIABLE).map((part, i) => html`${i ? html`<span class="key">${KEY_VARIABLE}</span>` : ''}${part}`)}</code></pre>`,
           )}
         </section>
-        ${paths.map(([path, item]) => renderPath(doc, path, item))}
-        ${
-          schemas.length
-            ? html`<section aria-labelledby="schemas">
-                <h2 id="schemas">Schemas</h2>
-                ${schemas.map(([name, schema]) => renderSchema(name, schema))}
-              </section>`
-            : ''
-        }
-      </main>
-    </div>`;
-  return page(`${doc.info.title} reference`, body, {
-    description: DESCRIPTION,
-    head: html`<link rel="stylesheet" href="/assets/docs.css" />`,
-  });
+      </header>
+      <main id="reference"></main>
+      <script src="${REDOC_PATH}?v=${this.version}" defer></script>
+      <script src="/assets/docs.js" defer></script>`;
+    return page(`${doc.info.title} reference`, body, {
+      description:
+        'Reference of the External Listings API: endpoints, parameters, responses with examples, and schemas.',
+      head: html`<link rel="stylesheet" href="/assets/docs.css" />`,
+    });
+  }
 }
 
-function operationsOf(item: PathItem): [string, Operation][] {
-  return METHODS.filter((m) => item[m] !== undefined).map((m) => [m, item[m] as Operation]);
+// Redoc's side menu shows Redocly's logo from their CDN, which the CSP refuses: an empty image of our own instead.
+const CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+const EMPTY_IMAGE = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='0' height='0'/%3E";
+
+function redocBundle(): string {
+  return readFileSync(join(REDOC, 'bundles', 'redoc.standalone.js'), 'utf8').replaceAll(CDN_LOGO, EMPTY_IMAGE);
 }
 
-function renderPath(doc: OpenApiDoc, path: string, item: PathItem): Html {
-  return html`<section class="path" aria-labelledby="${anchorOf('path', path)}">
-    <h2 id="${anchorOf('path', path)}"><code>${path}</code></h2>
-    ${operationsOf(item).map(([method, op]) => renderOperation(doc, path, method, op, item.parameters ?? []))}
-  </section>`;
-}
-
-function renderOperation(
-  doc: OpenApiDoc,
-  path: string,
-  method: string,
-  op: Operation,
-  shared: readonly unknown[],
-): Html {
-  const id = operationAnchor(path, method, op);
-  // Operation parameters override path-level ones of the same name and location (OpenAPI 3.1, 4.8.10.1).
-  const own = (op.parameters ?? []).filter(isParameter);
-  const params = [
-    ...shared.filter(isParameter).filter((p) => !own.some((o) => o.name === p.name && o.in === p.in)),
-    ...own,
-  ];
-  const security = op.security ?? doc.security ?? [];
-  return html`<section class="operation" aria-labelledby="${id}">
-    <h3 id="${id}"><span class="method">${method.toUpperCase()}</span> <code>${path}</code></h3>
-    ${op.summary ? html`<p class="summary">${op.summary}</p>` : ''}
-    ${op.description ? html`<p>${prose(op.description)}</p>` : ''}
-    <p class="auth">
-      ${security.length ? html`Needs an API key (<a href="#authentication">authentication</a>).` : 'Needs no key.'}
-    </p>
-    <h4>Parameters</h4>
-    ${
-      params.length
-        ? tableOf(
-            ['Name', 'In', 'Required', 'Schema', 'Description'],
-            params.map(
-              (p) =>
-                html`<tr>
-                    <th scope="row"><code>${p.name}</code></th>
-                    <td>${p.in}</td>
-                    <td>${p.required ? 'yes' : 'no'}</td>
-                    <td>${p.schema ? typeOf(p.schema) : ''}</td>
-                    <td>${p.description ? prose(p.description) : ''}</td>
-                  </tr>`,
-            ),
-          )
-        : html`<p>None.</p>`
-    }
-    <h4>Responses</h4>
-    ${Object.entries(op.responses).map(([status, r]) => renderResponse(id, status, r))}
-  </section>`;
-}
-
-function renderResponse(operationId: string, status: string, r: Response): Html {
-  const headers = Object.entries(r.headers ?? {});
-  const content = Object.entries(r.content ?? {});
-  return html`<section class="response" aria-labelledby="${operationId}-${status}">
-    <h5 id="${operationId}-${status}"><span class="status">${status}</span> ${prose(r.description)}</h5>
-    ${
-      headers.length
-        ? html`<dl class="headers">
-            ${headers.map(
-              ([name, h]) =>
-                html`<dt>
-                    <code>${name}</code>${h.schema ? html` <span class="type">${typeOf(h.schema)}</span>` : ''}
-                  </dt>
-                  <dd>${h.description ? prose(h.description) : ''}</dd>`,
-            )}
-          </dl>`
-        : ''
-    }
-    ${content.map(([type, c]) => {
-      const examples: [string, unknown][] =
-        c.example !== undefined
-          ? [['Example', c.example]]
-          : Object.entries(c.examples ?? {}).map(([name, e]) => [`Example: ${name}`, e.value]);
-      return html`<p>Body: <code>${type}</code>${c.schema ? html`, ${typeOf(c.schema)}` : ''}</p>
-        ${examples.map(
-          ([label, value]) =>
-            html`<details>
-              <summary>${label}</summary>
-              <pre><code>${JSON.stringify(value, null, 2)}</code></pre>
-            </details>`,
-        )}`;
-    })}
-  </section>`;
-}
-
-function operationAnchor(path: string, method: string, op: Operation): string {
-  return op.operationId ? anchorOf('op', op.operationId) : anchorOf('op', `${method}-${path}`);
-}
-
-function isParameter(value: unknown): value is Parameter {
-  return isObject(value) && typeof value.name === 'string' && typeof value.in === 'string';
+function redocVersion(): string {
+  return (JSON.parse(readFileSync(join(REDOC, 'package.json'), 'utf8')) as { version: string }).version;
 }

@@ -5,7 +5,7 @@ import { extname, resolve, sep } from 'node:path';
 import type { Answer, Headers, RequestLike } from '../transport/answer.ts';
 import { header } from '../transport/answer.ts';
 import { etagMatches } from '../transport/etag.ts';
-import { codedEtag, codingFor, compress, VARY_WITH_CODING, type Coding } from '../transport/encoding.ts';
+import { codedEtag, codingFor, compress, compressLater, VARY_WITH_CODING, type Coding } from '../transport/encoding.ts';
 import { HTML_SECURITY_HEADERS } from './html.ts';
 
 const TYPES: Record<string, string> = {
@@ -66,15 +66,22 @@ export class StaticBody {
     return { status: 200, headers: out, body: coded?.bytes ?? this.bytes };
   }
 
+  /** Makes both coded forms in libuv's thread pool, for a file large enough that compressing it would stall the loop. */
+  async precompress(): Promise<void> {
+    const codings: Coding[] = ['br', 'gzip'];
+    const made = await Promise.all(codings.map((c) => compressLater(this.bytes, c, 'static')));
+    codings.forEach((coding, i) => this.keep(coding, made[i]!));
+  }
+
   private codedAs(coding: Coding): { bytes: Buffer; etag: string } | undefined {
-    let coded = this.coded[coding];
-    if (coded === undefined) {
-      const bytes = compress(this.bytes, coding, 'static');
-      // Tiny files can grow: those stay identity for this coding.
-      coded = this.coded[coding] =
-        bytes.length < this.bytes.length ? { bytes, etag: codedEtag(this.etag, coding) } : null;
-    }
-    return coded ?? undefined;
+    const coded = this.coded[coding];
+    return (coded === undefined ? this.keep(coding, compress(this.bytes, coding, 'static')) : coded) ?? undefined;
+  }
+
+  // Tiny files can grow: those stay identity for this coding.
+  private keep(coding: Coding, bytes: Buffer): { bytes: Buffer; etag: string } | null {
+    return (this.coded[coding] =
+      bytes.length < this.bytes.length ? { bytes, etag: codedEtag(this.etag, coding) } : null);
   }
 }
 
