@@ -4,7 +4,7 @@ import { property, state } from 'lit/decorators.js';
 import type { SortKey } from '../../shared/sort.ts';
 import type { Summary } from '../../shared/listing.ts';
 import { arrange } from './arrange.ts';
-import { actionOf, card, cardIdOf, skeletonCard, type View } from './cards.ts';
+import { actionOf, card, cardIdOf, type View } from './cards.ts';
 import { absolute, type Source } from './data.ts';
 import { DetailsDialog } from './details-dialog.ts';
 import { detailsStyles } from './details.styles.ts';
@@ -14,6 +14,7 @@ import { facilityHeader } from './facility-header.ts';
 import { pickLocale, translator, type Strings, type Translate } from './i18n.ts';
 import { termsGiven, type ListingDetail } from './listing.ts';
 import { Loader } from './loader.ts';
+import { keepHeight, loadingView, reservedCards } from './loading.ts';
 import { messageFor, problemView } from './problem.ts';
 import { LANGUAGE_PROPERTIES, SOURCE_PROPERTIES, jsonObject } from './properties.ts';
 import { SnapshotTerms } from './snapshot-terms.ts';
@@ -108,6 +109,11 @@ export class StorageListings extends LitElement {
    */
   @property({ type: Number }) limit?: number;
   /**
+   * Cards to reserve room for until the data arrives (the panel's snippet writes the facility's current count).
+   * @default 3
+   */
+  @property({ type: Number }) cards?: number;
+  /**
    * Language of the words (English, Polish and German built in; others fall back to English) and formatting of
    * numbers, money and periods (any BCP 47 locale).
    * @default the closest `lang` around the element, then `<html lang>`, then the browser's language, then `en`
@@ -169,6 +175,8 @@ export class StorageListings extends LitElement {
   private t: Translate = translator('en', undefined);
   private jsonLd: HTMLScriptElement | undefined;
   private language = 'en';
+  /** The loading state's height, kept by an error or empty state that replaces it. */
+  private reserved = 0;
   private readonly loader = new Loader(this, {
     source: () => this.source(),
     refresh: () => this.refresh,
@@ -199,6 +207,8 @@ export class StorageListings extends LitElement {
   }
 
   protected override updated(changed: PropertyValues): void {
+    if (this.loader.phase === 'loading') this.reserved = this.offsetHeight;
+    else if (this.reserved) keepHeight(this.renderRoot, this.reserved);
     if (!changed.has('listings') && !changed.has('structuredData')) return;
     if (!this.structuredData) return this.jsonLd?.remove();
     // What the chunk writes is what the element holds when it arrives: a later update's listings, never older ones.
@@ -286,11 +296,7 @@ export class StorageListings extends LitElement {
 
   private content(v: View): TemplateResult {
     const { phase, failure, waiting, emptyState } = this.loader;
-    if (phase === 'loading') {
-      const count = Math.min(Number(this.limit) > 0 ? Number(this.limit) : 3, 6);
-      const skeletons = Array.from({ length: count }, () => skeletonCard(this.showNet));
-      return html`<ul class="grid" aria-hidden="true">${skeletons}</ul>`;
-    }
+    if (phase === 'loading') return loadingView(reservedCards(this.cards, this.limit), this.showNet, this.showFacility);
     if (phase === 'error' && failure) {
       const retry = { onRetry: () => void this.loader.load(true), waiting };
       return problemView(messageFor(failure, this.t), failure, this.t, retry);

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { tsImport } from 'tsx/esm/api';
 import { absolutize, API_KEY, fixtures, listResponseOf, PARTNER_REF, problemOf, TERMS_FACILITY } from './fixtures.js';
+import { articlePage, slowModule } from './article.js';
 import { cacheControlOf, snapshotFile } from './snapshots.js';
 
 // The API's own sort comparators (TypeScript, so loaded through tsx: this file runs in the test runner's plain Node).
@@ -81,7 +82,7 @@ async function api(ctx, scenario, token, id) {
     status: 0,
   };
   state.log.push(entry);
-  if (scenario === 'slow') await new Promise((resolve) => setTimeout(resolve, 700));
+  if (scenario === 'slow' || token.startsWith('late')) await new Promise((resolve) => setTimeout(resolve, 700));
   if (failure(ctx, scenario, state)) {
     entry.status = ctx.respond === false ? 0 : ctx.status;
     return;
@@ -220,6 +221,7 @@ export function fakeApi() {
       // snapshot's (a version's signature) must carry it too: its own log, and its own HTTP cache entries.
       const file = snapshotFile(ctx.origin, `/snap/${m[2]}`);
       const token = m[1] ?? ctx.query.t;
+      if (String(token).startsWith('late') && m[2].endsWith('.json')) await new Promise((r) => setTimeout(r, 700));
       const status = typeof file === 'number' ? file : file ? 200 : 404;
       if (typeof token === 'string') session(token).log.push({ path: `/snap/${m[2]}`, query: ctx.querystring, status });
       if (status !== 200) return problem(ctx, status, status === 404 ? 'not_found' : 'unavailable');
@@ -244,6 +246,13 @@ export function fakeApi() {
     }
     if (path === '/host/page.html' && /^[\w-]+$/.test(String(ctx.query.t))) {
       return send(ctx, 200, hostPage(ctx.query.t), { 'Content-Type': 'text/html' });
+    }
+    if (path === '/host/article.html' && /^[\w-]+$/.test(String(ctx.query.t)) && /^[\w-]+$/.test(String(ctx.query.w))) {
+      return send(ctx, 200, articlePage(ctx.query.t, ctx.query.w), { 'Content-Type': 'text/html' });
+    }
+    if ((m = /^\/slow-module\/([\w-]+(?:\.[\w-]+)*\.js)$/.exec(path))) {
+      const file = await slowModule(m[1]);
+      if (file) return send(ctx, 200, file, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-store' });
     }
     if (path === '/csp/listener.js') return send(ctx, 200, cspListener, { 'Content-Type': 'text/javascript' });
     return next();
