@@ -12,9 +12,12 @@ export function reservedCards(cards: number | undefined, limit: number | undefin
   return Math.min(wanted, Number(limit) > 0 ? Math.trunc(Number(limit)) : MAX_CARDS, MAX_CARDS);
 }
 
+/** The facility header's reserved box, while loading and until the header's chunk has come. */
+export const headerBox = html`<div class="notice facility skeleton" aria-hidden="true"></div>`;
+
 export function loadingView(count: number, showNet: boolean, showFacility: boolean): TemplateResult {
   const skeletons = Array.from({ length: count }, () => skeletonCard(showNet));
-  return html`${showFacility ? html`<div class="notice facility skeleton" aria-hidden="true"></div>` : nothing}
+  return html`${showFacility ? headerBox : nothing}
     <ul class="grid" aria-hidden="true">${skeletons}</ul>`;
 }
 

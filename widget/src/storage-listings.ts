@@ -6,15 +6,14 @@ import type { Summary } from '../../shared/listing.ts';
 import { arrange } from './arrange.ts';
 import { actionOf, card, cardIdOf, type View } from './cards.ts';
 import { absolute, type Source } from './data.ts';
-import { DetailsDialog } from './details-dialog.ts';
 import { detailsStyles } from './details.styles.ts';
 import { WidgetError } from './errors.ts';
 import type { StorageListingsEventMap as Events } from './events.ts';
-import { facilityHeader } from './facility-header.ts';
 import { pickLocale, translator, type Strings, type Translate } from './i18n.ts';
 import { termsGiven, type ListingDetail } from './listing.ts';
 import { Loader } from './loader.ts';
-import { keepHeight, loadingView, reservedCards } from './loading.ts';
+import { headerBox, keepHeight, loadingView, reservedCards } from './loading.ts';
+import { OnDemand } from './on-demand.ts';
 import { messageFor, problemView } from './problem.ts';
 import { LANGUAGE_PROPERTIES, SOURCE_PROPERTIES, jsonObject } from './properties.ts';
 import { SnapshotTerms } from './snapshot-terms.ts';
@@ -173,7 +172,6 @@ export class StorageListings extends LitElement {
   @state() protected listings: Summary[] = [];
 
   private t: Translate = translator('en', undefined);
-  private jsonLd: HTMLScriptElement | undefined;
   private language = 'en';
   /** The loading state's height, kept by an error or empty state that replaces it. */
   private reserved = 0;
@@ -189,11 +187,13 @@ export class StorageListings extends LitElement {
     failed: (error) => this.emitError(error),
   });
   private readonly terms = new SnapshotTerms(this);
-  private readonly dialog = new DetailsDialog(this, {
+  private readonly parts = new OnDemand(this, {
     source: () => this.source(),
     details: () => this.loader.details,
     failed: (error) => this.emitError(error),
     rent: (event, listing) => this.onRent(event, listing),
+    structuredData: () =>
+      this.structuredData ? { facility: this.loader.facility, listings: this.listings } : undefined,
   });
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -210,11 +210,7 @@ export class StorageListings extends LitElement {
     if (this.loader.phase === 'loading') this.reserved = this.offsetHeight;
     else if (this.reserved) keepHeight(this.renderRoot, this.reserved);
     if (!changed.has('listings') && !changed.has('structuredData')) return;
-    if (!this.structuredData) return this.jsonLd?.remove();
-    // What the chunk writes is what the element holds when it arrives: a later update's listings, never older ones.
-    void import('./structured-data.ts').then(({ writeJsonLd }) => {
-      if (this.structuredData) this.jsonLd = writeJsonLd(this, this.jsonLd, this.loader.facility, this.listings);
-    });
+    this.parts.writeStructuredData();
   }
 
   private source(): Source {
@@ -246,7 +242,7 @@ export class StorageListings extends LitElement {
     const listing = id ? this.listings.find((l) => l.id === id) : undefined;
     if (!hit || !listing) return;
     if (hit.action === 'rent') this.onRent(event, listing);
-    else void this.dialog.open(listing, hit.element);
+    else void this.parts.openDialog(listing, hit.element);
   };
 
   private onRent(event: MouseEvent, listing: Summary): void {
@@ -308,9 +304,10 @@ export class StorageListings extends LitElement {
 
   protected override render(): TemplateResult {
     const v = this.view();
-    const header =
-      this.showFacility && this.loader.phase === 'ready' ? facilityHeader(this.loader.facility, v, Date.now()) : '';
+    const ready = this.showFacility && this.loader.phase === 'ready';
+    // the header's reserved box until its chunk has come
+    const header = ready ? (this.parts.facilityHeader()?.(this.loader.facility, v, Date.now()) ?? headerBox) : '';
     return html`<div class="sr-only" role="status">${this.announcement()}</div>
-      ${header} ${this.content(v)} ${this.dialog.render(v)}`;
+      ${header} ${this.content(v)} ${this.parts.renderDialog(v)}`;
   }
 }

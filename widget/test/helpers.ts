@@ -120,6 +120,11 @@ export async function waitFor<T>(probe: () => T | null | undefined | false, what
   }
 }
 
+/** The details dialog, once its chunk has come (the first Details click loads it). */
+export function dialogOf(element: HTMLElement): Promise<HTMLDialogElement> {
+  return waitFor(() => root(element).querySelector('dialog'), 'the details dialog');
+}
+
 export function waitForCards(element: HTMLElement, count = 1): Promise<HTMLElement[]> {
   return waitFor(() => cards(element).length >= count && cards(element), `${count} card(s)`);
 }

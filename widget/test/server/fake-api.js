@@ -151,16 +151,17 @@ function readmeCsp() {
 }
 const README_CSP = readmeCsp();
 
-const readmePage = (token) => `<!doctype html>
+/** The README's CSP page; `bundle`: the built module with its chunks, and every part on demand (header, JSON-LD). */
+const readmePage = (token, bundle) => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
     <title>storage-listings under the README's CSP</title>
     <script src="/csp/listener.js"></script>
-    <script type="module" src="/widget/src/define.ts"></script>
+    <script type="module" src="${bundle ? '/dist/widget/storage-listings.js' : '/widget/src/define.ts'}"></script>
   </head>
   <body>
-    <storage-listings api-key="${API_KEY}" api-base="/api/basic/${token}" locale="en" structured-data></storage-listings>
+    <storage-listings api-key="${API_KEY}" api-base="/api/${bundle ? 'terms' : 'basic'}/${token}" locale="en" structured-data${bundle ? ' show-facility' : ''}></storage-listings>
   </body>
 </html>`;
 
@@ -239,7 +240,7 @@ export function fakeApi() {
       return send(ctx, 200, cspPage(ctx.query.t), { 'Content-Type': 'text/html', 'Content-Security-Policy': CSP });
     }
     if (path === '/csp/readme.html' && /^[\w-]+$/.test(String(ctx.query.t))) {
-      return send(ctx, 200, readmePage(ctx.query.t), {
+      return send(ctx, 200, readmePage(ctx.query.t, ctx.query.bundle === '1'), {
         'Content-Type': 'text/html',
         'Content-Security-Policy': README_CSP,
       });
@@ -250,7 +251,7 @@ export function fakeApi() {
     if (path === '/host/article.html' && /^[\w-]+$/.test(String(ctx.query.t)) && /^[\w-]+$/.test(String(ctx.query.w))) {
       return send(ctx, 200, articlePage(ctx.query.t, ctx.query.w), { 'Content-Type': 'text/html' });
     }
-    if ((m = /^\/slow-module\/([\w-]+(?:\.[\w-]+)*\.js)$/.exec(path))) {
+    if ((m = /^\/slow-module\/((?:chunks\/)?[\w-]+(?:\.[\w-]+)*\.js)$/.exec(path))) {
       const file = await slowModule(m[1]);
       if (file) return send(ctx, 200, file, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-store' });
     }
