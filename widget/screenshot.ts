@@ -9,7 +9,9 @@ import { freePort, launchChromium } from '../tools/launch.ts';
 import { absolutize, fixtures, TERMS_FACILITY } from './test/server/fixtures.js';
 
 const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
-const BUNDLE = path('../dist/widget/storage-listings.js');
+const DIST = path('../dist/widget/');
+/** The module and its chunks (chunks/NAME-HASH.js): the header and the dialog load on demand. */
+const SCRIPT = /^\/((?:chunks\/)?[\w-]+\.js)$/;
 
 const page = `<!doctype html>
 <html lang="en">
@@ -42,14 +44,13 @@ function serve(port: number): Promise<Server> {
   };
   const server = createServer((req, res) => {
     const url = req.url ?? '/';
-    const [type, body] =
-      url === '/storage-listings.js'
-        ? ['text/javascript', readFileSync(BUNDLE)]
-        : url === '/snap/listings.json'
-          ? ['application/json', JSON.stringify(snapshot)]
-          : url.startsWith('/img/')
-            ? ['image/svg+xml', image(url)]
-            : ['text/html', page];
+    const [type, body] = SCRIPT.test(url)
+      ? ['text/javascript', readFileSync(`${DIST}${SCRIPT.exec(url)![1]}`)]
+      : url === '/snap/listings.json'
+        ? ['application/json', JSON.stringify(snapshot)]
+        : url.startsWith('/img/')
+          ? ['image/svg+xml', image(url)]
+          : ['text/html', page];
     res.writeHead(200, { 'Content-Type': type }).end(body);
   });
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
