@@ -1,6 +1,7 @@
 // <storage-listings>: a partner site's list of storage units, live from the API (a key) or from a signed snapshot.
 import { LitElement, html, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
 import type { SortKey } from '../../shared/sort.ts';
 import type { Summary } from '../../shared/listing.ts';
 import { arrange } from './arrange.ts';
@@ -10,6 +11,7 @@ import { detailsStyles } from './details.styles.ts';
 import { WidgetError } from './errors.ts';
 import type { StorageListingsEventMap as Events } from './events.ts';
 import { pickLocale, translator, type Strings, type Translate } from './i18n.ts';
+import { focusAt, restoreFocus, type FocusAt } from './keep-focus.ts';
 import { termsGiven, type ListingDetail } from './listing.ts';
 import { Loader } from './loader.ts';
 import { headerBox, keepHeight, loadingView, reservedCards } from './loading.ts';
@@ -173,6 +175,8 @@ export class StorageListings extends LitElement {
 
   private t: Translate = translator('en', undefined);
   private language = 'en';
+  /** Where focus was before this update (a card it moves loses focus: put back on the same listing). */
+  private focusBefore: FocusAt | undefined;
   /** The loading state's height, kept by an error or empty state that replaces it. */
   private reserved = 0;
   private readonly loader = new Loader(this, {
@@ -197,6 +201,7 @@ export class StorageListings extends LitElement {
   });
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    this.focusBefore = focusAt(this.renderRoot);
     if (!this.hasUpdated || LANGUAGE_PROPERTIES.some((p) => changed.has(p))) {
       this.language = pickLocale(this.locale, this);
       this.t = translator(this.language, { ...this.strings, ...(this.rentLabel ? { rent: this.rentLabel } : {}) });
@@ -207,6 +212,7 @@ export class StorageListings extends LitElement {
   }
 
   protected override updated(changed: PropertyValues): void {
+    restoreFocus(this.renderRoot, this.focusBefore);
     if (this.loader.phase === 'loading') this.reserved = this.offsetHeight;
     else if (this.reserved) keepHeight(this.renderRoot, this.reserved);
     if (!changed.has('listings') && !changed.has('structuredData')) return;
@@ -298,8 +304,13 @@ export class StorageListings extends LitElement {
       return problemView(messageFor(failure, this.t), failure, this.t, retry);
     }
     if (!this.listings.length) return html`<p part=${emptyState} class="notice">${this.t(emptyState)}</p>`;
-    // Lit's plain array renders cards by position (repeat() does not fit the size budget): a refresh updates in place.
-    return html`<ul class="grid" @click=${this.onGridClick}>${this.listings.map((l) => card(l, v))}</ul>`;
+    // Keyed by listing id: a refresh that reorders the cards moves them, and focus stays on the listing it was on.
+    const cards = repeat(
+      this.listings,
+      (l) => l.id,
+      (l) => card(l, v),
+    );
+    return html`<ul class="grid" @click=${this.onGridClick}>${cards}</ul>`;
   }
 
   protected override render(): TemplateResult {

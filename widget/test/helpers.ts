@@ -165,6 +165,8 @@ export const server = {
   bump: (t: string) => testRoute<LogEntry[]>(`/__test/${t}/bump`),
   heal: (t: string) => testRoute<LogEntry[]>(`/__test/${t}/heal`),
   break: (t: string) => testRoute<LogEntry[]>(`/__test/${t}/break`),
+  /** From now on the list comes in the opposite order. */
+  reverse: (t: string) => testRoute<LogEntry[]>(`/__test/${t}/reverse`),
   fixture: (name: string) => testRoute<Detail[]>(`/__test/fixtures/${name}`),
 };
 

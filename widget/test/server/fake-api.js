@@ -43,10 +43,11 @@ function problem(ctx, status, code, headers = {}) {
 
 /**
  * The scenario's listings as this session sees them: each bump sells one more unit of the first listing (and, in
- * `many`, gives it another cover photo).
+ * `many`, gives it another cover photo); once reversed, in the opposite order.
  */
 function listingsOf(scenario, state, origin) {
-  const base = fixtures[scenario] ?? fixtures.basic; // slow, down, ratelimited: the basic listings
+  const fixture = fixtures[scenario] ?? fixtures.basic; // slow, down, ratelimited: the basic listings
+  const base = state.reversed ? [...fixture].reverse() : fixture;
   return base.map((l, i) => {
     if (i !== 0 || !state.version) return absolutize(l, origin);
     const changed = { ...l, free_units: Math.max(0, l.free_units - state.version) };
@@ -194,8 +195,9 @@ export function fakeApi() {
     if ((m = /^\/api\/([\w-]+)\/([\w-]+)\/external\/listings(?:\/([^/]+))?$/.exec(path))) {
       return api(ctx, m[1], m[2], m[3] && decodeURIComponent(m[3]));
     }
-    if ((m = /^\/__test\/([\w-]+)\/(log|bump|heal|break)$/.exec(path))) {
+    if ((m = /^\/__test\/([\w-]+)\/(log|bump|heal|break|reverse)$/.exec(path))) {
       const state = session(m[1]);
+      if (m[2] === 'reverse') state.reversed = true;
       if (m[2] === 'bump') state.version += 1;
       if (m[2] === 'heal') state.healed = true;
       if (m[2] === 'break') state.broken = true;
