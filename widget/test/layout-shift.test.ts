@@ -20,21 +20,17 @@ interface Shift extends PerformanceEntry {
 
 /**
  * The sums of the frame's layout shifts not caused by input (stricter than CLS's largest session window): on the whole
- * page, and from `since` on (once the loading state shows: what the widget itself moves).
+ * page, and from `since` on (once the loading state shows: what the widget itself moves). takeRecords() hands over the
+ * buffered entries at once; an observer's callback comes later, at the browser's leisure.
  */
-function layoutShift(frame: HTMLIFrameElement, since: number): Promise<{ page: number; widget: number }> {
+function layoutShift(frame: HTMLIFrameElement, since: number): { page: number; widget: number } {
   const w = frame.contentWindow as Window & typeof globalThis;
-  const sum = (shifts: Shift[]) => shifts.reduce((total, s) => total + s.value, 0);
-  return new Promise((resolve) => {
-    const observer = new w.PerformanceObserver((list: PerformanceObserverEntryList) => {
-      observer.disconnect();
-      const shifts = (list.getEntries() as Shift[]).filter((s) => !s.hadRecentInput);
-      resolve({ page: sum(shifts), widget: sum(shifts.filter((s) => s.startTime > since)) });
-    });
-    observer.observe({ type: 'layout-shift', buffered: true });
-    // no entry at all: nothing moved
-    w.requestAnimationFrame(() => setTimeout(() => resolve({ page: 0, widget: 0 }), 50));
-  });
+  const observer = new w.PerformanceObserver(() => {});
+  observer.observe({ type: 'layout-shift', buffered: true });
+  const shifts = (observer.takeRecords() as Shift[]).filter((s) => !s.hadRecentInput);
+  observer.disconnect();
+  const sum = (list: Shift[]) => list.reduce((total, s) => total + s.value, 0);
+  return { page: sum(shifts), widget: sum(shifts.filter((s) => s.startTime > since)) };
 }
 
 const nextFrames = (w: Window) =>
@@ -59,7 +55,7 @@ async function measure(variant: string, width: number) {
   await nextFrames(frame.contentWindow!);
   const loaded = el.getBoundingClientRect().height;
   const supported = PerformanceObserver.supportedEntryTypes.includes('layout-shift');
-  const cls = supported ? await layoutShift(frame, since) : undefined;
+  const cls = supported ? layoutShift(frame, since) : undefined;
   frame.remove();
   return { loading, loaded, cls };
 }

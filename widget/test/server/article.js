@@ -16,24 +16,29 @@ export async function slowModule(name) {
   return readFile(new URL(name, DIST)).catch(() => undefined);
 }
 
-const TEXT = '<p>Storage near the river: what to pack first, how to label boxes, and when to book a van.</p>'.repeat(6);
+const PARAGRAPH = '<p>Storage near the river: what to pack first, how to label boxes, and when to book a van.</p>';
+/** One paragraph above the element, so that it starts in the first screen with text below it, where a shift shows. */
+const INTRO = PARAGRAPH;
+const TEXT = PARAGRAPH.repeat(6);
 
 /**
  * The article, `w` naming the tags: `bare`, the README's two; `live` and `snap`, the panel's snippet, `-facility`
  * adding show-facility. The module comes late, and a `late` token delays the data.
  */
 export const articlePage = (token, w) => {
+  // A URL of the page's own: a module another frame fetched would come from the browser's memory, before the paint.
+  const module = `/slow-module/storage-listings.js?t=${token}`;
   const facility = w.endsWith('-facility');
   const snap = `/snap/@${token}/${facility ? 'promotions' : 'valid'}`;
   const api = `/api/${facility ? 'terms' : 'basic'}/${token}`;
   const options = { ...DEFAULT_EMBED, source: w.startsWith('snap') ? 'snapshot' : 'key', show_facility: facility };
   const snippet = embedSnippet(options, { publicUrl: api, facilityId: 'wro-1', keyText: API_KEY, cards: 3 })
-    .replace(/<script [^>]*><\/script>/, '<script type="module" src="/slow-module/storage-listings.js"></script>')
+    .replace(/<script [^>]*><\/script>/, `<script type="module" src="${module}"></script>`)
     .replace(
       /src="https:\/\/cdn.example\/wro-1\/listings.json" keys-url="[^"]*"/,
       `src="${snap}/listings.json" keys-url="/snap/keys.json"`,
     );
-  const bare = `<script type="module" src="/slow-module/storage-listings.js"></script>
+  const bare = `<script type="module" src="${module}"></script>
     <storage-listings api-key="${API_KEY}" api-base="/api/basic/${token}"></storage-listings>`;
   return `<!doctype html>
 <html lang="en">
@@ -43,7 +48,7 @@ export const articlePage = (token, w) => {
     <title>An article with storage-listings</title>
   </head>
   <body style="font: 16px/1.5 serif; margin: 1rem">
-    <h1>Moving house</h1>${TEXT}
+    <h1>Moving house</h1>${INTRO}
     ${w === 'bare' ? bare : snippet}
     <h2>After the move</h2>${TEXT}
   </body>
