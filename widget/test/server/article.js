@@ -22,7 +22,8 @@ const INTRO = PARAGRAPH;
 const TEXT = PARAGRAPH.repeat(6);
 
 /**
- * The article, `w` naming the tags: `bare`, the README's two; `live` and `snap`, the panel's snippet, `-facility`
+ * The article, `w` naming the tags: `bare`, the README's two, for six listings (three skeletons: the element cannot
+ * know how many before its data); `live` and `snap`, the panel's snippet, `-facility`
  * adding show-facility. The module comes late, and a `late` token delays the data.
  */
 export const articlePage = (token, w) => {
@@ -39,7 +40,7 @@ export const articlePage = (token, w) => {
       `src="${snap}/listings.json" keys-url="/snap/keys.json"`,
     );
   const bare = `<script type="module" src="${module}"></script>
-    <storage-listings api-key="${API_KEY}" api-base="/api/basic/${token}"></storage-listings>`;
+    <storage-listings api-key="${API_KEY}" api-base="/api/codes/${token}"></storage-listings>`;
   return `<!doctype html>
 <html lang="en">
   <head>
