@@ -1,5 +1,6 @@
 // The embed configurator as data: its query (read and checked), the widget's attributes and theme it names, and the
 // snippet partners paste. One module for the page the panel's server renders and the preview its script redraws.
+import { reserveCss } from './embed-reserve.ts';
 import { SORT_KEYS, type SortKey } from './sort.ts';
 
 /** The colour properties the configurator sets (docs/widget.md, "Styling"): the pairs that decide contrast. */
@@ -116,6 +117,8 @@ export interface SnippetSource {
   facilityId: string;
   /** The chosen key as the panel knows it (its prefix and hint): the partner pastes the full key in its place. */
   keyText?: string;
+  /** The facility's current number of cards (listings, or those with free units for available-only): room reserved. */
+  cards?: number;
 }
 
 /** The source's attributes: a key and the API, or a snapshot and its JWKS, pinned to the facility either way. */
@@ -137,12 +140,15 @@ export function sourceAttributes(o: EmbedOptions, s: SnippetSource): [string, st
 
 /** The tags partners paste: the script, a style rule when themed, and the element with its attributes. */
 export function embedSnippet(o: EmbedOptions, s: SnippetSource): string {
-  const attrs = [...sourceAttributes(o, s), ...optionAttributes(o)]
+  const cards: [string, string][] = s.cards === undefined ? [] : [['cards', String(Math.max(s.cards, 1))]];
+  const attrs = [...sourceAttributes(o, s), ...cards, ...optionAttributes(o)]
     .map(([name, value]) => (value === '' ? name : `${name}="${attr(value)}"`))
     .join(' ');
   const theme = themeProperties(o);
-  const style = theme.length
-    ? `<style>\nstorage-listings { ${theme.map(([p, v]) => `${p}: ${v};`).join(' ')} }\n</style>\n`
-    : '';
+  const rules = [
+    ...(theme.length ? [`storage-listings { ${theme.map(([p, v]) => `${p}: ${v};`).join(' ')} }`] : []),
+    ...(s.cards === undefined ? [] : [reserveCss(s.cards, o.show_facility)]),
+  ];
+  const style = rules.length ? `<style>\n${rules.join('\n')}\n</style>\n` : '';
   return `<script type="module" src="${attr(s.publicUrl)}/widget/storage-listings.js"></script>\n${style}<storage-listings ${attrs}></storage-listings>`;
 }

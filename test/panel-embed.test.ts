@@ -51,7 +51,10 @@ describe('the Embed tab', () => {
     expect(snippet).toContain('api-base="http://127.0.0.1:8787"');
     expect(snippet).toContain('facility="wro-1"');
     expect(snippet).toContain('<script type="module" src="http://127.0.0.1:8787/widget/storage-listings.js">');
-    expect(snippet).not.toContain('<style>');
+    // No theme rule for the default look; a rule reserving the room of the facility's six cards before the script runs.
+    expect(snippet).not.toContain('--sl-accent');
+    expect(snippet).toContain('cards="6"');
+    expect(snippet).toMatch(/storage-listings:not\(:defined\)::before \{ content: ""; display: block; height: calc\(/);
   });
 
   it('renders every option and a theme into the snippet and the preview, from a plain GET form', async () => {

@@ -1,9 +1,23 @@
 // How a browser bundle is built (the widget, the panel's script): one minified ES module with Lit inside, and its gzip
 // size printed after the build. Each vite.config.ts names its entry, its output and what it adds.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Plugin, UserConfig } from 'vite';
+
+/** The folder beside the entry that holds its on-demand chunks, their names hashed by content. */
+export const CHUNKS = 'chunks';
+
+/** The chunk files of a built bundle folder, as paths relative to it. */
+export function chunksIn(out: string): string[] {
+  try {
+    return readdirSync(`${out}/${CHUNKS}`)
+      .filter((name) => name.endsWith('.js'))
+      .map((name) => `${CHUNKS}/${name}`);
+  } catch {
+    return []; // a bundle without chunks
+  }
+}
 
 export interface BrowserBundle {
   /** The folder of the config: entry and outDir are relative to it. */
@@ -25,9 +39,12 @@ export function browserBundle({ root, entry, outDir, fileName, built }: BrowserB
       const gzipped = gzipSync(bytes).length;
       const kb = (n: number) => `${(n / 1024).toFixed(2)} KB`;
       const line = built?.(bytes, gzipped) ?? '';
-      process.stdout.write(
-        `${outDir.replace(/^\.\.\//, '')}/${fileName}: ${kb(bytes.length)}, gzip ${kb(gzipped)} (${gzipped} bytes)${line}\n`,
-      );
+      const dir = outDir.replace(/^\.\.\//, '');
+      process.stdout.write(`${dir}/${fileName}: ${kb(bytes.length)}, gzip ${kb(gzipped)} (${gzipped} bytes)${line}\n`);
+      for (const chunk of chunksIn(out)) {
+        const size = gzipSync(readFileSync(`${out}/${chunk}`)).length;
+        process.stdout.write(`${dir}/${chunk}: gzip ${kb(size)} (${size} bytes)\n`);
+      }
     },
   };
   return {
@@ -44,7 +61,11 @@ export function browserBundle({ root, entry, outDir, fileName, built }: BrowserB
       lib: { entry: fileURLToPath(new URL(entry, root)), formats: ['es'], fileName: () => fileName },
       // Library mode keeps whitespace and /*@__PURE__*/ comments for downstream bundlers; these files are loaded as
       // they are by browsers, so they get the full minifier.
-      rolldownOptions: { preserveEntrySignatures: 'allow-extension', output: { minify: true, comments: false } },
+      // The entry may export what its chunks share with it, so that nothing it needs itself moves into a chunk.
+      rolldownOptions: {
+        preserveEntrySignatures: 'allow-extension',
+        output: { minify: true, comments: false, chunkFileNames: `${CHUNKS}/[name]-[hash].js` },
+      },
     },
   };
 }

@@ -2,6 +2,7 @@
 // and theme and the snippet is rewritten, with the code the server renders them with (shared/embed-options.ts).
 import { LitElement, nothing } from 'lit';
 import { property } from 'lit/decorators.js';
+import { snippetCards } from '../../shared/embed-reserve.ts';
 import {
   embedSnippet,
   optionAttributes,
@@ -25,6 +26,9 @@ export class PanelEmbed extends LitElement {
   @property() facility = '';
   /** The API's PUBLIC_URL, which the snippet's script and api-base name. */
   @property({ attribute: 'public-url' }) publicUrl = '';
+  /** The facility's listings now, all and with free units: the snippet reserves room for as many cards. */
+  @property({ type: Number }) cards = 0;
+  @property({ type: Number, attribute: 'cards-available' }) cardsAvailable = 0;
 
   constructor() {
     super();
@@ -86,7 +90,8 @@ export class PanelEmbed extends LitElement {
     const snippet = this.querySelector<HTMLTextAreaElement>('textarea#embed');
     if (snippet) {
       const chosen = { ...options, source: keyText ? options.source : 'snapshot' };
-      snippet.value = embedSnippet(chosen, { publicUrl: this.publicUrl, facilityId: this.facility, keyText });
+      const cards = snippetCards(options.available_only, { all: this.cards, available: this.cardsAvailable });
+      snippet.value = embedSnippet(chosen, { publicUrl: this.publicUrl, facilityId: this.facility, keyText, cards });
     }
     history.replaceState(history.state, '', `${location.pathname}?${query.toString()}`);
   }

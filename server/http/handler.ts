@@ -127,7 +127,9 @@ function routesOf(opts: HandlerOptions, { api, freshness, pages, clicks }: Parts
   const widget = new StaticFiles(
     join(REPO_ROOT, 'dist', 'widget'),
     { ...CORS_HEADERS, 'cross-origin-resource-policy': 'cross-origin' },
-    'public, max-age=300, must-revalidate',
+    // The entry's name stays: revalidated after five minutes. A chunk's name holds its content's hash: kept a year.
+    (path) =>
+      path.startsWith('chunks/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300, must-revalidate',
   );
   const assets = new StaticFiles(join(REPO_ROOT, 'server', 'assets'), {}, 'public, max-age=3600');
   const document = openApiDocument(opts.publicUrl);

@@ -1,7 +1,7 @@
 // The panel's stylesheet, icon and script (the Lit components Vite builds into dist/panel/panel.js), and the widget's
 // module for the Embed tab's preview, compressed once at start and served as the client accepts them.
 import { readdirSync, readFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { ListingsError } from '../errors.ts';
 import { REPO_ROOT } from '../repo.ts';
@@ -35,22 +35,28 @@ function bundle(path: string): Buffer {
 
 export type PanelAssets = (path: string, req: PanelRequest) => PanelResponse | undefined;
 
+/** The chunks the widget loads on demand (dist/widget/chunks/), at the path its module imports them from. */
+function widgetChunks(widgetPath: string): [string, Asset][] {
+  const dir = join(dirname(widgetPath), 'chunks');
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).filter((name) => name.endsWith('.js'));
+  } catch {
+    // a widget built without chunks
+  }
+  return names.map((name) => [
+    `/assets/chunks/${name}`,
+    asset('text/javascript; charset=utf-8', bundle(join(dir, name))),
+  ]);
+}
+
 export function panelAssets(bundlePath = PANEL_BUNDLE, widgetPath = WIDGET_BUNDLE): PanelAssets {
   const assets = new Map([
     ['/assets/panel.css', asset('text/css; charset=utf-8', Buffer.from(PANEL_CSS))],
     ['/assets/favicon.svg', asset('image/svg+xml', Buffer.from(FAVICON_SVG))],
     ['/assets/panel.js', asset('text/javascript; charset=utf-8', bundle(bundlePath))],
     ['/assets/storage-listings.js', asset('text/javascript; charset=utf-8', bundle(widgetPath))],
-    // The chunks the widget loads on demand, beside it as on the API's server.
-    ...readdirSync(dirname(widgetPath))
-      .filter((name) => name.endsWith('.js') && name !== basename(widgetPath))
-      .map(
-        (name) =>
-          [
-            `/assets/${name}`,
-            asset('text/javascript; charset=utf-8', bundle(join(dirname(widgetPath), name))),
-          ] as const,
-      ),
+    ...widgetChunks(widgetPath),
   ]);
   return (path, req) => {
     const a = assets.get(path);
@@ -59,7 +65,8 @@ export function panelAssets(bundlePath = PANEL_BUNDLE, widgetPath = WIDGET_BUNDL
     const encoding = /\bbr\b/.test(accepts) ? 'br' : /\bgzip\b/.test(accepts) ? 'gzip' : undefined;
     const headers: Record<string, string> = {
       'content-type': a.type,
-      'cache-control': 'no-cache',
+      // a chunk's name holds its content's hash
+      'cache-control': path.startsWith('/assets/chunks/') ? 'public, max-age=31536000, immutable' : 'no-cache',
       vary: 'Accept-Encoding',
       'x-content-type-options': 'nosniff',
     };

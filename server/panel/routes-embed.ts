@@ -39,7 +39,10 @@ async function embedPage(c: PanelContext, req: PanelRequest, [id]: string[]): Pr
   const keys = (await c.store.listKeys(id)).filter((k) => k.revoked_at === null);
   if (options.source !== '' && options.source !== 'snapshot' && !keys.some((k) => k.id === options.source))
     problems.push('source: a key of this facility or "snapshot"');
+  const data = await c.store.facilityData(id!);
+  const listed = data ? listResponseOf(data, c.publicUrl, Date.now()).listings : [];
   const body = embedBody(c.tx, {
+    cards: { all: listed.length, available: listed.filter((l) => l.free_units > 0).length },
     facilityId: id!,
     publicUrl: c.publicUrl,
     keyPrefix: c.keyPrefix,

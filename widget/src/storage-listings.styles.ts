@@ -1,8 +1,9 @@
 // The look of <storage-listings>: themed by --sl-* custom properties, light or dark by the page's color-scheme.
 import { css } from 'lit';
 
-// Cards have content-visibility: auto: those out of sight skip layout and paint until scrolled near (200 cards paint
-// in under half the time); contain-intrinsic-size is a typical card's height until a card has been rendered once.
+// Cards past the twelfth have content-visibility: auto: those out of sight skip layout and paint until scrolled near
+// (200 cards paint in under half the time); contain-intrinsic-size is a typical card's height until a card has been
+// rendered once. The first twelve always measure their real height, as the loading state reserved it.
 // (Comments inside the css`` text would ship in the bundle.)
 //
 // Every colour is a light-dark() pair: a page that declares `color-scheme: dark` gets the dark palette, any other page
@@ -53,6 +54,8 @@ export const styles = css`
     color: var(--_text);
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
+  }
+  .card:nth-child(n + 13) {
     content-visibility: auto;
     contain-intrinsic-size: auto 27rem;
   }
@@ -181,6 +184,9 @@ export const styles = css`
     outline-offset: 2px;
   }
 
+  .card.skeleton {
+    content-visibility: visible;
+  }
   .skeleton .media,
   .skeleton .bar {
     animation: pulse 1.4s ease-in-out infinite;

@@ -1,19 +1,21 @@
 // <storage-listings>: a partner site's list of storage units, live from the API (a key) or from a signed snapshot.
 import { LitElement, html, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
 import type { SortKey } from '../../shared/sort.ts';
 import type { Summary } from '../../shared/listing.ts';
 import { arrange } from './arrange.ts';
-import { actionOf, card, cardIdOf, skeletonCard, type View } from './cards.ts';
+import { actionOf, card, cardIdOf, type View } from './cards.ts';
 import { absolute, type Source } from './data.ts';
-import { DetailsDialog } from './details-dialog.ts';
 import { detailsStyles } from './details.styles.ts';
 import { WidgetError } from './errors.ts';
 import type { StorageListingsEventMap as Events } from './events.ts';
-import { facilityHeader } from './facility-header.ts';
 import { pickLocale, translator, type Strings, type Translate } from './i18n.ts';
+import { focusAt, restoreFocus, type FocusAt } from './keep-focus.ts';
 import { termsGiven, type ListingDetail } from './listing.ts';
 import { Loader } from './loader.ts';
+import { headerBox, keepHeight, loadingView, reservedCards } from './loading.ts';
+import { OnDemand } from './on-demand.ts';
 import { messageFor, problemView } from './problem.ts';
 import { LANGUAGE_PROPERTIES, SOURCE_PROPERTIES, jsonObject } from './properties.ts';
 import { SnapshotTerms } from './snapshot-terms.ts';
@@ -108,6 +110,11 @@ export class StorageListings extends LitElement {
    */
   @property({ type: Number }) limit?: number;
   /**
+   * Cards to reserve room for until the data arrives (the panel's snippet writes the facility's current count).
+   * @default 3
+   */
+  @property({ type: Number }) cards?: number;
+  /**
    * Language of the words (English, Polish and German built in; others fall back to English) and formatting of
    * numbers, money and periods (any BCP 47 locale).
    * @default the closest `lang` around the element, then `<html lang>`, then the browser's language, then `en`
@@ -167,8 +174,11 @@ export class StorageListings extends LitElement {
   @state() protected listings: Summary[] = [];
 
   private t: Translate = translator('en', undefined);
-  private jsonLd: HTMLScriptElement | undefined;
   private language = 'en';
+  /** Where focus was before this update (a card it moves loses focus: put back on the same listing). */
+  private focusBefore: FocusAt | undefined;
+  /** The loading state's height, kept by an error or empty state that replaces it. */
+  private reserved = 0;
   private readonly loader = new Loader(this, {
     source: () => this.source(),
     refresh: () => this.refresh,
@@ -181,14 +191,17 @@ export class StorageListings extends LitElement {
     failed: (error) => this.emitError(error),
   });
   private readonly terms = new SnapshotTerms(this);
-  private readonly dialog = new DetailsDialog(this, {
+  private readonly parts = new OnDemand(this, {
     source: () => this.source(),
     details: () => this.loader.details,
     failed: (error) => this.emitError(error),
     rent: (event, listing) => this.onRent(event, listing),
+    structuredData: () =>
+      this.structuredData ? { facility: this.loader.facility, listings: this.listings } : undefined,
   });
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    this.focusBefore = focusAt(this.renderRoot);
     if (!this.hasUpdated || LANGUAGE_PROPERTIES.some((p) => changed.has(p))) {
       this.language = pickLocale(this.locale, this);
       this.t = translator(this.language, { ...this.strings, ...(this.rentLabel ? { rent: this.rentLabel } : {}) });
@@ -199,12 +212,11 @@ export class StorageListings extends LitElement {
   }
 
   protected override updated(changed: PropertyValues): void {
+    restoreFocus(this.renderRoot, this.focusBefore);
+    if (this.loader.phase === 'loading') this.reserved = this.offsetHeight;
+    else if (this.reserved) keepHeight(this.renderRoot, this.reserved);
     if (!changed.has('listings') && !changed.has('structuredData')) return;
-    if (!this.structuredData) return this.jsonLd?.remove();
-    // What the chunk writes is what the element holds when it arrives: a later update's listings, never older ones.
-    void import('./structured-data.ts').then(({ writeJsonLd }) => {
-      if (this.structuredData) this.jsonLd = writeJsonLd(this, this.jsonLd, this.loader.facility, this.listings);
-    });
+    this.parts.writeStructuredData();
   }
 
   private source(): Source {
@@ -236,7 +248,7 @@ export class StorageListings extends LitElement {
     const listing = id ? this.listings.find((l) => l.id === id) : undefined;
     if (!hit || !listing) return;
     if (hit.action === 'rent') this.onRent(event, listing);
-    else void this.dialog.open(listing, hit.element);
+    else void this.parts.openDialog(listing, hit.element);
   };
 
   private onRent(event: MouseEvent, listing: Summary): void {
@@ -286,25 +298,27 @@ export class StorageListings extends LitElement {
 
   private content(v: View): TemplateResult {
     const { phase, failure, waiting, emptyState } = this.loader;
-    if (phase === 'loading') {
-      const count = Math.min(Number(this.limit) > 0 ? Number(this.limit) : 3, 6);
-      const skeletons = Array.from({ length: count }, () => skeletonCard(this.showNet));
-      return html`<ul class="grid" aria-hidden="true">${skeletons}</ul>`;
-    }
+    if (phase === 'loading') return loadingView(reservedCards(this.cards, this.limit), this.showNet, this.showFacility);
     if (phase === 'error' && failure) {
       const retry = { onRetry: () => void this.loader.load(true), waiting };
       return problemView(messageFor(failure, this.t), failure, this.t, retry);
     }
     if (!this.listings.length) return html`<p part=${emptyState} class="notice">${this.t(emptyState)}</p>`;
-    // Lit's plain array renders cards by position (repeat() does not fit the size budget): a refresh updates in place.
-    return html`<ul class="grid" @click=${this.onGridClick}>${this.listings.map((l) => card(l, v))}</ul>`;
+    // Keyed by listing id: a refresh that reorders the cards moves them, and focus stays on the listing it was on.
+    const cards = repeat(
+      this.listings,
+      (l) => l.id,
+      (l) => card(l, v),
+    );
+    return html`<ul class="grid" @click=${this.onGridClick}>${cards}</ul>`;
   }
 
   protected override render(): TemplateResult {
     const v = this.view();
-    const header =
-      this.showFacility && this.loader.phase === 'ready' ? facilityHeader(this.loader.facility, v, Date.now()) : '';
+    const ready = this.showFacility && this.loader.phase === 'ready';
+    // the header's reserved box until its chunk has come
+    const header = ready ? (this.parts.facilityHeader()?.(this.loader.facility, v, Date.now()) ?? headerBox) : '';
     return html`<div class="sr-only" role="status">${this.announcement()}</div>
-      ${header} ${this.content(v)} ${this.dialog.render(v)}`;
+      ${header} ${this.content(v)} ${this.parts.renderDialog(v)}`;
   }
 }

@@ -37,6 +37,8 @@ export const termsStyles = css`
     stroke-width: 2;
   }
   .facility {
+    min-height: 17.5rem;
+    align-content: start;
     margin-bottom: var(--_gap);
     gap: 0.25rem;
   }

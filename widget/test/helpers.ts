@@ -120,6 +120,11 @@ export async function waitFor<T>(probe: () => T | null | undefined | false, what
   }
 }
 
+/** The details dialog, once its chunk has come (the first Details click loads it). */
+export function dialogOf(element: HTMLElement): Promise<HTMLDialogElement> {
+  return waitFor(() => root(element).querySelector('dialog'), 'the details dialog');
+}
+
 export function waitForCards(element: HTMLElement, count = 1): Promise<HTMLElement[]> {
   return waitFor(() => cards(element).length >= count && cards(element), `${count} card(s)`);
 }
@@ -160,6 +165,8 @@ export const server = {
   bump: (t: string) => testRoute<LogEntry[]>(`/__test/${t}/bump`),
   heal: (t: string) => testRoute<LogEntry[]>(`/__test/${t}/heal`),
   break: (t: string) => testRoute<LogEntry[]>(`/__test/${t}/break`),
+  /** From now on the list comes in the opposite order. */
+  reverse: (t: string) => testRoute<LogEntry[]>(`/__test/${t}/reverse`),
   fixture: (name: string) => testRoute<Detail[]>(`/__test/fixtures/${name}`),
 };
 

@@ -15,6 +15,7 @@ import {
   visibleText,
   waitFor,
   waitForCards,
+  dialogOf,
 } from './helpers.ts';
 
 const money = (locale: string, currency: string, minor: number) =>
@@ -148,7 +149,7 @@ describe('rendering listings', () => {
     const opener = first!.querySelector('button') as HTMLButtonElement;
     opener.focus();
     opener.click();
-    const dialog = root(el).querySelector('dialog') as HTMLDialogElement;
+    const dialog = await dialogOf(el);
     await waitFor(() => dialog.open && dialog.querySelector('.facts'), 'details');
     ok(dialog.contains(root(el).activeElement), 'focus moves into the dialog');
 
@@ -188,7 +189,7 @@ describe('rendering listings', () => {
     const el = mount({ src: `/snap/valid/listings.json?t=${t}`, locale: 'en' });
     const shown = await waitForCards(el, 3);
     (shown[1]!.querySelector('button') as HTMLButtonElement).click();
-    const dialog = root(el).querySelector('dialog') as HTMLDialogElement;
+    const dialog = await dialogOf(el);
     await waitFor(() => dialog.open && dialog.querySelector('.facts'), 'details');
     includes(dialog.textContent, '1 week');
     includes(dialog.textContent, '7 days');

@@ -14,6 +14,7 @@ import {
   token,
   waitFor,
   waitForCards,
+  dialogOf,
 } from './helpers.ts';
 import { StorageListings } from '../src/storage-listings.ts';
 
@@ -36,7 +37,7 @@ describe('safety', () => {
     equal(second!.querySelectorAll('[part~="rent-link"]').length, 0);
 
     (first!.querySelector('button') as HTMLButtonElement).click();
-    const dialog = shadow.querySelector('dialog') as HTMLDialogElement;
+    const dialog = await dialogOf(el);
     await waitFor(() => dialog.querySelector('.description'), 'the details');
     equal(dialog.querySelector('.description')?.textContent, hostile[0]?.description, 'description as text');
     equal(dialog.querySelectorAll('img, script, b').length, 0, 'no element made from data');

@@ -15,6 +15,7 @@ import {
   token,
   waitFor,
   waitForCards,
+  dialogOf,
 } from './helpers.ts';
 
 type ErrorDetail = { status: number; code: string };
@@ -133,7 +134,7 @@ describe('states', () => {
     const [first] = await waitForCards(el, 3);
     await server.break(t);
     (first!.querySelector('button') as HTMLButtonElement).click();
-    const dialog = root(el).querySelector('dialog') as HTMLDialogElement;
+    const dialog = await dialogOf(el);
     await waitFor(() => part(dialog, 'error'), 'the error inside the dialog');
     deepEqual(
       errors.map((e) => e.detail),

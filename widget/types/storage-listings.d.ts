@@ -240,6 +240,11 @@ export interface StorageListingsAttributes {
    */
   limit?: number | string;
   /**
+   * Cards to reserve room for until the data arrives (the panel's snippet writes the facility's current count).
+   * @default 3
+   */
+  cards?: number | string;
+  /**
    * Language of the words (English, Polish and German built in; others fall back to English) and formatting of numbers,
    * money and periods (any BCP 47 locale).
    * @default the closest `lang` around the element, then `<html lang>`, then the browser's language, then `en`
@@ -400,6 +405,11 @@ export declare class StorageListings extends HTMLElement {
    * @default all
    */
   limit: number | undefined;
+  /**
+   * Cards to reserve room for until the data arrives (the panel's snippet writes the facility's current count).
+   * @default 3
+   */
+  cards: number | undefined;
   /**
    * Language of the words (English, Polish and German built in; others fall back to English) and formatting of numbers,
    * money and periods (any BCP 47 locale).

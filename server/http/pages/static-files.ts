@@ -105,7 +105,8 @@ export class StaticFiles {
   constructor(
     root: string,
     private readonly headers: Headers = {},
-    private readonly cacheControl = 'no-cache',
+    /** One value for every file, or one by the file's path below the root. */
+    private readonly cacheControl: string | ((relPath: string) => string) = 'no-cache',
   ) {
     this.root = resolve(root);
   }
@@ -127,7 +128,7 @@ export class StaticFiles {
     const html = extname(file).toLowerCase() === '.html';
     const headers: Headers = {
       'content-type': type,
-      'cache-control': this.cacheControl,
+      'cache-control': typeof this.cacheControl === 'string' ? this.cacheControl : this.cacheControl(decoded),
       ...this.headers,
       ...(html ? HTML_SECURITY_HEADERS : {}),
     };

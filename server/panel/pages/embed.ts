@@ -11,6 +11,7 @@ import {
   type EmbedOptions,
   type SnippetSource,
 } from '../../../shared/embed-options.ts';
+import { snippetCards, type CardCounts } from '../../../shared/embed-reserve.ts';
 import { SORT_KEYS } from '../../../shared/sort.ts';
 import type { KeyInfo } from '../../store/keys.ts';
 import type { Texts } from '../i18n/i18n.ts';
@@ -24,6 +25,8 @@ export interface EmbedPage {
   keys: readonly KeyInfo[];
   options: EmbedOptions;
   problems: readonly string[];
+  /** The facility's listings now: the snippet reserves room for as many cards. */
+  cards: CardCounts;
 }
 
 /** How the snippet names a key the panel no longer has: its prefix and last characters, for the partner to replace. */
@@ -40,6 +43,7 @@ export function snippetSource(p: EmbedPage): SnippetSource {
     publicUrl: p.publicUrl,
     facilityId: p.facilityId,
     keyText: key ? keyTextOf(p.keyPrefix, key) : undefined,
+    cards: snippetCards(p.options.available_only, p.cards),
   };
 }
 
@@ -110,7 +114,7 @@ export function embedBody(tx: Texts, p: EmbedPage): Html {
   const snippet = embedSnippet(options, snippetSource({ ...p, options }));
   return html`<p>${t.embedIntro}</p>
 ${p.problems.length ? errorList(t.embedProblems, p.problems) : ''}
-<panel-embed facility="${p.facilityId}" public-url="${p.publicUrl}">
+<panel-embed facility="${p.facilityId}" public-url="${p.publicUrl}" cards="${String(p.cards.all)}" cards-available="${String(p.cards.available)}">
 <div class="embed">
 <form method="get" class="stack embed-form" aria-label="${t.embedForm}">
 ${sourceFields(tx, p, snapshot)}

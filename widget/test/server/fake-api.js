@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { tsImport } from 'tsx/esm/api';
 import { absolutize, API_KEY, fixtures, listResponseOf, PARTNER_REF, problemOf, TERMS_FACILITY } from './fixtures.js';
+import { articlePage, slowModule } from './article.js';
 import { cacheControlOf, snapshotFile } from './snapshots.js';
 
 // The API's own sort comparators (TypeScript, so loaded through tsx: this file runs in the test runner's plain Node).
@@ -42,10 +43,11 @@ function problem(ctx, status, code, headers = {}) {
 
 /**
  * The scenario's listings as this session sees them: each bump sells one more unit of the first listing (and, in
- * `many`, gives it another cover photo).
+ * `many`, gives it another cover photo); once reversed, in the opposite order.
  */
 function listingsOf(scenario, state, origin) {
-  const base = fixtures[scenario] ?? fixtures.basic; // slow, down, ratelimited: the basic listings
+  const fixture = fixtures[scenario] ?? fixtures.basic; // slow, down, ratelimited: the basic listings
+  const base = state.reversed ? [...fixture].reverse() : fixture;
   return base.map((l, i) => {
     if (i !== 0 || !state.version) return absolutize(l, origin);
     const changed = { ...l, free_units: Math.max(0, l.free_units - state.version) };
@@ -81,7 +83,7 @@ async function api(ctx, scenario, token, id) {
     status: 0,
   };
   state.log.push(entry);
-  if (scenario === 'slow') await new Promise((resolve) => setTimeout(resolve, 700));
+  if (scenario === 'slow' || token.startsWith('late')) await new Promise((resolve) => setTimeout(resolve, 700));
   if (failure(ctx, scenario, state)) {
     entry.status = ctx.respond === false ? 0 : ctx.status;
     return;
@@ -150,16 +152,17 @@ function readmeCsp() {
 }
 const README_CSP = readmeCsp();
 
-const readmePage = (token) => `<!doctype html>
+/** The README's CSP page; `bundle`: the built module with its chunks, and every part on demand (header, JSON-LD). */
+const readmePage = (token, bundle) => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
     <title>storage-listings under the README's CSP</title>
     <script src="/csp/listener.js"></script>
-    <script type="module" src="/widget/src/define.ts"></script>
+    <script type="module" src="${bundle ? '/dist/widget/storage-listings.js' : '/widget/src/define.ts'}"></script>
   </head>
   <body>
-    <storage-listings api-key="${API_KEY}" api-base="/api/basic/${token}" locale="en" structured-data></storage-listings>
+    <storage-listings api-key="${API_KEY}" api-base="/api/${bundle ? 'terms' : 'basic'}/${token}" locale="en" structured-data${bundle ? ' show-facility' : ''}></storage-listings>
   </body>
 </html>`;
 
@@ -192,8 +195,9 @@ export function fakeApi() {
     if ((m = /^\/api\/([\w-]+)\/([\w-]+)\/external\/listings(?:\/([^/]+))?$/.exec(path))) {
       return api(ctx, m[1], m[2], m[3] && decodeURIComponent(m[3]));
     }
-    if ((m = /^\/__test\/([\w-]+)\/(log|bump|heal|break)$/.exec(path))) {
+    if ((m = /^\/__test\/([\w-]+)\/(log|bump|heal|break|reverse)$/.exec(path))) {
       const state = session(m[1]);
+      if (m[2] === 'reverse') state.reversed = true;
       if (m[2] === 'bump') state.version += 1;
       if (m[2] === 'heal') state.healed = true;
       if (m[2] === 'break') state.broken = true;
@@ -220,6 +224,7 @@ export function fakeApi() {
       // snapshot's (a version's signature) must carry it too: its own log, and its own HTTP cache entries.
       const file = snapshotFile(ctx.origin, `/snap/${m[2]}`);
       const token = m[1] ?? ctx.query.t;
+      if (String(token).startsWith('late') && m[2].endsWith('.json')) await new Promise((r) => setTimeout(r, 700));
       const status = typeof file === 'number' ? file : file ? 200 : 404;
       if (typeof token === 'string') session(token).log.push({ path: `/snap/${m[2]}`, query: ctx.querystring, status });
       if (status !== 200) return problem(ctx, status, status === 404 ? 'not_found' : 'unavailable');
@@ -237,13 +242,20 @@ export function fakeApi() {
       return send(ctx, 200, cspPage(ctx.query.t), { 'Content-Type': 'text/html', 'Content-Security-Policy': CSP });
     }
     if (path === '/csp/readme.html' && /^[\w-]+$/.test(String(ctx.query.t))) {
-      return send(ctx, 200, readmePage(ctx.query.t), {
+      return send(ctx, 200, readmePage(ctx.query.t, ctx.query.bundle === '1'), {
         'Content-Type': 'text/html',
         'Content-Security-Policy': README_CSP,
       });
     }
     if (path === '/host/page.html' && /^[\w-]+$/.test(String(ctx.query.t))) {
       return send(ctx, 200, hostPage(ctx.query.t), { 'Content-Type': 'text/html' });
+    }
+    if (path === '/host/article.html' && /^[\w-]+$/.test(String(ctx.query.t)) && /^[\w-]+$/.test(String(ctx.query.w))) {
+      return send(ctx, 200, articlePage(ctx.query.t, ctx.query.w), { 'Content-Type': 'text/html' });
+    }
+    if ((m = /^\/slow-module\/((?:chunks\/)?[\w-]+(?:\.[\w-]+)*\.js)$/.exec(path))) {
+      const file = await slowModule(m[1]);
+      if (file) return send(ctx, 200, file, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-store' });
     }
     if (path === '/csp/listener.js') return send(ctx, 200, cspListener, { 'Content-Type': 'text/javascript' });
     return next();

@@ -1,0 +1,86 @@
+// The element takes its final size before its data arrives: an article's text below it never moves. Every engine checks
+// the height before and after the data; Chromium also sums its layout-shift entries (the page's CLS) against the goals.
+import { ok } from './assert.ts';
+import { cards, describe, it, openPage, root, token, waitFor } from './helpers.ts';
+
+const WIDTHS = [360, 768, 1280];
+/** The panel's snippet (live or snapshot, with and without show-facility), and the README's bare two tags. */
+const GOALS: Record<string, number> = {
+  live: 0.01,
+  'live-facility': 0.01,
+  snap: 0.01,
+  'snap-facility': 0.01,
+  bare: 0.1,
+};
+
+interface Shift extends PerformanceEntry {
+  value: number;
+  hadRecentInput: boolean;
+}
+
+/**
+ * The sums of the frame's layout shifts not caused by input (stricter than CLS's largest session window): on the whole
+ * page, and from `since` on (once the loading state shows: what the widget itself moves). takeRecords() hands over the
+ * buffered entries at once; an observer's callback comes later, at the browser's leisure.
+ */
+function layoutShift(frame: HTMLIFrameElement, since: number): { page: number; widget: number } {
+  const w = frame.contentWindow as Window & typeof globalThis;
+  const observer = new w.PerformanceObserver(() => {});
+  observer.observe({ type: 'layout-shift', buffered: true });
+  const shifts = (observer.takeRecords() as Shift[]).filter((s) => !s.hadRecentInput);
+  observer.disconnect();
+  const sum = (list: Shift[]) => list.reduce((total, s) => total + s.value, 0);
+  return { page: sum(shifts), widget: sum(shifts.filter((s) => s.startTime > since)) };
+}
+
+const nextFrames = (w: Window) =>
+  new Promise<void>((resolve) => w.requestAnimationFrame(() => w.requestAnimationFrame(() => resolve())));
+
+/** Opens the article at `width` and answers the widget's height while loading and once its cards show, and the CLS. */
+async function measure(variant: string, width: number) {
+  const frame = openPage(`/host/article.html?t=late${token()}&w=${variant}`, { width, height: 700 });
+  Object.assign(frame.style, { position: 'fixed', top: '0', left: '0', border: '0' });
+  const widget = () => frame.contentDocument?.querySelector('storage-listings') as HTMLElement | null | undefined;
+  const skeleton = await waitFor(() => widget()?.shadowRoot?.querySelector('.skeleton'), `${variant}: skeletons`);
+  let loading = widget()!.getBoundingClientRect().height;
+  await nextFrames(frame.contentWindow!);
+  // after a rendering update when the data has not come yet (a slow engine may have had it by then)
+  if (skeleton.isConnected) loading = widget()!.getBoundingClientRect().height;
+  const since = frame.contentWindow!.performance.now();
+  const el = await waitFor(() => {
+    const found = widget();
+    return found && cards(found).length > 0 && found;
+  }, `the ${variant} widget's cards`);
+  if (variant.endsWith('facility')) await waitFor(() => root(el).querySelector('[part~="facility"]'), 'the header');
+  await nextFrames(frame.contentWindow!);
+  const loaded = el.getBoundingClientRect().height;
+  const supported = PerformanceObserver.supportedEntryTypes.includes('layout-shift');
+  const cls = supported ? layoutShift(frame, since) : undefined;
+  frame.remove();
+  return { loading, loaded, cls };
+}
+
+describe('layout shift', () => {
+  for (const [variant, goal] of Object.entries(GOALS)) {
+    it(`${variant}: the element keeps its height when its data arrives (CLS < ${goal})`, async () => {
+      const figures: ({ width: number } & Awaited<ReturnType<typeof measure>>)[] = [];
+      for (const width of WIDTHS) figures.push({ width, ...(await measure(variant, width)) });
+      const cls = (f: (typeof figures)[number]) =>
+        f.cls ? `CLS ${f.cls.page.toFixed(4)} (${f.cls.widget.toFixed(4)} once loading)` : 'no layout-shift entries';
+      const text = figures.map((f) => `${f.width}px: ${f.loading} -> ${f.loaded} px, ${cls(f)}`);
+      console.error(`layout shift, ${variant}: ${text.join('; ')}`);
+      for (const { width, loading, loaded, cls } of figures) {
+        // The bare tags reserve nothing before the module runs: a module that arrives after the first paint moves the
+        // text below once, which only the snippet's style rule prevents. What the widget moves after that is held.
+        const score = variant === 'bare' ? cls?.widget : cls?.page;
+        if (score !== undefined)
+          ok(score < goal, `${variant} at ${width} px: CLS ${score.toFixed(4)} (goal < ${goal})`);
+        // Promotions and features (the richer fixture of show-facility) add lines to a card, and the bare tags' six
+        // cards come after three skeletons: the height grows below. Within 2 px: WebKit rounds a card's text lines and
+        // a skeleton's bars apart by a fraction of a pixel.
+        if (!variant.endsWith('facility') && variant !== 'bare')
+          ok(Math.abs(loaded - loading) < 2, `${variant} at ${width}: ${loading} -> ${loaded}`);
+      }
+    });
+  }
+});

@@ -1,0 +1,57 @@
+// An article page with text above and below one widget, for the layout-shift tests, and the built widget served
+// late (as over a slow network), so that the page paints before the module runs.
+import { readFile } from 'node:fs/promises';
+import { tsImport } from 'tsx/esm/api';
+import { API_KEY } from './fixtures.js';
+
+const { DEFAULT_EMBED, embedSnippet } = await tsImport('../../../shared/embed-options.ts', import.meta.url);
+
+const DIST = new URL('../../../dist/widget/', import.meta.url);
+/** Long enough for the page's first paint to come before the module runs. */
+const MODULE_DELAY_MS = 400;
+
+/** A file of the built widget (dist/widget/), after a delay; undefined when there is no such file. */
+export async function slowModule(name) {
+  await new Promise((resolve) => setTimeout(resolve, MODULE_DELAY_MS));
+  return readFile(new URL(name, DIST)).catch(() => undefined);
+}
+
+const PARAGRAPH = '<p>Storage near the river: what to pack first, how to label boxes, and when to book a van.</p>';
+/** One paragraph above the element, so that it starts in the first screen with text below it, where a shift shows. */
+const INTRO = PARAGRAPH;
+const TEXT = PARAGRAPH.repeat(6);
+
+/**
+ * The article, `w` naming the tags: `bare`, the README's two, for six listings (three skeletons: the element cannot
+ * know how many before its data); `live` and `snap`, the panel's snippet, `-facility`
+ * adding show-facility. The module comes late, and a `late` token delays the data.
+ */
+export const articlePage = (token, w) => {
+  // A URL of the page's own: a module another frame fetched would come from the browser's memory, before the paint.
+  const module = `/slow-module/storage-listings.js?t=${token}`;
+  const facility = w.endsWith('-facility');
+  const snap = `/snap/@${token}/${facility ? 'promotions' : 'valid'}`;
+  const api = `/api/${facility ? 'terms' : 'basic'}/${token}`;
+  const options = { ...DEFAULT_EMBED, source: w.startsWith('snap') ? 'snapshot' : 'key', show_facility: facility };
+  const snippet = embedSnippet(options, { publicUrl: api, facilityId: 'wro-1', keyText: API_KEY, cards: 3 })
+    .replace(/<script [^>]*><\/script>/, `<script type="module" src="${module}"></script>`)
+    .replace(
+      /src="https:\/\/cdn.example\/wro-1\/listings.json" keys-url="[^"]*"/,
+      `src="${snap}/listings.json" keys-url="/snap/keys.json"`,
+    );
+  const bare = `<script type="module" src="${module}"></script>
+    <storage-listings api-key="${API_KEY}" api-base="/api/codes/${token}"></storage-listings>`;
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>An article with storage-listings</title>
+  </head>
+  <body style="font: 16px/1.5 serif; margin: 1rem">
+    <h1>Moving house</h1>${INTRO}
+    ${w === 'bare' ? bare : snippet}
+    <h2>After the move</h2>${TEXT}
+  </body>
+</html>`;
+};
