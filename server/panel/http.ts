@@ -7,10 +7,19 @@ export interface PanelRequest {
   url: string;
   headers: Record<string, string | undefined>;
   body: Buffer;
-  /** The import route's upload, streamed to this temporary file instead of `body` (over a socket; in process: absent). */
-  upload?: string;
+  /** The import route's upload, read through its parser instead of into `body` (over a socket; in process: absent). */
+  upload?: Upload;
   /** The peer's address (or the proxy's client, when the proxy is trusted). */
   address: string;
+}
+
+/** An upload form's fields, and its one file in a temporary file of its own. */
+export interface Upload {
+  fields: ReadonlyMap<string, string>;
+  /** The file part: its form field's name, the name the browser gave it, and where its bytes are. */
+  file?: { field: string; filename: string; path: string };
+  /** Removes the temporary file; whoever received the upload calls it once the answer is made. */
+  remove(): Promise<void>;
 }
 
 export interface PanelResponse {

@@ -79,7 +79,9 @@ export async function startPanel(
     }
     const upload = await uploadBody(req, admission.limit);
     if (!upload) return;
-    const answer = await handle({ ...head, body: Buffer.alloc(0), upload: upload.file }).finally(upload.remove);
+    // Refused part way: the rest of the body is not read, so the connection closes with the answer.
+    if ('refusal' in upload) return send(res, head.method, upload.refusal, true);
+    const answer = await handle({ ...head, body: Buffer.alloc(0), upload }).finally(upload.remove);
     send(res, head.method, answer);
   }
 
