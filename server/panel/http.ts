@@ -1,4 +1,5 @@
 // The panel's requests and answers as plain values: the handler is a function from one to the other, testable without a socket.
+import { parseCookie, type Cookies } from 'cookie';
 import type { Html } from '../http/pages/html.ts';
 
 export interface PanelRequest {
@@ -77,11 +78,11 @@ export function formOf(req: PanelRequest): URLSearchParams {
   return new URLSearchParams(req.body.toString('utf8'));
 }
 
-export function cookiesOf(req: Pick<PanelRequest, 'headers'>): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0) out.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
-  }
-  return out;
+/** A Cookie header longer than this is not read: the panel's own cookies take under 200 bytes of it. */
+export const COOKIE_HEADER_BYTES = 8 * 1024;
+
+/** The request's cookies by name (the first of a repeated name); none past the header's cap. */
+export function cookiesOf(req: Pick<PanelRequest, 'headers'>): Cookies {
+  const header = req.headers.cookie;
+  return header === undefined || header.length > COOKIE_HEADER_BYTES ? {} : parseCookie(header);
 }
