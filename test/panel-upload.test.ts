@@ -1,6 +1,6 @@
 // The import form's parser: one file and its token taken in within caps set before the first byte, 413 past a cap,
 // 400 for anything but a well-formed form with one file, and no temporary file left behind however it ends.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -11,6 +11,7 @@ import { receiveUpload, UPLOAD_LIMITS } from '../server/panel/upload.ts';
 import type { Store } from '../server/store/store.ts';
 import { demoJson } from './helpers/fixture.ts';
 import { OPERATOR, PASSWORD, panelStore } from './helpers/panel.ts';
+import { until } from './helpers/wait.ts';
 
 const B = 'upload-boundary';
 const TYPE = `multipart/form-data; boundary=${B}`;
@@ -146,6 +147,33 @@ describe('an upload over a socket', () => {
     const done = await post(cookie, form(field('csrf', csrf), filePart('file', 'data.json', JSON.stringify(data))));
     expect(done.status).toBe(200);
     expect((await store.facilityHead(data.facilities[0].id))?.name).toBe('Through Busboy');
+    expect(leftOver()).toEqual([]);
+  });
+
+  it('writes the file as it comes in, before the body has ended', async () => {
+    const { cookie, csrf } = await session();
+    const data = demoJson();
+    data.facilities[0].name = 'Streamed';
+    // Trailing whitespace is valid JSON: a file of over 1 MB, sent in two halves.
+    const json = JSON.stringify(data) + ' '.repeat(512 * 1024);
+    const rest = ' '.repeat(512 * 1024);
+    let push!: ReadableStreamDefaultController<Uint8Array>;
+    const answer = fetch(`${panel.url}/import`, {
+      method: 'POST',
+      headers: { cookie, origin: panel.url, 'content-type': TYPE },
+      body: new ReadableStream<Uint8Array>({ start: (c) => void (push = c) }),
+      duplex: 'half',
+    } as RequestInit);
+    push.enqueue(Buffer.from(field('csrf', csrf) + filePart('file', 'data.json', json).slice(0, -2)));
+    const onDisk = () => {
+      const [dir] = leftOver();
+      return dir !== undefined && existsSync(join(uploads, dir, 'file')) && statSync(join(uploads, dir, 'file')).size;
+    };
+    await until('the first half in the temporary file', () => (onDisk() || 0) >= 512 * 1024);
+    push.enqueue(Buffer.from(`${rest}\r\n--${B}--\r\n`));
+    push.close();
+    expect((await answer).status).toBe(200);
+    expect((await store.facilityHead(data.facilities[0].id))?.name).toBe('Streamed');
     expect(leftOver()).toEqual([]);
   });
 
