@@ -150,31 +150,51 @@ describe('an upload over a socket', () => {
     expect(leftOver()).toEqual([]);
   });
 
-  it('writes the file as it comes in, before the body has ended', async () => {
+  /** An upload whose body is sent as the test pushes it: a first part of a form with a file of `json` and more. */
+  async function streamed(json: string) {
     const { cookie, csrf } = await session();
-    const data = demoJson();
-    data.facilities[0].name = 'Streamed';
-    // Trailing whitespace is valid JSON: a file of over 1 MB, sent in two halves.
-    const json = JSON.stringify(data) + ' '.repeat(512 * 1024);
-    const rest = ' '.repeat(512 * 1024);
+    const abort = new AbortController();
     let push!: ReadableStreamDefaultController<Uint8Array>;
     const answer = fetch(`${panel.url}/import`, {
       method: 'POST',
       headers: { cookie, origin: panel.url, 'content-type': TYPE },
       body: new ReadableStream<Uint8Array>({ start: (c) => void (push = c) }),
       duplex: 'half',
+      signal: abort.signal,
     } as RequestInit);
     push.enqueue(Buffer.from(field('csrf', csrf) + filePart('file', 'data.json', json).slice(0, -2)));
     const onDisk = () => {
       const [dir] = leftOver();
-      return dir !== undefined && existsSync(join(uploads, dir, 'file')) && statSync(join(uploads, dir, 'file')).size;
+      const file = dir === undefined ? '' : join(uploads, dir, 'file');
+      return file !== '' && existsSync(file) ? statSync(file).size : 0;
     };
-    await until('the first half in the temporary file', () => (onDisk() || 0) >= 512 * 1024);
-    push.enqueue(Buffer.from(`${rest}\r\n--${B}--\r\n`));
+    await until('the first part in the temporary file', () => onDisk() >= 512 * 1024);
+    return { push, answer, abort };
+  }
+
+  // Trailing whitespace is valid JSON: a file of over 1 MB, sent in two halves.
+  const HALF = ' '.repeat(512 * 1024);
+
+  it('writes the file as it comes in, before the body has ended', async () => {
+    const data = demoJson();
+    data.facilities[0].name = 'Streamed';
+    const { push, answer } = await streamed(JSON.stringify(data) + HALF);
+    push.enqueue(Buffer.from(`${HALF}\r\n--${B}--\r\n`));
     push.close();
     expect((await answer).status).toBe(200);
     expect((await store.facilityHead(data.facilities[0].id))?.name).toBe('Streamed');
     expect(leftOver()).toEqual([]);
+  });
+
+  it('removes the file of an upload its client gives up on part way, and applies nothing', async () => {
+    const data = demoJson();
+    data.facilities[0].name = 'Given Up';
+    const { answer, abort } = await streamed(JSON.stringify(data) + HALF);
+    abort.abort();
+    await expect(answer).rejects.toThrow();
+    await until('the temporary file removed', () => leftOver().length === 0);
+    expect((await store.facilityHead(data.facilities[0].id))?.name).not.toBe('Given Up');
+    expect((await fetch(`${panel.url}/login`)).status).toBe(200);
   });
 
   it('refuses a file without the form token, and a form without a file', async () => {

@@ -8,7 +8,7 @@ export const FORM_BODY_MS = 10_000;
 export const UPLOAD_BODY_MS = 15 * 60_000;
 
 /** A body cut off: past its cap or its time, or ended by its client. Its connection is ended, nothing answered. */
-export class BodyCut extends Error {
+class BodyCut extends Error {
   override name = 'BodyCut';
 }
 

@@ -26,8 +26,8 @@ const malformed = (): PanelResponse => plain(400, 'Refused: send the form as the
 
 /**
  * The upload `body` carries, or the answer refusing it: 413 past a cap, 400 for anything but a well-formed form with
- * at most one file. An error of `body` itself (cut off, or no room for the file) is thrown; either way the temporary
- * file is gone.
+ * at most one file. An error of `body` itself (cut off) or of writing the file (no room) is thrown; either way the
+ * temporary file is gone.
  */
 export async function receiveUpload(
   body: Readable,
