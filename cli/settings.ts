@@ -46,7 +46,7 @@ export const trustProxyOption = () =>
   setting(
     'trustProxy',
     '--trust-proxy <addresses>',
-    'comma-separated IP addresses of the proxies in front; their X-Forwarded-For names the client',
+    'comma-separated addresses, CIDR ranges or loopback/linklocal/uniquelocal: the proxies in front, whose X-Forwarded-For names the client',
   ).default(DEFAULTS.trustProxy, 'none');
 
 /**

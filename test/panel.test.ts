@@ -1,8 +1,10 @@
 // The operator's panel in process, who may do what: no page or action without a session, a cookie that acts as its own
 // account only, cross-site changes refused, logins limited, and a login over a real socket.
+import { parseSetCookie } from 'cookie';
 import { describe, expect, it } from 'vitest';
 import { hashPassword } from '../server/domain/passwords.ts';
 import { newSession } from '../server/domain/sessions.ts';
+import { COOKIE_HEADER_BYTES } from '../server/panel/http.ts';
 import { LoginLimiter } from '../server/panel/login-limits.ts';
 import { PANEL_ORIGIN as ORIGIN, PASSWORD, usePanel } from './helpers/panel.ts';
 
@@ -22,8 +24,15 @@ describe('no page or action without a session', () => {
   });
 
   it('gives an HttpOnly SameSite=Strict cookie, Secure and __Host- when the panel is https', async () => {
-    const plain = (await logIn()).headers['set-cookie']!;
-    expect(plain).toMatch(/^listings_panel=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+$/);
+    const plain = parseSetCookie((await logIn()).headers['set-cookie']!);
+    expect(plain).toEqual({
+      name: 'listings_panel',
+      value: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      path: '/',
+      httpOnly: true,
+      sameSite: 'strict',
+      maxAge: 12 * 60 * 60,
+    });
     panel.handle = panel.over({ origin: { origin: 'https://panel.example', secure: true } });
     const secure = await panel.handle({
       method: 'POST',
@@ -32,7 +41,13 @@ describe('no page or action without a session', () => {
       body: Buffer.from(new URLSearchParams({ email: 'ops@example.com', password: PASSWORD }).toString()),
       address: '10.0.0.1',
     });
-    expect(secure.headers['set-cookie']).toMatch(/^__Host-listings_panel=.*; HttpOnly; SameSite=Strict;.*; Secure$/);
+    expect(parseSetCookie(secure.headers['set-cookie']!)).toMatchObject({
+      name: '__Host-listings_panel',
+      path: '/',
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: true,
+    });
   });
 
   it('refuses an expired session, a removed account and a logged-out cookie', async () => {
@@ -65,6 +80,17 @@ describe('no page or action without a session', () => {
     expect(page).not.toContain('other@example.com');
     await a.as('POST', '/facilities/wro-1/keys', { label: 'a' });
     expect((await panel.store.listAudit())[0]).toMatchObject({ actor: 'ops@example.com', action: 'key.create' });
+  });
+
+  it('finds its cookie among others, the first of a repeated name, and reads no Cookie header past its cap', async () => {
+    const s = await session();
+    const status = async (cookie: string) => (await request('GET', '/', { headers: { cookie } })).status;
+    expect(await status(`theme=dark; ${s.cookie}; lang=pl`)).toBe(200);
+    expect(await status(`${s.cookie}; listings_panel=${'A'.repeat(43)}`)).toBe(200);
+    expect(await status(`listings_panel=${'A'.repeat(43)}; ${s.cookie}`)).toBe(303);
+    const padding = `other=${'x'.repeat(COOKIE_HEADER_BYTES)}`;
+    expect(await status(`${s.cookie}; ${padding.slice(0, COOKIE_HEADER_BYTES - s.cookie.length - 2)}`)).toBe(200);
+    expect(await status(`${s.cookie}; ${padding}`)).toBe(303);
   });
 });
 

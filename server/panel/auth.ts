@@ -1,4 +1,5 @@
 // Who is asking: the session cookie (HttpOnly, SameSite=Strict, Secure over https), and whether a change came from the panel.
+import { stringifySetCookie } from 'cookie';
 import { timingSafeEqual } from 'node:crypto';
 import {
   needsTouch,
@@ -29,10 +30,14 @@ export const cookieName = (o: PanelOrigin, base = 'listings_panel') => (o.secure
 /** The login waiting for its two-factor code: a cookie of its own, so it can never pass for a session. */
 const PENDING = 'listings_panel_pending';
 
-function cookie(base: string, value: string, maxAgeSeconds: number, o: PanelOrigin): string {
-  const secure = o.secure ? '; Secure' : '';
-  return `${cookieName(o, base)}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`;
-}
+const cookie = (base: string, value: string, maxAgeSeconds: number, o: PanelOrigin): string =>
+  stringifySetCookie(cookieName(o, base), value, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'strict',
+    maxAge: maxAgeSeconds,
+    secure: o.secure,
+  });
 
 export const sessionCookie = (token: string, o: PanelOrigin) =>
   cookie('listings_panel', token, SESSION_ABSOLUTE_MS / 1000, o);
@@ -42,7 +47,7 @@ export const clearedPendingCookie = (o: PanelOrigin) => cookie(PENDING, '', 0, o
 
 /** The token a cookie of the panel carries, when it has the shape of one. */
 export function tokenOf(req: Pick<PanelRequestHead, 'headers'>, o: PanelOrigin, base = 'listings_panel') {
-  const token = cookiesOf(req).get(cookieName(o, base));
+  const token = cookiesOf(req)[cookieName(o, base)];
   return token && TOKEN.test(token) ? token : undefined;
 }
 

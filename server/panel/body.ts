@@ -1,23 +1,19 @@
-// A request's body read within its cap and its time: into memory for a form, into a temporary file for an upload.
-import { mkdtemp, open, rm } from 'node:fs/promises';
+// A request's body read within its cap and its time: into memory for a form, through the upload parser for an upload.
 import type { IncomingMessage } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { receiveUpload } from './upload.ts';
 
 /** Time to send a form's body, and an upload's (256 MB at 4 Mbit/s takes about 9 minutes). */
 export const FORM_BODY_MS = 10_000;
 export const UPLOAD_BODY_MS = 15 * 60_000;
 
-/**
- * Hands each chunk to `take`, the next read waiting for it; false once the body passes `limit` or time runs out: the
- * connection is ended then, and the rest is never read.
- */
-async function eachChunk(
-  req: IncomingMessage,
-  limit: number,
-  ms: number,
-  take: (chunk: Buffer) => unknown,
-): Promise<boolean> {
+/** A body cut off: past its cap or its time, or ended by its client. Its connection is ended, nothing answered. */
+class BodyCut extends Error {
+  override name = 'BodyCut';
+}
+
+/** The body's chunks within `limit` bytes and `ms`; past either the connection ends, the rest never read. */
+async function* chunksWithin(req: IncomingMessage, limit: number, ms: number): AsyncGenerator<Buffer> {
   // Its connection, ended by hand: a destroyed request may have let go of it already, leaving it open and read.
   const socket = req.socket;
   let late = false;
@@ -29,37 +25,39 @@ async function eachChunk(
   try {
     for await (const chunk of req as AsyncIterable<Buffer>) {
       total += chunk.length;
-      if (total > limit) return false;
-      await take(chunk);
+      if (total > limit) break;
+      yield chunk;
     }
-    return !late;
   } catch {
-    return false;
+    throw new BodyCut('the body ended early');
   } finally {
     clearTimeout(timer);
     if (total > limit) socket.destroy();
   }
+  if (total > limit || late) throw new BodyCut(late ? 'the body took too long' : 'the body passed its cap');
 }
 
+/** Undefined for a body cut off. */
 export async function formBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
-  return (await eachChunk(req, limit, FORM_BODY_MS, (c) => chunks.push(c))) ? Buffer.concat(chunks) : undefined;
+  try {
+    for await (const chunk of chunksWithin(req, limit, FORM_BODY_MS)) chunks.push(chunk);
+  } catch (err) {
+    if (err instanceof BodyCut) return undefined;
+    throw err;
+  }
+  return Buffer.concat(chunks);
 }
 
-/** An upload in a temporary file of its own, with the function that removes it; undefined when it was not all sent. */
+/** An upload streamed in within `limit` bytes and an upload's time, or the answer refusing it; undefined if cut off. */
 export async function uploadBody(
   req: IncomingMessage,
   limit: number,
-): Promise<{ file: string; remove: () => Promise<void> } | undefined> {
-  const dir = await mkdtemp(join(tmpdir(), 'listings-upload-'));
-  const remove = () => rm(dir, { recursive: true, force: true });
-  const file = join(dir, 'body');
-  const out = await open(file, 'w', 0o600);
+): Promise<Awaited<ReturnType<typeof receiveUpload>> | undefined> {
   try {
-    if (await eachChunk(req, limit, UPLOAD_BODY_MS, (c) => out.write(c))) return { file, remove };
-  } finally {
-    await out.close();
+    return await receiveUpload(Readable.from(chunksWithin(req, limit, UPLOAD_BODY_MS)), req.headers['content-type']);
+  } catch (err) {
+    if (err instanceof BodyCut) return undefined;
+    throw err;
   }
-  await remove();
-  return undefined;
 }

@@ -1,4 +1,5 @@
 // The panel's requests and answers as plain values: the handler is a function from one to the other, testable without a socket.
+import { parseCookie, type Cookies } from 'cookie';
 import type { Html } from '../http/pages/html.ts';
 
 export interface PanelRequest {
@@ -7,10 +8,19 @@ export interface PanelRequest {
   url: string;
   headers: Record<string, string | undefined>;
   body: Buffer;
-  /** The import route's upload, streamed to this temporary file instead of `body` (over a socket; in process: absent). */
-  upload?: string;
+  /** The import route's upload, read through its parser instead of into `body` (over a socket; in process: absent). */
+  upload?: Upload;
   /** The peer's address (or the proxy's client, when the proxy is trusted). */
   address: string;
+}
+
+/** An upload form's fields, and its one file in a temporary file of its own. */
+export interface Upload {
+  fields: ReadonlyMap<string, string>;
+  /** The file part: its form field's name, the name the browser gave it, and where its bytes are. */
+  file?: { field: string; filename: string; path: string };
+  /** Removes the temporary file; whoever received the upload calls it once the answer is made. */
+  remove(): Promise<void>;
 }
 
 export interface PanelResponse {
@@ -68,11 +78,11 @@ export function formOf(req: PanelRequest): URLSearchParams {
   return new URLSearchParams(req.body.toString('utf8'));
 }
 
-export function cookiesOf(req: Pick<PanelRequest, 'headers'>): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0) out.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
-  }
-  return out;
+/** A Cookie header longer than this is not read: the panel's own cookies take under 200 bytes of it. */
+export const COOKIE_HEADER_BYTES = 8 * 1024;
+
+/** The request's cookies by name (the first of a repeated name); none past the header's cap. */
+export function cookiesOf(req: Pick<PanelRequest, 'headers'>): Cookies {
+  const header = req.headers.cookie;
+  return header === undefined || header.length > COOKIE_HEADER_BYTES ? {} : parseCookie(header);
 }

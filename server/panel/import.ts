@@ -1,13 +1,14 @@
 // The Import action: the CLI's validation (every problem with its JSON path) and the store's all-or-nothing import.
 import { readFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { ListingsError } from '../errors.ts';
 import { parseImport } from '../domain/import.ts';
 import { csrfValid } from './auth.ts';
 import type { PanelContext } from './context.ts';
-import { htmlAnswer, plain, type PanelRequest, type PanelResponse } from './http.ts';
-import { partsOf } from './multipart.ts';
+import { htmlAnswer, plain, type PanelRequest, type PanelResponse, type Upload } from './http.ts';
 import { importBody, type ImportOutcome } from './pages/import.ts';
 import { panelPage } from './pages/layout.ts';
+import { receiveUpload } from './upload.ts';
 
 /** The import being parsed and applied; the next waits for it, so one file at a time is in memory. */
 let turn: Promise<unknown> = Promise.resolve();
@@ -18,18 +19,23 @@ export function importRoute(c: PanelContext, req: PanelRequest): Promise<PanelRe
   return run;
 }
 
+/** Over a socket the upload is already received; in process its body goes through the same parser here. */
 async function importNow(c: PanelContext, req: PanelRequest): Promise<PanelResponse> {
-  const body = req.upload === undefined ? req.body : await readFile(req.upload);
-  const parts = partsOf(req.headers['content-type'], body);
-  const field = (name: string) => parts.find((p) => p.name === name);
-  if (!csrfValid(field('csrf')?.data.toString('utf8'), c.who.session))
+  if (req.upload) return importOf(c, req.upload);
+  const upload = await receiveUpload(Readable.from([req.body]), req.headers['content-type']);
+  if ('refusal' in upload) return upload.refusal;
+  return importOf(c, upload).finally(upload.remove);
+}
+
+async function importOf(c: PanelContext, upload: Upload): Promise<PanelResponse> {
+  if (!csrfValid(upload.fields.get('csrf'), c.who.session))
     return plain(403, 'Refused: the form is out of date; reload the page.');
-  const file = field('file');
+  const file = upload.file?.field === 'file' ? upload.file : undefined;
   if (!file) return plain(400, 'Choose a file to import.');
   const page = (outcome: ImportOutcome, status = 200) =>
     htmlAnswer(panelPage(c.tx, c.tx.t.import, importBody(c.tx, c.who, outcome), c.who), status);
   try {
-    const parsed = parseImport(file.data, file.filename || 'upload');
+    const parsed = parseImport(await readFile(file.path), file.filename || 'upload');
     return page({ summary: await c.store.applyImport(parsed, c.who.operator.email) });
   } catch (err) {
     if (!(err instanceof ListingsError)) throw err;

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { addressGroupOf } from '../domain/login-limits.ts';
-import { clientAddressOf } from '../http/transport/client-address.ts';
+import { clientAddressOf, trustedProxiesOf, type TrustedProxies } from '../http/transport/client-address.ts';
 import { admissionOf } from './admission.ts';
 import { formBody, uploadBody } from './body.ts';
 import { failureAnswer } from './failure.ts';
@@ -47,7 +47,7 @@ export async function startPanel(
   const origin = options.origin ?? { origin: '', secure: false };
   const logger = options.logger ?? createLogger().logger;
   const handle = createPanelHandler({ ...options, origin, logger });
-  const trusted = new Set(options.trustedProxies ?? []);
+  const trusted = trustedProxiesOf(options.trustedProxies);
   const server = createServer({
     headersTimeout: 10_000,
     // Bodies have deadlines of their own (body.ts), long for an upload only; a request without one ends at its headers.
@@ -61,7 +61,7 @@ export async function startPanel(
       method: req.method ?? 'GET',
       url: req.url ?? '/',
       headers: req.headers as Record<string, string | undefined>,
-      address: clientAddressOf(req.socket.remoteAddress ?? '', req.headers['x-forwarded-for'], trusted),
+      address: clientAddressOf(req, trusted),
     };
     const admission = await admissionOf(head, { store: options.store, origin, uploadBytes: options.uploadBytes }).catch(
       (err: unknown) => ({ refusal: failureAnswer(err, logger) }),
@@ -79,7 +79,9 @@ export async function startPanel(
     }
     const upload = await uploadBody(req, admission.limit);
     if (!upload) return;
-    const answer = await handle({ ...head, body: Buffer.alloc(0), upload: upload.file }).finally(upload.remove);
+    // Refused part way: the rest of the body is not read, so the connection closes with the answer.
+    if ('refusal' in upload) return send(res, head.method, upload.refusal, true);
+    const answer = await handle({ ...head, body: Buffer.alloc(0), upload }).finally(upload.remove);
     send(res, head.method, answer);
   }
 
@@ -119,11 +121,11 @@ function send(res: ServerResponse, method: string, answer: PanelResponse, close 
 }
 
 /** Connections from one address (an IPv6 /64) beyond `perAddress` are closed as they open. */
-function capPerAddress(server: Server, trusted: ReadonlySet<string>): void {
+function capPerAddress(server: Server, trusted: TrustedProxies): void {
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
     const peer = socket.remoteAddress ?? '';
-    if (trusted.has(peer)) return;
+    if (trusted(peer, 0)) return;
     const group = addressGroupOf(peer);
     const count = (open.get(group) ?? 0) + 1;
     if (count > PANEL_CONNECTIONS.perAddress) {

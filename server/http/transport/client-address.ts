@@ -1,33 +1,49 @@
-// The client's address: the socket's peer, or, behind a trusted proxy, the nearest X-Forwarded-For hop it did not add.
+// The client's address: the socket's peer, or, behind trusted proxies (TRUST_PROXY), the nearest X-Forwarded-For
+// hop that none of them is, as proxy-addr walks the list from the right.
+import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
+import proxyaddr from 'proxy-addr';
 
-/** Parses `TRUST_PROXY`: comma-separated IP addresses of the proxies in front of this server; an error names the bad one. */
+/** Whether an address is a trusted proxy's: TRUST_PROXY's list compiled once. */
+export type TrustedProxies = (address: string, hop: number) => boolean;
+
+/** The one line a bad TRUST_PROXY entry gives, naming it. */
+const entryProblem = (entry: string) =>
+  `"${entry}" is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal ` +
+  '(a comma-separated list of the proxies in front)';
+
+/**
+ * Parses `TRUST_PROXY`: comma-separated IP addresses, CIDR ranges (10.0.0.0/8, fd00::/8) and proxy-addr's names
+ * loopback, linklocal and uniquelocal; an error names the first bad entry.
+ */
 export function parseTrustedProxies(text: string | undefined): string[] {
   if (text === undefined || text.trim() === '') return [];
-  const list = text.split(',').map((a) => a.trim());
-  const bad = list.find((a) => isIP(a) === 0);
-  if (bad !== undefined) throw new Error(`"${bad}" is not an IP address (a comma-separated list of proxy addresses)`);
+  const list = text.split(',').map((entry) => entry.trim());
+  for (const entry of list) {
+    try {
+      proxyaddr.compile(entry);
+    } catch {
+      throw new Error(entryProblem(entry));
+    }
+  }
   return list;
 }
 
+/** Compiles a parsed list once, at start; an empty list trusts nobody. */
+export const trustedProxiesOf = (list: readonly string[] = []): TrustedProxies =>
+  list.length === 0 ? () => false : proxyaddr.compile([...list]);
+
 /**
- * Walks X-Forwarded-For from the right (the hop our proxy added last) past every trusted proxy: entries further left
- * were written by the client itself and could be anything, so they are never believed.
+ * Entries left of the nearest untrusted hop were written by the client itself and are never believed. A hop that is
+ * not an IP address (a malformed list) gives the peer, the one address known for sure.
  */
 export function clientAddressOf(
-  peer: string,
-  forwardedFor: string | string[] | undefined,
-  trusted: ReadonlySet<string>,
+  req: { socket: { remoteAddress?: string }; headers: IncomingMessage['headers'] },
+  trusted: TrustedProxies,
 ): string {
-  if (trusted.size === 0 || !trusted.has(peer) || forwardedFor === undefined) return peer;
-  const list = Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor;
-  // Hop by hop from the right, cut out of the text (no array per request: most lists hold one hop).
-  for (let end = list.length; end >= 0;) {
-    const comma = end === 0 ? -1 : list.lastIndexOf(',', end - 1);
-    const hop = list.slice(comma + 1, end).trim();
-    if (hop === '' || isIP(hop) === 0) return peer; // a malformed list: fall back to the one address we know
-    if (!trusted.has(hop)) return hop;
-    end = comma;
-  }
-  return peer;
+  const peer = req.socket.remoteAddress ?? '';
+  // Most requests come straight from their client: the header is not even read.
+  if (!trusted(peer, 0)) return peer;
+  const address = proxyaddr(req as IncomingMessage, trusted);
+  return isIP(address) === 0 ? peer : address;
 }

@@ -12,14 +12,14 @@ import {
   type RequestLike,
 } from './answer.ts';
 import { CORS_HEADERS } from './cors.ts';
-import { clientAddressOf } from './client-address.ts';
+import { clientAddressOf, trustedProxiesOf, type TrustedProxies } from './client-address.ts';
 import { keepTickShape } from './tick-shape.ts';
 
 export interface ServeOptions {
   host: string;
   port: number;
   maxConnections?: number;
-  /** Addresses of the proxies in front (TRUST_PROXY): their X-Forwarded-For names the client. */
+  /** The proxies in front (TRUST_PROXY's addresses and ranges): their X-Forwarded-For names the client. */
   trustProxy?: readonly string[];
 }
 
@@ -56,7 +56,7 @@ class SocketRequest implements RequestLike {
 
   constructor(
     private readonly req: IncomingMessage,
-    private readonly trusted: ReadonlySet<string>,
+    private readonly trusted: TrustedProxies,
   ) {
     this.method = req.method ?? 'GET';
     this.url = req.url ?? '/';
@@ -64,7 +64,7 @@ class SocketRequest implements RequestLike {
   }
 
   get remoteAddress(): string {
-    return clientAddressOf(this.req.socket.remoteAddress ?? '', this.headers['x-forwarded-for'], this.trusted);
+    return clientAddressOf(this.req, this.trusted);
   }
 }
 
@@ -129,7 +129,7 @@ export function startServer(handler: RequestHandler, flushLog: () => void, opts:
       }
     });
   }
-  const trusted = new Set(opts.trustProxy ?? []);
+  const trusted = trustedProxiesOf(opts.trustProxy);
   function answerOf(req: IncomingMessage): Answer {
     const request = new SocketRequest(req, trusted);
     return request.headers.host === undefined && req.httpVersionMinor === 1
