@@ -2,14 +2,13 @@
 // Origin matched, streamed with a cap; every other route keeps a form's small limit; refusals come before the body.
 import { readdirSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { createLogger } from '../server/logger.ts';
 import { FORM_BYTES, UPLOAD_BYTES } from '../server/panel/admission.ts';
 import { LoginLimiter } from '../server/panel/login-limits.ts';
 import { PANEL_CONNECTIONS, startPanel, type RunningPanel } from '../server/panel/server.ts';
 import type { Store } from '../server/store/store.ts';
-import { demoJson } from './helpers/fixture.ts';
+import { demoJson, tempDir } from './helpers/fixture.ts';
 import { OPERATOR, PASSWORD, panelClient, panelOver, panelStore } from './helpers/panel.ts';
 import { sendBody, type SendOptions } from './helpers/raw-body.ts';
 import { openSocket } from './helpers/raw-http.ts';
@@ -171,7 +170,15 @@ describe('the import route, logged in', () => {
   });
 
   it('imports a file streamed through a temporary file, and removes the file', async () => {
-    const before = readdirSync(tmpdir()).filter((n) => n.startsWith('listings-upload-'));
+    // A folder of its own: other test files upload at the same time into the shared one.
+    const own = tempDir();
+    const tmp = process.env.TMPDIR;
+    process.env.TMPDIR = own.dir;
+    onTestFinished(() => {
+      if (tmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmp;
+      own.cleanup();
+    });
     const cookie = await logIn();
     const page = await (await fetch(`${panel.url}/import`, { headers: { cookie } })).text();
     const csrf = /name="csrf" value="([^"]+)"/.exec(page)![1]!;
@@ -188,7 +195,7 @@ describe('the import route, logged in', () => {
     expect(done.status).toBe(200);
     expect((await store.facilityHead(data.facilities[0].id))?.name).toBe('Streamed In');
     expect((await store.listAudit())[0]).toMatchObject({ action: 'import', actor: OPERATOR });
-    expect(readdirSync(tmpdir()).filter((n) => n.startsWith('listings-upload-'))).toEqual(before);
+    expect(readdirSync(own.dir)).toEqual([]);
   });
 });
 
