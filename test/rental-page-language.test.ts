@@ -114,6 +114,22 @@ describe('the rental page in the visitor language', () => {
   });
 });
 
+it('says an unknown unit is not found in the language asked for, else in English (no facility to go by)', async () => {
+  for (const [header, language] of [
+    ['de', 'de'],
+    ['pl-PL,pl;q=0.9', 'pl'],
+    ['fr', 'en'],
+    [undefined, 'en'],
+    [';;', 'en'],
+  ] as const)
+    for (const path of ['/rent/wro-1/NOPE', '/rent/nope/M-07', '/go/wro-1/NOPE']) {
+      const r = await get(path, header);
+      expect(r.status, `${path} ${header}`).toBe(404);
+      expect(langOf(r.text)).toBe(language);
+      expect(r.text).toContain(`<h1>${speechIn(language).t.notFound}</h1>`);
+    }
+});
+
 describe('the page cache with three languages', () => {
   it('keeps a page per language, serves each again without a read, and holds its one byte budget', () => {
     const budget = 48 * 1024;

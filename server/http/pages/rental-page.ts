@@ -9,7 +9,7 @@ import type { PageCache } from '../views/page-cache.ts';
 import { heldBack, type Answer } from '../transport/answer.ts';
 import { fill, Html, html, HTML_SECURITY_HEADERS, jsonForScript, page } from './html.ts';
 import { pluralIn, say, speechIn, type Speech } from './rental-texts.ts';
-import { acceptedLanguage, placeLanguage } from '../../../shared/languages.ts';
+import { acceptedLanguage, LANGUAGES, placeLanguage, type Language } from '../../../shared/languages.ts';
 import {
   facilityPart,
   featuresPart,
@@ -43,7 +43,7 @@ export function rentalPage(
   const render = (d: Detail, f: Facility) => renderListing(d, f, speechIn(asked ?? facilityLanguage(f)));
   const page = listing && pages.pageOf(listing.facilityId, listing.code, render, mayRender, asked ?? '');
   if (page === 'busy') return heldBack(busyPage(), BUSY_HOLD_MS);
-  return page ? pageAnswer(200, page) : notFoundPage();
+  return page ? pageAnswer(200, page) : notFoundPage(acceptLanguage);
 }
 
 /** The facility and code a `/rent/` or `/go/` path names, decoded; undefined for any other shape. */
@@ -76,16 +76,18 @@ function safeDecode(s: string): string {
   }
 }
 
-/** The same bytes for every unknown unit: rendered once, not per request (anyone can ask for any code). */
-const NOT_FOUND = Buffer.from(
-  page(
-    'Unit not found',
-    html`<main class="rent"><h1>Unit not found</h1><p>This unit is not available to rent. It may have been rented out or removed.</p></main>`,
-  ),
-);
+/** The same bytes for every unknown unit, one per language: rendered once, not per request (anyone can ask any code). */
+const NOT_FOUND = Object.fromEntries(
+  LANGUAGES.map((l) => {
+    const { t } = speechIn(l);
+    const body = html`<main class="rent"><h1>${t.notFound}</h1><p>${t.notFoundText}</p></main>`;
+    return [l, Buffer.from(page(t.notFound, body, { lang: l }))];
+  }),
+) as Record<Language, Buffer>;
 
-export function notFoundPage(): Answer {
-  return pageAnswer(404, NOT_FOUND);
+/** An unknown unit's page, in the language the visitor asks for (English when none we speak: no facility to go by). */
+export function notFoundPage(acceptLanguage: string | undefined): Answer {
+  return pageAnswer(404, NOT_FOUND[acceptedLanguage(acceptLanguage) ?? 'en']);
 }
 
 /** Refusal pages by status and Retry-After: a client refused again and again costs no rendering. */

@@ -105,6 +105,12 @@ const TEXTS = {
     'Ta strona pokazuje aktualne ceny i wolne jednostki. Rezerwacja online nie jest tu dostępna: aby wynająć, skontaktuj się z {name}.',
     'Diese Seite zeigt aktuelle Preise und freie Einheiten. Online-Buchung wird hier nicht angeboten: Zum Mieten wenden Sie sich an {name}.',
   ],
+  notFound: ['Unit not found', 'Nie znaleziono jednostki', 'Einheit nicht gefunden'],
+  notFoundText: [
+    'This unit is not available to rent. It may have been rented out or removed.',
+    'Tej jednostki nie można wynająć. Mogła zostać już wynajęta albo usunięta.',
+    'Diese Einheit ist nicht zu mieten. Sie wurde vielleicht schon vermietet oder entfernt.',
+  ],
   description: [
     '{title} at {facility}: the live price, free units, photos and how to rent.',
     '{title} w {facility}: aktualna cena, wolne jednostki, zdjęcia i jak wynająć.',
