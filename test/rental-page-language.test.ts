@@ -103,6 +103,8 @@ describe('the rental page in the visitor language', () => {
       '-',
       'x'.repeat(4000),
       'de;q=0.5;q=x,,;',
+      '__proto__',
+      'constructor, toString;q=0.9',
     ];
     for (const header of malformed) {
       const r = await get('/rent/wro-1/M-07', header);
