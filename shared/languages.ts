@@ -30,11 +30,8 @@ const COUNTRY_LANGUAGES: Record<string, Language> = { PL: 'pl', DE: 'de', AT: 'd
 /** Currencies of a country above, for a facility whose import gives no address. */
 const CURRENCY_LANGUAGES: Record<string, Language> = { PLN: 'pl', CHF: 'de' };
 
-/** A facility's language: its address's country's, else its currency's, else English. */
+/** A facility's language: its address's country's (English for a country whose language we do not speak), else its currency's. */
 export function placeLanguage(country: string | null | undefined, currency: string): Language {
-  return (
-    (country && Object.hasOwn(COUNTRY_LANGUAGES, country) ? COUNTRY_LANGUAGES[country] : undefined) ??
-    (Object.hasOwn(CURRENCY_LANGUAGES, currency) ? CURRENCY_LANGUAGES[currency] : undefined) ??
-    'en'
-  );
+  if (country) return Object.hasOwn(COUNTRY_LANGUAGES, country) ? COUNTRY_LANGUAGES[country]! : 'en';
+  return Object.hasOwn(CURRENCY_LANGUAGES, currency) ? CURRENCY_LANGUAGES[currency]! : 'en';
 }
