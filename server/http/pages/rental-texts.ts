@@ -1,6 +1,6 @@
 // The rental page's words in English, Polish and German, side by side so that a missing translation shows in review;
 // `{name}` marks where a value goes (html.ts's fill), a count's words follow Intl.PluralRules.
-import type { Day } from '../../../shared/listing.ts';
+import { DAYS, type Day } from '../../../shared/listing.ts';
 import { LANGUAGES, type Language } from '../../../shared/languages.ts';
 import { labelsIn, type Labels } from '../../../shared/rental-labels.ts';
 
@@ -150,17 +150,27 @@ export function pluralIn(language: Language, forms: Plural, n: number): string {
   return forms[pluralRules[language].select(n)] ?? forms.other;
 }
 
-/** A week's first Monday (2024-01-01) onward: Intl names the days, in the facility's language or the visitor's. */
-const DAY_INDEX: Record<Day, number> = { mo: 0, tu: 1, we: 2, th: 3, fr: 4, sa: 5, su: 6 };
+/** Each language's day names, from Intl (2024-01-01 was a Monday), made once: a formatter costs more than a page. */
+const DAY_NAMES = Object.fromEntries(
+  LANGUAGES.map((l) => {
+    const format = new Intl.DateTimeFormat(l, { weekday: 'long', timeZone: 'UTC' });
+    const names = DAYS.map((_, i) => format.format(Date.UTC(2024, 0, 1 + i)));
+    return [l, Object.fromEntries(DAYS.map((day, i) => [day, names[i]!.charAt(0).toUpperCase() + names[i]!.slice(1)]))];
+  }),
+) as Record<Language, Record<Day, string>>;
 
-export function dayName(day: Day, language: Language): string {
-  const name = new Intl.DateTimeFormat(language, { weekday: 'long', timeZone: 'UTC' }).format(
-    Date.UTC(2024, 0, 1 + DAY_INDEX[day]),
-  );
-  return name.charAt(0).toUpperCase() + name.slice(1);
-}
+export const dayName = (day: Day, language: Language): string => DAY_NAMES[language][day];
+
+/** Date formats by language and time zone; a few hundred zones at most, so the map stays small. */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** A date (an ISO 8601 instant) as the language writes it, on the facility's clock (UTC when it gives none). */
 export function dateIn(iso: string, language: Language, timeZone: string | null): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: timeZone ?? 'UTC' }).format(new Date(iso));
+  const key = `${language} ${timeZone ?? 'UTC'}`;
+  let format = dateFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: timeZone ?? 'UTC' });
+    if (dateFormats.size < 2048) dateFormats.set(key, format);
+  }
+  return format.format(new Date(iso));
 }
