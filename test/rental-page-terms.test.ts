@@ -35,7 +35,7 @@ const demo = useDemoHandler({
 });
 
 const pageOf = async (code: string) => {
-  const r = await call(demo.handler, `/rent/wro-1/${code}`);
+  const r = await call(demo.handler, `/rent/wro-1/${code}`, { headers: { 'accept-language': 'en' } });
   expect(r.status).toBe(200);
   return r.text;
 };

@@ -34,6 +34,9 @@ const HOSTILE = {
   ],
 };
 
+/** The words these tests read are English ones (rental-page-language.test.ts: the other languages). */
+const ENGLISH = { headers: { 'accept-language': 'en' } };
+
 const keys = new Map<string, string>();
 const demo = useDemoHandler({
   prepare: (db) => {
@@ -85,7 +88,7 @@ describe('for every active listing of the demo data', () => {
       expect(list.listings.map((l: { code: string }) => l.code)).toEqual(active.map((l: { code: string }) => l.code));
       for (const summary of list.listings) {
         const api: Detail = json(await call(demo.handler, `/external/listings/${summary.id}`, { key }));
-        const page = await call(demo.handler, `/rent/${f.id}/${encodeURIComponent(api.code)}`);
+        const page = await call(demo.handler, `/rent/${f.id}/${encodeURIComponent(api.code)}`, ENGLISH);
         expect(page.status).toBe(200);
         expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
         const { ld, field } = read(page.text);
@@ -149,7 +152,8 @@ describe('for every active listing of the demo data', () => {
 });
 
 describe('the Rent action leads somewhere honest', () => {
-  const pageOf = async (facility: string, code: string) => (await call(demo.handler, `/rent/${facility}/${code}`)).text;
+  const pageOf = async (facility: string, code: string) =>
+    (await call(demo.handler, `/rent/${facility}/${code}`, ENGLISH)).text;
   const rentLink = (page: string) => /<p class="cta"><a class="button" href="([^"]*)">([^<]*)<\/a>/.exec(page);
 
   it("to the operator's booking page when the import names one, with the facility and code filled in", async () => {

@@ -142,11 +142,13 @@ function filterQuery(rand: Random): string {
  * half details), 10 % filtered lists, 5 % rental pages and rent clicks (no key; 85 % listings of keyed facilities,
  * a third of them partners' /go/ clicks with a key's ref from a browser's User-Agent, the rest unknown codes and facilities), 5 % refused keys (40 % revoked, 40 % unknown, 20 % malformed). Keys are drawn uniformly, so
  * each facility's share is its share of keys; details and rental pages draw the listing uniformly. Every request
- * carries `Accept-Encoding: br, gzip` and the X-Forwarded-For a TLS proxy adds (a partner's server address for server
+ * carries `Accept-Encoding: br, gzip` (a page or a click also a browser's Accept-Language) and the X-Forwarded-For a TLS proxy adds (a partner's server address for server
  * keys, a pool address for browsers); a widget's requests carry its page's Origin.
  */
 /** A browser's User-Agent: clicks from it are counted, as a renter's are. */
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
+/** Browsers' Accept-Language, one per facility: its renters share a language, and the page is kept in each one. */
+const BROWSER_LANGUAGES = ['pl-PL,pl;q=0.9,en-US;q=0.8,en;q=0.7', 'de-DE,de;q=0.9,en;q=0.8', 'en-GB,en;q=0.9'];
 
 export function fieldRotation(world: FieldWorld, s: FieldSettings, seed = 2024): MixRequest[] {
   const rand = seeded(seed);
@@ -188,7 +190,11 @@ export function fieldRotation(world: FieldWorld, s: FieldSettings, seed = 2024):
           : x < 0.95
             ? [facilityIdOf(facility), listingCodeOf(db.sizes[facility]! + intIn(rand, 0, 100_000))]
             : [facilityIdOf(90_000 + intIn(rand, 0, 9_999)), listingCodeOf(intIn(rand, 0, 199))];
-      const headers = { 'accept-encoding': 'br, gzip', 'x-forwarded-for': browser() };
+      const headers = {
+        'accept-encoding': 'br, gzip',
+        'accept-language': BROWSER_LANGUAGES[facility % BROWSER_LANGUAGES.length]!,
+        'x-forwarded-for': browser(),
+      };
       if (x < 0.28) {
         const { ref } = pick(
           rand,

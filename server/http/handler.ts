@@ -8,7 +8,7 @@ import type { Db } from '../store/db.ts';
 import type { Logger } from '../logger.ts';
 import { facilityRevisions } from '../store/facilities.ts';
 import { Freshness, UNAVAILABLE_RETRY_AFTER_S } from '../freshness/freshness.ts';
-import { DETAILS, problem, type Answer, type RequestHandler, type RequestLike } from './transport/answer.ts';
+import { DETAILS, header, problem, type Answer, type RequestHandler, type RequestLike } from './transport/answer.ts';
 import { CORS_HEADERS } from './transport/cors.ts';
 import { API_PREFIX, ListingsApi, type ApiContext, type ApiOptions } from './api/api.ts';
 import { openApiDocument } from './api/openapi.ts';
@@ -151,7 +151,7 @@ function routesOf(opts: HandlerOptions, { api, freshness, pages, clicks }: Parts
     if (!limit.ok) return api.refused(limit, tooManyPages(limit.retryAfter));
     // Data that cannot be confirmed is refused as the API refuses it, as a page a renter can read.
     if (!freshness.check()) return unavailablePage(UNAVAILABLE_RETRY_AFTER_S);
-    return rentalPage(pages, path, mayRender);
+    return rentalPage(pages, path, header(req, 'accept-language'), mayRender);
   };
   // Clicks share the rental pages' limits: both need no key, and a rent link is a page a person opens.
   const click: Read = (req, path, search) => {

@@ -70,3 +70,19 @@ ${body}
 </html>
 `.text;
 }
+
+/**
+ * A translated template as Html: its text escaped, each `{name}` replaced by that value (escaped unless it is Html);
+ * `{Name}` gives the value with a capital first letter. A name without a value stays as written.
+ */
+export function fill(template: string, values: Record<string, unknown>): Html {
+  return new Html(
+    esc(template).replace(/\{(\w+)\}/g, (whole, name: string) => {
+      const key = name.charAt(0).toLowerCase() + name.slice(1);
+      if (!Object.hasOwn(values, key)) return whole;
+      const value = values[key];
+      const text = value instanceof Html ? value.text : esc(value);
+      return name === key ? text : text.charAt(0).toUpperCase() + text.slice(1);
+    }),
+  );
+}

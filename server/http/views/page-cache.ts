@@ -67,26 +67,29 @@ export class PageCache {
 
   /**
    * The page of the facility's active listing with this code, rendered by `render` when not kept; else undefined.
-   * `'busy'` when it is not kept and `mayRead()` refuses the store read a render needs.
+   * `'busy'` when it is not kept and `mayRead()` refuses the store read a render needs. A `variant` (a language) is
+   * kept apart from the listing's other variants, under the same budget.
    */
   pageOf(
     facilityId: string,
     code: string,
     render: RenderPage,
     mayRead: () => boolean = () => true,
+    variant = '',
   ): Buffer | undefined | 'busy' {
-    // The id's length first: no facility id and code pair can spell another pair's key.
-    const key = `${facilityId.length}:${facilityId}${code}`;
+    // The lengths first: no facility id, code and variant can spell another's key. Codes not served are one per pair.
+    const listingKey = `${facilityId.length}:${facilityId}${code}`;
+    const key = `${code.length}:${listingKey}${variant}`;
     const kept = this.pages.get(key);
     const now = this.clock();
     if (kept && now >= kept.until) this.pages.delete(key);
     else if (kept) return kept.page;
-    if (this.missing.has(key)) return undefined;
+    if (this.missing.has(listingKey)) return undefined;
     if (!mayRead()) return 'busy';
     this.reads++;
     const read = revisedListing(this.db, facilityId, code);
     if (!read) {
-      this.missing.set(key, true);
+      this.missing.set(listingKey, true);
       return undefined;
     }
     const { data, revision } = read;

@@ -1,0 +1,37 @@
+// The languages visitor-facing pages speak (English, Polish, German), the one a browser asks for by Accept-Language,
+// and a facility's own language, the default when the browser asks for none of them.
+
+export const LANGUAGES = ['en', 'pl', 'de'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** Own values only: a tag such as `constructor` names no language. */
+export const isLanguage = (tag: string): tag is Language => (LANGUAGES as readonly string[]).includes(tag);
+
+/**
+ * The first language of an Accept-Language header, by q-value (ties in the header's order), that we speak; undefined
+ * for no header, none we speak or a header that cannot be read (a bad q-value counts as q=0, never as an error).
+ */
+export function acceptedLanguage(header: string | undefined): Language | undefined {
+  const ranked = (header ?? '')
+    .split(',')
+    .map((part) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      const weight = q === undefined ? 1 : Number(q.slice(2));
+      return { language: tag.trim().toLowerCase().split('-')[0]!, q: Number.isFinite(weight) ? weight : 0 };
+    })
+    .filter((l) => l.q > 0 && l.q <= 1)
+    .sort((a, b) => b.q - a.q);
+  return ranked.find((l) => isLanguage(l.language))?.language as Language | undefined;
+}
+
+/** Countries whose first language we speak, by ISO 3166-1 code. */
+const COUNTRY_LANGUAGES: Record<string, Language> = { PL: 'pl', DE: 'de', AT: 'de', CH: 'de', LI: 'de' };
+/** Currencies of a country above, for a facility whose import gives no address. */
+const CURRENCY_LANGUAGES: Record<string, Language> = { PLN: 'pl', CHF: 'de' };
+
+/** A facility's language: its address's country's (English for a country whose language we do not speak), else its currency's. */
+export function placeLanguage(country: string | null | undefined, currency: string): Language {
+  if (country) return Object.hasOwn(COUNTRY_LANGUAGES, country) ? COUNTRY_LANGUAGES[country]! : 'en';
+  return Object.hasOwn(CURRENCY_LANGUAGES, currency) ? CURRENCY_LANGUAGES[currency]! : 'en';
+}
