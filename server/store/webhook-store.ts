@@ -3,6 +3,7 @@
 import type { Db } from './db.ts';
 import { inTransaction, type Pool } from './pg/connect.ts';
 import { runPg, runSqlite, type Steps } from './steps.ts';
+import { writeWhenFree } from './busy.ts';
 import {
   addEndpointSteps,
   enableEndpointSteps,
@@ -88,7 +89,8 @@ function webhookStore({ write: run, read }: Runners): WebhookStore {
 
 export const sqliteWebhooks = (db: Db): WebhookStore =>
   webhookStore({
-    write: async (steps) => db.transaction(() => runSqlite(db, steps)).immediate(),
+    // BEGIN IMMEDIATE takes the lock before the steps start, so a busy attempt has run none of them.
+    write: (steps) => writeWhenFree(db, () => db.transaction(() => runSqlite(db, steps)).immediate()),
     read: async (steps) => db.transaction(() => runSqlite(db, steps))(),
   });
 

@@ -2,10 +2,10 @@
 // listing's rental page) and the static site (the signed snapshot, verified), in the system Chromium and in WebKit.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ListResponse } from '../../shared/listing.ts';
-import { launchWebKit, type WebKit } from '../../tools/launch.ts';
+import { launchFirefox, launchWebKit, type WebKit } from '../../tools/launch.ts';
 import { useDemoInBrowser } from '../helpers/demo-e2e.ts';
 import { REPO } from '../helpers/fixture.ts';
 
@@ -88,7 +88,7 @@ const minorOf = (text: string) => Number(text.split('/')[0]!.replace(/\D/g, ''))
 const freeOf = (text: string) =>
   /\d/.test(text) ? Number(text.replace(/\D/g, '')) : /last/i.test(text) ? 1 : /sold out/i.test(text) ? 0 : NaN;
 
-describe('npm start, seen in Chromium (and its widget pages in WebKit)', () => {
+describe('npm start, seen in Chromium (and its widget pages in Firefox and WebKit)', () => {
   /** The rental page, reached through the click URL: the partner's ref and the referral parameters on it. */
   const expectCredited = (url: string, rentUrl: string) => {
     const landed = new URL(url);
@@ -149,6 +149,36 @@ describe('npm start, seen in Chromium (and its widget pages in WebKit)', () => {
       },
       record,
     );
+  });
+
+  describe('in Firefox', () => {
+    let firefox: Browser;
+    beforeAll(async () => {
+      firefox = await launchFirefox();
+    }, 60_000);
+    afterAll(() => firefox?.close());
+
+    it('partner page: a rent link lands on the listing’s rental page, credited to the partner', async () => {
+      const listings = await partnerListings();
+      const page = await firefox.newPage();
+      await page.goto(e2e.demo.urls['Partner site']!);
+      expectCardsOf(await cardsOf(page), listings);
+      const listing = listings.find((l) => l.free_units > 0)!;
+      const link = page.locator(
+        `storage-listings >>> [part~="listing"][data-listing-id="${listing.id}"] [part~="rent-link"]`,
+      );
+      const [target] = await Promise.all([
+        firefox.waitForTarget((t) => new URL(t.url(), 'about:blank').pathname.startsWith('/rent/'), {
+          timeout: 15_000,
+        }),
+        link.setTimeout(15_000).click(),
+      ]);
+      const rental = (await target.page())!;
+      await rental.waitForFunction(() => document.readyState === 'complete', { timeout: 15_000 });
+      expectCredited(rental.url(), listing.rent_url);
+      const gross = await rental.$eval('[data-field="gross"]', (el) => el.getAttribute('data-minor'));
+      expect(Number(gross)).toBe(listing.price.gross);
+    });
   });
 
   describe('in WebKit', () => {

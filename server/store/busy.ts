@@ -1,0 +1,27 @@
+// A write that never holds the event loop while another process has the SQLite file's write lock: it asks once, and on
+// SQLITE_BUSY waits off the loop and asks again. The serving process's background writers (webhook deliveries) use it,
+// so an operator's import in another process delays their writes, never the answers.
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Db } from './db.ts';
+
+/** How long a write keeps asking before its SQLITE_BUSY is thrown (the caller retries at its next round). */
+const GIVE_UP_MS = 30_000;
+const RETRY_MS = 25;
+
+const isBusy = (err: unknown) => String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY');
+
+export async function writeWhenFree<T>(db: Db, write: () => T): Promise<T> {
+  const until = Date.now() + GIVE_UP_MS;
+  for (;;) {
+    const busyTimeout = db.pragma('busy_timeout', { simple: true }) as number;
+    db.pragma('busy_timeout = 0');
+    try {
+      return write();
+    } catch (err) {
+      if (!isBusy(err) || Date.now() > until) throw err;
+    } finally {
+      db.pragma(`busy_timeout = ${busyTimeout}`);
+    }
+    await delay(RETRY_MS);
+  }
+}
