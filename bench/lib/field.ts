@@ -71,7 +71,7 @@ function kindsOf(rotation: MixRequest[], answerOf: (q: MixRequest) => CapturedAn
   return kinds;
 }
 
-/** `webhooks`: an endpoint per live key receiving, and an import changing a keyed facility every 10 s (webhooks.ts). */
+/** `webhooks`: an endpoint per live key receiving, and a test event every 250 ms (webhooks.ts). */
 export async function fieldMix(r: BenchRun, webhooks = false) {
   const settings = { ...(r.quick ? FIELD_QUICK : FIELD_FULL), unkeyedLarge: 0 };
   const tls = webhooks ? hooksTls(r.dir) : undefined;
@@ -137,7 +137,7 @@ export async function fieldMix(r: BenchRun, webhooks = false) {
   if (entry.ceiling.core_busy < 0.85)
     r.sanity.push(`field mix: the ceiling kept its core ${entry.ceiling.core_busy} busy: compare CPU µs/req`);
   const hooked = entry.webhooks
-    ? `; webhooks: ${entry.webhooks.endpoints} endpoints, ${entry.webhooks.imports} imports, ${entry.webhooks.deliveries} deliveries received`
+    ? `; webhooks: ${entry.webhooks.endpoints} endpoints, ${entry.webhooks.test_events} test events, ${entry.webhooks.deliveries} deliveries received`
     : '';
   r.out(
     `\nfield mix${webhooks ? ', webhooks' : ''} (${entry.database}${hooked}; ${entry.keys.live} live keys on ${entry.keys.keyed_facilities} facilities and ` +

@@ -1,5 +1,5 @@
-// The field mix with webhooks on: an endpoint per live key on an HTTPS receiver in this process, and an operator's
-// import every 10 seconds that changes one keyed facility's free units, so that ours delivers while it serves.
+// The field mix with webhooks on: an endpoint per live key on an HTTPS receiver in this process, and a test event
+// queued every quarter second, each endpoint in turn, so that ours claims, signs, sends and records while it serves.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
@@ -7,15 +7,15 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { EVENT_TYPES } from '../../server/domain/webhook-events.ts';
 import { openStore } from '../../server/store/store.ts';
-import { facilityOf, type BenchDb } from './data.ts';
+import type { BenchDb } from './data.ts';
 import type { FieldWorld } from './field-mix.ts';
 
-/** How often an import changes a keyed facility while the servers are measured. */
-const CHANGE_EVERY_MS = 10_000;
+/** How often a test event is queued while the servers are measured. */
+const CHANGE_EVERY_MS = 250;
 
 export interface HooksRun {
   /** Endpoints registered, deliveries received, imports made. */
-  figures(): { endpoints: number; deliveries: number; imports: number };
+  figures(): { endpoints: number; deliveries: number; test_events: number };
   stop(): Promise<void>;
 }
 
@@ -32,7 +32,7 @@ export function hooksTls(dir: string) {
   return { key: readFileSync(keyFile), cert: readFileSync(certFile), env };
 }
 
-/** Starts the receiver, registers an endpoint for every live key of `world`, and starts the imports. */
+/** Starts the receiver, registers an endpoint for every live key of `world`, and starts the test events. */
 export async function startHooks(db: BenchDb, world: FieldWorld, tls: HooksTls): Promise<HooksRun> {
   let deliveries = 0;
   const receiver = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
@@ -46,20 +46,17 @@ export async function startHooks(db: BenchDb, world: FieldWorld, tls: HooksTls):
   const url = `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
   const store = await openStore(db.file, { mustExist: true });
   for (const key of world.keys) await store.webhooks.add({ keyId: key.id, url, events: EVENT_TYPES }, 'bench');
-  // Ordinary keyed facilities only: rebuilding the large one's views at every import would measure imports.
-  const changed = world.keyed.filter((f) => f !== world.large);
-  let imports = 0;
+  // Test events, which change no listing: what is measured is the deliveries' cost, not an import's (views rebuilt,
+  // rental pages rendered again under their limit, 304s turned 200), which would be there without webhooks too.
+  const endpoints = (await store.webhooks.list()).map((e) => e.id);
+  let sent = 0;
   const change = async () => {
-    const i = changed[imports % changed.length]!;
-    const facility = facilityOf(i, db.sizes[i]!);
-    const first = facility.listings[0]!;
-    first.free_units = (first.free_units + 1 + Math.floor(imports / changed.length)) % (first.total_units + 1);
-    await store.applyImport({ facilities: [facility] }, 'bench');
-    imports++;
+    await store.webhooks.sendTest(endpoints[sent % endpoints.length]!, 'bench');
+    sent++;
   };
   const timer = setInterval(() => void change().catch(() => undefined), CHANGE_EVERY_MS);
   return {
-    figures: () => ({ endpoints: world.keys.length, deliveries, imports }),
+    figures: () => ({ endpoints: world.keys.length, deliveries, test_events: sent }),
     stop: async () => {
       clearInterval(timer);
       await store.close();

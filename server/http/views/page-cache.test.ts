@@ -109,3 +109,18 @@ it('remembers codes that are not served within a byte budget of their own, and f
   pages.pageOf('page-a', 'NOPE-199', renderAs());
   expect(pages.reads).toBe(reads + 1);
 });
+
+it('keeps codes that are not served across a commit that imports nothing, and forgets them after an import', () => {
+  const pages = new PageCache(db, URL_BASE);
+  pages.dropChanged(facilityRevisions(db));
+  pages.pageOf('page-a', 'NOPE-1', renderAs());
+  const reads = pages.reads;
+  pages.dropChanged(facilityRevisions(db)); // a key revoked, a webhook recorded: no revision moved
+  pages.pageOf('page-a', 'NOPE-1', renderAs());
+  expect(pages.reads).toBe(reads);
+  const renamed = { ...a.json, name: `${a.json.name} again` };
+  applyImport(db, ImportFile.parse({ facilities: [renamed] }));
+  pages.dropChanged(facilityRevisions(db));
+  pages.pageOf('page-a', 'NOPE-1', renderAs());
+  expect(pages.reads).toBe(reads + 1);
+});

@@ -35,6 +35,8 @@ export class PageCache {
   private readonly facilities = new Map<string, FacilityPages>();
   /** Facility and code pairs the store had no active listing for, until the next data change: anyone may ask any. */
   private readonly missing: LRUCache<string, true>;
+  /** The revisions the last change was judged against: missing codes were remembered under them. */
+  private revisions: ReadonlyMap<string, number> | undefined;
   /** How many times the store was read for a page, found or not: for tests. */
   reads = 0;
 
@@ -102,9 +104,13 @@ export class PageCache {
     return page;
   }
 
-  /** Drops the pages of facilities whose revision moved (or that are gone), and every remembered missing code. */
+  /**
+   * Drops the pages of facilities whose revision moved (or that are gone); remembered missing codes only when some
+   * facility's revision moved, since only an import makes a code appear (a commit of keys, last use or webhooks does not).
+   */
   dropChanged(revisions: ReadonlyMap<string, number>): void {
-    this.missing.clear();
+    if (!sameRevisions(this.revisions, revisions)) this.missing.clear();
+    this.revisions = revisions;
     for (const [id, kept] of this.facilities) if (revisions.get(id) !== kept.revision) this.dropFacility(id);
   }
 
@@ -135,4 +141,11 @@ export class PageCache {
     for (const key of [...pages.keys]) this.pages.delete(key);
     this.facilities.delete(id);
   }
+}
+
+/** Whether two reads of every facility's revision are the same: nothing was imported between them. */
+export function sameRevisions(a: ReadonlyMap<string, number> | undefined, b: ReadonlyMap<string, number>): boolean {
+  if (a === undefined || a.size !== b.size) return false;
+  for (const [id, revision] of b) if (a.get(id) !== revision) return false;
+  return true;
 }

@@ -23,6 +23,7 @@ import {
   type Variant,
 } from './facility-views.ts';
 import { filteredBytesLater, filteredBytesOf, resultKey, sortAll } from './filtered-lists.ts';
+import { sameRevisions } from './page-cache.ts';
 
 /** Facility ids remembered as not served (unknown or inactive), at most this many. */
 const MAX_MISSING = 16_384;
@@ -63,6 +64,7 @@ export class ViewsCache {
    * Set lookup when asked again, not a store read.
    */
   private readonly missing = new Set<string>();
+  private revisions: ReadonlyMap<string, number> | undefined;
   /** The earliest instant any kept views stop holding (a promotion starts or ends); Infinity when none will. */
   private nextExpiry = Infinity;
   /** How many facilities were built from the store: for tests and the operations page. */
@@ -110,7 +112,9 @@ export class ViewsCache {
 
   /** After a commit by another connection: drops the views of facilities whose revision moved (or that are gone). */
   dropChanged(revisions: ReadonlyMap<string, number> = facilityRevisions(this.db)): void {
-    this.missing.clear();
+    // Facilities not found stay unknown until an import moves a revision (a new facility adds one).
+    if (!sameRevisions(this.revisions, revisions)) this.missing.clear();
+    this.revisions = revisions;
     for (const tier of [this.entries, this.large])
       for (const [id, views] of tier) if (revisions.get(id) !== views.revision) this.remove(id, views);
   }
