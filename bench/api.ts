@@ -42,9 +42,10 @@ if (base !== undefined && !existsSync(join(base, 'dist', 'server', 'listings.mjs
   fail('--base DIR must be a checkout built with npm run build');
 const { quick, full } = { quick: args.quick!, full: args.full! };
 const DEFAULT = ['field mix', 'list 200', 'detail 200', 'list 304'];
+// A word in quotes (--scenario '"field mix"') names one scenario exactly; any other word, each scenario that holds it.
 const selected = (name: string) =>
   args.scenario !== undefined
-    ? args.scenario.split(',').some((w) => name.includes(w))
+    ? args.scenario.split(',').some((w) => (/^".*"$/.test(w) ? w.slice(1, -1) === name : name.includes(w)))
     : full || quick || DEFAULT.includes(name);
 // Only a default or full run on SQLite is the committed summary; the others go to the temporary directory.
 const committed = !quick && args.scenario === undefined && base === undefined;

@@ -1,4 +1,5 @@
 // Keys in the store: only the SHA-256 digest of a key is ever written; the key itself is returned once, at creation.
+import { createHash } from 'node:crypto';
 import { ListingsError } from '../errors.ts';
 import { digestOf, generateKey, hintOf, keyPattern, newKeyId, type KeyRejection } from '../domain/keys.ts';
 import { checkRef, defaultRef, refTaken } from '../domain/key-ref.ts';
@@ -50,6 +51,13 @@ const stmts = statementsFor((db) => ({
     .prepare<[string], string>('SELECT ref FROM api_keys WHERE facility_id = ? AND revoked_at IS NULL')
     .pluck(),
   byDigest: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE digest = ?'),
+  // What an answer to a key depends on, for every key (its last use left out: it moves on every request).
+  answered: db
+    .prepare<[], string | null>(
+      `SELECT group_concat(id || ' ' || ifnull(revoked_at, '-') || ' ' || ifnull(rate_per_s, '-') || ' ' ||
+        ifnull(burst, '-') || ' ' || allowed_origins || ' ' || ref, char(10)) FROM (SELECT * FROM api_keys ORDER BY id)`,
+    )
+    .pluck(),
   byId: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE id = ?'),
   // rowid breaks ties in creation order: keys created within one millisecond keep the order they were made in.
   all: db.prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY created_at, rowid'),
@@ -126,6 +134,13 @@ export function createKey(db: Db, opts: NewKeyOptions, now = new Date()) {
 }
 
 /** The refs clicks may be counted under: those of the facility's keys that are not revoked. */
+/** A digest of what every key's answers depend on: equal digests, no key was made, revoked or changed in between. */
+export function keysDigest(db: Db): string {
+  return createHash('sha256')
+    .update(stmts(db).answered.get() ?? '')
+    .digest('base64url');
+}
+
 export function unrevokedRefs(db: Db, facilityId: string): ReadonlySet<string> {
   return new Set(stmts(db).unrevokedRefs.all(facilityId));
 }

@@ -2,6 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import { effectiveLimitOf } from '../../domain/keys.ts';
 import type { Db } from '../../store/db.ts';
+import { keysDigest } from '../../store/keys.ts';
 import {
   DETAILS,
   heldBack,
@@ -101,7 +102,7 @@ export class ListingsApi {
   private readonly keys: KeyVerifier;
   private readonly keyLimiter = new RateLimiter('key');
   private readonly authLimiter = new RateLimiter('auth');
-  /** Accepted keys by the key as presented (the verifier keeps only refusals), dropped on any data change. */
+  /** Accepted keys by the key as presented (the verifier keeps only refusals), dropped when any key changes. */
   private readonly accepted = new Map<string, KeyProfile>();
   /** Inside batch(): the clock reading that serves the whole batch. */
   private batchNow: number | undefined;
@@ -114,7 +115,12 @@ export class ListingsApi {
     this.views = parts.views;
     this.keys = new KeyVerifier(opts.db, opts.keyPrefix);
     this.lastUse = new LastUse(opts.db, opts.lastUseIntervalMs, opts.recordLastUse);
+    // Dropped when a key was made, revoked or changed, not on every commit (webhook deliveries, clicks, other nodes' use).
+    let keys = keysDigest(opts.db);
     this.freshness.onChange(() => {
+      const now = keysDigest(opts.db);
+      if (now === keys) return;
+      keys = now;
       this.keys.clear();
       this.accepted.clear();
     });
