@@ -6,7 +6,6 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureBuilt } from '../tools/build.ts';
-import { SERVER_NODE_FLAGS } from '../server/node-flags.ts';
 import { abuse } from './lib/abuse.ts';
 import type { BenchRun } from './lib/context.ts';
 import { scale, snapshotExport } from './lib/extra.ts';
@@ -102,7 +101,7 @@ async function main() {
     date: new Date().toISOString(),
     command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
     machine: { ...env, loadavg_at_end: loadavg().map((l) => Math.round(l * 100) / 100) },
-    settings: { ...settings, ...oneKey?.database, node_flags: SERVER_NODE_FLAGS },
+    settings: { ...settings, ...oneKey?.database },
     ...figures,
     sanity: r.sanity,
     broken: r.broken,

@@ -1,7 +1,6 @@
-#!/usr/bin/env -S node --no-memory-reducer
+#!/usr/bin/env node
 // The `listings` binary: the CLI and server compiled into dist/server/listings.mjs by `npm run build` (which
-// `npm install` and `npm start` run). One way to run, on plain Node: no TypeScript loader in production. The shebang
-// carries the server's V8 flags (server/node-flags.ts says why); `node bin/listings.js` runs without them.
+// `npm install` and `npm start` run). One way to run, on plain Node: no TypeScript loader in production.
 import { existsSync } from 'node:fs';
 
 const bundle = new URL('../dist/server/listings.mjs', import.meta.url);

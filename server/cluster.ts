@@ -2,7 +2,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { ListingsError } from './errors.ts';
-import { SERVER_NODE_FLAGS } from './node-flags.ts';
 
 export function workerCount(value: string | undefined): number {
   if (value === undefined) return 1;
@@ -19,9 +18,6 @@ export function superviseWorkers(count: number, onReady: () => void, log: (line:
   let stopping = false;
   let ready = 0;
   let reason: string | undefined; // what the first worker that could not start said
-  // Workers run with the server's V8 flags whichever way the primary was started (`node bin/listings.js` has none).
-  const execArgv = [...process.execArgv, ...SERVER_NODE_FLAGS.filter((f) => !process.execArgv.includes(f))];
-  cluster.setupPrimary({ execArgv });
   const fork = (): Worker => {
     const w = cluster.fork();
     w.on('message', (m: unknown) => {

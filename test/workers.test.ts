@@ -20,7 +20,6 @@ import {
 } from './helpers/fixture.ts';
 import { until } from './helpers/wait.ts';
 import { childrenOf, many, workersOf } from './helpers/workers.ts';
-import { SERVER_NODE_FLAGS } from '../server/node-flags.ts';
 
 describe('listings serve --workers 2', () => {
   let demo: ServedDemo;
@@ -36,17 +35,6 @@ describe('listings serve --workers 2', () => {
     expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
     expect(workersOf(answers).size).toBe(2);
     expect(new Set(answers.map((a) => a.etag)).size).toBe(1); // the same data gives the same ETag in every worker
-  });
-
-  it("starts every worker with the server's V8 flags, though the primary was started without them", () => {
-    const workers = childrenOf(demo.server.child.pid!);
-    expect(workers).toHaveLength(2);
-    for (const pid of workers) {
-      const args = execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' })
-        .trim()
-        .split(/\s+/);
-      expect(args).toEqual(expect.arrayContaining([...SERVER_NODE_FLAGS]));
-    }
   });
 
   it('an import in another process: every worker serves the new price and a new ETag on its next request', async () => {

@@ -67,7 +67,7 @@ function api(r: Json): string {
     `${num(list(m.loadavg_at_start)[0])} at the start and ${num(list(m.loadavg_at_end)[0])} at the end. Machine: ` +
     `${String(m.cpu)}, ${num(m.cores)} cores, ${num(m.memory_gb)} GB RAM, ${String(m.platform)}, Node ${String(m.node)}. ` +
     `${database}${num(s.connections)} connections${s.pipelining === undefined ? '' : `, pipelining ${num(s.pipelining)}`}, ${num(s.rounds)} rounds of ` +
-    `${num(s.duration)} s per side${s.processes === undefined ? '' : ` (the one-key scenarios' spread over ${num(s.processes)} fresh sets of processes)`}, every server run as \`node ${list(s.node_flags).join(' ')}\`; ${String(s.pinned)}.` +
+    `${num(s.duration)} s per side${s.processes === undefined ? '' : ` (the one-key scenarios' spread over ${num(s.processes)} fresh sets of processes)`}${list(s.node_flags).length > 0 ? `, every server run as \`node ${list(s.node_flags).join(' ')}\`` : ''}; ${String(s.pinned)}.` +
     (s.quick ? ' A quick run (`--quick`): figures not to quote.' : '');
   const parts = ['### API', head];
   if (r.field_mix) parts.push(fieldMix(obj(r.field_mix)));

@@ -1,9 +1,9 @@
 // The servers under test as child processes, pinned to one core while the load generator keeps the other.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { freePort } from '../../tools/launch.ts';
-import { SERVER_NODE_FLAGS } from '../../server/node-flags.ts';
 import { REPO_ROOT } from '../../server/repo.ts';
 
 export const REPO = REPO_ROOT;
@@ -19,12 +19,12 @@ export function pinLoadGenerator(cores: number): string {
   return `pinned: servers on core ${SERVER_CORE} (one at a time under load), load generator on core 1`;
 }
 
-/** `node FLAGS ARGS` with the flags of `listings serve`'s shebang (ours and the ceiling alike; a base, its own), on the
- * servers' core; taskset execs node, so the child's pid is the server's own. */
+/** `node FLAGS ARGS` (a base checkout's own V8 flags, if it has any) on the servers' core; taskset execs node, so the
+ * child's pid is the server's own. */
 export function spawnServer(
   args: string[],
   env: Record<string, string> = {},
-  flags: readonly string[] = SERVER_NODE_FLAGS,
+  flags: readonly string[] = [],
 ): ChildProcess {
   const node = [process.execPath, ...flags, ...args];
   const options = { cwd: REPO, stdio: 'pipe' as const, env: { ...process.env, ...env } };
@@ -71,7 +71,7 @@ export async function startOurs(name: string, db: string, opts: OursOptions = {}
   const env: Record<string, string> = { ...opts.env, ...(opts.panel ? { PANEL_PORT: String(await freePort()) } : {}) };
   if (opts.panel) args.push('--panel');
   // A base checkout runs with its own flags, as its `listings serve` would: a flag is one of the changes measured.
-  const flags = opts.checkout === undefined ? SERVER_NODE_FLAGS : await flagsOf(opts.checkout);
+  const flags = opts.checkout === undefined ? [] : await flagsOf(opts.checkout);
   const child = spawnServer(args, env, flags);
   child.stdout!.resume();
   const [[url], panel] = await Promise.all([
@@ -85,6 +85,7 @@ export async function startOurs(name: string, db: string, opts: OursOptions = {}
  * the older build ignores, so the copy claims the checkout's schema version (a build refuses a newer one). */
 async function flagsOf(checkout: string): Promise<readonly string[]> {
   const file = join(checkout, 'server', 'node-flags.ts');
+  if (!existsSync(file)) return [];
   return ((await import(file)) as { SERVER_NODE_FLAGS: readonly string[] }).SERVER_NODE_FLAGS;
 }
 
