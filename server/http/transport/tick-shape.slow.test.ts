@@ -30,5 +30,7 @@ function nsPerTick(keep: boolean): number {
 
 it('keeps process.nextTick fast after a full GC with no tick pending', () => {
   const [kept, dropped] = [nsPerTick(true), nsPerTick(false)];
-  expect(dropped / kept, `${dropped.toFixed(0)} ns a tick without it, ${kept.toFixed(0)} ns with it`).toBeGreaterThan(2);
+  expect(dropped / kept, `${dropped.toFixed(0)} ns a tick without it, ${kept.toFixed(0)} ns with it`).toBeGreaterThan(
+    2,
+  );
 });
