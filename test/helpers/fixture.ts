@@ -12,6 +12,7 @@ import { applyImport } from '../../server/store/facilities.ts';
 import { createKey } from '../../server/store/keys.ts';
 import type { ImportFile } from '../../server/schemas/import.ts';
 import { freePort } from '../../tools/launch.ts';
+import { afterEach, beforeEach } from 'vitest';
 
 export { freePort };
 import type { Io } from '../../cli/io.ts';
@@ -71,6 +72,21 @@ export function dbBytes(file: string): Buffer {
 }
 
 /** A temp database file with the demo data imported. */
+/** For each test of the file: a temporary folder with the demo database in it, handed to `use`; closed and removed after. */
+export function demoDbEachTest(use: (t: { dir: string; db: Db; file: string }) => void): void {
+  let made: { dir: string; db: Db; cleanup: () => void } | undefined;
+  beforeEach(() => {
+    const { dir, cleanup } = tempDir();
+    const { db, file } = demoDb(dir);
+    made = { dir, db, cleanup };
+    use({ dir, db, file });
+  });
+  afterEach(() => {
+    made?.db.close();
+    made?.cleanup();
+  });
+}
+
 export function demoDb(dir: string, data: ImportFile = demoImport()): { file: string; db: Db } {
   const file = join(dir, 'listings.db');
   const db = openDb(file);

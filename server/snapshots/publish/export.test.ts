@@ -3,8 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { demoDb, demoImport, tempDir } from '../../../test/helpers/fixture.ts';
+import { describe, expect, it } from 'vitest';
+import { demoDbEachTest, demoImport } from '../../../test/helpers/fixture.ts';
 import { Jwks, Snapshot, SnapshotSignature } from '../../../shared/listing.ts';
 import { openDb, type Db } from '../../store/db.ts';
 import { applyImport } from '../../store/facilities.ts';
@@ -17,19 +17,10 @@ const newKey = (): SigningKey => signingKeyOf(generateKeyPairSync('ed25519').pri
 const NOW = new Date('2030-03-01T12:00:00.250Z');
 
 let dir: string;
-let cleanup: () => void;
 let db: Db;
 let dbFile: string;
 const key = newKey();
-
-beforeEach(() => {
-  ({ dir, cleanup } = tempDir());
-  ({ db, file: dbFile } = demoDb(dir));
-});
-afterEach(() => {
-  db.close();
-  cleanup();
-});
+demoDbEachTest((t) => ({ dir, db, file: dbFile } = t));
 
 const out = () => join(dir, 'out');
 const run = (extra: Partial<ExportOptions> = {}) =>

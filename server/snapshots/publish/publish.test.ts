@@ -2,8 +2,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { demoDb, demoJson, tempDir } from '../../../test/helpers/fixture.ts';
+import { describe, expect, it } from 'vitest';
+import { demoDb, demoDbEachTest, demoJson, tempDir } from '../../../test/helpers/fixture.ts';
 import { parseImport } from '../../domain/import.ts';
 import { Jwks, Snapshot } from '../../../shared/listing.ts';
 import { openDb, type Db } from '../../store/db.ts';
@@ -20,19 +20,10 @@ const HOUR = 3600_000;
 const at = (ms: number) => new Date(T0.getTime() + ms);
 
 let dir: string;
-let cleanup: () => void;
 let db: Db;
 let dbFile: string;
 const keyA = newKey();
-
-beforeEach(() => {
-  ({ dir, cleanup } = tempDir());
-  ({ db, file: dbFile } = demoDb(dir));
-});
-afterEach(() => {
-  db.close();
-  cleanup();
-});
+demoDbEachTest((t) => ({ dir, db, file: dbFile } = t));
 
 const out = () => join(dir, 'out');
 
