@@ -144,6 +144,7 @@ const PASTED = [
   'docs/partners.md',
   'docs/postgres.md',
   'docs/publishing.md',
+  'docs/rental-page.md',
   'docs/webhooks.md',
   'docs/widget.md',
 ];
