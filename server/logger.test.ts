@@ -1,7 +1,7 @@
 // The logger's lines: string levels, ISO times, an error's stack under `error`, key-like fields redacted, and the
 // request lines dropped by quiet while warnings and errors stay.
 import { expect, it } from 'vitest';
-import { createLogger } from './logger.ts';
+import { createLogger, requestLogger } from './logger.ts';
 
 const linesOf = (quiet: boolean) => {
   const lines: Record<string, unknown>[] = [];
@@ -43,4 +43,22 @@ it('redacts fields that may hold a key, a token or a cookie', () => {
   const text = JSON.stringify(lines);
   for (const secret of [key, 'sid=abc', '"t"', '"p"']) expect(text).not.toContain(secret);
   expect(lines[0]).toMatchObject({ key: '[redacted]', headers: { 'x-api-key': '[redacted]', cookie: '[redacted]' } });
+});
+
+it('gives request lines a logger of their own, the same line shape, and none when quiet', () => {
+  expect(requestLogger(linesOf(true).logger)).toBeUndefined();
+  expect(requestLogger(undefined)).toBeUndefined();
+  const { logger, lines } = linesOf(false);
+  requestLogger(logger)!.info({ request_id: 'r-3', method: 'GET', path: '/external/listings', status: 200 });
+  logger.info({ key: 'svc_live_0123456789abcdefghijklmnopqrstuv' });
+  expect(lines[0]).toEqual({
+    level: 'info',
+    time: expect.stringMatching(/^\d{4}-\d\d-\d\dT.+Z$/),
+    request_id: 'r-3',
+    method: 'GET',
+    path: '/external/listings',
+    status: 200,
+  });
+  // The process's logger still redacts what other callers log.
+  expect(lines[1]).toMatchObject({ key: '[redacted]' });
 });

@@ -64,3 +64,12 @@ function flushQuietly(destination: { flushSync?: () => void }): void {
     // sonic-boom throws when its file descriptor is not ready yet, and then holds nothing.
   }
 }
+
+/**
+ * The request log's logger, or undefined when the level drops request lines. Its lines hold only fields the handler
+ * builds, the path already through the URL rules (redactSecrets), so it skips pino's redaction: with wildcard paths
+ * that doubles the cost of a line (about 9 against 4 µs on the bench machine), paid on every request.
+ */
+export function requestLogger(logger: Logger | undefined): Logger | undefined {
+  return logger?.isLevelEnabled('info') ? logger.child({}, { redact: { paths: [] } }) : undefined;
+}

@@ -20,6 +20,8 @@ export async function oneKeyScenarios(r: BenchRun, selected: (name: string) => b
   const ours = await start('ours');
   const logged = names.some((n) => n.includes('log')) ? await start('ours + request log', true) : undefined;
   const base = r.base === undefined ? undefined : await start('base', false, r.base);
+  // The request log's scenario compares with the base's request log on as well.
+  const baseLogged = base && logged ? await start('base + request log', true, r.base) : undefined;
   const list = { path: '/external/listings', headers: { 'x-api-key': key } };
   const etag = headerOf(await capture(ours.url + list.path, list.headers), 'etag')!;
   const requests: Record<string, BenchRequest> = {
@@ -43,7 +45,8 @@ export async function oneKeyScenarios(r: BenchRun, selected: (name: string) => b
     const { request, answer } = replayed[i]!;
     const diff = differences(answer, await capture(ceiling.url + request.path, request.headers));
     if (diff.length > 0) r.broken.push(`${name}: the ceiling answers otherwise than ours: ${diff.join('; ')}`);
-    const servers = [name.includes('log') ? logged! : ours, ceiling, ...(base ? [base] : [])];
+    const log = name.includes('log');
+    const servers = [log ? logged! : ours, ceiling, ...(base ? [log ? baseLogged! : base] : [])];
     const { sides, ratios, rounds } = await compare(servers, () => [request], r);
     for (const [s, rs] of rounds.entries())
       if (rs.some((x) => x.errorAnswers + x.socketErrors > 0)) r.broken.push(`${name}: ${servers[s]!.name} had errors`);

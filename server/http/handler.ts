@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { redactSecrets } from '../domain/keys.ts';
 import { REPO_ROOT } from '../repo.ts';
 import type { Db } from '../store/db.ts';
-import type { Logger } from '../logger.ts';
+import { requestLogger, type Logger } from '../logger.ts';
 import { facilityRevisions } from '../store/facilities.ts';
 import { Freshness, UNAVAILABLE_RETRY_AFTER_S } from '../freshness/freshness.ts';
 import { DETAILS, header, problem, type Answer, type RequestHandler, type RequestLike } from './transport/answer.ts';
@@ -94,7 +94,7 @@ export function createHandler(opts: HandlerOptions): Handler {
   const api = new ListingsApi(opts, { freshness, views });
   const router = new Router(routesOf(opts, { api, freshness, pages, clicks: { targets, refsOf, clicks } }));
   // Decided once: a quiet logger costs the hot path neither a clock read nor a call per request.
-  const requests = opts.logger?.isLevelEnabled('info') ? opts.logger : undefined;
+  const requests = requestLogger(opts.logger);
   const handler = ((req: RequestLike): Answer => {
     const started = requests ? performance.now() : 0;
     const ctx: ApiContext = { requestId: randomUUID(), keyId: undefined };
