@@ -1,5 +1,6 @@
 // The operator's public rental page, /rent/{facility}/{code}: the same Detail (and price) the API answers, as HTML,
 // with what the widget shows beyond price (rental-page-parts.ts) and the widget's JSON-LD for search engines.
+import { LRUCache } from 'lru-cache';
 import type { Facility } from '../../domain/facility.ts';
 import { bookingUrlOf, facilityInfoOf } from '../../domain/views.ts';
 import { formatArea, formatDimensions, formatDuration, formatMoney } from '../../../shared/format.ts';
@@ -90,18 +91,8 @@ export function notFoundPage(acceptLanguage: string | undefined): Answer {
   return pageAnswer(404, NOT_FOUND[acceptedLanguage(acceptLanguage) ?? 'en']);
 }
 
-/** Refusal pages by status and Retry-After: a client refused again and again costs no rendering. */
-const refusalBodies = new Map<string, Buffer>();
-
-/** A refusal for a person (an HTML page) and for a program (Retry-After), made once per status and wait. */
-function refusalPage(status: 429 | 503, retryAfter: number, title: string, text: string): Answer {
-  const key = `${status} ${retryAfter}`;
-  let body = refusalBodies.get(key);
-  if (!body) {
-    if (refusalBodies.size >= 64) refusalBodies.clear();
-    body = Buffer.from(page(title, html`<main class="rent"><h1>${title}</h1><p>${text}</p></main>`));
-    refusalBodies.set(key, body);
-  }
+/** A refusal for a person (an HTML page) and for a program (Retry-After). */
+function refusalPage(status: 429 | 503, retryAfter: number, body: Buffer): Answer {
   return {
     status,
     headers: {
@@ -114,29 +105,47 @@ function refusalPage(status: 429 | 503, retryAfter: number, title: string, text:
   };
 }
 
-/** Too many pages from one address. */
-export function tooManyPages(retryAfter: number): Answer {
-  return refusalPage(
-    429,
-    retryAfter,
-    'Too many requests',
-    `Too many pages were requested from your address. Please try again in ${retryAfter} seconds.`,
-  );
-}
+const refusalBody = (title: string, text: string) =>
+  Buffer.from(page(title, html`<main class="rent"><h1>${title}</h1><p>${text}</p></main>`));
+
+const BUSY = refusalBody('Busy', 'Many pages are being requested right now. Please try again in a moment.');
 
 /** More pages to render than the server's budget allows this second, from all clients together. */
 export function busyPage(): Answer {
-  return refusalPage(503, 1, 'Busy', 'Many pages are being requested right now. Please try again in a moment.');
+  return refusalPage(503, 1, BUSY);
 }
 
-/** The database that confirms the page's data is unreachable: the renter is asked to come back shortly. */
-export function unavailablePage(retryAfter: number): Answer {
-  return refusalPage(
-    503,
-    retryAfter,
-    'Temporarily unavailable',
-    `Prices and free units cannot be confirmed right now. Please try again in ${retryAfter} seconds.`,
-  );
+/** Refusal pages by status and Retry-After, each rendered once: a client refused again and again costs no rendering. */
+export class RefusalPages {
+  /** A limit refuses with a few Retry-After values (up to its refill time): 64 holds them. (Tests read it.) */
+  readonly bodies = new LRUCache<string, Buffer>({ max: 64 });
+
+  /** Too many pages from one address. */
+  tooMany(retryAfter: number): Answer {
+    return this.refusal(
+      429,
+      retryAfter,
+      'Too many requests',
+      `Too many pages were requested from your address. Please try again in ${retryAfter} seconds.`,
+    );
+  }
+
+  /** The database that confirms the page's data is unreachable: the renter is asked to come back shortly. */
+  unavailable(retryAfter: number): Answer {
+    return this.refusal(
+      503,
+      retryAfter,
+      'Temporarily unavailable',
+      `Prices and free units cannot be confirmed right now. Please try again in ${retryAfter} seconds.`,
+    );
+  }
+
+  private refusal(status: 429 | 503, retryAfter: number, title: string, text: string): Answer {
+    const key = `${status} ${retryAfter}`;
+    let body = this.bodies.get(key);
+    if (body === undefined) this.bodies.set(key, (body = refusalBody(title, text)));
+    return refusalPage(status, retryAfter, body);
+  }
 }
 
 function renderListing(d: Detail, facility: Facility, s: Speech): string {
