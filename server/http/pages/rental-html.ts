@@ -16,10 +16,10 @@ import { selfStorageOf } from '../../../shared/structured-data.ts';
 import { DAYS, type Detail, type Hours, type MoveInPart, type Price } from '../../../shared/listing.ts';
 import { cheapestPlan } from '../../../shared/move-in.ts';
 import { fill, Html, html, jsonForScript, page } from './html.ts';
-import { dateIn, dayName, pluralIn, say, type Speech } from './rental-texts.ts';
+import { dayName, pluralIn, say, type DateFormats, type Speech } from './rental-texts.ts';
 
 /** The page of one listing, made from that listing alone: the very Detail the API answers. */
-export function renderListing(d: Detail, facility: Facility, s: Speech): string {
+export function renderListing(d: Detail, facility: Facility, s: Speech, dates: DateFormats): string {
   const { t, language } = s;
   const facilityName = facility.name;
   const { price } = d;
@@ -50,7 +50,7 @@ ${featuresPart(d, s)}
   <dt>${t.notice}</dt><dd data-field="notice_period">${formatDuration(d.notice_period, language)}</dd>
   ${termFacts(d, s)}
 </dl>
-${promotionsPart(d, facility, s)}
+${promotionsPart(d, facility, s, dates)}
 ${schedulePart(d, s)}
 ${moveInPart(d, s)}
 ${protectionPart(d, s)}
@@ -155,7 +155,7 @@ function priceLine(d: Detail, s: Speech): Html {
 }
 
 /** Every active promotion: its title, its price per period, its periods, terms and window. */
-function promotionsPart(d: Detail, f: Facility, s: Speech): Html | '' {
+function promotionsPart(d: Detail, f: Facility, s: Speech, dates: DateFormats): Html | '' {
   if (d.promotions.length === 0) return '';
   const lower = (h: Html) => (s.language === 'en' ? new Html(h.text.toLowerCase()) : h);
   return html`<section class="promotions"><h2>${s.t.promotions}</h2><ul>${d.promotions.map(
@@ -164,7 +164,7 @@ function promotionsPart(d: Detail, f: Facility, s: Speech): Html | '' {
         title: html`<strong>${p.title}</strong>`,
         price: perPeriod(p.price, s),
         periods: lower(periodsText(d.price.period, p.from_period, p.to_period, s)),
-      })}${p.ends_at ? fill(s.t.until, { date: html`<time datetime="${p.ends_at}">${dateIn(p.ends_at, s.language, f.timezone)}</time>` }) : ''}.${p.new_tenants_only ? s.t.newTenants : ''}${p.terms ? html` <span class="terms">${p.terms}</span>` : ''}</li>`,
+      })}${p.ends_at ? fill(s.t.until, { date: html`<time datetime="${p.ends_at}">${dates.dateIn(p.ends_at, s.language, f.timezone)}</time>` }) : ''}.${p.new_tenants_only ? s.t.newTenants : ''}${p.terms ? html` <span class="terms">${p.terms}</span>` : ''}</li>`,
   )}</ul></section>`;
 }
 

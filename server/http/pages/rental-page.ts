@@ -6,7 +6,7 @@ import type { Detail } from '../../../shared/listing.ts';
 import type { PageCache } from '../views/page-cache.ts';
 import { heldBack, type Answer } from '../transport/answer.ts';
 import { html, HTML_SECURITY_HEADERS, page } from './html.ts';
-import { speechIn } from './rental-texts.ts';
+import { DateFormats, speechIn } from './rental-texts.ts';
 import { acceptedLanguage, LANGUAGES, placeLanguage, type Language } from '../../../shared/languages.ts';
 import { renderListing } from './rental-html.ts';
 
@@ -14,26 +14,6 @@ export const RENT_PREFIX = '/rent/';
 
 /** The facility's own language: the page's when the visitor asks for none we speak. */
 const facilityLanguage = (f: Facility) => placeLanguage(f.address?.country, f.currency);
-
-/**
- * The page of one listing, made from that listing alone (the very Detail the API answers) and kept by the page cache.
- * A page not kept needs a store read and a render, which `mayRender()` grants or refuses (the server's budget for all
- * clients together); refused, the client is told to come back in a second, and told a second later.
- */
-export function rentalPage(
-  pages: PageCache,
-  path: string,
-  acceptLanguage: string | undefined,
-  mayRender?: () => boolean,
-): Answer {
-  const listing = listingOfPath(path, RENT_PREFIX);
-  // One kept page per language asked for, and one for "none we speak", which is in the facility's language.
-  const asked = acceptedLanguage(acceptLanguage);
-  const render = (d: Detail, f: Facility) => renderListing(d, f, speechIn(asked ?? facilityLanguage(f)));
-  const page = listing && pages.pageOf(listing.facilityId, listing.code, render, mayRender, asked ?? '');
-  if (page === 'busy') return heldBack(busyPage(), BUSY_HOLD_MS);
-  return page ? pageAnswer(200, page) : notFoundPage(acceptLanguage);
-}
 
 /** The facility and code a `/rent/` or `/go/` path names, decoded; undefined for any other shape. */
 export function listingOfPath(path: string, prefix: string): { facilityId: string; code: string } | undefined {
@@ -103,10 +83,31 @@ export function busyPage(): Answer {
   return refusalPage(503, 1, BUSY);
 }
 
-/** Refusal pages by status and Retry-After, each rendered once: a client refused again and again costs no rendering. */
-export class RefusalPages {
-  /** A limit refuses with a few Retry-After values (up to its refill time): 64 holds them. (Tests read it.) */
-  readonly bodies = new LRUCache<string, Buffer>({ max: 64 });
+/** The rental pages a server answers, with what they are made from kept: the page cache, date formats and refusals. */
+export class RentalPages {
+  /**
+   * Refusal pages by status and Retry-After, each rendered once: a client refused again and again costs no rendering.
+   * A limit refuses with a few Retry-After values (up to its refill time): 64 holds them. (Tests read it.)
+   */
+  readonly refusals = new LRUCache<string, Buffer>({ max: 64 });
+  private readonly dates = new DateFormats();
+
+  constructor(private readonly pages: PageCache) {}
+
+  /**
+   * The page of one listing, made from that listing alone (the very Detail the API answers) and kept by the page
+   * cache. A page not kept needs a store read and a render, which `mayRender()` grants or refuses (the server's budget
+   * for all clients together); refused, the client is told to come back in a second, and told a second later.
+   */
+  page(path: string, acceptLanguage: string | undefined, mayRender?: () => boolean): Answer {
+    const listing = listingOfPath(path, RENT_PREFIX);
+    // One kept page per language asked for, and one for "none we speak", which is in the facility's language.
+    const asked = acceptedLanguage(acceptLanguage);
+    const render = (d: Detail, f: Facility) => renderListing(d, f, speechIn(asked ?? facilityLanguage(f)), this.dates);
+    const page = listing && this.pages.pageOf(listing.facilityId, listing.code, render, mayRender, asked ?? '');
+    if (page === 'busy') return heldBack(busyPage(), BUSY_HOLD_MS);
+    return page ? pageAnswer(200, page) : notFoundPage(acceptLanguage);
+  }
 
   /** Too many pages from one address. */
   tooMany(retryAfter: number): Answer {
@@ -130,8 +131,8 @@ export class RefusalPages {
 
   private refusal(status: 429 | 503, retryAfter: number, title: string, text: string): Answer {
     const key = `${status} ${retryAfter}`;
-    let body = this.bodies.get(key);
-    if (body === undefined) this.bodies.set(key, (body = refusalBody(title, text)));
+    let body = this.refusals.get(key);
+    if (body === undefined) this.refusals.set(key, (body = refusalBody(title, text)));
     return refusalPage(status, retryAfter, body);
   }
 }
