@@ -1,30 +1,19 @@
 // Key verification's memos: refused keys remembered within their caps, the ones asked for again kept, and the 429s
 // of failed authentication built once per Retry-After.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { demoDb, issueKey, tempDir } from '../../../test/helpers/fixture.ts';
-import type { Db } from '../../store/db.ts';
+import { expect, it } from 'vitest';
+import { issueKey } from '../../../test/helpers/fixture.ts';
+import { useDemoDb } from '../../../test/helpers/setup.ts';
 import { revokeKey } from '../../store/keys.ts';
 import { AuthRefusals, KeyVerifier } from './auth.ts';
 
-let db: Db;
-let cleanup: () => void;
-
-beforeAll(() => {
-  let dir: string;
-  ({ dir, cleanup } = tempDir());
-  db = demoDb(dir).db;
-});
-afterAll(() => {
-  db.close();
-  cleanup();
-});
+const demo = useDemoDb();
 
 const unknownKey = (i: number) => `svc_live_${i.toString(36).padStart(32, 'Z')}`;
 
 it('a flood of guessed keys keeps 16,384 unknown keys, the one guessed again among them, and a revoked key', () => {
-  const verifier = new KeyVerifier(db, 'svc');
-  const revoked = issueKey(db, 'wro-1');
-  revokeKey(db, revoked.id);
+  const verifier = new KeyVerifier(demo.db, 'svc');
+  const revoked = issueKey(demo.db, 'wro-1');
+  revokeKey(demo.db, revoked.id);
   expect(verifier.verify(revoked.key)).toMatchObject({ ok: false, reason: 'revoked_api_key' });
   const again = unknownKey(-1 >>> 0);
   expect(verifier.verify(again)).toMatchObject({ ok: false, reason: 'invalid_api_key' });

@@ -1,27 +1,15 @@
 // The rental pages' memos: refusals (a person's page and a program's Retry-After) and date formats, each made once
 // and kept within a cap, the ones in use among them.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { demoDb, tempDir } from '../../../test/helpers/fixture.ts';
-import type { Db } from '../../store/db.ts';
+import { expect, it } from 'vitest';
+import { useDemoDb } from '../../../test/helpers/setup.ts';
 import { PageCache } from '../views/page-cache.ts';
 import { busyPage, RentalPages } from './rental-page.ts';
 import { DateFormats } from './rental-texts.ts';
 
-let db: Db;
-let cleanup: () => void;
-
-beforeAll(() => {
-  let dir: string;
-  ({ dir, cleanup } = tempDir());
-  db = demoDb(dir).db;
-});
-afterAll(() => {
-  db.close();
-  cleanup();
-});
+const demo = useDemoDb();
 
 it('says when to come back, in the page and in Retry-After, and never lets a page be stored', () => {
-  const rental = new RentalPages(new PageCache(db, 'http://127.0.0.1:8787'));
+  const rental = new RentalPages(new PageCache(demo.db, 'http://127.0.0.1:8787'));
   const tooMany = rental.tooMany(7);
   expect(tooMany.status).toBe(429);
   expect(tooMany.headers).toMatchObject({ 'retry-after': '7', 'cache-control': 'no-store' });
@@ -31,7 +19,7 @@ it('says when to come back, in the page and in Retry-After, and never lets a pag
 });
 
 it('a flood of distinct waits keeps 64 refusal pages, the one in use among them', () => {
-  const rental = new RentalPages(new PageCache(db, 'http://127.0.0.1:8787'));
+  const rental = new RentalPages(new PageCache(demo.db, 'http://127.0.0.1:8787'));
   const used = rental.tooMany(1).body;
   for (let s = 2; s < 300; s++) {
     rental.unavailable(s);
