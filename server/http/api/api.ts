@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { effectiveLimitOf } from '../../domain/keys.ts';
 import type { Db } from '../../store/db.ts';
 import { keysDigest } from '../../store/keys.ts';
-import { LRUCache } from 'lru-cache';
+import { memo } from '../memo.ts';
 import {
   DETAILS,
   heldBack,
@@ -105,7 +105,7 @@ export class ListingsApi {
   private readonly keyLimiter = new RateLimiter('key');
   private readonly authLimiter = new RateLimiter('auth');
   /** Accepted keys by the key as presented (the verifier keeps only refusals), dropped when any key changes. */
-  readonly accepted = new LRUCache<string, KeyProfile>({ max: MAX_KNOWN_KEYS });
+  readonly accepted = memo<string, KeyProfile>(MAX_KNOWN_KEYS);
   private readonly problems = new ProblemBodies();
   private readonly authRefusals = new AuthRefusals();
   private readonly codings = new Codings();

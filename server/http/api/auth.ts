@@ -1,5 +1,5 @@
 // Key verification for the API, remembering refused keys until any write, so a revoke holds from the next request.
-import { LRUCache } from 'lru-cache';
+import { memo } from '../memo.ts';
 import { keyPattern } from '../../domain/keys.ts';
 import { DETAILS, problem, type Answer, type Headers } from '../transport/answer.ts';
 import { CORS_HEADERS } from '../transport/cors.ts';
@@ -19,13 +19,13 @@ const MAX_UNKNOWN = 16_384;
  */
 export class KeyVerifier {
   /** Revoked keys, so that a client repeating one costs a lookup. (Tests read both.) */
-  readonly revoked = new LRUCache<string, Verification>({ max: MAX_KNOWN_KEYS });
+  readonly revoked = memo<string, Verification>(MAX_KNOWN_KEYS);
   /**
    * Well-formed keys the store does not know, so that a client repeating one costs a lookup instead of a SHA-256
    * and a query. Bounded, and dropped with the cache on any write, so a key created by another process is known from its
    * next request.
    */
-  readonly unknown = new LRUCache<string, Verification>({ max: MAX_UNKNOWN });
+  readonly unknown = memo<string, Verification>(MAX_UNKNOWN);
   private readonly pattern: RegExp;
 
   constructor(
@@ -80,7 +80,7 @@ function refusalOf(answer: Answer): Refusal {
 /** The 429s for a client address past its failed-authentication limit, each built once: they differ only by Retry-After. */
 export class AuthRefusals {
   /** A limit refuses with a few Retry-After values (up to its refill time): 64 holds them. (Tests read it.) */
-  readonly kept = new LRUCache<number, Refusal>({ max: 64 });
+  readonly kept = memo<number, Refusal>(64);
 
   of(retryAfter: number): Refusal {
     let refusal = this.kept.get(retryAfter);

@@ -1,6 +1,6 @@
 // Token buckets: one per key (its own or the default limit) and one per client address for failed authentication.
 import { performance } from 'node:perf_hooks';
-import { LRUCache } from 'lru-cache';
+import { memo } from '../memo.ts';
 import type { Headers } from '../transport/answer.ts';
 
 export interface Limit {
@@ -32,9 +32,9 @@ const MAX_TEXTS = 16_384;
 
 export class RateLimiter {
   /** Buckets by client, the least recently seen out first: a flood of new clients cannot refill one being limited. */
-  readonly buckets = new LRUCache<string, Bucket>({ max: MAX_BUCKETS });
+  readonly buckets = memo<string, Bucket>(MAX_BUCKETS);
   /** RateLimit values by remaining and seconds, the least recently answered out first. (Tests read both memos.) */
-  readonly texts = new LRUCache<number, string>({ max: MAX_TEXTS });
+  readonly texts = memo<number, string>(MAX_TEXTS);
 
   constructor(
     private readonly name: string,

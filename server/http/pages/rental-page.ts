@@ -1,6 +1,6 @@
 // The operator's public rental page, /rent/{facility}/{code}, as the server answers it: the kept page in the language
 // asked for (its HTML: rental-html.ts), the unknown unit's page, and the refusals a person can read.
-import { LRUCache } from 'lru-cache';
+import { memo } from '../memo.ts';
 import type { Facility } from '../../domain/facility.ts';
 import type { Detail } from '../../../shared/listing.ts';
 import type { PageCache } from '../views/page-cache.ts';
@@ -89,7 +89,7 @@ export class RentalPages {
    * Refusal pages by status and Retry-After, each rendered once: a client refused again and again costs no rendering.
    * A limit refuses with a few Retry-After values (up to its refill time): 64 holds them. (Tests read it.)
    */
-  readonly refusals = new LRUCache<string, Buffer>({ max: 64 });
+  readonly refusals = memo<string, Buffer>(64);
   private readonly dates = new DateFormats();
 
   constructor(private readonly pages: PageCache) {}

@@ -1,5 +1,5 @@
 // What a handler returns: status, headers and body, without a socket. server.ts writes it out.
-import { LRUCache } from 'lru-cache';
+import { memo } from '../memo.ts';
 import type { ProblemCode } from '../../../shared/listing.ts';
 
 /** Header names in lower case; values are text, as node:http writes them. */
@@ -117,7 +117,7 @@ const problemHeaders = (headers: Readonly<Headers>): Headers => ({
 /** Problem bodies made recently, by code and detail: a client hammering a wrong key gets the same few over and over. */
 export class ProblemBodies {
   /** A refused client sees a few details (its Retry-After, its query's fault): 256 covers them and bounds the rest. (Tests read it.) */
-  readonly recent = new LRUCache<string, string>({ max: 256 });
+  readonly recent = memo<string, string>(256);
 
   /** problem(), its body made once while it is asked for. */
   answer(code: ProblemCode, detail: string, headers: Readonly<Headers> = {}): Answer {

@@ -1,5 +1,5 @@
 // Content codings (RFC 9110 8.4, 12.5.3): which one a request accepts, and bodies compressed once for all requests.
-import { LRUCache } from 'lru-cache';
+import { memo } from '../memo.ts';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, type BrotliOptions } from 'node:zlib';
 
 export type Coding = 'br' | 'gzip';
@@ -90,7 +90,7 @@ export function codingOf(acceptEncoding: string | undefined): Coding | null {
 /** codingOf() of the Accept-Encoding values seen recently: a browser sends the same one every time. */
 export class Codings {
   /** Clients send a handful of distinct values; 64 keeps them all, and odd values cannot grow memory. (Tests read it.) */
-  readonly chosen = new LRUCache<string, Coding | 'identity'>({ max: 64 });
+  readonly chosen = memo<string, Coding | 'identity'>(64);
 
   of(acceptEncoding: string | undefined): Coding | null {
     if (acceptEncoding === undefined || acceptEncoding === '') return null;

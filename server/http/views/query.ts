@@ -1,6 +1,6 @@
 // The list endpoint's query parameters, validated with zod; unknown parameters are ignored. The same schema writes
 // the parameters of the OpenAPI document (names, patterns, enums, descriptions), so the two cannot drift.
-import { LRUCache } from 'lru-cache';
+import { memo } from '../memo.ts';
 import { z } from 'zod';
 import { SORT_KEYS } from '../../../shared/sort.ts';
 import { FEATURES, UNIT_TYPES } from '../../../shared/listing.ts';
@@ -71,7 +71,7 @@ export function parseListQuery(search: string): Parsed {
 /** Query strings parsed recently: clients repeat a few filters, each then costs a lookup, not a parse. */
 export class ListQueries {
   /** A client's cycle of filters is tens of strings; 4,096 holds many clients' and bounds ever new ones. (Tests read it.) */
-  readonly parsed = new LRUCache<string, { result: Parsed }>({ max: 4096 });
+  readonly parsed = memo<string, { result: Parsed }>(4096);
 
   /** parseListQuery(), its result shared by every request with this string. */
   parse(search: string): Parsed {

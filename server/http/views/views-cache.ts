@@ -4,6 +4,7 @@
 // promotion starts or ends are dropped at that instant: answers and ETags change then, on a running server.
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { memo } from '../memo.ts';
 import { detailOf } from '../../domain/views.ts';
 import type { Db } from '../../store/db.ts';
 import { facilityRevisions } from '../../store/facilities.ts';
@@ -63,7 +64,7 @@ export class ViewsCache {
    * Ids the store had no served facility for, until the next data change: a key whose facility is not served costs a
    * lookup when asked again, not a store read. The least recently asked out first. (Tests read it.)
    */
-  readonly missing = new LRUCache<string, true>({ max: MAX_MISSING });
+  readonly missing = memo<string, true>(MAX_MISSING);
   private revisions: ReadonlyMap<string, number> | undefined;
   /** The earliest instant any kept views stop holding (a promotion starts or ends); Infinity when none will. */
   private nextExpiry = Infinity;
