@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { applyImport } from '../server/store/facilities.ts';
 import { parseImport } from '../server/domain/import.ts';
 import { PageCache } from '../server/http/views/page-cache.ts';
-import { rentalPage } from '../server/http/pages/rental-page.ts';
+import { RentalPages } from '../server/http/pages/rental-page.ts';
 import { speechIn } from '../server/http/pages/rental-texts.ts';
 import { LANGUAGES, type Language } from '../shared/languages.ts';
 import { demoJson } from './helpers/fixture.ts';
@@ -140,7 +140,8 @@ describe('the page cache with three languages', () => {
       .facilities.find((f) => f.id === 'wro-1')!
       .listings.filter((l: { active: boolean }) => l.active)
       .map((l: { code: string }) => l.code as string);
-    const page = (code: string, language: string) => rentalPage(pages, `/rent/wro-1/${code}`, language);
+    const rental = new RentalPages(pages);
+    const page = (code: string, language: string) => rental.page(`/rent/wro-1/${code}`, language);
     const first = page(codes[0]!, 'de');
     const reads = pages.reads;
     expect(page(codes[0]!, 'de').body).toBe(first.body); // the kept bytes themselves
@@ -160,8 +161,9 @@ describe('the page cache with three languages', () => {
 
   it('reads an unknown code once, whatever the language asked', () => {
     const pages = new PageCache(demo.db, 'http://127.0.0.1:8787');
+    const rental = new RentalPages(pages);
     for (const language of [...LANGUAGES, undefined])
-      expect(rentalPage(pages, '/rent/wro-1/NOPE', language).status).toBe(404);
+      expect(rental.page('/rent/wro-1/NOPE', language).status).toBe(404);
     expect(pages.reads).toBe(1);
   });
 });

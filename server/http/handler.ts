@@ -15,7 +15,7 @@ import { openApiDocument } from './api/openapi.ts';
 import { RateLimiter, type Limit } from './api/rate-limit.ts';
 import { html, HTML_SECURITY_HEADERS, page } from './pages/html.ts';
 import { DocsPage, REDOC_PATH } from './pages/docs.ts';
-import { rentalPage, RENT_PREFIX, tooManyPages, unavailablePage } from './pages/rental-page.ts';
+import { RentalPages, RENT_PREFIX } from './pages/rental-page.ts';
 import { StaticBody, StaticFiles } from './pages/static-files.ts';
 import { healthOf } from './pages/health.ts';
 import { clickAnswer, type ClickParts } from './pages/click-url.ts';
@@ -146,18 +146,19 @@ function routesOf(opts: HandlerOptions, { api, freshness, pages, clicks }: Parts
   const renderLimiter = new RateLimiter('render');
   const renderLimit = opts.pageRenderLimit ?? DEFAULT_PAGE_RENDER_LIMIT;
   const mayRender = () => renderLimiter.take('', renderLimit).ok;
+  const rentalPages = new RentalPages(pages);
   const rental: Read = (req, path) => {
     const limit = pageLimiter.take(req.remoteAddress, pageLimit);
-    if (!limit.ok) return api.refused(limit, tooManyPages(limit.retryAfter));
+    if (!limit.ok) return api.refused(limit, rentalPages.tooMany(limit.retryAfter));
     // Data that cannot be confirmed is refused as the API refuses it, as a page a renter can read.
-    if (!freshness.check()) return unavailablePage(UNAVAILABLE_RETRY_AFTER_S);
-    return rentalPage(pages, path, header(req, 'accept-language'), mayRender);
+    if (!freshness.check()) return rentalPages.unavailable(UNAVAILABLE_RETRY_AFTER_S);
+    return rentalPages.page(path, header(req, 'accept-language'), mayRender);
   };
   // Clicks share the rental pages' limits: both need no key, and a rent link is a page a person opens.
   const click: Read = (req, path, search) => {
     const limit = pageLimiter.take(req.remoteAddress, pageLimit);
-    if (!limit.ok) return api.refused(limit, tooManyPages(limit.retryAfter));
-    if (!freshness.check()) return unavailablePage(UNAVAILABLE_RETRY_AFTER_S);
+    if (!limit.ok) return api.refused(limit, rentalPages.tooMany(limit.retryAfter));
+    if (!freshness.check()) return rentalPages.unavailable(UNAVAILABLE_RETRY_AFTER_S);
     return clickAnswer(clicks, req, path, search, mayRender);
   };
   const listings: Read = (req, path, search, ctx) => api.handle(req, path, search, ctx);

@@ -3,22 +3,24 @@ import { performance } from 'node:perf_hooks';
 import { effectiveLimitOf } from '../../domain/keys.ts';
 import type { Db } from '../../store/db.ts';
 import { keysDigest } from '../../store/keys.ts';
+import { memo } from '../memo.ts';
 import {
   DETAILS,
   heldBack,
-  problem,
   header,
+  problem,
+  ProblemBodies,
   type Answer,
   type Headers,
   type RequestLike,
 } from '../transport/answer.ts';
-import { authRefusal, KeyVerifier, MAX_KNOWN_KEYS, REFUSALS, type KeyInfo } from './auth.ts';
+import { AuthRefusals, KeyVerifier, MAX_KNOWN_KEYS, REFUSALS, type KeyInfo } from './auth.ts';
 import { etagMatches } from '../transport/etag.ts';
 import { allowedOriginFor, CORS_HEADERS, corsHeadersFor } from '../transport/cors.ts';
-import { codingFor } from '../transport/encoding.ts';
+import { Codings } from '../transport/encoding.ts';
 import { UNAVAILABLE_RETRY_AFTER_S, type Freshness } from '../../freshness/freshness.ts';
 import { LastUse, useSlotOf, type UseSlot } from './last-use.ts';
-import { parseListQuery } from '../views/query.ts';
+import { ListQueries } from '../views/query.ts';
 import { RateLimiter, type Bucket, type Decision, type Limit } from './rate-limit.ts';
 import { codedBody, type Variant } from '../views/facility-views.ts';
 import type { ViewsCache } from '../views/views-cache.ts';
@@ -103,7 +105,11 @@ export class ListingsApi {
   private readonly keyLimiter = new RateLimiter('key');
   private readonly authLimiter = new RateLimiter('auth');
   /** Accepted keys by the key as presented (the verifier keeps only refusals), dropped when any key changes. */
-  private readonly accepted = new Map<string, KeyProfile>();
+  readonly accepted = memo<string, KeyProfile>(MAX_KNOWN_KEYS);
+  private readonly problems = new ProblemBodies();
+  private readonly authRefusals = new AuthRefusals();
+  private readonly codings = new Codings();
+  private readonly queries = new ListQueries();
   /** Inside batch(): the clock reading that serves the whole batch. */
   private batchNow: number | undefined;
 
@@ -142,7 +148,7 @@ export class ListingsApi {
   /** A GET or HEAD of the list or of a listing (the router answers the other methods). */
   handle(req: RequestLike, path: string, search: string, ctx: ApiContext): Answer {
     if (!this.freshness.check())
-      return problem(
+      return this.problems.answer(
         'database_unavailable',
         DETAILS.database_unavailable(UNAVAILABLE_RETRY_AFTER_S),
         UNAVAILABLE_HEADERS,
@@ -155,7 +161,6 @@ export class ListingsApi {
       const v = this.keys.verify(presented);
       if (!v.ok) return this.refuseKey(req, v.reason);
       profile = this.profileOf(v.key, now);
-      if (this.accepted.size >= MAX_KNOWN_KEYS) this.accepted.clear();
       this.accepted.set(presented!, profile);
     }
     const { key } = profile;
@@ -164,14 +169,14 @@ export class ListingsApi {
     let cors = profile.cors;
     if (origin !== undefined && profile.byOrigin.size > 0) {
       const allowed = profile.byOrigin.get(origin);
-      if (!allowed) return problem('origin_not_allowed', DETAILS.origin_not_allowed(), cors.headers);
+      if (!allowed) return this.problems.answer('origin_not_allowed', DETAILS.origin_not_allowed(), cors.headers);
       cors = allowed;
     }
     const limit = this.keyLimiter.takeFrom(profile.bucket, profile.limit, now / 1000);
     if (!limit.ok)
       return this.refused(
         limit,
-        problem('rate_limited', DETAILS.rate_limited(limit.retryAfter), {
+        this.problems.answer('rate_limited', DETAILS.rate_limited(limit.retryAfter), {
           ...this.errorHeaders(cors, profile, limit),
           'retry-after': String(limit.retryAfter),
         }),
@@ -181,11 +186,11 @@ export class ListingsApi {
     const acceptEncoding = header(req, 'accept-encoding');
     let variant: Variant | undefined;
     if (path === API_PREFIX) {
-      const query = parseListQuery(search);
+      const query = this.queries.parse(search);
       if (typeof query === 'string')
-        return problem('invalid_parameter', query, this.errorHeaders(cors, profile, limit));
+        return this.problems.answer('invalid_parameter', query, this.errorHeaders(cors, profile, limit));
       if (views) {
-        const made = this.views.listVariant(views, query, codingFor(acceptEncoding));
+        const made = this.views.listVariant(views, query, this.codings.of(acceptEncoding));
         // A list cut anew costs a pass over the facility: a token per LISTINGS_PER_TOKEN listings beyond the first.
         if (made.scanned > LISTINGS_PER_TOKEN)
           this.keyLimiter.charge(profile.bucket, Math.floor(made.scanned / LISTINGS_PER_TOKEN));
@@ -194,9 +199,10 @@ export class ListingsApi {
       }
     } else {
       const body = views && this.views.detailBody(views, path.slice(API_PREFIX_SLASH.length));
-      variant = body && codedBody(body, codingFor(acceptEncoding));
+      variant = body && codedBody(body, this.codings.of(acceptEncoding));
     }
-    if (!variant) return problem('not_found', DETAILS.not_found(), this.errorHeaders(cors, profile, limit));
+    if (!variant)
+      return this.problems.answer('not_found', DETAILS.not_found(), this.errorHeaders(cors, profile, limit));
     return this.bodyAnswer(variant, req, cors, profile, limit, ctx);
   }
 
@@ -258,7 +264,7 @@ export class ListingsApi {
     // Failed authentication is limited per client address, so keys cannot be guessed at speed.
     const limit = this.authLimiter.take(req.remoteAddress, this.opts.authFailureLimit);
     // The same few bytes for every refused key, and for every address refused with the same Retry-After: built once.
-    const refusal = limit.ok ? REFUSALS[reason] : authRefusal(limit.retryAfter);
+    const refusal = limit.ok ? REFUSALS[reason] : this.authRefusals.of(limit.retryAfter);
     const answer: Answer = { status: refusal.status, headers: { ...refusal.headers }, body: refusal.body };
     return limit.ok ? answer : this.refused(limit, answer);
   }

@@ -1,4 +1,5 @@
 // Key verification for the API, remembering refused keys until any write, so a revoke holds from the next request.
+import { memo } from '../memo.ts';
 import { keyPattern } from '../../domain/keys.ts';
 import { DETAILS, problem, type Answer, type Headers } from '../transport/answer.ts';
 import { CORS_HEADERS } from '../transport/cors.ts';
@@ -7,7 +8,7 @@ import { verifyKey, type KeyInfo, type Verification } from '../../store/keys.ts'
 
 /** Revoked keys remembered here, and accepted keys by the API with their profiles: at most this many each. */
 export const MAX_KNOWN_KEYS = 10_000;
-/** Unknown keys remembered, oldest out first: bounded, so guessing keys at speed cannot grow memory. */
+/** Unknown keys remembered, least recently asked out first: bounded, so guessing keys at speed cannot grow memory. */
 const MAX_UNKNOWN = 16_384;
 
 /**
@@ -17,14 +18,14 @@ const MAX_UNKNOWN = 16_384;
  * the store keeps digests alone.
  */
 export class KeyVerifier {
-  /** Revoked keys, so that a client repeating one costs a Map lookup. */
-  private readonly revoked = new Map<string, Verification>();
+  /** Revoked keys, so that a client repeating one costs a lookup. (Tests read both.) */
+  readonly revoked = memo<string, Verification>(MAX_KNOWN_KEYS);
   /**
-   * Well-formed keys the store does not know, so that a client repeating one costs a Map lookup instead of a SHA-256
+   * Well-formed keys the store does not know, so that a client repeating one costs a lookup instead of a SHA-256
    * and a query. Bounded, and dropped with the cache on any write, so a key created by another process is known from its
    * next request.
    */
-  private readonly unknown = new Map<string, Verification>();
+  readonly unknown = memo<string, Verification>(MAX_UNKNOWN);
   private readonly pattern: RegExp;
 
   constructor(
@@ -46,14 +47,8 @@ export class KeyVerifier {
     if (!this.pattern.test(presented)) return { ok: false, reason: 'invalid_api_key' };
     const result = verifyKey(this.db, presented, this.prefix);
     if (result.ok) return result;
-    // Guessed keys go only into the small bounded map, so they cannot grow memory.
-    if (result.reason === 'revoked_api_key') {
-      if (this.revoked.size >= MAX_KNOWN_KEYS) this.revoked.clear();
-      this.revoked.set(presented, result);
-    } else {
-      if (this.unknown.size >= MAX_UNKNOWN) this.unknown.delete(this.unknown.keys().next().value!);
-      this.unknown.set(presented, result);
-    }
+    // Guessed keys go only into the bounded memo of unknown keys, so they cannot grow memory.
+    (result.reason === 'revoked_api_key' ? this.revoked : this.unknown).set(presented, result);
     return result;
   }
 }
@@ -82,21 +77,22 @@ function refusalOf(answer: Answer): Refusal {
   return { status: answer.status, headers: Object.freeze(answer.headers), body: Buffer.from(answer.body as string) };
 }
 
-/** The failed-authentication 429s by their Retry-After, each built once: they differ only by that number. */
-const authRefusals = new Map<number, Refusal>();
+/** The 429s for a client address past its failed-authentication limit, each built once: they differ only by Retry-After. */
+export class AuthRefusals {
+  /** A limit refuses with a few Retry-After values (up to its refill time): 64 holds them. (Tests read it.) */
+  readonly kept = memo<number, Refusal>(64);
 
-/** The 429 for a client address past its failed-authentication limit. */
-export function authRefusal(retryAfter: number): Refusal {
-  let refusal = authRefusals.get(retryAfter);
-  if (refusal === undefined) {
-    refusal = refusalOf(
-      problem('rate_limited', `Too many failed authentications; retry in ${retryAfter} s.`, {
-        ...CORS_HEADERS,
-        'retry-after': String(retryAfter),
-      }),
-    );
-    if (authRefusals.size >= 64) authRefusals.clear();
-    authRefusals.set(retryAfter, refusal);
+  of(retryAfter: number): Refusal {
+    let refusal = this.kept.get(retryAfter);
+    if (refusal === undefined) {
+      refusal = refusalOf(
+        problem('rate_limited', `Too many failed authentications; retry in ${retryAfter} s.`, {
+          ...CORS_HEADERS,
+          'retry-after': String(retryAfter),
+        }),
+      );
+      this.kept.set(retryAfter, refusal);
+    }
+    return refusal;
   }
-  return refusal;
 }

@@ -57,3 +57,27 @@ it('RateLimit counts down per request and names its limiter, also when kept text
   t += 10;
   expect(keys.take('a', limit).rateLimit).toBe('"key";r=4;t=1');
 });
+
+it('a flood of new addresses keeps 100,000 buckets and never refills a limited client that keeps sending', () => {
+  const t = 0;
+  const limiter = new RateLimiter('auth', () => t);
+  for (let i = 0; i < limit.burst; i++) expect(limiter.take('guesser', limit).ok).toBe(true);
+  for (let i = 0; i < 120_000; i++) {
+    limiter.take(`10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, limit);
+    if (i % 10_000 === 0) expect(limiter.take('guesser', limit).ok, `after ${i} new addresses`).toBe(false);
+  }
+  expect(limiter.buckets.size).toBe(100_000);
+  expect(limiter.take('guesser', limit).ok).toBe(false);
+  // The first address of the flood, seen once and never again, is the one forgotten.
+  expect(limiter.buckets.get('10.0.0.0')).toBeUndefined();
+});
+
+it('keeps 16,384 RateLimit texts, the latest among them', () => {
+  const limiter = new RateLimiter('key', () => 0);
+  const wide = { rate: 10, burst: 20_000 };
+  for (let i = 0; i < 20_000; i++) limiter.take('a', wide);
+  expect(limiter.texts.size).toBe(16_384);
+  const kept = [...limiter.texts.values()];
+  expect(kept).toContain('"key";r=0;t=2000');
+  expect(kept).not.toContain('"key";r=19999;t=1');
+});

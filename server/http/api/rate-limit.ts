@@ -1,5 +1,6 @@
 // Token buckets: one per key (its own or the default limit) and one per client address for failed authentication.
 import { performance } from 'node:perf_hooks';
+import { memo } from '../memo.ts';
 import type { Headers } from '../transport/answer.ts';
 
 export interface Limit {
@@ -24,13 +25,16 @@ export interface Bucket {
   patience: number;
 }
 
+/** Clients remembered: past it the least recently seen is forgotten (and starts again with a full bucket). */
 const MAX_BUCKETS = 100_000;
 /** RateLimit values kept (a key's burst of 500 over its 6 possible t makes about 3,000). */
 const MAX_TEXTS = 16_384;
 
 export class RateLimiter {
-  private readonly buckets = new Map<string, Bucket>();
-  private readonly texts = new Map<number, string>();
+  /** Buckets by client, the least recently seen out first: a flood of new clients cannot refill one being limited. */
+  readonly buckets = memo<string, Bucket>(MAX_BUCKETS);
+  /** RateLimit values by remaining and seconds, the least recently answered out first. (Tests read both memos.) */
+  readonly texts = memo<number, string>(MAX_TEXTS);
 
   constructor(
     private readonly name: string,
@@ -55,11 +59,7 @@ export class RateLimiter {
   /** `id`'s bucket, full when new. A bucket pruned while a caller keeps it goes on limiting that caller alone. */
   bucketOf(id: string, limit: Limit, t = this.now()): Bucket {
     let b = this.buckets.get(id);
-    if (!b) {
-      if (this.buckets.size >= MAX_BUCKETS) this.prune(t);
-      b = { tokens: limit.burst, at: t, patience: limit.burst };
-      this.buckets.set(id, b);
-    }
+    if (!b) this.buckets.set(id, (b = { tokens: limit.burst, at: t, patience: limit.burst }));
     return b;
   }
 
@@ -95,10 +95,7 @@ export class RateLimiter {
     let text = key === -1 ? undefined : this.texts.get(key);
     if (text === undefined) {
       text = `"${this.name}";r=${r};t=${t}`;
-      if (key !== -1) {
-        if (this.texts.size >= MAX_TEXTS) this.texts.clear();
-        this.texts.set(key, text);
-      }
+      if (key !== -1) this.texts.set(key, text);
     }
     return text;
   }
@@ -106,11 +103,5 @@ export class RateLimiter {
   /** Takes `tokens` more from a bucket for work a request turned out to cost; it may go below zero, a debt. */
   charge(b: Bucket, tokens: number): void {
     b.tokens -= tokens;
-  }
-
-  /** Drops full buckets (clients that have been quiet long enough to be back at burst). */
-  private prune(t: number): void {
-    for (const [id, b] of this.buckets) if (t - b.at > 3600) this.buckets.delete(id);
-    if (this.buckets.size >= MAX_BUCKETS) this.buckets.clear();
   }
 }

@@ -5,7 +5,7 @@ import { extname, resolve, sep } from 'node:path';
 import type { Answer, Headers, RequestLike } from '../transport/answer.ts';
 import { header } from '../transport/answer.ts';
 import { etagMatches } from '../transport/etag.ts';
-import { codedEtag, codingFor, compress, compressLater, VARY_WITH_CODING, type Coding } from '../transport/encoding.ts';
+import { codedEtag, codingOf, compress, compressLater, VARY_WITH_CODING, type Coding } from '../transport/encoding.ts';
 import { HTML_SECURITY_HEADERS } from './html.ts';
 
 const TYPES: Record<string, string> = {
@@ -43,7 +43,7 @@ export class StaticBody {
    */
   answer(req: RequestLike, headers: Headers): Answer {
     const acceptEncoding = header(req, 'accept-encoding');
-    const coding = this.compressible ? codingFor(acceptEncoding) : null;
+    const coding = this.compressible ? codingOf(acceptEncoding) : null;
     const coded = coding === null ? undefined : this.codedAs(coding);
     const etag = coded?.etag ?? this.etag;
     const vary =

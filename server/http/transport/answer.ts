@@ -1,4 +1,5 @@
 // What a handler returns: status, headers and body, without a socket. server.ts writes it out.
+import { memo } from '../memo.ts';
 import type { ProblemCode } from '../../../shared/listing.ts';
 
 /** Header names in lower case; values are text, as node:http writes them. */
@@ -98,33 +99,37 @@ export const MAX_URL_LENGTH = 2048;
 /** The methods every route answers (`Allow`, CORS): the server is read-only. */
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 
-/** Bodies made recently, by code and detail: a client hammering a wrong key gets the same few bodies over and over. */
-const recentBodies = new Map<string, string>();
-
 /** An RFC 9457 problem body. No request id in it, so equal problems are equal bytes. */
 export function problemBody(code: ProblemCode, detail: string): string {
-  const id = `${code} ${detail}`;
-  let body = recentBodies.get(id);
-  if (body === undefined) {
-    body = JSON.stringify({
-      type: PROBLEM_TYPE_BASE + code,
-      title: TITLES[code],
-      status: STATUS_OF[code],
-      detail,
-      code,
-    });
-    if (recentBodies.size >= 256) recentBodies.clear();
-    recentBodies.set(id, body);
-  }
-  return body;
+  return JSON.stringify({ type: PROBLEM_TYPE_BASE + code, title: TITLES[code], status: STATUS_OF[code], detail, code });
 }
 
 export function problem(code: ProblemCode, detail: string, headers: Readonly<Headers> = {}): Answer {
-  return {
-    status: STATUS_OF[code],
-    headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...headers },
-    body: problemBody(code, detail),
-  };
+  return { status: STATUS_OF[code], headers: problemHeaders(headers), body: problemBody(code, detail) };
+}
+
+const problemHeaders = (headers: Readonly<Headers>): Headers => ({
+  'content-type': 'application/problem+json',
+  'cache-control': 'no-store',
+  ...headers,
+});
+
+/** Problem bodies made recently, by code and detail: a client hammering a wrong key gets the same few over and over. */
+export class ProblemBodies {
+  /** A refused client sees a few details (its Retry-After, its query's fault): 256 covers them and bounds the rest. (Tests read it.) */
+  readonly recent = memo<string, string>(256);
+
+  /** problem(), its body made once while it is asked for. */
+  answer(code: ProblemCode, detail: string, headers: Readonly<Headers> = {}): Answer {
+    return { status: STATUS_OF[code], headers: problemHeaders(headers), body: this.body(code, detail) };
+  }
+
+  body(code: ProblemCode, detail: string): string {
+    const id = `${code} ${detail}`;
+    let body = this.recent.get(id);
+    if (body === undefined) this.recent.set(id, (body = problemBody(code, detail)));
+    return body;
+  }
 }
 
 /** A header's value as node:http gives it, or the first of a repeated field that it keeps as a list. */

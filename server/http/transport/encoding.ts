@@ -1,4 +1,5 @@
 // Content codings (RFC 9110 8.4, 12.5.3): which one a request accepts, and bodies compressed once for all requests.
+import { memo } from '../memo.ts';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, type BrotliOptions } from 'node:zlib';
 
 export type Coding = 'br' | 'gzip';
@@ -69,14 +70,9 @@ function ownBytes(out: Buffer): Buffer {
   return out.length < out.buffer.byteLength / 2 ? Buffer.from(out) : out;
 }
 
-/** Distinct Accept-Encoding values seen recently: a browser sends the same one every time. Bounded, so odd values cannot grow memory. */
-const chosen = new Map<string, Coding | null>();
-
 /** The coding to answer in, or null for identity: br over gzip at equal q; q=0 refuses; `*` stands for any coding not named. */
-export function codingFor(acceptEncoding: string | undefined): Coding | null {
+export function codingOf(acceptEncoding: string | undefined): Coding | null {
   if (acceptEncoding === undefined || acceptEncoding === '') return null;
-  const hit = chosen.get(acceptEncoding);
-  if (hit !== undefined) return hit;
   const q: Partial<Record<string, number>> = {};
   for (const part of acceptEncoding.split(',')) {
     const [name, ...params] = part.split(';');
@@ -88,8 +84,18 @@ export function codingFor(acceptEncoding: string | undefined): Coding | null {
   }
   const of = (c: Coding) => q[c] ?? (c === 'gzip' ? q['x-gzip'] : undefined) ?? q['*'] ?? 0;
   const [br, gzip] = [of('br'), of('gzip')];
-  const result = br <= 0 && gzip <= 0 ? null : br >= gzip ? 'br' : 'gzip';
-  if (chosen.size >= 64) chosen.clear();
-  chosen.set(acceptEncoding, result);
-  return result;
+  return br <= 0 && gzip <= 0 ? null : br >= gzip ? 'br' : 'gzip';
+}
+
+/** codingOf() of the Accept-Encoding values seen recently: a browser sends the same one every time. */
+export class Codings {
+  /** Clients send a handful of distinct values; 64 keeps them all, and odd values cannot grow memory. (Tests read it.) */
+  readonly chosen = memo<string, Coding | 'identity'>(64);
+
+  of(acceptEncoding: string | undefined): Coding | null {
+    if (acceptEncoding === undefined || acceptEncoding === '') return null;
+    let hit = this.chosen.get(acceptEncoding);
+    if (hit === undefined) this.chosen.set(acceptEncoding, (hit = codingOf(acceptEncoding) ?? 'identity'));
+    return hit === 'identity' ? null : hit;
+  }
 }

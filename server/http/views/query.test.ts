@@ -1,7 +1,7 @@
 // parseListQuery: the zod schema's rules, read once per distinct query string.
 import { describe, expect, it, vi } from 'vitest';
 import { FEATURES, UNIT_TYPES } from '../../../shared/listing.ts';
-import { bitsOf, ListQuery, parseListQuery } from './query.ts';
+import { bitsOf, ListQueries, ListQuery, parseListQuery } from './query.ts';
 
 describe('parseListQuery', () => {
   it('reads valid filters, refuses a repeated parameter, and ignores unknown ones', () => {
@@ -31,11 +31,12 @@ describe('parseListQuery', () => {
   });
 
   it('parses a query string once, and answers a repeat of it from what it kept', () => {
+    const queries = new ListQueries();
     const parse = vi.spyOn(ListQuery, 'safeParse');
     try {
       const search = `?min_area=${Math.random().toFixed(3)}&sort=code`;
-      const first = parseListQuery(search);
-      expect(parseListQuery(search)).toBe(first);
+      const first = queries.parse(search);
+      expect(queries.parse(search)).toBe(first);
       expect(parse).toHaveBeenCalledTimes(1);
       // A kept query is shared by every request that sends its string: no one may change it.
       expect(Object.isFrozen(first)).toBe(true);
@@ -44,15 +45,23 @@ describe('parseListQuery', () => {
     }
   });
 
-  it('keeps a bounded number of query strings: a client sending ever new ones cannot grow memory', () => {
+  it('keeps 4,096 query strings, the ones in use: a client sending ever new ones cannot grow memory', () => {
+    const queries = new ListQueries();
     const parse = vi.spyOn(ListQuery, 'safeParse');
     try {
-      const first = '?min_area=1.0001';
-      parseListQuery(first);
-      for (let i = 0; i < 5000; i++) parseListQuery(`?max_area=${i}`);
+      const [used, old] = ['?min_area=1.0001', '?min_area=2.0002'];
+      queries.parse(used);
+      queries.parse(old);
+      for (let i = 0; i < 5000; i++) {
+        queries.parse(`?max_area=${i}`);
+        if (i % 1000 === 0) queries.parse(used);
+      }
+      expect(queries.parsed.size).toBe(4096);
       parse.mockClear();
-      parseListQuery(first);
-      // The first string has been pushed out by the newer ones, so it is parsed again.
+      queries.parse(used);
+      expect(parse).toHaveBeenCalledTimes(0);
+      // The string asked for no more has been pushed out by the newer ones, so it is parsed again.
+      queries.parse(old);
       expect(parse).toHaveBeenCalledTimes(1);
     } finally {
       parse.mockRestore();

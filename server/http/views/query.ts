@@ -1,5 +1,6 @@
 // The list endpoint's query parameters, validated with zod; unknown parameters are ignored. The same schema writes
 // the parameters of the OpenAPI document (names, patterns, enums, descriptions), so the two cannot drift.
+import { memo } from '../memo.ts';
 import { z } from 'zod';
 import { SORT_KEYS } from '../../../shared/sort.ts';
 import { FEATURES, UNIT_TYPES } from '../../../shared/listing.ts';
@@ -59,24 +60,26 @@ const KNOWN = new Set<string>(LIST_QUERY_PARAMETERS);
 /** What a query string says: its query, undefined for the whole list, or the problem's detail (`min_area: ...`). */
 type Parsed = ListQuery | undefined | string;
 
-/** Query strings parsed recently: clients repeat a few filters, each then costs a lookup, not a parse. */
-const parsed = new Map<string, { result: Parsed }>();
-const MAX_PARSED = 4096;
-
 /**
  * Parses `?available=true&sort=price`: undefined when no known parameter is present (the whole list), or the problem's
- * detail when a value is malformed or a parameter repeated. The result is shared by every request with this string.
+ * detail when a value is malformed or a parameter repeated.
  */
 export function parseListQuery(search: string): Parsed {
-  if (search === '' || search === '?') return undefined;
-  let hit = parsed.get(search);
-  if (hit === undefined) {
-    // The oldest out first: bounded, so a client sending ever new strings cannot grow memory.
-    if (parsed.size >= MAX_PARSED) parsed.delete(parsed.keys().next().value!);
-    hit = { result: parse(search) };
-    parsed.set(search, hit);
+  return search === '' || search === '?' ? undefined : parse(search);
+}
+
+/** Query strings parsed recently: clients repeat a few filters, each then costs a lookup, not a parse. */
+export class ListQueries {
+  /** A client's cycle of filters is tens of strings; 4,096 holds many clients' and bounds ever new ones. (Tests read it.) */
+  readonly parsed = memo<string, { result: Parsed }>(4096);
+
+  /** parseListQuery(), its result shared by every request with this string. */
+  parse(search: string): Parsed {
+    if (search === '' || search === '?') return undefined;
+    let hit = this.parsed.get(search);
+    if (hit === undefined) this.parsed.set(search, (hit = { result: parse(search) }));
+    return hit.result;
   }
-  return hit.result;
 }
 
 function parse(search: string): Parsed {

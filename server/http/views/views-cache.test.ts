@@ -42,6 +42,21 @@ it('serves a facility from memory after its first use, and drops everything on c
   expect(cache.get('no-such-facility')).toBeUndefined();
 });
 
+it('remembers 16,384 ids not served, the ones asked for again, so a flood of unknown ids cannot grow memory', () => {
+  const cache = new ViewsCache(db, URL_BASE);
+  cache.get('asked-again');
+  for (let i = 0; i < 17_000; i++) {
+    cache.get(`unknown-${i}`);
+    if (i % 4096 === 0) cache.get('asked-again');
+  }
+  expect(cache.missing.size).toBe(16_384);
+  const reads = cache.reads;
+  expect(cache.get('asked-again')).toBeUndefined();
+  expect(cache.reads).toBe(reads);
+  expect(cache.get('unknown-0')).toBeUndefined();
+  expect(cache.reads).toBe(reads + 1);
+});
+
 it('over budget, evicts the least recently used facility, not the first one built', () => {
   const sizes = ids.map((id) => new ViewsCache(db, URL_BASE).get(id)!.size);
   // Room for all three but one byte: building the third evicts exactly one facility.

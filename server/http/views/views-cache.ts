@@ -4,6 +4,7 @@
 // promotion starts or ends are dropped at that instant: answers and ETags change then, on a running server.
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { memo } from '../memo.ts';
 import { detailOf } from '../../domain/views.ts';
 import type { Db } from '../../store/db.ts';
 import { facilityRevisions } from '../../store/facilities.ts';
@@ -61,9 +62,9 @@ export class ViewsCache {
   private uses = 0;
   /**
    * Ids the store had no served facility for, until the next data change: a key whose facility is not served costs a
-   * Set lookup when asked again, not a store read.
+   * lookup when asked again, not a store read. The least recently asked out first. (Tests read it.)
    */
-  private readonly missing = new Set<string>();
+  readonly missing = memo<string, true>(MAX_MISSING);
   private revisions: ReadonlyMap<string, number> | undefined;
   /** The earliest instant any kept views stop holding (a promotion starts or ends); Infinity when none will. */
   private nextExpiry = Infinity;
@@ -128,12 +129,11 @@ export class ViewsCache {
       hit.used = ++this.uses;
       return hit;
     }
-    if (this.missing.has(facilityId)) return undefined;
+    if (this.missing.get(facilityId)) return undefined;
     this.reads++;
     const views = buildViews(this.db, facilityId, this.publicUrl, ++this.uses, now);
     if (!views) {
-      if (this.missing.size >= MAX_MISSING) this.missing.clear();
-      this.missing.add(facilityId);
+      this.missing.set(facilityId, true);
       return undefined;
     }
     this.builds++;

@@ -1,12 +1,122 @@
-// What the rental page shows beyond the unit's price and facts, as the widget shows it: the promotions, the price per
-// period while they run, the total due at move-in, protection, unit type, features, floor and door, and the facility's
-// address, hours and amenities, in the page's language. Each part is empty for a listing or facility that lacks it.
+// The rental page's HTML: one listing's Detail (and price) as the widget shows it, in the page's language, with the
+// widget's JSON-LD for search engines. Each part beyond the price and facts (promotions, the price per period while
+// they run, the total due at move-in, protection, unit type, features, floor and door, the facility's address, hours
+// and amenities) is empty for a listing or facility that lacks it.
 import type { Facility } from '../../domain/facility.ts';
-import { formatMoney, formatNumber, formatPeriod } from '../../../shared/format.ts';
+import { bookingUrlOf, facilityInfoOf } from '../../domain/views.ts';
+import {
+  formatArea,
+  formatDimensions,
+  formatDuration,
+  formatMoney,
+  formatNumber,
+  formatPeriod,
+} from '../../../shared/format.ts';
+import { selfStorageOf } from '../../../shared/structured-data.ts';
 import { DAYS, type Detail, type Hours, type MoveInPart, type Price } from '../../../shared/listing.ts';
 import { cheapestPlan } from '../../../shared/move-in.ts';
-import { fill, Html, html } from './html.ts';
-import { dateIn, dayName, type Speech } from './rental-texts.ts';
+import { fill, Html, html, jsonForScript, page } from './html.ts';
+import { dayName, pluralIn, say, type DateFormats, type Speech } from './rental-texts.ts';
+
+/** The page of one listing, made from that listing alone: the very Detail the API answers. */
+export function renderListing(d: Detail, facility: Facility, s: Speech, dates: DateFormats): string {
+  const { t, language } = s;
+  const facilityName = facility.name;
+  const { price } = d;
+  const soldOut = d.free_units === 0;
+  const money = (minor: number, currency: string) => formatMoney(minor, currency, language);
+  // The very JSON-LD the widget's structured-data attribute writes for this one listing, with the unit's words and photos.
+  const ld = selfStorageOf(facilityInfoOf(facility), [d]);
+  ld.makesOffer[0] = { ...ld.makesOffer[0]!, description: d.description, image: d.photos.map((p) => p.url) };
+  const net = html`<span data-field="net" data-minor="${price.net}">${money(price.net, price.currency)}</span>`;
+  const rate = html`<span data-field="vat_rate">${price.vat_rate}</span>`;
+  const free = soldOut ? t.soldOut : fill(pluralIn(language, t.free, d.free_units), { n: d.free_units });
+  const body = html`<main class="rent">
+<p class="facility">${facilityName}</p>
+<h1>${d.title}</h1>
+<p class="code">${fill(t.unit, { code: html`<span data-field="code">${d.code}</span>` })}</p>
+<section class="offer">
+  ${priceLine(d, s)}
+  <p class="net">${fill(t.net, { net, rate })}${d.dynamic_pricing ? html` <span class="dynamic">${t.dynamic}</span>` : ''}</p>
+  <p class="availability" data-field="free_units" data-count="${d.free_units}">${free}</p>
+  ${soldOut ? html`<p class="cta disabled">${t.soldOutNow}</p>` : rentAction(facility, d, s)}
+</section>
+${featuresPart(d, s)}
+<dl class="facts">
+  <dt>${t.area}</dt><dd data-field="area_m2">${formatArea(d.area_m2, language)}</dd>
+  <dt>${t.dimensions}</dt><dd data-field="dimensions">${formatDimensions(d.dimensions, language)}</dd>
+  <dt>${t.deposit}</dt><dd data-field="deposit" data-minor="${d.deposit.amount}">${money(d.deposit.amount, d.deposit.currency)}</dd>
+  <dt>${t.minRental}</dt><dd data-field="min_rental_period">${formatDuration(d.min_rental_period, language)}</dd>
+  <dt>${t.notice}</dt><dd data-field="notice_period">${formatDuration(d.notice_period, language)}</dd>
+  ${termFacts(d, s)}
+</dl>
+${promotionsPart(d, facility, s, dates)}
+${schedulePart(d, s)}
+${moveInPart(d, s)}
+${protectionPart(d, s)}
+<p class="description">${d.description}</p>
+<section class="photos">
+${
+  d.photos.length === 0
+    ? html`<figure class="no-photo"><div class="placeholder" role="img" aria-label="${t.noPhoto}"><svg viewBox="0 0 48 36" aria-hidden="true"><rect x="4" y="8" width="40" height="26" rx="3"/><path d="M4 30l12-11 9 8 6-5 13 8"/><circle cx="33" cy="16" r="3"/></svg></div><figcaption>${t.noPhoto}</figcaption></figure>`
+    : d.photos.map(
+        (p) =>
+          html`<figure><img src="${safeUrl(p.url)}" alt="${p.caption}" loading="lazy"${p.width ? html` width="${p.width}"` : ''}${p.height ? html` height="${p.height}"` : ''}><figcaption>${p.caption}</figcaption></figure>`,
+      )
+}
+</section>
+${facilityPart(facility, s)}
+<section class="book"><h2>${t.howToRent}</h2><p>${nextSteps(facility, s)}</p></section>
+</main>`;
+  return page(`${d.title} · ${facilityName}`, body, {
+    lang: language,
+    description: say(t.description, { title: d.title, facility: facilityName }),
+    head: html`<script type="application/ld+json">${jsonForScript(ld)}</script>`,
+  });
+}
+
+/**
+ * The Rent action leads somewhere real: the operator's booking page, or an email to the operator, or (with neither in
+ * the import) no button at all, and a sentence that says so.
+ */
+function rentAction(facility: Facility, d: Detail, { t }: Speech): Html {
+  const booking = bookingUrlOf(facility, d.code);
+  if (booking) return html`<p class="cta"><a class="button" href="${safeUrl(booking)}">${t.rent}</a></p>`;
+  if (facility.contact_email) {
+    const subject = encodeURIComponent(say(t.mailSubject, { code: d.code, title: d.title }));
+    return html`<p class="cta"><a class="button" href="mailto:${facility.contact_email}?subject=${subject}">${fill(t.rentByEmail, { name: facility.name })}</a></p>`;
+  }
+  if (facility.contact_phone)
+    return html`<p class="cta"><a class="button" href="tel:${telOf(facility.contact_phone)}">${fill(t.rentByPhone, { phone: facility.contact_phone })}</a></p>`;
+  return html`<p class="cta note">${fill(t.rentContact, { name: facility.name })}</p>`;
+}
+
+const telOf = (phone: string) => phone.replace(/[^+0-9]/g, '');
+
+function nextSteps(facility: Facility, { t }: Speech): Html {
+  const ways: Html[] = [];
+  if (facility.contact_email)
+    ways.push(
+      fill(t.email, { address: html`<a href="mailto:${facility.contact_email}">${facility.contact_email}</a>` }),
+    );
+  if (facility.contact_phone)
+    ways.push(
+      fill(t.call, { phone: html`<a href="tel:${telOf(facility.contact_phone)}">${facility.contact_phone}</a>` }),
+    );
+  const reach = html`${ways.flatMap((w, i) => (i === 0 ? [w] : [t.or, w]))}`;
+  const name = facility.name;
+  if (facility.booking_url)
+    return html`${fill(t.stepsBooking, { name })}${ways.length ? fill(t.stepsQuestions, { reach: capitalized(reach) }) : ''}`;
+  if (ways.length) return fill(t.stepsDirect, { name, reach });
+  return fill(t.stepsNone, { name });
+}
+
+/** A sentence's first word: a bare letter gets its capital ("Email ..."), markup is left as it is. */
+const capitalized = (h: Html) => new Html(h.text.charAt(0).toUpperCase() + h.text.slice(1));
+
+function safeUrl(url: string): string {
+  return /^https?:\/\//i.test(url) ? url : '';
+}
 
 const perPeriod = (p: Price, s: Speech) =>
   fill(s.t.pricePer, {
@@ -31,7 +141,7 @@ function winningPromotion(d: Detail) {
  * The price line: with a promotion, its title, the promoted price and the regular one struck through, said as one
  * sentence for screen readers (most do not announce a strikethrough); without one, the regular price.
  */
-export function priceLine(d: Detail, s: Speech): Html {
+function priceLine(d: Detail, s: Speech): Html {
   const { price } = d;
   const regular = formatMoney(price.gross, price.currency, s.language);
   const periodName = formatPeriod(price.period, s.language);
@@ -45,7 +155,7 @@ export function priceLine(d: Detail, s: Speech): Html {
 }
 
 /** Every active promotion: its title, its price per period, its periods, terms and window. */
-export function promotionsPart(d: Detail, f: Facility, s: Speech): Html | '' {
+function promotionsPart(d: Detail, f: Facility, s: Speech, dates: DateFormats): Html | '' {
   if (d.promotions.length === 0) return '';
   const lower = (h: Html) => (s.language === 'en' ? new Html(h.text.toLowerCase()) : h);
   return html`<section class="promotions"><h2>${s.t.promotions}</h2><ul>${d.promotions.map(
@@ -54,12 +164,12 @@ export function promotionsPart(d: Detail, f: Facility, s: Speech): Html | '' {
         title: html`<strong>${p.title}</strong>`,
         price: perPeriod(p.price, s),
         periods: lower(periodsText(d.price.period, p.from_period, p.to_period, s)),
-      })}${p.ends_at ? fill(s.t.until, { date: html`<time datetime="${p.ends_at}">${dateIn(p.ends_at, s.language, f.timezone)}</time>` }) : ''}.${p.new_tenants_only ? s.t.newTenants : ''}${p.terms ? html` <span class="terms">${p.terms}</span>` : ''}</li>`,
+      })}${p.ends_at ? fill(s.t.until, { date: html`<time datetime="${p.ends_at}">${dates.dateIn(p.ends_at, s.language, f.timezone)}</time>` }) : ''}.${p.new_tenants_only ? s.t.newTenants : ''}${p.terms ? html` <span class="terms">${p.terms}</span>` : ''}</li>`,
   )}</ul></section>`;
 }
 
 /** What a new tenant pays per period while promotions run, then the regular price; nothing without a promotion. */
-export function schedulePart(d: Detail, s: Speech): Html | '' {
+function schedulePart(d: Detail, s: Speech): Html | '' {
   if (d.schedule.length < 2) return '';
   const { currency, period } = d.price;
   return html`<section class="schedule"><h2>${s.t.schedule}</h2><table data-field="schedule"><tbody>${d.schedule.map(
@@ -77,7 +187,7 @@ function partLabel({ kind, code }: MoveInPart, d: Detail, s: Speech): Html | str
 }
 
 /** The total due at move-in and each of its parts, as the widget's details dialog shows them. */
-export function moveInPart(d: Detail, s: Speech): Html {
+function moveInPart(d: Detail, s: Speech): Html {
   const { move_in: m } = d;
   return html`<section class="move-in"><h2>${s.t.moveIn}</h2><table data-field="move_in"><tbody>${m.parts.map(
     (part) =>
@@ -86,7 +196,7 @@ export function moveInPart(d: Detail, s: Speech): Html {
 }
 
 /** Fees due later than move-in (move-out), protection and the unit's own facts, each a row of the facts list. */
-export function termFacts(d: Detail, s: Speech): Html[] {
+function termFacts(d: Detail, s: Speech): Html[] {
   const { t, language } = s;
   const rows: Html[] = [];
   if (d.unit_type)
@@ -107,7 +217,7 @@ export function termFacts(d: Detail, s: Speech): Html[] {
 }
 
 /** The protection plans, the cheapest that fits the listing's period marked, and whether one must be taken. */
-export function protectionPart(d: Detail, s: Speech): Html | '' {
+function protectionPart(d: Detail, s: Speech): Html | '' {
   const p = d.protection;
   if (!p || p.plans.length === 0) return '';
   const priced = p.plans.map((plan) => ({
@@ -129,7 +239,7 @@ export function protectionPart(d: Detail, s: Speech): Html | '' {
 }
 
 /** The unit's features as a list of labels. */
-export function featuresPart(d: Detail, s: Speech): Html | '' {
+function featuresPart(d: Detail, s: Speech): Html | '' {
   if (d.features.length === 0) return '';
   return html`<ul class="features" data-field="features">${d.features.map((f) => html`<li data-feature="${f}">${s.labels.features[f]}</li>`)}</ul>`;
 }
@@ -155,7 +265,7 @@ function hoursTable(label: string, field: string, hours: Hours, timezone: string
  * The facility: its address with a link to the map, its office and access hours (a cached page cannot know what is
  * open now: the widget says that), and its amenities; nothing when the import gives none of them.
  */
-export function facilityPart(f: Facility, s: Speech): Html | '' {
+function facilityPart(f: Facility, s: Speech): Html | '' {
   const { address: a, geo, office_hours, access_hours, amenities, timezone } = f;
   if (!a && !geo && !office_hours && !access_hours && amenities.length === 0) return '';
   const line = a ? [a.street, `${a.postal_code ?? ''} ${a.city}`.trim(), a.region, a.country].filter(Boolean) : [];

@@ -1,0 +1,51 @@
+// The rental pages' memos: refusals (a person's page and a program's Retry-After) and date formats, each made once
+// and kept within a cap, the ones in use among them.
+import { expect, it } from 'vitest';
+import { useDemoDb } from '../../../test/helpers/setup.ts';
+import { PageCache } from '../views/page-cache.ts';
+import { busyPage, RentalPages } from './rental-page.ts';
+import { DateFormats } from './rental-texts.ts';
+
+const demo = useDemoDb();
+
+it('says when to come back, in the page and in Retry-After, and never lets a page be stored', () => {
+  const rental = new RentalPages(new PageCache(demo.db, 'http://127.0.0.1:8787'));
+  const tooMany = rental.tooMany(7);
+  expect(tooMany.status).toBe(429);
+  expect(tooMany.headers).toMatchObject({ 'retry-after': '7', 'cache-control': 'no-store' });
+  expect(String(tooMany.body)).toContain('try again in 7 seconds');
+  expect(rental.unavailable(5)).toMatchObject({ status: 503, headers: { 'retry-after': '5' } });
+  expect(busyPage()).toMatchObject({ status: 503, headers: { 'retry-after': '1' } });
+});
+
+it('a flood of distinct waits keeps 64 refusal pages, the one in use among them', () => {
+  const rental = new RentalPages(new PageCache(demo.db, 'http://127.0.0.1:8787'));
+  const used = rental.tooMany(1).body;
+  for (let s = 2; s < 300; s++) {
+    rental.unavailable(s);
+    if (s % 16 === 0) expect(rental.tooMany(1).body).toBe(used);
+  }
+  expect(rental.refusals.size).toBe(64);
+  expect(rental.refusals.get('429 1')).toBe(used);
+  expect(rental.refusals.get('503 2')).toBeUndefined();
+});
+
+it('writes a date on the facility clock, and keeps 2,048 formats, the one in use among them', () => {
+  const dates = new DateFormats();
+  const iso = '2026-01-31T23:30:00Z';
+  expect(dates.dateIn(iso, 'en', null)).toBe('January 31, 2026');
+  expect(dates.dateIn(iso, 'de', 'Europe/Berlin')).toBe('1. Februar 2026');
+  // Zone names are case-insensitive: each spelling is a format of its own, so any number of them can be asked for.
+  const zone = 'america/argentina/buenos_aires';
+  const spelling = (i: number) => {
+    let k = 0;
+    return zone.replace(/[a-z]/g, (c) => ((i >> k++) & 1 ? c.toUpperCase() : c));
+  };
+  for (let i = 0; i < 3000; i++) {
+    expect(dates.dateIn(iso, 'en', spelling(i))).toBe('January 31, 2026');
+    if (i % 256 === 0) dates.dateIn(iso, 'de', 'Europe/Berlin');
+  }
+  expect(dates.kept.size).toBe(2048);
+  expect(dates.kept.get(`en ${spelling(0)}`)).toBeUndefined();
+  expect(dates.kept.get('de Europe/Berlin')).toBeDefined();
+});
