@@ -30,12 +30,13 @@ function panelOn(store: Store, limiter = new LoginLimiter()) {
       url: '/login',
       headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
       body: Buffer.from(new URLSearchParams({ email: 'ops@example.com', password }).toString()),
-      address,
+      remoteAddress: address,
     });
     return { status: r.status, cookie: r.headers['set-cookie']?.split(';')[0] };
   };
   const home = async (cookie: string) =>
-    (await handle({ method: 'GET', url: '/', headers: { cookie }, body: Buffer.alloc(0), address: '10.0.0.1' })).status;
+    (await handle({ method: 'GET', url: '/', headers: { cookie }, body: Buffer.alloc(0), remoteAddress: '10.0.0.1' }))
+      .status;
   return { logIn, home };
 }
 

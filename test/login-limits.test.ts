@@ -30,7 +30,7 @@ function panelOn(store: Store, clock: { now: number }) {
       url: '/login',
       headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
       body: Buffer.from(new URLSearchParams({ email, password }).toString()),
-      address,
+      remoteAddress: address,
     });
     return { status: r.status, retryAfter: Number(r.headers['retry-after'] ?? 0) };
   };

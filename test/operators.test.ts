@@ -169,10 +169,10 @@ describe('operators, sessions and audit on PostgreSQL', () => {
           url,
           headers: { origin, cookie, 'content-type': 'application/x-www-form-urlencoded' },
           body: Buffer.from(new URLSearchParams(form).toString()),
-          address: '10.0.0.1',
+          remoteAddress: '10.0.0.1',
         });
       const get = (url: string, cookie: string) =>
-        handle({ method: 'GET', url, headers: { cookie }, body: Buffer.alloc(0), address: '10.0.0.1' });
+        handle({ method: 'GET', url, headers: { cookie }, body: Buffer.alloc(0), remoteAddress: '10.0.0.1' });
       const login = await post('/login', { email: 'ops@example.com', password: PASSWORD });
       const cookie = login.headers['set-cookie']!.split(';')[0]!;
       const listings = String((await get('/facilities/wro-1', cookie)).body);

@@ -39,7 +39,7 @@ describe('no page or action without a session', () => {
       url: '/login',
       headers: { origin: 'https://panel.example', 'content-type': 'application/x-www-form-urlencoded' },
       body: Buffer.from(new URLSearchParams({ email: 'ops@example.com', password: PASSWORD }).toString()),
-      address: '10.0.0.1',
+      remoteAddress: '10.0.0.1',
     });
     expect(parseSetCookie(secure.headers['set-cookie']!)).toMatchObject({
       name: '__Host-listings_panel',

@@ -51,11 +51,17 @@ async function panelPublishingTo(store: Store, out: string) {
     url: '/login',
     headers: form,
     body: Buffer.from(new URLSearchParams({ email: 'ops@example.com', password: PASSWORD }).toString()),
-    address: '10.0.0.1',
+    remoteAddress: '10.0.0.1',
   });
   const cookie = login.headers['set-cookie']!.split(';')[0]!;
   const get = async (url: string, lang = 'en') =>
-    handle({ method: 'GET', url, headers: { cookie, 'accept-language': lang }, body: Buffer.alloc(0), address: '::1' });
+    handle({
+      method: 'GET',
+      url,
+      headers: { cookie, 'accept-language': lang },
+      body: Buffer.alloc(0),
+      remoteAddress: '::1',
+    });
   const csrf = /name="csrf" value="([^"]+)"/.exec(String((await get('/')).body))![1]!;
   const publish = (facility: string) =>
     handle({
@@ -63,7 +69,7 @@ async function panelPublishingTo(store: Store, out: string) {
       url: `/facilities/${facility}/snapshots/publish`,
       headers: { ...form, cookie },
       body: Buffer.from(new URLSearchParams({ csrf }).toString()),
-      address: '::1',
+      remoteAddress: '::1',
     });
   return { get, publish };
 }

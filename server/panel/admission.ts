@@ -4,7 +4,8 @@ import { MAX_IMPORT_BYTES } from '../domain/import.ts';
 import type { Role } from '../domain/roles.ts';
 import type { Store } from '../store/store.ts';
 import { authenticate, fromPanel, notFromPanel, type PanelOrigin } from './auth.ts';
-import { plain, type PanelRequestHead, type PanelResponse } from './http.ts';
+import { plain, type PanelRequestHead } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 import { beyondRole } from './roles.ts';
 
 /** The role an import needs, checked here too, so that a viewer's upload is refused before a byte of it is read. */
@@ -15,12 +16,12 @@ export const FORM_BYTES = 64 * 1024;
 export const UPLOAD_BYTES = MAX_IMPORT_BYTES + FORM_BYTES;
 
 /** Read at most `limit` bytes (an upload into a temporary file), or answer `refusal` without reading any. */
-export type Admission = { limit: number; upload: boolean } | { refusal: PanelResponse };
+export type Admission = { limit: number; upload: boolean } | { refusal: Answer };
 
 /** The one route whose body is an upload. */
 export const isUploadRoute = (method: string, path: string): boolean => method === 'POST' && path === '/import';
 
-export const tooLarge = (): PanelResponse => plain(413, 'Too large.');
+export const tooLarge = (): Answer => plain(413, 'Too large.');
 
 export async function admissionOf(
   head: PanelRequestHead,

@@ -3,7 +3,8 @@ import type { Role } from '../domain/roles.ts';
 import type { Store } from '../store/store.ts';
 import type { Logger } from '../logger.ts';
 import type { Authenticated, PanelOrigin } from './auth.ts';
-import type { PanelRequest, PanelResponse } from './http.ts';
+import type { PanelRequest } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 import type { Texts } from './i18n/i18n.ts';
 import type { LoginLimiter } from './login-limits.ts';
 import type { PanelSnapshots } from './snapshots.ts';
@@ -35,5 +36,5 @@ export interface Route {
   role: Role;
   /** Reachable before two-factor enrolment when the panel requires it: the enrolment itself and logging out. */
   beforeEnrolment?: boolean;
-  run(ctx: PanelContext, req: PanelRequest, params: string[]): Promise<PanelResponse>;
+  run(ctx: PanelContext, req: PanelRequest, params: string[]): Promise<Answer>;
 }

@@ -5,7 +5,8 @@ import { authenticate, csrfValid, fromPanel, notFromPanel } from './auth.ts';
 import { failureAnswer } from './failure.ts';
 import { createLogger } from '../logger.ts';
 import { panelAssets, type PanelAssets } from './assets.ts';
-import { htmlAnswer, plain, redirect, formOf, type PanelRequest, type PanelResponse } from './http.ts';
+import { htmlAnswer, plain, redirect, formOf, type PanelRequest } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 import { LoginLimiter } from './login-limits.ts';
 import { logIn } from './login.ts';
 import { loginPage } from './pages/login.ts';
@@ -17,7 +18,7 @@ import { textsFor } from './i18n/i18n.ts';
 
 export type { PanelOptions } from './context.ts';
 
-export function createPanelHandler(options: PanelOptions): (req: PanelRequest) => Promise<PanelResponse> {
+export function createPanelHandler(options: PanelOptions): (req: PanelRequest) => Promise<Answer> {
   const opts: ResolvedPanelOptions = {
     ...options,
     limiter: options.limiter ?? new LoginLimiter(),
@@ -50,7 +51,7 @@ async function answer(
   routes: Route[],
   assets: PanelAssets,
   req: PanelRequest,
-): Promise<PanelResponse> {
+): Promise<Answer> {
   const path = new URL(req.url, 'http://panel').pathname;
   const asset = assets(path, req);
   if (asset) return asset;

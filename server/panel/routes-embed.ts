@@ -4,7 +4,8 @@ import { readEmbedOptions } from '../../shared/embed-options.ts';
 import { isSortKey, sortListings } from '../../shared/sort.ts';
 import { detailOf, listResponseOf } from '../domain/views.ts';
 import type { PanelContext } from './context.ts';
-import { htmlAnswer, jsonAnswer, PANEL_CSP, plain, type PanelRequest, type PanelResponse } from './http.ts';
+import { htmlAnswer, jsonAnswer, PANEL_CSP, plain, type PanelRequest } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 import { embedBody } from './pages/embed.ts';
 import { tabbed } from './pages/facility.ts';
 import { panelPage } from './pages/layout.ts';
@@ -32,7 +33,7 @@ function embedCsp(publicUrl: string): string {
   return PANEL_CSP.replace("img-src 'self'", `img-src 'self' ${origin}`);
 }
 
-async function embedPage(c: PanelContext, req: PanelRequest, [id]: string[]): Promise<PanelResponse> {
+async function embedPage(c: PanelContext, req: PanelRequest, [id]: string[]): Promise<Answer> {
   const head = await c.store.facilityHead(id!);
   if (!head) return plain(404, 'No such facility.');
   const { options, problems } = readEmbedOptions(new URL(req.url, 'http://panel').searchParams);
@@ -55,7 +56,7 @@ async function embedPage(c: PanelContext, req: PanelRequest, [id]: string[]): Pr
 }
 
 /** The list body as GET /external/listings answers it, with the two parameters the widget sends (available, sort). */
-async function previewList(c: PanelContext, req: PanelRequest, [id]: string[]): Promise<PanelResponse> {
+async function previewList(c: PanelContext, req: PanelRequest, [id]: string[]): Promise<Answer> {
   const data = await c.store.facilityData(id!);
   if (!data) return problem(404, 'not_found', 'No such facility.');
   const params = new URL(req.url, 'http://panel').searchParams;
@@ -67,7 +68,7 @@ async function previewList(c: PanelContext, req: PanelRequest, [id]: string[]): 
 }
 
 /** One listing's Detail as GET /external/listings/{id} answers it. */
-async function previewDetail(c: PanelContext, _req: PanelRequest, [id, listingId]: string[]): Promise<PanelResponse> {
+async function previewDetail(c: PanelContext, _req: PanelRequest, [id, listingId]: string[]): Promise<Answer> {
   const data = await c.store.facilityData(id!);
   const listing = data?.listings.find((l) => l.id === listingId);
   if (!data || !listing) return problem(404, 'not_found', 'No such listing.');
@@ -75,7 +76,7 @@ async function previewDetail(c: PanelContext, _req: PanelRequest, [id, listingId
 }
 
 /** A refusal in the API's problem shape, which the widget reads its code from. */
-function problem(status: number, code: string, detail: string): PanelResponse {
+function problem(status: number, code: string, detail: string): Answer {
   const answer = jsonAnswer({ type: 'about:blank', title: detail, status, code, detail }, status);
   return { ...answer, headers: { ...answer.headers, 'content-type': 'application/problem+json' } };
 }

@@ -3,7 +3,8 @@ import { readKeyForm } from '../../shared/key-limits.ts';
 import { ListingsError } from '../errors.ts';
 import type { KeyLimits } from '../store/keys.ts';
 import type { PanelContext } from './context.ts';
-import { htmlAnswer, jsonAnswer, plain, redirect, type PanelResponse } from './http.ts';
+import { htmlAnswer, jsonAnswer, plain, redirect } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 import { keyState, newKeyBody, revokeConfirmBody } from './pages/keys.ts';
 import { facilityPath, tabbed } from './pages/facility.ts';
 import { panelPage } from './pages/layout.ts';
@@ -82,7 +83,7 @@ export function keyRoutes(facilityPattern: string): Route[] {
   ];
 }
 
-async function editKey(c: PanelContext, req: Parameters<Route['run']>[1], [id]: string[]): Promise<PanelResponse> {
+async function editKey(c: PanelContext, req: Parameters<Route['run']>[1], [id]: string[]): Promise<Answer> {
   const k = await keyOf(c, id!);
   if (!k) return plain(404, 'No such key.');
   try {

@@ -2,7 +2,8 @@
 import { daysOf, monthDays, referralCsv, referralQuery } from '../domain/referral-report.ts';
 import { ListingsError } from '../errors.ts';
 import type { PanelContext, Route } from './context.ts';
-import { htmlAnswer, plain, type PanelResponse } from './http.ts';
+import { htmlAnswer, plain } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 import { panelPage } from './pages/layout.ts';
 import { dayCounts, referralsBody } from './pages/referrals.ts';
 
@@ -19,7 +20,7 @@ export function referralRoutes(): Route[] {
   ];
 }
 
-async function referrals(c: PanelContext, _req: unknown, [id]: string[]): Promise<PanelResponse> {
+async function referrals(c: PanelContext, _req: unknown, [id]: string[]): Promise<Answer> {
   const k = await keyOf(c, id!);
   if (!k) return plain(404, 'No such key.');
   const query = referralQuery({ facilityId: k.facility_id, ref: k.ref, by: 'day' });
@@ -29,7 +30,7 @@ async function referrals(c: PanelContext, _req: unknown, [id]: string[]): Promis
 }
 
 /** One month's rows of this key's ref, one per listing and day, as `listings referrals --csv` writes them. */
-async function statement(c: PanelContext, req: { url: string }, [id]: string[]): Promise<PanelResponse> {
+async function statement(c: PanelContext, req: { url: string }, [id]: string[]): Promise<Answer> {
   const k = await keyOf(c, id!);
   if (!k) return plain(404, 'No such key.');
   const month = new URL(req.url, 'http://panel').searchParams.get('month') ?? new Date().toISOString().slice(0, 7);

@@ -4,7 +4,8 @@ import { ListingsError } from '../errors.ts';
 import { checkEndpointUrl } from '../webhooks/address.ts';
 import { allowPrivateOf } from '../webhooks/settings.ts';
 import type { PanelContext, Route } from './context.ts';
-import { htmlAnswer, plain, redirect, type PanelResponse } from './http.ts';
+import { htmlAnswer, plain, redirect } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 import { panelPage } from './pages/layout.ts';
 import { secretBody, webhooksBody, webhooksPath } from './pages/webhooks.ts';
 import { webhookTexts } from './i18n/webhooks.ts';
@@ -19,7 +20,7 @@ async function keyOf(c: PanelContext, id: string) {
   return (await c.store.listKeys()).find((k) => k.id === id);
 }
 
-async function page(c: PanelContext, keyId: string): Promise<PanelResponse> {
+async function page(c: PanelContext, keyId: string): Promise<Answer> {
   const key = await keyOf(c, keyId);
   if (!key) return plain(404, 'No such key.');
   const endpoints = await c.store.webhooks.list(key.id);
@@ -40,7 +41,7 @@ const secretPage = (c: PanelContext, e: EndpointInfo, secret: string) =>
 /** Runs an endpoint's action, then shows its key's page again. */
 const onEndpoint =
   (act: (c: PanelContext, id: string, actor: string) => Promise<unknown>) =>
-  async (c: PanelContext, _req: unknown, [id]: string[]): Promise<PanelResponse> => {
+  async (c: PanelContext, _req: unknown, [id]: string[]): Promise<Answer> => {
     const endpoint = (await c.store.webhooks.list()).find((e) => e.id === id);
     if (!endpoint) return plain(404, 'No such endpoint.');
     await act(c, endpoint.id, c.who.operator.email);

@@ -1,7 +1,8 @@
 // The panel's pages and actions, each a pattern, the least role that may use it, and a function of the logged-in
 // operator's context.
 import type { PanelContext, Route } from './context.ts';
-import { htmlAnswer, type PanelRequest, type PanelResponse } from './http.ts';
+import { htmlAnswer, type PanelRequest } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 import { UPLOAD_ROLE } from './admission.ts';
 import { importRoute } from './import.ts';
 import { facility, publish } from './routes-facility.ts';
@@ -42,7 +43,7 @@ export function pageRoutes(): Route[] {
 }
 
 /** The facilities list: one page of those the search (`q`) matches, their counts from one query. */
-async function facilities(c: PanelContext, req: PanelRequest): Promise<PanelResponse> {
+async function facilities(c: PanelContext, req: PanelRequest): Promise<Answer> {
   const params = new URL(req.url, 'http://panel').searchParams;
   const search = (params.get('q') ?? '').slice(0, 100);
   const page = pageNumberOf(params);

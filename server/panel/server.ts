@@ -10,7 +10,8 @@ import { formBody, uploadBody } from './body.ts';
 import { failureAnswer } from './failure.ts';
 import { createLogger } from '../logger.ts';
 import { createPanelHandler, type PanelOptions } from './handler.ts';
-import type { PanelRequestHead, PanelResponse } from './http.ts';
+import type { PanelRequestHead } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 
 /**
  * A few operators use the panel: these bound what anyone else can hold open. An address (an IPv6 /64) keeps at most
@@ -61,7 +62,7 @@ export async function startPanel(
       method: req.method ?? 'GET',
       url: req.url ?? '/',
       headers: req.headers as Record<string, string | undefined>,
-      address: clientAddressOf(req, trusted),
+      remoteAddress: clientAddressOf(req, trusted),
     };
     const admission = await admissionOf(head, { store: options.store, origin, uploadBytes: options.uploadBytes }).catch(
       (err: unknown) => ({ refusal: failureAnswer(err, logger) }),
@@ -114,10 +115,10 @@ export async function startPanel(
   };
 }
 
-function send(res: ServerResponse, method: string, answer: PanelResponse, close = false): void {
+function send(res: ServerResponse, method: string, answer: Answer, close = false): void {
   if (res.destroyed) return;
   const headers = close ? { ...answer.headers, connection: 'close' } : answer.headers;
-  res.writeHead(answer.status, headers).end(method === 'HEAD' ? undefined : answer.body);
+  res.writeHead(answer.status, headers).end(method === 'HEAD' ? undefined : (answer.body ?? undefined));
 }
 
 /** Connections from one address (an IPv6 /64) beyond `perAddress` are closed as they open. */

@@ -3,7 +3,8 @@
 import { afterEach, beforeEach, expect } from 'vitest';
 import { hashPassword } from '../../server/domain/passwords.ts';
 import { createPanelHandler, type PanelOptions } from '../../server/panel/handler.ts';
-import type { PanelRequest, PanelResponse } from '../../server/panel/http.ts';
+import type { PanelRequest } from '../../server/panel/http.ts';
+import type { Answer } from '../../server/http/transport/answer.ts';
 import { openStore, type Store } from '../../server/store/store.ts';
 import { demoDb, tempDir } from './fixture.ts';
 
@@ -11,7 +12,7 @@ export const PANEL_ORIGIN = 'http://127.0.0.1:8788';
 export const PASSWORD = 'correct horse battery staple';
 export const OPERATOR = 'ops@example.com';
 
-export type PanelHandle = (req: PanelRequest) => Promise<PanelResponse>;
+export type PanelHandle = (req: PanelRequest) => Promise<Answer>;
 
 /** A demo database (file) with the operator OPERATOR, its store open; `cleanup` closes it and removes the folder. */
 export async function panelStore(): Promise<{ file: string; store: Store; cleanup: () => Promise<void> }> {
@@ -79,7 +80,7 @@ export function panelClient(handle: () => PanelHandle) {
     return handle()({
       method,
       url,
-      address: '10.0.0.1',
+      remoteAddress: '10.0.0.1',
       body: Buffer.from(form ? new URLSearchParams(form).toString() : ''),
       ...rest,
       headers: { ...headers, ...rest.headers },
@@ -87,7 +88,7 @@ export function panelClient(handle: () => PanelHandle) {
   }
 
   const logIn = (email = OPERATOR, password = PASSWORD, address = '10.0.0.1') =>
-    request('POST', '/login', { form: { email, password }, address });
+    request('POST', '/login', { form: { email, password }, remoteAddress: address });
 
   /** A logged-in operator: the cookie and the form token the panel's pages carry. */
   async function session() {
