@@ -8,7 +8,15 @@ import type { Db } from '../store/db.ts';
 import type { Logger } from '../logger.ts';
 import { facilityRevisions } from '../store/facilities.ts';
 import { Freshness, UNAVAILABLE_RETRY_AFTER_S } from '../freshness/freshness.ts';
-import { DETAILS, header, problem, type Answer, type RequestHandler, type RequestLike } from './transport/answer.ts';
+import {
+  DETAILS,
+  header,
+  MAX_URL_LENGTH,
+  problem,
+  type Answer,
+  type RequestHandler,
+  type RequestLike,
+} from './transport/answer.ts';
 import { CORS_HEADERS } from './transport/cors.ts';
 import { API_PREFIX, ListingsApi, type ApiContext, type ApiOptions } from './api/api.ts';
 import { openApiDocument } from './api/openapi.ts';
@@ -25,7 +33,10 @@ import { recordClicks } from '../store/referrals.ts';
 import { unrevokedRefs } from '../store/keys.ts';
 import { ViewsCache } from './views/views-cache.ts';
 import { PageCache } from './views/page-cache.ts';
-import { pathOf, Router, type Read, type Route } from './router.ts';
+import { pathOf, Router, type Action, type Route, type RouterAnswers } from './router.ts';
+
+/** An API route's answer to a GET. */
+type Read = Action<ApiContext, Answer>;
 
 export interface HandlerOptions extends Omit<ApiOptions, 'db'> {
   db: Db;
@@ -92,7 +103,10 @@ export function createHandler(opts: HandlerOptions): Handler {
   const sink: ClickSink = opts.recordClicks ?? ((deltas, o) => recordClicks(opts.db, deltas, o));
   const clicks = new ClickCounter(sink, opts.clock, opts.clickIntervalMs);
   const api = new ListingsApi(opts, { freshness, views });
-  const router = new Router(routesOf(opts, { api, freshness, pages, clicks: { targets, refsOf, clicks } }));
+  const router = new Router(
+    routesOf(opts, { api, freshness, pages, clicks: { targets, refsOf, clicks } }),
+    API_ANSWERS,
+  );
   // Decided once: a quiet logger costs the hot path neither a clock read nor a call per request.
   const requests = opts.logger?.isLevelEnabled('info') ? opts.logger : undefined;
   const handler = ((req: RequestLike): Answer => {
@@ -123,7 +137,7 @@ interface Parts {
 }
 
 /** Every path the server answers, and how. */
-function routesOf(opts: HandlerOptions, { api, freshness, pages, clicks }: Parts): Route[] {
+function routesOf(opts: HandlerOptions, { api, freshness, pages, clicks }: Parts): Route<ApiContext, Answer>[] {
   const widget = new StaticFiles(
     join(REPO_ROOT, 'dist', 'widget'),
     { ...CORS_HEADERS, 'cross-origin-resource-policy': 'cross-origin' },
@@ -161,7 +175,7 @@ function routesOf(opts: HandlerOptions, { api, freshness, pages, clicks }: Parts
     return clickAnswer(clicks, req, path, search, mayRender);
   };
   const listings: Read = (req, path, search, ctx) => api.handle(req, path, search, ctx);
-  const filesUnder = (prefix: string, files: StaticFiles): Route => ({
+  const filesUnder = (prefix: string, files: StaticFiles): Route<ApiContext, Answer> => ({
     path: prefix,
     prefix: true,
     methods: {
@@ -199,9 +213,24 @@ function routesOf(opts: HandlerOptions, { api, freshness, pages, clicks }: Parts
   ];
 }
 
+/** The API's own answers to an unknown path, another method and a CORS preflight. */
+const API_ANSWERS: RouterAnswers<ApiContext, Answer> = {
+  notFound: () => problem('not_found', 'There is nothing at this address.', CORS_HEADERS),
+  notAllowed: (req, allow) =>
+    problem('method_not_allowed', DETAILS.method_not_allowed(req.method), { ...CORS_HEADERS, allow }),
+  options: (_req, allow) => ({ status: 204, headers: { ...CORS_HEADERS, allow }, body: null }),
+};
+
 /** The router's answer; an unexpected error becomes a 500 that names the request id, after it is logged. */
-function answerOf(router: Router, req: RequestLike, ctx: ApiContext, logger: Logger | undefined): Answer {
+function answerOf(
+  router: Router<ApiContext, Answer>,
+  req: RequestLike,
+  ctx: ApiContext,
+  logger: Logger | undefined,
+): Answer {
   try {
+    if (req.url.length > MAX_URL_LENGTH)
+      return problem('uri_too_long', DETAILS.uri_too_long(MAX_URL_LENGTH), CORS_HEADERS);
     return router.answer(req, ctx);
   } catch (err) {
     logger?.error({ request_id: ctx.requestId, error: err }, 'unexpected failure');

@@ -7,6 +7,7 @@ import { authenticate, fromPanel, notFromPanel, type PanelOrigin } from './auth.
 import { plain, type PanelRequestHead } from './http.ts';
 import type { Answer } from '../http/transport/answer.ts';
 import { beyondRole } from './roles.ts';
+import { pathOf } from '../http/router.ts';
 
 /** The role an import needs, checked here too, so that a viewer's upload is refused before a byte of it is read. */
 export const UPLOAD_ROLE: Role = 'manager';
@@ -28,7 +29,7 @@ export async function admissionOf(
   panel: { store: Store; origin: PanelOrigin; uploadBytes?: number },
 ): Promise<Admission> {
   const declared = Number(head.headers['content-length'] ?? 0);
-  const path = new URL(head.url, 'http://panel').pathname;
+  const path = pathOf(head.url);
   if (!isUploadRoute(head.method, path))
     return declared > FORM_BYTES ? { refusal: tooLarge() } : { limit: FORM_BYTES, upload: false };
   // The checks the handler makes again once the body is in, made first here so that nobody else can send a large one.

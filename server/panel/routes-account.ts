@@ -18,13 +18,18 @@ const ISSUER = 'storage-listings';
 
 export function accountRoutes(): Route[] {
   return [
-    { method: 'GET', pattern: /^\/account$/, role: 'viewer', run: async (c) => account(c) },
-    { method: 'POST', pattern: /^\/account\/sessions$/, role: 'viewer', run: endOtherSessions },
-    { method: 'GET', pattern: /^\/account\/2fa$/, role: 'viewer', beforeEnrolment: true, run: startEnrolment },
-    { method: 'POST', pattern: /^\/account\/2fa$/, role: 'viewer', beforeEnrolment: true, run: confirmEnrolment },
-    { method: 'POST', pattern: /^\/logout$/, role: 'viewer', beforeEnrolment: true, run: logOut },
-    { method: 'GET', pattern: /^\/operators$/, role: 'owner', run: operators },
-    { method: 'POST', pattern: /^\/operators\/role$/, role: 'owner', run: changeRole },
+    { path: '/account', methods: { GET: { role: 'viewer', run: async (c) => account(c) } } },
+    { path: '/account/sessions', methods: { POST: { role: 'viewer', run: endOtherSessions } } },
+    {
+      path: '/account/2fa',
+      methods: {
+        GET: { role: 'viewer', beforeEnrolment: true, run: startEnrolment },
+        POST: { role: 'viewer', beforeEnrolment: true, run: confirmEnrolment },
+      },
+    },
+    { path: '/logout', methods: { POST: { role: 'viewer', beforeEnrolment: true, run: logOut } } },
+    { path: '/operators', methods: { GET: { role: 'owner', run: operators } } },
+    { path: '/operators/role', methods: { POST: { role: 'owner', run: changeRole } } },
   ];
 }
 

@@ -47,7 +47,7 @@ export async function startPanel(
   // Filled in once the port is known, before the first request can come.
   const origin = options.origin ?? { origin: '', secure: false };
   const logger = options.logger ?? createLogger().logger;
-  const handle = createPanelHandler({ ...options, origin, logger });
+  const handler = createPanelHandler({ ...options, origin, logger });
   const trusted = trustedProxiesOf(options.trustedProxies);
   const server = createServer({
     headersTimeout: 10_000,
@@ -75,14 +75,14 @@ export async function startPanel(
     if (expectsContinue) res.writeContinue();
     if (!admission.upload) {
       const body = await formBody(req, admission.limit);
-      if (body) send(res, head.method, await handle({ ...head, body }));
+      if (body) send(res, head.method, await handler.answer({ ...head, body }));
       return;
     }
     const upload = await uploadBody(req, admission.limit);
     if (!upload) return;
     // Refused part way: the rest of the body is not read, so the connection closes with the answer.
     if ('refusal' in upload) return send(res, head.method, upload.refusal, true);
-    const answer = await handle({ ...head, body: Buffer.alloc(0), upload }).finally(upload.remove);
+    const answer = await handler.answer({ ...head, body: Buffer.alloc(0), upload }).finally(upload.remove);
     send(res, head.method, answer);
   }
 
