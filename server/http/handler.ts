@@ -58,6 +58,10 @@ export interface HandlerOptions extends Omit<ApiOptions, 'db'> {
   recordClicks?: ClickSink;
   /** How often counted clicks are written. */
   clickIntervalMs?: number;
+  /** When the data changed, shared with whoever confirms it (a node on PostgreSQL); one over `db` when not given. */
+  freshness?: Freshness;
+  /** Work to await before each batch (PostgreSQL's change-counter read into `freshness`). */
+  beforeBatch?: (requests: number) => Promise<void>;
 }
 
 /** Bytes of rent targets kept for the click URL: about 100 bytes each, so some 20,000 listings. */
@@ -72,9 +76,9 @@ export const DEFAULT_PAGE_LIMIT: Limit = { rate: 5, burst: 60 };
  */
 export const DEFAULT_PAGE_RENDER_LIMIT: Limit = { rate: 100, burst: 100 };
 
-/** The request handler, with the API it routes to and the rental pages' cache (tests and the bench read the caches). */
+/** The request handler, with the caches it answers from and its click counter (tests and the bench read them). */
 export interface Handler extends RequestHandler {
-  api: ListingsApi;
+  views: ViewsCache;
   pages: PageCache;
   clicks: ClickCounter;
 }
@@ -82,7 +86,7 @@ export interface Handler extends RequestHandler {
 export function createHandler(opts: HandlerOptions): Handler {
   // One freshness check for the API's views and the rental pages, each cached apart, so that pages (no key needed)
   // never push out or rebuild what keyed requests use.
-  const freshness = new Freshness(opts.db);
+  const freshness = opts.freshness ?? new Freshness(opts.db);
   const views = new ViewsCache(opts.db, opts.publicUrl, opts.cacheBudgetBytes, opts.offLoopBytes, opts.clock);
   const pages = new PageCache(opts.db, opts.publicUrl, opts.pageCacheBytes, undefined, opts.clock);
   const targets = new PageCache(opts.db, opts.publicUrl, CLICK_TARGET_BYTES, undefined, opts.clock);
@@ -109,23 +113,25 @@ export function createHandler(opts: HandlerOptions): Handler {
   );
   // Decided once: a quiet logger costs the hot path neither a clock read nor a call per request.
   const requests = opts.logger?.isLevelEnabled('info') ? opts.logger : undefined;
-  const handler = ((req: RequestLike): Answer => {
-    const started = requests ? performance.now() : 0;
-    const ctx: ApiContext = { requestId: randomUUID(), keyId: undefined };
-    const answer = answerOf(router, req, ctx, opts.logger);
-    return answer.later
-      ? { ...answer, later: answer.later.then((a) => finish(req, a, ctx, started, requests)) }
-      : finish(req, answer, ctx, started, requests);
-  }) as Handler;
-  handler.api = api;
-  handler.pages = pages;
-  handler.clicks = clicks;
-  handler.batch = (fn) => api.batch(fn);
-  handler.close = () => {
-    api.close();
-    clicks.stop();
+  return {
+    answer(req: RequestLike): Answer {
+      const started = requests ? performance.now() : 0;
+      const ctx: ApiContext = { requestId: randomUUID(), keyId: undefined };
+      const answer = answerOf(router, req, ctx, opts.logger);
+      return answer.later
+        ? { ...answer, later: answer.later.then((a) => finish(req, a, ctx, started, requests)) }
+        : finish(req, answer, ctx, started, requests);
+    },
+    batch: (fn) => api.batch(fn),
+    close() {
+      api.close();
+      clicks.stop();
+    },
+    beforeBatch: opts.beforeBatch,
+    views,
+    pages,
+    clicks,
   };
-  return handler;
 }
 
 /** What the routes answer from. */

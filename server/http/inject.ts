@@ -23,12 +23,12 @@ export type InjectedRequest = RequestLike & { headers: Record<string, string | u
 export interface Injectable {
   answer(req: InjectedRequest): Answer | Promise<Answer>;
   /** Work the transport awaits before a batch (PostgreSQL's freshness read). */
-  prepare?: (requests: number) => Promise<void>;
+  beforeBatch?: (requests: number) => Promise<void>;
 }
 
 /** The request through `handler` as the transport runs it: its batch's preparation first, an answer made later awaited. */
 export async function inject(handler: Injectable, req: InjectRequest): Promise<Injected> {
-  if (handler.prepare) await handler.prepare(1);
+  if (handler.beforeBatch) await handler.beforeBatch(1);
   const headers = Object.entries(req.headers ?? {}).filter((e): e is [string, string] => e[1] !== undefined);
   const made = await handler.answer({
     method: req.method ?? 'GET',
