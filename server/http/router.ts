@@ -79,7 +79,7 @@ export class Router<C, A, R extends RequestLike = RequestLike> {
     let known: Known<C, A, R> | undefined = this.exact.get(path) ?? this.prefixOf(path);
     let params = NO_PARAMS;
     if (known === undefined) {
-      const found = this.find(path);
+      const found = this.withParamsOf(path);
       if (found === undefined) return this.answers.notFound(req, ctx);
       known = found.known;
       params = found.params;
@@ -104,7 +104,10 @@ export class Router<C, A, R extends RequestLike = RequestLike> {
 
   private find(path: string): { known: Known<C, A, R>; params: Params } | undefined {
     const known = this.exact.get(path) ?? this.prefixOf(path);
-    if (known !== undefined) return { known, params: NO_PARAMS };
+    return known === undefined ? this.withParamsOf(path) : { known, params: NO_PARAMS };
+  }
+
+  private withParamsOf(path: string): { known: Known<C, A, R>; params: Params } | undefined {
     for (const route of this.withParams) {
       const match = route.pattern.exec(path);
       if (match === null) continue;
