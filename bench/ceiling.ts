@@ -22,12 +22,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   let misses = 0;
   const MISS = 'no answer was captured for this request\n';
-  const handler: RequestHandler = Object.assign(
-    (req: RequestLike): Answer =>
+  const handler: RequestHandler = {
+    answer: (req: RequestLike): Answer =>
       answers.get(keyOf(req.method, req.url, req.headers)) ??
       (misses++, { status: 500, headers: { 'content-length': String(MISS.length) }, body: MISS }),
-    { batch: (fn: () => void) => fn(), close: () => undefined },
-  );
+    batch: (fn: () => void) => fn(),
+    close: () => undefined,
+  };
   process.on('SIGTERM', () => {
     process.stdout.write(`${JSON.stringify({ misses })}\n`, () => process.exit(0));
   });

@@ -1,9 +1,11 @@
-// Wires config -> database -> handler -> server, and stops it all cleanly on SIGTERM/SIGINT.
+// The composition root: config -> database -> freshness -> handler -> server, each built once and handed to the next;
+// stops it all cleanly on SIGTERM/SIGINT.
 import type { Config } from './config.ts';
 import { openDb } from './store/db.ts';
 import { isPostgresUrl } from './store/pg/location.ts';
 import { startPgNode } from './pg-node.ts';
 import { createHandler, type HandlerOptions } from './http/handler.ts';
+import { Freshness } from './freshness/freshness.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { startServer, type RunningServer } from './http/transport/server.ts';
 import { yieldHelperThreads } from './http/transport/helper-threads.ts';
@@ -51,8 +53,12 @@ export async function startApp(opts: AppOptions): Promise<App> {
     ? { logger: opts.logger, flush: () => opts.logger!.flush() }
     : createLogger({ quiet: opts.quiet, write: opts.logWrite });
   const { logger } = output;
+  // Built once here and handed in: the handler's caches follow `freshness`, which a PostgreSQL node keeps current.
+  const freshness = new Freshness(db);
   const handler = createHandler({
     db,
+    freshness,
+    beforeBatch: node?.beforeBatch(freshness, logger),
     recordLastUse: node?.recordLastUse,
     recordClicks: node?.recordClicks,
     clickIntervalMs: opts.clickIntervalMs,
@@ -69,7 +75,6 @@ export async function startApp(opts: AppOptions): Promise<App> {
     offLoopBytes: OFF_LOOP_BYTES,
     holdRefusedMs: opts.holdRefusedMs ?? HOLD_REFUSED_MS,
   });
-  node?.attach(handler, logger);
   let running: RunningServer;
   try {
     await yieldHelperThreads();

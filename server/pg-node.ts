@@ -1,6 +1,6 @@
 // A serving node on PostgreSQL: the in-memory mirror it answers from, a freshness read before each batch, last use
 // written to the shared database, and LISTEN to drop caches early.
-import type { Handler } from './http/handler.ts';
+import type { Freshness } from './freshness/freshness.ts';
 import { SharedFreshness } from './freshness/shared-freshness.ts';
 import type { Db } from './store/db.ts';
 import type { Logger } from './logger.ts';
@@ -17,8 +17,11 @@ export interface PgNode {
   recordLastUse: (uses: ReadonlyMap<string, Date>) => void;
   /** Takes counted clicks and adds them to the shared rows. */
   recordClicks: (deltas: readonly ClickDelta[]) => void;
-  /** Makes the handler read the change counter before each batch, and wakes it on NOTIFY. */
-  attach(handler: Handler, logger: Logger): void;
+  /**
+   * The hook the handler awaits before each batch: it reads the change counter into `freshness` (woken early by
+   * NOTIFY, which it starts listening for).
+   */
+  beforeBatch(freshness: Freshness, logger: Logger): (requests: number) => Promise<void>;
   /** Stops listening, writes the last use still pending, closes the pool. */
   close(): Promise<void>;
 }
@@ -44,7 +47,7 @@ export async function startPgNode(location: string): Promise<PgNode> {
     db: mirror.db,
     recordLastUse: lastUse.add,
     recordClicks: clicks.addDeltas,
-    attach(handler, logger) {
+    beforeBatch(freshness, logger) {
       const failed = (err: unknown) =>
         logger.error(`refusing keyed requests and rental pages: ${pgFailure(err, location).message}`);
       // One line when reads succeed again, with how long they failed (from the first failed read's start).
@@ -53,9 +56,9 @@ export async function startPgNode(location: string): Promise<PgNode> {
           { outage_ms: Math.round(outageMs) },
           `serving again: PostgreSQL answered after an outage of ${(outageMs / 1000).toFixed(1)} s`,
         );
-      const shared = new SharedFreshness(mirror, handler.api.freshness, failed, recovered);
-      handler.prepare = (requests) => shared.beforeBatch(requests);
+      const shared = new SharedFreshness(mirror, freshness, failed, recovered);
       listener = listenForChanges(location, () => shared.wake());
+      return (requests) => shared.beforeBatch(requests);
     },
     async close() {
       await listener?.close();

@@ -130,7 +130,7 @@ describe('bounded work per request', () => {
       const two = { url: one.url, headers: { ...one.headers, 'x-api-key': keys.second! } };
       const run = (requests: (typeof one)[]) =>
         timed(() => {
-          for (let i = 0; i < 100_000; i++) handler(requestOf(requests[i % requests.length]!));
+          for (let i = 0; i < 100_000; i++) handler.answer(requestOf(requests[i % requests.length]!));
         });
       const requestOf = (r: typeof one) => ({ method: 'GET', url: r.url, headers: r.headers, remoteAddress: '::1' });
       await run([one, two]); // warm both keys and the JIT

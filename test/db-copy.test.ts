@@ -1,5 +1,6 @@
 // `listings db copy` moves the panel's side too: operators log in on the PostgreSQL copy with the same password, login
 // limits carry over, the audit log arrives in order with its ids, sessions stay behind; a non-empty target is refused.
+import { inject } from '../server/http/inject.ts';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -25,17 +26,25 @@ function panelOn(store: Store, limiter = new LoginLimiter()) {
     limiter,
   });
   const logIn = async (password: string, address = '10.0.0.1') => {
-    const r = await handle({
+    const r = await inject(handle, {
       method: 'POST',
       url: '/login',
       headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
       body: Buffer.from(new URLSearchParams({ email: 'ops@example.com', password }).toString()),
-      address,
+      remoteAddress: address,
     });
     return { status: r.status, cookie: r.headers['set-cookie']?.split(';')[0] };
   };
   const home = async (cookie: string) =>
-    (await handle({ method: 'GET', url: '/', headers: { cookie }, body: Buffer.alloc(0), address: '10.0.0.1' })).status;
+    (
+      await inject(handle, {
+        method: 'GET',
+        url: '/',
+        headers: { cookie },
+        body: Buffer.alloc(0),
+        remoteAddress: '10.0.0.1',
+      })
+    ).status;
   return { logIn, home };
 }
 

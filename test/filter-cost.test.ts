@@ -92,7 +92,7 @@ describe('filtered lists', () => {
     const handler = handlerOver(demo.file, { offLoopBytes: OFF_LOOP_BYTES });
     try {
       const get = (coding: string) => list(handler, '?min_area=1.5&sort=-price', { 'accept-encoding': coding });
-      const made = handler({
+      const made = handler.answer({
         method: 'GET',
         url: '/external/listings?min_area=1.5&sort=-price',
         headers: { 'x-api-key': key, 'accept-encoding': 'br' },

@@ -1,5 +1,6 @@
 // Login limits live in the store: two panels on one database share them, a restarted panel keeps them, and tries sent
 // at once cannot get past the limit together; on a SQLite file and on PostgreSQL alike.
+import { inject } from '../server/http/inject.ts';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../server/domain/passwords.ts';
@@ -25,12 +26,12 @@ function panelOn(store: Store, clock: { now: number }) {
     limiter: new LoginLimiter(LIMITS, () => clock.now),
   });
   return async (email: string, password: string, address = '10.0.0.1') => {
-    const r = await handle({
+    const r = await inject(handle, {
       method: 'POST',
       url: '/login',
       headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
       body: Buffer.from(new URLSearchParams({ email, password }).toString()),
-      address,
+      remoteAddress: address,
     });
     return { status: r.status, retryAfter: Number(r.headers['retry-after'] ?? 0) };
   };

@@ -1,5 +1,6 @@
 // Operator accounts and the audit log, on both stores: scrypt hashes only, sessions ended by passwd and remove, every
 // key and import action recorded with its actor, and never a key or a password in clear.
+import { inject } from '../server/http/inject.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -164,15 +165,15 @@ describe('operators, sessions and audit on PostgreSQL', () => {
         keyPrefix: 'svc',
       });
       const post = (url: string, form: Record<string, string>, cookie = '') =>
-        handle({
+        inject(handle, {
           method: 'POST',
           url,
           headers: { origin, cookie, 'content-type': 'application/x-www-form-urlencoded' },
           body: Buffer.from(new URLSearchParams(form).toString()),
-          address: '10.0.0.1',
+          remoteAddress: '10.0.0.1',
         });
       const get = (url: string, cookie: string) =>
-        handle({ method: 'GET', url, headers: { cookie }, body: Buffer.alloc(0), address: '10.0.0.1' });
+        inject(handle, { method: 'GET', url, headers: { cookie }, body: Buffer.alloc(0), remoteAddress: '10.0.0.1' });
       const login = await post('/login', { email: 'ops@example.com', password: PASSWORD });
       const cookie = login.headers['set-cookie']!.split(';')[0]!;
       const listings = String((await get('/facilities/wro-1', cookie)).body);

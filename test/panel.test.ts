@@ -1,5 +1,6 @@
 // The operator's panel in process, who may do what: no page or action without a session, a cookie that acts as its own
 // account only, cross-site changes refused, logins limited, and a login over a real socket.
+import { inject } from '../server/http/inject.ts';
 import { parseSetCookie } from 'cookie';
 import { describe, expect, it } from 'vitest';
 import { hashPassword } from '../server/domain/passwords.ts';
@@ -34,12 +35,12 @@ describe('no page or action without a session', () => {
       maxAge: 12 * 60 * 60,
     });
     panel.handle = panel.over({ origin: { origin: 'https://panel.example', secure: true } });
-    const secure = await panel.handle({
+    const secure = await inject(panel.handle, {
       method: 'POST',
       url: '/login',
       headers: { origin: 'https://panel.example', 'content-type': 'application/x-www-form-urlencoded' },
       body: Buffer.from(new URLSearchParams({ email: 'ops@example.com', password: PASSWORD }).toString()),
-      address: '10.0.0.1',
+      remoteAddress: '10.0.0.1',
     });
     expect(parseSetCookie(secure.headers['set-cookie']!)).toMatchObject({
       name: '__Host-listings_panel',
@@ -91,6 +92,23 @@ describe('no page or action without a session', () => {
     const padding = `other=${'x'.repeat(COOKIE_HEADER_BYTES)}`;
     expect(await status(`${s.cookie}; ${padding.slice(0, COOKIE_HEADER_BYTES - s.cookie.length - 2)}`)).toBe(200);
     expect(await status(`${s.cookie}; ${padding}`)).toBe(303);
+  });
+});
+
+describe('routes', () => {
+  it('answers a method a page does not take with 405 and its Allow, an unknown page with 404, as plain pages', async () => {
+    const s = await session();
+    const wrong = await s.as('DELETE', '/audit');
+    expect(wrong).toMatchObject({ status: 405, headers: { allow: 'GET, HEAD' } });
+    expect(wrong.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(wrong.headers['content-security-policy']).toContain("default-src 'none'");
+    expect((await s.as('GET', '/logout')).headers.allow).toBe('POST');
+    expect((await s.as('PUT', '/facilities/wro-1/api')).headers.allow).toBe('GET, HEAD');
+    expect((await request('PUT', '/login', { form: {} })).headers.allow).toBe('GET, HEAD, POST');
+    expect((await s.as('GET', '/facilities/wro-1/nothing')).status).toBe(404);
+    expect((await s.as('GET', '/facilities/NOT_AN_ID')).status).toBe(404);
+    const head = await s.as('HEAD', '/audit');
+    expect(head.status).toBe(200);
   });
 });
 

@@ -1,5 +1,6 @@
 // Every snapshot publish is in the audit log: `snapshot export`, `snapshot publish` and `publish --watch` as the CLI,
 // the panel's "Publish now" as its operator; one row per facility with its version, target and kid, on both stores.
+import { inject } from '../server/http/inject.ts';
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,24 +47,30 @@ async function panelPublishingTo(store: Store, out: string) {
     snapshots: { target: folderTarget(out), key: await loadSigningKey(keyFile), ttlSeconds: 3600 },
   });
   const form = { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' };
-  const login = await handle({
+  const login = await inject(handle, {
     method: 'POST',
     url: '/login',
     headers: form,
     body: Buffer.from(new URLSearchParams({ email: 'ops@example.com', password: PASSWORD }).toString()),
-    address: '10.0.0.1',
+    remoteAddress: '10.0.0.1',
   });
   const cookie = login.headers['set-cookie']!.split(';')[0]!;
   const get = async (url: string, lang = 'en') =>
-    handle({ method: 'GET', url, headers: { cookie, 'accept-language': lang }, body: Buffer.alloc(0), address: '::1' });
+    inject(handle, {
+      method: 'GET',
+      url,
+      headers: { cookie, 'accept-language': lang },
+      body: Buffer.alloc(0),
+      remoteAddress: '::1',
+    });
   const csrf = /name="csrf" value="([^"]+)"/.exec(String((await get('/')).body))![1]!;
   const publish = (facility: string) =>
-    handle({
+    inject(handle, {
       method: 'POST',
       url: `/facilities/${facility}/snapshots/publish`,
       headers: { ...form, cookie },
       body: Buffer.from(new URLSearchParams({ csrf }).toString()),
-      address: '::1',
+      remoteAddress: '::1',
     });
   return { get, publish };
 }

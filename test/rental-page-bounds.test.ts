@@ -48,16 +48,16 @@ describe('rental pages', () => {
       const list = async () =>
         (await inject(handler, { url: '/external/listings', headers: { 'x-api-key': key } })).status;
       expect(await list()).toBe(200);
-      const keyed = handler.api.views.get('big-0');
+      const keyed = handler.views.get('big-0');
       const others = large.slice(1);
       for (let i = 0; i < 300; i++) {
         const { facility } = others[i % others.length]!;
         expect((await inject(handler, { url: `/rent/${facility.id}/${facility.codes[i * 7]}` })).status).toBe(200);
         if (i % 10 === 0) expect(await list()).toBe(200);
       }
-      expect(handler.api.views.builds).toBe(1);
-      expect(handler.api.views.reads).toBe(1);
-      expect(handler.api.views.get('big-0')).toBe(keyed);
+      expect(handler.views.builds).toBe(1);
+      expect(handler.views.reads).toBe(1);
+      expect(handler.views.get('big-0')).toBe(keyed);
       // Each page cost one listing's read, not a facility's.
       expect(handler.pages.reads).toBe(300);
     } finally {
@@ -82,7 +82,7 @@ describe('rental pages', () => {
         expect(page.status).toBe(200);
         bytes += page.body.length;
         if (i % 100 === 99) {
-          const { small, large: largeTier, filtered } = handler.api.views.held;
+          const { small, large: largeTier, filtered } = handler.views.held;
           expect(small + largeTier + filtered).toBeLessThanOrEqual(cacheBudgetBytes);
           expect(handler.pages.held.bytes).toBeLessThanOrEqual(pageCacheBytes);
         }

@@ -31,9 +31,9 @@ describe('rental pages', () => {
           expect((await inject(handler, { url: `/rent/rent-a/NOPE-${i}` })).status).toBe(404);
         expect(handler.pages.reads, `round ${round}`).toBe(facility.codes.length + 20);
       }
-      expect(handler.api.views.reads).toBe(0);
+      expect(handler.views.reads).toBe(0);
       await inject(handler, { url: '/external/listings', headers: { 'x-api-key': key } });
-      expect(handler.api.views.builds).toBe(1);
+      expect(handler.views.builds).toBe(1);
     } finally {
       handler.close();
     }
@@ -152,7 +152,7 @@ describe('clients that keep sending while refused', () => {
     });
     try {
       const call = (url: string, headers: Record<string, string> = {}, remoteAddress = '198.51.100.9') =>
-        handler({ method: 'GET', url, headers, remoteAddress });
+        handler.answer({ method: 'GET', url, headers, remoteAddress });
       const code = facility.codes[0]!;
       for (const [what, send] of [
         ['pages', () => call(`/rent/rent-a/${code}`)],

@@ -8,7 +8,15 @@ import type { Db } from '../store/db.ts';
 import { requestLogger, type Logger } from '../logger.ts';
 import { facilityRevisions } from '../store/facilities.ts';
 import { Freshness, UNAVAILABLE_RETRY_AFTER_S } from '../freshness/freshness.ts';
-import { DETAILS, header, problem, type Answer, type RequestHandler, type RequestLike } from './transport/answer.ts';
+import {
+  DETAILS,
+  header,
+  MAX_URL_LENGTH,
+  problem,
+  type Answer,
+  type RequestHandler,
+  type RequestLike,
+} from './transport/answer.ts';
 import { CORS_HEADERS } from './transport/cors.ts';
 import { API_PREFIX, ListingsApi, type ApiContext, type ApiOptions } from './api/api.ts';
 import { openApiDocument } from './api/openapi.ts';
@@ -25,7 +33,10 @@ import { recordClicks } from '../store/referrals.ts';
 import { unrevokedRefs } from '../store/keys.ts';
 import { ViewsCache } from './views/views-cache.ts';
 import { PageCache } from './views/page-cache.ts';
-import { pathOf, Router, type Read, type Route } from './router.ts';
+import { pathOf, Router, type Action, type Route, type RouterAnswers } from './router.ts';
+
+/** An API route's answer to a GET. */
+type Read = Action<ApiContext, Answer>;
 
 export interface HandlerOptions extends Omit<ApiOptions, 'db'> {
   db: Db;
@@ -47,6 +58,10 @@ export interface HandlerOptions extends Omit<ApiOptions, 'db'> {
   recordClicks?: ClickSink;
   /** How often counted clicks are written. */
   clickIntervalMs?: number;
+  /** When the data changed, shared with whoever confirms it (a node on PostgreSQL); one over `db` when not given. */
+  freshness?: Freshness;
+  /** Work to await before each batch (PostgreSQL's change-counter read into `freshness`). */
+  beforeBatch?: (requests: number) => Promise<void>;
 }
 
 /** Bytes of rent targets kept for the click URL: about 100 bytes each, so some 20,000 listings. */
@@ -61,9 +76,9 @@ export const DEFAULT_PAGE_LIMIT: Limit = { rate: 5, burst: 60 };
  */
 export const DEFAULT_PAGE_RENDER_LIMIT: Limit = { rate: 100, burst: 100 };
 
-/** The request handler, with the API it routes to and the rental pages' cache (tests and the bench read the caches). */
+/** The request handler, with the caches it answers from and its click counter (tests and the bench read them). */
 export interface Handler extends RequestHandler {
-  api: ListingsApi;
+  views: ViewsCache;
   pages: PageCache;
   clicks: ClickCounter;
 }
@@ -71,7 +86,7 @@ export interface Handler extends RequestHandler {
 export function createHandler(opts: HandlerOptions): Handler {
   // One freshness check for the API's views and the rental pages, each cached apart, so that pages (no key needed)
   // never push out or rebuild what keyed requests use.
-  const freshness = new Freshness(opts.db);
+  const freshness = opts.freshness ?? new Freshness(opts.db);
   const views = new ViewsCache(opts.db, opts.publicUrl, opts.cacheBudgetBytes, opts.offLoopBytes, opts.clock);
   const pages = new PageCache(opts.db, opts.publicUrl, opts.pageCacheBytes, undefined, opts.clock);
   const targets = new PageCache(opts.db, opts.publicUrl, CLICK_TARGET_BYTES, undefined, opts.clock);
@@ -92,26 +107,31 @@ export function createHandler(opts: HandlerOptions): Handler {
   const sink: ClickSink = opts.recordClicks ?? ((deltas, o) => recordClicks(opts.db, deltas, o));
   const clicks = new ClickCounter(sink, opts.clock, opts.clickIntervalMs);
   const api = new ListingsApi(opts, { freshness, views });
-  const router = new Router(routesOf(opts, { api, freshness, pages, clicks: { targets, refsOf, clicks } }));
+  const router = new Router(
+    routesOf(opts, { api, freshness, pages, clicks: { targets, refsOf, clicks } }),
+    API_ANSWERS,
+  );
   // Decided once: a quiet logger costs the hot path neither a clock read nor a call per request.
   const requests = requestLogger(opts.logger);
-  const handler = ((req: RequestLike): Answer => {
-    const started = requests ? performance.now() : 0;
-    const ctx: ApiContext = { requestId: randomUUID(), keyId: undefined };
-    const answer = answerOf(router, req, ctx, opts.logger);
-    return answer.later
-      ? { ...answer, later: answer.later.then((a) => finish(req, a, ctx, started, requests)) }
-      : finish(req, answer, ctx, started, requests);
-  }) as Handler;
-  handler.api = api;
-  handler.pages = pages;
-  handler.clicks = clicks;
-  handler.batch = (fn) => api.batch(fn);
-  handler.close = () => {
-    api.close();
-    clicks.stop();
+  return {
+    answer(req: RequestLike): Answer {
+      const started = requests ? performance.now() : 0;
+      const ctx: ApiContext = { requestId: randomUUID(), keyId: undefined };
+      const answer = answerOf(router, req, ctx, opts.logger);
+      return answer.later
+        ? { ...answer, later: answer.later.then((a) => finish(req, a, ctx, started, requests)) }
+        : finish(req, answer, ctx, started, requests);
+    },
+    batch: (fn) => api.batch(fn),
+    close() {
+      api.close();
+      clicks.stop();
+    },
+    beforeBatch: opts.beforeBatch,
+    views,
+    pages,
+    clicks,
   };
-  return handler;
 }
 
 /** What the routes answer from. */
@@ -123,7 +143,7 @@ interface Parts {
 }
 
 /** Every path the server answers, and how. */
-function routesOf(opts: HandlerOptions, { api, freshness, pages, clicks }: Parts): Route[] {
+function routesOf(opts: HandlerOptions, { api, freshness, pages, clicks }: Parts): Route<ApiContext, Answer>[] {
   const widget = new StaticFiles(
     join(REPO_ROOT, 'dist', 'widget'),
     { ...CORS_HEADERS, 'cross-origin-resource-policy': 'cross-origin' },
@@ -162,7 +182,7 @@ function routesOf(opts: HandlerOptions, { api, freshness, pages, clicks }: Parts
     return clickAnswer(clicks, req, path, search, mayRender);
   };
   const listings: Read = (req, path, search, ctx) => api.handle(req, path, search, ctx);
-  const filesUnder = (prefix: string, files: StaticFiles): Route => ({
+  const filesUnder = (prefix: string, files: StaticFiles): Route<ApiContext, Answer> => ({
     path: prefix,
     prefix: true,
     methods: {
@@ -200,9 +220,24 @@ function routesOf(opts: HandlerOptions, { api, freshness, pages, clicks }: Parts
   ];
 }
 
+/** The API's own answers to an unknown path, another method and a CORS preflight. */
+const API_ANSWERS: RouterAnswers<ApiContext, Answer> = {
+  notFound: () => problem('not_found', 'There is nothing at this address.', CORS_HEADERS),
+  notAllowed: (req, allow) =>
+    problem('method_not_allowed', DETAILS.method_not_allowed(req.method), { ...CORS_HEADERS, allow }),
+  options: (_req, allow) => ({ status: 204, headers: { ...CORS_HEADERS, allow }, body: null }),
+};
+
 /** The router's answer; an unexpected error becomes a 500 that names the request id, after it is logged. */
-function answerOf(router: Router, req: RequestLike, ctx: ApiContext, logger: Logger | undefined): Answer {
+function answerOf(
+  router: Router<ApiContext, Answer>,
+  req: RequestLike,
+  ctx: ApiContext,
+  logger: Logger | undefined,
+): Answer {
   try {
+    if (req.url.length > MAX_URL_LENGTH)
+      return problem('uri_too_long', DETAILS.uri_too_long(MAX_URL_LENGTH), CORS_HEADERS);
     return router.answer(req, ctx);
   } catch (err) {
     logger?.error({ request_id: ctx.requestId, error: err }, 'unexpected failure');

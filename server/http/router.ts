@@ -1,57 +1,148 @@
 // A table of routes, from which the known paths and each path's allowed methods follow: nothing kept in a second list.
-import type { ApiContext } from './api/api.ts';
-import { DETAILS, MAX_URL_LENGTH, problem, type Answer, type RequestLike } from './transport/answer.ts';
-import { CORS_HEADERS } from './transport/cors.ts';
+// The API and the panel both route through it; each says how it answers an unknown path or method.
+import type { RequestLike } from './transport/answer.ts';
 
-/** The answer to a GET (HEAD shares it; the handler drops its body), or undefined when nothing is there (a 404). */
-export type Read = (req: RequestLike, path: string, search: string, ctx: ApiContext) => Answer | undefined;
+/** A route's path parameters by name, decoded. */
+export type Params = Readonly<Record<string, string>>;
 
-export interface Route {
-  /** The path, or with `prefix` every path that starts with it. */
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One method's answer from the request, its path and query, the caller's context and the path's parameters; undefined is a 404. */
+export type Action<C, A, R extends RequestLike = RequestLike> = (
+  req: R,
+  path: string,
+  search: string,
+  ctx: C,
+  params: Params,
+) => A | undefined;
+
+export interface Route<C, A, R extends RequestLike = RequestLike> {
+  /**
+   * The path: literal segments and `:name` parameters (`:name(regex)` limits one to what the regex matches, a regex
+   * without `/` or groups of its own); or with `prefix`, every path that starts with it.
+   */
   path: string;
   prefix?: boolean;
-  /** The answer to each method; HEAD is GET's without its body, OPTIONS (a CORS preflight) the router's own. */
-  methods: { GET: Read };
+  /** Each method's answer; HEAD is GET's (the caller drops its body). */
+  methods: Partial<Record<Method, Action<C, A, R>>>;
 }
 
-/** The methods a route answers, for Allow. */
-export function methodsOf(route: Route): string {
-  const named = Object.keys(route.methods).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
-  return [...named, 'OPTIONS'].join(', ');
+/** The answers the router makes itself. */
+export interface RouterAnswers<C, A, R extends RequestLike = RequestLike> {
+  notFound(req: R, ctx: C): A;
+  /** A method the path does not answer; `allow` lists those it does. */
+  notAllowed(req: R, allow: string, ctx: C): A;
+  /** OPTIONS on a known path (a CORS preflight), listed in Allow; without it OPTIONS is refused like any other method. */
+  options?(req: R, allow: string, ctx: C): A;
 }
 
-export class Router {
-  private readonly exact = new Map<string, Route>();
-  private readonly prefixes: Route[] = [];
+interface Known<C, A, R extends RequestLike> {
+  methods: Route<C, A, R>['methods'];
+  /** The Allow header's value, made once. */
+  allow: string;
+}
 
-  constructor(routes: readonly Route[]) {
+interface WithParams<C, A, R extends RequestLike> extends Known<C, A, R> {
+  pattern: RegExp;
+  names: string[];
+}
+
+/** What a route without parameters passes: one object for all of them, so a request to one allocates none. */
+const NO_PARAMS: Params = Object.freeze({});
+
+export class Router<C, A, R extends RequestLike = RequestLike> {
+  private readonly exact = new Map<string, Known<C, A, R>>();
+  private readonly prefixes: (Known<C, A, R> & { path: string })[] = [];
+  private readonly withParams: WithParams<C, A, R>[] = [];
+
+  constructor(
+    routes: readonly Route<C, A, R>[],
+    private readonly answers: RouterAnswers<C, A, R>,
+  ) {
     for (const route of routes) {
-      if (route.prefix) this.prefixes.push(route);
-      else this.exact.set(route.path, route);
+      const known = { methods: route.methods, allow: allowOf(route.methods, answers.options !== undefined) };
+      if (route.prefix) this.prefixes.push({ ...known, path: route.path });
+      else if (route.path.includes('/:')) this.withParams.push({ ...known, ...compile(route.path) });
+      else this.exact.set(route.path, known);
     }
   }
 
-  /** The route serving this path, or undefined: the one test of whether a path is known. */
-  routeOf(path: string): Route | undefined {
-    return this.exact.get(path) ?? this.prefixes.find((r) => path.startsWith(r.path));
+  /** Whether some route serves this path, whatever the method. */
+  has(path: string): boolean {
+    return this.find(path) !== undefined;
   }
 
-  answer(req: RequestLike, ctx: ApiContext): Answer {
+  answer(req: R, ctx: C): A {
     const { url, method } = req;
-    if (url.length > MAX_URL_LENGTH) return problem('uri_too_long', DETAILS.uri_too_long(MAX_URL_LENGTH), CORS_HEADERS);
     const path = pathOf(url);
-    const route = this.routeOf(path);
-    if (route === undefined) return notFound();
-    if (method === 'GET' || method === 'HEAD')
-      return route.methods.GET(req, path, url.slice(path.length), ctx) ?? notFound();
-    const allow = methodsOf(route);
-    if (method === 'OPTIONS') return { status: 204, headers: { ...CORS_HEADERS, allow }, body: null };
-    return problem('method_not_allowed', DETAILS.method_not_allowed(method), { ...CORS_HEADERS, allow });
+    // Exact paths are one Map lookup and prefixes a short scan: the API's routes never reach the parameters' regexes.
+    let known: Known<C, A, R> | undefined = this.exact.get(path) ?? this.prefixOf(path);
+    let params = NO_PARAMS;
+    if (known === undefined) {
+      const found = this.withParamsOf(path);
+      if (found === undefined) return this.answers.notFound(req, ctx);
+      known = found.known;
+      params = found.params;
+    }
+    const { methods } = known;
+    const action =
+      method === 'GET' || method === 'HEAD'
+        ? methods.GET
+        : Object.hasOwn(methods, method)
+          ? methods[method as Method]
+          : undefined;
+    if (action !== undefined)
+      return action(req, path, url.slice(path.length), ctx, params) ?? this.answers.notFound(req, ctx);
+    if (method === 'OPTIONS' && this.answers.options) return this.answers.options(req, known.allow, ctx);
+    return this.answers.notAllowed(req, known.allow, ctx);
+  }
+
+  private prefixOf(path: string): Known<C, A, R> | undefined {
+    for (const route of this.prefixes) if (path.startsWith(route.path)) return route;
+    return undefined;
+  }
+
+  private find(path: string): { known: Known<C, A, R>; params: Params } | undefined {
+    const known = this.exact.get(path) ?? this.prefixOf(path);
+    return known === undefined ? this.withParamsOf(path) : { known, params: NO_PARAMS };
+  }
+
+  private withParamsOf(path: string): { known: Known<C, A, R>; params: Params } | undefined {
+    for (const route of this.withParams) {
+      const match = route.pattern.exec(path);
+      if (match === null) continue;
+      const params: Record<string, string> = {};
+      try {
+        route.names.forEach((name, i) => (params[name] = decodeURIComponent(match[i + 1]!)));
+      } catch {
+        // A malformed escape names nothing: the path is unknown.
+        return undefined;
+      }
+      return { known: route, params };
+    }
+    return undefined;
   }
 }
 
-function notFound(): Answer {
-  return problem('not_found', 'There is nothing at this address.', CORS_HEADERS);
+/** The methods a route answers, for Allow: HEAD with GET, OPTIONS when the router answers it. */
+function allowOf(methods: object, options: boolean): string {
+  const named = Object.keys(methods).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
+  return (options ? [...named, 'OPTIONS'] : named).join(', ');
+}
+
+/** A path with parameters as one regex, and the parameters' names in the order of its groups. */
+function compile(path: string): { pattern: RegExp; names: string[] } {
+  const names: string[] = [];
+  const source = path
+    .split('/')
+    .map((segment) => {
+      const param = /^:(\w+)(?:\((.+)\))?$/.exec(segment);
+      if (param === null) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(param[1]!);
+      return `(${param[2] ?? '[^/]+'})`;
+    })
+    .join('/');
+  return { pattern: new RegExp(`^${source}$`), names };
 }
 
 /** The URL without its query: no URL parsing, as the request line's target is already origin-form. */

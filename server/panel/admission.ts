@@ -4,8 +4,10 @@ import { MAX_IMPORT_BYTES } from '../domain/import.ts';
 import type { Role } from '../domain/roles.ts';
 import type { Store } from '../store/store.ts';
 import { authenticate, fromPanel, notFromPanel, type PanelOrigin } from './auth.ts';
-import { plain, type PanelRequestHead, type PanelResponse } from './http.ts';
+import { plain, type PanelRequestHead } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 import { beyondRole } from './roles.ts';
+import { pathOf } from '../http/router.ts';
 
 /** The role an import needs, checked here too, so that a viewer's upload is refused before a byte of it is read. */
 export const UPLOAD_ROLE: Role = 'manager';
@@ -15,19 +17,19 @@ export const FORM_BYTES = 64 * 1024;
 export const UPLOAD_BYTES = MAX_IMPORT_BYTES + FORM_BYTES;
 
 /** Read at most `limit` bytes (an upload into a temporary file), or answer `refusal` without reading any. */
-export type Admission = { limit: number; upload: boolean } | { refusal: PanelResponse };
+export type Admission = { limit: number; upload: boolean } | { refusal: Answer };
 
 /** The one route whose body is an upload. */
 export const isUploadRoute = (method: string, path: string): boolean => method === 'POST' && path === '/import';
 
-export const tooLarge = (): PanelResponse => plain(413, 'Too large.');
+export const tooLarge = (): Answer => plain(413, 'Too large.');
 
 export async function admissionOf(
   head: PanelRequestHead,
   panel: { store: Store; origin: PanelOrigin; uploadBytes?: number },
 ): Promise<Admission> {
   const declared = Number(head.headers['content-length'] ?? 0);
-  const path = new URL(head.url, 'http://panel').pathname;
+  const path = pathOf(head.url);
   if (!isUploadRoute(head.method, path))
     return declared > FORM_BYTES ? { refusal: tooLarge() } : { limit: FORM_BYTES, upload: false };
   // The checks the handler makes again once the body is in, made first here so that nobody else can send a large one.

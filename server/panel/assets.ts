@@ -7,7 +7,8 @@ import { ListingsError } from '../errors.ts';
 import { REPO_ROOT } from '../repo.ts';
 import { FAVICON_SVG } from './assets/favicon.svg.ts';
 import { PANEL_CSS } from './assets/panel.css.ts';
-import type { PanelRequest, PanelResponse } from './http.ts';
+import type { PanelRequest } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 
 export const PANEL_BUNDLE = join(REPO_ROOT, 'dist', 'panel', 'panel.js');
 /** The widget as partners load it: the Embed tab previews the very module its snippet names. */
@@ -33,7 +34,7 @@ function bundle(path: string): Buffer {
   }
 }
 
-export type PanelAssets = (path: string, req: PanelRequest) => PanelResponse | undefined;
+export type PanelAssets = (path: string, req: PanelRequest) => Answer | undefined;
 
 /** The chunks the widget loads on demand (dist/widget/chunks/), at the path its module imports them from. */
 function widgetChunks(widgetPath: string): [string, Asset][] {

@@ -11,7 +11,8 @@ import {
 } from '../domain/sessions.ts';
 import type { OperatorRow } from '../store/operators.ts';
 import type { Store } from '../store/store.ts';
-import { cookiesOf, plain, type PanelRequestHead, type PanelResponse } from './http.ts';
+import { cookiesOf, plain, type PanelRequestHead } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 
 export interface PanelOrigin {
   /** The panel's own origin, as browsers send it in Origin: `https://panel.example` or `http://127.0.0.1:8788`. */
@@ -87,7 +88,7 @@ export function fromPanel(req: Pick<PanelRequestHead, 'headers'>, o: PanelOrigin
 }
 
 /** The refusal of a change whose Origin (or Referer) is not the panel's. */
-export function notFromPanel(o: PanelOrigin): PanelResponse {
+export function notFromPanel(o: PanelOrigin): Answer {
   return plain(
     403,
     `Refused: this form did not come from the panel at ${o.origin}. Behind a proxy, start the panel with PANEL_URL set to the address the browser shows.`,

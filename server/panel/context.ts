@@ -3,7 +3,9 @@ import type { Role } from '../domain/roles.ts';
 import type { Store } from '../store/store.ts';
 import type { Logger } from '../logger.ts';
 import type { Authenticated, PanelOrigin } from './auth.ts';
-import type { PanelRequest, PanelResponse } from './http.ts';
+import type { PanelRequest } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
+import type { Method, Params } from '../http/router.ts';
 import type { Texts } from './i18n/i18n.ts';
 import type { LoginLimiter } from './login-limits.ts';
 import type { PanelSnapshots } from './snapshots.ts';
@@ -28,12 +30,17 @@ export interface PanelOptions {
 export type ResolvedPanelOptions = PanelOptions & { limiter: LoginLimiter; now: () => number; logger: Logger };
 export type PanelContext = ResolvedPanelOptions & { who: Authenticated; form: () => URLSearchParams; tx: Texts };
 
-export interface Route {
-  method: string;
-  pattern: RegExp;
+/** One method of a panel route: who may use it, and what it does. */
+export interface PanelAction {
   /** The least role that may use it (the handler refuses the rest): viewer reads, manager changes data and keys. */
   role: Role;
   /** Reachable before two-factor enrolment when the panel requires it: the enrolment itself and logging out. */
   beforeEnrolment?: boolean;
-  run(ctx: PanelContext, req: PanelRequest, params: string[]): Promise<PanelResponse>;
+  run(ctx: PanelContext, req: PanelRequest, params: Params): Promise<Answer>;
+}
+
+/** A path in the router's syntax (`/facilities/:id`) and its methods. */
+export interface Route {
+  path: string;
+  methods: Partial<Record<Method, PanelAction>>;
 }

@@ -2,7 +2,8 @@
 // used as a 503 that names nothing of it (the log has the detail), anything else as a 500.
 import { ListingsError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import { plain, type PanelResponse } from './http.ts';
+import { plain } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 
 /** Seconds a client is asked to wait when the database cannot be used; it recovers by itself once the database does. */
 export const STORE_RETRY_SECONDS = 5;
@@ -10,7 +11,7 @@ export const STORE_RETRY_SECONDS = 5;
 /** The store's codes for a database it cannot use (server/store/pg/connect.ts's pgFailure): not the client's doing. */
 const STORE_UNAVAILABLE = new Set(['db_unreachable', 'db_credentials', 'db_missing']);
 
-export function failureAnswer(err: unknown, logger: Logger): PanelResponse {
+export function failureAnswer(err: unknown, logger: Logger): Answer {
   if (err instanceof ListingsError && STORE_UNAVAILABLE.has(err.code)) {
     // The detail names the database's address: for the operator's log, never for whoever sent the request.
     logger.error(`panel: the database is unavailable: ${err.message}`);

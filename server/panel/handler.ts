@@ -5,64 +5,108 @@ import { authenticate, csrfValid, fromPanel, notFromPanel } from './auth.ts';
 import { failureAnswer } from './failure.ts';
 import { createLogger } from '../logger.ts';
 import { panelAssets, type PanelAssets } from './assets.ts';
-import { htmlAnswer, plain, redirect, formOf, type PanelRequest, type PanelResponse } from './http.ts';
+import { htmlAnswer, plain, redirect, formOf, type PanelRequest } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
+import { pathOf, Router, type Action, type Route as RouterRoute, type RouterAnswers } from '../http/router.ts';
 import { LoginLimiter } from './login-limits.ts';
 import { logIn } from './login.ts';
 import { loginPage } from './pages/login.ts';
 import { beyondRole } from './roles.ts';
 import { pageRoutes } from './routes.ts';
-import type { PanelOptions, ResolvedPanelOptions, Route } from './context.ts';
+import type { PanelAction, PanelContext, PanelOptions, ResolvedPanelOptions, Route } from './context.ts';
 import { codePage, logInWithCode } from './two-factor.ts';
 import { textsFor } from './i18n/i18n.ts';
 
 export type { PanelOptions } from './context.ts';
 
-export function createPanelHandler(options: PanelOptions): (req: PanelRequest) => Promise<PanelResponse> {
+/** The panel's handler: one request in, its answer out. */
+export interface PanelHandler {
+  answer(req: PanelRequest): Promise<Answer>;
+}
+
+type Routed<C> = Router<C, Promise<Answer>, PanelRequest>;
+
+/** A plain page for an unknown path or method, with the panel's security headers as every answer of it. */
+const PANEL_ANSWERS: RouterAnswers<unknown, Promise<Answer>, PanelRequest> = {
+  notFound: async () => plain(404, 'No such page.'),
+  notAllowed: async (_req, allow) => plain(405, 'This page does not take that method.', { allow }),
+};
+
+export function createPanelHandler(options: PanelOptions): PanelHandler {
   const opts: ResolvedPanelOptions = {
     ...options,
     limiter: options.limiter ?? new LoginLimiter(),
     now: options.now ?? Date.now,
     logger: options.logger ?? createLogger().logger,
   };
-  const routes = pageRoutes();
+  const door: Routed<ResolvedPanelOptions> = new Router(loginRoutes(), PANEL_ANSWERS);
+  const routes: Routed<PanelContext> = new Router(pageRoutes().map(guarded), PANEL_ANSWERS);
   const assets = panelAssets();
-  return async (req) => {
-    try {
-      return await answer(opts, routes, assets, req);
-    } catch (err) {
-      return failureAnswer(err, opts.logger);
-    }
+  return {
+    answer: async (req) => {
+      try {
+        return await answer(opts, door, routes, assets, req);
+      } catch (err) {
+        return failureAnswer(err, opts.logger);
+      }
+    },
   };
 }
 
-/** The route a request names, and its parameters; undefined for no route. */
-export function routeOf(routes: readonly Route[], method: string, path: string) {
-  for (const route of routes) {
-    if (route.method !== (method === 'HEAD' ? 'GET' : method)) continue;
-    const match = route.pattern.exec(path);
-    if (match) return { route, params: match.slice(1).map((p) => (p === undefined ? '' : decodeURIComponent(p))) };
-  }
-  return undefined;
+/** What the panel answers before anyone has logged in. */
+function loginRoutes(): RouterRoute<ResolvedPanelOptions, Promise<Answer>, PanelRequest>[] {
+  return [
+    {
+      path: '/login',
+      methods: {
+        GET: async (req, _path, _search, opts) =>
+          (await authenticate(opts.store, req, opts.origin))
+            ? redirect('/')
+            : htmlAnswer(loginPage(textsFor(req.headers['accept-language']))),
+        POST: (req, _path, _search, opts) => logIn(opts, req),
+      },
+    },
+    {
+      path: '/login/code',
+      methods: {
+        GET: (req, _path, _search, opts) => codePage(opts, req),
+        POST: (req, _path, _search, opts) => logInWithCode(opts, req),
+      },
+    },
+  ];
+}
+
+/** A route whose actions run only for a role they allow, and before two-factor enrolment only where they say so. */
+function guarded(route: Route): RouterRoute<PanelContext, Promise<Answer>, PanelRequest> {
+  const methods = Object.entries(route.methods).map(([method, action]) => [method, guard(action)]);
+  return { path: route.path, methods: Object.fromEntries(methods) };
+}
+
+function guard(action: PanelAction): Action<PanelContext, Promise<Answer>, PanelRequest> {
+  return async (req, path, _search, c, params) => {
+    const change = req.method !== 'GET' && req.method !== 'HEAD';
+    if (c.require2fa && !c.who.operator.totp_enabled_at && !action.beforeEnrolment)
+      return change ? plain(403, 'Refused: set up two-factor login first.') : redirect('/account/2fa');
+    // Beyond the operator's role nothing runs, and the refusal is in the audit log.
+    const refusal = await beyondRole(c.store, c.who, { method: req.method, path }, action.role);
+    return refusal ?? action.run(c, req, params);
+  };
 }
 
 async function answer(
   opts: ResolvedPanelOptions,
-  routes: Route[],
+  door: Routed<ResolvedPanelOptions>,
+  routes: Routed<PanelContext>,
   assets: PanelAssets,
   req: PanelRequest,
-): Promise<PanelResponse> {
-  const path = new URL(req.url, 'http://panel').pathname;
+): Promise<Answer> {
+  const path = pathOf(req.url);
   const asset = assets(path, req);
   if (asset) return asset;
   const change = req.method !== 'GET' && req.method !== 'HEAD';
   // Every change, the login included, must come from a page of the panel itself.
   if (change && !fromPanel(req, opts.origin)) return notFromPanel(opts.origin);
-  const tx = textsFor(req.headers['accept-language']);
-  if (path === '/login') {
-    if (change) return logIn(opts, req);
-    return (await authenticate(opts.store, req, opts.origin)) ? redirect('/') : htmlAnswer(loginPage(tx));
-  }
-  if (path === '/login/code') return change ? logInWithCode(opts, req) : codePage(opts, req);
+  if (door.has(path)) return door.answer(req, opts);
   const who = await authenticate(opts.store, req, opts.origin);
   if (!who) return change ? plain(401, 'Log in first.') : redirect('/login');
   let parsed: URLSearchParams | undefined;
@@ -70,12 +114,5 @@ async function answer(
   // The upload's token is in its multipart body, checked by the import route; every other change's is in its form.
   if (change && !isUploadRoute(req.method, path) && !csrfValid(form().get('csrf'), who.session))
     return plain(403, 'Refused: the form is out of date; reload the page.');
-  const found = routeOf(routes, req.method, path);
-  if (!found) return plain(404, 'No such page.');
-  const { route, params } = found;
-  if (opts.require2fa && !who.operator.totp_enabled_at && !route.beforeEnrolment)
-    return change ? plain(403, 'Refused: set up two-factor login first.') : redirect('/account/2fa');
-  // Beyond the operator's role nothing runs, and the refusal is in the audit log.
-  const refusal = await beyondRole(opts.store, who, { method: req.method, path }, route.role);
-  return refusal ?? route.run({ ...opts, who, form, tx }, req, params);
+  return routes.answer(req, { ...opts, who, form, tx: textsFor(req.headers['accept-language']) });
 }

@@ -1,17 +1,14 @@
 // The panel's requests and answers as plain values: the handler is a function from one to the other, testable without a socket.
 import { parseCookie, type Cookies } from 'cookie';
 import type { Html } from '../http/pages/html.ts';
+import type { Answer, RequestLike } from '../http/transport/answer.ts';
 
-export interface PanelRequest {
-  method: string;
-  /** Path and query, as the request line has them. */
-  url: string;
+/** The API's request with its body: headers as one value each (the panel reads no repeated field). */
+export interface PanelRequest extends RequestLike {
   headers: Record<string, string | undefined>;
   body: Buffer;
   /** The import route's upload, read through its parser instead of into `body` (over a socket; in process: absent). */
   upload?: Upload;
-  /** The peer's address (or the proxy's client, when the proxy is trusted). */
-  address: string;
 }
 
 /** An upload form's fields, and its one file in a temporary file of its own. */
@@ -21,12 +18,6 @@ export interface Upload {
   file?: { field: string; filename: string; path: string };
   /** Removes the temporary file; whoever received the upload calls it once the answer is made. */
   remove(): Promise<void>;
-}
-
-export interface PanelResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string | Buffer;
 }
 
 /** No inline script or style, no framing, forms post only to the panel itself. */
@@ -42,7 +33,7 @@ const SECURITY_HEADERS = {
   'cache-control': 'no-store',
 };
 
-export function htmlAnswer(body: string | Html, status = 200, headers: Record<string, string> = {}): PanelResponse {
+export function htmlAnswer(body: string | Html, status = 200, headers: Record<string, string> = {}): Answer {
   return {
     status,
     headers: { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8', ...headers },
@@ -50,7 +41,7 @@ export function htmlAnswer(body: string | Html, status = 200, headers: Record<st
   };
 }
 
-export function jsonAnswer(value: unknown, status = 200): PanelResponse {
+export function jsonAnswer(value: unknown, status = 200): Answer {
   return {
     status,
     headers: { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8' },
@@ -58,14 +49,14 @@ export function jsonAnswer(value: unknown, status = 200): PanelResponse {
   };
 }
 
-export function redirect(location: string, headers: Record<string, string> = {}): PanelResponse {
+export function redirect(location: string, headers: Record<string, string> = {}): Answer {
   return { status: 303, headers: { ...SECURITY_HEADERS, location, ...headers }, body: '' };
 }
 
 /** What a request is before its body is read: what decides whether to read it. */
 export type PanelRequestHead = Omit<PanelRequest, 'body' | 'upload'>;
 
-export function plain(status: number, text: string, headers: Record<string, string> = {}): PanelResponse {
+export function plain(status: number, text: string, headers: Record<string, string> = {}): Answer {
   return {
     status,
     headers: { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8', ...headers },

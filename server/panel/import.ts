@@ -5,7 +5,8 @@ import { ListingsError } from '../errors.ts';
 import { parseImport } from '../domain/import.ts';
 import { csrfValid } from './auth.ts';
 import type { PanelContext } from './context.ts';
-import { htmlAnswer, plain, type PanelRequest, type PanelResponse, type Upload } from './http.ts';
+import { htmlAnswer, plain, type PanelRequest, type Upload } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 import { importBody, type ImportOutcome } from './pages/import.ts';
 import { panelPage } from './pages/layout.ts';
 import { receiveUpload } from './upload.ts';
@@ -13,21 +14,21 @@ import { receiveUpload } from './upload.ts';
 /** The import being parsed and applied; the next waits for it, so one file at a time is in memory. */
 let turn: Promise<unknown> = Promise.resolve();
 
-export function importRoute(c: PanelContext, req: PanelRequest): Promise<PanelResponse> {
+export function importRoute(c: PanelContext, req: PanelRequest): Promise<Answer> {
   const run = turn.then(() => importNow(c, req));
   turn = run.catch(() => undefined);
   return run;
 }
 
 /** Over a socket the upload is already received; in process its body goes through the same parser here. */
-async function importNow(c: PanelContext, req: PanelRequest): Promise<PanelResponse> {
+async function importNow(c: PanelContext, req: PanelRequest): Promise<Answer> {
   if (req.upload) return importOf(c, req.upload);
   const upload = await receiveUpload(Readable.from([req.body]), req.headers['content-type']);
   if ('refusal' in upload) return upload.refusal;
   return importOf(c, upload).finally(upload.remove);
 }
 
-async function importOf(c: PanelContext, upload: Upload): Promise<PanelResponse> {
+async function importOf(c: PanelContext, upload: Upload): Promise<Answer> {
   if (!csrfValid(upload.fields.get('csrf'), c.who.session))
     return plain(403, 'Refused: the form is out of date; reload the page.');
   const file = upload.file?.field === 'file' ? upload.file : undefined;

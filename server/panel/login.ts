@@ -6,7 +6,8 @@ import { accountAudit } from '../store/audit.ts';
 import { normalEmail, type OperatorRow } from '../store/operators.ts';
 import { pendingCookie, sessionCookie } from './auth.ts';
 import type { ResolvedPanelOptions } from './context.ts';
-import { formOf, htmlAnswer, redirect, type PanelRequest, type PanelResponse } from './http.ts';
+import { formOf, htmlAnswer, redirect, type PanelRequest } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 import { loginPage } from './pages/login.ts';
 import { textsFor } from './i18n/i18n.ts';
 
@@ -18,7 +19,7 @@ function emailOf(value: string): string | undefined {
   }
 }
 
-export async function logIn(opts: ResolvedPanelOptions, req: PanelRequest): Promise<PanelResponse> {
+export async function logIn(opts: ResolvedPanelOptions, req: PanelRequest): Promise<Answer> {
   const tx = textsFor(req.headers['accept-language']);
   const form = formOf(req);
   const typed = form.get('email') ?? '';
@@ -26,7 +27,7 @@ export async function logIn(opts: ResolvedPanelOptions, req: PanelRequest): Prom
   const password = form.get('password') ?? '';
   const endOthers = form.get('end_others') === 'on';
   // Counted before the password is checked: tries sent at once, to one panel or several, cannot all get through.
-  const gate = await opts.limiter.begin(opts.store, email, req.address);
+  const gate = await opts.limiter.begin(opts.store, email, req.remoteAddress);
   if ('retryAfter' in gate)
     return htmlAnswer(loginPage(tx, 'limited', typed), 429, { 'retry-after': String(gate.retryAfter) });
   const operator = emailOf(typed) ? await opts.store.operator('email', email) : undefined;
@@ -51,7 +52,7 @@ export async function startSession(
   opts: ResolvedPanelOptions,
   operator: OperatorRow,
   how: { endOthers: boolean; twoFactor: boolean },
-): Promise<PanelResponse> {
+): Promise<Answer> {
   const now = new Date();
   // Sessions nobody came back to are ended here, at the one moment a new one is made.
   await opts.store.endExpiredSessions(

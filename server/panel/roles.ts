@@ -3,7 +3,8 @@ import { roleAllows, type Role } from '../domain/roles.ts';
 import { accountAudit } from '../store/audit.ts';
 import type { Store } from '../store/store.ts';
 import type { Authenticated } from './auth.ts';
-import { plain, type PanelResponse } from './http.ts';
+import { plain } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 
 /** Undefined when the role reaches `needs`; else the 403, once its audit row is written. */
 export async function beyondRole(
@@ -11,7 +12,7 @@ export async function beyondRole(
   who: Authenticated,
   request: { method: string; path: string },
   needs: Role,
-): Promise<PanelResponse | undefined> {
+): Promise<Answer | undefined> {
   const { email, role } = who.operator;
   if (roleAllows(role, needs)) return undefined;
   await store.appendAudit([accountAudit('refused', email, email, { ...request, role, needs })]);

@@ -5,7 +5,8 @@ import { newRecoveryCodes, newTotpSecret, recoveryDigest, totpStepOf, totpUri } 
 import { accountAudit } from '../store/audit.ts';
 import { clearedCookie } from './auth.ts';
 import type { PanelContext } from './context.ts';
-import { htmlAnswer, redirect, type PanelResponse } from './http.ts';
+import { htmlAnswer, redirect } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 import { accountTexts } from './i18n/accounts.ts';
 import { accountBody, operatorsBody } from './pages/account.ts';
 import { alreadyOnBody, enrolBody, recoveryBody } from './pages/enrol.ts';
@@ -17,47 +18,52 @@ const ISSUER = 'storage-listings';
 
 export function accountRoutes(): Route[] {
   return [
-    { method: 'GET', pattern: /^\/account$/, role: 'viewer', run: async (c) => account(c) },
-    { method: 'POST', pattern: /^\/account\/sessions$/, role: 'viewer', run: endOtherSessions },
-    { method: 'GET', pattern: /^\/account\/2fa$/, role: 'viewer', beforeEnrolment: true, run: startEnrolment },
-    { method: 'POST', pattern: /^\/account\/2fa$/, role: 'viewer', beforeEnrolment: true, run: confirmEnrolment },
-    { method: 'POST', pattern: /^\/logout$/, role: 'viewer', beforeEnrolment: true, run: logOut },
-    { method: 'GET', pattern: /^\/operators$/, role: 'owner', run: operators },
-    { method: 'POST', pattern: /^\/operators\/role$/, role: 'owner', run: changeRole },
+    { path: '/account', methods: { GET: { role: 'viewer', run: async (c) => account(c) } } },
+    { path: '/account/sessions', methods: { POST: { role: 'viewer', run: endOtherSessions } } },
+    {
+      path: '/account/2fa',
+      methods: {
+        GET: { role: 'viewer', beforeEnrolment: true, run: startEnrolment },
+        POST: { role: 'viewer', beforeEnrolment: true, run: confirmEnrolment },
+      },
+    },
+    { path: '/logout', methods: { POST: { role: 'viewer', beforeEnrolment: true, run: logOut } } },
+    { path: '/operators', methods: { GET: { role: 'owner', run: operators } } },
+    { path: '/operators/role', methods: { POST: { role: 'owner', run: changeRole } } },
   ];
 }
 
-function account(c: PanelContext, done?: string): PanelResponse {
+function account(c: PanelContext, done?: string): Answer {
   return htmlAnswer(panelPage(c.tx, accountTexts(c.tx.lang).account, accountBody(c.tx, c.who, done), c.who));
 }
 
-async function endOtherSessions(c: PanelContext): Promise<PanelResponse> {
+async function endOtherSessions(c: PanelContext): Promise<Answer> {
   const { id, email } = c.who.operator;
   await c.store.endSessionsOf(id, c.who.session.digest);
   await c.store.appendAudit([accountAudit('logout.everywhere', email, email)]);
   return account(c, accountTexts(c.tx.lang).othersEnded);
 }
 
-async function logOut(c: PanelContext): Promise<PanelResponse> {
+async function logOut(c: PanelContext): Promise<Answer> {
   await c.store.endSession(c.who.session.digest);
   return redirect('/login', { 'set-cookie': clearedCookie(c.origin) });
 }
 
-async function enrolPage(c: PanelContext, secret: string, wrong: boolean): Promise<PanelResponse> {
+async function enrolPage(c: PanelContext, secret: string, wrong: boolean): Promise<Answer> {
   const uri = totpUri(secret, c.who.operator.email, ISSUER);
   const body = await enrolBody(c.tx, c.who, uri, { required: Boolean(c.require2fa), wrong });
   return htmlAnswer(panelPage(c.tx, accountTexts(c.tx.lang).setUp2fa, body, c.who), wrong ? 400 : 200);
 }
 
 /** A new secret on each visit until a first code confirms one: a key that was shown and never confirmed is dropped. */
-async function startEnrolment(c: PanelContext): Promise<PanelResponse> {
+async function startEnrolment(c: PanelContext): Promise<Answer> {
   if (c.who.operator.totp_enabled_at) return alreadyOn(c);
   const secret = newTotpSecret();
   await c.store.startEnrolment(c.who.operator.id, secret);
   return enrolPage(c, secret, false);
 }
 
-async function confirmEnrolment(c: PanelContext): Promise<PanelResponse> {
+async function confirmEnrolment(c: PanelContext): Promise<Answer> {
   const operator = await c.store.operator('id', c.who.operator.id);
   if (!operator || operator.totp_enabled_at) return alreadyOn(c);
   if (!operator.totp_secret) return redirect('/account/2fa');
@@ -70,17 +76,17 @@ async function confirmEnrolment(c: PanelContext): Promise<PanelResponse> {
   return htmlAnswer(panelPage(c.tx, accountTexts(c.tx.lang).recoveryCodes, body, c.who));
 }
 
-function alreadyOn(c: PanelContext): PanelResponse {
+function alreadyOn(c: PanelContext): Answer {
   return htmlAnswer(panelPage(c.tx, accountTexts(c.tx.lang).twoFactor, alreadyOnBody(c.tx), c.who));
 }
 
-async function operators(c: PanelContext): Promise<PanelResponse> {
+async function operators(c: PanelContext): Promise<Answer> {
   const body = operatorsBody(c.tx, c.who, await c.store.listOperators());
   return htmlAnswer(panelPage(c.tx, accountTexts(c.tx.lang).operators, body, c.who));
 }
 
 /** A new role ends the account's sessions (its own, when an owner changes their own role: then to the login). */
-async function changeRole(c: PanelContext): Promise<PanelResponse> {
+async function changeRole(c: PanelContext): Promise<Answer> {
   const form = c.form();
   const info = await c.store.setOperatorRole(
     form.get('email') ?? '',

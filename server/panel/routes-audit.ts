@@ -1,7 +1,8 @@
 // The audit log page: its filters read from the query, and a page of 50 rows that match them.
 import { AUDIT_ACTIONS } from '../store/audit.ts';
 import type { PanelContext } from './context.ts';
-import { htmlAnswer, type PanelRequest, type PanelResponse } from './http.ts';
+import { htmlAnswer, type PanelRequest } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 import { auditBody, type AuditFilter } from './pages/audit.ts';
 import { panelPage } from './pages/layout.ts';
 import { offsetOf, PAGE_SIZE, pageNumberOf } from './pages/pager.ts';
@@ -28,7 +29,7 @@ export function auditFilterOf(params: URLSearchParams): AuditFilter {
 /** The day after `day` (YYYY-MM-DD), as the exclusive end of a filter that includes `day`. */
 const dayAfter = (day: string) => new Date(Date.parse(day) + 86_400_000).toISOString().slice(0, 10);
 
-export async function auditRoute(c: PanelContext, req: PanelRequest): Promise<PanelResponse> {
+export async function auditRoute(c: PanelContext, req: PanelRequest): Promise<Answer> {
   const params = new URL(req.url, 'http://panel').searchParams;
   const filter = auditFilterOf(params);
   const page = pageNumberOf(params);

@@ -4,7 +4,9 @@ import { readEmbedOptions } from '../../shared/embed-options.ts';
 import { isSortKey, sortListings } from '../../shared/sort.ts';
 import { detailOf, listResponseOf } from '../domain/views.ts';
 import type { PanelContext } from './context.ts';
-import { htmlAnswer, jsonAnswer, PANEL_CSP, plain, type PanelRequest, type PanelResponse } from './http.ts';
+import type { Params } from '../http/router.ts';
+import { htmlAnswer, jsonAnswer, PANEL_CSP, plain, type PanelRequest } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 import { embedBody } from './pages/embed.ts';
 import { tabbed } from './pages/facility.ts';
 import { panelPage } from './pages/layout.ts';
@@ -15,13 +17,11 @@ export const WIDGET_ASSET = '/assets/storage-listings.js';
 
 export function embedRoutes(facility: string): Route[] {
   return [
-    { method: 'GET', role: 'viewer', pattern: new RegExp(`^${facility}/embed$`), run: embedPage },
-    { method: 'GET', role: 'viewer', pattern: new RegExp(`^${facility}/preview/external/listings$`), run: previewList },
+    { path: `${facility}/embed`, methods: { GET: { role: 'viewer', run: embedPage } } },
+    { path: `${facility}/preview/external/listings`, methods: { GET: { role: 'viewer', run: previewList } } },
     {
-      method: 'GET',
-      role: 'viewer',
-      pattern: new RegExp(`^${facility}/preview/external/listings/([A-Za-z0-9_-]{1,80})$`),
-      run: previewDetail,
+      path: `${facility}/preview/external/listings/:listing([A-Za-z0-9_-]{1,80})`,
+      methods: { GET: { role: 'viewer', run: previewDetail } },
     },
   ];
 }
@@ -32,7 +32,7 @@ function embedCsp(publicUrl: string): string {
   return PANEL_CSP.replace("img-src 'self'", `img-src 'self' ${origin}`);
 }
 
-async function embedPage(c: PanelContext, req: PanelRequest, [id]: string[]): Promise<PanelResponse> {
+async function embedPage(c: PanelContext, req: PanelRequest, { id }: Params): Promise<Answer> {
   const head = await c.store.facilityHead(id!);
   if (!head) return plain(404, 'No such facility.');
   const { options, problems } = readEmbedOptions(new URL(req.url, 'http://panel').searchParams);
@@ -55,7 +55,7 @@ async function embedPage(c: PanelContext, req: PanelRequest, [id]: string[]): Pr
 }
 
 /** The list body as GET /external/listings answers it, with the two parameters the widget sends (available, sort). */
-async function previewList(c: PanelContext, req: PanelRequest, [id]: string[]): Promise<PanelResponse> {
+async function previewList(c: PanelContext, req: PanelRequest, { id }: Params): Promise<Answer> {
   const data = await c.store.facilityData(id!);
   if (!data) return problem(404, 'not_found', 'No such facility.');
   const params = new URL(req.url, 'http://panel').searchParams;
@@ -67,7 +67,7 @@ async function previewList(c: PanelContext, req: PanelRequest, [id]: string[]): 
 }
 
 /** One listing's Detail as GET /external/listings/{id} answers it. */
-async function previewDetail(c: PanelContext, _req: PanelRequest, [id, listingId]: string[]): Promise<PanelResponse> {
+async function previewDetail(c: PanelContext, _req: PanelRequest, { id, listing: listingId }: Params): Promise<Answer> {
   const data = await c.store.facilityData(id!);
   const listing = data?.listings.find((l) => l.id === listingId);
   if (!data || !listing) return problem(404, 'not_found', 'No such listing.');
@@ -75,7 +75,7 @@ async function previewDetail(c: PanelContext, _req: PanelRequest, [id, listingId
 }
 
 /** A refusal in the API's problem shape, which the widget reads its code from. */
-function problem(status: number, code: string, detail: string): PanelResponse {
+function problem(status: number, code: string, detail: string): Answer {
   const answer = jsonAnswer({ type: 'about:blank', title: detail, status, code, detail }, status);
   return { ...answer, headers: { ...answer.headers, 'content-type': 'application/problem+json' } };
 }

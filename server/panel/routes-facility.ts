@@ -3,7 +3,9 @@ import { readListingFilter } from '../../shared/panel-listings.ts';
 import { listResponseOf } from '../domain/views.ts';
 import { html } from '../http/pages/html.ts';
 import type { PanelContext } from './context.ts';
-import { htmlAnswer, plain, type PanelRequest, type PanelResponse } from './http.ts';
+import type { Params } from '../http/router.ts';
+import { htmlAnswer, plain, type PanelRequest } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 import { facilityInfoBody, tabbed, type Tab } from './pages/facility.ts';
 import { apiBody } from './pages/keys.ts';
 import { panelPage } from './pages/layout.ts';
@@ -16,7 +18,7 @@ import { publishNow, snapshotHistory, snapshotStates } from './snapshots.ts';
 export async function facility(
   c: PanelContext,
   req: PanelRequest,
-  [id, tab]: string[],
+  { id, tab }: Params,
   problem?: string,
   done?: string,
 ) {
@@ -50,10 +52,10 @@ async function listingsTab(c: PanelContext, req: PanelRequest, id: string) {
 ${listingsBody(c.tx, panelListingsOf(data, summaries), readListingFilter(params), pageNumberOf(params))}`;
 }
 
-export async function publish(c: PanelContext, req: PanelRequest, [id]: string[]): Promise<PanelResponse> {
+export async function publish(c: PanelContext, req: PanelRequest, { id }: Params): Promise<Answer> {
   if (!c.snapshots) return plain(409, 'This panel has no publish target.');
   if (!(await c.store.facilityHead(id!))) return plain(404, 'No such facility.');
   const summary = await publishNow(c.store, c.snapshots, c.publicUrl, id!, c.who.operator.email);
   const version = summary.results[0]?.version;
-  return facility(c, req, [id!, 'snapshots'], undefined, c.tx.t.published(version ?? 0, summary.target));
+  return facility(c, req, { id: id!, tab: 'snapshots' }, undefined, c.tx.t.published(version ?? 0, summary.target));
 }

@@ -3,7 +3,9 @@ import { readKeyForm } from '../../shared/key-limits.ts';
 import { ListingsError } from '../errors.ts';
 import type { KeyLimits } from '../store/keys.ts';
 import type { PanelContext } from './context.ts';
-import { htmlAnswer, jsonAnswer, plain, redirect, type PanelResponse } from './http.ts';
+import type { Params } from '../http/router.ts';
+import { htmlAnswer, jsonAnswer, plain, redirect, type PanelRequest } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 import { keyState, newKeyBody, revokeConfirmBody } from './pages/keys.ts';
 import { facilityPath, tabbed } from './pages/facility.ts';
 import { panelPage } from './pages/layout.ts';
@@ -11,7 +13,7 @@ import type { Route } from './context.ts';
 import { problemOf } from './failure.ts';
 import { facility } from './routes-facility.ts';
 
-const KEY = '/keys/(key_[A-Za-z0-9]{1,64})';
+const KEY = '/keys/:key(key_[A-Za-z0-9]{1,64})';
 
 /** The form's label, origins, rate and burst by the rules the panel's script checks them with (empty: the default). */
 function limitsOf(form: URLSearchParams): KeyLimits & { label: string } {
@@ -33,62 +35,55 @@ async function keyOf(c: PanelContext, id: string) {
   return (await c.store.listKeys()).find((k) => k.id === id);
 }
 
-export function keyRoutes(facilityPattern: string): Route[] {
+export function keyRoutes(facilityRoute: string): Route[] {
   return [
+    { path: `${facilityRoute}/keys`, methods: { POST: { role: 'manager', run: createKey } } },
     {
-      method: 'POST',
-      pattern: new RegExp(`^${facilityPattern}/keys$`),
-      role: 'manager',
-      run: async (c, req, [id]) => {
-        let limits;
-        try {
-          limits = limitsOf(c.form());
-        } catch (err) {
-          return facility(c, req, [id!, 'api'], problemOf(err));
-        }
-        const { key, info } = await c.store.createKey(
-          { facilityId: id!, prefix: c.keyPrefix, ...limits },
-          c.who.operator.email,
-        );
-        const body = tabbed(c.tx, id!, 'api', newKeyBody(c.tx, id!, key, info, c.publicUrl));
-        // The facility's name stays the heading, as on its tabs: the new key is one of its keys.
-        const name = (await c.store.facilityHead(id!))?.name ?? id!;
-        return htmlAnswer(panelPage(c.tx, name, body, c.who));
-      },
+      path: `${KEY}/revoke`,
+      methods: { GET: { role: 'manager', run: revokePage }, POST: { role: 'manager', run: revoke } },
     },
-    {
-      method: 'GET',
-      pattern: new RegExp(`^${KEY}/revoke$`),
-      role: 'manager',
-      run: async (c, _req, [id]) => {
-        const k = await keyOf(c, id!);
-        if (!k) return plain(404, 'No such key.');
-        return htmlAnswer(panelPage(c.tx, c.tx.t.revokeTitle, revokeConfirmBody(c.tx, c.who, k), c.who));
-      },
-    },
-    {
-      method: 'POST',
-      pattern: new RegExp(`^${KEY}/revoke$`),
-      role: 'manager',
-      run: async (c, req, [id]) => {
-        const info = await c.store.revokeKey(id!, c.who.operator.email);
-        // <panel-revoke> asks for JSON, to mark the row in place; a plain form goes back to the API tab.
-        if ((req.headers.accept ?? '').includes('application/json'))
-          return jsonAnswer({ id: info.id, revoked_at: info.revoked_at, state: keyState(c.tx, info) });
-        return redirect(facilityPath(info.facility_id, 'api'));
-      },
-    },
-    { method: 'POST', pattern: new RegExp(`^${KEY}$`), role: 'manager', run: editKey },
+    { path: KEY, methods: { POST: { role: 'manager', run: editKey } } },
   ];
 }
 
-async function editKey(c: PanelContext, req: Parameters<Route['run']>[1], [id]: string[]): Promise<PanelResponse> {
-  const k = await keyOf(c, id!);
+async function createKey(c: PanelContext, req: PanelRequest, { id }: Params): Promise<Answer> {
+  let limits;
+  try {
+    limits = limitsOf(c.form());
+  } catch (err) {
+    return facility(c, req, { id: id!, tab: 'api' }, problemOf(err));
+  }
+  const { key, info } = await c.store.createKey(
+    { facilityId: id!, prefix: c.keyPrefix, ...limits },
+    c.who.operator.email,
+  );
+  const body = tabbed(c.tx, id!, 'api', newKeyBody(c.tx, id!, key, info, c.publicUrl));
+  // The facility's name stays the heading, as on its tabs: the new key is one of its keys.
+  const name = (await c.store.facilityHead(id!))?.name ?? id!;
+  return htmlAnswer(panelPage(c.tx, name, body, c.who));
+}
+
+async function revokePage(c: PanelContext, _req: PanelRequest, { key }: Params): Promise<Answer> {
+  const k = await keyOf(c, key!);
+  if (!k) return plain(404, 'No such key.');
+  return htmlAnswer(panelPage(c.tx, c.tx.t.revokeTitle, revokeConfirmBody(c.tx, c.who, k), c.who));
+}
+
+async function revoke(c: PanelContext, req: PanelRequest, { key }: Params): Promise<Answer> {
+  const info = await c.store.revokeKey(key!, c.who.operator.email);
+  // <panel-revoke> asks for JSON, to mark the row in place; a plain form goes back to the API tab.
+  if ((req.headers.accept ?? '').includes('application/json'))
+    return jsonAnswer({ id: info.id, revoked_at: info.revoked_at, state: keyState(c.tx, info) });
+  return redirect(facilityPath(info.facility_id, 'api'));
+}
+
+async function editKey(c: PanelContext, req: PanelRequest, { key }: Params): Promise<Answer> {
+  const k = await keyOf(c, key!);
   if (!k) return plain(404, 'No such key.');
   try {
     await c.store.updateKey(k.id, limitsOf(c.form()), c.who.operator.email);
   } catch (err) {
-    return facility(c, req, [k.facility_id, 'api'], problemOf(err));
+    return facility(c, req, { id: k.facility_id, tab: 'api' }, problemOf(err));
   }
   return redirect(facilityPath(k.facility_id, 'api'));
 }

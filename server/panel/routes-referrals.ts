@@ -2,11 +2,13 @@
 import { daysOf, monthDays, referralCsv, referralQuery } from '../domain/referral-report.ts';
 import { ListingsError } from '../errors.ts';
 import type { PanelContext, Route } from './context.ts';
-import { htmlAnswer, plain, type PanelResponse } from './http.ts';
+import type { Params } from '../http/router.ts';
+import { htmlAnswer, plain } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 import { panelPage } from './pages/layout.ts';
 import { dayCounts, referralsBody } from './pages/referrals.ts';
 
-const KEY = '/keys/(key_[A-Za-z0-9]{1,64})';
+const KEY = '/keys/:key(key_[A-Za-z0-9]{1,64})';
 
 async function keyOf(c: PanelContext, id: string) {
   return (await c.store.listKeys()).find((k) => k.id === id);
@@ -14,13 +16,13 @@ async function keyOf(c: PanelContext, id: string) {
 
 export function referralRoutes(): Route[] {
   return [
-    { method: 'GET', pattern: new RegExp(`^${KEY}/referrals$`), role: 'viewer', run: referrals },
-    { method: 'GET', pattern: new RegExp(`^${KEY}/statement$`), role: 'viewer', run: statement },
+    { path: `${KEY}/referrals`, methods: { GET: { role: 'viewer', run: referrals } } },
+    { path: `${KEY}/statement`, methods: { GET: { role: 'viewer', run: statement } } },
   ];
 }
 
-async function referrals(c: PanelContext, _req: unknown, [id]: string[]): Promise<PanelResponse> {
-  const k = await keyOf(c, id!);
+async function referrals(c: PanelContext, _req: unknown, { key }: Params): Promise<Answer> {
+  const k = await keyOf(c, key!);
   if (!k) return plain(404, 'No such key.');
   const query = referralQuery({ facilityId: k.facility_id, ref: k.ref, by: 'day' });
   const counts = dayCounts(daysOf(query.from, query.to), await c.store.referrals(query));
@@ -29,8 +31,8 @@ async function referrals(c: PanelContext, _req: unknown, [id]: string[]): Promis
 }
 
 /** One month's rows of this key's ref, one per listing and day, as `listings referrals --csv` writes them. */
-async function statement(c: PanelContext, req: { url: string }, [id]: string[]): Promise<PanelResponse> {
-  const k = await keyOf(c, id!);
+async function statement(c: PanelContext, req: { url: string }, { key }: Params): Promise<Answer> {
+  const k = await keyOf(c, key!);
   if (!k) return plain(404, 'No such key.');
   const month = new URL(req.url, 'http://panel').searchParams.get('month') ?? new Date().toISOString().slice(0, 7);
   let days;

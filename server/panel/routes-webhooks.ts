@@ -4,14 +4,16 @@ import { ListingsError } from '../errors.ts';
 import { checkEndpointUrl } from '../webhooks/address.ts';
 import { allowPrivateOf } from '../webhooks/settings.ts';
 import type { PanelContext, Route } from './context.ts';
-import { htmlAnswer, plain, redirect, type PanelResponse } from './http.ts';
+import type { Params } from '../http/router.ts';
+import { htmlAnswer, plain, redirect } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 import { panelPage } from './pages/layout.ts';
 import { secretBody, webhooksBody, webhooksPath } from './pages/webhooks.ts';
 import { webhookTexts } from './i18n/webhooks.ts';
 import type { EndpointInfo } from '../store/webhook-endpoints.ts';
 
-const KEY = '/keys/(key_[A-Za-z0-9]{1,64})/webhooks';
-const ENDPOINT = '/webhooks/(whe_[0-9a-f]{20})';
+const KEY = '/keys/:key(key_[A-Za-z0-9]{1,64})/webhooks';
+const ENDPOINT = '/webhooks/:endpoint(whe_[0-9a-f]{20})';
 /** Deliveries shown per endpoint: the newest. */
 const LOG_SHOWN = 20;
 
@@ -19,7 +21,7 @@ async function keyOf(c: PanelContext, id: string) {
   return (await c.store.listKeys()).find((k) => k.id === id);
 }
 
-async function page(c: PanelContext, keyId: string): Promise<PanelResponse> {
+async function page(c: PanelContext, keyId: string): Promise<Answer> {
   const key = await keyOf(c, keyId);
   if (!key) return plain(404, 'No such key.');
   const endpoints = await c.store.webhooks.list(key.id);
@@ -40,7 +42,7 @@ const secretPage = (c: PanelContext, e: EndpointInfo, secret: string) =>
 /** Runs an endpoint's action, then shows its key's page again. */
 const onEndpoint =
   (act: (c: PanelContext, id: string, actor: string) => Promise<unknown>) =>
-  async (c: PanelContext, _req: unknown, [id]: string[]): Promise<PanelResponse> => {
+  async (c: PanelContext, _req: unknown, { endpoint: id }: Params): Promise<Answer> => {
     const endpoint = (await c.store.webhooks.list()).find((e) => e.id === id);
     if (!endpoint) return plain(404, 'No such endpoint.');
     await act(c, endpoint.id, c.who.operator.email);
@@ -49,58 +51,48 @@ const onEndpoint =
 
 export function webhookRoutes(): Route[] {
   return [
-    { method: 'GET', pattern: new RegExp(`^${KEY}$`), role: 'viewer', run: (c, _req, [id]) => page(c, id!) },
     {
-      method: 'POST',
-      pattern: new RegExp(`^${KEY}$`),
-      role: 'manager',
-      run: async (c, _req, [id]) => {
-        const form = c.form();
-        const events = form.getAll('events').filter((t) => (EVENT_TYPES as readonly string[]).includes(t));
-        if (events.length === 0)
-          throw new ListingsError('invalid_events', `events: choose at least one of ${EVENT_TYPES.join(', ')}`);
-        // The same development setting as the CLI's and the server's, from the panel's environment.
-        const url = checkEndpointUrl(form.get('url') ?? '', allowPrivateOf(process.env, false));
-        const { endpoint, secret } = await c.store.webhooks.add({ keyId: id!, url, events }, c.who.operator.email);
-        return secretPage(c, endpoint, secret);
+      path: KEY,
+      methods: {
+        GET: { role: 'viewer', run: (c, _req, { key }) => page(c, key!) },
+        POST: { role: 'manager', run: addEndpoint },
       },
     },
+    { path: `${ENDPOINT}/rotate`, methods: { POST: { role: 'manager', run: rotate } } },
     {
-      method: 'POST',
-      pattern: new RegExp(`^${ENDPOINT}/rotate$`),
-      role: 'manager',
-      run: async (c, _req, [id]) => {
-        const { endpoint, secret } = await c.store.webhooks.rotate(id!, c.who.operator.email);
-        return secretPage(c, endpoint, secret);
-      },
+      path: `${ENDPOINT}/test`,
+      methods: { POST: { role: 'manager', run: onEndpoint((c, id, who) => c.store.webhooks.sendTest(id, who)) } },
     },
     {
-      method: 'POST',
-      pattern: new RegExp(`^${ENDPOINT}/test$`),
-      role: 'manager',
-      run: onEndpoint((c, id, who) => c.store.webhooks.sendTest(id, who)),
+      path: `${ENDPOINT}/enable`,
+      methods: { POST: { role: 'manager', run: onEndpoint((c, id, who) => c.store.webhooks.enable(id, who)) } },
     },
     {
-      method: 'POST',
-      pattern: new RegExp(`^${ENDPOINT}/enable$`),
-      role: 'manager',
-      run: onEndpoint((c, id, who) => c.store.webhooks.enable(id, who)),
+      path: `${ENDPOINT}/remove`,
+      methods: { POST: { role: 'manager', run: onEndpoint((c, id, who) => c.store.webhooks.remove(id, who)) } },
     },
-    {
-      method: 'POST',
-      pattern: new RegExp(`^${ENDPOINT}/remove$`),
-      role: 'manager',
-      run: onEndpoint((c, id, who) => c.store.webhooks.remove(id, who)),
-    },
-    {
-      method: 'POST',
-      pattern: /^\/deliveries\/(\d{1,15})\/replay$/,
-      role: 'manager',
-      run: async (c, _req, [id]) => {
-        const d = await c.store.webhooks.replay(Number(id), c.who.operator.email);
-        const endpoint = (await c.store.webhooks.list()).find((e) => e.id === d.endpoint_id)!;
-        return redirect(webhooksPath(endpoint.key_id));
-      },
-    },
+    { path: '/deliveries/:delivery(\\d{1,15})/replay', methods: { POST: { role: 'manager', run: replay } } },
   ];
+}
+
+async function addEndpoint(c: PanelContext, _req: unknown, { key }: Params): Promise<Answer> {
+  const form = c.form();
+  const events = form.getAll('events').filter((t) => (EVENT_TYPES as readonly string[]).includes(t));
+  if (events.length === 0)
+    throw new ListingsError('invalid_events', `events: choose at least one of ${EVENT_TYPES.join(', ')}`);
+  // The same development setting as the CLI's and the server's, from the panel's environment.
+  const url = checkEndpointUrl(form.get('url') ?? '', allowPrivateOf(process.env, false));
+  const { endpoint, secret } = await c.store.webhooks.add({ keyId: key!, url, events }, c.who.operator.email);
+  return secretPage(c, endpoint, secret);
+}
+
+async function rotate(c: PanelContext, _req: unknown, { endpoint: id }: Params): Promise<Answer> {
+  const { endpoint, secret } = await c.store.webhooks.rotate(id!, c.who.operator.email);
+  return secretPage(c, endpoint, secret);
+}
+
+async function replay(c: PanelContext, _req: unknown, { delivery }: Params): Promise<Answer> {
+  const d = await c.store.webhooks.replay(Number(delivery), c.who.operator.email);
+  const endpoint = (await c.store.webhooks.list()).find((e) => e.id === d.endpoint_id)!;
+  return redirect(webhooksPath(endpoint.key_id));
 }

@@ -1,7 +1,8 @@
-// The panel's pages and actions, each a pattern, the least role that may use it, and a function of the logged-in
+// The panel's pages and actions, each a path, the least role that may use it, and a function of the logged-in
 // operator's context.
 import type { PanelContext, Route } from './context.ts';
-import { htmlAnswer, type PanelRequest, type PanelResponse } from './http.ts';
+import { htmlAnswer, type PanelRequest } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 import { UPLOAD_ROLE } from './admission.ts';
 import { importRoute } from './import.ts';
 import { facility, publish } from './routes-facility.ts';
@@ -18,21 +19,25 @@ import { offsetOf, PAGE_SIZE, pageNumberOf } from './pages/pager.ts';
 import { snapshotCell } from './pages/snapshots.ts';
 import { snapshotStates } from './snapshots.ts';
 
-const FACILITY = '/facilities/([a-z0-9-]{1,64})';
+const FACILITY = '/facilities/:id([a-z0-9-]{1,64})';
 
 export function pageRoutes(): Route[] {
   return [
-    { method: 'GET', pattern: /^\/$/, role: 'viewer', run: facilities },
-    { method: 'GET', pattern: new RegExp(`^${FACILITY}(?:/(api|snapshots))?$`), role: 'viewer', run: facility },
+    { path: '/', methods: { GET: { role: 'viewer', run: facilities } } },
+    { path: FACILITY, methods: { GET: { role: 'viewer', run: facility } } },
+    { path: `${FACILITY}/:tab(api|snapshots)`, methods: { GET: { role: 'viewer', run: facility } } },
     {
-      method: 'GET',
-      pattern: /^\/import$/,
-      role: UPLOAD_ROLE,
-      run: async (c) => htmlAnswer(panelPage(c.tx, c.tx.t.import, importBody(c.tx, c.who), c.who)),
+      path: '/import',
+      methods: {
+        GET: {
+          role: UPLOAD_ROLE,
+          run: async (c) => htmlAnswer(panelPage(c.tx, c.tx.t.import, importBody(c.tx, c.who), c.who)),
+        },
+        POST: { role: UPLOAD_ROLE, run: importRoute },
+      },
     },
-    { method: 'POST', pattern: /^\/import$/, role: UPLOAD_ROLE, run: importRoute },
-    { method: 'GET', pattern: /^\/audit$/, role: 'viewer', run: auditRoute },
-    { method: 'POST', pattern: new RegExp(`^${FACILITY}/snapshots/publish$`), role: 'manager', run: publish },
+    { path: '/audit', methods: { GET: { role: 'viewer', run: auditRoute } } },
+    { path: `${FACILITY}/snapshots/publish`, methods: { POST: { role: 'manager', run: publish } } },
     ...keyRoutes(FACILITY),
     ...referralRoutes(),
     ...webhookRoutes(),
@@ -42,7 +47,7 @@ export function pageRoutes(): Route[] {
 }
 
 /** The facilities list: one page of those the search (`q`) matches, their counts from one query. */
-async function facilities(c: PanelContext, req: PanelRequest): Promise<PanelResponse> {
+async function facilities(c: PanelContext, req: PanelRequest): Promise<Answer> {
   const params = new URL(req.url, 'http://panel').searchParams;
   const search = (params.get('q') ?? '').slice(0, 100);
   const page = pageNumberOf(params);

@@ -10,7 +10,8 @@ import { formBody, uploadBody } from './body.ts';
 import { failureAnswer } from './failure.ts';
 import { createLogger } from '../logger.ts';
 import { createPanelHandler, type PanelOptions } from './handler.ts';
-import type { PanelRequestHead, PanelResponse } from './http.ts';
+import type { PanelRequestHead } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 
 /**
  * A few operators use the panel: these bound what anyone else can hold open. An address (an IPv6 /64) keeps at most
@@ -46,7 +47,7 @@ export async function startPanel(
   // Filled in once the port is known, before the first request can come.
   const origin = options.origin ?? { origin: '', secure: false };
   const logger = options.logger ?? createLogger().logger;
-  const handle = createPanelHandler({ ...options, origin, logger });
+  const handler = createPanelHandler({ ...options, origin, logger });
   const trusted = trustedProxiesOf(options.trustedProxies);
   const server = createServer({
     headersTimeout: 10_000,
@@ -61,7 +62,7 @@ export async function startPanel(
       method: req.method ?? 'GET',
       url: req.url ?? '/',
       headers: req.headers as Record<string, string | undefined>,
-      address: clientAddressOf(req, trusted),
+      remoteAddress: clientAddressOf(req, trusted),
     };
     const admission = await admissionOf(head, { store: options.store, origin, uploadBytes: options.uploadBytes }).catch(
       (err: unknown) => ({ refusal: failureAnswer(err, logger) }),
@@ -74,14 +75,14 @@ export async function startPanel(
     if (expectsContinue) res.writeContinue();
     if (!admission.upload) {
       const body = await formBody(req, admission.limit);
-      if (body) send(res, head.method, await handle({ ...head, body }));
+      if (body) send(res, head.method, await handler.answer({ ...head, body }));
       return;
     }
     const upload = await uploadBody(req, admission.limit);
     if (!upload) return;
     // Refused part way: the rest of the body is not read, so the connection closes with the answer.
     if ('refusal' in upload) return send(res, head.method, upload.refusal, true);
-    const answer = await handle({ ...head, body: Buffer.alloc(0), upload }).finally(upload.remove);
+    const answer = await handler.answer({ ...head, body: Buffer.alloc(0), upload }).finally(upload.remove);
     send(res, head.method, answer);
   }
 
@@ -114,10 +115,10 @@ export async function startPanel(
   };
 }
 
-function send(res: ServerResponse, method: string, answer: PanelResponse, close = false): void {
+function send(res: ServerResponse, method: string, answer: Answer, close = false): void {
   if (res.destroyed) return;
   const headers = close ? { ...answer.headers, connection: 'close' } : answer.headers;
-  res.writeHead(answer.status, headers).end(method === 'HEAD' ? undefined : answer.body);
+  res.writeHead(answer.status, headers).end(method === 'HEAD' ? undefined : (answer.body ?? undefined));
 }
 
 /** Connections from one address (an IPv6 /64) beyond `perAddress` are closed as they open. */

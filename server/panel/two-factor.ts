@@ -8,7 +8,8 @@ import type { OperatorRow } from '../store/operators.ts';
 import type { Store } from '../store/store.ts';
 import { clearedPendingCookie, pendingTokenOf } from './auth.ts';
 import type { ResolvedPanelOptions } from './context.ts';
-import { formOf, htmlAnswer, redirect, type PanelRequest, type PanelResponse } from './http.ts';
+import { formOf, htmlAnswer, redirect, type PanelRequest } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 import { startSession } from './login.ts';
 import { codeLoginPage } from './pages/login.ts';
 import { textsFor } from './i18n/i18n.ts';
@@ -42,17 +43,17 @@ async function pendingOf(opts: ResolvedPanelOptions, req: PanelRequest) {
 const startAgain = (opts: ResolvedPanelOptions) =>
   redirect('/login', { 'set-cookie': clearedPendingCookie(opts.origin) });
 
-export async function codePage(opts: ResolvedPanelOptions, req: PanelRequest): Promise<PanelResponse> {
+export async function codePage(opts: ResolvedPanelOptions, req: PanelRequest): Promise<Answer> {
   if (!(await pendingOf(opts, req))) return startAgain(opts);
   return htmlAnswer(codeLoginPage(textsFor(req.headers['accept-language'])));
 }
 
-export async function logInWithCode(opts: ResolvedPanelOptions, req: PanelRequest): Promise<PanelResponse> {
+export async function logInWithCode(opts: ResolvedPanelOptions, req: PanelRequest): Promise<Answer> {
   const tx = textsFor(req.headers['accept-language']);
   const found = await pendingOf(opts, req);
   if (!found) return startAgain(opts);
   const { pending, operator } = found;
-  const gate = await opts.limiter.begin(opts.store, operator.email, req.address);
+  const gate = await opts.limiter.begin(opts.store, operator.email, req.remoteAddress);
   if ('retryAfter' in gate)
     return htmlAnswer(codeLoginPage(tx, 'limited'), 429, { 'retry-after': String(gate.retryAfter) });
   if (!(await useCode(opts.store, operator, (formOf(req).get('code') ?? '').trim(), opts.now()))) {

@@ -9,7 +9,8 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { MAX_IMPORT_BYTES } from '../domain/import.ts';
 import { tooLarge } from './admission.ts';
-import { plain, type PanelResponse, type Upload } from './http.ts';
+import { plain, type Upload } from './http.ts';
+import type { Answer } from '../http/transport/answer.ts';
 
 /** One file of at most an import's size, and a form token beside it: room for a few short fields, nothing more. */
 export const UPLOAD_LIMITS = {
@@ -22,7 +23,7 @@ export const UPLOAD_LIMITS = {
   headerPairs: 8,
 } as const;
 
-const malformed = (): PanelResponse => plain(400, 'Refused: send the form as the Import page does: one file.');
+const malformed = (): Answer => plain(400, 'Refused: send the form as the Import page does: one file.');
 
 /**
  * The upload `body` carries, or the answer refusing it: 413 past a cap, 400 for anything but a well-formed form with
@@ -33,11 +34,11 @@ export async function receiveUpload(
   body: Readable,
   contentType: string | undefined,
   limits: busboy.Limits = UPLOAD_LIMITS,
-): Promise<Upload | { refusal: PanelResponse }> {
+): Promise<Upload | { refusal: Answer }> {
   const dir = await mkdtemp(join(tmpdir(), 'listings-upload-'));
   const remove = () => rm(dir, { recursive: true, force: true });
-  let refusal: (() => PanelResponse) | undefined;
-  const refuse = (answer: () => PanelResponse) => (refusal ??= answer);
+  let refusal: (() => Answer) | undefined;
+  const refuse = (answer: () => Answer) => (refusal ??= answer);
   let parser: busboy.Busboy;
   try {
     parser = busboy({ headers: { 'content-type': contentType }, limits, defParamCharset: 'utf8' });

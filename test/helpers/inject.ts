@@ -1,22 +1,13 @@
 // The handler in process, without a socket (as Fastify's inject and Hono's app.request): a request in, an answer out.
+import { Freshness } from '../../server/freshness/freshness.ts';
 import { createHandler, type Handler, type HandlerOptions } from '../../server/http/handler.ts';
+import { inject } from '../../server/http/inject.ts';
 import { startPgNode } from '../../server/pg-node.ts';
 import { createLogger } from '../../server/logger.ts';
 import { openDb } from '../../server/store/db.ts';
 import { isPostgresUrl } from '../../server/store/pg/location.ts';
 
-export interface Injected {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
-export interface InjectRequest {
-  method?: string;
-  url: string;
-  headers?: Record<string, string>;
-  remoteAddress?: string;
-}
+export { inject, type Injected, type InjectRequest } from '../../server/http/inject.ts';
 
 /** The public URL of handlerOver's handlers: rent links and the OpenAPI document's server carry it. */
 export const PUBLIC_URL = 'http://127.0.0.1:8787';
@@ -53,14 +44,16 @@ export async function handlerAt(
     return Object.assign(handler, { stop: async () => handler.close() });
   }
   const node = await startPgNode(location);
+  const freshness = new Freshness(node.db);
   const handler = createHandler({
     ...DEFAULTS,
     db: node.db,
     recordLastUse: node.recordLastUse,
     recordClicks: node.recordClicks,
+    freshness,
+    beforeBatch: node.beforeBatch(freshness, extra.logger ?? createLogger({ write: () => {} }).logger),
     ...extra,
   });
-  node.attach(handler, extra.logger ?? createLogger({ write: () => {} }).logger);
   // Last use still pending is written, the node's connections closed.
   return Object.assign(handler, {
     stop: async () => {
@@ -68,24 +61,6 @@ export async function handlerAt(
       await node.close();
     },
   });
-}
-
-/**
- * One request through the handler, as the transport makes it: the freshness read first (a node on PostgreSQL), then the
- * answer, awaited when it is made later (a body compressed off the event loop, a refusal held back).
- */
-export async function inject(handler: Handler, req: InjectRequest): Promise<Injected> {
-  // Without a freshness read the handler answers in this very call, so a test's handler.batch() holds its requests.
-  if (handler.prepare) await handler.prepare(1);
-  const made = handler({
-    method: req.method ?? 'GET',
-    url: req.url,
-    headers: Object.fromEntries(Object.entries(req.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
-    remoteAddress: req.remoteAddress ?? '127.0.0.1',
-  });
-  const answer = made.later ? await made.later : made;
-  const body = answer.body === null ? Buffer.alloc(0) : Buffer.from(answer.body);
-  return { status: answer.status, headers: { ...answer.headers }, body };
 }
 
 /** A fetch() of paths that goes through the handler: a WHATWG Response, for tests written against fetch. */

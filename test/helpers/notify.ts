@@ -1,7 +1,6 @@
 // Whether NOTIFY wakes a node on PostgreSQL: a revoke committed elsewhere reaches its mirror with no request made.
 import pg from 'pg';
 import { Freshness } from '../../server/freshness/freshness.ts';
-import type { Handler } from '../../server/http/handler.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startPgNode } from '../../server/pg-node.ts';
 import { openStore } from '../../server/store/store.ts';
@@ -29,8 +28,8 @@ export async function revokeWithoutRequest(o: {
     const freshness = new Freshness(node.db);
     let dropped = 0;
     freshness.onChange(() => dropped++);
-    // The node's handler, as far as the node uses it: the freshness it keeps, the hook it sets. No request is made.
-    node.attach({ api: { freshness } } as unknown as Handler, createLogger({ write: () => {} }).logger);
+    // The node's hook over the freshness a handler would share; no request is made, so the hook is never awaited.
+    node.beforeBatch(freshness, createLogger({ write: () => {} }).logger);
     await until('the node listening', async () => {
       const r = await watcher.query(
         "SELECT 1 FROM pg_stat_activity WHERE application_name = 'storage-listings listen' AND query LIKE 'LISTEN%'",

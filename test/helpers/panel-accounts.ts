@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { hashPassword } from '../../server/domain/passwords.ts';
 import type { Role } from '../../server/domain/roles.ts';
 import { totpCodeAt, TOTP_PERIOD } from '../../server/domain/totp.ts';
-import type { PanelResponse } from '../../server/panel/http.ts';
+import type { Answer } from '../../server/http/transport/answer.ts';
 import type { Store } from '../../server/store/store.ts';
 import { PASSWORD, type panelClient } from './panel.ts';
 
@@ -29,7 +29,7 @@ export function stepClock(start = Date.parse('2026-03-02T10:00:00.000Z')) {
   };
 }
 
-export const cookieOf = (answer: PanelResponse) => answer.headers['set-cookie']!.split(';')[0]!;
+export const cookieOf = (answer: Answer) => answer.headers['set-cookie']!.split(';')[0]!;
 
 /** A logged-in session of `email`: its cookie, its form token (read from `page`), and requests made with both. */
 export async function sessionAs(

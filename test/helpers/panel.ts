@@ -2,8 +2,8 @@
 // browser sends them (same origin, form-encoded), logged in or not.
 import { afterEach, beforeEach, expect } from 'vitest';
 import { hashPassword } from '../../server/domain/passwords.ts';
-import { createPanelHandler, type PanelOptions } from '../../server/panel/handler.ts';
-import type { PanelRequest, PanelResponse } from '../../server/panel/http.ts';
+import { inject, type InjectRequest } from '../../server/http/inject.ts';
+import { createPanelHandler, type PanelHandler, type PanelOptions } from '../../server/panel/handler.ts';
 import { openStore, type Store } from '../../server/store/store.ts';
 import { demoDb, tempDir } from './fixture.ts';
 
@@ -11,7 +11,7 @@ export const PANEL_ORIGIN = 'http://127.0.0.1:8788';
 export const PASSWORD = 'correct horse battery staple';
 export const OPERATOR = 'ops@example.com';
 
-export type PanelHandle = (req: PanelRequest) => Promise<PanelResponse>;
+export type PanelHandle = PanelHandler;
 
 /** A demo database (file) with the operator OPERATOR, its store open; `cleanup` closes it and removes the folder. */
 export async function panelStore(): Promise<{ file: string; store: Store; cleanup: () => Promise<void> }> {
@@ -68,7 +68,7 @@ export function usePanel(opts: { prepare?: (store: Store) => Promise<unknown> } 
   return ctx;
 }
 
-export type RequestOptions = Partial<PanelRequest> & { form?: Record<string, string> };
+export type RequestOptions = Omit<InjectRequest, 'method' | 'url'> & { form?: Record<string, string> };
 
 /** Requests to whichever handler `handle()` returns now (a test may swap it), and logged-in sessions on it. */
 export function panelClient(handle: () => PanelHandle) {
@@ -76,10 +76,10 @@ export function panelClient(handle: () => PanelHandle) {
     const { form, ...rest } = opts;
     const headers: Record<string, string | undefined> = method === 'GET' ? {} : { origin: PANEL_ORIGIN };
     if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
-    return handle()({
+    return inject(handle(), {
       method,
       url,
-      address: '10.0.0.1',
+      remoteAddress: '10.0.0.1',
       body: Buffer.from(form ? new URLSearchParams(form).toString() : ''),
       ...rest,
       headers: { ...headers, ...rest.headers },
@@ -87,7 +87,7 @@ export function panelClient(handle: () => PanelHandle) {
   }
 
   const logIn = (email = OPERATOR, password = PASSWORD, address = '10.0.0.1') =>
-    request('POST', '/login', { form: { email, password }, address });
+    request('POST', '/login', { form: { email, password }, remoteAddress: address });
 
   /** A logged-in operator: the cookie and the form token the panel's pages carry. */
   async function session() {

@@ -21,15 +21,15 @@ export function heldBack(answer: Answer, ms: number): Answer {
   return { status: answer.status, headers: {}, body: null, later: new Promise((r) => setTimeout(r, ms, answer)) };
 }
 
-/** What the transport serves: a function from a request to an answer, with a batch around many and a close at the end. */
+/** What the transport serves: an answer per request, a batch around many and a close at the end. */
 export interface RequestHandler {
-  (req: RequestLike): Answer;
+  answer(req: RequestLike): Answer;
   /** Answers a batch of requests read off their sockets before this call (one freshness check for all of them). */
   batch(fn: () => void): void;
   /** Flushes what the handler holds (last use) at shutdown. */
   close(): void;
   /** Work to await before a batch of `requests` (PostgreSQL's freshness read); absent for SQLite, whose batches start at once. */
-  prepare?: (requests: number) => Promise<void>;
+  beforeBatch?: (requests: number) => Promise<void>;
 }
 
 export interface RequestLike {

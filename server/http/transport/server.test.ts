@@ -7,13 +7,14 @@ import { startServer, type RunningServer } from './server.ts';
 let server: RunningServer;
 
 beforeAll(async () => {
-  const handler: RequestHandler = Object.assign(
-    (req: RequestLike): Answer => {
+  const handler: RequestHandler = {
+    answer: (req: RequestLike): Answer => {
       if (req.url === '/boom') throw new Error('a handler that breaks its promise never to throw');
       return { status: 200, headers: { 'content-type': 'text/plain' }, body: `ok ${req.url}` };
     },
-    { batch: (fn: () => void) => fn(), close: () => {} },
-  );
+    batch: (fn: () => void) => fn(),
+    close: () => {},
+  };
   server = await startServer(handler, () => {}, { host: '127.0.0.1', port: 0 });
 });
 afterAll(() => server.close());

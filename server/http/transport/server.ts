@@ -100,7 +100,7 @@ export function startServer(handler: RequestHandler, flushLog: () => void, opts:
     // Requests parsed while this batch is answered (from bytes already read) start a batch of their own.
     const batch = pending;
     pending = [];
-    if (handler.prepare) void handler.prepare(batch.length).then(() => answerBatch(batch));
+    if (handler.beforeBatch) void handler.beforeBatch(batch.length).then(() => answerBatch(batch));
     else answerBatch(batch);
   }
   function answerBatch(batch: { req: IncomingMessage; res: ServerResponse }[]) {
@@ -134,7 +134,7 @@ export function startServer(handler: RequestHandler, flushLog: () => void, opts:
     const request = new SocketRequest(req, trusted);
     return request.headers.host === undefined && req.httpVersionMinor === 1
       ? bareProblem('bad_request', 'An HTTP/1.1 request needs a Host header.')
-      : handler(request);
+      : handler.answer(request);
   }
   function writeLater(res: ServerResponse, answer: Answer) {
     // The client may have gone while its body was compressed: its socket is destroyed, and the answer goes nowhere.
