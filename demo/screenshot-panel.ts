@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { REPO_ROOT } from '../server/repo.ts';
+import type { Store } from '../server/store/store.ts';
 import { settled, watchPage, type Watched } from './page-settled.ts';
+import { recordDemoClicks } from './referral-clicks.ts';
 
 export const DESKTOP = 1280;
 export const PHONE = 360;
@@ -13,8 +15,10 @@ export const PHONE = 360;
 export interface PanelShot {
   /** docs/screenshot-panel-NAME.png */
   name: string;
-  /** Opens the page, from anywhere in a logged-in session. */
-  open(page: Page, panel: string): Promise<void>;
+  /** Opens the page, from anywhere in a logged-in session; `store` is the demo's, for what only the server makes. */
+  open(page: Page, panel: string, store: Store): Promise<void>;
+  /** Photographs the box around these elements rather than the whole page. */
+  crop?: readonly string[];
 }
 
 export interface Look {
@@ -22,7 +26,9 @@ export interface Look {
   dark: boolean;
 }
 
-const FACILITY = '/facilities/wro-1';
+const FACILITY_ID = 'wro-1';
+const FACILITY = `/facilities/${FACILITY_ID}`;
+const PARTNER = 'Odra Movers';
 
 async function go(page: Page, url: string): Promise<void> {
   await page.goto(url, { waitUntil: 'load' });
@@ -71,9 +77,21 @@ export const PANEL_SHOTS: PanelShot[] = [
   { name: 'listings', open: (page, panel) => go(page, `${panel}${FACILITY}`) },
   {
     name: 'new-key',
-    open: (page, panel) => generateKey(page, panel, 'Odra Movers', 'https://odra-movers.example'),
+    open: (page, panel) => generateKey(page, panel, PARTNER, 'https://odra-movers.example'),
   },
   { name: 'api', open: (page, panel) => go(page, `${panel}${FACILITY}/api`) },
+  {
+    name: 'referrals',
+    crop: ['.referral-figure', 'main table'],
+    open: async (page, panel, store) => {
+      const keys = (await store.listKeys(FACILITY_ID)).filter((k) => k.revoked_at === null);
+      const partner = keys.find((k) => k.label === PARTNER);
+      const other = keys.find((k) => k !== partner);
+      if (!partner || !other) throw new Error(`${FACILITY_ID} has no active key labelled "${PARTNER}" beside another`);
+      await recordDemoClicks(store, FACILITY_ID, [partner.ref, other.ref]);
+      await go(page, `${panel}/keys/${partner.id}/referrals`);
+    },
+  },
   {
     name: 'embed',
     open: async (page, panel) => {
@@ -125,18 +143,42 @@ export async function panelSession(
 }
 
 /**
- * Photographs the page as it is, whole: the viewport is made as tall as the page first, so that photos below the fold
- * load (they are lazy) and are in the picture. Fails on a console error or a photo that did not load.
+ * Photographs the page as it is, whole, or the box around `crop`'s elements (each selector's first match) with a margin:
+ * the viewport is made as tall as the page first, so that photos below the fold load (they are lazy) and are in the
+ * picture. Fails on a console error or a photo that did not load.
  */
-export async function photographPanelPage(page: Page, watched: Watched, look: Look, path: string): Promise<void> {
+export async function photographPanelPage(
+  page: Page,
+  watched: Watched,
+  look: Look,
+  path: string,
+  crop?: readonly string[],
+): Promise<void> {
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   await page.setViewport({ width: look.width, height: Math.max(height, 200), deviceScaleFactor: 1 });
   await settled(page, watched);
   // The page may have grown as photos came in: the second measure is the one photographed.
   const final = await page.evaluate(() => document.documentElement.scrollHeight);
   await page.setViewport({ width: look.width, height: final, deviceScaleFactor: 1 });
-  await page.screenshot({ path, fullPage: true });
+  if (crop) await page.screenshot({ path, clip: await boxAround(page, look, crop) });
+  else await page.screenshot({ path, fullPage: true });
   await page.setViewport({ width: look.width, height: 800, deviceScaleFactor: 1 });
+}
+
+/** The box around the first match of each selector, 12 px wider on every side (within the page's width). */
+async function boxAround(page: Page, look: Look, selectors: readonly string[]) {
+  const boxes = [];
+  for (const selector of selectors) {
+    const box = await (await page.$(selector))?.boundingBox();
+    if (!box) throw new Error(`${page.url()}: ${selector} is not visible`);
+    boxes.push(box);
+  }
+  const margin = 12;
+  const x = Math.max(0, Math.min(...boxes.map((b) => b.x)) - margin);
+  const y = Math.max(0, Math.min(...boxes.map((b) => b.y)) - margin);
+  const right = Math.min(look.width, Math.max(...boxes.map((b) => b.x + b.width)) + margin);
+  const bottom = Math.max(...boxes.map((b) => b.y + b.height)) + margin;
+  return { x, y, width: right - x, height: bottom - y };
 }
 
 /** Extra looks the docs show: the keys table on a phone, the configurator in dark mode. */
@@ -156,6 +198,7 @@ export async function photographPanel(
   panel: string,
   login: { email: string; password: string },
   dirs: { docs: string; review?: string },
+  store: Store,
   wrote: (path: string) => void,
 ): Promise<void> {
   const desktop: Look = { width: DESKTOP, dark: false };
@@ -181,8 +224,8 @@ export async function photographPanel(
       if (!prepared) await prepareShots(session.page, panel);
       prepared = true;
       for (const shot of PANEL_SHOTS.filter((s) => wanted(s.name))) {
-        await shot.open(session.page, panel);
-        await photographPanelPage(session.page, session.watched, run.look, file(shot.name));
+        await shot.open(session.page, panel, store);
+        await photographPanelPage(session.page, session.watched, run.look, file(shot.name), shot.crop);
         wrote(file(shot.name));
       }
     } finally {

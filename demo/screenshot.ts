@@ -7,6 +7,7 @@ import type { Page } from 'puppeteer-core';
 import { REPO_ROOT as REPO } from '../server/repo.ts';
 import { freePort, launchChromium } from '../tools/launch.ts';
 import type { DemoOperatorFile } from '../cli/demo-panel.ts';
+import { openStore } from '../server/store/store.ts';
 import { startDemo } from './launch.ts';
 import { settled, watchPage } from './page-settled.ts';
 import { DESKTOP, photographPanel } from './screenshot-panel.ts';
@@ -106,7 +107,13 @@ async function main(): Promise<void> {
     const login = JSON.parse(readFileSync(join(tmp, 'demo-operator.json'), 'utf8')) as DemoOperatorFile;
     const panel = demo.urls['Operator panel'];
     if (!panel) throw new Error('the demo printed no URL for "Operator panel"');
-    await photographPanel(browser, new URL(panel).origin, login, { docs: DOCS, review }, wrote);
+    // The demo's database, opened beside the running demo, for what only a serving node writes (counted clicks).
+    const store = await openStore(join(tmp, 'demo.db'));
+    try {
+      await photographPanel(browser, new URL(panel).origin, login, { docs: DOCS, review }, store, wrote);
+    } finally {
+      await store.close();
+    }
   } finally {
     await browser.close();
     const stopped = await demo.stop();

@@ -3,14 +3,14 @@
 // from the element's own width, for the facility's current number of cards.
 
 /** The widget's card sizes (widget/src/storage-listings.styles.ts): the test of layout shift holds them together. */
-const CARD_MIN_REM = 16;
-const GAP_REM = 1;
+export const CARD_MIN_REM = 16;
+export const GAP_REM = 1;
 /** A card's height beside its 4:3 photo: borders, title, area, price, free units and the rent button. */
-const CARD_BODY_REM = 13.17;
+export const CARD_BODY_REM = 13.17;
 /** The show-facility header's reserved height and the gap below it (widget/src/terms.styles.ts). */
 const FACILITY_REM = 17.5 + GAP_REM;
 /** The widest grid reserved for exactly: 8 columns, an element 135rem wide. */
-const MAX_COLUMNS = 8;
+export const MAX_COLUMNS = 8;
 /** Cards reserved for at most: a longer list is reserved for this many, and grows when it arrives. */
 export const MAX_RESERVED_CARDS = 60;
 

@@ -1,36 +1,10 @@
-// Words for the contract's vocabularies and days in English, Polish and German, for pages and structured data.
+// Words for the contract's vocabularies and days in English, Polish and German, for pages and structured data (the
+// features' and amenities' words are the widget's too: shared/rental-words.ts).
 import type { Amenity, Day, Feature, UnitType } from './listing.ts';
 import { LANGUAGES, type Language } from './languages.ts';
+import { AMENITY_WORDS, FEATURE_WORDS } from './rental-words.ts';
 
 type Words<W extends string> = Record<W, [en: string, pl: string, de: string]>;
-
-const FEATURES: Words<Feature> = {
-  climate_controlled: ['Climate controlled', 'Klimatyzacja', 'Klimatisiert'],
-  heated: ['Heated', 'Ogrzewanie', 'Beheizt'],
-  indoor: ['Indoor', 'W budynku', 'Innen'],
-  outdoor: ['Outdoor', 'Na zewnątrz', 'Außen'],
-  drive_up: ['Drive-up', 'Dojazd autem', 'Direkt anfahrbar'],
-  ground_floor: ['Ground floor', 'Parter', 'Erdgeschoss'],
-  elevator_access: ['Lift access', 'Dostęp windą', 'Aufzugszugang'],
-  power: ['Power socket', 'Gniazdko', 'Steckdose'],
-  lighting: ['Lighting', 'Oświetlenie', 'Beleuchtung'],
-  alarmed: ['Alarmed', 'Alarm', 'Alarmgesichert'],
-  shelving: ['Shelving', 'Regały', 'Regale'],
-  roll_up_door: ['Roll-up door', 'Brama rolowana', 'Rolltor'],
-};
-
-const AMENITIES: Words<Amenity> = {
-  cctv: ['CCTV', 'Monitoring', 'Videoüberwachung'],
-  gated: ['Gated', 'Teren ogrodzony', 'Umzäunt'],
-  alarm: ['Alarm system', 'System alarmowy', 'Alarmanlage'],
-  on_site_staff: ['Staff on site', 'Obsługa na miejscu', 'Personal vor Ort'],
-  loading_bay: ['Loading bay', 'Rampa załadunkowa', 'Laderampe'],
-  trolleys: ['Trolleys', 'Wózki', 'Transportwagen'],
-  elevator: ['Lift', 'Winda', 'Aufzug'],
-  parking: ['Parking', 'Parking', 'Parkplätze'],
-  packing_supplies: ['Packing supplies', 'Materiały do pakowania', 'Verpackungsmaterial'],
-  wifi: ['Wi-Fi', 'Wi-Fi', 'WLAN'],
-};
 
 const UNIT_TYPES: Words<UnitType> = {
   locker: ['Locker', 'Skrytka', 'Schließfach'],
@@ -60,7 +34,7 @@ export interface Labels {
 const LABELS = Object.fromEntries(
   LANGUAGES.map((l) => [
     l,
-    { features: column(FEATURES, l), amenities: column(AMENITIES, l), unitTypes: column(UNIT_TYPES, l) },
+    { features: column(FEATURE_WORDS, l), amenities: column(AMENITY_WORDS, l), unitTypes: column(UNIT_TYPES, l) },
   ]),
 ) as Record<Language, Labels>;
 

@@ -166,4 +166,19 @@ describe.each(PANEL_BROWSERS)('the panel in %s', (name) => {
     await run.page.waitForSelector('#webhook-secret');
     await checkPage(run.page, 'the secret shown once');
   }, 60_000);
+
+  it("shows a key's referrals as a chart whose words keep the page's size on a phone, with no axe violations", async () => {
+    const { info } = await run.store.createKey({ facilityId: 'wro-1', prefix: 'svc', label: 'Chart', ref: 'chart' });
+    const day = new Date().toISOString().slice(0, 10);
+    const row = { facility_id: 'wro-1', listing_code: 'M-07', ref: 'chart', day, clicks: 4, unique_visitors: 3 };
+    await run.store.recordClicks([row]);
+    await run.go(`/keys/${info.id}/referrals`, "a key's referrals");
+    // An SVG's own text would shrink with the chart (to about 6 px at this width): the words are HTML beside it.
+    const sizes = await run.page.$$eval('.referral-figure :is(.referral-axis span, p)', (els) =>
+      els.map((e) => parseFloat(getComputedStyle(e).fontSize)),
+    );
+    expect(sizes.length).toBe(4);
+    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(12);
+    expect(await run.page.$eval('table.referrals tbody', (e) => e.textContent)).toBe(`${day}43`);
+  }, 60_000);
 });

@@ -1,5 +1,7 @@
 // Every string the widget shows, in English, Polish and German; the locale picks a language, `strings` overrides any entry.
 import type { Amenity, Feature, UnitType } from '../../shared/listing.ts';
+import { LANGUAGES } from '../../shared/languages.ts';
+import { AMENITY_WORDS, FEATURE_WORDS, SHARED_TEXTS } from '../../shared/rental-words.ts';
 
 /** A string that depends on a count, by Intl.PluralRules category ("few" and "many" matter in Polish). */
 export type Plural = { [K in Intl.LDMLPluralRule]?: string } & { other: string };
@@ -68,8 +70,12 @@ export interface Strings {
 export type WordGroup = 'featureNames' | 'amenityNames' | 'unitTypeNames';
 const WORD_GROUPS: readonly WordGroup[] = ['featureNames', 'amenityNames', 'unitTypeNames'];
 
-/** Each string in English, Polish and German, side by side, so that a missing translation shows in review. */
+/**
+ * Each string in English, Polish and German, side by side, so that a missing translation shows in review; those the
+ * rental page says too come from the table both read.
+ */
 const STRINGS: { [K in TextKey]: [en: Strings[K], pl: Strings[K], de: Strings[K]] } = {
+  ...SHARED_TEXTS,
   rent: ['Rent', 'Wynajmij', 'Mieten'],
   details: ['Details', 'Szczegóły', 'Details'],
   close: ['Close', 'Zamknij', 'Schließen'],
@@ -90,13 +96,8 @@ const STRINGS: { [K in TextKey]: [en: Strings[K], pl: Strings[K], de: Strings[K]
     { one: 'Noch {n} Einheit frei', other: 'Noch {n} Einheiten frei' },
   ],
   lastUnit: ['Last unit', 'Ostatnia jednostka', 'Letzte Einheit'],
-  soldOut: ['Sold out', 'Wyprzedane', 'Ausgebucht'],
-  area: ['Area', 'Powierzchnia', 'Fläche'],
   dimensions: ['Dimensions (W × D × H)', 'Wymiary (szer. × gł. × wys.)', 'Maße (B × T × H)'],
   description: ['Description', 'Opis', 'Beschreibung'],
-  minRental: ['Minimum rental', 'Minimalny okres najmu', 'Mindestmietdauer'],
-  notice: ['Notice period', 'Okres wypowiedzenia', 'Kündigungsfrist'],
-  deposit: ['Deposit', 'Kaucja', 'Kaution'],
   price: ['Price', 'Cena', 'Preis'],
   photos: ['Photos', 'Zdjęcia', 'Fotos'],
   noPhoto: ['No photo yet', 'Brak zdjęcia', 'Noch kein Foto'],
@@ -147,13 +148,9 @@ const STRINGS: { [K in TextKey]: [en: Strings[K], pl: Strings[K], de: Strings[K]
   ],
   instead: ['{price} instead of {regular}', '{price} zamiast {regular}', '{price} statt {regular}'],
   schedule: ['Price by period', 'Cena w kolejnych okresach', 'Preis je Zeitraum'],
-  moveIn: ['Due at move-in', 'Do zapłaty przy wprowadzeniu', 'Fällig beim Einzug'],
-  total: ['Total', 'Razem', 'Gesamt'],
-  protection: ['Protection', 'Ubezpieczenie', 'Versicherung'],
   protectionRequired: ['Required: {plan}, {price}', 'Wymagane: {plan}, {price}', 'Erforderlich: {plan}, {price}'],
   protectionOptional: ['Optional, from {price}', 'Opcjonalne, od {price}', 'Optional, ab {price}'],
   door: ['Door (W × H)', 'Drzwi (szer. × wys.)', 'Tür (B × H)'],
-  floor: ['Floor', 'Piętro', 'Etage'],
   map: ['Map', 'Mapa', 'Karte'],
   officeHours: ['Office', 'Biuro', 'Büro'],
   accessHours: ['Access', 'Dostęp', 'Zugang'],
@@ -162,36 +159,13 @@ const STRINGS: { [K in TextKey]: [en: Strings[K], pl: Strings[K], de: Strings[K]
 };
 
 /**
- * Each vocabulary word in English, Polish and German, as STRINGS has its texts; an empty English one reads as the word
- * itself ("ground_floor": "Ground floor"), as does a word a language leaves out.
+ * Each vocabulary word in English, Polish and German, as STRINGS has its texts: features and amenities as the rental
+ * page says them; a unit type is a card's short word ("Small"), an empty one reading as the word itself, as does a
+ * word a language leaves out.
  */
 const WORDS: { [G in WordGroup]: Record<string, [en: string, pl: string, de?: string]> } = {
-  featureNames: {
-    climate_controlled: ['', 'Klimatyzacja', 'Klimatisiert'],
-    heated: ['', 'Ogrzewanie', 'Beheizt'],
-    indoor: ['', 'W budynku', 'Innen'],
-    outdoor: ['', 'Na zewnątrz', 'Außen'],
-    drive_up: ['Drive-up', 'Dojazd autem', 'Direkt anfahrbar'],
-    ground_floor: ['', 'Parter', 'Erdgeschoss'],
-    elevator_access: ['Lift access', 'Dostęp windą', 'Aufzugszugang'],
-    power: ['Power socket', 'Gniazdko', 'Steckdose'],
-    lighting: ['', 'Oświetlenie', 'Beleuchtung'],
-    alarmed: ['', 'Alarm', 'Alarmgesichert'],
-    shelving: ['', 'Regały', 'Regale'],
-    roll_up_door: ['Roll-up door', 'Brama rolowana', 'Rolltor'],
-  },
-  amenityNames: {
-    cctv: ['CCTV', 'Monitoring', 'Videoüberwachung'],
-    gated: ['', 'Teren ogrodzony', 'Umzäunt'],
-    alarm: ['Alarm system', 'System alarmowy', 'Alarmanlage'],
-    on_site_staff: ['Staff on site', 'Obsługa na miejscu', 'Personal vor Ort'],
-    loading_bay: ['', 'Rampa załadunkowa', 'Laderampe'],
-    trolleys: ['', 'Wózki', 'Transportwagen'],
-    elevator: ['Lift', 'Winda', 'Aufzug'],
-    parking: ['', '', 'Parkplätze'],
-    packing_supplies: ['', 'Materiały do pakowania', 'Verpackungsmaterial'],
-    wifi: ['Wi-Fi', 'Wi-Fi', 'WLAN'],
-  },
+  featureNames: FEATURE_WORDS,
+  amenityNames: AMENITY_WORDS,
   unitTypeNames: {
     locker: ['', 'Skrytka', 'Schließfach'],
     small: ['', 'Mały', 'Klein'],
@@ -205,12 +179,9 @@ const WORDS: { [G in WordGroup]: Record<string, [en: string, pl: string, de?: st
   },
 };
 
-/** The languages of STRINGS, in its column order. */
-const LANGUAGES = ['en', 'pl', 'de'];
-
 /** One language's table (English for a language we do not have): every entry of STRINGS in that language. */
 function tableOf(language: string): Strings {
-  const column = Math.max(0, LANGUAGES.indexOf(language));
+  const column = Math.max(0, (LANGUAGES as readonly string[]).indexOf(language));
   const table: Record<string, unknown> = {};
   for (const [key, texts] of Object.entries(STRINGS)) table[key] = texts[column];
   for (const [group, words] of Object.entries(WORDS)) {

@@ -4,13 +4,16 @@ import { memo } from '../memo.ts';
 import { DAYS, type Day } from '../../../shared/listing.ts';
 import { LANGUAGES, type Language } from '../../../shared/languages.ts';
 import { labelsIn, type Labels } from '../../../shared/rental-labels.ts';
+import { FEATURE_WORDS, SHARED_TEXTS } from '../../../shared/rental-words.ts';
 
 /** Words that depend on a count, by plural category ("few" and "many" matter in Polish). */
 export type Plural = { [K in Intl.LDMLPluralRule]?: string } & { other: string };
 
 type Columns<T> = [en: T, pl: T, de: T];
 
+/** The page's own words, and those it says as the widget does (SHARED_TEXTS). */
 const TEXTS = {
+  ...SHARED_TEXTS,
   unit: ['Unit {code}', 'Jednostka {code}', 'Einheit {code}'],
   per: ['per {period}', 'za {period}', 'pro {period}'],
   pricePer: ['{price} per {period}', '{price} za {period}', '{price} pro {period}'],
@@ -30,16 +33,10 @@ const TEXTS = {
     { one: '{n} wolna jednostka', few: '{n} wolne jednostki', other: '{n} wolnych jednostek' },
     { one: '{n} Einheit frei', other: '{n} Einheiten frei' },
   ] as Columns<Plural>,
-  soldOut: ['Sold out', 'Wyprzedane', 'Ausgebucht'],
   soldOutNow: ['Currently sold out', 'Obecnie wyprzedane', 'Derzeit ausgebucht'],
-  area: ['Area', 'Powierzchnia', 'Fläche'],
   dimensions: ['Dimensions', 'Wymiary', 'Maße'],
-  deposit: ['Deposit', 'Kaucja', 'Kaution'],
-  minRental: ['Minimum rental', 'Minimalny okres najmu', 'Mindestmietdauer'],
-  notice: ['Notice period', 'Okres wypowiedzenia', 'Kündigungsfrist'],
   unitType: ['Unit type', 'Rodzaj jednostki', 'Art der Einheit'],
-  floor: ['Floor', 'Piętro', 'Etage'],
-  groundFloor: ['Ground floor', 'Parter', 'Erdgeschoss'],
+  groundFloor: FEATURE_WORDS.ground_floor,
   door: ['Door', 'Drzwi', 'Tür'],
   atMoveOut: ['{price} at move-out', '{price} przy wyprowadzce', '{price} beim Auszug'],
   promotions: ['Promotions', 'Promocje', 'Aktionen'],
@@ -51,11 +48,8 @@ const TEXTS = {
   periodOpen: ['From {unit} {from}', '{from}. {unit} i kolejne', 'Ab {from}. {Unit}'],
   schedule: ['What you pay', 'Ile płacisz', 'Was Sie zahlen'],
   regularPrice: ['Regular price', 'Cena regularna', 'Regulärer Preis'],
-  moveIn: ['Due at move-in', 'Do zapłaty przy wprowadzeniu', 'Fällig beim Einzug'],
   firstPeriod: ['First {period}', 'Pierwszy {period}', 'Miete, 1. {Period}'],
   depositNoVat: ['Deposit (no VAT)', 'Kaucja (bez VAT)', 'Kaution (ohne MwSt.)'],
-  total: ['Total', 'Razem', 'Gesamt'],
-  protection: ['Protection', 'Ubezpieczenie', 'Versicherung'],
   protectionRequired: [
     'Required: the cheapest plan is part of the move-in total.',
     'Wymagane: najtańszy plan jest wliczony w kwotę przy wprowadzeniu.',

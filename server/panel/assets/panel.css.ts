@@ -100,5 +100,12 @@ legend { font-weight: 600; padding: 0 .25rem; }
 textarea#embed { min-height: 8rem; }
 .info { display: grid; gap: 0 2rem; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); margin-bottom: 1rem; }
 .info table { min-width: 0; }
+/* The referral chart's words sit outside its SVG at the page's size; the 4% insets are the SVG's own margins. */
+.referral-figure { margin: 0 0 1rem; max-width: 48rem; }
+.referral-chart { display: block; }
+.referral-axis { display: flex; justify-content: space-between; padding: 0 4%; font-size: .875rem; color: var(--muted); }
+.referral-figure p { padding: 0 4%; }
+.referral-figure p svg { vertical-align: -1px; }
+.referrals th[scope='row'] { white-space: nowrap; }
 .note { border-left: 4px solid var(--border); padding: .25rem 1rem; background: var(--surface); }
 `;

@@ -6,6 +6,12 @@ import { API_KEY } from './fixtures.js';
 
 const { DEFAULT_EMBED, embedSnippet } = await tsImport('../../../shared/embed-options.ts', import.meta.url);
 
+/** The README's `<storage-listings>` (with what it holds), exactly as a partner copies it. */
+const README_ELEMENT = /<storage-listings api-key[^>]*>.*?<\/storage-listings>/.exec(
+  await readFile(new URL('../../../README.md', import.meta.url), 'utf8'),
+)?.[0];
+if (!README_ELEMENT) throw new Error("README.md: no <storage-listings api-key=...> in its partners' two tags");
+
 const DIST = new URL('../../../dist/widget/', import.meta.url);
 /** Long enough for the page's first paint to come before the module runs. */
 const MODULE_DELAY_MS = 400;
@@ -22,8 +28,8 @@ const INTRO = PARAGRAPH;
 const TEXT = PARAGRAPH.repeat(6);
 
 /**
- * The article, `w` naming the tags: `bare`, the README's two, for six listings (three skeletons: the element cannot
- * know how many before its data); `live` and `snap`, the panel's snippet, `-facility`
+ * The article, `w` naming the tags: `bare`, the README's two (its element as written there), for six listings
+ * (three skeletons: the element cannot know how many before its data); `live` and `snap`, the panel's snippet, `-facility`
  * adding show-facility. The module comes late, and a `late` token delays the data.
  */
 export const articlePage = (token, w) => {
@@ -40,7 +46,7 @@ export const articlePage = (token, w) => {
       `src="${snap}/listings.json" keys-url="/snap/keys.json"`,
     );
   const bare = `<script type="module" src="${module}"></script>
-    <storage-listings api-key="${API_KEY}" api-base="/api/codes/${token}"></storage-listings>`;
+    ${README_ELEMENT.replace(/api-key="[^"]*"/, `api-key="${API_KEY}"`).replace(/api-base="[^"]*"/, `api-base="/api/codes/${token}"`)}`;
   return `<!doctype html>
 <html lang="en">
   <head>
