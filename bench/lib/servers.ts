@@ -28,7 +28,7 @@ export function spawnServer(
 ): ChildProcess {
   // BENCH_CPU_PROF=DIR: each server writes a CPU profile there when it stops.
   const dir = process.env.BENCH_CPU_PROF;
-  const prof = dir ? ['--cpu-prof', '--cpu-prof-dir', dir] : [];
+  const prof = dir ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', dir] : [];
   const node = [process.execPath, ...prof, ...flags, ...args];
   const options = { cwd: REPO, stdio: 'pipe' as const, env: { ...process.env, ...env } };
   return pinned ? spawn('taskset', ['-c', SERVER_CORE, ...node], options) : spawn(node[0]!, node.slice(1), options);

