@@ -81,8 +81,6 @@ export interface FacilityViews {
   filtered: Map<number, KeptList>;
   /** Bytes counted against the budget: bodies (with room for their codings), summaries and per-body overhead. */
   size: number;
-  /** When it was last used, on the cache's own clock: the least recently used facility leaves first. */
-  used: number;
 }
 
 /** What a body costs beside its identity bytes: its coded variants (a fraction of it) and objects and headers. */
@@ -135,13 +133,7 @@ export function codedBody(body: ApiBody, coding: Coding | null): Variant {
  * Builds one facility's views from the store, as of the instant `now`: its list, what filtering needs, and until when
  * they hold (the next promotion start or end).
  */
-export function buildViews(
-  db: Db,
-  facilityId: string,
-  publicUrl: string,
-  used: number,
-  now: number,
-): FacilityViews | undefined {
+export function buildViews(db: Db, facilityId: string, publicUrl: string, now: number): FacilityViews | undefined {
   const read = revisedFacilityData(db, facilityId);
   if (!read) return undefined;
   const { data, revision } = read;
@@ -194,7 +186,6 @@ export function buildViews(
     // only Details show (not in the list, so not in its factor).
     size:
       bodySizeOf(list.identity.bytes.length) + Math.ceil(list.identity.bytes.length * HEAP_FACTOR) + detailTextOf(data),
-    used,
   };
 }
 

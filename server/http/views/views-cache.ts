@@ -39,11 +39,10 @@ export type ListVariant =
   | { variant?: undefined; later: Promise<Variant>; scanned: number };
 
 export class ViewsCache {
-  private readonly entries = new Map<string, FacilityViews>();
+  /** Facilities' views by id, the least recently used out first once their bytes pass the budget. */
+  private readonly entries: LRUCache<string, FacilityViews>;
   /** Facilities whose views take more than a fraction of the budget, kept apart so small ones cannot push them out. */
-  private readonly large = new Map<string, FacilityViews>();
-  private bytes = 0;
-  private largeBytes = 0;
+  private readonly large: LRUCache<string, FacilityViews>;
   /**
    * Filtered lists of every facility, oldest first, within three quarters of the budget of their own: cheaper to make
    * again (one pass over a facility) than a facility's views (a read of the store), so they never push those out, but
@@ -58,8 +57,6 @@ export class ViewsCache {
   private scratch = Buffer.alloc(0);
   /** Codings of cuts being compressed in the thread pool, by list name and coding: a second request waits for the first. */
   private readonly compressing = new Map<string, { views: FacilityViews; variant: Promise<Variant> }>();
-  /** Counts get() calls: recency is a number on each entry, not a Map re-insertion per hit. */
-  private uses = 0;
   /**
    * Ids the store had no served facility for, until the next data change: a key whose facility is not served costs a
    * lookup when asked again, not a store read. The least recently asked out first. (Tests read it.)
@@ -82,6 +79,8 @@ export class ViewsCache {
     /** Milliseconds since the epoch: what decides which promotions are active (tests pass a controlled clock). */
     private readonly clock: () => number = Date.now,
   ) {
+    this.entries = this.tier();
+    this.large = this.tier();
     this.filtered = new LRUCache({
       maxSize: Math.max(1, Math.floor((budgetBytes * 3) / 4)),
       sizeCalculation: (list) => list.cost,
@@ -91,11 +90,32 @@ export class ViewsCache {
     });
   }
 
+  /**
+   * A tier within the budget. A facility's views count their bytes, and no more than the whole budget: views larger
+   * than that stay, alone in their tier (every request for that facility needs them), rather than being built again
+   * per request. A facility that leaves takes its filtered lists with it.
+   */
+  private tier(): LRUCache<string, FacilityViews> {
+    const budget = this.budgetBytes;
+    return new LRUCache<string, FacilityViews>({
+      maxSize: budget,
+      sizeCalculation: (views) => Math.min(Math.max(1, Math.ceil(views.size)), budget),
+      dispose: (views) => {
+        for (const list of [...views.filtered.values()]) this.filtered.delete(list);
+      },
+    });
+  }
+
   /** Bytes held, by tier, and by the filtered lists. */
   get held(): { small: number; large: number; filtered: number; filteredLists: number } {
+    const bytesOf = (tier: LRUCache<string, FacilityViews>) => {
+      let n = 0;
+      for (const views of tier.values()) n += views.size;
+      return n;
+    };
     return {
-      small: this.bytes,
-      large: this.largeBytes,
+      small: bytesOf(this.entries),
+      large: bytesOf(this.large),
       filtered: this.filtered.calculatedSize,
       filteredLists: this.filtered.size,
     };
@@ -107,8 +127,6 @@ export class ViewsCache {
     this.filtered.clear();
     this.missing.clear();
     this.nextExpiry = Infinity;
-    this.bytes = 0;
-    this.largeBytes = 0;
   }
 
   /** After a commit by another connection: drops the views of facilities whose revision moved (or that are gone). */
@@ -117,7 +135,7 @@ export class ViewsCache {
     if (!sameRevisions(this.revisions, revisions)) this.missing.clear();
     this.revisions = revisions;
     for (const tier of [this.entries, this.large])
-      for (const [id, views] of tier) if (revisions.get(id) !== views.revision) this.remove(id, views);
+      for (const [id, views] of [...tier.entries()]) if (revisions.get(id) !== views.revision) tier.delete(id);
   }
 
   /** The facility's answers, built on first use, and again once a promotion of theirs started or ended. */
@@ -125,13 +143,10 @@ export class ViewsCache {
     const now = this.clock();
     if (now >= this.nextExpiry) this.dropExpired(now);
     const hit = this.entries.get(facilityId) ?? this.large.get(facilityId);
-    if (hit) {
-      hit.used = ++this.uses;
-      return hit;
-    }
+    if (hit) return hit;
     if (this.missing.get(facilityId)) return undefined;
     this.reads++;
-    const views = buildViews(this.db, facilityId, this.publicUrl, ++this.uses, now);
+    const views = buildViews(this.db, facilityId, this.publicUrl, now);
     if (!views) {
       this.missing.set(facilityId, true);
       return undefined;
@@ -139,9 +154,8 @@ export class ViewsCache {
     this.builds++;
     const isLarge = views.size > this.budgetBytes / 8;
     if (isLarge) sortAll(views);
-    (isLarge ? this.large : this.entries).set(facilityId, views);
     if (views.until < this.nextExpiry) this.nextExpiry = views.until;
-    this.account(views, views.size);
+    this.account(isLarge ? this.large : this.entries, views);
     return views;
   }
 
@@ -149,8 +163,8 @@ export class ViewsCache {
   private dropExpired(now: number): void {
     let next = Infinity;
     for (const tier of [this.entries, this.large])
-      for (const [id, views] of tier) {
-        if (views.until <= now) this.remove(id, views);
+      for (const [id, views] of [...tier.entries()]) {
+        if (views.until <= now) tier.delete(id);
         else if (views.until < next) next = views.until;
       }
     this.nextExpiry = next;
@@ -212,7 +226,8 @@ export class ViewsCache {
           this.compressing.delete(id);
           const made = variantOf(out, codedEtag(list.etag, coding), coding);
           // Kept only if its facility's views are still the ones served (no data change while it was made).
-          const current = this.entries.get(list.views.facility.id) ?? this.large.get(list.views.facility.id);
+          const facility = list.views.facility.id;
+          const current = this.entries.peek(facility) ?? this.large.peek(facility);
           if (current === list.views && out.length <= MAX_KEPT_FILTERED_BYTES) this.keep(list, made, coding);
           return made;
         },
@@ -252,44 +267,22 @@ export class ViewsCache {
   /** A facility's views grew by what was made on demand (a Detail): counted, maybe over budget. */
   private grow(views: FacilityViews, cost: number): void {
     views.size += cost;
-    this.account(views, cost);
+    const id = views.facility.id;
+    const tier =
+      this.entries.peek(id) === views ? this.entries : this.large.peek(id) === views ? this.large : undefined;
+    if (tier) this.account(tier, views);
   }
 
   /**
-   * Counts bytes a facility's views took (or gave back); over budget, the least recently used of its tier leave, and
-   * then, alone in its tier, the facility's own Details in the order they were made. What is left over budget is one
-   * facility's list and what filtering it needs: every request for it needs them, so it stays rather than being built
-   * again per request.
+   * Sets a facility's views in their tier at their size now: views over the whole budget first give back their own
+   * Details in the order they were made, then the least recently used of the tier leave until the budget holds them.
    */
-  private account(views: FacilityViews, delta: number): void {
-    const isLarge = this.large.get(views.facility.id) === views;
-    const tier = isLarge ? this.large : this.entries;
-    const over = () => (isLarge ? this.largeBytes : this.bytes) > this.budgetBytes;
-    if (isLarge) this.largeBytes += delta;
-    else this.bytes += delta;
-    while (over() && tier.size > 1) {
-      let oldest: [string, FacilityViews] | undefined;
-      for (const entry of tier) if (entry[1] !== views && (!oldest || entry[1].used < oldest[1].used)) oldest = entry;
-      this.remove(oldest![0], oldest![1]);
-    }
-    while (over() && views.madeDetails.length > 0) {
+  private account(tier: LRUCache<string, FacilityViews>, views: FacilityViews): void {
+    while (views.size > this.budgetBytes && views.madeDetails.length > 0) {
       const i = views.madeDetails.shift()!;
-      const cost = bodySizeOf(views.details[i]!.identity.bytes.length);
+      views.size -= bodySizeOf(views.details[i]!.identity.bytes.length);
       views.details[i] = undefined;
-      views.size -= cost;
-      if (isLarge) this.largeBytes -= cost;
-      else this.bytes -= cost;
     }
-  }
-
-  private remove(id: string, views: FacilityViews): void {
-    if (this.entries.get(id) === views) {
-      this.entries.delete(id);
-      this.bytes -= views.size;
-    } else if (this.large.get(id) === views) {
-      this.large.delete(id);
-      this.largeBytes -= views.size;
-    }
-    for (const list of [...views.filtered.values()]) this.filtered.delete(list);
+    tier.set(views.facility.id, views);
   }
 }
