@@ -12,17 +12,18 @@ export const isLanguage = (tag: string): tag is Language => (LANGUAGES as readon
  * for no header, none we speak or a header that cannot be read (a bad q-value counts as q=0, never as an error).
  */
 export function acceptedLanguage(header: string | undefined): Language | undefined {
-  const ranked = (header ?? '')
-    .split(',')
-    .map((part) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      const weight = q === undefined ? 1 : Number(q.slice(2));
-      return { language: tag.trim().toLowerCase().split('-')[0]!, q: Number.isFinite(weight) ? weight : 0 };
-    })
-    .filter((l) => l.q > 0 && l.q <= 1)
-    .sort((a, b) => b.q - a.q);
-  return ranked.find((l) => isLanguage(l.language))?.language as Language | undefined;
+  // One pass, keeping the best so far: a rental page asks this of every visitor's header.
+  let best: Language | undefined;
+  let bestQ = 0;
+  for (const part of (header ?? '').split(',')) {
+    const [tag = '', ...params] = part.split(';');
+    const language = tag.trim().toLowerCase().split('-')[0]!;
+    if (!isLanguage(language)) continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    if (weight > bestQ && weight <= 1) [best, bestQ] = [language, weight];
+  }
+  return best;
 }
 
 /** Countries whose first language we speak, by ISO 3166-1 code. */

@@ -6,6 +6,7 @@ import { mergeDeltas, type ClickDelta } from '../../store/referrals.ts';
 
 /** How often counts reach the database; a SIGKILL loses at most this much. */
 export const CLICK_INTERVAL_MS = 30_000;
+const DAY_MS = 86_400_000;
 /** Visitor hashes held for the day (about 100 bytes each); past it clicks still count, new visitors do not. */
 export const MAX_VISITORS = 100_000;
 /** Rows waiting for the next write; one more is written at once. Real rows only: a row needs a listing and a key's ref. */
@@ -16,6 +17,9 @@ export type ClickSink = (deltas: readonly ClickDelta[], opts: { waitForLock: boo
 
 export class ClickCounter {
   private day = '';
+  /** The UTC day's first and next day's first millisecond: the day's name is made once a day, not per click. */
+  private dayFrom = 0;
+  private dayTo = 0;
   private salt = randomBytes(16);
   /** Visitors seen today per facility, listing and ref. */
   private readonly seen = new Map<string, Set<string>>();
@@ -35,8 +39,9 @@ export class ClickCounter {
 
   /** One counted click: the facility's listing, the partner's ref, and who clicked (never kept as such). */
   count(facilityId: string, code: string, ref: string, address: string, userAgent: string): void {
-    const day = dayOf(this.clock());
-    if (day !== this.day) this.newDay(day);
+    const now = this.clock();
+    if (now < this.dayFrom || now >= this.dayTo) this.newDay(now);
+    const day = this.day;
     const key = `${facilityId}\0${code}\0${ref}`;
     let seen = this.seen.get(key);
     if (!seen) this.seen.set(key, (seen = new Set()));
@@ -70,7 +75,11 @@ export class ClickCounter {
     this.flush();
   }
 
-  private newDay(day: string): void {
+  private newDay(now: number): void {
+    this.dayFrom = now - (now % DAY_MS);
+    this.dayTo = this.dayFrom + DAY_MS;
+    const day = dayOf(now);
+    if (day === this.day) return;
     this.day = day;
     this.salt = randomBytes(16);
     this.seen.clear();

@@ -6,6 +6,7 @@ import type { PageCache } from '../views/page-cache.ts';
 import { header, heldBack, type Answer, type RequestLike } from '../transport/answer.ts';
 import { BUSY_HOLD_MS, busyPage, listingOfPath, notFoundPage } from './rental-page.ts';
 import type { ClickCounter } from './click-counter.ts';
+import type { LRUCache } from 'lru-cache';
 
 export interface ClickParts {
   /** The listings' rent targets (`rent_url`), kept as rental pages are, by facility and code. */
@@ -13,7 +14,12 @@ export interface ClickParts {
   /** The refs of the facility's unrevoked keys. */
   refsOf: (facilityId: string) => ReadonlySet<string>;
   clicks: ClickCounter;
+  /** Rent targets with a partner's parameters, by ref and target: a URL parse and serialisation each (memo.ts). */
+  locations: LRUCache<string, string>;
 }
+
+/** Targets with parameters remembered: about 250 bytes each. */
+export const MAX_KEPT_LOCATIONS = 10_000;
 
 const REDIRECT_HEADERS = Object.freeze({
   'cache-control': 'no-store',
@@ -34,10 +40,17 @@ export function clickAnswer(
   if (!target) return notFoundPage(header(req, 'accept-language'));
   const ref = new URLSearchParams(search).get('ref');
   const partner = ref !== null && REF_PATTERN.test(ref) ? ref : undefined;
-  const location = partner ? referralUrl(target.toString(), partner) : target.toString();
+  const location = partner ? locationOf(parts.locations, target.toString(), partner) : target.toString();
   if (partner && counts(req) && parts.refsOf(listing!.facilityId).has(partner))
     parts.clicks.count(listing!.facilityId, listing!.code, partner, req.remoteAddress, header(req, 'user-agent')!);
   return { status: 302, headers: { ...REDIRECT_HEADERS, location }, body: null };
+}
+
+function locationOf(locations: LRUCache<string, string>, target: string, ref: string): string {
+  const key = `${ref} ${target}`;
+  let location = locations.get(key);
+  if (location === undefined) locations.set(key, (location = referralUrl(target, ref)));
+  return location;
 }
 
 /** A person's click: a GET, not a browser's prefetch, from a client that does not call itself a robot. */

@@ -1,6 +1,6 @@
 // The client's address behind TRUST_PROXY's addresses, ranges and names, and the refusal of a bad entry.
 import { describe, expect, test } from 'vitest';
-import { clientAddressOf, parseTrustedProxies, trustedProxiesOf } from './client-address.ts';
+import { ClientAddresses, clientAddressOf, parseTrustedProxies, trustedProxiesOf } from './client-address.ts';
 
 const from = (peer: string, forwardedFor?: string) => ({
   socket: { remoteAddress: peer },
@@ -63,5 +63,23 @@ describe('TRUST_PROXY', () => {
     expect(() => parseTrustedProxies('127.0.0.1,proxy.local')).toThrow(/^"proxy.local" is not an IP address/);
     expect(() => parseTrustedProxies('10.0.0.0/33')).toThrow(/^"10.0.0.0\/33" is not/);
     expect(() => parseTrustedProxies('127.0.0.1,,::1')).toThrow(/^"" is not/);
+  });
+});
+
+describe('client addresses remembered', () => {
+  const trusted = trustedProxiesOf(parseTrustedProxies('127.0.0.1'));
+
+  test('the same answers as clientAddressOf, for a peer with and without a forwarded header', () => {
+    const addresses = new ClientAddresses(trusted);
+    const cases = [from('127.0.0.1', '198.51.100.1'), from('203.0.113.9', '198.51.100.1'), from('127.0.0.1')];
+    for (let round = 0; round < 2; round++)
+      for (const req of cases) expect(addresses.of(req)).toBe(clientAddressOf(req, trusted));
+  });
+
+  test('another header from the same proxy is another client', () => {
+    const addresses = new ClientAddresses(trusted);
+    expect(addresses.of(from('127.0.0.1', '198.51.100.1'))).toBe('198.51.100.1');
+    expect(addresses.of(from('127.0.0.1', '198.51.100.2'))).toBe('198.51.100.2');
+    expect(addresses.of(from('127.0.0.1', `${'6.6.6.6, '.repeat(40)}198.51.100.3`))).toBe('198.51.100.3');
   });
 });

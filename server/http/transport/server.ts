@@ -12,7 +12,7 @@ import {
   type RequestLike,
 } from './answer.ts';
 import { CORS_HEADERS } from './cors.ts';
-import { clientAddressOf, trustedProxiesOf, type TrustedProxies } from './client-address.ts';
+import { ClientAddresses, trustedProxiesOf } from './client-address.ts';
 import { keepTickShape } from './tick-shape.ts';
 
 export interface ServeOptions {
@@ -56,7 +56,7 @@ class SocketRequest implements RequestLike {
 
   constructor(
     private readonly req: IncomingMessage,
-    private readonly trusted: TrustedProxies,
+    private readonly addresses: ClientAddresses,
   ) {
     this.method = req.method ?? 'GET';
     this.url = req.url ?? '/';
@@ -64,7 +64,7 @@ class SocketRequest implements RequestLike {
   }
 
   get remoteAddress(): string {
-    return clientAddressOf(this.req, this.trusted);
+    return this.addresses.of(this.req);
   }
 }
 
@@ -130,9 +130,9 @@ export function startServer(handler: RequestHandler, flushLog: () => void, opts:
       }
     });
   }
-  const trusted = trustedProxiesOf(opts.trustProxy);
+  const addresses = new ClientAddresses(trustedProxiesOf(opts.trustProxy));
   function answerOf(req: IncomingMessage): Answer {
-    const request = new SocketRequest(req, trusted);
+    const request = new SocketRequest(req, addresses);
     return request.headers.host === undefined && req.httpVersionMinor === 1
       ? bareProblem('bad_request', 'An HTTP/1.1 request needs a Host header.')
       : handler.answer(request);
