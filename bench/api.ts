@@ -10,6 +10,7 @@ import { abuse } from './lib/abuse.ts';
 import type { BenchRun } from './lib/context.ts';
 import { scale, snapshotExport } from './lib/extra.ts';
 import { fieldMix } from './lib/field.ts';
+import { handlerAlone } from './lib/handler.ts';
 import { wrkInstalled } from './lib/load.ts';
 import { oneKeyScenarios } from './lib/one-key.ts';
 import { postgres } from './lib/postgres.ts';
@@ -92,6 +93,7 @@ async function main() {
         abuse: selected('abuse') ? await abuse(r) : undefined,
         scale: selected('scale') ? await scale(r) : undefined,
         snapshot_export: selected('export') ? snapshotExport(r) : undefined,
+        handler_alone: selected('handler alone') ? await handlerAlone(r) : undefined,
       };
   // Other processes on these two cores skew every figure, pinned or not: said beside the figures.
   if (loadavg()[0]! > env.cores)

@@ -81,7 +81,7 @@ export const median = (xs: number[]) => {
 };
 
 /** A 95 % interval of the median from order statistics alone: [lowest, highest] below 6 values. */
-function medianInterval(xs: number[]): [number, number] {
+export function medianInterval(xs: number[]): [number, number] {
   const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
   const k = Math.max(0, Math.floor((s.length - 1.96 * Math.sqrt(s.length)) / 2));
   return [s[k] ?? NaN, s[s.length - 1 - k] ?? NaN];
