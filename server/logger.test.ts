@@ -62,3 +62,21 @@ it('gives request lines a logger of their own, the same line shape, and none whe
   // The process's logger still redacts what other callers log.
   expect(lines[1]).toMatchObject({ key: '[redacted]' });
 });
+
+it('stamps each line with the millisecond it was written in, as the clock moves', () => {
+  const { logger, lines } = linesOf(false);
+  const times: [number, number][] = [];
+  for (let i = 0; i < 3; i++) {
+    const before = Date.now();
+    logger.info({ line: i });
+    times.push([before, Date.now()]);
+    // The next line in a later millisecond (a busy wait of about one).
+    while (Date.now() === times[i]![1]);
+  }
+  lines.forEach((line, i) => {
+    const at = Date.parse(line.time as string);
+    expect(at).toBeGreaterThanOrEqual(times[i]![0]);
+    expect(at).toBeLessThanOrEqual(times[i]![1]);
+  });
+  expect(new Set(lines.map((l) => l.time)).size).toBe(3);
+});
