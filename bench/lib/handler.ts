@@ -21,11 +21,12 @@ async function handlerOf(checkout: string, file: string): Promise<RequestHandler
     createHandler: (o: object) => RequestHandler;
   };
   const { openDb } = (await import(join(checkout, 'server', 'store', 'db.ts'))) as {
-    openDb: (file: string, o: object) => unknown;
+    openDb: (file: string, o: object) => { close(): void };
   };
   const plenty = { rate: 1e9, burst: 1e9 };
-  return createHandler({
-    db: openDb(file, { mustExist: true }),
+  const db = openDb(file, { mustExist: true });
+  const handler = createHandler({
+    db,
     publicUrl: 'http://127.0.0.1:8787',
     keyPrefix: 'svc',
     defaultLimit: plenty,
@@ -34,6 +35,8 @@ async function handlerOf(checkout: string, file: string): Promise<RequestHandler
     pageRenderLimit: plenty,
     lastUseIntervalMs: 30_000,
   });
+  // Its database connection closes with it.
+  return { ...handler, close: () => (handler.close(), db.close()) };
 }
 
 /** Each answer's headers walked as Node's writeHead walks them: the object's shape costs there too. */

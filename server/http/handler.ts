@@ -26,13 +26,12 @@ import { DocsPage, REDOC_PATH } from './pages/docs.ts';
 import { RentalPages, RENT_PREFIX } from './pages/rental-page.ts';
 import { StaticBody, StaticFiles } from './pages/static-files.ts';
 import { healthOf } from './pages/health.ts';
-import { clickAnswer, MAX_KEPT_LOCATIONS, type ClickParts } from './pages/click-url.ts';
+import { clickAnswer, keptLocations, type ClickParts } from './pages/click-url.ts';
 import { ClickCounter, type ClickSink } from './pages/click-counter.ts';
 import { GO_PREFIX } from '../domain/referral.ts';
 import { recordClicks } from '../store/referrals.ts';
 import { unrevokedRefs } from '../store/keys.ts';
 import { ViewsCache } from './views/views-cache.ts';
-import { memo } from './memo.ts';
 import { PageCache } from './views/page-cache.ts';
 import { pathOf, Router, type Action, type Route, type RouterAnswers } from './router.ts';
 
@@ -109,7 +108,7 @@ export function createHandler(opts: HandlerOptions): Handler {
   const clicks = new ClickCounter(sink, opts.clock, opts.clickIntervalMs);
   const api = new ListingsApi(opts, { freshness, views });
   const router = new Router(
-    routesOf(opts, { api, freshness, pages, clicks: { targets, refsOf, clicks, locations: memo(MAX_KEPT_LOCATIONS) } }),
+    routesOf(opts, { api, freshness, pages, clicks: { targets, refsOf, clicks, locations: keptLocations() } }),
     API_ANSWERS,
   );
   // Decided once: a quiet logger costs the hot path neither a clock read nor a call per request.

@@ -10,3 +10,18 @@ const one = () => 1;
 export function memo<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(max: number): LRUCache<K, V> {
   return new LRUCache<K, V>({ maxSize: max, sizeCalculation: one });
 }
+
+/**
+ * A memo that makes what it lacks (lru-cache's memoMethod): `kept.memo(key)`, or `kept.memo(key, { context })` when
+ * making the value takes more than its key.
+ */
+export function memoBy<K extends NonNullable<unknown>, V extends NonNullable<unknown>, C = undefined>(
+  max: number,
+  make: (key: K, context: C) => V,
+): LRUCache<K, V, C> {
+  return new LRUCache<K, V, C>({
+    maxSize: max,
+    sizeCalculation: one,
+    memoMethod: (key, _stale, { context }) => make(key, context),
+  });
+}

@@ -1,5 +1,5 @@
 // Key verification for the API, remembering refused keys until any write, so a revoke holds from the next request.
-import { memo } from '../memo.ts';
+import { memo, memoBy } from '../memo.ts';
 import { keyPattern } from '../../domain/keys.ts';
 import { DETAILS, problem, type Answer, type Headers } from '../transport/answer.ts';
 import { CORS_HEADERS } from '../transport/cors.ts';
@@ -47,7 +47,7 @@ export class KeyVerifier {
     if (!this.pattern.test(presented)) return { ok: false, reason: 'invalid_api_key' };
     const result = verifyKey(this.db, presented, this.prefix);
     if (result.ok) return result;
-    // Guessed keys go only into the bounded memo of unknown keys, so they cannot grow memory.
+    // Refused keys go only into the two bounded memos, so guessing keys cannot grow memory.
     (result.reason === 'revoked_api_key' ? this.revoked : this.unknown).set(presented, result);
     return result;
   }
@@ -80,19 +80,16 @@ function refusalOf(answer: Answer): Refusal {
 /** The 429s for a client address past its failed-authentication limit, each built once: they differ only by Retry-After. */
 export class AuthRefusals {
   /** A limit refuses with a few Retry-After values (up to its refill time): 64 holds them. (Tests read it.) */
-  readonly kept = memo<number, Refusal>(64);
+  readonly kept = memoBy<number, Refusal>(64, (retryAfter) =>
+    refusalOf(
+      problem('rate_limited', `Too many failed authentications; retry in ${retryAfter} s.`, {
+        ...CORS_HEADERS,
+        'retry-after': String(retryAfter),
+      }),
+    ),
+  );
 
   of(retryAfter: number): Refusal {
-    let refusal = this.kept.get(retryAfter);
-    if (refusal === undefined) {
-      refusal = refusalOf(
-        problem('rate_limited', `Too many failed authentications; retry in ${retryAfter} s.`, {
-          ...CORS_HEADERS,
-          'retry-after': String(retryAfter),
-        }),
-      );
-      this.kept.set(retryAfter, refusal);
-    }
-    return refusal;
+    return this.kept.memo(retryAfter);
   }
 }

@@ -1,6 +1,6 @@
 // Token buckets: one per key (its own or the default limit) and one per client address for failed authentication.
 import { performance } from 'node:perf_hooks';
-import { memo } from '../memo.ts';
+import { memoBy } from '../memo.ts';
 import type { Headers } from '../transport/answer.ts';
 
 export interface Limit {
@@ -32,9 +32,13 @@ const MAX_TEXTS = 16_384;
 
 export class RateLimiter {
   /** Buckets by client, the least recently seen out first: a flood of new clients cannot refill one being limited. */
-  readonly buckets = memo<string, Bucket>(MAX_BUCKETS);
+  readonly buckets = memoBy<string, Bucket, { burst: number; t: number }>(MAX_BUCKETS, (_id, { burst, t }) => ({
+    tokens: burst,
+    at: t,
+    patience: burst,
+  }));
   /** RateLimit values by remaining and seconds, the least recently answered out first. (Tests read both memos.) */
-  readonly texts = memo<number, string>(MAX_TEXTS);
+  readonly texts = memoBy<number, string>(MAX_TEXTS, (key) => this.textOf(Math.floor(key / 4096), key % 4096));
 
   constructor(
     private readonly name: string,
@@ -58,9 +62,7 @@ export class RateLimiter {
 
   /** `id`'s bucket, full when new. A bucket pruned while a caller keeps it goes on limiting that caller alone. */
   bucketOf(id: string, limit: Limit, t = this.now()): Bucket {
-    let b = this.buckets.get(id);
-    if (!b) this.buckets.set(id, (b = { tokens: limit.burst, at: t, patience: limit.burst }));
-    return b;
+    return this.buckets.memo(id, { context: { burst: limit.burst, t } });
   }
 
   /** take(), from a bucket the caller kept (bucketOf): no lookup by id. */
@@ -91,13 +93,11 @@ export class RateLimiter {
    * for every answer cost more than the lookup (and Node then flattened the string to check it).
    */
   private rateLimitText(r: number, t: number): string {
-    const key = r >= 0 && r < 2 ** 20 && t >= 0 && t < 4096 ? r * 4096 + t : -1;
-    let text = key === -1 ? undefined : this.texts.get(key);
-    if (text === undefined) {
-      text = `"${this.name}";r=${r};t=${t}`;
-      if (key !== -1) this.texts.set(key, text);
-    }
-    return text;
+    return r >= 0 && r < 2 ** 20 && t >= 0 && t < 4096 ? this.texts.memo(r * 4096 + t) : this.textOf(r, t);
+  }
+
+  private textOf(r: number, t: number): string {
+    return `"${this.name}";r=${r};t=${t}`;
   }
 
   /** Takes `tokens` more from a bucket for work a request turned out to cost; it may go below zero, a debt. */

@@ -7,6 +7,7 @@ import { header, heldBack, type Answer, type RequestLike } from '../transport/an
 import { BUSY_HOLD_MS, busyPage, listingOfPath, notFoundPage } from './rental-page.ts';
 import type { ClickCounter } from './click-counter.ts';
 import type { LRUCache } from 'lru-cache';
+import { memoBy } from '../memo.ts';
 
 export interface ClickParts {
   /** The listings' rent targets (`rent_url`), kept as rental pages are, by facility and code. */
@@ -14,12 +15,15 @@ export interface ClickParts {
   /** The refs of the facility's unrevoked keys. */
   refsOf: (facilityId: string) => ReadonlySet<string>;
   clicks: ClickCounter;
-  /** Rent targets with a partner's parameters, by ref and target: a URL parse and serialisation each (memo.ts). */
-  locations: LRUCache<string, string>;
+  /** Rent targets with a partner's parameters (keptLocations). */
+  locations: Locations;
 }
 
-/** Targets with parameters remembered: about 250 bytes each. */
-export const MAX_KEPT_LOCATIONS = 10_000;
+type Locations = LRUCache<string, string, { target: string; ref: string }>;
+
+/** Rent targets with a partner's parameters, by ref and target, about 250 bytes each: a URL parse and serialisation each. */
+export const keptLocations = (): Locations =>
+  memoBy(10_000, (_key, { target, ref }: { target: string; ref: string }) => referralUrl(target, ref));
 
 const REDIRECT_HEADERS = Object.freeze({
   'cache-control': 'no-store',
@@ -40,17 +44,13 @@ export function clickAnswer(
   if (!target) return notFoundPage(header(req, 'accept-language'));
   const ref = new URLSearchParams(search).get('ref');
   const partner = ref !== null && REF_PATTERN.test(ref) ? ref : undefined;
-  const location = partner ? locationOf(parts.locations, target.toString(), partner) : target.toString();
+  const url = target.toString();
+  const location = partner
+    ? parts.locations.memo(`${partner} ${url}`, { context: { target: url, ref: partner } })
+    : url;
   if (partner && counts(req) && parts.refsOf(listing!.facilityId).has(partner))
     parts.clicks.count(listing!.facilityId, listing!.code, partner, req.remoteAddress, header(req, 'user-agent')!);
   return { status: 302, headers: { ...REDIRECT_HEADERS, location }, body: null };
-}
-
-function locationOf(locations: LRUCache<string, string>, target: string, ref: string): string {
-  const key = `${ref} ${target}`;
-  let location = locations.get(key);
-  if (location === undefined) locations.set(key, (location = referralUrl(target, ref)));
-  return location;
 }
 
 /** A person's click: a GET, not a browser's prefetch, from a client that does not call itself a robot. */

@@ -1,6 +1,6 @@
 // The operator's public rental page, /rent/{facility}/{code}, as the server answers it: the kept page in the language
 // asked for (its HTML: rental-html.ts), the unknown unit's page, and the refusals a person can read.
-import { memo } from '../memo.ts';
+import { memoBy } from '../memo.ts';
 import type { Facility } from '../../domain/facility.ts';
 import type { Detail } from '../../../shared/listing.ts';
 import type { PageCache } from '../views/page-cache.ts';
@@ -89,7 +89,9 @@ export class RentalPages {
    * Refusal pages by status and Retry-After, each rendered once: a client refused again and again costs no rendering.
    * A limit refuses with a few Retry-After values (up to its refill time): 64 holds them. (Tests read it.)
    */
-  readonly refusals = memo<string, Buffer>(64);
+  readonly refusals = memoBy<string, Buffer, { title: string; text: string }>(64, (_key, { title, text }) =>
+    refusalBody(title, text),
+  );
   private readonly dates = new DateFormats();
 
   constructor(private readonly pages: PageCache) {}
@@ -130,9 +132,6 @@ export class RentalPages {
   }
 
   private refusal(status: 429 | 503, retryAfter: number, title: string, text: string): Answer {
-    const key = `${status} ${retryAfter}`;
-    let body = this.refusals.get(key);
-    if (body === undefined) this.refusals.set(key, (body = refusalBody(title, text)));
-    return refusalPage(status, retryAfter, body);
+    return refusalPage(status, retryAfter, this.refusals.memo(`${status} ${retryAfter}`, { context: { title, text } }));
   }
 }

@@ -1,6 +1,6 @@
 // The rental page's words in English, Polish and German, side by side so that a missing translation shows in review;
 // `{name}` marks where a value goes (html.ts's fill), a count's words follow Intl.PluralRules.
-import { memo } from '../memo.ts';
+import { memoBy } from '../memo.ts';
 import { DAYS, type Day } from '../../../shared/listing.ts';
 import { LANGUAGES, type Language } from '../../../shared/languages.ts';
 import { labelsIn, type Labels } from '../../../shared/rental-labels.ts';
@@ -159,16 +159,14 @@ export const dayName = (day: Day, language: Language): string => DAY_NAMES[langu
 /** Date formats by language and time zone: one takes some 60 µs to make and 1 µs to use, a render may use several. */
 export class DateFormats {
   /** A few hundred zones at most are in use; 2,048 bounds a data set with more. (Tests read it.) */
-  readonly kept = memo<string, Intl.DateTimeFormat>(2048);
+  readonly kept = memoBy<string, Intl.DateTimeFormat, { language: Language; timeZone: string }>(
+    2048,
+    (_key, { language, timeZone }) => new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone }),
+  );
 
   /** A date (an ISO 8601 instant) as the language writes it, on the facility's clock (UTC when it gives none). */
   dateIn(iso: string, language: Language, timeZone: string | null): string {
-    const key = `${language} ${timeZone ?? 'UTC'}`;
-    let format = this.kept.get(key);
-    if (format === undefined) {
-      format = new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: timeZone ?? 'UTC' });
-      this.kept.set(key, format);
-    }
-    return format.format(new Date(iso));
+    const zone = timeZone ?? 'UTC';
+    return this.kept.memo(`${language} ${zone}`, { context: { language, timeZone: zone } }).format(new Date(iso));
   }
 }

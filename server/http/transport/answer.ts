@@ -1,5 +1,5 @@
 // What a handler returns: status, headers and body, without a socket. server.ts writes it out.
-import { memo } from '../memo.ts';
+import { memoBy } from '../memo.ts';
 import type { ProblemCode } from '../../../shared/listing.ts';
 
 /** Header names in lower case; values are text, as node:http writes them. */
@@ -117,7 +117,9 @@ const problemHeaders = (headers: Readonly<Headers>): Headers => ({
 /** Problem bodies made recently, by code and detail: a client hammering a wrong key gets the same few over and over. */
 export class ProblemBodies {
   /** A refused client sees a few details (its Retry-After, its query's fault): 256 covers them and bounds the rest. (Tests read it.) */
-  readonly recent = memo<string, string>(256);
+  readonly recent = memoBy<string, string, { code: ProblemCode; detail: string }>(256, (_id, { code, detail }) =>
+    problemBody(code, detail),
+  );
 
   /** problem(), its body made once while it is asked for. */
   answer(code: ProblemCode, detail: string, headers: Readonly<Headers> = {}): Answer {
@@ -125,10 +127,7 @@ export class ProblemBodies {
   }
 
   body(code: ProblemCode, detail: string): string {
-    const id = `${code} ${detail}`;
-    let body = this.recent.get(id);
-    if (body === undefined) this.recent.set(id, (body = problemBody(code, detail)));
-    return body;
+    return this.recent.memo(`${code} ${detail}`, { context: { code, detail } });
   }
 }
 

@@ -2,8 +2,9 @@
 // hop that none of them is, as proxy-addr walks the list from the right.
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
+import type { LRUCache } from 'lru-cache';
 import proxyaddr from 'proxy-addr';
-import { memo } from '../memo.ts';
+import { memoBy } from '../memo.ts';
 
 /** Whether an address is a trusted proxy's: TRUST_PROXY's list compiled once. */
 export type TrustedProxies = (address: string, hop: number) => boolean;
@@ -49,6 +50,8 @@ export function clientAddressOf(
   return isIP(address) === 0 ? peer : address;
 }
 
+type ForwardedRequest = Parameters<typeof clientAddressOf>[0];
+
 /** Peer and X-Forwarded-For pairs remembered, and the longest header remembered (a proxy's hop or two). */
 const MAX_KNOWN_CLIENTS = 10_000;
 const MAX_KNOWN_FORWARDED = 256;
@@ -58,17 +61,16 @@ const MAX_KNOWN_FORWARDED = 256;
  * 2 µs a request), and a proxy forwards the same clients again and again. A longer header is worked out each time.
  */
 export class ClientAddresses {
-  private readonly known = memo<string, string>(MAX_KNOWN_CLIENTS);
+  private readonly known: LRUCache<string, string, ForwardedRequest>;
 
-  constructor(private readonly trusted: TrustedProxies) {}
+  constructor(private readonly trusted: TrustedProxies) {
+    this.known = memoBy(MAX_KNOWN_CLIENTS, (_key, req: ForwardedRequest) => clientAddressOf(req, trusted));
+  }
 
-  of(req: Parameters<typeof clientAddressOf>[0]): string {
+  of(req: ForwardedRequest): string {
     const forwarded = req.headers['x-forwarded-for'] ?? '';
     if (typeof forwarded !== 'string' || forwarded.length > MAX_KNOWN_FORWARDED)
       return clientAddressOf(req, this.trusted);
-    const key = `${req.socket.remoteAddress ?? ''} ${forwarded}`;
-    let address = this.known.get(key);
-    if (address === undefined) this.known.set(key, (address = clientAddressOf(req, this.trusted)));
-    return address;
+    return this.known.memo(`${req.socket.remoteAddress ?? ''} ${forwarded}`, { context: req });
   }
 }

@@ -1,5 +1,5 @@
 // Content codings (RFC 9110 8.4, 12.5.3): which one a request accepts, and bodies compressed once for all requests.
-import { memo } from '../memo.ts';
+import { memoBy } from '../memo.ts';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, type BrotliOptions } from 'node:zlib';
 
 export type Coding = 'br' | 'gzip';
@@ -90,12 +90,11 @@ export function codingOf(acceptEncoding: string | undefined): Coding | null {
 /** codingOf() of the Accept-Encoding values seen recently: a browser sends the same one every time. */
 export class Codings {
   /** Clients send a handful of distinct values; 64 keeps them all, and odd values cannot grow memory. (Tests read it.) */
-  readonly chosen = memo<string, Coding | 'identity'>(64);
+  readonly chosen = memoBy<string, Coding | 'identity'>(64, (value) => codingOf(value) ?? 'identity');
 
   of(acceptEncoding: string | undefined): Coding | null {
     if (acceptEncoding === undefined || acceptEncoding === '') return null;
-    let hit = this.chosen.get(acceptEncoding);
-    if (hit === undefined) this.chosen.set(acceptEncoding, (hit = codingOf(acceptEncoding) ?? 'identity'));
-    return hit === 'identity' ? null : hit;
+    const chosen = this.chosen.memo(acceptEncoding);
+    return chosen === 'identity' ? null : chosen;
   }
 }

@@ -1,6 +1,6 @@
 // The list endpoint's query parameters, validated with zod; unknown parameters are ignored. The same schema writes
 // the parameters of the OpenAPI document (names, patterns, enums, descriptions), so the two cannot drift.
-import { memo } from '../memo.ts';
+import { memoBy } from '../memo.ts';
 import { z } from 'zod';
 import { SORT_KEYS } from '../../../shared/sort.ts';
 import { FEATURES, UNIT_TYPES } from '../../../shared/listing.ts';
@@ -71,14 +71,12 @@ export function parseListQuery(search: string): Parsed {
 /** Query strings parsed recently: clients repeat a few filters, each then costs a lookup, not a parse. */
 export class ListQueries {
   /** A client's cycle of filters is tens of strings; 4,096 holds many clients' and bounds ever new ones. (Tests read it.) */
-  readonly parsed = memo<string, { result: Parsed }>(4096);
+  readonly parsed = memoBy<string, { result: Parsed }>(4096, (search) => ({ result: parse(search) }));
 
   /** parseListQuery(), its result shared by every request with this string. */
   parse(search: string): Parsed {
     if (search === '' || search === '?') return undefined;
-    let hit = this.parsed.get(search);
-    if (hit === undefined) this.parsed.set(search, (hit = { result: parse(search) }));
-    return hit.result;
+    return this.parsed.memo(search).result;
   }
 }
 
