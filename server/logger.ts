@@ -35,11 +35,9 @@ export interface LogOutput {
 }
 
 export function createLogger(opts: LoggerOptions = {}): LogOutput {
-  // Async: sonic-boom writes while the loop runs on, joining the lines that come during a write. No minLength: a
-  // buffer waiting to fill would hold a lone error line until enough traffic came after it.
   const destination: DestinationStream & { flushSync?: () => void } = opts.write
     ? { write: opts.write }
-    : pino.destination({ dest: 1, sync: false });
+    : stdoutDestination();
   const logger = pino(
     {
       level: opts.quiet ? 'warn' : 'info',
@@ -54,6 +52,23 @@ export function createLogger(opts: LoggerOptions = {}): LogOutput {
     destination,
   );
   return { logger, flush: () => flushQuietly(destination) };
+}
+
+/**
+ * stdout through sonic-boom, asynchronous: it writes while the loop runs on, joining the lines that come during a write.
+ * No minLength: a buffer waiting to fill would hold a lone error line until enough traffic came after it. Fed Buffers
+ * (its `buffer` mode): in its default mode it measures the text still waiting with `Buffer.byteLength` on every line,
+ * copying and scanning all of it again, so each line costs more the more lines a write gathers (to a pipe, 2.5 against
+ * 3.5-4.4 µs a line at 20 lines a write). pino.destination still builds it, so pino flushes it at exit.
+ */
+function stdoutDestination(): DestinationStream & { flushSync: () => void } {
+  // Its types declare only the default mode's write(string).
+  const out = pino.destination({ dest: 1, sync: false, contentMode: 'buffer' }) as unknown as {
+    write(data: Buffer): boolean;
+    flushSync(): void;
+  };
+  // `out.write` is read at each call: pino replaces it with a no-op once stdout's reader has gone (EPIPE).
+  return { write: (line) => out.write(Buffer.from(line)), flushSync: () => out.flushSync() };
 }
 
 /**
