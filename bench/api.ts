@@ -41,7 +41,7 @@ const base = args.base === undefined ? undefined : resolve(args.base);
 if (base !== undefined && !existsSync(join(base, 'dist', 'server', 'listings.mjs')))
   fail('--base DIR must be a checkout built with npm run build');
 const { quick, full } = { quick: args.quick!, full: args.full! };
-const DEFAULT = ['field mix', 'list 200', 'detail 200', 'list 304'];
+const DEFAULT = ['field mix', 'list 200', 'detail 200', 'list 304', 'list 200, request log on'];
 // A word in quotes (--scenario '"field mix"') names one scenario exactly; any other word, each scenario that holds it.
 const selected = (name: string) =>
   args.scenario !== undefined
