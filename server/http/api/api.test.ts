@@ -1,5 +1,6 @@
 // The API's memo of accepted keys: a flood of valid keys keeps 10,000 of them, the one in use among them, so a key
-// in use never pays a SHA-256 and a store read again because others came by.
+// in use never pays a SHA-256 and a store read again because others came by. And a body's answer carries the key's
+// CORS set whole, whatever its status and coding.
 import { expect, it } from 'vitest';
 import { useDemoDb } from '../../../test/helpers/setup.ts';
 import { Freshness } from '../../freshness/freshness.ts';
@@ -29,18 +30,21 @@ const demo = useDemoDb({
   },
 });
 
-it('a flood of valid keys keeps 10,000 accepted, the key in use among them', () => {
-  const api = new ListingsApi(
+const apiOverDemo = () =>
+  new ListingsApi(
     { db: demo.db, publicUrl: URL_BASE, keyPrefix: 'svc', defaultLimit: NO_LIMIT, authFailureLimit: NO_LIMIT },
     { freshness: new Freshness(demo.db), views: new ViewsCache(demo.db, URL_BASE) },
   );
-  const get = (key: string) =>
-    api.handle(
-      { method: 'GET', url: API_PREFIX, headers: { 'x-api-key': key }, remoteAddress: '127.0.0.1' },
-      API_PREFIX,
-      '',
-      { requestId: 'test', keyId: undefined },
-    ).status;
+
+const listOf = (api: ListingsApi, headers: Record<string, string>) =>
+  api.handle({ method: 'GET', url: API_PREFIX, headers, remoteAddress: '127.0.0.1' }, API_PREFIX, '', {
+    requestId: 'test-request',
+    keyId: undefined,
+  });
+
+it('a flood of valid keys keeps 10,000 accepted, the key in use among them', () => {
+  const api = apiOverDemo();
+  const get = (key: string) => listOf(api, { 'x-api-key': key }).status;
   const [used, ...others] = keys;
   expect(get(used!)).toBe(200);
   const profile = api.accepted.get(used!);
@@ -51,5 +55,31 @@ it('a flood of valid keys keeps 10,000 accepted, the key in use among them', () 
   expect(api.accepted.size).toBe(10_000);
   expect(api.accepted.get(used!)).toBe(profile);
   expect(api.accepted.get(others[0]!)).toBeUndefined();
+  api.close();
+});
+
+it("answers with every header of the key's CORS set, for a 200 and a 304, with and without Accept-Encoding", () => {
+  const api = apiOverDemo();
+  const key = keys[1]!;
+  expect(listOf(api, { 'x-api-key': key }).status).toBe(200);
+  const { cors } = api.accepted.get(key)!;
+  for (const [coding, set] of [
+    [undefined, cors.headers],
+    ['br', cors.coded],
+  ] as const) {
+    const asked: Record<string, string> = coding
+      ? { 'x-api-key': key, 'accept-encoding': coding }
+      : { 'x-api-key': key };
+    const ok = listOf(api, asked);
+    expect(ok.status).toBe(200);
+    expect(ok.headers).toMatchObject({ ...set, 'content-type': 'application/json; charset=utf-8' });
+    expect(ok.headers['content-encoding']).toBe(coding);
+    expect(ok.headers['x-request-id']).toBe('test-request');
+    const notModified = listOf(api, { ...asked, 'if-none-match': ok.headers.etag! });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers).toMatchObject({ ...set, etag: ok.headers.etag, 'cache-control': 'private, no-cache' });
+    expect(notModified.headers['content-type']).toBeUndefined();
+    expect(notModified.headers['content-encoding']).toBeUndefined();
+  }
   api.close();
 });

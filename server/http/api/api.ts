@@ -65,6 +65,34 @@ export function corsOf(allowOrigin: string, ref: string): Cors {
   };
 }
 
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * The headers of a body's answer to a key, as one object literal: V8 makes it whole, its properties inside it, in one
+ * shape for every answer, and Node's writeHead walks few shapes. Against copying the key's CORS set into a new object,
+ * the handler runs 1.11x faster and the server 1.04-1.07x (`npm run bench -- --base`, docs/performance.md). A 304
+ * carries what RFC 9110 15.4.5 lists (ETag, Cache-Control, Vary) and these; a 200 adds its Content-Type and
+ * Content-Encoding, and the handler its Content-Length.
+ */
+function keyedHeaders(cors: Readonly<Headers>, etag: string, policy: string, rateLimit: string, requestId: string) {
+  const headers: Headers = {
+    'access-control-allow-origin': cors['access-control-allow-origin']!,
+    'access-control-allow-headers': cors['access-control-allow-headers']!,
+    'access-control-allow-methods': cors['access-control-allow-methods']!,
+    'access-control-max-age': cors['access-control-max-age']!,
+    'access-control-expose-headers': cors['access-control-expose-headers']!,
+    vary: cors.vary!,
+    'x-partner-ref': cors['x-partner-ref']!,
+    etag,
+    'cache-control': 'private, no-cache',
+    'ratelimit-policy': policy,
+    ratelimit: rateLimit,
+    'x-request-id': requestId,
+    'x-content-type-options': 'nosniff',
+  };
+  return headers;
+}
+
 /** The answer while this node cannot confirm its data is current: refused rather than possibly stale. */
 const UNAVAILABLE_HEADERS = Object.freeze({ ...CORS_HEADERS, 'retry-after': String(UNAVAILABLE_RETRY_AFTER_S) });
 
@@ -227,16 +255,12 @@ export class ListingsApi {
       };
     const inm = header(req, 'if-none-match');
     const notModified = inm !== undefined && etagMatches(inm, variant.etag);
-    // Object.assign onto a new object rather than spread: building it and Node's walk over it in writeHead cost the
-    // handler about 6 % less (`npm run bench -- --scenario handler --base`, docs/performance.md).
-    const headers: Headers = Object.assign(
-      {},
-      header(req, 'accept-encoding') === undefined ? cors.headers : cors.coded,
-      notModified ? variant.notModified : variant.ok,
-    );
-    headers['ratelimit-policy'] = profile.policy;
-    headers.ratelimit = limit.rateLimit;
-    return { status: notModified ? 304 : 200, headers, body: notModified ? null : variant.bytes };
+    const set = header(req, 'accept-encoding') === undefined ? cors.headers : cors.coded;
+    const headers = keyedHeaders(set, variant.etag, profile.policy, limit.rateLimit, ctx.requestId);
+    if (notModified) return { status: 304, headers, body: null };
+    headers['content-type'] = JSON_CONTENT_TYPE;
+    if (variant.coding !== null) headers['content-encoding'] = variant.coding;
+    return { status: 200, headers, body: variant.bytes };
   }
 
   /** A 429, held back when the client keeps sending while refused (and this API holds refusals at all). */

@@ -8,18 +8,15 @@ import { FEATURES, UNIT_TYPES, type FacilityInfo } from '../../../shared/listing
 import { nextPromotionChange } from '../../../shared/promotions.ts';
 import type { Db } from '../../store/db.ts';
 import { revisedFacilityData } from '../../store/facilities.ts';
-import type { Headers } from '../transport/answer.ts';
 import { codedEtag, compress, type Coding } from '../transport/encoding.ts';
 import { bitsOf } from './query.ts';
 
-/** One coding of an answer's body with the headers that go with it, built once. */
+/** One coding of an answer's body, with its strong ETag. */
 export interface Variant {
   bytes: Buffer;
   etag: string;
-  /** For a 200 (and HEAD): etag, cache-control, content-type, content-encoding (the handler adds content-length). */
-  ok: Readonly<Headers>;
-  /** For a 304: only what RFC 9110 15.4.5 lists (ETag, Cache-Control; Vary comes with the CORS headers). */
-  notModified: Readonly<Headers>;
+  /** Its Content-Encoding; null for identity. */
+  coding: Coding | null;
 }
 
 /** An answer's body: identity, and its br and gzip variants, each compressed on first demand, once. */
@@ -100,17 +97,7 @@ function etagOf(bytes: Buffer): string {
 }
 
 export function variantOf(bytes: Buffer, etag: string, coding: Coding | null): Variant {
-  const notModified = Object.freeze({ etag, 'cache-control': 'private, no-cache' });
-  return {
-    bytes,
-    etag,
-    notModified,
-    ok: Object.freeze({
-      ...notModified,
-      'content-type': 'application/json; charset=utf-8',
-      ...(coding === null ? {} : { 'content-encoding': coding }),
-    }),
-  };
+  return { bytes, etag, coding };
 }
 
 /** Codings not made yet: both slots from the start, so every body's `coded` has one shape (a monomorphic load). */
