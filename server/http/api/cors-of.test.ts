@@ -1,4 +1,4 @@
-// A key's CORS header sets: its ref named, and frozen, since every answer of the key starts from them.
+// A key's CORS header sets: its ref named, and frozen, since every answer of the key reads them.
 import { describe, expect, it } from 'vitest';
 import { corsOf } from './api.ts';
 
