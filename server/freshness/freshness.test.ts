@@ -86,3 +86,21 @@ it('reports data it cannot confirm as a state, checks false until confirmed agai
   freshness.setUnavailable(false);
   expect([freshness.fresh, freshness.check(), drops]).toEqual([true, true, 1]);
 });
+
+it('onChangeOf: calls its listener after a commit only when what it reads has changed', () => {
+  const count = other.prepare('SELECT count(*) FROM facilities').pluck();
+  let reads = 0;
+  let calls = 0;
+  freshness.onChangeOf(
+    () => (reads++, String(count.get())),
+    () => calls++,
+  );
+  other.exec('CREATE TABLE IF NOT EXISTS unrelated (n INTEGER); INSERT INTO unrelated VALUES (1)');
+  freshness.check();
+  expect([drops, reads, calls]).toEqual([1, 2, 0]);
+  commitElsewhere();
+  freshness.check();
+  expect([drops, reads, calls]).toEqual([2, 3, 1]);
+  freshness.check();
+  expect([drops, reads, calls]).toEqual([2, 3, 1]);
+});

@@ -24,6 +24,20 @@ export class Freshness {
   }
 
   /**
+   * Calls listener after a change only when read() gives another text than it gave before: a commit that leaves what it
+   * reads alone (a delivery's bookkeeping, a click count, another node's last use) costs one read, not a rebuild.
+   */
+  onChangeOf(read: () => string, listener: () => void): void {
+    let seen = read();
+    this.onChange(() => {
+      const now = read();
+      if (now === seen) return;
+      seen = now;
+      listener();
+    });
+  }
+
+  /**
    * Called once per request: one cheap pragma; on a change every cache is dropped before anything is served. False when
    * the data cannot be confirmed: the caller refuses the request (the API with a 503, the pages with a page).
    */

@@ -6,7 +6,7 @@ import { redactSecrets } from '../domain/keys.ts';
 import { REPO_ROOT } from '../repo.ts';
 import type { Db } from '../store/db.ts';
 import { requestLogger, type Logger } from '../logger.ts';
-import { facilityRevisions } from '../store/facilities.ts';
+import { facilityRevisions, revisionsText } from '../store/facilities.ts';
 import { Freshness, UNAVAILABLE_RETRY_AFTER_S } from '../freshness/freshness.ts';
 import {
   DETAILS,
@@ -30,7 +30,7 @@ import { clickAnswer, keptLocations, type ClickParts } from './pages/click-url.t
 import { ClickCounter, type ClickSink } from './pages/click-counter.ts';
 import { GO_PREFIX } from '../domain/referral.ts';
 import { recordClicks } from '../store/referrals.ts';
-import { unrevokedRefs } from '../store/keys.ts';
+import { keysDigest, unrevokedRefs } from '../store/keys.ts';
 import { ViewsCache } from './views/views-cache.ts';
 import { PageCache } from './views/page-cache.ts';
 import { pathOf, Router, type Action, type Route, type RouterAnswers } from './router.ts';
@@ -91,13 +91,19 @@ export function createHandler(opts: HandlerOptions): Handler {
   const pages = new PageCache(opts.db, opts.publicUrl, opts.pageCacheBytes, undefined, opts.clock);
   const targets = new PageCache(opts.db, opts.publicUrl, CLICK_TARGET_BYTES, undefined, opts.clock);
   const refs = new Map<string, ReadonlySet<string>>();
-  freshness.onChange(() => {
-    const revisions = facilityRevisions(opts.db);
-    views.dropChanged(revisions);
-    pages.dropChanged(revisions);
-    targets.dropChanged(revisions);
-    refs.clear();
-  });
+  freshness.onChangeOf(
+    () => revisionsText(opts.db),
+    () => {
+      const revisions = facilityRevisions(opts.db);
+      views.dropChanged(revisions);
+      pages.dropChanged(revisions);
+      targets.dropChanged(revisions);
+    },
+  );
+  freshness.onChangeOf(
+    () => keysDigest(opts.db),
+    () => refs.clear(),
+  );
   // Asked only for a facility whose listing was found, so there are never more entries than facilities.
   const refsOf = (facilityId: string) => {
     let known = refs.get(facilityId);

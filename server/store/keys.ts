@@ -133,7 +133,6 @@ export function createKey(db: Db, opts: NewKeyOptions, now = new Date()) {
     .immediate();
 }
 
-/** The refs clicks may be counted under: those of the facility's keys that are not revoked. */
 /** A digest of what every key's answers depend on: equal digests, no key was made, revoked or changed in between. */
 export function keysDigest(db: Db): string {
   return createHash('sha256')
@@ -141,6 +140,7 @@ export function keysDigest(db: Db): string {
     .digest('base64url');
 }
 
+/** The refs clicks may be counted under: those of the facility's keys that are not revoked. */
 export function unrevokedRefs(db: Db, facilityId: string): ReadonlySet<string> {
   return new Set(stmts(db).unrevokedRefs.all(facilityId));
 }

@@ -156,14 +156,13 @@ export class ListingsApi {
     this.keys = new KeyVerifier(opts.db, opts.keyPrefix);
     this.lastUse = new LastUse(opts.db, opts.lastUseIntervalMs, opts.recordLastUse);
     // Dropped when a key was made, revoked or changed, not on every commit (webhook deliveries, clicks, other nodes' use).
-    let keys = keysDigest(opts.db);
-    this.freshness.onChange(() => {
-      const now = keysDigest(opts.db);
-      if (now === keys) return;
-      keys = now;
-      this.keys.clear();
-      this.accepted.clear();
-    });
+    this.freshness.onChangeOf(
+      () => keysDigest(opts.db),
+      () => {
+        this.keys.clear();
+        this.accepted.clear();
+      },
+    );
   }
 
   /**
