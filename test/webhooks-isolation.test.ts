@@ -1,6 +1,6 @@
 // A slow receiver delays only its own endpoint: with the deliverer's loop running, a fast endpoint of the same key gets
-// all its events while the slow one is still on its first. A long answer is cut at 64 KB; a revoked key's endpoints
-// hear of nothing more.
+// all its events while the slow one is still on its first, and the loop waits for the send rather than looking again
+// and again. A long answer is cut at 64 KB; a revoked key's endpoints hear of nothing more, queued events included.
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../server/store/store.ts';
 import { Deliverer } from '../server/webhooks/deliverer.ts';
@@ -53,6 +53,79 @@ describe('isolation', () => {
       expect(log.at(-1)!.last_error).toBe('no answer within 3 s');
     } finally {
       await deliverer.stop();
+      await store.close();
+      temp.cleanup();
+    }
+  });
+
+  it('while a send is under way, the loop waits for it instead of looking at the outbox again and again', async () => {
+    const { temp, keyId, store } = await demoStore();
+    slow.receiver.received.length = 0;
+    slow.receiver.state.delayMs = 1500;
+    const { endpoint } = await store.webhooks.add(
+      { keyId, url: slow.receiver.url, events: ['listing.updated'] },
+      'test',
+    );
+    await store.webhooks.sendTest(endpoint.id, 'test');
+    const looks = { claim: 0, nextDue: 0 };
+    const webhooks = {
+      ...store.webhooks,
+      claim: (...a: Parameters<typeof store.webhooks.claim>) => (looks.claim++, store.webhooks.claim(...a)),
+      nextDue: (now: number) => (looks.nextDue++, store.webhooks.nextDue(now)),
+    };
+    const deliverer = new Deliverer(webhooks, {
+      publicUrl: 'https://x.example',
+      allowPrivate: true,
+      ca: slow.receiver.ca,
+    });
+    deliverer.start();
+    try {
+      await until('the slow answer came', async () =>
+        (await store.webhooks.deliveries(endpoint.id)).some((d) => d.status === 'delivered'),
+      );
+      // One claim, and a look or two per second of the default poll: not one per turn of the event loop.
+      expect(looks.claim).toBeLessThanOrEqual(3);
+      expect(looks.nextDue).toBeLessThanOrEqual(12);
+    } finally {
+      slow.receiver.state.delayMs = 0;
+      await deliverer.stop();
+      await store.close();
+      temp.cleanup();
+    }
+  });
+
+  it("a revoked key's endpoint is sent nothing it had queued, and refuses replays, tests and enabling", async () => {
+    const { temp, keyId, store } = await demoStore();
+    fast.receiver.received.length = 0;
+    const { endpoint } = await store.webhooks.add(
+      { keyId, url: fast.receiver.url, events: ['listing.updated'] },
+      'test',
+    );
+    const deliverer = new Deliverer(store.webhooks, {
+      publicUrl: 'https://x.example',
+      allowPrivate: true,
+      ca: fast.receiver.ca,
+    });
+    try {
+      await store.webhooks.sendTest(endpoint.id, 'test');
+      await deliverer.round();
+      const [delivered] = await store.webhooks.deliveries(endpoint.id);
+      expect(delivered).toMatchObject({ status: 'delivered' });
+      const json = demoJson();
+      json.facilities.find((f) => f.id === 'wro-1').listings[0].price_gross += 100;
+      await store.applyImport(parseImport(JSON.stringify(json), 'changed.json'));
+      expect(await store.webhooks.deliveries(endpoint.id)).toHaveLength(2);
+      await store.revokeKey(keyId);
+      await deliverer.round();
+      expect(fast.receiver.received).toHaveLength(1);
+      expect((await store.webhooks.deliveries(endpoint.id))[0]).toMatchObject({ status: 'pending', attempts: 0 });
+      const refused = { code: 'revoked_key', message: expect.stringContaining('is revoked') };
+      await expect(store.webhooks.replay(delivered!.id, 'test')).rejects.toMatchObject(refused);
+      await expect(store.webhooks.sendTest(endpoint.id, 'test')).rejects.toMatchObject(refused);
+      await expect(store.webhooks.enable(endpoint.id, 'test')).rejects.toMatchObject(refused);
+      await deliverer.round();
+      expect(fast.receiver.received).toHaveLength(1);
+    } finally {
       await store.close();
       temp.cleanup();
     }

@@ -204,6 +204,31 @@ describe('delivery', () => {
     expect((await store.webhooks.deliveries(endpoint.id)).map((l) => l.status)).toEqual(['pending', 'failed']);
   });
 
+  it('a change made while the endpoint is disabled goes out after enable, after the events waiting before it', async () => {
+    const { endpoint } = await addEndpoint(['listing.updated']);
+    hooks.receiver.state.status = 410;
+    await store.webhooks.sendTest(endpoint.id, 'test');
+    await store.webhooks.sendTest(endpoint.id, 'test');
+    const d = deliverer();
+    await d.round();
+    const json = demoJson();
+    wro(json).listings[0].price_gross += 500;
+    await importJson(json);
+    hooks.receiver.state.status = 204;
+    await d.round();
+    expect(hooks.receiver.received).toHaveLength(1);
+    await store.webhooks.enable(endpoint.id, 'test');
+    await d.round();
+    expect(events().map((e) => (e as { type: string }).type)).toEqual([
+      'webhook.test',
+      'webhook.test',
+      'listing.updated',
+    ]);
+    const [, , changed] = events() as { data: { changed: string[]; listing: { code: string } } }[];
+    expect(changed!.data.listing.code).toBe(wro(json).listings[0].code);
+    expect(changed!.data.changed).toContain('price');
+  });
+
   it('replay sends the same webhook-id and bytes again, signed anew', async () => {
     const { endpoint } = await addEndpoint();
     const sent = await store.webhooks.sendTest(endpoint.id, 'test');

@@ -65,6 +65,18 @@ export function* endpointSteps(id: string): Steps<EndpointInfo> {
   return endpointOf(row);
 }
 
+/** The endpoint, refused when its key is revoked: a revoked key's endpoints receive nothing, tests and replays included. */
+export function* endpointInUseSteps(id: string): Steps<EndpointInfo> {
+  const endpoint = yield* endpointSteps(id);
+  const [key] = yield sql('SELECT revoked_at FROM api_keys WHERE id = $1', endpoint.key_id);
+  if (!key || key.revoked_at !== null)
+    throw new ListingsError(
+      'revoked_key',
+      `endpoint ${id}: its key ${endpoint.key_id} is revoked, and a revoked key's endpoints receive nothing`,
+    );
+  return endpoint;
+}
+
 export interface NewEndpoint {
   keyId: string;
   url: string;
@@ -136,7 +148,7 @@ export function* rotateSecretSteps(
 
 /** Delivers again after a 410 or the last retry: its pending events go out from the oldest. */
 export function* enableEndpointSteps(id: string, actor: string, now: number): Steps<EndpointInfo> {
-  yield* endpointSteps(id);
+  yield* endpointInUseSteps(id);
   yield sql("UPDATE webhook_outbox SET next_at = $2 WHERE endpoint_id = $1 AND status = 'pending'", id, now);
   const [row] = yield sql(
     'UPDATE webhook_endpoints SET disabled_at = NULL, disabled_reason = NULL WHERE id = $1 RETURNING *',

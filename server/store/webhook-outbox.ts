@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { ListingsError } from '../errors.ts';
 import type { ChangeEvent } from '../domain/webhook-events.ts';
-import { auditSteps, endpointSteps } from './webhook-endpoints.ts';
-import { LIVE_ENDPOINTS } from './webhook-reads.ts';
+import { auditSteps, endpointInUseSteps } from './webhook-endpoints.ts';
+import { KEY_IN_USE, QUEUED_FOR } from './webhook-reads.ts';
 import { SKIP_LOCKED, sql, type Row, type Steps } from './steps.ts';
 
 export interface Delivery {
@@ -82,7 +82,7 @@ const INSERT = `INSERT INTO webhook_outbox (id, endpoint_id, subject, type, even
  */
 export function* queueEventsSteps(facilityId: string, events: readonly ChangeEvent[], now: number): Steps<number> {
   if (events.length === 0) return 0;
-  const endpoints = yield sql(`SELECT id, events FROM (${LIVE_ENDPOINTS}) w WHERE facility_id = $1`, facilityId);
+  const endpoints = yield sql(`SELECT id, events FROM (${QUEUED_FOR}) w WHERE facility_id = $1`, facilityId);
   let queued = 0;
   for (const e of endpoints) {
     const wanted = new Set(JSON.parse(e.events as string) as string[]);
@@ -122,7 +122,7 @@ export function* claimSteps(
 ): Steps<ClaimedEndpoint[]> {
   const rows = yield sql(
     `UPDATE webhook_endpoints SET lease_until = $1, lease_by = $2 WHERE id IN (
-      SELECT e.id FROM webhook_endpoints e WHERE e.disabled_at IS NULL AND e.lease_until < $3
+      SELECT e.id FROM webhook_endpoints e WHERE e.disabled_at IS NULL AND e.lease_until < $3 AND ${KEY_IN_USE}
         AND (SELECT o.next_at FROM webhook_outbox o WHERE o.endpoint_id = e.id AND o.status = 'pending'
           ORDER BY o.seq LIMIT 1) <= $3
       ORDER BY e.id LIMIT $4 ${SKIP_LOCKED})
@@ -193,11 +193,17 @@ export function* leaseHoldersSteps(now: number): Steps<{ id: string; node: strin
   return rows.map((r) => ({ id: r.id as string, node: r.lease_by as string }));
 }
 
-/** When the earliest due event of an endpoint no node holds falls (undefined: none pending). */
-export function* nextDueSteps(): Steps<number | undefined> {
-  const [r] = yield sql(`SELECT min(h) AS due FROM (SELECT (SELECT o.next_at FROM webhook_outbox o
+/**
+ * When the earliest due event of an endpoint a claim may take at `now` falls (undefined: none pending). An endpoint
+ * leased at `now` is left out: its holder sends its events, and the others' next look comes within their poll.
+ */
+export function* nextDueSteps(now: number): Steps<number | undefined> {
+  const [r] = yield sql(
+    `SELECT min(h) AS due FROM (SELECT (SELECT o.next_at FROM webhook_outbox o
     WHERE o.endpoint_id = e.id AND o.status = 'pending' ORDER BY o.seq LIMIT 1) AS h
-    FROM webhook_endpoints e WHERE e.disabled_at IS NULL) heads`);
+    FROM webhook_endpoints e WHERE e.disabled_at IS NULL AND e.lease_until < $1 AND ${KEY_IN_USE}) heads`,
+    now,
+  );
   return r?.due === null || r?.due === undefined ? undefined : Number(r.due);
 }
 
@@ -212,7 +218,7 @@ export function* deliveriesSteps(endpointId: string | undefined, limit: number):
 export function* replaySteps(seq: number, actor: string, now: number): Steps<Delivery> {
   const [r] = yield sql('SELECT * FROM webhook_outbox WHERE seq = $1', seq);
   if (!r) throw new ListingsError('unknown_delivery', `delivery ${seq}: no such delivery`);
-  const endpoint = yield* endpointSteps(r.endpoint_id as string);
+  const endpoint = yield* endpointInUseSteps(r.endpoint_id as string);
   const body = (r.body as string | null) ?? null;
   const [row] = yield sql(INSERT, r.id, r.endpoint_id, r.subject, r.type, r.event, body, now);
   yield* auditSteps('webhook.replay', actor, endpoint, now, { endpoint: endpoint.id, delivery: seq, message: r.id });
@@ -221,7 +227,7 @@ export function* replaySteps(seq: number, actor: string, now: number): Steps<Del
 
 /** Queues a `webhook.test` event for the endpoint: what a receiver checks its verification with. */
 export function* testEventSteps(endpointId: string, actor: string, now: number): Steps<Delivery> {
-  const endpoint = yield* endpointSteps(endpointId);
+  const endpoint = yield* endpointInUseSteps(endpointId);
   const event = { type: 'webhook.test', timestamp: new Date(now).toISOString(), data: { endpoint: endpoint.id } };
   const [row] = yield sql(
     INSERT,

@@ -5,9 +5,15 @@ import type { PricingRule } from '../../shared/pricing.ts';
 import { FACILITY_COLUMNS, facilityOf, LISTING_COLUMNS, listingOf, type FacilityRow, type ListingRow } from './rows.ts';
 import { sql, type Steps } from './steps.ts';
 
-/** Endpoints that receive events: not disabled, and their key not revoked. */
-export const LIVE_ENDPOINTS = `SELECT e.* FROM webhook_endpoints e JOIN api_keys k ON k.id = e.key_id
-  WHERE e.disabled_at IS NULL AND k.revoked_at IS NULL`;
+/** Endpoint `e`'s key is in use (not revoked): a revoked key's endpoints receive nothing, queued events included. A
+ * condition rather than a join, so that a claim on PostgreSQL locks the endpoint's row and not its key's. */
+export const KEY_IN_USE = 'e.key_id IN (SELECT id FROM api_keys WHERE revoked_at IS NULL)';
+
+/**
+ * Endpoints events are queued for: those of keys in use, disabled ones too, so that what changed while one was disabled
+ * goes out after `webhooks enable` (coalescing keeps one pending event per listing and endpoint).
+ */
+export const QUEUED_FOR = `SELECT e.* FROM webhook_endpoints e WHERE ${KEY_IN_USE}`;
 
 /** The facility with its rules, active listings and photos; undefined if unknown. */
 export function* facilityDataSteps(id: string): Steps<FacilityData | undefined> {
@@ -42,16 +48,16 @@ export function* facilityDataSteps(id: string): Steps<FacilityData | undefined> 
 /** Of these facilities, those with an endpoint listening (one read, so an import without any pays nothing more). */
 export function* watchedFacilities(ids: readonly string[]): Steps<string[]> {
   if (ids.length === 0) return [];
-  const rows = yield sql(`SELECT DISTINCT facility_id FROM (${LIVE_ENDPOINTS}) w`);
+  const rows = yield sql(`SELECT DISTINCT facility_id FROM (${QUEUED_FOR}) w`);
   const wanted = new Set(ids);
   return rows.map((r) => r.facility_id as string).filter((id) => wanted.has(id));
 }
 
-/** Every live endpoint's promotions text, per facility: what the promotion clock looks through for boundaries. */
+/** The promotions text of every facility events are queued for: what the promotion clock looks through for boundaries. */
 export function* watchedPromotions(): Steps<{ facility_id: string; promotions: string }[]> {
   // Stored as JSON.stringify writes it: a promotion with a start or an end holds `_at":"`; open-ended ones are skipped.
   const rows = yield sql(`SELECT l.facility_id, l.promotions FROM listings l
     WHERE l.active = 1 AND l.promotions LIKE '%_at":"%'
-      AND l.facility_id IN (SELECT facility_id FROM (${LIVE_ENDPOINTS}) w)`);
+      AND l.facility_id IN (SELECT facility_id FROM (${QUEUED_FOR}) w)`);
   return rows as { facility_id: string; promotions: string }[];
 }

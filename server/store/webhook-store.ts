@@ -59,7 +59,7 @@ export interface WebhookStore {
   recordAttempt(seq: number, endpointId: string, attempt: Attempt): Promise<void>;
   release(endpointId: string, node: string): Promise<void>;
   leaseHolders(now: number): Promise<{ id: string; node: string }[]>;
-  nextDue(): Promise<number | undefined>;
+  nextDue(now: number): Promise<number | undefined>;
   nextBoundary(from: number): Promise<number | undefined>;
   promotionTick(now: number): Promise<number>;
   prune(before: number): Promise<void>;
@@ -80,7 +80,7 @@ function webhookStore({ write: run, read }: Runners): WebhookStore {
     recordAttempt: (seq, id, attempt) => run(recordAttemptSteps(seq, id, attempt)),
     release: (id, node) => run(releaseSteps(id, node)),
     leaseHolders: (now) => read(leaseHoldersSteps(now)),
-    nextDue: () => read(nextDueSteps()),
+    nextDue: (now) => read(nextDueSteps(now)),
     nextBoundary: (from) => read(nextBoundarySteps(from)),
     promotionTick: (now) => run(promotionTickSteps(now)),
     prune: (before) => run(pruneSteps(before)),

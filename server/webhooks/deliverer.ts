@@ -40,6 +40,7 @@ export class Deliverer {
   readonly node = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly inflight = new Map<string, Promise<void>>();
   private readonly now: () => number;
+  private readonly concurrency: number;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private ticking: Promise<void> | undefined;
@@ -55,6 +56,7 @@ export class Deliverer {
     private readonly opts: DelivererOptions,
   ) {
     this.now = opts.now ?? Date.now;
+    this.concurrency = opts.concurrency ?? 16;
   }
 
   /** One look: queues due promotion events, claims free slots' worth of endpoints; resolves when their sends end. */
@@ -70,9 +72,9 @@ export class Deliverer {
       this.prunedAt = now;
       await this.store.prune(now - LOG_KEPT_MS);
     }
-    const free = (this.opts.concurrency ?? 16) - this.inflight.size;
+    const free = this.concurrency - this.inflight.size;
     // A read first: an idle server takes no write lock (and other processes see no commit) for nothing.
-    if (free <= 0 || ((await this.store.nextDue()) ?? Infinity) > now) return [];
+    if (free <= 0 || ((await this.store.nextDue(now)) ?? Infinity) > now) return [];
     const claimed = await this.store.claim(this.node, now, now + LEASE_MS, free, (event) =>
       bodyOf(event, this.opts.publicUrl),
     );
@@ -157,8 +159,11 @@ export class Deliverer {
       .then(() => (this.lastFailure = undefined))
       .catch((err: unknown) => this.failed((err as Error).message))
       .then(async () => {
-        const due = Math.min((await this.store.nextDue().catch(() => undefined)) ?? Infinity, this.nextBoundary);
-        if (this.running) this.schedule(Math.max(0, Math.min(poll, due - this.now())));
+        // Every slot busy: a send that ends looks again at once (track), so due events wait for that, not a spin.
+        const full = this.inflight.size >= this.concurrency;
+        const now = this.now();
+        const due = full ? Infinity : ((await this.store.nextDue(now).catch(() => undefined)) ?? Infinity);
+        if (this.running) this.schedule(Math.max(0, Math.min(poll, Math.min(due, this.nextBoundary) - now)));
       })
       .finally(() => (this.ticking = undefined));
   }
