@@ -20,8 +20,9 @@ export const EXIT_OK = 0;
 export const EXIT_BAD_INPUT = 1;
 /** A usage error: an unknown command or option, a missing argument, an invalid value (from a flag or the env). */
 export const EXIT_USAGE = 2;
-/** Usage errors found past parsing: a setting loadConfig refuses, options that do not go together (--endpoint, --to). */
-const USAGE_ERROR_CODES = new Set(['invalid_config', 'invalid_target']);
+/** Usage errors found past parsing: a setting loadConfig refuses, options that do not go together (--endpoint, --to), a
+ * webhook --url the address rules refuse. */
+const USAGE_ERROR_CODES = new Set(['invalid_config', 'invalid_target', 'invalid_url']);
 /** How many of an error's details (an import file's problems) are listed before "... and N more". */
 export const MAX_LISTED_DETAILS = 20;
 

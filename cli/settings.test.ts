@@ -54,6 +54,24 @@ describe('--help shows each setting with its default and its variable', () => {
   });
 });
 
+describe('an empty variable is an unset one', () => {
+  it('every option that reads a variable gives its default for an empty value', () => {
+    const withEnv = (cmd: Command): { flags: string; empty: unknown; defaultValue: unknown }[] => [
+      ...cmd.options
+        .filter((o) => o.envVar !== undefined && !o.isBoolean())
+        .map((o) => ({
+          flags: `${cmd.name()} ${o.flags}`,
+          empty: o.parseArg ? o.parseArg('', o.defaultValue) : '',
+          defaultValue: o.defaultValue,
+        })),
+      ...cmd.commands.flatMap(withEnv),
+    ];
+    const options = withEnv(createProgram(bufferIo()));
+    expect(options.map((o) => o.flags)).toEqual(expect.arrayContaining(['panel --host <host>', 'panel --port <port>']));
+    for (const o of options) expect(o.empty, o.flags).toEqual(o.defaultValue);
+  });
+});
+
 describe('a setting comes from its flag, else its variable, else its default', () => {
   const prefixOf = async (args: string[], env: NodeJS.ProcessEnv) => {
     const r = await run([...args, 'keys', 'create', '--facility', 'wro-1'], env);

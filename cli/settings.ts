@@ -15,6 +15,11 @@ export interface Settings {
   trustProxy: string;
 }
 
+/** An option's parser that takes an empty value (`PANEL_HOST= listings panel`) as an unset one, as every setting does. */
+export function unsetWhenEmpty<T>(parse: (value: string) => T) {
+  return (value: string, previous: T): T => (value === '' ? previous : parse(value));
+}
+
 function setting(name: Setting, flags: string, description: string): Option {
   return new Option(flags, description).env(ENV_NAMES[name]).argParser((value: string, previous: unknown) => {
     // An empty variable (`HOST= listings serve`) is an unset one.

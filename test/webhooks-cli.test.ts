@@ -55,10 +55,10 @@ describe('listings webhooks', () => {
       const add = (url: string, ...more: string[]) =>
         cliInProcess(file, ['webhooks', 'add', '--key', key, '--url', url, ...more]);
       const http = await add('http://partner.example/');
-      expect([http.code, http.stderr]).toEqual([1, expect.stringContaining('--url: must be an https:// URL')]);
+      expect([http.code, http.stderr]).toEqual([2, expect.stringContaining('--url: must be an https:// URL')]);
       const loopback = await add('https://127.0.0.1:9443/');
-      expect([loopback.code, loopback.stderr]).toEqual([1, expect.stringContaining('WEBHOOKS_ALLOW_PRIVATE')]);
-      expect((await add('https://[fd00:ec2::254]/')).code).toBe(1);
+      expect([loopback.code, loopback.stderr]).toEqual([2, expect.stringContaining('WEBHOOKS_ALLOW_PRIVATE')]);
+      expect((await add('https://[fd00:ec2::254]/')).code).toBe(2);
       expect((await add('https://127.0.0.1:9443/', '--allow-private')).code).toBe(0);
       const events = await add('https://partner.example/', '--events', 'listing.sold');
       expect([events.code, events.stderr]).toEqual([2, expect.stringContaining('--events')]);

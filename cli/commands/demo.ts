@@ -25,7 +25,7 @@ import { DEMO_OPERATOR_EMAIL, demoPanelPort, ensureDemoOperator, startDemoPanel 
 import { globalsOf } from '../context.ts';
 import { parsePort } from './panel.ts';
 import type { Io } from '../io.ts';
-import { hostOption, portOption, publicUrlOption, type Settings } from '../settings.ts';
+import { hostOption, portOption, publicUrlOption, unsetWhenEmpty, type Settings } from '../settings.ts';
 
 const PAGES = [
   {
@@ -53,8 +53,7 @@ export function demoCommand(io: Io): Command {
     .addOption(
       new Option('--panel-port <port>', "the operator's panel's port")
         .env('PANEL_PORT')
-        // An empty variable (`PANEL_PORT= npm start`) is an unset one, as for the other settings.
-        .argParser((value: string, previous: number | '') => (value === '' ? previous : parsePort(value)))
+        .argParser(unsetWhenEmpty<number | ''>(parsePort))
         .default('', "the API's port + 1, 8788"),
     )
     .option('--verbose', 'a log line per request (env LOG=1); by default the demo prints its URLs, then only errors')

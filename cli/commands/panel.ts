@@ -12,7 +12,7 @@ import { parseTtl, TTL_DEFAULT_SECONDS } from './snapshot-args.ts';
 import { openStore } from '../../server/store/store.ts';
 import { globalsOf } from '../context.ts';
 import type { Io } from '../io.ts';
-import { trustProxyOption } from '../settings.ts';
+import { trustProxyOption, unsetWhenEmpty } from '../settings.ts';
 
 export const PANEL_DEFAULT_PORT = 8788;
 
@@ -61,23 +61,28 @@ function parseUrl(value: string): string {
 export function panelCommand(io: Io): Command {
   return new Command('panel')
     .description("serve the operator's panel: facilities, keys, import, audit log (accounts: listings operators)")
-    .addOption(new Option('--host <host>', 'address to listen on').env('PANEL_HOST').default('127.0.0.1'))
+    .addOption(
+      new Option('--host <host>', 'address to listen on')
+        .env('PANEL_HOST')
+        .argParser(unsetWhenEmpty((v) => v))
+        .default('127.0.0.1'),
+    )
     .addOption(
       new Option('--port <port>', 'port to listen on')
         .env('PANEL_PORT')
-        .argParser(parsePort)
+        .argParser(unsetWhenEmpty(parsePort))
         .default(PANEL_DEFAULT_PORT),
     )
     .addOption(
       new Option('--panel-url <url>', 'URL operators reach the panel at (https: cookies are Secure)')
         .env('PANEL_URL')
-        .argParser(parseUrl)
+        .argParser(unsetWhenEmpty(parseUrl))
         .default('', 'http://HOST:PORT'),
     )
     .addOption(
       new Option('--public-url <url>', "the API's URL, for the embed snippet")
         .env('PUBLIC_URL')
-        .argParser(parseUrl)
+        .argParser(unsetWhenEmpty(parseUrl))
         .default('http://127.0.0.1:8787'),
     )
     .addOption(trustProxyOption())

@@ -6,6 +6,7 @@ import { openTarget, parseTarget } from '../../server/snapshots/targets/open.ts'
 import { watchAndPublish } from '../../server/snapshots/publish/watch.ts';
 import { withLedger } from '../context.ts';
 import { json, type Io } from '../io.ts';
+import { unsetWhenEmpty } from '../settings.ts';
 import {
   parseFacilityId,
   parsePositiveInt,
@@ -42,9 +43,15 @@ export function publishCommand(io: Io): Command {
     .requiredOption('--to <target>', 's3://BUCKET/PREFIX or a folder path', (value) => (parseTarget(value), value))
     .requiredOption('--signing-key <file>', 'the private key from "snapshot keygen"')
     .addOption(
-      new Option('--endpoint <url>', 'S3-compatible endpoint (R2, GCS, MinIO); default AWS').env('AWS_ENDPOINT_URL_S3'),
+      new Option('--endpoint <url>', 'S3-compatible endpoint (R2, GCS, MinIO); default AWS')
+        .env('AWS_ENDPOINT_URL_S3')
+        .argParser(unsetWhenEmpty((v) => v)),
     )
-    .addOption(new Option('--region <region>', 'bucket region (default us-east-1; R2: auto)').env('AWS_REGION'))
+    .addOption(
+      new Option('--region <region>', 'bucket region (default us-east-1; R2: auto)')
+        .env('AWS_REGION')
+        .argParser(unsetWhenEmpty((v) => v)),
+    )
     .option(
       '--path-style',
       'address the bucket as ENDPOINT/BUCKET instead of BUCKET.ENDPOINT (MinIO and most local stores)',
