@@ -161,6 +161,27 @@ describe('events from changes', () => {
     expect(event.data.changed).toContain('promotions');
     expect(event.data.listing.promotions.map((p) => p.code)).toEqual(['SPRING']);
   });
+
+  it('an endpoint added after a promotion started is not told of that start', async () => {
+    const early = await addEndpoint(['listing.updated']);
+    const d = deliverer();
+    await d.round();
+    const starts = Math.ceil((clock + 60_000) / 1000) * 1000;
+    const json = demoJson();
+    wro(json).listings[0].promotions = [promotionStarting('SPRING', 'Spring', starts)];
+    await importJson(json);
+    await d.round();
+    const late = await store.webhooks.add(
+      { keyId, url: hooks.receiver.url, events: ['listing.updated'] },
+      'test',
+      starts + 1000,
+    );
+    clock = starts + 2000;
+    await d.round();
+    const [told] = await store.webhooks.deliveries(early.endpoint.id);
+    expect(told).toMatchObject({ type: 'listing.updated', status: 'delivered' });
+    expect(await store.webhooks.deliveries(late.endpoint.id)).toEqual([]);
+  });
 });
 
 describe('delivery', () => {

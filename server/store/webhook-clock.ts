@@ -28,8 +28,9 @@ export function* nextBoundarySteps(from: number): Steps<number | undefined> {
 }
 
 /**
- * Queues the events of each boundary in (the clock, now], at the boundary's instant, then moves the clock to `now`.
- * One node does it at a time (the clock's row lock); on the first run the clock starts at `now`.
+ * Queues the events of each boundary in (the clock, now], at the boundary's instant, to the endpoints there were then,
+ * and moves the clock to `now`. One node does it at a time (the clock's row lock); on the first run the clock starts at
+ * `now`.
  */
 export function* promotionTickSteps(now: number): Steps<number> {
   const [clock] = yield sql(`SELECT checked_until FROM webhook_clock WHERE id = 1 ${SKIP_LOCKED}`);

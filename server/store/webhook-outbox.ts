@@ -76,13 +76,18 @@ const INSERT = `INSERT INTO webhook_outbox (id, endpoint_id, subject, type, even
   VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING *`;
 
 /**
- * Queues each event for every live endpoint of the facility that wants its type. Coalescing: an event not yet tried
- * for the same endpoint and subject is replaced by the newer one (its `changed` the union of both; an added listing
- * stays `listing.added`), so pending events per endpoint never exceed the facility's listings plus one.
+ * Queues each event of a change at `now` for every endpoint of the facility that wants its type and was added by then
+ * (an endpoint hears of changes made after it was added). Coalescing: an event not yet tried for the same endpoint and
+ * subject is replaced by the newer one (its `changed` the union of both; an added listing stays `listing.added`), so
+ * pending events per endpoint never exceed the facility's listings plus one.
  */
 export function* queueEventsSteps(facilityId: string, events: readonly ChangeEvent[], now: number): Steps<number> {
   if (events.length === 0) return 0;
-  const endpoints = yield sql(`SELECT id, events FROM (${QUEUED_FOR}) w WHERE facility_id = $1`, facilityId);
+  const endpoints = yield sql(
+    `SELECT id, events FROM (${QUEUED_FOR}) w WHERE facility_id = $1 AND created_at <= $2`,
+    facilityId,
+    new Date(now).toISOString(),
+  );
   let queued = 0;
   for (const e of endpoints) {
     const wanted = new Set(JSON.parse(e.events as string) as string[]);
