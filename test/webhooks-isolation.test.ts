@@ -94,6 +94,43 @@ describe('isolation', () => {
     }
   });
 
+  it('endpoints with a backlog take turns: a turn ends, and the endpoint that waited longest goes next', async () => {
+    const { temp, keyId, store } = await demoStore();
+    fast.receiver.received.length = 0;
+    const events = ['listing.updated'];
+    const added = [
+      await store.webhooks.add({ keyId, url: fast.receiver.url, events }, 'test'),
+      await store.webhooks.add({ keyId, url: fast.receiver.url, events }, 'test'),
+    ];
+    // The endpoint a claim takes first when both are equal (the lower id) has the longer backlog.
+    const [first, second] = added.map((a) => a.endpoint.id).sort();
+    for (let i = 0; i < 6; i++) await store.webhooks.sendTest(first!, 'test');
+    await store.webhooks.sendTest(second!, 'test');
+    // Each look at the clock moves it 5 s on, so a turn (a lease less 20 s: 40 s) ends after a few sends.
+    let clock = Date.now() + 10_000;
+    const now = () => (clock += 5_000);
+    const deliverer = new Deliverer(store.webhooks, {
+      publicUrl: 'https://x.example',
+      allowPrivate: true,
+      ca: fast.receiver.ca,
+      now,
+      concurrency: 1,
+    });
+    try {
+      for (let turn = 0; turn < 4; turn++) await deliverer.round();
+      const order = fast.receiver.received.map(
+        (r) => (JSON.parse(r.body) as { data: { endpoint: string } }).data.endpoint,
+      );
+      expect(order).toHaveLength(7);
+      const secondAt = order.indexOf(second!);
+      expect(secondAt).toBeGreaterThan(0);
+      expect(order.lastIndexOf(first!)).toBeGreaterThan(secondAt);
+    } finally {
+      await store.close();
+      temp.cleanup();
+    }
+  });
+
   it("a revoked key's endpoint is sent nothing it had queued, and refuses replays, tests and enabling", async () => {
     const { temp, keyId, store } = await demoStore();
     fast.receiver.received.length = 0;

@@ -114,7 +114,8 @@ export function* queueEventsSteps(facilityId: string, events: readonly ChangeEve
 const FIXED_PER_CLAIM = 50;
 
 /**
- * Leases up to `limit` endpoints whose oldest pending event is due, for this node alone until `leaseUntil`, and fixes
+ * Leases up to `limit` endpoints whose oldest pending event is due (the one released longest ago first, so that endpoints
+ * with a backlog take turns), for this node alone until `leaseUntil`, and fixes
  * the bytes of their next events (`bodyOf`) before any is sent: every retry and replay of an id sends the same bytes,
  * and an event taken for sending is no longer replaced by a newer one.
  */
@@ -127,10 +128,10 @@ export function* claimSteps(
 ): Steps<ClaimedEndpoint[]> {
   const rows = yield sql(
     `UPDATE webhook_endpoints SET lease_until = $1, lease_by = $2 WHERE id IN (
-      SELECT e.id FROM webhook_endpoints e WHERE e.disabled_at IS NULL AND e.lease_until < $3 AND ${KEY_IN_USE}
+      SELECT e.id FROM webhook_endpoints e WHERE e.disabled_at IS NULL AND e.lease_until <= $3 AND ${KEY_IN_USE}
         AND (SELECT o.next_at FROM webhook_outbox o WHERE o.endpoint_id = e.id AND o.status = 'pending'
           ORDER BY o.seq LIMIT 1) <= $3
-      ORDER BY e.id LIMIT $4 ${SKIP_LOCKED})
+      ORDER BY e.lease_until, e.id LIMIT $4 ${SKIP_LOCKED})
     RETURNING id, url, secret, previous_secret, previous_until`,
     leaseUntil,
     node,
@@ -188,13 +189,14 @@ export function* recordAttemptSteps(seq: number, endpointId: string, a: Attempt)
     );
 }
 
-export function* releaseSteps(endpointId: string, node: string): Steps<void> {
-  yield sql('UPDATE webhook_endpoints SET lease_until = 0 WHERE id = $1 AND lease_by = $2', endpointId, node);
+/** Gives the lease back at `now`: claims take the endpoint released longest ago first, so backlogs take turns. */
+export function* releaseSteps(endpointId: string, node: string, now: number): Steps<void> {
+  yield sql('UPDATE webhook_endpoints SET lease_until = $3 WHERE id = $1 AND lease_by = $2', endpointId, node, now);
 }
 
 /** Who holds a lease now (a node's `host:pid:tag`), so a restarted node can free those of its host's dead processes. */
 export function* leaseHoldersSteps(now: number): Steps<{ id: string; node: string }[]> {
-  const rows = yield sql('SELECT id, lease_by FROM webhook_endpoints WHERE lease_until >= $1', now);
+  const rows = yield sql('SELECT id, lease_by FROM webhook_endpoints WHERE lease_until > $1', now);
   return rows.map((r) => ({ id: r.id as string, node: r.lease_by as string }));
 }
 
@@ -206,7 +208,7 @@ export function* nextDueSteps(now: number): Steps<number | undefined> {
   const [r] = yield sql(
     `SELECT min(h) AS due FROM (SELECT (SELECT o.next_at FROM webhook_outbox o
     WHERE o.endpoint_id = e.id AND o.status = 'pending' ORDER BY o.seq LIMIT 1) AS h
-    FROM webhook_endpoints e WHERE e.disabled_at IS NULL AND e.lease_until < $1 AND ${KEY_IN_USE}) heads`,
+    FROM webhook_endpoints e WHERE e.disabled_at IS NULL AND e.lease_until <= $1 AND ${KEY_IN_USE}) heads`,
     now,
   );
   return r?.due === null || r?.due === undefined ? undefined : Number(r.due);

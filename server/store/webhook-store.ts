@@ -57,7 +57,7 @@ export interface WebhookStore {
   ): Promise<ClaimedEndpoint[]>;
   head(endpointId: string): Promise<Outgoing | undefined>;
   recordAttempt(seq: number, endpointId: string, attempt: Attempt): Promise<void>;
-  release(endpointId: string, node: string): Promise<void>;
+  release(endpointId: string, node: string, now: number): Promise<void>;
   leaseHolders(now: number): Promise<{ id: string; node: string }[]>;
   nextDue(now: number): Promise<number | undefined>;
   nextBoundary(from: number): Promise<number | undefined>;
@@ -78,7 +78,7 @@ function webhookStore({ write: run, read }: Runners): WebhookStore {
     claim: (node, now, leaseUntil, limit, bodyOf) => run(claimSteps(node, now, leaseUntil, limit, bodyOf)),
     head: (id) => read(headSteps(id)),
     recordAttempt: (seq, id, attempt) => run(recordAttemptSteps(seq, id, attempt)),
-    release: (id, node) => run(releaseSteps(id, node)),
+    release: (id, node, now) => run(releaseSteps(id, node, now)),
     leaseHolders: (now) => read(leaseHoldersSteps(now)),
     nextDue: (now) => read(nextDueSteps(now)),
     nextBoundary: (from) => read(nextBoundarySteps(from)),

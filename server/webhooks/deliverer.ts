@@ -99,7 +99,7 @@ export class Deliverer {
   private track(endpoint: ClaimedEndpoint): Promise<void> {
     const work = this.drain(endpoint)
       .catch((err: unknown) => this.opts.log?.(`webhooks: endpoint ${endpoint.id}: ${(err as Error).message}`))
-      .finally(() => this.store.release(endpoint.id, this.node).catch(() => {}))
+      .finally(() => this.store.release(endpoint.id, this.node, this.now()).catch(() => {}))
       .finally(() => {
         this.inflight.delete(endpoint.id);
         if (this.running) this.schedule(0);
@@ -142,7 +142,7 @@ export class Deliverer {
     const host = `${hostname()}:`;
     for (const { id, node } of await this.store.leaseHolders(this.now()).catch(() => [])) {
       const pid = Number(node.slice(host.length).split(':')[0]);
-      if (node.startsWith(host) && pid > 0 && !processAlive(pid)) await this.store.release(id, node).catch(() => {});
+      if (node.startsWith(host) && pid > 0 && !processAlive(pid)) await this.store.release(id, node, this.now()).catch(() => {});
     }
   }
 
