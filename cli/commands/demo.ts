@@ -56,7 +56,10 @@ export function demoCommand(io: Io): Command {
         .argParser(unsetWhenEmpty<number | ''>(parsePort))
         .default('', "the API's port + 1, 8788"),
     )
-    .option('--verbose', 'a log line per request (env LOG=1); by default the demo prints its URLs, then only errors')
+    .option(
+      '--verbose',
+      'a log line per request (env LOG=1); by default the demo prints its URLs, then only warnings and errors',
+    )
     .option('--quiet', 'no request log lines (the default; kept for scripts that pass it)')
     .addHelpText(
       'after',
