@@ -3,7 +3,8 @@
 // and again. A long answer is cut at 64 KB; a revoked key's endpoints hear of nothing more, queued events included.
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../server/store/store.ts';
-import { Deliverer } from '../server/webhooks/deliverer.ts';
+import { Deliverer, processScope } from '../server/webhooks/deliverer.ts';
+import { hostname } from 'node:os';
 import { parseImport } from '../server/domain/import.ts';
 import { demoDb, demoJson, issueKey, tempDir } from './helpers/fixture.ts';
 import { until } from './helpers/wait.ts';
@@ -125,6 +126,32 @@ describe('isolation', () => {
       const secondAt = order.indexOf(second!);
       expect(secondAt).toBeGreaterThan(0);
       expect(order.lastIndexOf(first!)).toBeGreaterThan(secondAt);
+    } finally {
+      await store.close();
+      temp.cleanup();
+    }
+  });
+
+  it("frees at once the leases of a dead process of its own scope only, not those of a same-named host's", async () => {
+    const { temp, keyId, store } = await demoStore();
+    const dead = 2 ** 30; // above any pid_max: no process has it
+    const events = ['listing.updated'];
+    const claimAs = async (node: string) => {
+      const { endpoint } = await store.webhooks.add({ keyId, url: fast.receiver.url, events }, 'test');
+      await store.webhooks.sendTest(endpoint.id, 'test');
+      const now = Date.now() + 1000;
+      expect(await store.webhooks.claim(node, now, now + 60_000, 1, (e) => e)).toHaveLength(1);
+      return endpoint.id;
+    };
+    try {
+      const mine = await claimAs(`${processScope()}:${dead}:a`);
+      // Another container or machine with this host name: its pids are not this process's to check.
+      const theirs = await claimAs(`${hostname()}/another-boot/4026531836:${dead}:b`);
+      const holders = async () => (await store.webhooks.leaseHolders(Date.now() + 2000)).map((h) => h.id);
+      expect((await holders()).sort()).toEqual([mine, theirs].sort());
+      const deliverer = new Deliverer(store.webhooks, { publicUrl: 'https://x.example', allowPrivate: true });
+      await deliverer.freeDeadLeases();
+      expect(await holders()).toEqual([theirs]);
     } finally {
       await store.close();
       temp.cleanup();

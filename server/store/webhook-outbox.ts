@@ -194,7 +194,7 @@ export function* releaseSteps(endpointId: string, node: string, now: number): St
   yield sql('UPDATE webhook_endpoints SET lease_until = $3 WHERE id = $1 AND lease_by = $2', endpointId, node, now);
 }
 
-/** Who holds a lease now (a node's `host:pid:tag`), so a restarted node can free those of its host's dead processes. */
+/** Who holds a lease now (a node's `scope:pid:tag`), so a restarted node can free those of its scope's dead processes. */
 export function* leaseHoldersSteps(now: number): Steps<{ id: string; node: string }[]> {
   const rows = yield sql('SELECT id, lease_by FROM webhook_endpoints WHERE lease_until > $1', now);
   return rows.map((r) => ({ id: r.id as string, node: r.lease_by as string }));

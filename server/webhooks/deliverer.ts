@@ -1,5 +1,6 @@
 // Delivers the outbox inside `listings serve`: claims endpoints whose oldest event is due (one node each), sends their
 // events in order, one at a time per endpoint and a bounded number at once overall, and runs the promotion clock.
+import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { WebhookStore } from '../store/webhook-store.ts';
@@ -27,6 +28,23 @@ const PRUNE_EVERY_MS = 3_600_000;
 /** Finished deliveries stay in the log this long. */
 const LOG_KEPT_MS = 30 * 86_400_000;
 
+/**
+ * Where a process id names one process: this host's boot (machines may share a host name) and PID namespace (containers
+ * on one host may share a host name too). Off Linux, the host name alone.
+ */
+export function processScope(): string {
+  const read = (f: () => string) => {
+    try {
+      return f().trim().replace(/\D/g, '');
+    } catch {
+      return '';
+    }
+  };
+  const boot = read(() => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8'));
+  const pidNamespace = read(() => readlinkSync('/proc/self/ns/pid'));
+  return [hostname(), boot, pidNamespace].filter((part) => part !== '').join('/');
+}
+
 function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -37,7 +55,7 @@ function processAlive(pid: number): boolean {
 }
 
 export class Deliverer {
-  readonly node = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  readonly node = `${processScope()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly inflight = new Map<string, Promise<void>>();
   private readonly now: () => number;
   private readonly concurrency: number;
@@ -137,12 +155,14 @@ export class Deliverer {
     void this.freeDeadLeases().finally(() => this.schedule(0));
   }
 
-  /** Leases of this host's processes that are gone (a crash, SIGKILL) are freed at once, not when they lapse. */
-  private async freeDeadLeases(): Promise<void> {
-    const host = `${hostname()}:`;
+  /** Leases of processes of this scope that are gone (a crash, SIGKILL) are freed at once, not when they lapse; start()
+   * runs it. */
+  async freeDeadLeases(): Promise<void> {
+    const host = `${processScope()}:`;
     for (const { id, node } of await this.store.leaseHolders(this.now()).catch(() => [])) {
       const pid = Number(node.slice(host.length).split(':')[0]);
-      if (node.startsWith(host) && pid > 0 && !processAlive(pid)) await this.store.release(id, node, this.now()).catch(() => {});
+      if (node.startsWith(host) && pid > 0 && !processAlive(pid))
+        await this.store.release(id, node, this.now()).catch(() => {});
     }
   }
 
