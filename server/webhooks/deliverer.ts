@@ -55,7 +55,8 @@ function processAlive(pid: number): boolean {
 }
 
 export class Deliverer {
-  readonly node = `${processScope()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private readonly scope = processScope();
+  readonly node = `${this.scope}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly inflight = new Map<string, Promise<void>>();
   private readonly now: () => number;
   private readonly concurrency: number;
@@ -158,10 +159,10 @@ export class Deliverer {
   /** Leases of processes of this scope that are gone (a crash, SIGKILL) are freed at once, not when they lapse; start()
    * runs it. */
   async freeDeadLeases(): Promise<void> {
-    const host = `${processScope()}:`;
+    const scope = `${this.scope}:`;
     for (const { id, node } of await this.store.leaseHolders(this.now()).catch(() => [])) {
-      const pid = Number(node.slice(host.length).split(':')[0]);
-      if (node.startsWith(host) && pid > 0 && !processAlive(pid))
+      const pid = Number(node.slice(scope.length).split(':')[0]);
+      if (node.startsWith(scope) && pid > 0 && !processAlive(pid))
         await this.store.release(id, node, this.now()).catch(() => {});
     }
   }
