@@ -213,6 +213,20 @@ describe('delivery', () => {
     expect(new Set(hooks.receiver.received.map((r) => r.id)).size).toBe(1);
   });
 
+  it("checks the receiver's certificate: trusted through `ca`, refused by a sender that does not trust it", async () => {
+    const { endpoint } = await addEndpoint();
+    await store.webhooks.sendTest(endpoint.id, 'test');
+    await deliverer().round();
+    expect(hooks.receiver.received).toHaveLength(1);
+    await store.webhooks.sendTest(endpoint.id, 'test');
+    const untrusting = new Deliverer(store.webhooks, { publicUrl: PUBLIC, allowPrivate: true, now: () => clock });
+    await untrusting.round();
+    expect(hooks.receiver.received).toHaveLength(1);
+    const [refused] = await store.webhooks.deliveries(endpoint.id);
+    expect(refused).toMatchObject({ status: 'pending', attempts: 1, last_code: null });
+    expect(refused!.last_error).toMatch(/CERT|SELF_SIGNED/);
+  });
+
   it('410 Gone disables the endpoint at once', async () => {
     const { endpoint } = await addEndpoint();
     hooks.receiver.state.status = 410;
