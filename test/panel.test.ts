@@ -7,6 +7,7 @@ import { hashPassword } from '../server/domain/passwords.ts';
 import { newSession } from '../server/domain/sessions.ts';
 import { COOKIE_HEADER_BYTES } from '../server/panel/http.ts';
 import { LoginLimiter } from '../server/panel/login-limits.ts';
+import { DEFAULT_LOGIN_LIMITS } from '../server/domain/login-limits.ts';
 import { PANEL_ORIGIN as ORIGIN, PASSWORD, usePanel } from './helpers/panel.ts';
 
 const panel = usePanel();
@@ -152,6 +153,37 @@ describe('login limits', () => {
     for (let i = 0; i < 20; i++) await logIn(`nobody${i}@example.com`, 'wrong password!', '10.9.9.9');
     expect((await logIn('ops@example.com', PASSWORD, '10.9.9.9')).status).toBe(429);
     expect((await logIn('ops@example.com', PASSWORD, '10.0.0.3')).status).toBe(303);
+  });
+
+  it("failures from one address lock that address out of the account, not the operator elsewhere; many addresses' do", async () => {
+    let now = 0;
+    panel.handle = panel.over({
+      limiter: new LoginLimiter(
+        { perAccountFromAddress: 2, perAccount: 6, perAddress: 20, windowMs: 60_000 },
+        () => now,
+      ),
+    });
+    // A stranger who knows the email, from one address: locked out of the account there only.
+    for (let i = 0; i < 2; i++)
+      expect((await logIn('ops@example.com', 'wrong password!', '10.6.6.6')).status).toBe(401);
+    expect((await logIn('ops@example.com', PASSWORD, '10.6.6.6')).status).toBe(429);
+    expect((await logIn('ops@example.com', PASSWORD, '10.0.0.2')).status).toBe(303);
+    // Guesses spread over addresses, two from each: the sixth locks the account everywhere, until the window passes.
+    now = 60_001;
+    for (let i = 0; i < 6; i++)
+      expect((await logIn('ops@example.com', 'wrong password!', `10.7.0.${i >> 1}`)).status).toBe(401);
+    expect((await logIn('ops@example.com', PASSWORD, '10.0.0.2')).status).toBe(429);
+    now = 120_002;
+    expect((await logIn('ops@example.com', PASSWORD, '10.0.0.2')).status).toBe(303);
+  });
+
+  it('by default: 5 failures on an account from one address, 50 from anywhere, 20 from one address on any accounts', () => {
+    expect(DEFAULT_LOGIN_LIMITS).toEqual({
+      perAccountFromAddress: 5,
+      perAccount: 50,
+      perAddress: 20,
+      windowMs: 900_000,
+    });
   });
 });
 

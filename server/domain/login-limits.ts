@@ -1,13 +1,30 @@
-// Login attempts limited per account and per address: a guesser is slowed on one account and from one place alike. No I/O.
+// Login attempts limited per account from one address, per account from anywhere, and per address: a guesser is slowed
+// on one account and from one place alike, while failures from one place lock out only that place. No I/O.
 
 export interface LoginLimits {
-  /** Failures allowed per account, and per address, within the window. */
+  /** Failures allowed within the window on one account from anywhere: a ceiling on guesses spread over many addresses. */
   perAccount: number;
+  /** Failures allowed within the window on one account from one address (default: perAccount). */
+  perAccountFromAddress?: number;
+  /** Failures allowed within the window from one address, on any accounts. */
   perAddress: number;
   windowMs: number;
 }
 
-export const DEFAULT_LOGIN_LIMITS: LoginLimits = { perAccount: 5, perAddress: 20, windowMs: 15 * 60 * 1000 };
+/**
+ * 5 failures on an account from one address lock that address out of it, so that a stranger who knows an operator's
+ * email cannot lock the operator out from elsewhere; 50 from anywhere lock the account, so that guesses spread over
+ * many addresses stay few.
+ */
+export const DEFAULT_LOGIN_LIMITS: LoginLimits = {
+  perAccount: 50,
+  perAccountFromAddress: 5,
+  perAddress: 20,
+  windowMs: 15 * 60 * 1000,
+};
+
+/** The subject under which an account's failures from one address are counted (an email holds no line break). */
+export const pairOf = (account: string, address: string): string => `${account}\n${address}`;
 
 /** A login that may go on (its failure already counted, `attempt` names it), or the seconds until one may. */
 export type LoginGate = { attempt: number } | { retryAfter: number };
@@ -15,6 +32,8 @@ export type LoginGate = { attempt: number } | { retryAfter: number };
 /** The failures within the window, oldest first, as ISO 8601 times: what the store reads for one login. */
 export interface RecentFailures {
   account: readonly string[];
+  /** The account's from this address. */
+  pair: readonly string[];
   address: readonly string[];
 }
 
@@ -27,7 +46,11 @@ export function retryAfterOf(recent: RecentFailures, limits: LoginLimits, now: D
     times.length < max
       ? 0
       : Math.ceil((Date.parse(times[times.length - max]!) + limits.windowMs - now.getTime()) / 1000);
-  return Math.max(wait(recent.account, limits.perAccount), wait(recent.address, limits.perAddress));
+  return Math.max(
+    wait(recent.account, limits.perAccount),
+    wait(recent.pair, limits.perAccountFromAddress ?? limits.perAccount),
+    wait(recent.address, limits.perAddress),
+  );
 }
 
 /**

@@ -14,8 +14,8 @@ export class LoginLimiter {
     return store.beginLogin(account, addressGroupOf(address), this.limits, new Date(this.now()));
   }
 
-  /** A success clears its account's count, never its address's earlier failures. */
-  succeeded(store: Store, account: string, attempt: number): Promise<void> {
-    return store.loginSucceeded(account, attempt);
+  /** A success clears its account's counts (from anywhere and from this address), never its address's earlier failures. */
+  succeeded(store: Store, account: string, address: string, attempt: number): Promise<void> {
+    return store.loginSucceeded(account, addressGroupOf(address), attempt);
   }
 }

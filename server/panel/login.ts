@@ -43,7 +43,7 @@ export async function logIn(opts: ResolvedPanelOptions, req: PanelRequest): Prom
     await opts.store.createPendingLogin({ ...row, created_at });
     return redirect('/login/code', { 'set-cookie': pendingCookie(token, opts.origin) });
   }
-  await opts.limiter.succeeded(opts.store, email, gate.attempt);
+  await opts.limiter.succeeded(opts.store, email, req.remoteAddress, gate.attempt);
   return startSession(opts, operator, { endOthers, twoFactor: false });
 }
 

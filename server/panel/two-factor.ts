@@ -61,7 +61,7 @@ export async function logInWithCode(opts: ResolvedPanelOptions, req: PanelReques
     return htmlAnswer(codeLoginPage(tx, 'wrong'), 401);
   }
   await opts.store.endPendingLogin(pending.digest);
-  await opts.limiter.succeeded(opts.store, operator.email, pending.attempt);
-  await opts.limiter.succeeded(opts.store, operator.email, gate.attempt);
+  await opts.limiter.succeeded(opts.store, operator.email, req.remoteAddress, pending.attempt);
+  await opts.limiter.succeeded(opts.store, operator.email, req.remoteAddress, gate.attempt);
   return startSession(opts, operator, { endOthers: pending.end_others, twoFactor: true });
 }

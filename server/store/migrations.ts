@@ -244,6 +244,20 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX webhook_outbox_subject ON webhook_outbox (endpoint_id, subject, status);
   CREATE TABLE webhook_clock (id INTEGER PRIMARY KEY CHECK (id = 1), checked_until INTEGER NOT NULL) STRICT;
   `,
+  // 12: failed logins counted per account and address too ('pair'), so that failures from one place lock out that place
+  // only; SQLite changes a CHECK by copying the table
+  `
+  CREATE TABLE login_failures_12 (
+    id INTEGER PRIMARY KEY,
+    scope TEXT NOT NULL CHECK (scope IN ('account', 'pair', 'address')),
+    subject TEXT NOT NULL,
+    at TEXT NOT NULL
+  ) STRICT;
+  INSERT INTO login_failures_12 (id, scope, subject, at) SELECT id, scope, subject, at FROM login_failures;
+  DROP TABLE login_failures;
+  ALTER TABLE login_failures_12 RENAME TO login_failures;
+  CREATE INDEX login_failures_by_subject ON login_failures (scope, subject, at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

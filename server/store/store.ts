@@ -90,7 +90,7 @@ export interface Store extends AccountStore {
   /** The login limits, shared by every panel on this database: refused, or the try counted as a failure until cleared. */
   beginLogin(account: string, address: string, limits: LoginLimits, now: Date): Promise<LoginGate>;
   /** The password was right: the account's failures and this try's count on its address are cleared. */
-  loginSucceeded(account: string, attempt: number): Promise<void>;
+  loginSucceeded(account: string, address: string, attempt: number): Promise<void>;
   /** Webhook endpoints of keys and their outbox (an import queues its events in its own transaction). */
   readonly webhooks: WebhookStore;
   close(): Promise<void>;
@@ -148,7 +148,7 @@ export async function openStore(location: string, options: OpenOptions = {}): Pr
     snapshotLedger: () => sqliteLedger(db),
     ...sqliteAccounts(db),
     beginLogin: async (account, address, limits, now) => beginLogin(db, account, address, limits, now),
-    loginSucceeded: async (account, attempt) => loginSucceeded(db, account, attempt),
+    loginSucceeded: async (account, address, attempt) => loginSucceeded(db, account, address, attempt),
     webhooks: sqliteWebhooks(db),
     close: async () => void db.close(),
   };
@@ -189,7 +189,7 @@ function pgStore(pool: Pool, location: string): Store {
     snapshotLedger: () => pgLedger(pool, mirrorOf(), location),
     ...pgAccounts(pool, named),
     beginLogin: named((account, address, limits, now) => beginLoginPg(pool, account, address, limits, now)),
-    loginSucceeded: named((account, attempt) => loginSucceededPg(pool, account, attempt)),
+    loginSucceeded: named((account, address, attempt) => loginSucceededPg(pool, account, address, attempt)),
     webhooks: pgWebhooks(pool, (p) => p.catch((err: unknown) => Promise.reject(pgFailure(err, location)))),
     close: () => {
       mirror?.close();

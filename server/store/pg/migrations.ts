@@ -249,6 +249,12 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE INDEX webhook_outbox_subject ON webhook_outbox (endpoint_id, subject, status);
   CREATE TABLE webhook_clock (id integer PRIMARY KEY CHECK (id = 1), checked_until bigint NOT NULL);
   `,
+  // 12: failed logins counted per account and address too ('pair'), so that failures from one place lock out that place
+  // only
+  `
+  ALTER TABLE login_failures DROP CONSTRAINT login_failures_scope_check;
+  ALTER TABLE login_failures ADD CONSTRAINT login_failures_scope_check CHECK (scope IN ('account', 'pair', 'address'));
+  `,
 ];
 
 // Versioned together: a program knows the same number of migrations in both dialects.
