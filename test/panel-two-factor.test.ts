@@ -1,8 +1,10 @@
 // Two-factor login in the panel, on a clock moved by whole time steps: enrolment (QR code, otpauth:// URI, a first
 // code, recovery codes shown once), the login's two steps, a code refused the second time, wrong codes limited as wrong
-// passwords are, recovery codes used once, PANEL_REQUIRE_2FA forcing enrolment, and reset-2fa from the CLI.
+// passwords are, recovery codes used once, a password change cancelling a login half done, PANEL_REQUIRE_2FA forcing
+// enrolment, and reset-2fa from the CLI.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/program.ts';
+import { hashPassword } from '../server/domain/passwords.ts';
 import { totpCodeAt } from '../server/domain/totp.ts';
 import type { PanelOptions } from '../server/panel/handler.ts';
 import { requireTwoFactorOf } from '../server/panel/two-factor.ts';
@@ -144,6 +146,15 @@ describe('logging in with a code', () => {
     expect((await codeStep(second.pending, codes[1]!)).status).toBe(303);
     const used = (await store.listAudit({ action: '2fa.recovery_used' })).map((r) => r.detail.left);
     expect(used).toEqual([8, 9]);
+  });
+
+  it('starts again at the password when the password was changed after the first step, code or not', async () => {
+    const { secret, codes } = await enrol();
+    clock.step();
+    const { pending } = await passwordStep();
+    await store.setOperatorPassword(OPERATOR, await hashPassword('another long password 42'));
+    expect((await codeStep(pending, codes[0]!)).headers.location).toBe('/login');
+    expect((await codeStep(pending, totpCodeAt(secret, clock.now()))).headers.location).toBe('/login');
   });
 
   it('starts again at the password once the pending login is five minutes old', async () => {

@@ -96,6 +96,7 @@ const stmts = statementsFor((db) => ({
   passwd: db.prepare('UPDATE operators SET password_hash = ?, password_changed_at = ? WHERE id = ?'),
   role: db.prepare('UPDATE operators SET role = ? WHERE id = ?'),
   endSessionsOf: db.prepare('DELETE FROM operator_sessions WHERE operator_id = ? AND digest IS NOT ?'),
+  endPendingOf: db.prepare('DELETE FROM login_pending WHERE operator_id = ?'),
   insertSession: db.prepare(`INSERT INTO operator_sessions (digest, operator_id, csrf, created_at, seen_at)
     VALUES (@digest, @operator_id, @csrf, @created_at, @seen_at)`),
   session: db.prepare<[string], SessionRow>('SELECT * FROM operator_sessions WHERE digest = ?'),
@@ -166,9 +167,14 @@ export function setOperatorRole(db: Db, email: string, role: Role, actor: string
     .immediate();
 }
 
-/** Ends the account's sessions but `except` (the one asking, when it stays logged in). */
-export const endSessionsOf = (db: Db, operatorId: string, except: string | null = null) =>
-  void stmts(db).endSessionsOf.run(operatorId, except);
+/**
+ * Ends the account's sessions but `except` (the one asking, when it stays logged in), and its logins waiting for their
+ * second step: one begun with the old password must not finish after a password change.
+ */
+export function endSessionsOf(db: Db, operatorId: string, except: string | null = null): void {
+  stmts(db).endSessionsOf.run(operatorId, except);
+  stmts(db).endPendingOf.run(operatorId);
+}
 
 export const createSession = (db: Db, row: SessionRow) => void stmts(db).insertSession.run(row);
 export const sessionByDigest = (db: Db, digest: string) => stmts(db).session.get(digest);

@@ -106,11 +106,13 @@ export async function setOperatorRolePg(pool: Pool, email: string, role: Role, a
   });
 }
 
+/** As SQLite's endSessionsOf: the sessions but `except`, and the logins waiting for their second step. */
 export async function endSessionsOfPg(q: Pool | PoolClient, operatorId: string, except: string | null = null) {
   await q.query('DELETE FROM operator_sessions WHERE operator_id = $1 AND digest IS DISTINCT FROM $2', [
     operatorId,
     except,
   ]);
+  await q.query('DELETE FROM login_pending WHERE operator_id = $1', [operatorId]);
 }
 
 export async function createSessionPg(pool: Pool, s: SessionRow): Promise<void> {
