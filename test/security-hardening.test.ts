@@ -126,6 +126,42 @@ describe('malformed requests get an answer a client can read', () => {
     expect(JSON.parse(bodyText(r)).facility.id).toBe('wro-1');
   });
 
+  const bytes = 'z'.repeat(64 * 1024);
+  it.each([
+    ['Content-Length', { 'Content-Length': '1000000000' }, bytes],
+    ['chunked', { 'Transfer-Encoding': 'chunked' }, `10000\r\n${bytes}\r\n`],
+    ['Expect: 100-continue', { 'Content-Length': '1000000000', Expect: '100-continue' }, ''],
+  ])(
+    'a GET that declares a body (%s) is refused at once, the connection closed, no 100 Continue',
+    async (_n, h, body) => {
+      const r = await send(rawGet(LIST, { 'X-API-Key': key, ...h }) + body);
+      expectProblem(r, 400, 'bad_request');
+      expect(JSON.parse(bodyText(r)).detail).toBe('This server takes no request body.');
+      expect(r.interim).toEqual([]);
+      expect(headerOf(r, 'connection')).toBe('close');
+    },
+  );
+
+  it('a listing id with percent-escapes is the same listing; a malformed escape is a 404', async () => {
+    const id = listingIdOf('wro-1', 'M-07');
+    const plain = await send(rawGet(`${LIST}/${id}`, { 'X-API-Key': key }));
+    const escaped = await send(rawGet(`${LIST}/%${id.charCodeAt(0).toString(16)}${id.slice(1)}`, { 'X-API-Key': key }));
+    expect([plain.status, escaped.status]).toEqual([200, 200]);
+    expect(bodyText(escaped)).toBe(bodyText(plain));
+    expectProblem(await send(rawGet(`${LIST}/${id}%E0%A4%A`, { 'X-API-Key': key })), 404, 'not_found');
+  });
+
+  it('a GET with Content-Length: 0 is a GET', async () => {
+    const r = await send(rawGet(LIST, { 'X-API-Key': key, 'Content-Length': '0' }));
+    expect(r.status).toBe(200);
+  });
+
+  it('an absolute-form target (RFC 9112 3.2.2) is read as its path and query', async () => {
+    const r = await send(rawGet(`http://127.0.0.1:${demo.app.port}${LIST}?sort=price`, { 'X-API-Key': key }));
+    expect(r.status).toBe(200);
+    expect(JSON.parse(bodyText(r)).facility.id).toBe('wro-1');
+  });
+
   it('a request body is never read: a 1 MB POST is refused at once', async () => {
     const r = await send(
       `POST ${LIST} HTTP/1.1\r\nHost: x\r\nContent-Length: 1048576\r\nConnection: close\r\n\r\n${'z'.repeat(1024 * 1024)}`,
@@ -211,6 +247,10 @@ describe("Node's server limits", () => {
     expect(demo.app.server.keepAliveTimeout).toBeGreaterThan(0);
     expect(demo.app.server.maxConnections).toBeGreaterThan(0);
     expect(demo.app.server.maxConnections).toBeLessThanOrEqual(100_000);
+    // Node checks the two timeouts this often: with its 30 s default a slow head could run to 40 s.
+    expect((demo.app.server as unknown as { connectionsCheckingInterval: number }).connectionsCheckingInterval).toBe(
+      1_000,
+    );
   });
 
   it('the keep-alive timeout is announced in Keep-Alive, as docs/api.md tells pooling clients', async () => {

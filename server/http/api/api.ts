@@ -231,7 +231,8 @@ export class ListingsApi {
         variant = made.variant;
       }
     } else {
-      const body = views && this.views.detailBody(views, path.slice(API_PREFIX_SLASH.length));
+      const id = idOf(path.slice(API_PREFIX_SLASH.length));
+      const body = views && id !== undefined ? this.views.detailBody(views, id) : undefined;
       variant = body && codedBody(body, this.codings.of(acceptEncoding));
     }
     if (!variant)
@@ -303,5 +304,15 @@ export class ListingsApi {
 
   close(): void {
     this.lastUse.stop();
+  }
+}
+
+/** A listing id as the path gives it, percent-escapes decoded (`%6Cst_...` is `lst_...`); undefined when malformed. */
+function idOf(raw: string): string | undefined {
+  if (!raw.includes('%')) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
   }
 }

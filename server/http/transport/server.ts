@@ -59,7 +59,8 @@ class SocketRequest implements RequestLike {
     private readonly addresses: ClientAddresses,
   ) {
     this.method = req.method ?? 'GET';
-    this.url = req.url ?? '/';
+    const url = req.url ?? '/';
+    this.url = url.charCodeAt(0) === 47 ? url : originFormOf(url);
     this.headers = req.headers;
   }
 
@@ -67,6 +68,20 @@ class SocketRequest implements RequestLike {
     return this.addresses.of(this.req);
   }
 }
+
+/**
+ * An absolute-form target (`GET http://host/path`, RFC 9112 3.2.2: a server must accept it) as its path and query; any
+ * other target stays as it is.
+ */
+function originFormOf(target: string): string {
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(target);
+  if (!authority) return target;
+  const rest = target.slice(authority[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
+/** The methods routes answer (ALLOWED_METHODS): a body on one of them is refused rather than routed. */
+const READ_METHODS = new Set(ALLOWED_METHODS.split(', '));
 
 /** The bytes of an answer for a socket that has no ServerResponse. */
 function rawAnswer(answer: Answer): string {
@@ -82,11 +97,13 @@ export function startServer(handler: RequestHandler, flushLog: () => void, opts:
     {
       headersTimeout: 10_000,
       requestTimeout: 30_000,
+      // How often the two timeouts above are checked: Node's 30 s default let a slow head run to 40 s.
+      connectionsCheckingInterval: 1_000,
       keepAliveTimeout: 5_000,
       maxHeaderSize: 16 * 1024,
       // Checked below, so that the 400 is problem+json like every other error.
       requireHostHeader: false,
-      // Long URLs are answered with 414 by the handler; request bodies are never read.
+      // Long URLs are answered with 414 by the handler; a request with a body is refused before any of it is read.
     },
     onRequest,
   );
@@ -133,9 +150,20 @@ export function startServer(handler: RequestHandler, flushLog: () => void, opts:
   const addresses = new ClientAddresses(trustedProxiesOf(opts.trustProxy));
   function answerOf(req: IncomingMessage): Answer {
     const request = new SocketRequest(req, addresses);
-    return request.headers.host === undefined && req.httpVersionMinor === 1
-      ? bareProblem('bad_request', 'An HTTP/1.1 request needs a Host header.')
-      : handler.answer(request);
+    const { headers } = request;
+    if (headers.host === undefined && req.httpVersionMinor === 1)
+      return bareProblem('bad_request', 'An HTTP/1.1 request needs a Host header.');
+    // No route takes a body: one declared is never read, the connection is closed rather than the body drained. A GET,
+    // HEAD or OPTIONS with one is refused; any other method gets its 405 as without a body.
+    if (headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0') {
+      if (!READ_METHODS.has(request.method)) return withClose(handler.answer(request));
+      return bareProblem('bad_request', 'This server takes no request body.');
+    }
+    return handler.answer(request);
+  }
+  function withClose(answer: Answer): Answer {
+    answer.headers.connection = 'close';
+    return answer;
   }
   function writeLater(res: ServerResponse, answer: Answer) {
     // The client may have gone while its body was compressed: its socket is destroyed, and the answer goes nowhere.
@@ -149,12 +177,13 @@ export function startServer(handler: RequestHandler, flushLog: () => void, opts:
   function write(res: ServerResponse, answer: Answer) {
     if (closing) answer.headers.connection = 'close';
     res.writeHead(answer.status, answer.headers);
-    // A body we never read does not keep the connection busy: Node drains it when the answer finishes (resOnFinish ->
-    // req._dump()), so no req.resume() (a stream state change and a tick per request) is needed here.
+    // Requests here carry no body (answerOf refuses one), so there is nothing to read or resume before answering.
     res.end(answer.body ?? undefined);
   }
   // Expectations other than 100-continue are ignored (RFC 9110 10.1.1 allows it) rather than refused with a bare 417.
   server.on('checkExpectation', onRequest);
+  // 100-continue is never sent: its request declares a body, which answerOf refuses before the client sends it.
+  server.on('checkContinue', onRequest);
   server.maxConnections = opts.maxConnections ?? 10_000;
   server.maxRequestsPerSocket = 0;
   // A client that half-closes after its request still gets an answer made later (compressed off the loop, held back):
