@@ -1,6 +1,6 @@
 // The composition root: config -> database -> freshness -> handler -> server, each built once and handed to the next;
 // stops it all cleanly on SIGTERM/SIGINT.
-import type { Config } from './config.ts';
+import { boundTo, type Config } from './config.ts';
 import { openDb } from './store/db.ts';
 import { isPostgresUrl } from './store/pg/location.ts';
 import { startPgNode } from './pg-node.ts';
@@ -40,6 +40,8 @@ export const DEFAULT_AUTH_FAILURE_LIMIT: Limit = { rate: 5, burst: 30 };
 
 export interface App extends RunningServer {
   stopped: Promise<void>;
+  /** The public URL the answers carry: PUBLIC_URL, or one made from the host and the port the server got. */
+  publicUrl: string;
 }
 
 export async function startApp(opts: AppOptions): Promise<App> {
@@ -55,36 +57,39 @@ export async function startApp(opts: AppOptions): Promise<App> {
   const { logger } = output;
   // Built once here and handed in: the handler's caches follow `freshness`, which a PostgreSQL node keeps current.
   const freshness = new Freshness(db);
-  const handler = createHandler({
-    db,
-    freshness,
-    beforeBatch: node?.beforeBatch(freshness, logger),
-    recordLastUse: node?.recordLastUse,
-    recordClicks: node?.recordClicks,
-    clickIntervalMs: opts.clickIntervalMs,
-    publicUrl: config.publicUrl,
-    keyPrefix: config.keyPrefix,
-    defaultLimit: opts.defaultLimit ?? DEFAULT_KEY_LIMIT,
-    authFailureLimit: opts.authFailureLimit ?? DEFAULT_AUTH_FAILURE_LIMIT,
-    pageLimit: opts.pageLimit,
-    pageRenderLimit: opts.pageRenderLimit,
-    lastUseIntervalMs: opts.lastUseIntervalMs ?? 30_000,
-    mounts: opts.mounts,
-    links: opts.links,
-    logger,
-    offLoopBytes: OFF_LOOP_BYTES,
-    holdRefusedMs: opts.holdRefusedMs ?? HOLD_REFUSED_MS,
-  });
+  let handler: ReturnType<typeof createHandler> | undefined;
+  // Made once the port is known: asked for any port (0), the default public URL names the one the server got.
+  const handlerFor = (port: number) =>
+    (handler = createHandler({
+      db,
+      freshness,
+      beforeBatch: node?.beforeBatch(freshness, logger),
+      recordLastUse: node?.recordLastUse,
+      recordClicks: node?.recordClicks,
+      clickIntervalMs: opts.clickIntervalMs,
+      publicUrl: boundTo(config, port).publicUrl,
+      keyPrefix: config.keyPrefix,
+      defaultLimit: opts.defaultLimit ?? DEFAULT_KEY_LIMIT,
+      authFailureLimit: opts.authFailureLimit ?? DEFAULT_AUTH_FAILURE_LIMIT,
+      pageLimit: opts.pageLimit,
+      pageRenderLimit: opts.pageRenderLimit,
+      lastUseIntervalMs: opts.lastUseIntervalMs ?? 30_000,
+      mounts: opts.mounts,
+      links: opts.links,
+      logger,
+      offLoopBytes: OFF_LOOP_BYTES,
+      holdRefusedMs: opts.holdRefusedMs ?? HOLD_REFUSED_MS,
+    }));
   let running: RunningServer;
   try {
     await yieldHelperThreads();
-    running = await startServer(handler, output.flush, {
+    running = await startServer(handlerFor, output.flush, {
       host: config.host,
       port: config.port,
       trustProxy: config.trustProxy,
     });
   } catch (err) {
-    handler.close();
+    handler?.close();
     await closeDb();
     throw err;
   }
@@ -100,5 +105,5 @@ export async function startApp(opts: AppOptions): Promise<App> {
   const onSignal = () => void close();
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
-  return { ...running, close, stopped };
+  return { ...running, close, stopped, publicUrl: boundTo(config, running.port).publicUrl };
 }

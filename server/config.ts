@@ -82,8 +82,19 @@ export function loadConfig(
     );
   }
   const c = parsed.data;
-  const hostForUrl = c.host.includes(':') ? `[${c.host}]` : c.host;
-  return { ...c, publicUrl: (c.publicUrl ?? `http://${hostForUrl}:${c.port}`).replace(/\/+$/, '') };
+  return { ...c, publicUrl: (c.publicUrl ?? defaultPublicUrl(c.host, c.port)).replace(/\/+$/, '') };
+}
+
+const defaultPublicUrl = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+/**
+ * The config once the server listens on `port`: asked for any port (0), a public URL made from HOST and PORT names the
+ * port it got, so that rent links, redirects and the OpenAPI servers reach it.
+ */
+export function boundTo(config: Config, port: number): Config {
+  return config.port === 0 && config.publicUrl === defaultPublicUrl(config.host, 0)
+    ? { ...config, port, publicUrl: defaultPublicUrl(config.host, port) }
+    : config;
 }
 
 /**

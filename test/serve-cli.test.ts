@@ -51,6 +51,24 @@ describe('listings serve', () => {
     expect(JSON.parse(io.stdout())[0].last_used_at).not.toBeNull();
   });
 
+  it('on --port 0 without a public URL, names the port it got in its banner, rent links and redirects', async () => {
+    const server = spawnServer(['serve', '--port', '0', '--quiet'], { LISTINGS_DB: file });
+    try {
+      const url = await server.ready;
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(url).not.toMatch(/:0$/);
+      expect(server.output().stderr).toContain(`(public URL ${url})`);
+      const listed = json(await call(url, '/external/listings', { key: key.key })) as {
+        listings: { rent_url: string }[];
+      };
+      expect(listed.listings[0]!.rent_url.startsWith(`${url}/rent/wro-1/`)).toBe(true);
+      const servers = (json(await call(url, '/openapi.json')) as { servers: { url: string }[] }).servers;
+      expect(servers.map((s) => s.url)).toEqual([url]);
+    } finally {
+      await server.stop();
+    }
+  });
+
   describe('refuses to start with one clear line and exit 1', () => {
     let blocker: Server | undefined;
     afterEach(async () => {

@@ -57,32 +57,32 @@ export function serveCommand(io: Io): Command {
       const workers = flags.workers ?? 1;
       // The process's one logger: errors at every verbosity, request lines unless --quiet.
       const { logger } = createLogger({ quiet: flags.quiet ?? false });
-      const banner = (url: string) =>
-        `storage-listings serving ${describeLocation(config.db)} at ${url} (public URL ${config.publicUrl}${workers > 1 ? `, ${workers} workers` : ''}); API: ${config.publicUrl}/external/listings, docs: ${config.publicUrl}/docs`;
+      const banner = (url: string, publicUrl: string) =>
+        `storage-listings serving ${describeLocation(config.db)} at ${url} (public URL ${publicUrl}${workers > 1 ? `, ${workers} workers` : ''}); API: ${publicUrl}/external/listings, docs: ${publicUrl}/docs`;
       // One panel per server, in the primary: never behind the API's port, origin or cookies.
-      const startPanel = () =>
+      const startPanel = (publicUrl: string) =>
         flags.panel && !isClusterWorker()
-          ? runPanel(panelFlagsFromEnv(io.env, config.publicUrl, trustProxy), io, config.db, keyPrefix, logger)
+          ? runPanel(panelFlagsFromEnv(io.env, publicUrl, trustProxy), io, config.db, keyPrefix, logger)
           : undefined;
       // One deliverer per server, in the primary: workers answer requests only.
-      const startDeliverer = () =>
+      const startDeliverer = (publicUrl: string) =>
         isClusterWorker()
           ? undefined
           : startWebhooks({
               db: config.db,
-              publicUrl: config.publicUrl,
+              publicUrl,
               allowPrivate: allowPrivateOf(io.env, flags.webhooksAllowPrivate),
               log: (l) => logger.warn(l),
             });
       if (workers > 1 && !isClusterWorker()) {
         // Migrate once here, so that workers never race to do it; it also fails early on a missing or bad file.
         await (await openStore(config.db, { mustExist: true })).close();
-        const panel = await startPanel();
-        const webhooks = await startDeliverer();
+        const panel = await startPanel(config.publicUrl);
+        const webhooks = await startDeliverer(config.publicUrl);
         try {
           await superviseWorkers(
             workers,
-            () => io.err(banner(`http://${config.host}:${config.port}`)),
+            () => io.err(banner(`http://${config.host}:${config.port}`, config.publicUrl)),
             (l) => io.err(l),
           );
         } finally {
@@ -98,12 +98,12 @@ export function serveCommand(io: Io): Command {
         );
       });
       if (isClusterWorker()) tellPrimaryReady();
-      else io.err(banner(app.url));
-      const panel = await startPanel()?.catch(async (err: unknown) => {
+      else io.err(banner(app.url, app.publicUrl));
+      const panel = await startPanel(app.publicUrl)?.catch(async (err: unknown) => {
         await app.close();
         throw err;
       });
-      const webhooks = await startDeliverer();
+      const webhooks = await startDeliverer(app.publicUrl);
       await app.stopped;
       await webhooks?.close();
       await panel?.close();

@@ -91,8 +91,15 @@ function rawAnswer(answer: Answer): string {
   return `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${head}\r\n${answer.body as string}`;
 }
 
-export function startServer(handler: RequestHandler, flushLog: () => void, opts: ServeOptions): Promise<RunningServer> {
+/** `handlerFor`: a handler, or one made once the port is known (a public URL that names a port asked for as 0). */
+export function startServer(
+  handlerFor: RequestHandler | ((port: number) => RequestHandler),
+  flushLog: () => void,
+  opts: ServeOptions,
+): Promise<RunningServer> {
   keepTickShape();
+  // Set before the first connection: 'listening' comes before any connection is accepted.
+  let handler = typeof handlerFor === 'function' ? (undefined as unknown as RequestHandler) : handlerFor;
   const server = createServer(
     {
       headersTimeout: 10_000,
@@ -220,6 +227,13 @@ export function startServer(handler: RequestHandler, flushLog: () => void, opts:
     );
     server.listen(opts.port, opts.host, () => {
       const { port } = server.address() as AddressInfo;
+      if (typeof handlerFor === 'function')
+        try {
+          handler = handlerFor(port);
+        } catch (err) {
+          server.close();
+          return rejectStart(err);
+        }
       const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
       let closed: Promise<void> | undefined;
       resolveStart({
