@@ -1,7 +1,7 @@
 // Every bad input the follower refuses: one line naming the file, and the mirror and its cursor left byte for byte as they were.
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -112,11 +112,26 @@ describe('snapshot follow refuses, applying nothing', () => {
     await refused('wro-1/v2/listings.json', /not found, and the index names it/);
   });
 
-  it('a tombstone for a facility the mirror never held', async () => {
-    const h = head();
-    const ghost: FeedItem = { ...h.items.at(-1)!, seq: 6, facility: 'ghost-1', state: 'withdrawn', digest: null };
-    writeSigned('changes/latest.json', { ...h, items: [...h.items, ghost] });
-    await refused('changes/latest.json (seq 6)', /withdraws ghost-1, a facility this mirror never held/);
+  it('an index older than the feed it is read with (a stale cache, a read mid-publish); the next run goes on', async () => {
+    const fresh = ['index.json', 'index.json.sig'].map((f) => [f, readFileSync(join(out(), f))] as const);
+    changePrice('wro-1', 23456);
+    await publish(); // seq 6: wro-1 v3; the index of seq 5 is put back, as a cache would serve it
+    const current = ['index.json', 'index.json.sig'].map((f) => [f, readFileSync(join(out(), f))] as const);
+    for (const [f, bytes] of fresh) writeFileSync(join(out(), f), bytes);
+    await refused('index.json', /lists wro-1 at v2, behind the feed's v3 \(seq 6\): the index is older than the feed/);
+    for (const [f, bytes] of current) writeFileSync(join(out(), f), bytes);
+    expect(await follow()).toMatchObject({ mode: 'feed', seq: 6, fetched: 1 });
+    const mirrored = JSON.parse(readFileSync(join(mirror(), 'wro-1', 'listings.json'), 'utf8')) as { version: number };
+    expect(mirrored.version).toBe(3);
+  });
+
+  it('an unchanged head once it has expired: the copy is stale', async () => {
+    expect(await follow()).toMatchObject({ mode: 'feed', seq: 5 });
+    const expiresAt = head().expires_at!;
+    expect(await follow({ now: new Date(Date.parse(expiresAt) - 1000) })).toMatchObject({ mode: 'unchanged' });
+    await refused('changes/latest.json', /expired at .*, unchanged since: the copy is stale/, {
+      now: new Date(Date.parse(expiresAt) + 1000),
+    });
   });
 
   it('a truncated file, and one over the size cap', async () => {
@@ -129,6 +144,16 @@ describe('snapshot follow refuses, applying nothing', () => {
     const cap = statSync(join(out(), 'index.json')).size + 100;
     expect(bytes.length).toBeGreaterThan(cap);
     await refused('wro-1/v2/listings.json', new RegExp(`larger than the ${cap}-byte cap per file`), { maxBytes: cap });
+  });
+});
+
+describe('snapshot follow goes on', () => {
+  it('past a withdrawal of a facility the mirror never held: there is nothing to withdraw', async () => {
+    const h = head();
+    const ghost: FeedItem = { ...h.items.at(-1)!, seq: 6, facility: 'ghost-1', state: 'withdrawn', digest: null };
+    writeSigned('changes/latest.json', { ...h, items: [...h.items, ghost] });
+    expect(await follow()).toMatchObject({ mode: 'feed', seq: 6, fetched: 1, withdrawn: 0 });
+    expect(existsSync(join(mirror(), 'ghost-1'))).toBe(false);
   });
 });
 

@@ -70,8 +70,15 @@ export async function followOnce(opts: FollowOptions): Promise<FollowSummary> {
     const headUrl = within(source.base, LATEST_KEY, LATEST_KEY);
     const first = await source.get(headUrl, state?.head_etag);
     const headDigest = createHash('sha256').update(first.bytes).digest('hex');
-    if (state && (first.status === 304 || (first.status === 200 && headDigest === state.head_digest)))
+    if (state && (first.status === 304 || (first.status === 200 && headDigest === state.head_digest))) {
+      // Unchanged is not current: the head it took vouches for the mirror only until its expires_at.
+      if (state.head_expires_at !== undefined && Date.parse(state.head_expires_at) <= now.getTime())
+        throw new FollowError(
+          nameOf(source, headUrl),
+          `expired at ${state.head_expires_at}, unchanged since: the copy is stale or publishing stopped`,
+        );
       return summary('unchanged');
+    }
     const keysUrl = keysUrlOf(opts.keys);
     const keys = await readKeys(source, keysUrl);
     const head = await readSigned(source, headUrl, keys.text, FeedPage, { first, mutable: true, now, expires: true });
@@ -92,6 +99,7 @@ export async function followOnce(opts: FollowOptions): Promise<FollowSummary> {
 
     const held = new Map(Object.entries(state?.facilities ?? {}));
     const entries = new Map(index.doc.facilities.map((e) => [e.id, e]));
+    indexCovers(items ?? head.doc.items, entries);
     const toFetch = index.doc.facilities.filter((e) => (held.get(e.id)?.version ?? 0) < e.version);
     for (const e of index.doc.facilities) {
       const h = held.get(e.id);
@@ -160,6 +168,7 @@ export async function followOnce(opts: FollowOptions): Promise<FollowSummary> {
       seq: headLast,
       head_digest: headDigest,
       ...(head.etag ? { head_etag: head.etag } : {}),
+      ...(head.doc.expires_at ? { head_expires_at: head.doc.expires_at } : {}),
       index_version: index.doc.version,
       facilities: Object.fromEntries([...next].sort(([a], [b]) => (a < b ? -1 : 1))),
     };
@@ -181,8 +190,29 @@ export async function followOnce(opts: FollowOptions): Promise<FollowSummary> {
 }
 
 /**
- * The withdrawals to apply: a facility whose last item withdraws it and that the index no longer lists. A withdrawal
- * of a facility the mirror never held, and that no earlier item of this batch published, is refused.
+ * Refuses an index older than the feed it is read with (read between a publish's feed and index writes, or served
+ * stale by a cache): each facility's last item must be in it, at its version or later, or, withdrawn, not below it.
+ * Taken anyway, it would move the cursor past changes the mirror never took. The next run, with both current, goes on.
+ */
+function indexCovers(items: readonly FeedItem[], listed: ReadonlyMap<string, { version: number }>): void {
+  const last = new Map<string, FeedItem>();
+  for (const item of items) last.set(item.facility, item);
+  for (const item of last.values()) {
+    const entry = listed.get(item.facility);
+    const behind =
+      item.state === 'updated' ? (entry?.version ?? 0) < item.version : (entry?.version ?? Infinity) < item.version;
+    if (behind)
+      throw new FollowError(
+        INDEX_KEY,
+        `${entry ? `lists ${item.facility} at v${entry.version}` : `does not list ${item.facility}`}, behind the ` +
+          `feed's v${item.version} (seq ${item.seq}): the index is older than the feed; run again`,
+      );
+  }
+}
+
+/**
+ * The withdrawals to apply: a facility whose last item withdraws it and that the index no longer lists. One the mirror
+ * never held, and that no earlier item of this batch published, has nothing to withdraw here and is passed over.
  */
 function withdrawalsOf(
   items: readonly FeedItem[],
@@ -192,15 +222,12 @@ function withdrawalsOf(
   const last = new Map<string, FeedItem>();
   const published = new Set<string>();
   for (const item of items) {
-    if (item.state === 'withdrawn' && !held.has(item.facility) && !published.has(item.facility))
-      throw new FollowError(
-        `${LATEST_KEY} (seq ${item.seq})`,
-        `withdraws ${item.facility}, a facility this mirror never held`,
-      );
     if (item.state === 'updated') published.add(item.facility);
     last.set(item.facility, item);
   }
-  return [...last.values()].filter((i) => i.state === 'withdrawn' && !listed.has(i.facility));
+  return [...last.values()].filter(
+    (i) => i.state === 'withdrawn' && !listed.has(i.facility) && (held.has(i.facility) || published.has(i.facility)),
+  );
 }
 
 async function readPair(source: Source, url: URL, why: string): Promise<[Buffer, Buffer]> {

@@ -16,6 +16,8 @@ export const FollowState = z.object({
   /** SHA-256 of the feed head last read, and its ETag: an unchanged head means nothing to do. */
   head_digest: z.string(),
   head_etag: z.string().optional(),
+  /** When the head last taken stops vouching for the mirror: an unchanged head past it is refused as stale. */
+  head_expires_at: z.string().optional(),
   index_version: z.int().min(0),
   /** What the mirror holds per facility; digest null for a tombstone. */
   facilities: z.record(z.string(), z.object({ version: z.int().positive(), digest: z.string().nullable() })),
