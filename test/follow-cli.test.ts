@@ -37,6 +37,16 @@ describe('snapshot withdraw and follow', () => {
       /^mirrored from the feed: 3 facilities listed, 0 fetched, 1 withdrawn; cursor seq 5;/,
     );
     expect((await follow()).stdout).toMatch(/^unchanged: the feed is at seq 5/);
+
+    // `snapshot verify` of the withdrawn facility: its signed tombstone, told as such rather than as malformed.
+    const keys = join(out(), 'keys.json');
+    const verified = await run('snapshot', 'verify', join(out(), 'zrh-1'), '--keys', keys, '--facility', 'zrh-1');
+    expect(verified.code).toBe(1);
+    expect(verified.stderr).toMatch(
+      /: withdrawn: facility zrh-1 was withdrawn at \S+ \(version 2, a signed tombstone\)/,
+    );
+    const elsewhere = await run('snapshot', 'verify', join(out(), 'zrh-1'), '--keys', keys, '--facility', 'wro-1');
+    expect(elsewhere.stderr).toMatch(/: facility_mismatch: this is the tombstone of facility zrh-1, not wro-1/);
   });
 
   it('refuses to withdraw what the target does not hold, and a bad id, in one line', async () => {

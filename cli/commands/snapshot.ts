@@ -33,7 +33,7 @@ export function snapshotCommand(io: Io): Command {
         '  $ listings snapshot export --out data/public --signing-key data/secrets/signing-key.pem',
         '  $ listings snapshot publish --to s3://listings-cdn/snapshots --signing-key data/secrets/signing-key.pem --watch',
         '  $ listings snapshot verify data/public/wro-1 --keys data/public/keys.json',
-        '  $ listings snapshot follow https://cdn.example/snapshots --keys https://cdn.example/snapshots/keys.json --state data/mirror',
+        '  $ listings snapshot follow https://cdn.example/snapshots --keys https://operator.example/keys.json --state data/mirror',
       ].join('\n'),
     );
 
@@ -129,7 +129,7 @@ export function snapshotCommand(io: Io): Command {
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ listings snapshot verify data/public/wro-1 --keys data/public/keys.json\n  $ listings snapshot verify https://cdn.example/wro-1/listings.json --keys https://cdn.example/keys.json --min-version 42\n\nFailure reasons: malformed, kid_mismatch, unknown_kid, signature_invalid, facility_mismatch, expired, rollback, unreadable.',
+      '\nExamples:\n  $ listings snapshot verify data/public/wro-1 --keys data/public/keys.json\n  $ listings snapshot verify https://cdn.example/wro-1/listings.json --keys https://operator.example/keys.json --min-version 42\n\nFailure reasons: malformed, kid_mismatch, unknown_kid, signature_invalid, facility_mismatch, expired, rollback, withdrawn, unreadable.',
     )
     .action(async (target: string, opts: { keys: string; minVersion?: number; facility?: string; json?: boolean }) => {
       let location = target;

@@ -2,6 +2,7 @@
 import { createPublicKey, verify as verifyEd25519, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import { Detail, FacilityRef, Jwks, Snapshot, SnapshotSignature, type Jwk } from '../../../shared/listing.ts';
+import { Tombstone } from './feed-format.ts';
 
 export type VerifyFailureReason =
   | 'malformed' // the signature file, the JWKS, or the signed content is not what the contract describes
@@ -10,7 +11,8 @@ export type VerifyFailureReason =
   | 'signature_invalid' // the bytes are not what the key signed (tampered, or another file's signature)
   | 'facility_mismatch' // a valid snapshot of another facility than the one expected
   | 'expired' // now is at or after expires_at
-  | 'rollback'; // version is lower than the lowest one the reader accepts
+  | 'rollback' // version is lower than the lowest one the reader accepts
+  | 'withdrawn'; // a valid tombstone: the operator withdrew the facility, and there is no snapshot to use
 
 export interface VerifyOptions {
   now: Date;
@@ -116,11 +118,7 @@ export function verifySnapshot(
   const { kid, content } = signed;
   const current = Snapshot.safeParse(content);
   const parsed = current.success ? current : EarlierSnapshot.safeParse(content);
-  if (!parsed.success)
-    return fail(
-      'malformed',
-      'listings.json is signed but is not a snapshot ({ facility, listings, version, generated_at, expires_at, kid })',
-    );
+  if (!parsed.success) return withdrawalOrMalformed(content, opts);
   const snapshot = parsed.data;
   if (opts.facility !== undefined && snapshot.facility.id !== opts.facility) {
     return fail('facility_mismatch', `this is the snapshot of facility ${snapshot.facility.id}, not ${opts.facility}`);
@@ -171,4 +169,21 @@ function publicKeyOf(jwk: Jwk): KeyObject | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A signed file that is no snapshot: a tombstone of the expected facility says it was withdrawn; anything else is malformed. */
+function withdrawalOrMalformed(content: unknown, opts: VerifyOptions): VerifyResult {
+  const tombstone = Tombstone.safeParse(content);
+  if (!tombstone.success)
+    return fail(
+      'malformed',
+      'listings.json is signed but is not a snapshot ({ facility, listings, version, generated_at, expires_at, kid })',
+    );
+  const t = tombstone.data;
+  if (opts.facility !== undefined && t.facility !== opts.facility)
+    return fail('facility_mismatch', `this is the tombstone of facility ${t.facility}, not ${opts.facility}`);
+  return fail(
+    'withdrawn',
+    `facility ${t.facility} was withdrawn at ${t.withdrawn_at} (version ${t.version}, a signed tombstone): there is no snapshot to use`,
+  );
 }
