@@ -18,6 +18,13 @@ function facilityOf(keys: FuzzKeys, r: Req): GeneratedFacility | undefined {
   return undefined;
 }
 
+/** The path a server reads from a request target: an absolute-form one (RFC 9112 3.2.2) by its path, any query cut. */
+function pathOf(target: string): string {
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(target);
+  const rest = authority ? target.slice(authority[0].length) : target;
+  return (authority && !rest.startsWith('/') ? `/${rest}` : rest).split('?')[0]!;
+}
+
 const HTML = 'text/html; charset=utf-8';
 const KNOWN_TYPES = new Set([
   HTML,
@@ -45,7 +52,7 @@ function faultsOf(keys: FuzzKeys, r: Req, reply: RawReply, allowRateLimit: boole
           ? gunzipSync(reply.body)
           : reply.body;
   const body = bytes.toString('utf8');
-  const path = r.target.split('?')[0]!;
+  const path = pathOf(r.target);
   const isHead = r.method === 'HEAD';
   if (reply.status >= 500) out.push(`status ${reply.status}`);
   if (reply.status === 429 && !allowRateLimit) out.push('429 with limits raised');
