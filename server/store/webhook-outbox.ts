@@ -114,10 +114,10 @@ export function* queueEventsSteps(facilityId: string, events: readonly ChangeEve
 const FIXED_PER_CLAIM = 50;
 
 /**
- * Leases up to `limit` endpoints whose oldest pending event is due (the one released longest ago first, so that endpoints
- * with a backlog take turns), for this node alone until `leaseUntil`, and fixes
- * the bytes of their next events (`bodyOf`) before any is sent: every retry and replay of an id sends the same bytes,
- * and an event taken for sending is no longer replaced by a newer one.
+ * Leases up to `limit` endpoints whose oldest pending event is due, for this node alone until `leaseUntil`: the one
+ * released longest ago first, so that endpoints with a backlog take turns. Fixes the bytes of their next events
+ * (`bodyOf`) before any is sent: every retry and replay of an id sends the same bytes, and an event taken for sending is
+ * no longer replaced by a newer one.
  */
 export function* claimSteps(
   node: string,
