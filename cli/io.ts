@@ -66,10 +66,15 @@ export async function bytesOf(stream: AsyncIterable<Uint8Array>, maxBytes: numbe
   return Buffer.concat(chunks);
 }
 
-/** Plain aligned columns for people; --json gives machines the same rows. */
+/** A control character as `\u001b`: a cell never moves the cursor, clears the screen or starts a new row. */
+// eslint-disable-next-line no-control-regex -- control characters are what it replaces
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+const visible = (text: string) => text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** Plain aligned columns for people, control characters shown escaped; --json gives machines the same rows. */
 export function table(rows: readonly object[], columns: string[]): string {
   const cell = (v: unknown) =>
-    v === null || v === undefined ? '-' : Array.isArray(v) ? v.join(',') || '-' : String(v);
+    visible(v === null || v === undefined ? '-' : Array.isArray(v) ? v.join(',') || '-' : String(v));
   const widths = columns.map((c) =>
     Math.max(c.length, ...rows.map((r) => cell((r as Record<string, unknown>)[c]).length)),
   );

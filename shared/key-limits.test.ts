@@ -1,6 +1,6 @@
 // The key form's rules, as the panel's server applies them and its script checks them (the browser tests run them there).
 import { describe, expect, it } from 'vitest';
-import { formatRate, parseOrigin, parseRate, readKeyForm } from './key-limits.ts';
+import { formatRate, parseLabel, parseOrigin, parseRate, readKeyForm } from './key-limits.ts';
 
 describe('readKeyForm', () => {
   it('reads a label, origins one per line or comma-separated, and a rate', () => {
@@ -35,8 +35,22 @@ describe('readKeyForm', () => {
     });
   });
 
-  it('reads back what formatRate writes', () => {
-    for (const rate of [20, 10, 1 / 60, 0.5, 1000 / 3600]) expect(parseRate(formatRate(rate))).toBeCloseTo(rate, 9);
+  it('refuses a label with a control character or over 200 characters, naming the rule', () => {
+    expect(readKeyForm({ label: 'Evil\u001b[2J\nfake row', origins: '', rate: '' })).toEqual({
+      ok: false,
+      problems: { label: 'must be one line without control characters (U+001B at character 5)' },
+    });
+    expect(() => parseLabel('\u009b31m')).toThrow('U+009B');
+    expect(() => parseLabel('x'.repeat(201))).toThrow('at most 200 characters');
+    expect(parseLabel('  Broker—Kraków  ')).toBe('Broker—Kraków');
+  });
+
+  it('writes a rate that parseRate reads back exactly, so a saved form keeps it', () => {
+    for (const typed of ['20/s', '600/min', '1000/h', '1.2345/s', '1.5/h', '0.1/s', '2.5/min', '0.0001/h'])
+      expect(parseRate(formatRate(parseRate(typed)))).toBe(parseRate(typed));
+    expect([20, 1 / 60, 0.5, 1000 / 3600].map(formatRate)).toEqual(['20/s', '1/min', '30/min', '1000/h']);
+    expect(formatRate(parseRate('1.2345/s'))).toBe('1.2345/s');
+    expect(formatRate(parseRate('1.5/h'))).toBe('1.5/h');
     expect(parseOrigin('http://127.0.0.1:8080')).toBe('http://127.0.0.1:8080');
   });
 });

@@ -8,6 +8,22 @@ export class KeyLimitError extends Error {
 
 export const MAX_LABEL_LENGTH = 200;
 
+/** C0 and C1 controls and DEL: a label is printed raw in terminals (`keys list`) and pages, one line each. */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
+const LABEL_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Who a key is for, as typed: trimmed, at most MAX_LABEL_LENGTH characters, one line without control characters. */
+export function parseLabel(value: string): string {
+  const label = value.trim();
+  if (label.length > MAX_LABEL_LENGTH) throw new KeyLimitError(`must be at most ${MAX_LABEL_LENGTH} characters`);
+  const control = LABEL_CONTROL.exec(label);
+  if (control)
+    throw new KeyLimitError(
+      `must be one line without control characters (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} at character ${control.index + 1})`,
+    );
+  return label;
+}
+
 /** `20/s`, `600/min` -> requests per second. */
 export function parseRate(value: string): number {
   const m = /^(\d+(?:\.\d+)?)\/(s|sec|m|min|h|hour)$/.exec(value.trim());
@@ -18,14 +34,38 @@ export function parseRate(value: string): number {
   return rate;
 }
 
-/** Requests per second -> `20/s`, `600/min` or `1000/h`: the shortest way parseRate reads back to the same rate. */
+/**
+ * Requests per second -> `20/s`, `600/min` or `1000/h`: a whole number where a unit gives one, else the shortest
+ * decimal that parseRate reads back to exactly this rate, so a form filled with it saves the rate unchanged.
+ */
 export function formatRate(perSecond: number): string {
-  const whole = (n: number) => Math.abs(n - Math.round(n)) < 1e-9;
-  if (whole(perSecond)) return `${Math.round(perSecond)}/s`;
-  if (whole(perSecond * 60)) return `${Math.round(perSecond * 60)}/min`;
-  if (whole(perSecond * 3600)) return `${Math.round(perSecond * 3600)}/h`;
-  return `${Number(perSecond.toFixed(3))}/s`;
+  const exact = (text: string) => {
+    try {
+      return parseRate(text) === perSecond;
+    } catch {
+      return false;
+    }
+  };
+  const texts = RATE_UNITS.flatMap(([unit, per]) => {
+    const scaled = perSecond * per;
+    for (let digits = 0; digits <= 20; digits++) {
+      const text = `${scaled
+        .toFixed(digits)
+        .replace(/(\.\d*?)0+$/, '$1')
+        .replace(/\.$/, '')}/${unit}`;
+      if (exact(text)) return [text];
+    }
+    return [];
+  });
+  return texts.find((t) => !t.includes('.')) ?? texts.sort((a, b) => a.length - b.length)[0] ?? `${perSecond}/s`;
 }
+
+/** The units formatRate writes, in the order it prefers them. */
+const RATE_UNITS = [
+  ['s', 1],
+  ['min', 60],
+  ['h', 3600],
+] as const;
 
 export function parseBurst(value: string): number {
   const n = Number(value);
@@ -82,8 +122,6 @@ export type KeyFormResult =
 /** The one reading of a key form: the panel's server applies it, the panel's script shows its problems per field. */
 export function readKeyForm(fields: KeyFormFields): KeyFormResult {
   const problems: Partial<Record<KeyFormField, string>> = {};
-  const label = fields.label.trim();
-  if (label.length > MAX_LABEL_LENGTH) problems.label = `must be at most ${MAX_LABEL_LENGTH} characters`;
   const check = <T>(field: KeyFormField, read: () => T): T | undefined => {
     try {
       return read();
@@ -93,6 +131,7 @@ export function readKeyForm(fields: KeyFormFields): KeyFormResult {
       return undefined;
     }
   };
+  const label = check('label', () => parseLabel(fields.label));
   const origins = check('origins', () =>
     fields.origins
       .split(/[\s,]+/)
@@ -106,6 +145,6 @@ export function readKeyForm(fields: KeyFormFields): KeyFormResult {
   const burst = (fields.burst ?? '').trim();
   const burstValue = burst === '' ? null : check('burst', () => parseBurst(burst));
   if (Object.keys(problems).length > 0) return { ok: false, problems };
-  const limits = { label, allowed_origins: origins!, rate_per_s: ratePerS!, burst: burstValue! };
+  const limits = { label: label!, allowed_origins: origins!, rate_per_s: ratePerS!, burst: burstValue! };
   return { ok: true, limits: ref === '' ? limits : { ...limits, ref } };
 }

@@ -123,3 +123,24 @@ describe('keys list', () => {
     }
   });
 });
+
+describe('keys create and update --label', () => {
+  it('refuse a label the panel would refuse, with the usage exit code, and store nothing', async () => {
+    await run(['import', DEMO_DATA]);
+    for (const label of ['x'.repeat(201), 'Evil\u001b[2J', 'two\nlines']) {
+      const { code, stderr } = await cliInProcess(dbFile, ['keys', 'create', '--facility', 'wro-1', '--label', label]);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/--label.*(at most 200 characters|without control characters)/s);
+    }
+    expect(JSON.parse(await run(['keys', 'list', '--json']))).toEqual([]);
+  });
+
+  it('shows a rate the panel form saves unchanged, however it was typed', async () => {
+    await run(['import', DEMO_DATA]);
+    await run(['keys', 'create', '--facility', 'wro-1', '--label', 'odd', '--rate', '1.2345/s', '--json']);
+    await run(['keys', 'create', '--facility', 'wro-1', '--label', 'slow', '--rate', '1.5/h', '--json']);
+    const out = await run(['keys', 'list']);
+    expect(out).toMatch(/\s1\.2345\/s\s/);
+    expect(out).toMatch(/\s1\.5\/h\s/);
+  });
+});

@@ -55,6 +55,7 @@ function asArgument<T extends unknown[], R>(parse: (...args: T) => R): (...args:
 export const parseRate = asArgument(domainLimits.parseRate);
 export const parseBurst = asArgument(domainLimits.parseBurst);
 export const parseRef = asArgument(checkRef);
+const parseLabel = asArgument(domainLimits.parseLabel);
 export const parseOrigin = asArgument((value: string, previous: string[] = []) => [
   ...previous,
   domainLimits.parseOrigin(value),
@@ -96,7 +97,12 @@ export function keysCommand(io: Io): Command {
       .command('create')
       .description('issue a key for one facility; the full key is printed once and never stored')
       .requiredOption('--facility <id>', 'the facility the key can read')
-      .option('--label <text>', 'who the key is for, e.g. "partner site"', '')
+      .option(
+        '--label <text>',
+        'who the key is for, e.g. "partner site" (at most 200 characters, one line)',
+        parseLabel,
+        '',
+      )
       .option(
         '--ref <ref>',
         "the partner's reference its clicks are counted under (default: from the label, else the key id)",
@@ -155,7 +161,7 @@ export function keysCommand(io: Io): Command {
       .command('update')
       .description("change a key's label, ref, rate limit or allowed origins")
       .argument('<key-id>', 'the key id (key_...)')
-      .option('--label <text>', 'new label')
+      .option('--label <text>', 'new label', parseLabel)
       .option('--ref <ref>', "new partner reference (clicks counted before keep the old one's)", parseRef)
       .option('--any-origin', 'remove every origin restriction')
       .option('--json', 'print as JSON'),

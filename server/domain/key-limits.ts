@@ -18,4 +18,15 @@ function refusing<T extends unknown[], R>(parse: (...args: T) => R): (...args: T
 
 export const parseRate = refusing(rules.parseRate);
 export const parseBurst = refusing(rules.parseBurst);
+export const parseLabel = refusing(rules.parseLabel);
 export const parseOrigin = refusing(rules.parseOrigin);
+
+/** A key's label by the one rule (parseLabel), a refusal naming the field: what every store writes. */
+export function checkLabel(value: string): string {
+  try {
+    return rules.parseLabel(value);
+  } catch (err) {
+    if (err instanceof rules.KeyLimitError) throw new ListingsError('invalid_key_limit', `label: ${err.message}`);
+    throw err;
+  }
+}

@@ -5,7 +5,7 @@ import { dbBytes, demoDb, issueKey, tempDir } from '../../test/helpers/fixture.t
 import { ListingsError } from '../errors.ts';
 import { digestOf } from '../domain/keys.ts';
 import type { Db } from './db.ts';
-import { createKey, keyById, listKeys, recordLastUse, revokeKey, verifyKey } from './keys.ts';
+import { createKey, keyById, listKeys, recordLastUse, revokeKey, updateKey, verifyKey } from './keys.ts';
 
 let dir: string;
 let cleanup: () => void;
@@ -58,6 +58,20 @@ describe('createKey', () => {
   it('refuses a key for an unknown facility and stores nothing', () => {
     expect(errorCode(() => createKey(db, { facilityId: 'nowhere', prefix: 'svc' }))).toBe('unknown_facility');
     expect(listKeys(db)).toEqual([]);
+  });
+  it('holds every label to the one rule, whoever writes it: trimmed, one line, at most 200 characters', () => {
+    const before = listKeys(db).length;
+    expect(errorCode(() => createKey(db, { facilityId: 'wro-1', label: 'x'.repeat(201), prefix: 'svc' }))).toBe(
+      'invalid_key_limit',
+    );
+    expect(() => createKey(db, { facilityId: 'wro-1', label: 'a\u001b[2Jb', prefix: 'svc' })).toThrow(
+      'label: must be one line without control characters (U+001B at character 2)',
+    );
+    expect(listKeys(db)).toHaveLength(before);
+    const { info } = createKey(db, { facilityId: 'wro-1', label: '  broker  ', prefix: 'svc' });
+    expect(info.label).toBe('broker');
+    expect(errorCode(() => updateKey(db, info.id, { label: 'two\nlines' }))).toBe('invalid_key_limit');
+    expect(keyById(db, info.id)!.label).toBe('broker');
   });
 });
 

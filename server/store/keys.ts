@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { ListingsError } from '../errors.ts';
 import { digestOf, generateKey, hintOf, keyPattern, newKeyId, type KeyRejection } from '../domain/keys.ts';
 import { checkRef, defaultRef, refTaken } from '../domain/key-ref.ts';
+import { checkLabel } from '../domain/key-limits.ts';
 import type { Db } from './db.ts';
 import { facilityById } from './facilities.ts';
 import { statementsFor } from './statements.ts';
@@ -94,7 +95,7 @@ export function infoOf(row: KeyRow): KeyInfo {
 export function newKeyRow(opts: NewKeyOptions, taken: ReadonlySet<string>, now = new Date()) {
   const key = generateKey(opts.prefix);
   const id = newKeyId();
-  const label = opts.label ?? '';
+  const label = checkLabel(opts.label ?? '');
   const ref = opts.ref === undefined ? defaultRef(label, id, taken) : checkRef(opts.ref);
   if (taken.has(ref)) throw refTaken(ref, opts.facilityId);
   const row = {
@@ -185,7 +186,7 @@ export function changedKeyRow(row: KeyRow, changes: KeyChanges, taken: ReadonlyS
   return {
     id: row.id,
     ref,
-    label: changes.label ?? row.label,
+    label: changes.label === undefined ? row.label : checkLabel(changes.label),
     rate_per_s: changes.rate_per_s === undefined ? row.rate_per_s : changes.rate_per_s,
     burst: changes.burst === undefined ? row.burst : changes.burst,
     allowed_origins:
