@@ -1,4 +1,4 @@
-// Accounts on both stores: roles, the last owner, sessions ended by a role, two-factor (time steps once, recovery codes
+// Accounts on both stores: roles, the last owner (neither demoted nor removed), sessions ended by a role, two-factor (time steps once, recovery codes
 // once, reset), pending logins, revoking a revoked key, and the audit log's filters give the same answers.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,6 +21,8 @@ async function script(store: Store) {
   out.push(strip(await store.addOperator('b@example.com', 'h')));
   out.push(strip(await store.addOperator('c@example.com', 'h', 'manager', 'a@example.com')));
   await expect(store.setOperatorRole('a@example.com', 'viewer')).rejects.toMatchObject({ code: 'last_owner' });
+  await expect(store.removeOperator('a@example.com')).rejects.toMatchObject({ code: 'last_owner' });
+  expect(await store.listOperators()).toHaveLength(3);
   await expect(store.setOperatorRole('x@example.com', 'viewer')).rejects.toMatchObject({ code: 'unknown_operator' });
 
   const b = (await store.operator('email', 'b@example.com'))!;

@@ -79,6 +79,11 @@ export function checkOwnersLeft(owners: number, row: OperatorRow, newRole: Role)
     throw new ListingsError('last_owner', `${row.email} is the last owner: make another operator an owner first`);
 }
 
+/** Refuses removing the last owner while other accounts remain: none of them could manage accounts in the panel. */
+export function checkOwnerRemovable(owners: number, operators: number, row: OperatorRow): void {
+  if (operators > 1) checkOwnersLeft(owners, row, 'viewer');
+}
+
 export const operatorExists = (email: string) =>
   new ListingsError('operator_exists', `an operator with email ${email} already exists`);
 export const unknownOperator = (email: string) =>
@@ -127,11 +132,12 @@ export function existingOperator(db: Db, email: string): OperatorRow {
   return row;
 }
 
-/** Removing an account ends its sessions (they cascade). */
+/** Removing an account ends its sessions (they cascade); the last owner stays while other accounts remain. */
 export function removeOperator(db: Db, email: string, actor: string): OperatorInfo {
   return db
     .transaction(() => {
       const row = existingOperator(db, email);
+      checkOwnerRemovable(stmts(db).owners.get()!, stmts(db).count.get()!, row);
       stmts(db).remove.run(row.id);
       appendAudit(db, accountAudit('operator.remove', actor, row.email));
       return infoOfOperator(row);

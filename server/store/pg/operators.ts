@@ -3,6 +3,7 @@ import type { Role } from '../../domain/roles.ts';
 import type { SessionRow } from '../../domain/sessions.ts';
 import { accountAudit } from '../audit.ts';
 import {
+  checkOwnerRemovable,
   checkOwnersLeft,
   infoOfOperator,
   newOperatorRow,
@@ -75,6 +76,8 @@ async function ownersPg(c: PoolClient): Promise<number> {
 export async function removeOperatorPg(pool: Pool, email: string, actor: string): Promise<OperatorInfo> {
   return inTransaction(pool, async (c) => {
     const row = await lockedOperator(c, email);
+    const { rows } = await c.query<{ n: number }>('SELECT count(*)::int AS n FROM operators');
+    checkOwnerRemovable(await ownersPg(c), rows[0]!.n, row);
     await c.query('DELETE FROM operators WHERE id = $1', [row.id]);
     await appendAuditPg(c, accountAudit('operator.remove', actor, row.email));
     return infoOfOperator(row);
