@@ -83,6 +83,32 @@ describe('rental pages', () => {
       handler.close();
     }
   });
+
+  it('count an IPv6 client by its /64, for pages, clicks and failed keys alike: rotating addresses gets no fresh burst', async () => {
+    const handler = handlerOver(demo.file, {
+      pageLimit: { rate: 0.001, burst: 3 },
+      authFailureLimit: { rate: 0.001, burst: 3 },
+    });
+    try {
+      const page = `/rent/rent-a/${facility.codes[1]}`;
+      const click = `/go/rent-a/${facility.codes[1]}?ref=nobody`;
+      const statuses = async (url: string, headers: Record<string, string> = {}) => {
+        const out: number[] = [];
+        for (let i = 1; i <= 5; i++)
+          out.push((await inject(handler, { url, headers, remoteAddress: `2001:db8:1:2::${i.toString(16)}` })).status);
+        return out;
+      };
+      expect(await statuses(page)).toEqual([200, 200, 200, 429, 429]);
+      expect((await inject(handler, { url: page, remoteAddress: '2001:db8:1:3::1' })).status).toBe(200);
+      const clicks = await statuses(click, { 'user-agent': 'Mozilla/5.0' });
+      expect(clicks.filter((s) => s === 429)).toHaveLength(5);
+      const keys = await statuses('/external/listings', { 'x-api-key': 'svc_live_' + 'x'.repeat(32) });
+      expect(keys.slice(0, 3).every((s) => s === 401)).toBe(true);
+      expect(keys.slice(3)).toEqual([429, 429]);
+    } finally {
+      handler.close();
+    }
+  });
 });
 
 describe('rental pages from many addresses at once', () => {

@@ -1,6 +1,6 @@
 // Partner attribution as pure rules: the click URL's target with its parameters, and which clicks count.
 import { createHash } from 'node:crypto';
-import { isIPv6 } from 'node:net';
+import { addressGroupOf } from './address-group.ts';
 
 export const GO_PREFIX = '/go/';
 export const UTM_CAMPAIGN = 'storage-listings';
@@ -30,30 +30,11 @@ export const declaresBot = (userAgent: string | undefined): boolean =>
 export const isPrefetch = (secPurpose: string | undefined, purpose: string | undefined): boolean =>
   /prefetch|prerender/i.test(`${secPurpose ?? ''} ${purpose ?? ''}`);
 
-/** The part of an address that names a visitor: all of IPv4, the /64 network of IPv6 (a device rotates the rest). */
-export function visitorAddress(address: string): string {
-  const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (v4) return v4[1]!;
-  if (!isIPv6(address)) return address;
-  const [head = '', tail = ''] = address.split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = tail === '' ? [] : tail.split(':');
-  const groups = address.includes('::')
-    ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right]
-    : left;
-  return (
-    groups
-      .slice(0, 4)
-      .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''))
-      .join(':') + '::/64'
-  );
-}
-
 /** A visitor of one day: a salted hash of address and User-Agent; the salt is the day's, held in memory only. */
 export const visitorOf = (salt: Buffer, address: string, userAgent: string): string =>
   createHash('sha256')
     .update(salt)
-    .update(visitorAddress(address))
+    .update(addressGroupOf(address))
     .update('\0')
     .update(userAgent)
     .digest('base64url')

@@ -28,6 +28,7 @@ import { StaticBody, StaticFiles } from './pages/static-files.ts';
 import { healthOf } from './pages/health.ts';
 import { clickAnswer, keptLocations, type ClickParts } from './pages/click-url.ts';
 import { ClickCounter, type ClickSink } from './pages/click-counter.ts';
+import { addressGroupOf } from '../domain/address-group.ts';
 import { GO_PREFIX } from '../domain/referral.ts';
 import { recordClicks } from '../store/referrals.ts';
 import { keysDigest, unrevokedRefs } from '../store/keys.ts';
@@ -174,7 +175,7 @@ function routesOf(opts: HandlerOptions, { api, freshness, pages, clicks }: Parts
   const mayRender = () => renderLimiter.take('', renderLimit).ok;
   const rentalPages = new RentalPages(pages);
   const rental: Read = (req, path) => {
-    const limit = pageLimiter.take(req.remoteAddress, pageLimit);
+    const limit = pageLimiter.take(addressGroupOf(req.remoteAddress), pageLimit);
     if (!limit.ok) return api.refused(limit, rentalPages.tooMany(limit.retryAfter));
     // Data that cannot be confirmed is refused as the API refuses it, as a page a renter can read.
     if (!freshness.check()) return rentalPages.unavailable(UNAVAILABLE_RETRY_AFTER_S);
@@ -182,7 +183,7 @@ function routesOf(opts: HandlerOptions, { api, freshness, pages, clicks }: Parts
   };
   // Clicks share the rental pages' limits: both need no key, and a rent link is a page a person opens.
   const click: Read = (req, path, search) => {
-    const limit = pageLimiter.take(req.remoteAddress, pageLimit);
+    const limit = pageLimiter.take(addressGroupOf(req.remoteAddress), pageLimit);
     if (!limit.ok) return api.refused(limit, rentalPages.tooMany(limit.retryAfter));
     if (!freshness.check()) return rentalPages.unavailable(UNAVAILABLE_RETRY_AFTER_S);
     return clickAnswer(clicks, req, path, search, mayRender);

@@ -1,5 +1,6 @@
 // The panel's login limits: the rule and its clock here, the counts in the store, so every panel and a restart share them.
-import { addressGroupOf, DEFAULT_LOGIN_LIMITS, type LoginGate, type LoginLimits } from '../domain/login-limits.ts';
+import { addressGroupOf } from '../domain/address-group.ts';
+import { DEFAULT_LOGIN_LIMITS, type LoginGate, type LoginLimits } from '../domain/login-limits.ts';
 import type { Store } from '../store/store.ts';
 
 export class LoginLimiter {

@@ -3,7 +3,7 @@ import { listenFailure } from '../http/transport/listen-failure.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { addressGroupOf } from '../domain/login-limits.ts';
+import { addressGroupOf } from '../domain/address-group.ts';
 import { clientAddressOf, trustedProxiesOf, type TrustedProxies } from '../http/transport/client-address.ts';
 import { admissionOf } from './admission.ts';
 import { formBody, uploadBody } from './body.ts';

@@ -1,5 +1,6 @@
 // The External Listings API: GET /external/listings and GET /external/listings/{id}, keyed by X-API-Key alone.
 import { performance } from 'node:perf_hooks';
+import { addressGroupOf } from '../../domain/address-group.ts';
 import { effectiveLimitOf } from '../../domain/keys.ts';
 import type { Db } from '../../store/db.ts';
 import { keysDigest } from '../../store/keys.ts';
@@ -294,8 +295,8 @@ export class ListingsApi {
 
   /** The answer that refuses a key the verifier did not accept. */
   private refuseKey(req: RequestLike, reason: keyof typeof REFUSALS): Answer {
-    // Failed authentication is limited per client address, so keys cannot be guessed at speed.
-    const limit = this.authLimiter.take(req.remoteAddress, this.opts.authFailureLimit);
+    // Failed authentication is limited per client address (an IPv6 /64), so keys cannot be guessed at speed.
+    const limit = this.authLimiter.take(addressGroupOf(req.remoteAddress), this.opts.authFailureLimit);
     // The same few bytes for every refused key, and for every address refused with the same Retry-After: built once.
     const refusal = limit.ok ? REFUSALS[reason] : this.authRefusals.of(limit.retryAfter);
     const answer: Answer = { status: refusal.status, headers: { ...refusal.headers }, body: refusal.body };

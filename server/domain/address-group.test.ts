@@ -1,6 +1,6 @@
-// Login limits count an IPv6 client by its /64 and an IPv4 one by its address.
+// Clients are counted by their IPv6 /64 or their IPv4 address.
 import { describe, expect, it } from 'vitest';
-import { addressGroupOf } from './login-limits.ts';
+import { addressGroupOf } from './address-group.ts';
 
 describe('addressGroupOf', () => {
   it('groups the addresses of one IPv6 /64, however they are written', () => {
