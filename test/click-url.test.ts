@@ -18,7 +18,8 @@ let now = Date.parse('2026-11-28T10:00:00Z');
 beforeAll(() => {
   dir = tempDir();
   const data = demoImport();
-  data.facilities[1]!.rental_page_url = 'https://rent.example.com/{facility}/{code}?lang=pl&utm_source=operator';
+  data.facilities[1]!.rental_page_url =
+    'https://rent.example.com/{facility}/{code}?lang=pl&utm_source=operator&opts=a,b&flag&p=1+2&path=/a/b&sig=AbC~';
   ({ db, file } = demoDb(dir.dir, data));
   const a = issueKey(db, 'wro-1');
   updateKey(db, a.id, { ref: 'odra' });
@@ -54,13 +55,22 @@ describe('the redirect', () => {
     expect(r.headers['cache-control']).toBe('no-store');
   });
 
-  it("keeps the parameters the operator's template sets, and adds the rest", async () => {
+  it("keeps the parameters the operator's template sets, byte for byte, and adds the rest", async () => {
     const r = await go('/go/ber-1/M-4?ref=berlin-guide');
+    expect(r.headers.location).toBe(
+      'https://rent.example.com/ber-1/M-4?lang=pl&utm_source=operator&opts=a,b&flag&p=1+2&path=/a/b&sig=AbC~' +
+        '&ref=berlin-guide&utm_medium=referral&utm_campaign=storage-listings',
+    );
     const target = new URL(r.headers.location!);
     expect(target.origin + target.pathname).toBe('https://rent.example.com/ber-1/M-4');
     expect([...target.searchParams]).toEqual([
       ['lang', 'pl'],
       ['utm_source', 'operator'],
+      ['opts', 'a,b'],
+      ['flag', ''],
+      ['p', '1 2'],
+      ['path', '/a/b'],
+      ['sig', 'AbC~'],
       ['ref', 'berlin-guide'],
       ['utm_medium', 'referral'],
       ['utm_campaign', 'storage-listings'],

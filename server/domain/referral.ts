@@ -5,12 +5,19 @@ import { addressGroupOf } from './address-group.ts';
 export const GO_PREFIX = '/go/';
 export const UTM_CAMPAIGN = 'storage-listings';
 
-/** The listing's rent target with the partner's parameters appended; ones the operator's template sets stay as they are. */
+/**
+ * The listing's rent target with the partner's parameters appended; the target's own query stays byte for byte (a
+ * signed URL, `+` or `,` read literally), and a parameter it already sets is not added again.
+ */
 export function referralUrl(target: string, ref: string): string {
   const url = new URL(target);
   const add = { ref, utm_source: ref, utm_medium: 'referral', utm_campaign: UTM_CAMPAIGN };
-  for (const [name, value] of Object.entries(add))
-    if (!url.searchParams.has(name)) url.searchParams.append(name, value);
+  const added = Object.entries(add)
+    .filter(([name]) => !url.searchParams.has(name))
+    .map(([name, value]) => `${name}=${encodeURIComponent(value)}`);
+  if (added.length === 0) return url.href;
+  const query = url.search === '' || url.search === '?' ? '' : `${url.search.slice(1)}&`;
+  url.search = `?${query}${added.join('&')}`;
   return url.href;
 }
 
