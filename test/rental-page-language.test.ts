@@ -66,6 +66,13 @@ describe('the rental page in the visitor language', () => {
     },
   );
 
+  it('writes the VAT rate as numbers are written in the language: 8.1% in English, 8,1 % in German', async () => {
+    const rate = (html: string) => /data-field="vat_rate">([^<]+)</.exec(html)?.[1];
+    expect(rate((await get('/rent/zrh-1/A-1', 'en')).text)).toBe('8.1%');
+    expect(rate((await get('/rent/zrh-1/A-1', 'de')).text)).toBe('8,1\u00a0%');
+    expect(rate((await get('/rent/wro-1/M-07', 'pl')).text)).toBe('23%');
+  });
+
   it('honours q-values and region subtags, and skips languages it does not speak', async () => {
     const cases: [string, Language][] = [
       ['en;q=0.3, de;q=0.8, pl;q=0.5', 'de'],

@@ -12,7 +12,7 @@ import { call, json } from './helpers/http.ts';
 /** The instant the tests' clock shows; each test sets it, forward only (a kept page is kept until its next change). */
 let now = Date.parse('2026-06-01T12:00:00Z');
 const STARTS = '2026-06-10T00:00:00Z';
-const ENDS = '2026-06-20T00:00:00Z';
+const ENDS = '2026-06-19T22:00:00Z'; // midnight in Warsaw, the facility's time zone: the offer's last day is 19 June
 
 const data = richJson([
   promotion({ code: 'ONE', title: 'First month 1 zł', kind: 'fixed_price', value: 100, ends_at: null }),
@@ -78,6 +78,8 @@ describe('a listing with every part', () => {
     expect(page).toContain('<th scope="row">Month 1</th>');
     expect(page).toContain('<th scope="row">Months 2–3</th>');
     expect(page).toContain('<th scope="row">From month 4</th>');
+    // ends_at is exclusive: the page names the last day the offer holds, not the day it is gone
+    expect(page).toContain(`, until <time datetime="${ENDS}">June 19, 2026</time>.`);
     expect(minorsIn(page, 'move_in')).toEqual(d.move_in.parts.map((p) => p.gross));
     expect(d.move_in.parts.map((p) => p.kind)).toEqual(['first_period', 'deposit', 'fee', 'protection']);
     expect(page).toContain(`data-field="move_in_total" data-minor="${d.move_in.gross}"`);

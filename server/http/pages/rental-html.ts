@@ -10,6 +10,7 @@ import {
   formatDuration,
   formatMoney,
   formatNumber,
+  formatPercent,
   formatPeriod,
 } from '../../../shared/format.ts';
 import { selfStorageOf } from '../../../shared/structured-data.ts';
@@ -29,7 +30,7 @@ export function renderListing(d: Detail, facility: Facility, s: Speech, dates: D
   const ld = selfStorageOf(facilityInfoOf(facility), [d]);
   ld.makesOffer[0] = { ...ld.makesOffer[0]!, description: d.description, image: d.photos.map((p) => p.url) };
   const net = html`<span data-field="net" data-minor="${price.net}">${money(price.net, price.currency)}</span>`;
-  const rate = html`<span data-field="vat_rate">${price.vat_rate}</span>`;
+  const rate = html`<span data-field="vat_rate">${formatPercent(price.vat_rate, language)}</span>`;
   const free = soldOut ? t.soldOut : fill(pluralIn(language, t.free, d.free_units), { n: d.free_units });
   const body = html`<main class="rent">
 <p class="facility">${facilityName}</p>
@@ -164,7 +165,7 @@ function promotionsPart(d: Detail, f: Facility, s: Speech, dates: DateFormats): 
         title: html`<strong>${p.title}</strong>`,
         price: perPeriod(p.price, s),
         periods: lower(periodsText(d.price.period, p.from_period, p.to_period, s)),
-      })}${p.ends_at ? fill(s.t.until, { date: html`<time datetime="${p.ends_at}">${dates.dateIn(p.ends_at, s.language, f.timezone)}</time>` }) : ''}.${p.new_tenants_only ? s.t.newTenants : ''}${p.terms ? html` <span class="terms">${p.terms}</span>` : ''}</li>`,
+      })}${p.ends_at ? fill(s.t.until, { date: html`<time datetime="${p.ends_at}">${dates.dateIn(lastMomentBefore(p.ends_at), s.language, f.timezone)}</time>` }) : ''}.${p.new_tenants_only ? s.t.newTenants : ''}${p.terms ? html` <span class="terms">${p.terms}</span>` : ''}</li>`,
   )}</ul></section>`;
 }
 
@@ -275,3 +276,6 @@ ${office_hours || access_hours ? html`<div class="hours-tables">${office_hours ?
 ${amenities.length ? html`<ul class="amenities" data-field="amenities">${amenities.map((x) => html`<li data-amenity="${x}">${s.labels.amenities[x]}</li>`)}</ul>` : ''}
 </section>`;
 }
+
+/** `ends_at` is exclusive: the page names the last day the offer holds, so an end at midnight names the day before. */
+const lastMomentBefore = (instant: string): string => new Date(Date.parse(instant) - 1).toISOString();

@@ -22,7 +22,7 @@ const TEXTS = {
     '{price} zamiast {regular} za {period}',
     '{price} statt {regular} pro {period}',
   ],
-  net: ['Net {net} + VAT {rate}%', 'Netto {net} + VAT {rate}%', 'Netto {net} zzgl. MwSt. {rate} %'],
+  net: ['Net {net} + VAT {rate}', 'Netto {net} + VAT {rate}', 'Netto {net} zzgl. MwSt. {rate}'],
   dynamic: [
     '(current demand-based price)',
     '(aktualna cena zależna od popytu)',
