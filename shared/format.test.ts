@@ -28,7 +28,19 @@ describe('money', () => {
       new Intl.NumberFormat('en', { style: 'currency', currency: 'PLN' }).format(267.48),
     );
     expect(formatMoney(1200, 'JPY')).toBe('¥1,200');
-    expect(formatMoney(500, 'nope')).toBe('5 nope');
+    expect(formatMoney(500, 'nope')).toBe('5.00 nope');
+  });
+
+  it('reads minor units by ISO 4217, even where the locale writes the currency without decimals', () => {
+    expect([minorDigitsOf('HUF'), minorDigitsOf('IDR'), minorDigitsOf('IQD'), minorDigitsOf('KWD')]).toEqual([
+      2, 2, 3, 3,
+    ]);
+    expect(formatMoney(1500000, 'HUF')).toBe('HUF\u00a015,000');
+    expect(formatMoney(1500050, 'HUF')).toBe('HUF\u00a015,000.50');
+    expect(formatMoney(1500000, 'IQD')).toBe('IQD\u00a01,500');
+    expect(formatMoney(1500250, 'IQD')).toBe('IQD\u00a01,500.250');
+    expect(formatMoney(1234, 'KWD')).toBe('KWD\u00a01.234');
+    expect(majorUnits(1500050, 'HUF')).toBe('15000.50');
   });
 });
 

@@ -15,9 +15,22 @@ function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.N
   return format;
 }
 
-/** Decimal places of a currency's minor unit (PLN 2, JPY 0), from Intl. */
+/**
+ * ISO 4217's minor-unit exponents other than 2. The contract's amounts are in these minor units; Intl's digits are how
+ * a currency is usually written, and differ for some (HUF, IDR, COP, IQD are written without decimals).
+ */
+const ISO_EXPONENTS: Readonly<Record<string, number>> = {
+  ...Object.fromEntries(
+    'BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF'.split(' ').map((c) => [c, 0]),
+  ),
+  ...Object.fromEntries('BHD IQD JOD KWD LYD OMR TND'.split(' ').map((c) => [c, 3])),
+  CLF: 4,
+  UYW: 4,
+};
+
+/** Decimal places of a currency's minor unit after ISO 4217 (PLN 2, JPY 0, BHD 3). */
 export function minorDigitsOf(currency: string): number {
-  return numberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return ISO_EXPONENTS[currency] ?? 2;
 }
 
 /** 32900 PLN -> "329.00": exact, no floats (for machine-readable prices such as JSON-LD). */
@@ -29,19 +42,28 @@ export function majorUnits(amount: number, currency: string): string {
   return `${sign}${s.slice(0, -digits)}.${s.slice(-digits)}`;
 }
 
-/** Minor units per major unit of each currency format (100 for PLN, 1 for JPY), read once per format. */
-const minorUnits = new WeakMap<Intl.NumberFormat, number>();
-
-/** An amount in minor units (cents, grosze) as the locale writes that currency: 32900 PLN -> "329,00 zł". */
+/**
+ * An amount in minor units (cents, grosze) as the locale writes that currency: 32900 PLN -> "329,00 zł". A currency
+ * the locale writes with fewer decimals than ISO 4217 gives it (HUF) shows them only when the amount has them, so no
+ * amount is ever rounded: 1500000 HUF -> "HUF 15,000", 1500050 HUF -> "HUF 15,000.50".
+ */
 export function formatMoney(minor: number, currency: string, locale = 'en'): string {
+  const digits = minorDigitsOf(currency);
+  const divisor = 10 ** digits;
   try {
-    const format = numberFormat(locale, { style: 'currency', currency });
-    let divisor = minorUnits.get(format);
-    if (divisor === undefined)
-      minorUnits.set(format, (divisor = 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2)));
-    return format.format(minor / divisor);
+    const usual = numberFormat(locale, { style: 'currency', currency });
+    const exact =
+      minor % divisor === 0 || (usual.resolvedOptions().maximumFractionDigits ?? 2) >= digits
+        ? usual
+        : numberFormat(locale, {
+            style: 'currency',
+            currency,
+            minimumFractionDigits: digits,
+            maximumFractionDigits: digits,
+          });
+    return exact.format(minor / divisor);
   } catch {
-    return `${minor / 100} ${currency}`; // an unknown currency code: still readable, never an exception
+    return `${majorUnits(minor, currency)} ${currency}`; // an unknown currency code: still readable, never an exception
   }
 }
 
