@@ -1,5 +1,6 @@
 // A key's webhooks in the panel, in process: an endpoint added (its secret shown once, audited), a test event and its
-// log, a disabled endpoint said so and enabled, replay, rotation, and a plain-http URL refused with nothing added.
+// log, a disabled endpoint said so and enabled, replay, rotation, and a plain-http or private URL refused on the page
+// with nothing added.
 import { describe, expect, it } from 'vitest';
 import { usePanel } from './helpers/panel.ts';
 
@@ -57,7 +58,7 @@ describe('webhooks on a key in the panel', () => {
     expect(JSON.stringify(await panel.store.listAudit())).not.toContain(secret);
   });
 
-  it('refuses a plain-http URL, naming the field, and adds nothing', async () => {
+  it('refuses a plain-http URL on the page itself, naming the field, keeping what was typed, and adds nothing', async () => {
     const s = await session();
     const { info } = await panel.store.createKey({ facilityId: 'wro-1', prefix: 'svc', label: 'plain' });
     const answer = await s.as('POST', `/keys/${info.id}/webhooks`, {
@@ -65,7 +66,32 @@ describe('webhooks on a key in the panel', () => {
       events: 'listing.updated',
     });
     expect(answer.status).toBe(400);
-    expect(String(answer.body)).toContain('--url');
+    expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+    const page = String(answer.body);
+    expect(page).toContain(
+      'role="alert" id="webhook-problem">The endpoint was not added: URL: must be an https:// URL',
+    );
+    expect(page).not.toContain('--url');
+    expect(page).toContain('value="http://partner.example/" aria-invalid="true"');
+    expect(page).toMatch(/value="listing\.updated" checked>/);
+    expect(page).toMatch(/value="listing\.removed">/);
     expect(await panel.store.webhooks.list(info.id)).toEqual([]);
+  });
+
+  it('refuses a private address unless the panel runs with --webhooks-allow-private, as webhooks add does', async () => {
+    const { info } = await panel.store.createKey({ facilityId: 'wro-1', prefix: 'svc', label: 'private' });
+    const add = async () =>
+      (await (
+        await session()
+      ).as('POST', `/keys/${info.id}/webhooks`, {
+        url: 'https://10.0.0.5/hook',
+        events: 'listing.updated',
+      })) as { status: number; body: unknown };
+    const refused = await add();
+    expect(refused.status).toBe(400);
+    expect(String(refused.body)).toContain('must not point at a loopback, private or link-local address');
+    panel.handle = panel.over({ webhooksAllowPrivate: true });
+    expect((await add()).status).toBe(200);
+    expect((await panel.store.webhooks.list(info.id)).map((e) => e.url)).toEqual(['https://10.0.0.5/hook']);
   });
 });

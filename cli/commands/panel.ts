@@ -13,6 +13,7 @@ import { openStore } from '../../server/store/store.ts';
 import { globalsOf } from '../context.ts';
 import type { Io } from '../io.ts';
 import { trustProxyOption, unsetWhenEmpty } from '../settings.ts';
+import { allowPrivateOf } from '../../server/webhooks/settings.ts';
 
 export const PANEL_DEFAULT_PORT = 8788;
 
@@ -25,6 +26,8 @@ export interface PanelFlags {
   publishTo?: string;
   signingKey?: string;
   ttl?: number;
+  /** Endpoints added in the panel may name loopback and private addresses (as `webhooks add --allow-private`). */
+  webhooksAllowPrivate?: boolean;
 }
 
 /** "Publish now" needs both a target and a key; each without the other is a usage error. */
@@ -93,6 +96,10 @@ export function panelCommand(io: Io): Command {
     )
     .option('--signing-key <file>', 'the private key from "snapshot keygen" (with --publish-to)')
     .option('--ttl <duration>', 'how long each published version stays valid (default 7d)', parseTtl)
+    .option(
+      '--webhooks-allow-private',
+      'let endpoints added in the panel name loopback and private addresses (WEBHOOKS_ALLOW_PRIVATE=1)',
+    )
     .addHelpText(
       'after',
       '\nExamples:\n  $ listings panel\n  $ PANEL_URL=https://panel.example.com listings panel --port 8788',
@@ -132,6 +139,7 @@ export async function runPanel(
     trustedProxies,
     snapshots,
     require2fa,
+    webhooksAllowPrivate: allowPrivateOf(io.env, flags.webhooksAllowPrivate),
     logger,
   }).catch(async (err: unknown) => {
     await store.close();
@@ -149,7 +157,12 @@ export async function runPanel(
 }
 
 /** `serve --panel`: the panel's settings from PANEL_HOST, PANEL_PORT and PANEL_URL, as `listings panel` reads them. */
-export function panelFlagsFromEnv(env: NodeJS.ProcessEnv, publicUrl: string, trustProxy: string): PanelFlags {
+export function panelFlagsFromEnv(
+  env: NodeJS.ProcessEnv,
+  publicUrl: string,
+  trustProxy: string,
+  webhooksAllowPrivate?: boolean,
+): PanelFlags {
   const fromEnv = <T>(name: string, parse: (v: string) => T, fallback: T): T => {
     const v = env[name];
     if (v === undefined || v === '') return fallback;
@@ -165,5 +178,6 @@ export function panelFlagsFromEnv(env: NodeJS.ProcessEnv, publicUrl: string, tru
     panelUrl: fromEnv('PANEL_URL', parseUrl, ''),
     publicUrl,
     trustProxy,
+    webhooksAllowPrivate,
   };
 }

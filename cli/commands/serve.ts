@@ -62,7 +62,13 @@ export function serveCommand(io: Io): Command {
       // One panel per server, in the primary: never behind the API's port, origin or cookies.
       const startPanel = (publicUrl: string) =>
         flags.panel && !isClusterWorker()
-          ? runPanel(panelFlagsFromEnv(io.env, publicUrl, trustProxy), io, config.db, keyPrefix, logger)
+          ? runPanel(
+              panelFlagsFromEnv(io.env, publicUrl, trustProxy, flags.webhooksAllowPrivate),
+              io,
+              config.db,
+              keyPrefix,
+              logger,
+            )
           : undefined;
       // One deliverer per server, in the primary: workers answer requests only.
       const startDeliverer = (publicUrl: string) =>

@@ -23,6 +23,8 @@ export interface PanelOptions {
   snapshots?: PanelSnapshots;
   /** PANEL_REQUIRE_2FA=1: an operator without two-factor login reaches nothing but its enrolment. */
   require2fa?: boolean;
+  /** Endpoints may name loopback and private addresses (`--webhooks-allow-private`, for development and tests). */
+  webhooksAllowPrivate?: boolean;
   /** Milliseconds since the epoch: the clock two-factor codes and pending logins are checked against. */
   now?: () => number;
 }

@@ -2,13 +2,13 @@
 import { EVENT_TYPES } from '../domain/webhook-events.ts';
 import { ListingsError } from '../errors.ts';
 import { checkEndpointUrl } from '../webhooks/address.ts';
-import { allowPrivateOf } from '../webhooks/settings.ts';
 import type { PanelContext, Route } from './context.ts';
 import type { Params } from '../http/router.ts';
 import { htmlAnswer, plain, redirect } from './http.ts';
 import type { Answer } from '../http/transport/answer.ts';
 import { panelPage } from './pages/layout.ts';
-import { secretBody, webhooksBody, webhooksPath } from './pages/webhooks.ts';
+import { secretBody, webhooksBody, webhooksPath, type RefusedEndpoint } from './pages/webhooks.ts';
+import { problemOf } from './failure.ts';
 import { webhookTexts } from './i18n/webhooks.ts';
 import type { EndpointInfo } from '../store/webhook-endpoints.ts';
 
@@ -21,7 +21,7 @@ async function keyOf(c: PanelContext, id: string) {
   return (await c.store.listKeys()).find((k) => k.id === id);
 }
 
-async function page(c: PanelContext, keyId: string): Promise<Answer> {
+async function page(c: PanelContext, keyId: string, refused?: RefusedEndpoint): Promise<Answer> {
   const key = await keyOf(c, keyId);
   if (!key) return plain(404, 'No such key.');
   const endpoints = await c.store.webhooks.list(key.id);
@@ -31,9 +31,10 @@ async function page(c: PanelContext, keyId: string): Promise<Answer> {
     c.who,
     key,
     endpoints.map((endpoint, i) => ({ endpoint, log: logs[i]! })),
+    refused,
   );
   const title = webhookTexts(c.tx.lang).title(`${key.label || c.tx.t.unlabelled} …${key.hint}`);
-  return htmlAnswer(panelPage(c.tx, title, body, c.who));
+  return htmlAnswer(panelPage(c.tx, title, body, c.who), refused ? 400 : 200);
 }
 
 const secretPage = (c: PanelContext, e: EndpointInfo, secret: string) =>
@@ -77,13 +78,25 @@ export function webhookRoutes(): Route[] {
 
 async function addEndpoint(c: PanelContext, _req: unknown, { key }: Params): Promise<Answer> {
   const form = c.form();
+  const url = form.get('url') ?? '';
   const events = form.getAll('events').filter((t) => (EVENT_TYPES as readonly string[]).includes(t));
-  if (events.length === 0)
-    throw new ListingsError('invalid_events', `events: choose at least one of ${EVENT_TYPES.join(', ')}`);
-  // The same development setting as the CLI's and the server's, from the panel's environment.
-  const url = checkEndpointUrl(form.get('url') ?? '', allowPrivateOf(process.env, false));
-  const { endpoint, secret } = await c.store.webhooks.add({ keyId: key!, url, events }, c.who.operator.email);
-  return secretPage(c, endpoint, secret);
+  try {
+    if (events.length === 0)
+      throw new ListingsError('invalid_events', `${webhookTexts(c.tx.lang).events}: choose at least one`);
+    // The same rules as `webhooks add`: the panel's --webhooks-allow-private (or WEBHOOKS_ALLOW_PRIVATE) as its flag.
+    const checked = checkEndpointUrl(url, c.webhooksAllowPrivate ?? false);
+    const { endpoint, secret } = await c.store.webhooks.add(
+      { keyId: key!, url: checked, events },
+      c.who.operator.email,
+    );
+    return secretPage(c, endpoint, secret);
+  } catch (err) {
+    // The CLI's wording names its flags; the form names its fields.
+    const problem = problemOf(err)
+      .replace(/^--url: /, `${webhookTexts(c.tx.lang).url}: `)
+      .replace(/^--key: \S+ /, '');
+    return page(c, key!, { problem, url, events });
+  }
 }
 
 async function rotate(c: PanelContext, _req: unknown, { endpoint: id }: Params): Promise<Answer> {

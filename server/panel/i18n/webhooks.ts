@@ -31,6 +31,7 @@ const en = {
   answer: 'Answer',
   replay: 'Replay',
   back: 'Back to the API tab',
+  notAdded: 'The endpoint was not added:',
 };
 export type WebhookMessages = typeof en;
 
@@ -64,6 +65,7 @@ const pl: WebhookMessages = {
   answer: 'Odpowiedź',
   replay: 'Wyślij ponownie',
   back: 'Wróć do karty API',
+  notAdded: 'Nie dodano adresu:',
 };
 
 const de: WebhookMessages = {
@@ -97,6 +99,7 @@ const de: WebhookMessages = {
   answer: 'Antwort',
   replay: 'Erneut senden',
   back: 'Zurück zum API-Tab',
+  notAdded: 'Der Endpunkt wurde nicht hinzugefügt:',
 };
 
 const WEBHOOK_MESSAGES: Record<Lang, WebhookMessages> = { en, pl, de };

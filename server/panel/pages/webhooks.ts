@@ -52,14 +52,22 @@ ${deliveryRows(tx, who, log)}
 </section>`;
 }
 
-function addForm(tx: Texts, who: Authenticated, key: KeyInfo): Html {
+/** What the add form was sent with, and why it was refused: shown again above the form, filled in as it was. */
+export interface RefusedEndpoint {
+  problem: string;
+  url: string;
+  events: readonly string[];
+}
+
+function addForm(tx: Texts, who: Authenticated, key: KeyInfo, refused?: RefusedEndpoint): Html {
   const w = webhookTexts(tx.lang);
   const box = (type: string) =>
-    html`<label><input type="checkbox" name="events" value="${type}" checked> ${type}</label>`;
+    html`<label><input type="checkbox" name="events" value="${type}"${!refused || refused.events.includes(type) ? html` checked` : ''}> ${type}</label>`;
   return html`<form method="post" action="${webhooksPath(key.id)}" class="stack">${csrfField(who)}
 <h2>${w.add}</h2>
+${refused ? html`<p class="problems" role="alert" id="webhook-problem">${w.notAdded} ${refused.problem}</p>` : ''}
 <label for="webhook-url">${w.url}</label>
-<input id="webhook-url" name="url" type="url" required placeholder="https://partner.example/hooks">
+<input id="webhook-url" name="url" type="url" required placeholder="https://partner.example/hooks"${refused ? html` value="${refused.url}" aria-invalid="true" aria-describedby="webhook-problem"` : ''}>
 <fieldset><legend>${w.events}</legend>${EVENT_TYPES.map(box)}</fieldset>
 <button type="submit">${w.add}</button>
 </form>`;
@@ -70,11 +78,12 @@ export function webhooksBody(
   who: Authenticated,
   key: KeyInfo,
   endpoints: readonly { endpoint: EndpointInfo; log: readonly Delivery[] }[],
+  refused?: RefusedEndpoint,
 ): Html {
   const w = webhookTexts(tx.lang);
   return html`<p>${w.intro}</p>
 ${endpoints.length === 0 ? html`<p>${w.noEndpoints}</p>` : endpoints.map((e) => endpointSection(tx, who, e.endpoint, e.log))}
-${canManage(who) && !key.revoked_at ? addForm(tx, who, key) : ''}
+${canManage(who) && !key.revoked_at ? addForm(tx, who, key, refused) : ''}
 <p><a href="/facilities/${encodeURIComponent(key.facility_id)}/api">${w.back}</a></p>`;
 }
 
