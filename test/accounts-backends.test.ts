@@ -67,6 +67,11 @@ async function script(store: Store) {
   out.push([all.total, all.rows.map((r) => r.action)]);
   out.push((await store.auditPage({ actor: 'a@example.com' })).rows.map((r) => [r.action, r.detail]));
   out.push((await store.auditPage({ facilityId: 'wro-1', action: 'key.create' })).total);
+  // the demo import names several facilities: each one's filter finds it, a facility it does not name does not
+  expect((await store.auditPage({ facilityId: 'wro-1', action: 'import' })).total).toBe(1);
+  expect((await store.auditPage({ facilityId: 'ber-1', action: 'import' })).total).toBe(1);
+  expect((await store.auditPage({ facilityId: 'wro', action: 'import' })).total).toBe(0);
+  expect((await store.auditPage({ facilityId: '%', action: 'import' })).total).toBe(0);
   out.push((await store.auditPage({ from: '2999-01-01' })).total);
   out.push((await store.auditPage({ to: '2000-01-01' })).total);
   out.push((await store.auditPage({ limit: 3, offset: 2 })).rows.length);

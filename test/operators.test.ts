@@ -88,18 +88,45 @@ describe('listings operators and listings audit (SQLite)', () => {
 
   it('records every key and import action with its actor, never the key itself', async () => {
     expect((await run(db, ['import', DEMO_DATA])).code).toBe(0);
-    const created = JSON.parse((await run(db, ['keys', 'create', '--facility', 'wro-1', '--json'])).stdout);
+    const created = JSON.parse(
+      (
+        await run(db, [
+          'keys',
+          'create',
+          '--facility',
+          'wro-1',
+          '--rate',
+          '20/s',
+          '--allowed-origin',
+          'https://partner.example',
+          '--json',
+        ])
+      ).stdout,
+    );
     expect((await run(db, ['keys', 'update', created.id, '--label', 'site'])).code).toBe(0);
     expect((await run(db, ['keys', 'revoke', created.id])).code).toBe(0);
     const out = await run(db, ['audit', '--json']);
-    const rows = JSON.parse(out.stdout) as { action: string; actor: string; key_id: string | null }[];
+    const rows = JSON.parse(out.stdout) as {
+      action: string;
+      actor: string;
+      key_id: string | null;
+      detail: Record<string, unknown>;
+    }[];
     expect(rows.slice(0, 4).map((r) => r.action)).toEqual(['key.revoke', 'key.update', 'key.create', 'import']);
+    // a new key's row says what it was given: its limits and origins, as an update's row does
+    expect(rows[2]!.detail).toMatchObject({
+      rate_per_s: 20,
+      burst: null,
+      allowed_origins: ['https://partner.example'],
+      hint: created.key.slice(-4),
+    });
     expect(rows.every((r) => r.actor === CLI_ACTOR && r.actor.startsWith('cli:'))).toBe(true);
     expect(rows[0]!.key_id).toBe(created.id);
     expect(out.stdout).not.toContain(created.key);
     expect((await run(db, ['audit'])).stdout).not.toContain(created.key);
-    const other = JSON.parse((await run(db, ['audit', '--facility', 'ber-1', '--json'])).stdout);
-    expect(other).toEqual([]);
+    // another facility's rows: the import that named it too, none of wro-1's key rows
+    const other = JSON.parse((await run(db, ['audit', '--facility', 'ber-1', '--json'])).stdout) as typeof rows;
+    expect(other.map((r) => r.action)).toEqual(['import']);
   });
 });
 

@@ -77,16 +77,14 @@ export const CLI_ACTOR = `cli:${osUser()}`;
 export const AUDIT_DEFAULT_LIMIT = 100;
 
 export function keyAudit(action: AuditAction, actor: string, key: KeyInfo, now = new Date()): AuditEntry {
+  const limits = { rate_per_s: key.rate_per_s, burst: key.burst, allowed_origins: key.allowed_origins };
+  // A new key's row says what it was given, as an update's says what it became; a revocation names the key only.
   const detail =
     action === 'key.update'
-      ? {
-          label: key.label,
-          ref: key.ref,
-          rate_per_s: key.rate_per_s,
-          burst: key.burst,
-          allowed_origins: key.allowed_origins,
-        }
-      : { label: key.label, ref: key.ref, hint: key.hint };
+      ? { label: key.label, ref: key.ref, ...limits }
+      : action === 'key.create'
+        ? { label: key.label, ref: key.ref, hint: key.hint, ...limits }
+        : { label: key.label, ref: key.ref, hint: key.hint };
   return { at: now.toISOString(), actor, action, facility_id: key.facility_id, key_id: key.id, detail };
 }
 
@@ -149,11 +147,14 @@ export function auditRowOf(row: Omit<AuditRow, 'detail'> & { detail: string }): 
 
 /**
  * One statement for every combination of filters, in either dialect (`p(n)` names the n-th parameter, from 1): an
- * absent filter is NULL and matches all. Times compare byte for byte, as ISO 8601 text sorts.
+ * absent filter is NULL and matches all. Times compare byte for byte, as ISO 8601 text sorts. A facility's rows include
+ * the imports of several facilities that name it among their `facility_ids`.
  */
 export function auditPageSql(p: (n: number) => string, collateC: string): string {
   return `SELECT id, at, actor, action, facility_id, key_id, detail, count(*) OVER () AS total FROM audit_log
-    WHERE (${p(1)} IS NULL OR facility_id = ${p(1)}) AND (${p(2)} IS NULL OR actor = ${p(2)})
+    WHERE (${p(1)} IS NULL OR facility_id = ${p(1)}
+        OR (facility_id IS NULL AND action = 'import' AND detail LIKE ${p(8)} ESCAPE '!'))
+      AND (${p(2)} IS NULL OR actor = ${p(2)})
       AND (${p(3)} IS NULL OR action = ${p(3)}) AND (${p(4)} IS NULL OR at${collateC} >= ${p(4)})
       AND (${p(5)} IS NULL OR at${collateC} < ${p(5)})
     ORDER BY id DESC LIMIT ${p(6)} OFFSET ${p(7)}`;
@@ -170,8 +171,13 @@ export function auditParams(q: AuditQuery): (string | number | null)[] {
     or(q.to),
     q.limit ?? AUDIT_DEFAULT_LIMIT,
     q.offset ?? 0,
+    or(q.facilityId) && importNamingPattern(q.facilityId!),
   ];
 }
+
+/** LIKE's pattern for an import's detail whose `facility_ids` (its last member) hold this id, quoted as JSON. */
+const importNamingPattern = (facilityId: string) =>
+  `%"facility_ids":[%${JSON.stringify(facilityId).replace(/[!%_]/g, '!$&')}%`;
 
 type PageRow = AuditRow & { detail: string; total: number | string };
 

@@ -17,7 +17,7 @@ export async function appendAuditRowsPg(pool: Pool, entries: readonly AuditEntry
   });
 }
 
-const PAGE_SQL = auditPageSql((n) => `$${n}::${n >= 6 ? 'int' : 'text'}`, ' COLLATE "C"');
+const PAGE_SQL = auditPageSql((n) => `$${n}::${n === 6 || n === 7 ? 'int' : 'text'}`, ' COLLATE "C"');
 
 export async function auditPagePg(pool: Pool, query: AuditQuery = {}): Promise<AuditPage> {
   const { rows } = await pool.query<Parameters<typeof auditPageOf>[0][number]>(PAGE_SQL, auditParams(query));
