@@ -23,7 +23,7 @@ export type DemoOperatorOutcome = 'created' | 'reused' | 'reset';
 
 /**
  * The demo owner: created on the first start; on later starts reused while the file's password still logs it in, and
- * given a new password (written to the file) when the file is gone or the password was changed in the panel.
+ * given a new password (written to the file) when the file is gone or the password was changed (`operators passwd`).
  */
 export async function ensureDemoOperator(
   store: Store,
