@@ -1,6 +1,7 @@
 // The embed configurator as data: its query (read and checked), the widget's attributes and theme it names, and the
 // snippet partners paste. One module for the page the panel's server renders and the preview its script redraws.
 import { reserveCss } from './embed-reserve.ts';
+import { REF_PATTERN, REF_RULE } from './key-limits.ts';
 import { SORT_KEYS, type SortKey } from './sort.ts';
 
 /** The colour properties the configurator sets (docs/widget.md, "Styling"): the pairs that decide contrast. */
@@ -30,6 +31,8 @@ export interface EmbedOptions {
   source: string;
   /** Where the published folder is served (its facility folders and keys.json), for the snapshot source. */
   snapshot_base: string;
+  /** The partner a snapshot embed's rent links credit (its key's ref), through PUBLIC_URL's /go/; '' for none. */
+  partner_ref: string;
   available_only: boolean;
   sort: SortKey | '';
   locale: (typeof EMBED_LOCALES)[number] | '';
@@ -44,6 +47,7 @@ export interface EmbedOptions {
 export const DEFAULT_EMBED: EmbedOptions = {
   source: '',
   snapshot_base: '',
+  partner_ref: '',
   available_only: false,
   sort: '',
   locale: '',
@@ -68,6 +72,9 @@ export function readEmbedOptions(params: URLSearchParams): { options: EmbedOptio
   const base = text('snapshot_base');
   if (base && !/^https?:\/\/[^\s"<>]+$/.test(base)) problems.push('snapshot_base: an http or https URL');
   else o.snapshot_base = base.replace(/\/+$/, '');
+  const ref = text('partner_ref');
+  if (ref && !REF_PATTERN.test(ref)) problems.push(`partner_ref: ${REF_RULE}`);
+  else o.partner_ref = ref;
   o.available_only = ON(params.get('available_only'));
   o.show_net = ON(params.get('show_net'));
   o.show_facility = ON(params.get('show_facility'));
@@ -121,14 +128,24 @@ export interface SnippetSource {
   cards?: number;
 }
 
-/** The source's attributes: a key and the API, or a snapshot and its JWKS, pinned to the facility either way. */
+/**
+ * The source's attributes: a key and the API, or a snapshot and its JWKS, pinned to the facility either way. A snapshot
+ * embed with a partner's ref sends its rent links through the click URL, so they are credited as a key's are.
+ */
 export function sourceAttributes(o: EmbedOptions, s: SnippetSource): [string, string][] {
   if (o.source === 'snapshot') {
     const base = o.snapshot_base || 'https://cdn.example';
+    const credited: [string, string][] = o.partner_ref
+      ? [
+          ['partner-ref', o.partner_ref],
+          ['go-base', s.publicUrl],
+        ]
+      : [];
     return [
       ['src', `${base}/${s.facilityId}/listings.json`],
       ['keys-url', `${base}/keys.json`],
       ['facility', s.facilityId],
+      ...credited,
     ];
   }
   return [

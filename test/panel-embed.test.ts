@@ -82,6 +82,23 @@ describe('the Embed tab', () => {
       'src="https://cdn.example.org/pub/wro-1/listings.json" keys-url="https://cdn.example.org/pub/keys.json" facility="wro-1"',
     );
     expect(snippet).not.toContain('api-key');
+    expect(snippet).not.toContain('partner-ref');
+  });
+
+  it("credits a snapshot embed's rent links to the partner chosen by its key's ref, through the click URL", async () => {
+    const { status, body } = await page(
+      '?source=snapshot&snapshot_base=https%3A%2F%2Fcdn.example.org&partner_ref=broker',
+    );
+    expect(status).toBe(200);
+    expect(body).toMatch(
+      /<select id="embed-partner-ref" name="partner_ref"[^>]*>[\s\S]*<option value="broker" selected>Broker \(broker\)<\/option>/,
+    );
+    const snippet = snippetOf(body);
+    expect(snippet).toMatch(/ facility="wro-1" partner-ref="broker" go-base="https?:\/\/[^"]+"/);
+    expect(snippet).not.toContain('api-key');
+    const bad = await page('?source=snapshot&partner_ref=Not%20A%20Ref');
+    expect(bad.status).toBe(400);
+    expect(bad.body).toContain('partner_ref: 1-40 of a-z');
   });
 
   it('refuses bad values naming the field and the rule, and keeps the form', async () => {

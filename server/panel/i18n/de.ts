@@ -132,6 +132,10 @@ export const de: Messages = {
   embedKeyNote:
     'Das Panel behält keinen Schlüssel, nachdem er gezeigt wurde: Der Code nennt ihn mit seinen letzten Zeichen (…), und der Partner setzt dort den vollständigen Schlüssel ein. Verloren? Erzeugen Sie im Reiter API einen neuen.',
   embedSnapshotBase: 'Snapshot: wo der veröffentlichte Ordner ausgeliefert wird',
+  embedPartnerRef: 'Snapshot: der Partner, dem Klicks gutgeschrieben werden',
+  embedNoPartner: 'Keiner (Klicks werden nicht gezählt)',
+  embedPartnerRefNote:
+    'Mietlinks führen über die Klick-URL dieses Servers mit der Referenz des Partners und zählen in seinen Vermittlungen, wie bei einem Schlüssel.',
   embedOptions: 'Optionen',
   embedAvailableOnly: 'Nur Angebote mit freien Einheiten',
   embedShowNet: 'Nettopreis und MwSt. zeigen',

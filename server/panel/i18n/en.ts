@@ -128,6 +128,10 @@ export const en = {
   embedKeyNote:
     'The panel keeps no key after it is shown: the snippet names the key by its last characters (…), for the partner to paste the full key there. Lost it? Generate a new one on the API tab.',
   embedSnapshotBase: 'Snapshot: where the published folder is served',
+  embedPartnerRef: 'Snapshot: the partner its rent links credit',
+  embedNoPartner: 'None (clicks are not counted)',
+  embedPartnerRefNote:
+    'Rent links go through this server’s click URL with the partner’s ref, and count in its Referrals, as a key’s do.',
   embedOptions: 'Options',
   embedAvailableOnly: 'Only listings with free units',
   embedShowNet: 'Show net price and VAT',

@@ -130,6 +130,10 @@ export const pl: Messages = {
   embedKeyNote:
     'Panel nie przechowuje klucza po jego pokazaniu: kod nazywa klucz ostatnimi znakami (…), a partner wkleja w to miejsce pełny klucz. Zgubiony? Wygeneruj nowy w zakładce API.',
   embedSnapshotBase: 'Migawka: adres, pod którym serwowany jest opublikowany folder',
+  embedPartnerRef: 'Migawka: partner, któremu przypisywane są kliknięcia',
+  embedNoPartner: 'Brak (kliknięcia nie są liczone)',
+  embedPartnerRefNote:
+    'Linki do wynajmu prowadzą przez adres kliknięć tego serwera z referencją partnera i liczą się w jego Poleceniach, jak przy kluczu.',
   embedOptions: 'Opcje',
   embedAvailableOnly: 'Tylko oferty z wolnymi jednostkami',
   embedShowNet: 'Pokaż cenę netto i VAT',

@@ -63,6 +63,12 @@ ${p.keys.length === 0 ? html`<p class="muted">${t.embedNoKeys}</p>` : ''}
 <p class="muted" id="embed-key-note">${t.embedKeyNote}</p>
 <label for="embed-snapshot-base">${t.embedSnapshotBase}</label>
 <input id="embed-snapshot-base" name="snapshot_base" type="url" inputmode="url" placeholder="https://cdn.example" value="${o.snapshot_base}">
+<label for="embed-partner-ref">${t.embedPartnerRef}</label>
+<select id="embed-partner-ref" name="partner_ref" aria-describedby="embed-partner-ref-note">
+<option value="">${t.embedNoPartner}</option>
+${p.keys.map((k) => html`<option value="${k.ref}"${selected(o.partner_ref === k.ref)}>${k.label || t.unlabelled} (${k.ref})</option>`)}
+</select>
+<p class="muted" id="embed-partner-ref-note">${t.embedPartnerRefNote}</p>
 </fieldset>`;
 }
 
