@@ -1,6 +1,7 @@
 // Clicks on partners' rent links, counted in memory and written in batches (as last use is): every interval and at
 // shutdown. Unique visitors are kept as salted hashes of the day, in memory only; the salt changes with the UTC day.
 import { randomBytes } from 'node:crypto';
+import { addressGroupOf } from '../../domain/address-group.ts';
 import { dayOf, visitorOf } from '../../domain/referral.ts';
 import { mergeDeltas, type ClickDelta } from '../../store/referrals.ts';
 
@@ -9,6 +10,13 @@ export const CLICK_INTERVAL_MS = 30_000;
 const DAY_MS = 86_400_000;
 /** Visitor hashes held for the day (about 100 bytes each); past it clicks still count, new visitors do not. */
 export const MAX_VISITORS = 100_000;
+/** A partner's (facility and ref) share of the day's visitors: one pumped ref cannot use up every other partner's. */
+export const REF_SHARE = 0.1;
+/**
+ * New visitors a day from one address (an IPv6 /64) per listing and ref: a visitor is address and User-Agent, and a
+ * client that changes its User-Agent is not a crowd; a household or an office behind one address still counts.
+ */
+export const MAX_VISITORS_PER_ADDRESS = 4;
 /** Rows waiting for the next write; one more is written at once. Real rows only: a row needs a listing and a key's ref. */
 export const MAX_PENDING_ROWS = 10_000;
 
@@ -23,6 +31,9 @@ export class ClickCounter {
   private salt = randomBytes(16);
   /** Visitors seen today per facility, listing and ref. */
   private readonly seen = new Map<string, Set<string>>();
+  /** Visitors counted today per facility and ref, and per facility, listing, ref and address. */
+  private readonly perRef = new Map<string, number>();
+  private readonly perAddress = new Map<string, number>();
   private visitors = 0;
   private pending = new Map<string, ClickDelta>();
   private timer: NodeJS.Timeout | undefined;
@@ -46,10 +57,18 @@ export class ClickCounter {
     let seen = this.seen.get(key);
     if (!seen) this.seen.set(key, (seen = new Set()));
     const visitor = visitorOf(this.salt, address, userAgent);
-    const first = !seen.has(visitor) && this.visitors < this.maxVisitors;
+    const refKey = `${facilityId}\0${ref}`;
+    const addressKey = `${key}\0${addressGroupOf(address)}`;
+    const first =
+      !seen.has(visitor) &&
+      this.visitors < this.maxVisitors &&
+      (this.perRef.get(refKey) ?? 0) < this.maxVisitors * REF_SHARE &&
+      (this.perAddress.get(addressKey) ?? 0) < MAX_VISITORS_PER_ADDRESS;
     if (first) {
       seen.add(visitor);
       this.visitors++;
+      this.perRef.set(refKey, (this.perRef.get(refKey) ?? 0) + 1);
+      this.perAddress.set(addressKey, (this.perAddress.get(addressKey) ?? 0) + 1);
     }
     if (this.pending.size >= MAX_PENDING_ROWS && !this.pending.has(`${key}\0${day}`))
       this.flush({ waitForLock: false });
@@ -83,6 +102,8 @@ export class ClickCounter {
     this.day = day;
     this.salt = randomBytes(16);
     this.seen.clear();
+    this.perRef.clear();
+    this.perAddress.clear();
     this.visitors = 0;
   }
 }
