@@ -144,3 +144,20 @@ describe('keys create and update --label', () => {
     expect(out).toMatch(/\s1\.5\/h\s/);
   });
 });
+
+describe('keys update --rate default and --burst default', () => {
+  it("put a key back on the server's defaults, as an empty field in the panel's form does", async () => {
+    await run(['import', DEMO_DATA]);
+    const created = JSON.parse(
+      await run(['keys', 'create', '--facility', 'wro-1', '--rate', '20/s', '--burst', '40', '--json']),
+    ) as KeyJson;
+    const updated = JSON.parse(
+      await run(['keys', 'update', created.id, '--rate', 'default', '--burst', 'default', '--json']),
+    ) as KeyJson;
+    expect([updated.rate_per_s, updated.burst]).toEqual([null, null]);
+    expect([updated.effective_rate_per_s, updated.effective_burst]).toEqual([
+      DEFAULT_KEY_LIMIT.rate,
+      DEFAULT_KEY_LIMIT.burst,
+    ]);
+  });
+});

@@ -52,8 +52,16 @@ function asArgument<T extends unknown[], R>(parse: (...args: T) => R): (...args:
   };
 }
 
-export const parseRate = asArgument(domainLimits.parseRate);
-export const parseBurst = asArgument(domainLimits.parseBurst);
+/**
+ * `default` puts the key back on the server's default, as an empty field does in the panel's form (a word, not null:
+ * commander turns a parser's null into '').
+ */
+const orDefault =
+  <T>(parse: (value: string) => T) =>
+  (value: string): T | 'default' =>
+    value.trim() === 'default' ? 'default' : parse(value);
+export const parseRate = asArgument(orDefault(domainLimits.parseRate));
+export const parseBurst = asArgument(orDefault(domainLimits.parseBurst));
 export const parseRef = asArgument(checkRef);
 const parseLabel = asArgument(domainLimits.parseLabel);
 export const parseOrigin = asArgument((value: string, previous: string[] = []) => [
@@ -63,23 +71,31 @@ export const parseOrigin = asArgument((value: string, previous: string[] = []) =
 
 function limitOptions(cmd: Command): Command {
   return cmd
-    .option('--rate <rate>', 'rate limit for this key, e.g. 20/s (default: the server default)', parseRate)
-    .option('--burst <n>', 'how many requests may come at once above the rate', parseBurst)
+    .option(
+      '--rate <rate>',
+      "rate limit for this key, e.g. 20/s, or default for the server's (default: the server default)",
+      parseRate,
+    )
+    .option(
+      '--burst <n>',
+      "how many requests may come at once above the rate, or default (5 seconds of the key's rate, else the server's)",
+      parseBurst,
+    )
     .option('--allowed-origin <origin>', 'browser origin allowed to use this key (repeatable)', parseOrigin);
 }
 
 /** The options `keys create` and `keys update` share. */
 interface LimitFlags {
   json?: boolean;
-  rate?: number;
-  burst?: number;
+  rate?: number | 'default';
+  burst?: number | 'default';
   allowedOrigin?: string[];
 }
 
 function limitsOf(opts: LimitFlags): KeyLimits {
   const limits: KeyLimits = {};
-  if (opts.rate !== undefined) limits.rate_per_s = opts.rate;
-  if (opts.burst !== undefined) limits.burst = opts.burst;
+  if (opts.rate !== undefined) limits.rate_per_s = opts.rate === 'default' ? null : opts.rate;
+  if (opts.burst !== undefined) limits.burst = opts.burst === 'default' ? null : opts.burst;
   if (opts.allowedOrigin !== undefined) limits.allowed_origins = opts.allowedOrigin;
   return limits;
 }
