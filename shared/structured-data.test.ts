@@ -52,6 +52,20 @@ describe('offerOf', () => {
     ]);
   });
 
+  it("says until when a promoted price is offered: its promotion's end", () => {
+    const offer = offerOf({
+      ...listing,
+      schedule: [
+        { from_period: 1, to_period: 1, gross: 100, promotion: 'ONE' },
+        { from_period: 2, to_period: null, gross: 32900, promotion: null },
+      ],
+      promotions: [{ code: 'ONE', title: 'First month 1 zł', ends_at: '2026-12-31T23:00:00Z' }],
+    });
+    const [first, rest] = offer.priceSpecification as unknown as Record<string, unknown>[];
+    expect(first).toMatchObject({ name: 'First month 1 zł', validThrough: '2026-12-31T23:00:00Z' });
+    expect(rest).not.toHaveProperty('validThrough');
+  });
+
   it('counts a run after the first in the billing unit of a multi-week period', () => {
     const offer = offerOf({
       ...listing,

@@ -23,7 +23,7 @@ export type Described = Pick<FacilityInfo, 'name'> &
 /** What an Offer is made from: any Summary or Detail; the schedule and promotions count when present. */
 export type Offered = Listed & {
   schedule?: readonly { from_period: number; to_period: number | null; gross: number; promotion: string | null }[];
-  promotions?: readonly { code: string; title: string }[];
+  promotions?: readonly { code: string; title: string; ends_at?: string | null }[];
 };
 
 /** The days, Monday first, from a zod-free file: listing.ts's DAYS would bring zod into any browser bundle of shared/. */
@@ -48,7 +48,8 @@ function periodsOf(period: string, times: number): string {
 /**
  * The price a new tenant pays per billing period, one UnitPriceSpecification per run of the schedule: a promoted run
  * says when billing at its price starts (billingStart, in periods' units) and for how long (billingDuration); the
- * regular run recurs each period (billingDuration = the period). Gross prices: VAT included.
+ * regular run recurs each period (billingDuration = the period), and a promotion that ends says until when it is
+ * offered (validThrough). Gross prices: VAT included.
  */
 function priceSpecificationsOf({ price, schedule, promotions }: Offered): UnitPriceSpecification[] {
   const unit = periodUnit(price.period);
@@ -62,8 +63,10 @@ function priceSpecificationsOf({ price, schedule, promotions }: Offered): UnitPr
       billingDuration:
         run.to_period === null ? price.period : periodsOf(price.period, run.to_period - run.from_period + 1),
     };
-    const title = run.promotion === null ? undefined : promotions?.find((p) => p.code === run.promotion)?.title;
-    if (title !== undefined) spec.name = title;
+    const promotion = run.promotion === null ? undefined : promotions?.find((p) => p.code === run.promotion);
+    if (promotion !== undefined) spec.name = promotion.title;
+    // A promoted price is offered until its promotion ends: a search engine's copy says so after the end.
+    if (promotion?.ends_at) spec.validThrough = promotion.ends_at;
     if (unit) {
       spec.referenceQuantity = { '@type': 'QuantitativeValue', value: unit.count, unitCode: unit.unitCode };
       if (run.from_period > 1) {
