@@ -152,14 +152,17 @@ function readmeCsp() {
 }
 const README_CSP = readmeCsp();
 
-/** The README's CSP page; `bundle`: the built module with its chunks, and every part on demand (header, JSON-LD). */
-const readmePage = (token, bundle) => `<!doctype html>
+/**
+ * The README's CSP page; `bundle`: the built module with its chunks, and every part on demand (header, JSON-LD);
+ * `ver`: the module named with a query string, as WordPress names scripts (`?ver=6.4.2`).
+ */
+const readmePage = (token, bundle, ver) => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
     <title>storage-listings under the README's CSP</title>
     <script src="/csp/listener.js"></script>
-    <script type="module" src="${bundle ? '/dist/widget/storage-listings.js' : '/widget/src/define.ts'}"></script>
+    <script type="module" src="${bundle ? '/dist/widget/storage-listings.js' : '/widget/src/define.ts'}${ver ? `?ver=${ver}` : ''}"></script>
   </head>
   <body>
     <storage-listings api-key="${API_KEY}" api-base="/api/${bundle ? 'terms' : 'basic'}/${token}" locale="en" structured-data${bundle ? ' show-facility' : ''}></storage-listings>
@@ -242,9 +245,12 @@ export function fakeApi() {
       return send(ctx, 200, cspPage(ctx.query.t), { 'Content-Type': 'text/html', 'Content-Security-Policy': CSP });
     }
     if (path === '/csp/readme.html' && /^[\w-]+$/.test(String(ctx.query.t))) {
-      return send(ctx, 200, readmePage(ctx.query.t, ctx.query.bundle === '1'), {
+      const ver = /^[\w.]+$/.test(String(ctx.query.ver)) ? ctx.query.ver : undefined;
+      // With `ver`, Trusted Types without 'allow-duplicates': a second copy of the module would throw creating Lit's policy.
+      const csp = ver ? README_CSP.replace(" 'allow-duplicates'", '') : README_CSP;
+      return send(ctx, 200, readmePage(ctx.query.t, ctx.query.bundle === '1', ver), {
         'Content-Type': 'text/html',
-        'Content-Security-Policy': README_CSP,
+        'Content-Security-Policy': csp,
       });
     }
     if (path === '/host/page.html' && /^[\w-]+$/.test(String(ctx.query.t))) {
