@@ -139,6 +139,11 @@ export class StorageListings extends LitElement {
    * (`partner-ref`, not `ref`: frameworks such as React reserve `ref`.)
    */
   @property({ attribute: 'partner-ref' }) partnerRef?: string;
+  /**
+   * The contract's name of `partner-ref`, which wins when both are set. An attribute only: React and Vue reserve `ref`
+   * (set `partner-ref` from them).
+   */
+  @property({ attribute: 'ref' }) private contractRef?: string;
   /** The operator's server (its PUBLIC_URL) whose `/go/` click URL a snapshot widget's rent links go through. */
   @property({ attribute: 'go-base' }) goBase?: string;
   /**
@@ -279,10 +284,10 @@ export class StorageListings extends LitElement {
     };
   }
 
-  /** Live: through the API's server with the key's ref; a snapshot: through `go-base` with `partner-ref`, when both are set. */
+  /** Live: through the API's server with the key's ref; a snapshot: through `go-base` with `partner-ref` (or `ref`). */
   private clickUrl(): View['go'] {
     const id = this.loader.facility?.id;
-    const [ref, base] = this.src ? [this.partnerRef, this.goBase] : [this.loader.ref, this.apiBase];
+    const [ref, base] = this.src ? [this.partnerRef || this.contractRef, this.goBase] : [this.loader.ref, this.apiBase];
     if (!ref || !base || !id) return undefined;
     const e = encodeURIComponent;
     return (code) => `${base.replace(/\/$/, '')}/go/${e(id)}/${e(code)}?ref=${e(ref)}`;
