@@ -3,7 +3,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Hours } from '../../shared/listing.ts';
 import type { View } from './cards.ts';
-import { hoursAt } from './hours.ts';
+import { hoursAt, nextHoursChange } from './hours.ts';
 import type { Facility } from './listing.ts';
 
 /** The facility on openstreetmap.org, marked and zoomed to its street. */
@@ -38,5 +38,16 @@ export function facilityHeader(facility: Facility | undefined, v: View, now: num
   } catch {
     // a field not shaped as the contract says (or a time zone this browser lacks): no header rather than no widget
     return nothing;
+  }
+}
+
+/** When the header's "open now" next changes (its hours open, close or a day ends); undefined: it never does. */
+export function headerChangesAt(facility: Facility | undefined, now: number): number | undefined {
+  const hours = [facility?.office_hours, facility?.access_hours].filter((h): h is Hours => !!h);
+  if (!facility?.timezone || !hours.length) return undefined;
+  try {
+    return nextHoursChange(hours, facility.timezone, now);
+  } catch {
+    return undefined; // hours not shaped as the contract says, or a time zone this browser lacks: no header either
   }
 }

@@ -322,7 +322,7 @@ export class StorageListings extends LitElement {
     const v = this.view();
     const ready = this.showFacility && this.loader.phase === 'ready';
     // the header's reserved box until its chunk has come
-    const header = ready ? (this.parts.facilityHeader()?.(this.loader.facility, v, Date.now()) ?? headerBox) : '';
+    const header = ready ? (this.parts.facilityHeader(this.loader.facility, v, Date.now()) ?? headerBox) : '';
     return html`<div class="sr-only" role="status">${this.announcement()}</div>
       ${header} ${this.content(v)} ${this.parts.renderDialog(v)}`;
   }
