@@ -1,6 +1,7 @@
 // The opt-in facility header (`show-facility`): the address with a plain link to OpenStreetMap (no map script or tile is
 // loaded), today's office and access hours with "open now" in the facility's time zone, and the amenities.
 import { html, nothing, type TemplateResult } from 'lit';
+import { hasFacilityHeader } from '../../shared/embed-reserve.ts';
 import type { Hours } from '../../shared/listing.ts';
 import type { View } from './cards.ts';
 import { hoursAt, nextHoursChange } from './hours.ts';
@@ -32,7 +33,7 @@ function header(f: Facility, v: View, now: number): TemplateResult {
 
 /** The header, or nothing for a facility the answer gives no address, hours or amenities of, or gives them malformed. */
 export function facilityHeader(facility: Facility | undefined, v: View, now: number): TemplateResult | typeof nothing {
-  if (!facility?.address && !facility?.geo && !facility?.timezone && !facility?.amenities?.length) return nothing;
+  if (!facility || !hasFacilityHeader(facility)) return nothing;
   try {
     return header(facility, v, now);
   } catch {

@@ -219,7 +219,7 @@ export class StorageListings extends LitElement {
   protected override updated(changed: PropertyValues): void {
     restoreFocus(this.renderRoot, this.focusBefore);
     if (this.loader.phase === 'loading') this.reserved = this.offsetHeight;
-    else if (this.reserved) keepHeight(this.renderRoot, this.reserved);
+    else if (this.reserved) keepHeight(this, this.renderRoot, this.reserved);
     if (!changed.has('listings') && !changed.has('structuredData')) return;
     this.parts.writeStructuredData();
   }

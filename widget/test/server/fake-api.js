@@ -103,7 +103,7 @@ async function api(ctx, scenario, token, id) {
   } else {
     if (ctx.query.available === 'true') listings = listings.filter((l) => l.free_units > 0);
     if (isSortKey(ctx.query.sort)) listings = sortListings(listings, ctx.query.sort);
-    body = JSON.stringify(listResponseOf(listings, scenario === 'terms' ? TERMS_FACILITY : undefined));
+    body = JSON.stringify(listResponseOf(listings, scenario.startsWith('terms') ? TERMS_FACILITY : undefined));
   }
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
   if (ctx.get('If-None-Match') === etag) return send(ctx, (entry.status = 304), undefined, { ...common, ETag: etag });
