@@ -126,6 +126,11 @@ export interface SnippetSource {
   keyText?: string;
   /** The facility's current number of cards (listings, or those with free units for available-only): room reserved. */
   cards?: number;
+  /**
+   * False when the facility has nothing the show-facility header shows: the snippet then leaves show-facility out, and
+   * the room for the header with it (an empty header reserved would collapse when the data comes).
+   */
+  facilityHeader?: boolean;
 }
 
 /**
@@ -156,7 +161,8 @@ export function sourceAttributes(o: EmbedOptions, s: SnippetSource): [string, st
 }
 
 /** The tags partners paste: the script, a style rule when themed, and the element with its attributes. */
-export function embedSnippet(o: EmbedOptions, s: SnippetSource): string {
+export function embedSnippet(chosen: EmbedOptions, s: SnippetSource): string {
+  const o = s.facilityHeader === false ? { ...chosen, show_facility: false } : chosen;
   const cards: [string, string][] = s.cards === undefined ? [] : [['cards', String(Math.max(s.cards, 1))]];
   const attrs = [...sourceAttributes(o, s), ...cards, ...optionAttributes(o)]
     .map(([name, value]) => (value === '' ? name : `${name}="${attr(value)}"`))

@@ -14,6 +14,11 @@ export const MAX_COLUMNS = 8;
 /** Cards reserved for at most: a longer list is reserved for this many, and grows when it arrives. */
 export const MAX_RESERVED_CARDS = 60;
 
+/** Whether a facility has what the show-facility header shows (its address, map position, hours or amenities). */
+export function hasFacilityHeader(f: { address?: unknown; geo?: unknown; timezone?: unknown; amenities?: unknown }) {
+  return !!(f.address || f.geo || f.timezone || (Array.isArray(f.amenities) && f.amenities.length));
+}
+
 /** The facility's listings now, all and those with free units: the snippet reserves room for those it will show. */
 export interface CardCounts {
   all: number;

@@ -1,4 +1,4 @@
-// The widget's on-demand chunks are served beside its module, by the API server (/widget/chunks/) and by the panel for
+// The widget's chunks (its core and those loaded on demand) are served beside its module, by the API server (/widget/chunks/) and by the panel for
 // its Embed preview (/assets/chunks/): JavaScript, for any origin, and kept a year since their names hold their hash.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -11,8 +11,8 @@ const CHUNKS = chunksIn(fileURLToPath(new URL('../dist/widget/', import.meta.url
 const demo = useDemoHandler();
 
 describe('the widget chunks', () => {
-  it('are built: the details dialog, the facility header and the JSON-LD', () => {
-    expect(CHUNKS).toHaveLength(3);
+  it('are built: the core the module imports, the details dialog, the facility header and the JSON-LD', () => {
+    expect(CHUNKS).toHaveLength(4);
   });
 
   it('come from the API server as JavaScript for any origin, kept a year; the module itself is revalidated', async () => {

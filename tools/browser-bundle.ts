@@ -27,9 +27,35 @@ export interface BrowserBundle {
   fileName: string;
   /** Runs after the build with the bundle's bytes and gzip size; prints them unless it returns a line of its own. */
   built?: (bytes: Buffer, gzipped: number) => string | void;
+  /**
+   * The name of a chunk (`chunks/NAME-HASH.js`) that holds everything the entry imports statically, so the entry is a
+   * small module and its chunks import that chunk, never the entry: a page may load the entry with a query string
+   * (`?ver=6.4.2`) that a chunk cannot know, and an import of the entry without it would run a second copy.
+   */
+  core?: string;
 }
 
-export function browserBundle({ root, entry, outDir, fileName, built }: BrowserBundle): UserConfig {
+/** Puts every module the entry reaches by static imports (the entry itself aside) into one chunk named `name`. */
+function coreGroup(name: string, entry: string) {
+  let core: Set<string> | undefined;
+  return {
+    debugName: name,
+    name(id: string, ctx: { getModuleInfo(id: string): { importedIds: string[] } | null }) {
+      if (!core) {
+        core = new Set();
+        const queue = [...(ctx.getModuleInfo(entry)?.importedIds ?? [])];
+        for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
+          if (core.has(next)) continue;
+          core.add(next);
+          queue.push(...(ctx.getModuleInfo(next)?.importedIds ?? []));
+        }
+      }
+      return core.has(id) ? name : null;
+    },
+  };
+}
+
+export function browserBundle({ root, entry, outDir, fileName, built, core }: BrowserBundle): UserConfig {
   const out = fileURLToPath(new URL(outDir, root));
   const report: Plugin = {
     name: 'storage-listings:gzip-size',
@@ -40,7 +66,13 @@ export function browserBundle({ root, entry, outDir, fileName, built }: BrowserB
       const kb = (n: number) => `${(n / 1024).toFixed(2)} KB`;
       const line = built?.(bytes, gzipped) ?? '';
       const dir = outDir.replace(/^\.\.\//, '');
-      process.stdout.write(`${dir}/${fileName}: ${kb(bytes.length)}, gzip ${kb(gzipped)} (${gzipped} bytes)${line}\n`);
+      const coreChunk = core && chunksIn(out).find((chunk) => chunk.startsWith(`${CHUNKS}/${core}-`));
+      // what a page loads before anything shows: the entry and its core chunk
+      const first = coreChunk ? gzipped + gzipSync(readFileSync(`${out}/${coreChunk}`)).length : gzipped;
+      const withCore = coreChunk ? `, with ${coreChunk} gzip ${kb(first)} (${first} bytes)` : '';
+      process.stdout.write(
+        `${dir}/${fileName}: ${kb(bytes.length)}, gzip ${kb(gzipped)} (${gzipped} bytes)${withCore}${line}\n`,
+      );
       for (const chunk of chunksIn(out)) {
         const size = gzipSync(readFileSync(`${out}/${chunk}`)).length;
         process.stdout.write(`${dir}/${chunk}: gzip ${kb(size)} (${size} bytes)\n`);
@@ -64,7 +96,12 @@ export function browserBundle({ root, entry, outDir, fileName, built }: BrowserB
       // The entry may export what its chunks share with it, so that nothing it needs itself moves into a chunk.
       rolldownOptions: {
         preserveEntrySignatures: 'allow-extension',
-        output: { minify: true, comments: false, chunkFileNames: `${CHUNKS}/[name]-[hash].js` },
+        output: {
+          minify: true,
+          comments: false,
+          chunkFileNames: `${CHUNKS}/[name]-[hash].js`,
+          ...(core ? { codeSplitting: { groups: [coreGroup(core, fileURLToPath(new URL(entry, root)))] } } : {}),
+        },
       },
     },
   };

@@ -29,6 +29,8 @@ export class PanelEmbed extends LitElement {
   /** The facility's listings now, all and with free units: the snippet reserves room for as many cards. */
   @property({ type: Number }) cards = 0;
   @property({ type: Number, attribute: 'cards-available' }) cardsAvailable = 0;
+  /** The facility has nothing the show-facility header shows: the snippet leaves show-facility out. */
+  @property({ type: Boolean, attribute: 'no-facility-header' }) noFacilityHeader = false;
 
   constructor() {
     super();
@@ -91,7 +93,14 @@ export class PanelEmbed extends LitElement {
     if (snippet) {
       const chosen = { ...options, source: keyText ? options.source : 'snapshot' };
       const cards = snippetCards(options.available_only, { all: this.cards, available: this.cardsAvailable });
-      snippet.value = embedSnippet(chosen, { publicUrl: this.publicUrl, facilityId: this.facility, keyText, cards });
+      const facilityHeader = !this.noFacilityHeader;
+      snippet.value = embedSnippet(chosen, {
+        publicUrl: this.publicUrl,
+        facilityId: this.facility,
+        keyText,
+        cards,
+        facilityHeader,
+      });
     }
     history.replaceState(history.state, '', `${location.pathname}?${query.toString()}`);
   }

@@ -1,6 +1,7 @@
 // The Embed tab and its preview's data: the facility's list and Details exactly as the API's bodies, read through the
 // operator's session, so the widget previews real data with no partner's key in the page.
 import { readEmbedOptions } from '../../shared/embed-options.ts';
+import { hasFacilityHeader } from '../../shared/embed-reserve.ts';
 import { isSortKey, sortListings } from '../../shared/sort.ts';
 import { detailOf, listResponseOf } from '../domain/views.ts';
 import type { PanelContext } from './context.ts';
@@ -40,9 +41,11 @@ async function embedPage(c: PanelContext, req: PanelRequest, { id }: Params): Pr
   if (options.source !== '' && options.source !== 'snapshot' && !keys.some((k) => k.id === options.source))
     problems.push('source: a key of this facility or "snapshot"');
   const data = await c.store.facilityData(id!);
-  const listed = data ? listResponseOf(data, c.publicUrl, Date.now()).listings : [];
+  const list = data ? listResponseOf(data, c.publicUrl, Date.now()) : undefined;
+  const listed = list?.listings ?? [];
   const body = embedBody(c.tx, {
     cards: { all: listed.length, available: listed.filter((l) => l.free_units > 0).length },
+    facilityHeader: list ? hasFacilityHeader(list.facility) : false,
     facilityId: id!,
     publicUrl: c.publicUrl,
     keyPrefix: c.keyPrefix,

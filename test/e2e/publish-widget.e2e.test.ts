@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chunksIn } from '../../tools/browser-bundle.ts';
 import { launchChromium, launchWebKit, type WebKit } from '../../tools/launch.ts';
 import { parseImport } from '../../server/domain/import.ts';
 import { openDb } from '../../server/store/db.ts';
@@ -105,9 +106,13 @@ beforeAll(async () => {
   db.close();
   dbFile = file;
   ({ keyFile } = await snapshotKeyFile(join(dir, 'secrets')));
-  const bundle = readFileSync(join(REPO, 'dist', 'widget', 'storage-listings.js'));
+  const widget = join(REPO, 'dist', 'widget');
+  const scripts = new Map(
+    ['storage-listings.js', ...chunksIn(widget)].map((f) => [`/${f}`, readFileSync(join(widget, f))]),
+  );
   page = createServer((req, res) => {
-    if (req.url === '/storage-listings.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
+    const script = scripts.get(req.url ?? '');
+    if (script) res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
     else res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
   });
   await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));

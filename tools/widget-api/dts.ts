@@ -16,6 +16,9 @@ function classComment(element: Element): string {
   return comment(`${element.description}\n\n@summary ${element.summary}\n\n${tags.join('\n')}`, '');
 }
 
+/** Attributes left out of the types: React and Vue give `ref` a meaning of their own, which an element's type must keep. */
+const FRAMEWORK_RESERVED = ['ref'];
+
 function fieldComment(doc: { description?: string; default?: string }, indent: string): string {
   return comment([doc.description ?? '', ...(doc.default ? [`@default ${doc.default}`] : [])].join('\n'), indent);
 }
@@ -48,7 +51,10 @@ ${events.map(([name, type]) => `  '${name}': ${type};`).join('\n')}
 
 /** The element's HTML attributes (kebab-case, as written in markup). */
 export interface ${CLASS}Attributes {
-${element.attributes.map((a) => `${fieldComment(a, '  ')}\n  '${a.name}'?: ${a.type!.text};`).join('\n')}
+${element.attributes
+  .filter((a) => !FRAMEWORK_RESERVED.includes(a.name))
+  .map((a) => `${fieldComment(a, '  ')}\n  '${a.name}'?: ${a.type!.text};`)
+  .join('\n')}
 }
 
 /** Event handler props React 19 binds on a custom element: \`on\` + the event's name. */

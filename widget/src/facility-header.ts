@@ -1,9 +1,10 @@
 // The opt-in facility header (`show-facility`): the address with a plain link to OpenStreetMap (no map script or tile is
 // loaded), today's office and access hours with "open now" in the facility's time zone, and the amenities.
 import { html, nothing, type TemplateResult } from 'lit';
+import { hasFacilityHeader } from '../../shared/embed-reserve.ts';
 import type { Hours } from '../../shared/listing.ts';
 import type { View } from './cards.ts';
-import { hoursAt } from './hours.ts';
+import { hoursAt, nextHoursChange } from './hours.ts';
 import type { Facility } from './listing.ts';
 
 /** The facility on openstreetmap.org, marked and zoomed to its street. */
@@ -32,11 +33,22 @@ function header(f: Facility, v: View, now: number): TemplateResult {
 
 /** The header, or nothing for a facility the answer gives no address, hours or amenities of, or gives them malformed. */
 export function facilityHeader(facility: Facility | undefined, v: View, now: number): TemplateResult | typeof nothing {
-  if (!facility?.address && !facility?.geo && !facility?.timezone && !facility?.amenities?.length) return nothing;
+  if (!facility || !hasFacilityHeader(facility)) return nothing;
   try {
     return header(facility, v, now);
   } catch {
     // a field not shaped as the contract says (or a time zone this browser lacks): no header rather than no widget
     return nothing;
+  }
+}
+
+/** When the header's "open now" next changes (its hours open, close or a day ends); undefined: it never does. */
+export function headerChangesAt(facility: Facility | undefined, now: number): number | undefined {
+  const hours = [facility?.office_hours, facility?.access_hours].filter((h): h is Hours => !!h);
+  if (!facility?.timezone || !hours.length) return undefined;
+  try {
+    return nextHoursChange(hours, facility.timezone, now);
+  } catch {
+    return undefined; // hours not shaped as the contract says, or a time zone this browser lacks: no header either
   }
 }

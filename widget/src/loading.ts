@@ -21,8 +21,11 @@ export function loadingView(count: number, showNet: boolean, showFacility: boole
     <ul class="grid" aria-hidden="true">${skeletons}</ul>`;
 }
 
-/** An error or empty box keeps the height the loading state had (set through the CSSOM, which a strict CSP allows). */
-export function keepHeight(root: ParentNode, height: number): void {
+/**
+ * An error or empty box keeps the element at the height the loading state had, beside what else it shows (the facility
+ * header): set through the CSSOM, which a strict CSP allows.
+ */
+export function keepHeight(host: HTMLElement, root: ParentNode, height: number): void {
   const box = root.querySelector<HTMLElement>('[part~="error"], [part~="empty"], [part~="withdrawn"]');
-  if (box) box.style.minHeight = `${height}px`;
+  if (box) box.style.minHeight = `${Math.max(height - (host.offsetHeight - box.offsetHeight), 0)}px`;
 }

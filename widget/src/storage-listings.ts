@@ -139,6 +139,11 @@ export class StorageListings extends LitElement {
    * (`partner-ref`, not `ref`: frameworks such as React reserve `ref`.)
    */
   @property({ attribute: 'partner-ref' }) partnerRef?: string;
+  /**
+   * The contract's name of `partner-ref`, which wins when both are set. An attribute only: React and Vue reserve `ref`
+   * (set `partner-ref` from them).
+   */
+  @property({ attribute: 'ref' }) private contractRef?: string;
   /** The operator's server (its PUBLIC_URL) whose `/go/` click URL a snapshot widget's rent links go through. */
   @property({ attribute: 'go-base' }) goBase?: string;
   /**
@@ -214,7 +219,7 @@ export class StorageListings extends LitElement {
   protected override updated(changed: PropertyValues): void {
     restoreFocus(this.renderRoot, this.focusBefore);
     if (this.loader.phase === 'loading') this.reserved = this.offsetHeight;
-    else if (this.reserved) keepHeight(this.renderRoot, this.reserved);
+    else if (this.reserved) keepHeight(this, this.renderRoot, this.reserved);
     if (!changed.has('listings') && !changed.has('structuredData')) return;
     this.parts.writeStructuredData();
   }
@@ -279,10 +284,10 @@ export class StorageListings extends LitElement {
     };
   }
 
-  /** Live: through the API's server with the key's ref; a snapshot: through `go-base` with `partner-ref`, when both are set. */
+  /** Live: through the API's server with the key's ref; a snapshot: through `go-base` with `partner-ref` (or `ref`). */
   private clickUrl(): View['go'] {
     const id = this.loader.facility?.id;
-    const [ref, base] = this.src ? [this.partnerRef, this.goBase] : [this.loader.ref, this.apiBase];
+    const [ref, base] = this.src ? [this.partnerRef || this.contractRef, this.goBase] : [this.loader.ref, this.apiBase];
     if (!ref || !base || !id) return undefined;
     const e = encodeURIComponent;
     return (code) => `${base.replace(/\/$/, '')}/go/${e(id)}/${e(code)}?ref=${e(ref)}`;
@@ -317,7 +322,7 @@ export class StorageListings extends LitElement {
     const v = this.view();
     const ready = this.showFacility && this.loader.phase === 'ready';
     // the header's reserved box until its chunk has come
-    const header = ready ? (this.parts.facilityHeader()?.(this.loader.facility, v, Date.now()) ?? headerBox) : '';
+    const header = ready ? (this.parts.facilityHeader(this.loader.facility, v, Date.now()) ?? headerBox) : '';
     return html`<div class="sr-only" role="status">${this.announcement()}</div>
       ${header} ${this.content(v)} ${this.parts.renderDialog(v)}`;
   }

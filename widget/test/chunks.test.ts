@@ -1,7 +1,7 @@
 // What a visitor may never open comes as chunks of the built module (npm run build), from its own origin and under the
 // CSP the README recommends, in every engine.
 import { equal, ok } from './assert.ts';
-import { describe, framedWidgets, it, openPage, root, token, waitFor } from './helpers.ts';
+import { describe, framedWidgets, it, openPage, record, root, token, waitFor } from './helpers.ts';
 
 const CHUNKS = ['details-dialog', 'facility-header', 'structured-data'];
 
@@ -25,6 +25,26 @@ describe('chunks on demand', () => {
       ok(chunk(name), `${name} came as a chunk`);
       equal(chunk(name)!.origin, w.location.origin, `${name} from the module's origin`);
     }
+    equal(JSON.stringify(w.__violations), '[]', 'no CSP violations');
+    equal(JSON.stringify(w.__errors), '[]', 'no errors');
+  });
+
+  it('runs one copy of the module named with a query string (?ver=6.4.2): its chunks import the core, not the entry', async () => {
+    const frame = openPage(`/csp/readme.html?t=${token()}&bundle=1&ver=6.4.2`);
+    const [widget] = await framedWidgets(frame, 1);
+    const errors = record(widget!, 'storage-listings-error');
+    const shadow = root(widget!);
+    const w = frame.contentWindow!;
+    await waitFor(() => shadow.querySelector('[part~="facility"]'), 'the facility header');
+    shadow.querySelector<HTMLElement>('[data-listing-id] [data-action="details"]')!.click();
+    await waitFor(() => shadow.querySelector('dialog[open]'), 'the details dialog');
+
+    const entries = w.performance
+      .getEntriesByType('resource')
+      .map((e) => new URL(e.name))
+      .filter((url) => url.pathname === '/dist/widget/storage-listings.js');
+    equal(entries.map((url) => url.search).join(' '), '?ver=6.4.2', 'the module is fetched once, as the page names it');
+    equal(JSON.stringify(errors.map((e) => e.detail)), '[]', 'no error event');
     equal(JSON.stringify(w.__violations), '[]', 'no CSP violations');
     equal(JSON.stringify(w.__errors), '[]', 'no errors');
   });

@@ -68,6 +68,30 @@ describe('the facility header (show-facility)', () => {
     equal(hours((await header()).header)[0], 'Office: Closed now');
   });
 
+  it('turns "open now" to "closed now" when the office closes, with no new data, and stops once removed', async () => {
+    // Monday 30 November 2026, 16:59:58 UTC: two seconds before the office in Wrocław closes at 18:00.
+    const closing = Date.parse('2026-11-30T17:00:00Z');
+    setClock(closing - 2000);
+    const { el, header: box } = await header();
+    equal(hours(box)[0], 'Office: Open now 09:00–18:00');
+    await waitFor(
+      () => hours(part(root(el), 'facility')!)[0] === 'Office: Closed now 09:00–18:00',
+      'the office to close on screen',
+      4000,
+    );
+    // Removed two seconds before it opens again (Tuesday 09:00): nothing re-renders it meanwhile.
+    const opening = Date.parse('2026-12-01T08:00:00Z');
+    setClock(opening - 2000);
+    const other = await header();
+    equal(hours(other.header)[0], 'Office: Closed now 09:00–18:00');
+    const renders = { count: 0 };
+    const update = other.el.requestUpdate.bind(other.el);
+    other.el.requestUpdate = (...args: Parameters<typeof update>) => (renders.count++, update(...args));
+    other.el.remove();
+    await waitFor(() => Date.now() > opening + 500, 'the opening to pass', 4000);
+    equal(renders.count, 0, 'no render after the element left the page');
+  });
+
   it('lists the amenities, and speaks Polish and German', async () => {
     const en = (await header()).header;
     deepEqual(

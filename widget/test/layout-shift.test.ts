@@ -4,12 +4,17 @@ import { ok } from './assert.ts';
 import { cards, describe, it, openPage, root, token, waitFor } from './helpers.ts';
 
 const WIDTHS = [360, 768, 1280];
-/** The panel's snippet (live or snapshot, with and without show-facility), and the README's bare two tags. */
+/**
+ * The panel's snippet (live or snapshot, with and without show-facility; live for a facility with nothing for the header,
+ * and with available-only when every unit is taken), and the README's bare two tags.
+ */
 const GOALS: Record<string, number> = {
   live: 0.01,
   'live-facility': 0.01,
   snap: 0.01,
   'snap-facility': 0.01,
+  'live-facility-none': 0.01,
+  'live-facility-empty': 0.01,
   bare: 0.1,
 };
 
@@ -61,11 +66,13 @@ async function measure(variant: string, width: number) {
   // after a rendering update when the data has not come yet (a slow engine may have had it by then)
   if (skeleton.isConnected) [loading, whileLoading] = [widget()!.getBoundingClientRect().height, below()];
   const since = frame.contentWindow!.performance.now();
+  const shown = (found: HTMLElement) => cards(found).length > 0 || found.shadowRoot?.querySelector('[part~="empty"]');
   const el = await waitFor(() => {
     const found = widget();
-    return found && cards(found).length > 0 && found;
+    return found && shown(found) && found;
   }, `the ${variant} widget's cards`);
-  if (variant.endsWith('facility')) await waitFor(() => root(el).querySelector('[part~="facility"]'), 'the header');
+  if (variant.endsWith('facility') || variant.endsWith('-empty'))
+    await waitFor(() => root(el).querySelector('[part~="facility"]'), 'the header');
   await nextFrames(frame.contentWindow!);
   const loaded = el.getBoundingClientRect().height;
   const supported = PerformanceObserver.supportedEntryTypes.includes('layout-shift');

@@ -1,5 +1,5 @@
 // Rent links credit the partner: through the operator's click URL with the key's ref (live, from X-Partner-Ref) or the
-// `partner-ref` and `go-base` attributes (a snapshot), as real links with rel="sponsored" added to the partner's rel.
+// `partner-ref` (or the contract's `ref`) and `go-base` attributes (a snapshot), as real links with rel="sponsored" added to the partner's rel.
 import { equal, ok } from './assert.ts';
 import { FACILITY, PARTNER_REF } from './server/fixtures.js';
 import { describe, it, liveAttributes, mount, part, server, token, waitForCards } from './helpers.ts';
@@ -52,5 +52,23 @@ describe('partner links', () => {
     }
     const plain = mount({ src: `/snap/@${token()}/valid/listings.json`, locale: 'en', 'partner-ref': 'guide-krk' });
     for (const link of rentLinks(await waitForCards(plain, 3))) ok(!link.href.includes('/go/'), link.href);
+  });
+
+  it("snapshot: takes the contract's ref attribute too; partner-ref wins when both are set", async () => {
+    const snapshot = { locale: 'en', 'go-base': 'https://operator.example' };
+    const refOf = async (el: HTMLElement) => {
+      const [link] = rentLinks(await waitForCards(el, 3));
+      return link ? new URL(link.href).searchParams.get('ref') : undefined;
+    };
+    const byRef = mount({ ...snapshot, src: `/snap/@${token()}/valid/listings.json`, ref: 'guide-krk' });
+    equal(await refOf(byRef), 'guide-krk');
+    const both = { ...snapshot, src: `/snap/@${token()}/valid/listings.json`, ref: 'guide-krk', 'partner-ref': 'odra' };
+    equal(await refOf(mount(both)), 'odra');
+    // a ref set later re-renders the links
+    const later = mount({ ...snapshot, src: `/snap/@${token()}/valid/listings.json` });
+    equal(await refOf(later), null);
+    later.setAttribute('ref', 'late-ref');
+    await later.updateComplete;
+    equal(await refOf(later), 'late-ref');
   });
 });

@@ -54,6 +54,17 @@ describe('safety', () => {
     equal(customElements.get('storage-listings'), first, 'the first definition stays');
   });
 
+  it("loads twice under the docs' CSP (two snippets, two versions, each with its Lit) with no error in the page", async () => {
+    const frame = openPage(`/csp/readme.html?t=${token()}&bundle=1&twice=1`);
+    const [widget] = await framedWidgets(frame, 1);
+    const w = frame.contentWindow!;
+    const second = await waitFor(() => (w as { __secondCopy?: string }).__secondCopy, 'the second copy');
+    equal(second, 'ran', 'the second copy ran');
+    await waitFor(() => root(widget!).querySelector('[part~="facility"]'), 'the facility header');
+    equal(JSON.stringify(w.__errors), '[]', 'no error (a second "lit-html" policy is allowed)');
+    equal(JSON.stringify(w.__violations), '[]', 'no CSP violations');
+  });
+
   it('works under a strict CSP (script-src self, Trusted Types) with no violation', async () => {
     const frame = openPage(`/csp/page.html?t=${token()}`);
     const widgets = await framedWidgets(frame, 2);

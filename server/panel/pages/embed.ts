@@ -27,6 +27,8 @@ export interface EmbedPage {
   problems: readonly string[];
   /** The facility's listings now: the snippet reserves room for as many cards. */
   cards: CardCounts;
+  /** Whether the facility has anything the show-facility header shows (else the snippet leaves show-facility out). */
+  facilityHeader: boolean;
 }
 
 /** How the snippet names a key the panel no longer has: its prefix and last characters, for the partner to replace. */
@@ -44,6 +46,7 @@ export function snippetSource(p: EmbedPage): SnippetSource {
     facilityId: p.facilityId,
     keyText: key ? keyTextOf(p.keyPrefix, key) : undefined,
     cards: snippetCards(p.options.available_only, p.cards),
+    facilityHeader: p.facilityHeader,
   };
 }
 
@@ -120,7 +123,7 @@ export function embedBody(tx: Texts, p: EmbedPage): Html {
   const snippet = embedSnippet(options, snippetSource({ ...p, options }));
   return html`<p>${t.embedIntro}</p>
 ${p.problems.length ? errorList(t.embedProblems, p.problems) : ''}
-<panel-embed facility="${p.facilityId}" public-url="${p.publicUrl}" cards="${String(p.cards.all)}" cards-available="${String(p.cards.available)}">
+<panel-embed facility="${p.facilityId}" public-url="${p.publicUrl}" cards="${String(p.cards.all)}" cards-available="${String(p.cards.available)}"${p.facilityHeader ? '' : html` no-facility-header`}>
 <div class="embed">
 <form method="get" class="stack embed-form" aria-label="${t.embedForm}">
 ${sourceFields(tx, p, snapshot)}

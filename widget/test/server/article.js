@@ -30,16 +30,20 @@ const TEXT = PARAGRAPH.repeat(6);
 /**
  * The article, `w` naming the tags: `bare`, the README's two (its element as written there), for six listings
  * (three skeletons: the element cannot know how many before its data); `live` and `snap`, the panel's snippet, `-facility`
- * adding show-facility. The module comes late, and a `late` token delays the data.
+ * adding show-facility; `live-facility-none` for a facility with nothing for the header, `live-facility-empty` with
+ * available-only and every unit taken. The module comes late, and a `late` token delays the data.
  */
 export const articlePage = (token, w) => {
   // A URL of the page's own: a module another frame fetched would come from the browser's memory, before the paint.
   const module = `/slow-module/storage-listings.js?t=${token}`;
-  const facility = w.endsWith('-facility');
+  const facility = w.includes('-facility');
+  const [none, empty] = [w.endsWith('-none'), w.endsWith('-empty')];
   const snap = `/snap/@${token}/${facility ? 'promotions' : 'valid'}`;
-  const api = `/api/${facility ? 'terms' : 'basic'}/${token}`;
-  const options = { ...DEFAULT_EMBED, source: w.startsWith('snap') ? 'snapshot' : 'key', show_facility: facility };
-  const snippet = embedSnippet(options, { publicUrl: api, facilityId: 'wro-1', keyText: API_KEY, cards: 3 })
+  const api = `/api/${empty ? 'terms-empty' : facility && !none ? 'terms' : 'basic'}/${token}`;
+  const source = w.startsWith('snap') ? 'snapshot' : 'key';
+  const options = { ...DEFAULT_EMBED, source, show_facility: facility, available_only: empty };
+  const from = { publicUrl: api, facilityId: 'wro-1', keyText: API_KEY, cards: empty ? 0 : 3, facilityHeader: !none };
+  const snippet = embedSnippet(options, from)
     .replace(/<script [^>]*><\/script>/, `<script type="module" src="${module}"></script>`)
     .replace(
       /src="https:\/\/cdn.example\/wro-1\/listings.json" keys-url="[^"]*"/,

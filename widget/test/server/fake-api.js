@@ -103,7 +103,7 @@ async function api(ctx, scenario, token, id) {
   } else {
     if (ctx.query.available === 'true') listings = listings.filter((l) => l.free_units > 0);
     if (isSortKey(ctx.query.sort)) listings = sortListings(listings, ctx.query.sort);
-    body = JSON.stringify(listResponseOf(listings, scenario === 'terms' ? TERMS_FACILITY : undefined));
+    body = JSON.stringify(listResponseOf(listings, scenario.startsWith('terms') ? TERMS_FACILITY : undefined));
   }
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
   if (ctx.get('If-None-Match') === etag) return send(ctx, (entry.status = 304), undefined, { ...common, ETag: etag });
@@ -152,14 +152,20 @@ function readmeCsp() {
 }
 const README_CSP = readmeCsp();
 
-/** The README's CSP page; `bundle`: the built module with its chunks, and every part on demand (header, JSON-LD). */
-const readmePage = (token, bundle) => `<!doctype html>
+/**
+ * The README's CSP page; `bundle`: the built module with its chunks, and every part on demand (header, JSON-LD);
+ * `ver`: the module named with a query string, as WordPress names scripts (`?ver=6.4.2`); `twice`: another copy of
+ * the widget after it (the sources, with a Lit of their own), as two snippets of two versions bring.
+ */
+const readmePage = (token, bundle, ver, twice) => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
     <title>storage-listings under the README's CSP</title>
     <script src="/csp/listener.js"></script>
-    <script type="module" src="${bundle ? '/dist/widget/storage-listings.js' : '/widget/src/define.ts'}"></script>
+    <script type="module" src="${bundle ? '/dist/widget/storage-listings.js' : '/widget/src/define.ts'}${ver ? `?ver=${ver}` : ''}"></script>${
+      twice ? '\n    <script type="module" src="/csp/second-copy.js"></script>' : ''
+    }
   </head>
   <body>
     <storage-listings api-key="${API_KEY}" api-base="/api/${bundle ? 'terms' : 'basic'}/${token}" locale="en" structured-data${bundle ? ' show-facility' : ''}></storage-listings>
@@ -186,6 +192,12 @@ window.__errors = [];
 document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
 window.addEventListener('error', (e) => window.__errors.push(String(e.message)));
 window.addEventListener('unhandledrejection', (e) => window.__errors.push(String(e.reason)));`;
+
+// Another copy of the widget (the sources, with a Lit of their own): window.__secondCopy says whether it ran.
+const secondCopy = `import('/widget/src/define.ts').then(
+  () => (window.__secondCopy = 'ran'),
+  (e) => (window.__secondCopy = String(e)),
+);`;
 
 /** Koa middleware for @web/test-runner's `middleware` option. */
 export function fakeApi() {
@@ -242,9 +254,12 @@ export function fakeApi() {
       return send(ctx, 200, cspPage(ctx.query.t), { 'Content-Type': 'text/html', 'Content-Security-Policy': CSP });
     }
     if (path === '/csp/readme.html' && /^[\w-]+$/.test(String(ctx.query.t))) {
-      return send(ctx, 200, readmePage(ctx.query.t, ctx.query.bundle === '1'), {
+      const ver = /^[\w.]+$/.test(String(ctx.query.ver)) ? ctx.query.ver : undefined;
+      // With `ver`, Trusted Types without 'allow-duplicates': a second copy of the module would throw creating Lit's policy.
+      const csp = ver ? README_CSP.replace(" 'allow-duplicates'", '') : README_CSP;
+      return send(ctx, 200, readmePage(ctx.query.t, ctx.query.bundle === '1', ver, ctx.query.twice === '1'), {
         'Content-Type': 'text/html',
-        'Content-Security-Policy': README_CSP,
+        'Content-Security-Policy': csp,
       });
     }
     if (path === '/host/page.html' && /^[\w-]+$/.test(String(ctx.query.t))) {
@@ -258,6 +273,7 @@ export function fakeApi() {
       if (file) return send(ctx, 200, file, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-store' });
     }
     if (path === '/csp/listener.js') return send(ctx, 200, cspListener, { 'Content-Type': 'text/javascript' });
+    if (path === '/csp/second-copy.js') return send(ctx, 200, secondCopy, { 'Content-Type': 'text/javascript' });
     return next();
   };
 }
