@@ -17,7 +17,16 @@ describe('format', () => {
       formatMoney(1200, 'JPY', 'en'),
       new Intl.NumberFormat('en', { style: 'currency', currency: 'JPY' }).format(1200),
     );
-    equal(formatMoney(500, 'nope', 'en'), '5 nope', 'an invalid currency code never throws');
+    equal(formatMoney(500, 'nope', 'en'), '5.00 nope', 'an invalid currency code never throws');
+    // ISO 4217 minor units, even where the locale writes the currency without decimals: never rounded
+    equal(
+      formatMoney(1500050, 'HUF', 'en'),
+      new Intl.NumberFormat('en', { style: 'currency', currency: 'HUF', minimumFractionDigits: 2 }).format(15000.5),
+    );
+    equal(
+      formatMoney(1500000, 'HUF', 'en'),
+      new Intl.NumberFormat('en', { style: 'currency', currency: 'HUF' }).format(15000),
+    );
   });
 
   it('writes ISO 8601 durations in words per locale', () => {
