@@ -28,7 +28,9 @@ export function clickUrl(publicUrl: string, facilityId: string, code: string, re
 }
 
 /** A client that says it is a robot (crawlers, link previews, monitors): followed, never counted. */
-const BOT = /bot|crawl|spider|slurp|preview|fetch|monitor|scan|curl|wget|python|java\/|go-http|headless|lighthouse/i;
+// `bot` not after `cu`: Cubot is a maker of phones, whose User-Agents name their model (`CUBOT P50`).
+const BOT =
+  /(?<!cu)bot|crawl|spider|slurp|preview|fetch|monitor|scan|curl|wget|python|java\/|go-http|headless|lighthouse/i;
 
 export const declaresBot = (userAgent: string | undefined): boolean =>
   userAgent === undefined || userAgent === '' || BOT.test(userAgent);
