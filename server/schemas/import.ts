@@ -1,11 +1,12 @@
 // The operator's import file: validated completely here before the store is touched.
 import { z } from 'zod';
-import { IsoDuration } from '../../shared/listing.ts';
 import { multiLine, singleLine } from './text.ts';
 import { httpUrl, urlTemplate } from './urls.ts';
 import { checkFacilityInfo, facilityInfoFields } from './facility-info.ts';
+import { checkFacilityListings } from './facility-listings.ts';
 import { checkListingInfo, listingInfoFields } from './listing-info.ts';
 import { phone } from './places.ts';
+import { billingPeriod, duration } from './periods.ts';
 import { evenWithOtherProblems } from './vocabulary.ts';
 
 const currencies = new Set(Intl.supportedValuesOf('currency'));
@@ -28,8 +29,6 @@ const fieldOf = (item: unknown, key: string): unknown =>
   typeof item === 'object' && item !== null ? (item as Record<string, unknown>)[key] : undefined;
 
 const minor = z.int().min(0).max(1_000_000_000_000, 'must be at most 10^12 minor units');
-/** Durations are echoed in every answer: `P1Y6M` needs 5 characters, so 32 leaves room without letting one grow. */
-const duration = IsoDuration.max(32);
 
 export const ImportPhoto = z.strictObject({
   url: httpUrl(),
@@ -53,13 +52,13 @@ export const ImportListing = z
     }),
     description: multiLine().max(10_000),
     price_gross: minor,
-    price_period: duration.default('P1M'),
+    price_period: billingPeriod().default('P1M'),
     vat_rate: percent(0, 100),
     dynamic_pricing: z.boolean(),
     total_units: z.int().min(0).max(1_000_000),
     free_units: z.int().min(0),
-    min_rental_period: duration,
-    notice_period: duration,
+    min_rental_period: duration(),
+    notice_period: duration(),
     deposit: minor,
     photos: z.array(ImportPhoto).max(100).default([]),
     ...listingInfoFields,
@@ -110,6 +109,7 @@ const facilityFields = {
 /** Rules across a facility's fields and its listings; they read the listings as raw input (see itemsOf). */
 function facilityRules(facility: Record<string, unknown>, ctx: z.core.$RefinementCtx<unknown>): void {
   checkFacilityInfo(facility, ctx);
+  checkFacilityListings(facility, ctx);
   const photos = itemsOf(facility.listings).reduce<number>((n, l) => n + itemsOf(fieldOf(l, 'photos')).length, 0);
   if (photos > MAX_PHOTOS_PER_FACILITY) {
     const most = MAX_PHOTOS_PER_FACILITY.toLocaleString('en');
