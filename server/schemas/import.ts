@@ -30,11 +30,14 @@ const fieldOf = (item: unknown, key: string): unknown =>
 
 const minor = z.int().min(0).max(1_000_000_000_000, 'must be at most 10^12 minor units');
 
+/** A photo's width and height: far above any camera's, far below what a page's markup or a 32-bit column cannot hold. */
+const MAX_PIXELS = 100_000;
+
 export const ImportPhoto = z.strictObject({
   url: httpUrl(),
   caption: singleLine().max(500),
-  width: z.int().positive().optional(),
-  height: z.int().positive().optional(),
+  width: z.int().positive().max(MAX_PIXELS, 'must be at most 100,000 pixels').optional(),
+  height: z.int().positive().max(MAX_PIXELS, 'must be at most 100,000 pixels').optional(),
 });
 
 export const ImportListing = z
