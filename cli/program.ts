@@ -1,7 +1,7 @@
 // The `listings` command: createProgram() returns a fresh Command so tests can run it in-process.
 import { Command, CommanderError } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
-import { ListingsError } from '../server/errors.ts';
+import { listedDetails, ListingsError } from '../server/errors.ts';
 import { dbCommand, facilitiesCommand, importCommand } from './commands/data.ts';
 import { keysCommand } from './commands/keys.ts';
 import { auditCommand } from './commands/audit.ts';
@@ -23,8 +23,7 @@ export const EXIT_USAGE = 2;
 /** Usage errors found past parsing: a setting loadConfig refuses, options that do not go together (--endpoint, --to), a
  * webhook --url the address rules refuse. */
 const USAGE_ERROR_CODES = new Set(['invalid_config', 'invalid_target', 'invalid_url']);
-/** How many of an error's details (an import file's problems) are listed before "... and N more". */
-export const MAX_LISTED_DETAILS = 20;
+export { MAX_LISTED_DETAILS } from '../server/errors.ts';
 
 const HELP_HINT = '(run with --help for usage)';
 
@@ -96,9 +95,8 @@ function checkRequiredOptionsAfterUnknownOnes(cmd: Command): void {
 
 /** An error's details, one per line, up to MAX_LISTED_DETAILS, then how many more. */
 function detailLines(details: readonly string[]): string[] {
-  const listed = details.slice(0, MAX_LISTED_DETAILS).map((detail) => `  ${detail}`);
-  const rest = details.length - listed.length;
-  return rest > 0 ? [...listed, `  ... and ${rest} more`] : listed;
+  const { listed, more } = listedDetails(details);
+  return [...listed, ...(more === undefined ? [] : [more])].map((line) => `  ${line}`);
 }
 
 /** Runs the CLI and returns the exit code: 0 success, 1 a failure, 2 a usage error; the reason is on stderr, in a line. */

@@ -1,6 +1,7 @@
 // Decodes, parses and validates an import file completely, before anything touches the store.
 import { ListingsError } from '../errors.ts';
-import { describeIssues, ImportFile, jsonPath } from '../schemas/import.ts';
+import { type ImportFile, jsonPath } from '../schemas/import.ts';
+import { checkImport, MAX_KEPT_PROBLEMS } from '../schemas/import-check.ts';
 
 /**
  * Parsing and checking a file takes about 3 times its size in memory, and its text must fit in one string (V8 holds
@@ -19,19 +20,21 @@ export function importTooLarge(source: string): ListingsError {
 
 /**
  * The import file, from its bytes as read (or text already decoded), or a ListingsError: invalid UTF-8 and invalid
- * JSON name their line and column; invalid values, text with a lone surrogate among them, are all collected, one
- * `path: rule` line per problem in `details`, so that an operator can fix the file in one pass.
+ * JSON name their line and column; invalid values, text with a lone surrogate among them, are collected, one
+ * `path: rule` line per problem in `details` (up to MAX_KEPT_PROBLEMS), so that an operator can fix the file in a pass.
  */
 export function parseImport(input: string | Uint8Array, source: string): ImportFile {
   const text = typeof input === 'string' ? input : decodeUtf8(input, source);
   const json = parseJson(text, source);
-  const parsed = ImportFile.safeParse(json);
-  const problems = [...loneSurrogatesIn(text, json), ...(parsed.success ? [] : describeIssues(parsed.error))];
-  if (!parsed.success || problems.length > 0) {
-    const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
-    throw new ListingsError('invalid_import', `${source}: ${count}, nothing was changed:`, problems);
-  }
-  return parsed.data;
+  const checked = checkImport(json, loneSurrogatesIn(text, json));
+  if (!Array.isArray(checked)) return checked;
+  const count =
+    checked.length >= MAX_KEPT_PROBLEMS
+      ? `at least ${checked.length} problems`
+      : checked.length === 1
+        ? '1 problem'
+        : `${checked.length} problems`;
+  throw new ListingsError('invalid_import', `${source}: ${count}, nothing was changed:`, checked);
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

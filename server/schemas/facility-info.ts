@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { AMENITIES } from '../../shared/listing.ts';
 import { hours } from './hours.ts';
+import { billingPeriod } from './periods.ts';
 import { country, timeZone } from './places.ts';
 import { singleLine } from './text.ts';
 import { code, evenWithOtherProblems, uniqueCodes, words } from './vocabulary.ts';
@@ -43,11 +44,7 @@ export const ImportPlan = z.strictObject({
   cover: minor,
   price_gross: minor,
   vat_rate: vatRate,
-  period: z
-    .string()
-    .regex(/^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?$/, 'must be an ISO 8601 duration (P1M, P1W)')
-    .max(32)
-    .default('P1M'),
+  period: billingPeriod().default('P1M'),
 });
 export type ImportPlan = z.infer<typeof ImportPlan>;
 

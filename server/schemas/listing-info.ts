@@ -4,11 +4,18 @@ import { FEATURES, UNIT_TYPES } from '../../shared/listing.ts';
 import { multiLine, singleLine } from './text.ts';
 import { code, evenWithOtherProblems, uniqueCodes, word, words } from './vocabulary.ts';
 
+/** Whether an instant's year in UTC is 0001-9999: RFC 3339's years, and all toISOString writes without a sign. */
+const inRfc3339Years = (t: string): boolean => {
+  const year = new Date(t).getUTCFullYear();
+  return Number.isNaN(year) || (year >= 1 && year <= 9999);
+};
+
 /** An RFC 3339 instant with its offset, as answers give it: UTC, `Z`, whole seconds. */
 const instant = () =>
   z.iso
     .datetime({ offset: true, error: 'must be an RFC 3339 date and time with an offset (2026-12-31T23:00:00Z)' })
     .refine((t) => !/\.\d*[1-9]/.test(t), 'must be in whole seconds')
+    .refine(inRfc3339Years, 'must be from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z once in UTC')
     .transform((t) => new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z'))
     .nullable()
     .default(null);

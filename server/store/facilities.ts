@@ -107,7 +107,8 @@ export function applyImport(db: Db, file: ImportFile, now = new Date()): ImportS
       const stillActive = new Set(s.activeIds.all(f.id).map((r) => r.id));
       f.listings.forEach((l, position) => {
         const row = listingRowOf(f.id, l, position);
-        stillActive.delete(row.id);
+        // A listing the file marks inactive is deactivated as surely as one it leaves out.
+        if (l.active) stillActive.delete(row.id);
         s.upsertListing.run(row);
         s.deletePhotos.run(row.id);
         l.photos.forEach((p, i) => s.insertPhoto.run(row.id, i, p.url, p.caption, p.width ?? null, p.height ?? null));

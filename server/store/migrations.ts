@@ -258,6 +258,11 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE login_failures_12 RENAME TO login_failures;
   CREATE INDEX login_failures_by_subject ON login_failures (scope, subject, at);
   `,
+  // 13: nothing to change: an INTEGER column holds 64 bits, so a price and a deposit up to 10^12 fit already (PostgreSQL
+  // widens its columns to bigint)
+  `
+  SELECT 1;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -182,7 +182,8 @@ export function listingOf(row: ListingRow, photos: Photo[]): Listing {
     depth_m: row.depth_m,
     height_m: row.height_m,
     description: row.description,
-    price_gross: row.price_gross,
+    // PostgreSQL gives its bigint columns as text (a JavaScript number holds 10^12 exactly).
+    price_gross: Number(row.price_gross),
     price_period: row.price_period,
     vat_rate: row.vat_rate,
     dynamic_pricing: row.dynamic_pricing === 1,
@@ -190,7 +191,7 @@ export function listingOf(row: ListingRow, photos: Photo[]): Listing {
     free_units: row.free_units,
     min_rental_period: row.min_rental_period,
     notice_period: row.notice_period,
-    deposit: row.deposit,
+    deposit: Number(row.deposit),
     photos,
     unit_type: row.unit_type as UnitType | null,
     features: row.features === NONE ? [] : (JSON.parse(row.features) as Feature[]),

@@ -2,6 +2,7 @@
 // the logout form.
 import { html, type Html } from '../../http/pages/html.ts';
 import { roleAllows } from '../../domain/roles.ts';
+import { listedDetails } from '../../errors.ts';
 import type { Authenticated } from '../auth.ts';
 import type { Texts } from '../i18n/i18n.ts';
 import { accountTexts } from '../i18n/accounts.ts';
@@ -71,10 +72,12 @@ export const canManage = (who: Authenticated): boolean => roleAllows(who.operato
 
 export const csrfField = (who: Authenticated) => html`<input type="hidden" name="csrf" value="${who.session.csrf}">`;
 
+/** The problems, at most MAX_LISTED_DETAILS of them and then how many more, as the CLI lists them. */
 export function errorList(title: string, problems: readonly string[]): Html {
+  const { listed, more } = listedDetails(problems);
   return html`<div class="problems" role="alert">
 <p>${title}</p>
-<ul>${problems.map((p) => html`<li><code>${p}</code></li>`)}</ul>
+<ul>${listed.map((p) => html`<li><code>${p}</code></li>`)}${more === undefined ? '' : html`<li>${more}</li>`}</ul>
 </div>`;
 }
 

@@ -204,7 +204,7 @@ describe('publishSnapshots', () => {
       fresh.cleanup();
     }
     writeFileSync(join(out(), 'keys.json'), '{"keys": "nope"}');
-    changePrice('wro-1', 'M-07', 1);
+    changePrice('wro-1', 'M-07', 12345);
     await expect(publish(countingTarget(), { now: at(6 * HOUR) })).rejects.toMatchObject({ code: 'invalid_keys_file' });
   });
 

@@ -74,10 +74,11 @@ async function importRound(
   if (rules.length > 0) await c.query(pgInsertFromJson('pricing_rules'), json(rules));
   const listings = facilities.flatMap((f) => f.listings.map((l, position) => listingRowOf(f.id, l, position)));
   const kept = listings.map((l) => l.id);
-  // Listings missing from the file become inactive (kept, not deleted); only those active until now are counted.
+  // Listings missing from the file or marked inactive in it become inactive (kept, not deleted); only those active
+  // until now are counted.
   const gone = await c.query(
     'UPDATE listings SET active = 0 WHERE facility_id = ANY($1) AND active = 1 AND NOT (id = ANY($2))',
-    [ids, kept],
+    [ids, listings.filter((l) => l.active === 1).map((l) => l.id)],
   );
   summary.deactivated += gone.rowCount ?? 0;
   if (listings.length > 0) await c.query(UPSERT_LISTINGS, json(listings));

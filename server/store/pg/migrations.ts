@@ -255,6 +255,11 @@ export const PG_MIGRATIONS: readonly string[] = [
   ALTER TABLE login_failures DROP CONSTRAINT login_failures_scope_check;
   ALTER TABLE login_failures ADD CONSTRAINT login_failures_scope_check CHECK (scope IN ('account', 'pair', 'address'));
   `,
+  // 13: a listing's price and deposit up to the import's 10^12 minor units (integer stops at 2^31 - 1); fees, plans and
+  // promotions are JSON text already
+  `
+  ALTER TABLE listings ALTER COLUMN price_gross TYPE bigint, ALTER COLUMN deposit TYPE bigint;
+  `,
 ];
 
 // Versioned together: a program knows the same number of migrations in both dialects.
