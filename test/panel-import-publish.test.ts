@@ -70,4 +70,15 @@ describe('snapshots', () => {
       done();
     }
   });
+
+  it("keeps a facility's publishes in its snapshot history however many other rows the audit log holds for it", async () => {
+    const { publishAudit, keyAudit } = await import('../server/store/audit.ts');
+    const { snapshotHistory } = await import('../server/panel/snapshots.ts');
+    const { info } = await panel.store.createKey({ facilityId: 'wro-1', prefix: 'svc' });
+    const published = { facilityId: 'wro-1', version: 7, target: 's3://bucket/listings', kid: 'k1' };
+    await panel.store.appendAudit([publishAudit('ops@example.com', published)]);
+    await panel.store.appendAudit(Array.from({ length: 600 }, () => keyAudit('key.update', 'ops@example.com', info)));
+    const history = await snapshotHistory(panel.store, 'wro-1');
+    expect(history.map((r) => [r.action, r.detail.version])).toEqual([['snapshot.publish', 7]]);
+  });
 });

@@ -62,6 +62,13 @@ export const SNAPSHOT_HISTORY = 10;
  * log, which every one of them writes, so the tab shows them with no publish target configured here.
  */
 export async function snapshotHistory(store: Store, facilityId: string): Promise<AuditRow[]> {
-  const rows = await store.listAudit({ facilityId, limit: 500 });
-  return rows.filter((r) => r.action.startsWith('snapshot.')).slice(0, SNAPSHOT_HISTORY);
+  // Each action's newest rows by the audit log's own filter: a facility's many other rows never crowd them out.
+  const actions = ['snapshot.publish', 'snapshot.export', 'snapshot.withdraw'] as const;
+  const rows = await Promise.all(
+    actions.map((action) => store.listAudit({ facilityId, action, limit: SNAPSHOT_HISTORY })),
+  );
+  return rows
+    .flat()
+    .sort((a, b) => b.id - a.id)
+    .slice(0, SNAPSHOT_HISTORY);
 }
