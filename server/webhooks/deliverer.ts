@@ -45,12 +45,19 @@ export function processScope(): string {
   return [hostname(), boot, pidNamespace].filter((part) => part !== '').join('/');
 }
 
-function processAlive(pid: number): boolean {
+/** Whether the process runs: a zombie (killed, not yet reaped by its parent or init) holds its pid but is dead. */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    // The state follows the command name in parentheses, which may itself hold spaces or parentheses.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return true; // no /proc (not Linux), or gone since: kill's answer stands
   }
 }
 
