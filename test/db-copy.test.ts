@@ -1,5 +1,8 @@
 // `listings db copy` moves the panel's side too: operators log in on the PostgreSQL copy with the same password, login
-// limits carry over, the audit log arrives in order with its ids, sessions stay behind; a non-empty target is refused.
+// limits carry over, the audit log arrives in order with its ids, the webhook clock keeps its place, sessions stay
+// behind; a non-empty target is refused.
+import Database from 'better-sqlite3';
+import pgLib from 'pg';
 import { inject } from '../server/http/inject.ts';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,6 +69,10 @@ describe('listings db copy with operators, login limits and the audit log', () =
     } finally {
       await sqlite.close();
     }
+    // The webhook clock's place: promotions that start or end before the first run on PostgreSQL are still sent.
+    const raw = new Database(file);
+    raw.prepare('INSERT INTO webhook_clock (id, checked_until) VALUES (1, ?)').run(1_790_000_000_000);
+    raw.close();
     const before = await openStore(file);
     const audit = await before.listAudit();
     const operators = await before.listOperators();
@@ -76,7 +83,21 @@ describe('listings db copy with operators, login limits and the audit log', () =
     expect(copied.code, copied.stderr).toBe(0);
     // Audited: the import, the operator's addition, the key's creation and revocation, the login. Two failures, each
     // counted for the account, for the account from its address, and for the address.
-    expect(JSON.parse(copied.stdout)).toMatchObject({ operators: 1, login_failures: 6, audit_log: 5, api_keys: 1 });
+    expect(JSON.parse(copied.stdout)).toMatchObject({
+      operators: 1,
+      login_failures: 6,
+      audit_log: 5,
+      api_keys: 1,
+      webhook_clock: 1,
+    });
+    const client = new pgLib.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query('SELECT checked_until::text AS at FROM webhook_clock');
+      expect(rows).toEqual([{ at: '1790000000000' }]);
+    } finally {
+      await client.end();
+    }
 
     const pg = await openStore(url);
     try {

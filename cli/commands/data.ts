@@ -45,7 +45,7 @@ export function dbCommand(io: Io): Command {
   });
   db.command('copy')
     .description(
-      'copy a SQLite file into an empty PostgreSQL database, in one transaction: data, keys, snapshot versions, operators, login limits, the audit log, referral clicks and webhook endpoints (not sessions: operators log in again)',
+      'copy a SQLite file into an empty PostgreSQL database, in one transaction: data, keys, snapshot versions, operators, login limits, the audit log, referral clicks, webhook endpoints and the webhook clock (not sessions: operators log in again)',
     )
     .requiredOption('--from <file>', 'the SQLite file')
     .requiredOption('--to <url>', 'the postgres:// URL of an empty database')

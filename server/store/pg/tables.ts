@@ -108,6 +108,7 @@ export const TABLES = {
     'disabled_at',
     'disabled_reason',
   ],
+  webhook_clock: ['id', 'checked_until'],
 } as const;
 
 export type Table = keyof typeof TABLES;
@@ -117,7 +118,8 @@ export const SERVED_TABLES = ['facilities', 'pricing_rules', 'listings', 'photos
 
 /**
  * Everything but sessions (operators log in again, so a session ended on the old file stays ended) and the webhook
- * outbox (events still pending there are not carried over), in foreign-key order.
+ * outbox (events still pending there are not carried over), in foreign-key order. The webhook clock is: a promotion
+ * that starts or ends between the last run on the old file and the first on the new one is still sent.
  */
 export const ALL_TABLES = [
   ...SERVED_TABLES,
@@ -129,6 +131,7 @@ export const ALL_TABLES = [
   'audit_log',
   'referral_clicks',
   'webhook_endpoints',
+  'webhook_clock',
 ] as const;
 
 /** Tables whose generated ids are copied as they are: the audit log keeps its ids, and so its order. */
