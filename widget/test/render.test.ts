@@ -199,6 +199,34 @@ describe('rendering listings', () => {
     await waitFor(() => !dialog.open, 'the Close button closes the dialog');
   });
 
+  it('closes the details dialog when the element leaves the page: put back (as frameworks move it), it is closed', async () => {
+    const errors: unknown[] = [];
+    const onError = (event: ErrorEvent | PromiseRejectionEvent) =>
+      errors.push('reason' in event ? event.reason : event.message);
+    window.addEventListener('error', onError);
+    window.addEventListener('unhandledrejection', onError);
+    try {
+      const el = mount({ src: `/snap/valid/listings.json?t=${token()}`, locale: 'en' });
+      const [first] = await waitForCards(el, 3);
+      (first!.querySelector('button') as HTMLButtonElement).click();
+      const dialog = await dialogOf(el);
+      await waitFor(() => dialog.open && dialog.querySelector('.facts'), 'details');
+      el.remove();
+      document.body.append(el);
+      equal(dialog.open, false, 'closed once put back');
+      await waitFor(() => !dialog.querySelector('.facts'), 'its content gone');
+      equal(root(el).activeElement, null, 'focus not taken back into the widget');
+      const [, second] = await waitForCards(el, 3);
+      (second!.querySelector('button') as HTMLButtonElement).click();
+      await waitFor(() => dialog.open && dialog.querySelector('.facts'), 'details again');
+      ok(dialog.matches(':modal'), 'opened again as a modal dialog');
+      deepEqual(errors, [], 'no error in the page');
+    } finally {
+      window.removeEventListener('error', onError);
+      window.removeEventListener('unhandledrejection', onError);
+    }
+  });
+
   it('fires storage-listings-load with the listings shown', async () => {
     const expected = await server.fixture('basic');
     let loads: CustomEvent<{ listings: { id: string }[] }>[] = [];
