@@ -116,7 +116,7 @@ export class StorageListings extends LitElement {
   @property({ type: Number }) cards?: number;
   /**
    * Language of the words (English, Polish and German built in; others fall back to English) and formatting of
-   * numbers, money and periods (any BCP 47 locale).
+   * numbers, money and periods (any BCP 47 locale). Without it, the widget follows the page's `lang` as it changes.
    * @default the closest `lang` around the element, then `<html lang>`, then the browser's language, then `en`
    */
   @property() locale?: string;
@@ -180,6 +180,10 @@ export class StorageListings extends LitElement {
 
   private t: Translate = translator('en', undefined);
   private language = 'en';
+  /** Words to pick again: on the first update, and when the page's `lang` has changed the language. */
+  private languageStale = true;
+  /** Follows the page's `lang` (single-page apps change `<html lang>`) while the element is in the page. */
+  private readonly pageLang = new MutationObserver(() => this.followLang());
   /** Where focus was before this update (a card it moves loses focus: put back on the same listing). */
   private focusBefore: FocusAt | undefined;
   /** The loading state's height, kept by an error or empty state that replaces it. */
@@ -205,9 +209,27 @@ export class StorageListings extends LitElement {
       this.structuredData ? { facility: this.loader.facility, listings: this.listings } : undefined,
   });
 
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.pageLang.observe(document.documentElement, { attributeFilter: ['lang'], subtree: true });
+    this.followLang(); // it may have changed while the element was out of the page
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.pageLang.disconnect();
+  }
+
+  private followLang(): void {
+    if (pickLocale(this.locale, this) === this.language) return;
+    this.languageStale = true;
+    this.requestUpdate();
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     this.focusBefore = focusAt(this.renderRoot);
-    if (!this.hasUpdated || LANGUAGE_PROPERTIES.some((p) => changed.has(p))) {
+    if (this.languageStale || LANGUAGE_PROPERTIES.some((p) => changed.has(p))) {
+      this.languageStale = false;
       this.language = pickLocale(this.locale, this);
       this.t = translator(this.language, { ...this.strings, ...(this.rentLabel ? { rent: this.rentLabel } : {}) });
     }

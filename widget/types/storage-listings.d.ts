@@ -246,7 +246,7 @@ export interface StorageListingsAttributes {
   cards?: number | string;
   /**
    * Language of the words (English, Polish and German built in; others fall back to English) and formatting of numbers,
-   * money and periods (any BCP 47 locale).
+   * money and periods (any BCP 47 locale). Without it, the widget follows the page's `lang` as it changes.
    * @default the closest `lang` around the element, then `<html lang>`, then the browser's language, then `en`
    */
   locale?: string;
@@ -412,7 +412,7 @@ export declare class StorageListings extends HTMLElement {
   cards: number | undefined;
   /**
    * Language of the words (English, Polish and German built in; others fall back to English) and formatting of numbers,
-   * money and periods (any BCP 47 locale).
+   * money and periods (any BCP 47 locale). Without it, the widget follows the page's `lang` as it changes.
    * @default the closest `lang` around the element, then `<html lang>`, then the browser's language, then `en`
    */
   locale: string | undefined;
