@@ -32,6 +32,17 @@ describe('the widget API generated from the element', () => {
   });
 });
 
+describe("docs/widget.md's Translations", () => {
+  it('names every key of `strings`, as the widget declares them', () => {
+    const declared = /export interface Strings \{([\s\S]*?)\n\}/.exec(read('widget/src/i18n.ts'))![1]!;
+    const keys = [...declared.matchAll(/^ {2}(\w+)\??:/gm)].map((m) => m[1]);
+    const paragraph = /\nKeys: ([\s\S]*?); `Intl` formats/.exec(read(DOCS))![1]!;
+    const documented = [...paragraph.matchAll(/`(\w+)`/g)].map((m) => m[1]);
+    expect(keys.length).toBeGreaterThan(40);
+    expect([...documented].sort()).toEqual([...keys].sort());
+  });
+});
+
 interface Described {
   name: string;
   description?: string;

@@ -37,6 +37,8 @@ export interface Loaded {
   ref?: string;
   /** 'withdrawn' for a withdrawn facility's tombstone (`snapshot withdraw`): no longer listed, which is not an error. */
   empty?: 'withdrawn';
+  /** A verified snapshot's `expires_at` (ms): shown until then only. */
+  expiresAt?: number;
 }
 
 /** An absolute URL for an attribute value that may be relative to the page. */
@@ -215,16 +217,15 @@ async function loadSnapshot(source: SnapshotSource, signal: AbortSignal): Promis
   // In the order `snapshot verify` checks them; the pins hold without keys-url too (a wrong URL is caught either way).
   if (kid !== undefined && snapshot?.kid !== kid) throw new WidgetError(0, 'kid_mismatch');
   checkFacility(snapshot, source.facility);
-  if (kid !== undefined && !(Date.parse(snapshot?.expires_at ?? '') > Date.now())) {
-    throw new WidgetError(0, 'snapshot_expired');
-  }
+  const expiresAt = kid === undefined ? undefined : Date.parse(snapshot?.expires_at ?? '');
+  if (expiresAt !== undefined && !(expiresAt > Date.now())) throw new WidgetError(0, 'snapshot_expired');
   if (source.minVersion !== undefined && !((versionOf(snapshot) ?? 0) >= source.minVersion)) {
     throw new WidgetError(0, 'snapshot_rollback');
   }
   // A withdrawn facility's tombstone (contract, "Signed snapshots"): no longer listed, which is not an error.
   if ((value as { state?: string } | null)?.state === 'withdrawn')
-    return { listings: [], complete: true, version: text, facility: undefined, empty: 'withdrawn' };
-  return loadedOf(value, response, text, true);
+    return { listings: [], complete: true, version: text, facility: undefined, empty: 'withdrawn', expiresAt };
+  return { ...loadedOf(value, response, text, true), expiresAt };
 }
 
 /** The listings of a source; rejects with a WidgetError (or an AbortError once `signal` fires). */

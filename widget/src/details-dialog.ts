@@ -35,8 +35,14 @@ export class DetailsDialog implements ReactiveController {
     host.addController(this);
   }
 
+  /**
+   * Closes the dialog: removing a dialog from the page fires no close, so it would be open (and not modal) once the
+   * element is put back, as frameworks do when they move it. Focus has left with the element: none to give back.
+   */
   hostDisconnected(): void {
     this.loading?.abort();
+    this.opener = undefined;
+    this.close();
   }
 
   /** Shows `listing`; focus goes back to `opener` on close. */

@@ -17,8 +17,10 @@ export interface StorageListingsEventMap {
     listing: Summary;
     id: string;
     code: string;
-    /** The gross price in minor units (`32900`). */
+    /** The regular gross price per period in minor units (`32900`), as the API's `price`. */
     price: number;
+    /** The gross of the first period in minor units (`16450`): a promotion's where one covers it, else `price`. */
+    first_period_price: number;
     /** Its ISO 4217 currency. */
     currency: string;
   }>;

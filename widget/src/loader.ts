@@ -3,13 +3,15 @@
 import type { ReactiveController, ReactiveElement } from 'lit';
 import type { Detail, Summary } from '../../shared/listing.ts';
 import { loadListings, type Source } from './data.ts';
-import { asWidgetError, type WidgetError } from './errors.ts';
+import { asWidgetError, WidgetError } from './errors.ts';
 import type { Facility } from './listing.ts';
 
 export type Phase = 'loading' | 'ready' | 'error';
 
 /** Re-fetching more often than this would only burn the partner's rate limit. */
 const MIN_REFRESH_SECONDS = 1;
+/** setTimeout's longest delay (about 24.8 days): a later expiry is waited for in steps. */
+const LONGEST_DELAY = 2 ** 31 - 1;
 
 /** What the loader needs from the element. */
 export interface LoaderOptions {
@@ -42,6 +44,9 @@ export class Loader implements ReactiveController {
   private loads = 0;
   private loading: AbortController | undefined;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A verified snapshot's expiry: a page left open past it shows the expired state, as a load after it would. */
+  private expiresAt: number | undefined;
+  private expiryTimer: ReturnType<typeof setTimeout> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private retryAt = 0;
 
@@ -64,6 +69,7 @@ export class Loader implements ReactiveController {
     this.loading?.abort();
     clearTimeout(this.refreshTimer);
     clearTimeout(this.retryTimer);
+    clearTimeout(this.expiryTimer);
     document.removeEventListener('visibilitychange', this.tick);
   }
 
@@ -73,6 +79,7 @@ export class Loader implements ReactiveController {
     this.loading?.abort();
     const controller = (this.loading = new AbortController());
     clearTimeout(this.refreshTimer);
+    clearTimeout(this.expiryTimer);
     if (fresh) {
       this.phase = 'loading';
       this.version = undefined;
@@ -88,6 +95,7 @@ export class Loader implements ReactiveController {
         this.facility = loaded.facility;
         this.ref = loaded.ref;
         this.emptyState = loaded.empty ?? 'empty';
+        this.expiresAt = loaded.expiresAt;
         this.details = new Map(loaded.complete ? loaded.listings.map((l) => [l.id, l as Detail]) : []);
         this.failure = null;
         this.phase = 'ready';
@@ -101,9 +109,23 @@ export class Loader implements ReactiveController {
     }
   }
 
-  /** Sets the next refresh (none when `refresh` is off, or after a failure that retrying cannot mend). */
+  /**
+   * Sets the next refresh (none when `refresh` is off, or after a failure that retrying cannot mend), and the expiry of
+   * a verified snapshot on screen.
+   */
   schedule(): void {
     clearTimeout(this.refreshTimer);
+    clearTimeout(this.expiryTimer);
+    const expiresAt = this.expiresAt;
+    if (expiresAt !== undefined && this.phase === 'ready' && this.host.isConnected) {
+      this.expiryTimer = setTimeout(
+        () => {
+          if (Date.now() >= expiresAt) this.fail(new WidgetError(0, 'snapshot_expired'));
+          this.schedule(); // a step of a longer wait, or no refresh after the expiry (as after a load that finds it)
+        },
+        Math.min(expiresAt - Date.now(), LONGEST_DELAY),
+      );
+    }
     const seconds = Number(this.opts.refresh());
     if (!(seconds > 0) || !this.host.isConnected || (this.phase === 'error' && !this.failure?.transient)) return;
     const delay = Math.max(seconds, MIN_REFRESH_SECONDS) * 1000;

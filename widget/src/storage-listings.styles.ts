@@ -8,18 +8,21 @@ import { css } from 'lit';
 //
 // Every colour is a light-dark() pair: a page that declares `color-scheme: dark` gets the dark palette, any other page
 // the light one. Cards, messages and the dialog paint their own background, so text contrast never depends on the page.
+// The pairs sit under @supports after plain light colours: in an engine without light-dark() (before Chrome 123,
+// Firefox 120, Safari 17.5) a var() falling back to one would leave every colour unset, and no background painted.
 export const styles = css`
   :host {
-    --_accent: var(--sl-accent, light-dark(#0a66c2, #4493f8));
-    --_on-accent: var(--sl-accent-text, light-dark(#ffffff, #0d1117));
-    --_text: var(--sl-text, light-dark(#1f2328, #e6edf3));
-    --_muted: var(--sl-muted, light-dark(#59636e, #9198a1));
-    --_bg: var(--sl-bg, light-dark(#ffffff, #151b23));
-    --_surface: var(--sl-surface, light-dark(#f6f8fa, #212830));
-    --_border: var(--sl-border, light-dark(#d1d9e0, #3d444d));
-    --_available: var(--sl-available, light-dark(#1a7f37, #3fb950));
-    --_low: var(--sl-low, light-dark(#9a6700, #d29922));
-    --_sold-out: var(--sl-sold-out, light-dark(#cf222e, #f85149));
+    --_accent: var(--sl-accent, #0a66c2);
+    --_on-accent: var(--sl-accent-text, #ffffff);
+    --_text: var(--sl-text, #1f2328);
+    --_muted: var(--sl-muted, #59636e);
+    --_bg: var(--sl-bg, #ffffff);
+    --_surface: var(--sl-surface, #f6f8fa);
+    --_border: var(--sl-border, #d1d9e0);
+    --_available: var(--sl-available, #1a7f37);
+    --_low: var(--sl-low, #9a6700);
+    --_sold-out: var(--sl-sold-out, #cf222e);
+    --_promotion: var(--sl-promotion, #bf3989);
     --_radius: var(--sl-radius, 0.5rem);
     --_gap: var(--sl-gap, 1rem);
     display: block;
@@ -27,6 +30,21 @@ export const styles = css`
     font-size: var(--sl-font-size, 1rem);
     line-height: 1.5;
     color: var(--_text);
+  }
+  @supports (color: light-dark(#000, #fff)) {
+    :host {
+      --_accent: var(--sl-accent, light-dark(#0a66c2, #4493f8));
+      --_on-accent: var(--sl-accent-text, light-dark(#ffffff, #0d1117));
+      --_text: var(--sl-text, light-dark(#1f2328, #e6edf3));
+      --_muted: var(--sl-muted, light-dark(#59636e, #9198a1));
+      --_bg: var(--sl-bg, light-dark(#ffffff, #151b23));
+      --_surface: var(--sl-surface, light-dark(#f6f8fa, #212830));
+      --_border: var(--sl-border, light-dark(#d1d9e0, #3d444d));
+      --_available: var(--sl-available, light-dark(#1a7f37, #3fb950));
+      --_low: var(--sl-low, light-dark(#9a6700, #d29922));
+      --_sold-out: var(--sl-sold-out, light-dark(#cf222e, #f85149));
+      --_promotion: var(--sl-promotion, light-dark(#bf3989, #f778ba));
+    }
   }
   :host([hidden]) {
     display: none;

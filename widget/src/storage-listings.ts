@@ -12,7 +12,7 @@ import { WidgetError } from './errors.ts';
 import type { StorageListingsEventMap as Events } from './events.ts';
 import { pickLocale, translator, type Strings, type Translate } from './i18n.ts';
 import { focusAt, restoreFocus, type FocusAt } from './keep-focus.ts';
-import { termsGiven, type ListingDetail } from './listing.ts';
+import { termsGiven, type ListingDetail, type Terms } from './listing.ts';
 import { Loader } from './loader.ts';
 import { headerBox, keepHeight, loadingView, reservedCards } from './loading.ts';
 import { OnDemand } from './on-demand.ts';
@@ -31,9 +31,10 @@ import { termsStyles } from './terms.styles.ts';
  * @fires storage-listings-error - Loading failed. `detail: { status, code }`: HTTP status (0 without one) and a code
  *   such as `invalid_api_key`, `rate_limited`, `network_error`, `signature_invalid`, `unknown_kid`, `snapshot_expired`,
  *   `facility_mismatch`, `snapshot_rollback`.
- * @fires storage-listings-rent - A rent link was clicked. `detail: { listing, id, code, price, currency }` (`price`: the
- *   gross in minor units). Cancelable: `preventDefault()` keeps the visitor on the page (to track the click or open
- *   your own flow).
+ * @fires storage-listings-rent - A rent link was clicked. `detail: { listing, id, code, price, first_period_price,
+ *   currency }` (`price`: the regular gross per period in minor units; `first_period_price`: the gross of the first
+ *   period, a promotion's where one covers it). Cancelable: `preventDefault()` keeps the visitor on the page (to track
+ *   the click or open your own flow).
  *
  * @slot - Fallback content, shown only where the element does not run (no JavaScript, or a blocked script): for
  *   example a link to the operator's own page. Hidden once the widget runs.
@@ -116,7 +117,7 @@ export class StorageListings extends LitElement {
   @property({ type: Number }) cards?: number;
   /**
    * Language of the words (English, Polish and German built in; others fall back to English) and formatting of
-   * numbers, money and periods (any BCP 47 locale).
+   * numbers, money and periods (any BCP 47 locale). Without it, the widget follows the page's `lang` as it changes.
    * @default the closest `lang` around the element, then `<html lang>`, then the browser's language, then `en`
    */
   @property() locale?: string;
@@ -180,6 +181,10 @@ export class StorageListings extends LitElement {
 
   private t: Translate = translator('en', undefined);
   private language = 'en';
+  /** Words to pick again: on the first update, and when the page's `lang` has changed the language. */
+  private languageStale = true;
+  /** Follows the page's `lang` (single-page apps change `<html lang>`) while the element is in the page. */
+  private readonly pageLang = new MutationObserver(() => this.followLang());
   /** Where focus was before this update (a card it moves loses focus: put back on the same listing). */
   private focusBefore: FocusAt | undefined;
   /** The loading state's height, kept by an error or empty state that replaces it. */
@@ -205,9 +210,27 @@ export class StorageListings extends LitElement {
       this.structuredData ? { facility: this.loader.facility, listings: this.listings } : undefined,
   });
 
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.pageLang.observe(document.documentElement, { attributeFilter: ['lang'], subtree: true });
+    this.followLang(); // it may have changed while the element was out of the page
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.pageLang.disconnect();
+  }
+
+  private followLang(): void {
+    if (pickLocale(this.locale, this) === this.language) return;
+    this.languageStale = true;
+    this.requestUpdate();
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     this.focusBefore = focusAt(this.renderRoot);
-    if (!this.hasUpdated || LANGUAGE_PROPERTIES.some((p) => changed.has(p))) {
+    if (this.languageStale || LANGUAGE_PROPERTIES.some((p) => changed.has(p))) {
+      this.languageStale = false;
       this.language = pickLocale(this.locale, this);
       this.t = translator(this.language, { ...this.strings, ...(this.rentLabel ? { rent: this.rentLabel } : {}) });
     }
@@ -258,7 +281,8 @@ export class StorageListings extends LitElement {
 
   private onRent(event: MouseEvent, listing: Summary): void {
     const { id, code, price } = listing;
-    const detail = { listing, id, code, price: price.gross, currency: price.currency };
+    const first = this.termsOf(listing).schedule[0]?.gross ?? price.gross;
+    const detail = { listing, id, code, price: price.gross, first_period_price: first, currency: price.currency };
     if (!this.emit('storage-listings-rent', detail, true)) event.preventDefault();
   }
 
@@ -279,9 +303,13 @@ export class StorageListings extends LitElement {
       newTab: this.target === '_blank' ? ` ${this.t('newTab')}` : '',
       headingLevel: Math.min(Math.max(Math.trunc(Number(this.headingLevel)) || 2, 1), 6),
       go: this.clickUrl(),
-      // Live: the API priced them for the instant it answered. A snapshot's: priced when loaded or when one changed.
-      terms: (listing) => this.terms.of(listing.id) ?? termsGiven(listing),
+      terms: (listing) => this.termsOf(listing),
     };
+  }
+
+  /** Live: the API priced them for the instant it answered. A snapshot's: priced when loaded or when one changed. */
+  private termsOf(listing: Summary): Terms {
+    return this.terms.of(listing.id) ?? termsGiven(listing);
   }
 
   /** Live: through the API's server with the key's ref; a snapshot: through `go-base` with `partner-ref` (or `ref`). */

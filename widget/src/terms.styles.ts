@@ -4,7 +4,7 @@ import { css } from 'lit';
 
 export const termsStyles = css`
   .promotion-title {
-    color: var(--sl-promotion, light-dark(#bf3989, #f778ba));
+    color: var(--_promotion);
     font-size: 0.875rem;
     font-weight: 700;
   }

@@ -7,6 +7,7 @@ type RentDetail = {
   id: string;
   code: string;
   price: number;
+  first_period_price: number;
   currency: string;
 };
 
@@ -44,6 +45,30 @@ describe('rent events', () => {
     ok(rents[0]?.bubbles && rents[0]?.composed && rents[0]?.cancelable, 'bubbles, composed, cancelable');
     equal(event.defaultPrevented, true, 'the link click is canceled');
     equal(location.href, before);
+  });
+
+  it("carries the first period's price beside the regular one: a promotion covering it, or the regular price", async () => {
+    let rents: CustomEvent<RentDetail>[] = [];
+    const el = mount({ ...liveAttributes('terms', token()) }, (e) => {
+      rents = record(e, 'storage-listings-rent');
+      e.addEventListener('storage-listings-rent', (event) => event.preventDefault());
+    });
+    const shown = await waitForCards(el, 3);
+    const byCode = (code: string) => shown.find((c) => c.querySelector('.code')?.textContent === code)!;
+    click(part(byCode('M-07'), 'rent-link')!); // 50% off the first month
+    click(part(byCode('L-12'), 'rent-link')!); // no promotion active
+    deepEqual(
+      rents.map(({ detail: { code, price, first_period_price, currency } }) => ({
+        code,
+        price,
+        first_period_price,
+        currency,
+      })),
+      [
+        { code: 'M-07', price: 32900, first_period_price: 16450, currency: 'PLN' },
+        { code: 'L-12', price: 59900, first_period_price: 59900, currency: 'PLN' },
+      ],
+    );
   });
 
   it('lets the link work when nobody cancels, in the configured target', async () => {

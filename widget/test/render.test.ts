@@ -142,6 +142,42 @@ describe('rendering listings', () => {
     }
   });
 
+  it('follows <html lang> changed after load when it has no locale, and not while out of the page', async () => {
+    const html = document.documentElement;
+    const before = html.lang;
+    html.lang = 'en';
+    try {
+      const el = mount({ ...liveAttributes('basic', token()) });
+      const pinned = mount({ ...liveAttributes('basic', token()), locale: 'en' });
+      const rent = (widget: HTMLElement) => visibleText(part(cards(widget)[0]!, 'rent-link'));
+      await waitForCards(el, 3);
+      await waitForCards(pinned, 3);
+      equal(rent(el), 'Rent');
+      html.lang = 'pl';
+      await waitFor(() => rent(el) === 'Wynajmij', 'the Polish words');
+      includes(part(cards(el)[0]!, 'price')?.textContent, '/ miesiąc', 'and Polish formats');
+      equal(rent(pinned), 'Rent', 'the locale attribute still wins');
+
+      let renders = 0;
+      const update = el.requestUpdate.bind(el);
+      el.requestUpdate = (...args: Parameters<typeof update>) => (renders++, update(...args));
+      el.remove();
+      // An observer made after the widget's hears of the change after it: by then the widget would have reacted.
+      const heard = new Promise<void>((resolve) => {
+        const observer = new MutationObserver(() => (observer.disconnect(), resolve()));
+        observer.observe(html, { attributeFilter: ['lang'] });
+      });
+      html.lang = 'de';
+      await heard;
+      await el.updateComplete;
+      equal(renders, 0, 'no render while out of the page');
+      document.body.append(el);
+      await waitFor(() => rent(el) === 'Mieten', 'the German words once back');
+    } finally {
+      html.lang = before;
+    }
+  });
+
   it('opens live details on demand: one detail request, periods in words, deposit, and a keyboard gallery', async () => {
     const t = token();
     const el = mount({ ...liveAttributes('basic', t), locale: 'en' });
@@ -197,6 +233,34 @@ describe('rendering listings', () => {
     const closeButton = dialog.querySelector('.sheet-head button') as HTMLButtonElement;
     closeButton.click();
     await waitFor(() => !dialog.open, 'the Close button closes the dialog');
+  });
+
+  it('closes the details dialog when the element leaves the page: put back (as frameworks move it), it is closed', async () => {
+    const errors: unknown[] = [];
+    const onError = (event: ErrorEvent | PromiseRejectionEvent) =>
+      errors.push('reason' in event ? event.reason : event.message);
+    window.addEventListener('error', onError);
+    window.addEventListener('unhandledrejection', onError);
+    try {
+      const el = mount({ src: `/snap/valid/listings.json?t=${token()}`, locale: 'en' });
+      const [first] = await waitForCards(el, 3);
+      (first!.querySelector('button') as HTMLButtonElement).click();
+      const dialog = await dialogOf(el);
+      await waitFor(() => dialog.open && dialog.querySelector('.facts'), 'details');
+      el.remove();
+      document.body.append(el);
+      equal(dialog.open, false, 'closed once put back');
+      await waitFor(() => !dialog.querySelector('.facts'), 'its content gone');
+      equal(root(el).activeElement, null, 'focus not taken back into the widget');
+      const [, second] = await waitForCards(el, 3);
+      (second!.querySelector('button') as HTMLButtonElement).click();
+      await waitFor(() => dialog.open && dialog.querySelector('.facts'), 'details again');
+      ok(dialog.matches(':modal'), 'opened again as a modal dialog');
+      deepEqual(errors, [], 'no error in the page');
+    } finally {
+      window.removeEventListener('error', onError);
+      window.removeEventListener('unhandledrejection', onError);
+    }
   });
 
   it('fires storage-listings-load with the listings shown', async () => {

@@ -1,7 +1,7 @@
 // Snapshot mode with keys-url: a verified snapshot renders, checked against the signature of the version it names
 // (consistent snapshots), or the one beside it in an older layout; tampered, expired or wrongly signed ones never do.
 // A page may pin the facility (snapshot or live) and a minimum version: anything else is refused like a bad signature.
-import { deepEqual, equal } from './assert.ts';
+import { deepEqual, equal, ok } from './assert.ts';
 import {
   cards,
   describe,
@@ -12,6 +12,7 @@ import {
   record,
   root,
   server,
+  setClock,
   token,
   waitFor,
   waitForCards,
@@ -241,6 +242,52 @@ describe('a withdrawn facility', () => {
     deepEqual(
       (await refused('withdrawn-tampered')).map((e) => e.code),
       ['signature_invalid'],
+    );
+  });
+});
+
+describe('a verified snapshot on a page left open', () => {
+  /** When the fixture's verified snapshot expires (the test runner's start decides it). */
+  async function expiresAt(): Promise<number> {
+    const snapshot = (await (await fetch('/snap/valid/listings.json')).json()) as { expires_at: string };
+    return Date.parse(snapshot.expires_at);
+  }
+
+  it('shows the expired state once expires_at passes, without refresh', async () => {
+    const expires = await expiresAt();
+    setClock(expires - 1500);
+    let errors: CustomEvent<ErrorDetail>[] = [];
+    const el = mount(signed('valid'), (e) => (errors = record(e, 'storage-listings-error')));
+    await waitForCards(el, 3);
+    equal(errors.length, 0, 'not expired yet');
+    const box = await waitFor(() => part(root(el), 'error'), 'the expired state', 5000);
+    ok(Date.now() >= expires, 'not before expires_at');
+    equal(cards(el).length, 0, 'nothing from the snapshot is shown');
+    deepEqual(
+      errors.map((e) => e.detail),
+      [{ status: 0, code: 'snapshot_expired' }],
+    );
+    equal(
+      box.querySelector('p')?.textContent,
+      (await refusedWith(signed('expired'))).message,
+      'as a file expired on load',
+    );
+  });
+
+  it('sets no timer while removed, and shows the expired state when put back after expires_at', async () => {
+    const expires = await expiresAt();
+    setClock(expires - 1000);
+    let errors: CustomEvent<ErrorDetail>[] = [];
+    const el = mount(signed('valid'), (e) => (errors = record(e, 'storage-listings-error')));
+    await waitForCards(el, 3);
+    el.remove();
+    await waitFor(() => Date.now() > expires + 300, 'expires_at to pass', 4000);
+    equal(errors.length, 0, 'no error while out of the page');
+    document.body.append(el);
+    await waitFor(() => part(root(el), 'error'), 'the expired state once back');
+    deepEqual(
+      errors.map((e) => e.detail.code),
+      ['snapshot_expired'],
     );
   });
 });

@@ -168,16 +168,19 @@ export interface StorageListingsErrorDetail {
 }
 
 /**
- * `storage-listings-rent`: A rent link was clicked. `detail: { listing, id, code, price, currency }` (`price`: the
- * gross in minor units). Cancelable: `preventDefault()` keeps the visitor on the page (to track the click or open your
- * own flow).
+ * `storage-listings-rent`: A rent link was clicked. `detail: { listing, id, code, price, first_period_price, currency
+ * }` (`price`: the regular gross per period in minor units; `first_period_price`: the gross of the first period, a
+ * promotion's where one covers it). Cancelable: `preventDefault()` keeps the visitor on the page (to track the click or
+ * open your own flow).
  */
 export interface StorageListingsRentDetail {
   listing: StorageListingsListing;
   id: string;
   code: string;
-  /** The gross price in minor units (`32900`). */
+  /** The regular gross price per period in minor units (`32900`), as the API's `price`. */
   price: number;
+  /** The gross of the first period in minor units (`16450`): a promotion's where one covers it, else `price`. */
+  first_period_price: number;
   /** Its ISO 4217 currency. */
   currency: string;
 }
@@ -246,7 +249,7 @@ export interface StorageListingsAttributes {
   cards?: number | string;
   /**
    * Language of the words (English, Polish and German built in; others fall back to English) and formatting of numbers,
-   * money and periods (any BCP 47 locale).
+   * money and periods (any BCP 47 locale). Without it, the widget follows the page's `lang` as it changes.
    * @default the closest `lang` around the element, then `<html lang>`, then the browser's language, then `en`
    */
   locale?: string;
@@ -328,9 +331,10 @@ export interface StorageListingsReactEvents {
  * @fires storage-listings-error - Loading failed. `detail: { status, code }`: HTTP status (0 without one) and a code
  * such as `invalid_api_key`, `rate_limited`, `network_error`, `signature_invalid`, `unknown_kid`, `snapshot_expired`,
  * `facility_mismatch`, `snapshot_rollback`.
- * @fires storage-listings-rent - A rent link was clicked. `detail: { listing, id, code, price, currency }` (`price`:
- * the gross in minor units). Cancelable: `preventDefault()` keeps the visitor on the page (to track the click or open
- * your own flow).
+ * @fires storage-listings-rent - A rent link was clicked. `detail: { listing, id, code, price, first_period_price,
+ * currency }` (`price`: the regular gross per period in minor units; `first_period_price`: the gross of the first
+ * period, a promotion's where one covers it). Cancelable: `preventDefault()` keeps the visitor on the page (to track
+ * the click or open your own flow).
  * @slot - Fallback content, shown only where the element does not run (no JavaScript, or a blocked script): for example
  * a link to the operator's own page. Hidden once the widget runs.
  * @csspart listing - One card (`<li>`), carrying `data-listing-id`.
@@ -412,7 +416,7 @@ export declare class StorageListings extends HTMLElement {
   cards: number | undefined;
   /**
    * Language of the words (English, Polish and German built in; others fall back to English) and formatting of numbers,
-   * money and periods (any BCP 47 locale).
+   * money and periods (any BCP 47 locale). Without it, the widget follows the page's `lang` as it changes.
    * @default the closest `lang` around the element, then `<html lang>`, then the browser's language, then `en`
    */
   locale: string | undefined;
