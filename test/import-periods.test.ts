@@ -2,25 +2,7 @@
 // zero length or written with leading zeros, required protection without a plan of a listing's billing period, an
 // instant outside years 0001-9999 in UTC, a fixed_price promotion that saves nothing. Each named by its JSON path.
 import { describe, expect, it } from 'vitest';
-import { parseImport } from '../server/domain/import.ts';
-import { ListingsError } from '../server/errors.ts';
-import { promotion, richJson } from './helpers/rental-info.ts';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Spoil = (wro: any) => void;
-
-/** The problem lines of the rich file spoiled by `spoil` (on facilities[0], wro-1); [] when it is accepted. */
-function problemsOf(spoil: Spoil): string[] {
-  const data = richJson();
-  spoil(data.facilities[0]);
-  try {
-    parseImport(JSON.stringify(data), 'f.json');
-    return [];
-  } catch (err) {
-    if (!(err instanceof ListingsError)) throw err;
-    return [...err.details];
-  }
-}
+import { problemsOf, promotion, type Spoil } from './helpers/rental-info.ts';
 
 const L0 = 'facilities[0].listings[0]';
 const PROMO = `${L0}.promotions[0]`;

@@ -5,31 +5,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT_BAD_INPUT, runCli } from '../cli/program.ts';
 import { parseImport } from '../server/domain/import.ts';
-import { ListingsError } from '../server/errors.ts';
 import { COUNTRIES } from '../server/schemas/places.ts';
 import { openStore } from '../server/store/store.ts';
 import { BACKENDS } from './helpers/setup.ts';
 import { bufferIo, writeJson } from './helpers/fixture.ts';
 import { usePostgres } from './helpers/postgres.ts';
-import { plainJson, promotion, richJson } from './helpers/rental-info.ts';
+import { plainJson, problemsOf, promotion, richJson, type Spoil } from './helpers/rental-info.ts';
 
 const postgres = usePostgres();
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Spoil = (wro: any) => void;
-
-/** The problem lines of the rich file spoiled by `spoil` (on facilities[0], wro-1), as parseImport words them. */
-function problemsOf(spoil: Spoil): string[] {
-  const data = richJson();
-  spoil(data.facilities[0]);
-  try {
-    parseImport(JSON.stringify(data), 'f.json');
-  } catch (err) {
-    expect(err).toBeInstanceOf(ListingsError);
-    return [...((err as ListingsError).details ?? [])];
-  }
-  throw new Error('the file was accepted');
-}
 
 const L0 = 'facilities[0].listings[0]';
 /** Each rule: the spoil, the path it must name and what the message must say (the rule or the allowed values). */

@@ -1,5 +1,7 @@
 // The demo import file with every field a rental page shows beyond price, set here so tests do not depend on the demo.
 import type { FacilityInfo } from '../../shared/listing.ts';
+import { parseImport } from '../../server/domain/import.ts';
+import { ListingsError } from '../../server/errors.ts';
 import { demoJson } from './fixture.ts';
 
 export const RICH_FACILITY = {
@@ -82,4 +84,21 @@ export function richJson(promotions: unknown[] = [promotion()]): { facilities: a
 export function bareFacility(id: string, name: string): FacilityInfo {
   const none = { address: null, geo: null, contact: null, timezone: null, office_hours: null, access_hours: null };
   return { id, name, ...none, amenities: [], fees: [], protection: null };
+}
+
+/** A change to the rich file's first facility (wro-1) that the import should refuse. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Spoil = (wro: any) => void;
+
+/** The problem lines, as parseImport words them, of the rich file spoiled by `spoil`; [] when it is accepted. */
+export function problemsOf(spoil: Spoil): string[] {
+  const data = richJson();
+  spoil(data.facilities[0]);
+  try {
+    parseImport(JSON.stringify(data), 'f.json');
+    return [];
+  } catch (err) {
+    if (!(err instanceof ListingsError)) throw err;
+    return [...(err.details ?? [])];
+  }
 }
