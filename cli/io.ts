@@ -1,4 +1,5 @@
 // Where a command's output goes: the real terminal in main.ts, buffers in tests.
+import { ANY_CONTROL } from '../shared/control-characters.ts';
 
 export interface Io {
   out(text: string): void;
@@ -67,8 +68,7 @@ export async function bytesOf(stream: AsyncIterable<Uint8Array>, maxBytes: numbe
 }
 
 /** A control character as `\u001b`: a cell never moves the cursor, clears the screen or starts a new row. */
-// eslint-disable-next-line no-control-regex -- control characters are what it replaces
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+const CONTROL = new RegExp(ANY_CONTROL.source, 'g');
 const visible = (text: string) => text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** Plain aligned columns for people, control characters shown escaped; --json gives machines the same rows. */

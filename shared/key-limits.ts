@@ -1,5 +1,6 @@
 // A key's label, rate, burst and allowed origins as operators type them: one set of rules for the CLI's flags, the
 // panel's forms and the panel's script, which checks a form before it is sent (so nothing here may need Node).
+import { ANY_CONTROL, controlIn } from './control-characters.ts';
 
 /** A value an operator typed that breaks a rule; the server turns it into its own error class. */
 export class KeyLimitError extends Error {
@@ -7,20 +8,13 @@ export class KeyLimitError extends Error {
 }
 
 export const MAX_LABEL_LENGTH = 200;
-
-/** C0 and C1 controls and DEL: a label is printed raw in terminals (`keys list`) and pages, one line each. */
-// eslint-disable-next-line no-control-regex -- control characters are what it finds
-const LABEL_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-
 /** Who a key is for, as typed: trimmed, at most MAX_LABEL_LENGTH characters, one line without control characters. */
 export function parseLabel(value: string): string {
   const label = value.trim();
   if (label.length > MAX_LABEL_LENGTH) throw new KeyLimitError(`must be at most ${MAX_LABEL_LENGTH} characters`);
-  const control = LABEL_CONTROL.exec(label);
-  if (control)
-    throw new KeyLimitError(
-      `must be one line without control characters (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} at character ${control.index + 1})`,
-    );
+  // Printed raw in terminals (`keys list`) and pages, one line each: C1 controls are refused too.
+  const control = controlIn(label, ANY_CONTROL);
+  if (control) throw new KeyLimitError(`must be one line without control characters (${control})`);
   return label;
 }
 
