@@ -43,6 +43,16 @@ describe("the panel's audit log", () => {
     const second = await page('?facility=wro-1&action=refused&page=2');
     expect(rowsOf(second)).toHaveLength(10);
     expect(second).not.toContain('bob@example.com</td>');
+    // An old link past the end says there is no such page and leads back to the last one.
+    const past = await page('?facility=wro-1&action=refused&page=5');
+    expect(rowsOf(past)).toHaveLength(0);
+    expect(past).toContain('There is no such page: the list has 2.');
+    expect(past).toContain('href="/audit?facility=wro-1&amp;action=refused&amp;page=2" rel="prev"');
+    expect(past).not.toContain('Nothing recorded');
+    // Filters that match nothing say so, not that nothing was ever recorded.
+    const none = await page('?operator=nobody%40example.com');
+    expect(none).toContain('Nothing recorded matches these filters.');
+    expect(none).not.toContain('Nothing recorded yet.');
 
     const bob = rowsOf(await page('?operator=bob%40example.com'));
     expect(bob.map((m) => m[1])).toEqual(['2026-03-03T10:00:00.000Z', '2026-03-02T10:00:00.000Z']);

@@ -66,6 +66,10 @@ describe('the facilities list', () => {
     expect(rowsOf(await page('/?page=2'))[0]![1]).toBe('fac-0050');
     expect(rowsOf(await page('/?page=3'))).toHaveLength(20);
     expect(rowsOf(await page('/?page=junk'))[0]![1]).toBe('fac-0000');
+    const past = await page('/?page=9');
+    expect(past).toContain('There is no such page: the list has 3.');
+    expect(past).toContain('href="/?page=3" rel="prev"');
+    expect(past).not.toContain('No facility matches');
   });
 
   it('is no larger for many facilities of many listings than for a few of few', async () => {
@@ -104,6 +108,9 @@ describe('the Listings tab', () => {
     expect(first).not.toContain('<script type="application/json">');
     expect(first).toContain('120 of 120 listings');
     expect(await codes('/facilities/fac-0000?page=3')).toHaveLength(20);
+    const past = await page('/facilities/fac-0000?page=9');
+    expect(past).toContain('There is no such page: the list has 3.');
+    expect(past).not.toContain('<td colspan="7">No listing matches');
     expect((await codes('/facilities/fac-0000?sort=-price'))[0]).toBe('U-0119');
     const second = await page('/facilities/fac-0000?sort=-price&page=2');
     expect(rowsOf(second)[0]![2]).toBe('U-0069');

@@ -5,7 +5,7 @@ import { htmlAnswer, type PanelRequest } from './http.ts';
 import type { Answer } from '../http/transport/answer.ts';
 import { auditBody, type AuditFilter } from './pages/audit.ts';
 import { panelPage } from './pages/layout.ts';
-import { offsetOf, PAGE_SIZE, pageNumberOf } from './pages/pager.ts';
+import { pageNumberOf, readPage } from './pages/pager.ts';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -33,14 +33,13 @@ export async function auditRoute(c: PanelContext, req: PanelRequest): Promise<An
   const params = new URL(req.url, 'http://panel').searchParams;
   const filter = auditFilterOf(params);
   const page = pageNumberOf(params);
-  const { total, rows } = await c.store.auditPage({
+  const query = {
     facilityId: filter.facility,
     actor: filter.operator,
     action: filter.action,
     from: filter.from,
     to: filter.to && dayAfter(filter.to),
-    limit: PAGE_SIZE,
-    offset: offsetOf(page),
-  });
+  };
+  const { rows, total } = await readPage(page, (limit, offset) => c.store.auditPage({ ...query, limit, offset }));
   return htmlAnswer(panelPage(c.tx, c.tx.t.audit, auditBody(c.tx, { rows, total, page, filter }), c.who));
 }

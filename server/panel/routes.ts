@@ -15,7 +15,7 @@ import { webhookRoutes } from './routes-webhooks.ts';
 import { facilitiesBody } from './pages/facilities.ts';
 import { importBody } from './pages/import.ts';
 import { panelPage } from './pages/layout.ts';
-import { offsetOf, PAGE_SIZE, pageNumberOf } from './pages/pager.ts';
+import { pageNumberOf, readPage } from './pages/pager.ts';
 import { snapshotCell } from './pages/snapshots.ts';
 import { snapshotStates } from './snapshots.ts';
 
@@ -51,7 +51,7 @@ async function facilities(c: PanelContext, req: PanelRequest): Promise<Answer> {
   const params = new URL(req.url, 'http://panel').searchParams;
   const search = (params.get('q') ?? '').slice(0, 100);
   const page = pageNumberOf(params);
-  const { total, rows } = await c.store.facilityPage({ search, offset: offsetOf(page), limit: PAGE_SIZE });
+  const { total, rows } = await readPage(page, (limit, offset) => c.store.facilityPage({ search, offset, limit }));
   const states = await snapshotStates(
     c.store,
     c.snapshots,

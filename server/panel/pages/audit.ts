@@ -53,8 +53,13 @@ export function auditBody(
   const a = accountTexts(tx.lang);
   const { rows, total, page, filter } = view;
   const form = filterForm(tx, a, filter);
-  if (rows.length === 0) return html`${form}<p>${t.nothingYet}</p>`;
   const href = (to: number) => `/audit${withPage({ ...filter }, to)}`;
+  if (rows.length === 0) {
+    // Past the last page, the pager says so; otherwise: nothing at all, or nothing these filters match.
+    const filtered = Object.values(filter).some((value) => value !== '');
+    const empty = total > 0 ? '' : html`<p>${filtered ? t.nothingMatches : t.nothingYet}</p>`;
+    return html`${form}${empty}${pager(tx, page, total, href)}`;
+  }
   return html`${form}<div class="scroll" role="region" aria-label="${t.audit}" tabindex="0">
 <table>
 <thead><tr><th scope="col">${t.when}</th><th scope="col">${t.who}</th><th scope="col">${t.what}</th><th scope="col">${t.facility}</th><th scope="col">${t.key}</th><th scope="col">${t.detail}</th></tr></thead>

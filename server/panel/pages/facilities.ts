@@ -30,7 +30,9 @@ export function facilitiesBody(tx: Texts, list: FacilityList) {
   if (total === 0 && search === '' && page === 1)
     return html`<p>${t.noFacilities} <a href="/import">${t.importToAdd}</a></p>`;
   const nav = pager(tx, page, total, (to) => `/${withPage({ q: search }, to)}`);
-  if (rows.length === 0) return html`${searchForm(tx, search)}<p>${t.noFacilityMatch}</p>${nav}`;
+  // Past the last page the pager says so; only a search that finds nothing is told it matched nothing.
+  if (rows.length === 0)
+    return html`${searchForm(tx, search)}${total === 0 ? html`<p>${t.noFacilityMatch}</p>` : ''}${nav}`;
   return html`${searchForm(tx, search)}
 <div class="scroll" role="region" aria-label="${t.facilities}" tabindex="0">
 <table>

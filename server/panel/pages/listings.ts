@@ -18,7 +18,7 @@ import {
 } from '../../../shared/panel-listings.ts';
 import type { PanelFacilityListings } from '../../store/panel.ts';
 import type { Texts } from '../i18n/i18n.ts';
-import { offsetOf, PAGE_SIZE, pager, withPage } from './pager.ts';
+import { offsetOf, PAGE_SIZE, pageCount, pager, withPage } from './pager.ts';
 
 /**
  * The listings with the API's own prices (priceOf, as every answer prices them), each one's total units, and for an
@@ -99,7 +99,7 @@ ${filterForm(tx, filter)}
 <thead><tr>${sortHeader(t.code, 'code', filter)}<th scope="col">${t.title}</th>${sortHeader(t.area, 'area', filter)}${sortHeader(t.gross, 'price', filter)}<th scope="col">${t.net}</th><th scope="col">${t.freeUnits}</th><th scope="col">${t.terms}</th></tr></thead>
 <tbody>${
     rows.length === 0
-      ? html`<tr><td colspan="7">${t.noMatch}</td></tr>`
+      ? html`<tr><td colspan="7">${shown.length === 0 ? t.noMatch : t.pastLastPage(pageCount(shown.length))}</td></tr>`
       : rows.map((l) => {
           const row = rowOf(l, data.pricing_rules, lang);
           return html`<tr${l.active ? '' : html` class="inactive"`}>
