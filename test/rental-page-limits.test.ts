@@ -71,6 +71,13 @@ describe('rental pages', () => {
       expect(refused.status).toBe(429);
       expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(refused.headers['content-type']).toBe('text/html; charset=utf-8');
+      // In the visitor's language, as the page itself would be.
+      const polish = await inject(handler, {
+        url,
+        remoteAddress: '198.51.100.1',
+        headers: { 'accept-language': 'pl' },
+      });
+      expect(String(polish.body)).toContain('Zbyt wiele żądań');
       expect((await inject(handler, { url, remoteAddress: '198.51.100.2' })).status).toBe(200);
       // The API is not a page: a key's own limit governs it, not the address's.
       const api = await inject(handler, {

@@ -176,16 +176,16 @@ function routesOf(opts: HandlerOptions, { api, freshness, pages, clicks }: Parts
   const rentalPages = new RentalPages(pages);
   const rental: Read = (req, path) => {
     const limit = pageLimiter.take(addressGroupOf(req.remoteAddress), pageLimit);
-    if (!limit.ok) return api.refused(limit, rentalPages.tooMany(limit.retryAfter));
+    if (!limit.ok) return api.refused(limit, rentalPages.tooMany(limit.retryAfter, header(req, 'accept-language')));
     // Data that cannot be confirmed is refused as the API refuses it, as a page a renter can read.
-    if (!freshness.check()) return rentalPages.unavailable(UNAVAILABLE_RETRY_AFTER_S);
+    if (!freshness.check()) return rentalPages.unavailable(UNAVAILABLE_RETRY_AFTER_S, header(req, 'accept-language'));
     return rentalPages.page(path, header(req, 'accept-language'), mayRender);
   };
   // Clicks share the rental pages' limits: both need no key, and a rent link is a page a person opens.
   const click: Read = (req, path, search) => {
     const limit = pageLimiter.take(addressGroupOf(req.remoteAddress), pageLimit);
-    if (!limit.ok) return api.refused(limit, rentalPages.tooMany(limit.retryAfter));
-    if (!freshness.check()) return rentalPages.unavailable(UNAVAILABLE_RETRY_AFTER_S);
+    if (!limit.ok) return api.refused(limit, rentalPages.tooMany(limit.retryAfter, header(req, 'accept-language')));
+    if (!freshness.check()) return rentalPages.unavailable(UNAVAILABLE_RETRY_AFTER_S, header(req, 'accept-language'));
     return clickAnswer(clicks, req, path, search, mayRender);
   };
   const listings: Read = (req, path, search, ctx) => api.handle(req, path, search, ctx);

@@ -40,7 +40,7 @@ export function clickAnswer(
 ): Answer {
   const listing = listingOfPath(path, GO_PREFIX);
   const target = listing && parts.targets.pageOf(listing.facilityId, listing.code, (d) => d.rent_url, mayRender);
-  if (target === 'busy') return heldBack(busyPage(), BUSY_HOLD_MS);
+  if (target === 'busy') return heldBack(busyPage(header(req, 'accept-language')), BUSY_HOLD_MS);
   if (!target) return notFoundPage(header(req, 'accept-language'));
   const ref = new URLSearchParams(search).get('ref');
   const partner = ref !== null && REF_PATTERN.test(ref) ? ref : undefined;

@@ -10,24 +10,40 @@ const demo = useDemoDb();
 
 it('says when to come back, in the page and in Retry-After, and never lets a page be stored', () => {
   const rental = new RentalPages(new PageCache(demo.db, 'http://127.0.0.1:8787'));
-  const tooMany = rental.tooMany(7);
+  const tooMany = rental.tooMany(7, undefined);
   expect(tooMany.status).toBe(429);
   expect(tooMany.headers).toMatchObject({ 'retry-after': '7', 'cache-control': 'no-store' });
   expect(String(tooMany.body)).toContain('try again in 7 seconds');
-  expect(rental.unavailable(5)).toMatchObject({ status: 503, headers: { 'retry-after': '5' } });
-  expect(busyPage()).toMatchObject({ status: 503, headers: { 'retry-after': '1' } });
+  expect(String(rental.tooMany(1, 'en').body)).toContain('try again in 1 second.');
+  expect(rental.unavailable(5, undefined)).toMatchObject({ status: 503, headers: { 'retry-after': '5' } });
+  expect(busyPage(undefined)).toMatchObject({ status: 503, headers: { 'retry-after': '1' } });
+});
+
+it("speaks the visitor's language on every refusal, with its plural forms, and English when it speaks none of ours", () => {
+  const rental = new RentalPages(new PageCache(demo.db, 'http://127.0.0.1:8787'));
+  const text = (a: { body: unknown }) => String(a.body);
+  expect(text(rental.tooMany(3, 'pl-PL,pl;q=0.9'))).toContain('Spróbuj ponownie za 3 sekundy.');
+  expect(text(rental.tooMany(5, 'pl'))).toContain('Spróbuj ponownie za 5 sekund.');
+  expect(text(rental.tooMany(5, 'pl'))).toContain('<html lang="pl"');
+  expect(text(rental.unavailable(5, 'de-CH'))).toContain('Bitte versuchen Sie es in 5 Sekunden erneut.');
+  expect(text(rental.unavailable(5, 'de-CH'))).toContain('<title>Vorübergehend nicht verfügbar');
+  expect(text(busyPage('de'))).toContain('Ausgelastet');
+  expect(text(busyPage('pl'))).toContain('<html lang="pl"');
+  expect(text(rental.tooMany(5, 'fr'))).toContain('try again in 5 seconds');
+  // One page per language: a refusal in Polish is not served to the next visitor asking in German.
+  expect(text(rental.tooMany(5, 'de'))).toContain('Zu viele Anfragen');
 });
 
 it('a flood of distinct waits keeps 64 refusal pages, the one in use among them', () => {
   const rental = new RentalPages(new PageCache(demo.db, 'http://127.0.0.1:8787'));
-  const used = rental.tooMany(1).body;
+  const used = rental.tooMany(1, undefined).body;
   for (let s = 2; s < 300; s++) {
-    rental.unavailable(s);
-    if (s % 16 === 0) expect(rental.tooMany(1).body).toBe(used);
+    rental.unavailable(s, 'de');
+    if (s % 16 === 0) expect(rental.tooMany(1, undefined).body).toBe(used);
   }
   expect(rental.refusals.size).toBe(64);
-  expect(rental.refusals.get('429 1')).toBe(used);
-  expect(rental.refusals.get('503 2')).toBeUndefined();
+  expect(rental.refusals.get('429 1 en')).toBe(used);
+  expect(rental.refusals.get('503 2 de')).toBeUndefined();
 });
 
 it('writes a date on the facility clock, and keeps 2,048 formats, the one in use among them', () => {

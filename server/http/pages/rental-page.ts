@@ -6,7 +6,7 @@ import type { Detail } from '../../../shared/listing.ts';
 import type { PageCache } from '../views/page-cache.ts';
 import { heldBack, type Answer } from '../transport/answer.ts';
 import { html, HTML_SECURITY_HEADERS, page } from './html.ts';
-import { DateFormats, speechIn } from './rental-texts.ts';
+import { DateFormats, pluralIn, say, speechIn } from './rental-texts.ts';
 import { acceptedLanguage, LANGUAGES, placeLanguage, type Language } from '../../../shared/languages.ts';
 import { renderListing } from './rental-html.ts';
 
@@ -73,24 +73,38 @@ function refusalPage(status: 429 | 503, retryAfter: number, body: Buffer): Answe
   };
 }
 
-const refusalBody = (title: string, text: string) =>
-  Buffer.from(page(title, html`<main class="rent"><h1>${title}</h1><p>${text}</p></main>`));
+const refusalBody = (language: Language, title: string, text: string) =>
+  Buffer.from(page(title, html`<main class="rent"><h1>${title}</h1><p>${text}</p></main>`, { lang: language }));
 
-const BUSY = refusalBody('Busy', 'Many pages are being requested right now. Please try again in a moment.');
+/** The busy page in each language, rendered once. */
+const BUSY = Object.fromEntries(
+  LANGUAGES.map((l) => {
+    const { t } = speechIn(l);
+    return [l, refusalBody(l, t.busy, t.busyText)];
+  }),
+) as Record<Language, Buffer>;
 
-/** More pages to render than the server's budget allows this second, from all clients together. */
-export function busyPage(): Answer {
-  return refusalPage(503, 1, BUSY);
+/**
+ * More pages to render than the server's budget allows this second, from all clients together; in the language the
+ * visitor asks for (English when none we speak).
+ */
+export function busyPage(acceptLanguage: string | undefined): Answer {
+  return refusalPage(503, 1, BUSY[acceptedLanguage(acceptLanguage) ?? 'en']);
 }
 
 /** The rental pages a server answers, with what they are made from kept: the page cache, date formats and refusals. */
 export class RentalPages {
   /**
-   * Refusal pages by status and Retry-After, each rendered once: a client refused again and again costs no rendering.
-   * A limit refuses with a few Retry-After values (up to its refill time): 64 holds them. (Tests read it.)
+   * Refusal pages by status, Retry-After and language, each rendered once: a client refused again and again costs no
+   * rendering. A limit refuses with a few Retry-After values (up to its refill time): 64 holds them. (Tests read it.)
    */
-  readonly refusals = memoBy<string, Buffer, { title: string; text: string }>(64, (_key, { title, text }) =>
-    refusalBody(title, text),
+  readonly refusals = memoBy<string, Buffer, { status: 429 | 503; retryAfter: number; language: Language }>(
+    64,
+    (_key, { status, retryAfter, language }) => {
+      const { t } = speechIn(language);
+      const [title, text] = status === 429 ? [t.tooMany, t.tooManyText] : [t.unavailable, t.unavailableText];
+      return refusalBody(language, title, say(pluralIn(language, text, retryAfter), { n: retryAfter }));
+    },
   );
   private readonly dates = new DateFormats();
 
@@ -107,31 +121,25 @@ export class RentalPages {
     const asked = acceptedLanguage(acceptLanguage);
     const render = (d: Detail, f: Facility) => renderListing(d, f, speechIn(asked ?? facilityLanguage(f)), this.dates);
     const page = listing && this.pages.pageOf(listing.facilityId, listing.code, render, mayRender, asked ?? '');
-    if (page === 'busy') return heldBack(busyPage(), BUSY_HOLD_MS);
+    if (page === 'busy') return heldBack(busyPage(acceptLanguage), BUSY_HOLD_MS);
     return page ? pageAnswer(200, page) : notFoundPage(acceptLanguage);
   }
 
-  /** Too many pages from one address. */
-  tooMany(retryAfter: number): Answer {
-    return this.refusal(
-      429,
-      retryAfter,
-      'Too many requests',
-      `Too many pages were requested from your address. Please try again in ${retryAfter} seconds.`,
-    );
+  /** Too many pages from one address, in the language the visitor asks for (English when none we speak). */
+  tooMany(retryAfter: number, acceptLanguage: string | undefined): Answer {
+    return this.refusal(429, retryAfter, acceptLanguage);
   }
 
   /** The database that confirms the page's data is unreachable: the renter is asked to come back shortly. */
-  unavailable(retryAfter: number): Answer {
-    return this.refusal(
-      503,
-      retryAfter,
-      'Temporarily unavailable',
-      `Prices and free units cannot be confirmed right now. Please try again in ${retryAfter} seconds.`,
-    );
+  unavailable(retryAfter: number, acceptLanguage: string | undefined): Answer {
+    return this.refusal(503, retryAfter, acceptLanguage);
   }
 
-  private refusal(status: 429 | 503, retryAfter: number, title: string, text: string): Answer {
-    return refusalPage(status, retryAfter, this.refusals.memo(`${status} ${retryAfter}`, { context: { title, text } }));
+  private refusal(status: 429 | 503, retryAfter: number, acceptLanguage: string | undefined): Answer {
+    const language = acceptedLanguage(acceptLanguage) ?? 'en';
+    const body = this.refusals.memo(`${status} ${retryAfter} ${language}`, {
+      context: { status, retryAfter, language },
+    });
+    return refusalPage(status, retryAfter, body);
   }
 }

@@ -106,6 +106,45 @@ const TEXTS = {
     'Tej jednostki nie można wynająć. Mogła zostać już wynajęta albo usunięta.',
     'Diese Einheit ist nicht zu mieten. Sie wurde vielleicht schon vermietet oder entfernt.',
   ],
+  tooMany: ['Too many requests', 'Zbyt wiele żądań', 'Zu viele Anfragen'],
+  tooManyText: [
+    {
+      one: 'Too many pages were requested from your address. Please try again in {n} second.',
+      other: 'Too many pages were requested from your address. Please try again in {n} seconds.',
+    },
+    {
+      one: 'Z Twojego adresu zażądano zbyt wielu stron. Spróbuj ponownie za {n} sekundę.',
+      few: 'Z Twojego adresu zażądano zbyt wielu stron. Spróbuj ponownie za {n} sekundy.',
+      other: 'Z Twojego adresu zażądano zbyt wielu stron. Spróbuj ponownie za {n} sekund.',
+    },
+    {
+      one: 'Von Ihrer Adresse wurden zu viele Seiten angefordert. Bitte versuchen Sie es in {n} Sekunde erneut.',
+      other: 'Von Ihrer Adresse wurden zu viele Seiten angefordert. Bitte versuchen Sie es in {n} Sekunden erneut.',
+    },
+  ] as Columns<Plural>,
+  unavailable: ['Temporarily unavailable', 'Chwilowo niedostępne', 'Vorübergehend nicht verfügbar'],
+  unavailableText: [
+    {
+      one: 'Prices and free units cannot be confirmed right now. Please try again in {n} second.',
+      other: 'Prices and free units cannot be confirmed right now. Please try again in {n} seconds.',
+    },
+    {
+      one: 'Nie można teraz potwierdzić cen ani wolnych jednostek. Spróbuj ponownie za {n} sekundę.',
+      few: 'Nie można teraz potwierdzić cen ani wolnych jednostek. Spróbuj ponownie za {n} sekundy.',
+      other: 'Nie można teraz potwierdzić cen ani wolnych jednostek. Spróbuj ponownie za {n} sekund.',
+    },
+    {
+      one: 'Preise und freie Einheiten lassen sich gerade nicht bestätigen. Bitte versuchen Sie es in {n} Sekunde erneut.',
+      other:
+        'Preise und freie Einheiten lassen sich gerade nicht bestätigen. Bitte versuchen Sie es in {n} Sekunden erneut.',
+    },
+  ] as Columns<Plural>,
+  busy: ['Busy', 'Duże obciążenie', 'Ausgelastet'],
+  busyText: [
+    'Many pages are being requested right now. Please try again in a moment.',
+    'W tej chwili wiele osób otwiera strony. Spróbuj ponownie za chwilę.',
+    'Gerade werden sehr viele Seiten angefordert. Bitte versuchen Sie es gleich noch einmal.',
+  ],
   description: [
     '{title} at {facility}: the live price, free units, photos and how to rent.',
     '{title} w {facility}: aktualna cena, wolne jednostki, zdjęcia i jak wynająć.',
