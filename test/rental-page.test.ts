@@ -217,6 +217,16 @@ describe('pages that do not exist', () => {
     expect((await call(demo.handler, '/rent/wro-1/m-07')).status).toBe(404); // codes are case-sensitive, as ids are
   });
 
+  it("names one canonical address however it is reached (a partner's ?ref=, an encoded code): its rent_url", async () => {
+    const key = keys.get('wro-1')!;
+    const list = json(await call(demo.handler, '/external/listings', { key }));
+    const summary = list.listings.find((l: { code: string }) => l.code === 'M-07');
+    const { rent_url } = json(await call(demo.handler, `/external/listings/${summary.id}`, { key })) as Detail;
+    expect(rent_url).toMatch(/^http:\/\/[^?]+\/rent\/wro-1\/M-07$/);
+    for (const path of ['/rent/wro-1/M-07?ref=partner-a', '/rent/wro-1/M%2D07'])
+      expect((await call(demo.handler, path)).text).toContain(`<link rel="canonical" href="${rent_url}">`);
+  });
+
   it('the inactive listing is stored (its 404 is not for lack of data)', async () => {
     expect((await call(demo.handler, '/rent/wro-1/M-07')).status).toBe(200);
     expect(

@@ -72,7 +72,9 @@ ${facilityPart(facility, s)}
   return page(`${d.title} · ${facilityName}`, body, {
     lang: language,
     description: say(t.description, { title: d.title, facility: facilityName }),
-    head: html`<script type="application/ld+json">${jsonForScript(ld)}</script>`,
+    // One address for search engines however the visitor came (`?ref=` from a partner's click): the rental page.
+    head: html`<link rel="canonical" href="${safeUrl(d.rent_url)}">
+<script type="application/ld+json">${jsonForScript(ld)}</script>`,
   });
 }
 
