@@ -50,11 +50,12 @@ export async function startApp(opts: AppOptions): Promise<App> {
   // On PostgreSQL the handler reads an in-memory mirror of it, brought up to date before each batch.
   const node = isPostgresUrl(config.db) ? await startPgNode(config.db) : undefined;
   const db = node?.db ?? openDb(config.db, { mustExist: true });
-  const closeDb = () => (node ? node.close() : db.close());
   const output = opts.logger
     ? { logger: opts.logger, flush: () => opts.logger!.flush() }
     : createLogger({ quiet: opts.quiet, write: opts.logWrite });
   const { logger } = output;
+  // The server's close has flushed the log already: a node's last line (writes it could not make) is flushed after it.
+  const closeDb = async () => (node ? (await node.close(logger), output.flush()) : db.close());
   // Built once here and handed in: the handler's caches follow `freshness`, which a PostgreSQL node keeps current.
   const freshness = new Freshness(db);
   let handler: ReturnType<typeof createHandler> | undefined;

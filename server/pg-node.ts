@@ -22,8 +22,11 @@ export interface PgNode {
    * NOTIFY, which it starts listening for).
    */
   beforeBatch(freshness: Freshness, logger: Logger): (requests: number) => Promise<void>;
-  /** Stops listening, writes the last use still pending, closes the pool. */
-  close(): Promise<void>;
+  /**
+   * Stops listening, writes the last use and click counts still pending, closes the pool. What PostgreSQL does not take
+   * then (an outage at shutdown) is lost, and `logger` says how much.
+   */
+  close(logger?: Logger): Promise<void>;
 }
 
 /** Query limit for a serving node: a database that stopped answering turns into 503s within this, not hung requests. */
@@ -60,10 +63,16 @@ export async function startPgNode(location: string): Promise<PgNode> {
       listener = listenForChanges(location, () => shared.wake());
       return (requests) => shared.beforeBatch(requests);
     },
-    async close() {
+    async close(logger) {
       await listener?.close();
       await lastUse.flush();
       await clicks.flush();
+      const [uses, counts] = [lastUse.pendingRows(), clicks.pendingRows()];
+      if (uses + counts > 0)
+        logger?.error(
+          { last_use_keys: uses, click_count_rows: counts },
+          `stopping with writes PostgreSQL did not take: the last use of ${uses} keys and ${counts} click counts are lost`,
+        );
       await pool.end();
       mirror.close();
     },

@@ -98,3 +98,24 @@ it('a connection lost inside a transaction fails that transaction, not the proce
     await pool.end();
   }
 });
+
+it('says how much it could not write when it stops during an outage, rather than dropping it silently', async () => {
+  const url = await pg.newDatabase();
+  const setup = await openStore(url);
+  await setup.applyImport(demoImport());
+  const { key } = await setup.createKey({ facilityId: 'wro-1', prefix: 'svc' });
+  recordKey(key);
+  await setup.close();
+  const lines: string[] = [];
+  const app = await startTestServer(url, { quiet: true, lastUseIntervalMs: 600_000, logWrite: (l) => lines.push(l) });
+  expect((await get(app.url, key)).status).toBe(200);
+  await pg.stop();
+  try {
+    await app.close();
+  } finally {
+    await pg.start();
+  }
+  const lost = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => 'last_use_keys' in l);
+  expect(lost).toMatchObject({ level: 'error', last_use_keys: 1, click_count_rows: 0 });
+  expect(lost?.message).toContain('the last use of 1 keys and 0 click counts are lost');
+});

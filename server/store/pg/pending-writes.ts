@@ -20,6 +20,11 @@ export class PendingWrites<B, I = B> {
     void this.flush();
   };
 
+  /** How many rows wait for a write that has not succeeded yet (none once a flush went through). */
+  pendingRows(): number {
+    return this.size(this.pending);
+  }
+
   async flush(): Promise<void> {
     while (this.writing) await this.writing;
     if (this.size(this.pending) === 0) return;
