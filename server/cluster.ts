@@ -13,23 +13,41 @@ export function workerCount(value: string | undefined): number {
 
 export const isClusterWorker = () => cluster.isWorker;
 
+/** Workers under supervision: the port they listen on once all are ready, and the end of the supervision. */
+export interface Supervised {
+  /** The port every worker listens on (the one they got for port 0); rejects if a worker cannot start. */
+  ready: Promise<number>;
+  /** Resolves when every worker has stopped after SIGTERM/SIGINT or `stop()`; rejects if a worker could not start. */
+  done: Promise<void>;
+  stop(): void;
+}
+
 /** Forks the workers, restarts any that die unexpectedly, and on SIGTERM/SIGINT waits for all to finish in-flight requests. */
-export function superviseWorkers(count: number, onReady: () => void, log: (line: string) => void): Promise<void> {
+export function superviseWorkers(count: number, log: (line: string) => void): Supervised {
   let stopping = false;
   let ready = 0;
   let reason: string | undefined; // what the first worker that could not start said
+  let isReady!: (port: number) => void;
+  let notReady!: (err: Error) => void;
+  const readyPort = new Promise<number>((resolve, reject) => ([isReady, notReady] = [resolve, reject]));
   const fork = (): Worker => {
     const w = cluster.fork();
     w.on('message', (m: unknown) => {
-      if (m === 'ready' && ++ready === count) onReady();
-      else if (typeof m === 'object' && m !== null && typeof (m as { failed?: unknown }).failed === 'string')
-        reason ??= (m as { failed: string }).failed;
+      if (typeof m !== 'object' || m === null) return;
+      const { ready: port, failed } = m as { ready?: unknown; failed?: unknown };
+      if (typeof port === 'number' && ++ready === count) isReady(port);
+      else if (typeof failed === 'string') reason ??= failed;
     });
     return w;
   };
   for (let i = 0; i < count; i++) fork();
   let failed: ListingsError | undefined;
-  return new Promise((resolve, reject) => {
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+  };
+  const done = new Promise<void>((resolve, reject) => {
     cluster.on('exit', (w, code, signal) => {
       if (!stopping && ready < count) {
         // A worker that cannot start (port in use, bad database) will not start on a retry either.
@@ -37,6 +55,7 @@ export function superviseWorkers(count: number, onReady: () => void, log: (line:
           'worker_failed',
           reason ?? `a worker failed to start (${signal ?? `exit ${code}`}); stopped all workers`,
         );
+        notReady(failed);
         stop();
       } else if (!stopping) {
         log(`worker ${w.process.pid} exited (${signal ?? code}); starting another`);
@@ -48,18 +67,21 @@ export function superviseWorkers(count: number, onReady: () => void, log: (line:
         else resolve();
       }
     });
-    const stop = () => {
-      if (stopping) return;
-      stopping = true;
-      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
-    };
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
   });
+  // Stopped before every worker was ready: there is no port to wait for.
+  void done.then(
+    () => notReady(new ListingsError('worker_failed', 'stopped before the workers were ready')),
+    () => {},
+  );
+  readyPort.catch(() => {}); // read through `ready`; a failure is also `done`'s
+  return { ready: readyPort, done, stop };
 }
 
-export function tellPrimaryReady(): void {
-  process.send?.('ready');
+/** Tells the primary this worker listens, and on which port (the one it got, when it asked for 0). */
+export function tellPrimaryReady(port: number): void {
+  process.send?.({ ready: port });
 }
 
 /**

@@ -63,3 +63,39 @@ describe('listings serve delivers webhooks', () => {
     expect(contents.size).toBe(queued.length);
   });
 });
+
+describe('listings serve --workers 2 --port 0', () => {
+  it('names the port the workers got, in its banner, its answers and its webhooks', async () => {
+    const { db, file } = demoDb(hooks.dir);
+    const key = issueKey(db, 'wro-1');
+    db.close();
+    const store = await openStore(file);
+    const { secret } = await store.webhooks.add(
+      { keyId: key.id, url: hooks.receiver.url, events: ['listing.updated'] },
+      'test',
+    );
+    hooks.receiver.state.secrets.push(secret);
+    const env = { LISTINGS_DB: file, WEBHOOKS_ALLOW_PRIVATE: '1', NODE_EXTRA_CA_CERTS: hooks.receiver.caFile };
+    const server = spawnServer(['serve', '--port', '0', '--quiet', '--workers', '2'], env);
+    try {
+      const base = await server.ready;
+      const port = Number(new URL(base).port);
+      expect(port).toBeGreaterThan(0);
+      expect(server.output().stderr).toContain(`public URL http://127.0.0.1:${port}`);
+      const list = (await (await fetch(`${base}/external/listings`, { headers: { 'x-api-key': key.key } })).json()) as {
+        listings: { rent_url: string }[];
+      };
+      expect(list.listings[0]!.rent_url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/rent/`));
+      const json = demoJson();
+      json.facilities.find((f: { id: string }) => f.id === 'wro-1').listings[0].price_gross += 100;
+      const before = hooks.receiver.received.length; // the receiver is shared with the test above
+      await store.applyImport(parseImport(JSON.stringify(json), 'changed.json'));
+      await until('the event', () => hooks.receiver.received.length > before);
+      const event = JSON.parse(hooks.receiver.received[before]!.body) as { data: { listing: { rent_url: string } } };
+      expect(event.data.listing.rent_url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/rent/`));
+    } finally {
+      await server.stop();
+      await store.close();
+    }
+  });
+});

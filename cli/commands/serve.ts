@@ -1,6 +1,6 @@
 // `listings serve`: the External Listings API, the rental pages, the OpenAPI document and the widget bundle.
 import { Command, InvalidArgumentError } from 'commander';
-import { loadConfig, requireSharedPublicUrl } from '../../server/config.ts';
+import { boundTo, loadConfig, requireSharedPublicUrl } from '../../server/config.ts';
 import { startApp } from '../../server/app.ts';
 import { createLogger } from '../../server/logger.ts';
 import { failWorker, isClusterWorker, superviseWorkers, tellPrimaryReady, workerCount } from '../../server/cluster.ts';
@@ -83,14 +83,21 @@ export function serveCommand(io: Io): Command {
       if (workers > 1 && !isClusterWorker()) {
         // Migrate once here, so that workers never race to do it; it also fails early on a missing or bad file.
         await (await openStore(config.db, { mustExist: true })).close();
-        const panel = await startPanel(config.publicUrl);
-        const webhooks = await startDeliverer(config.publicUrl);
+        const supervised = superviseWorkers(workers, (l) => io.err(l));
+        let panel: Awaited<ReturnType<typeof startPanel>>;
+        let webhooks: Awaited<ReturnType<typeof startDeliverer>>;
         try {
-          await superviseWorkers(
-            workers,
-            () => io.err(banner(`http://${config.host}:${config.port}`, config.publicUrl)),
-            (l) => io.err(l),
-          );
+          // The public URL names the port the workers got (asked for 0, one the system chose).
+          const port = await supervised.ready;
+          const publicUrl = boundTo(config, port).publicUrl;
+          io.err(banner(`http://${config.host}:${port}`, publicUrl));
+          panel = await startPanel(publicUrl);
+          webhooks = await startDeliverer(publicUrl);
+          await supervised.done;
+        } catch (err) {
+          supervised.stop();
+          await supervised.done.catch(() => undefined);
+          throw err;
         } finally {
           await webhooks?.close();
           await panel?.close();
@@ -103,7 +110,7 @@ export function serveCommand(io: Io): Command {
           err instanceof ListingsError ? err.message : `unexpected failure: ${(err as Error).message ?? String(err)}`,
         );
       });
-      if (isClusterWorker()) tellPrimaryReady();
+      if (isClusterWorker()) tellPrimaryReady(app.port);
       else io.err(banner(app.url, app.publicUrl));
       const panel = await startPanel(app.publicUrl)?.catch(async (err: unknown) => {
         await app.close();
