@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT_BAD_INPUT, runCli } from '../cli/program.ts';
 import { parseImport } from '../server/domain/import.ts';
-import { COUNTRIES } from '../server/schemas/places.ts';
+import { COUNTRIES, e164Of } from '../server/schemas/places.ts';
 import { openStore } from '../server/store/store.ts';
 import { BACKENDS } from './helpers/setup.ts';
 import { bufferIo, writeJson } from './helpers/fixture.ts';
@@ -154,6 +154,11 @@ describe('import rules beyond price', () => {
     expect(COUNTRIES.size).toBe(249);
     for (const code of ['PL', 'DE', 'CH', 'GB', 'US', 'AX', 'SS']) expect(COUNTRIES.has(code)).toBe(true);
     for (const code of ['EU', 'UK', 'XK', 'ZZ']) expect(COUNTRIES.has(code)).toBe(false);
+  });
+
+  it('gives a phone in E.164 as written with separators, or with a bracketed trunk prefix "(0)"', () => {
+    const written = ['+48 71 555 01 07', '+48 (71) 555-01-07', '+44 (0)20 7946 0000', '+41 ( 0 ) 44.668.18.00'];
+    expect(written.map(e164Of)).toEqual(['+48715550107', '+48715550107', '+442079460000', '+41446681800']);
   });
 
   it('normalises what answers give: 24/7 as a week, hours in order, times in UTC whole seconds, defaults', () => {

@@ -37,9 +37,15 @@ export const timeZone = () =>
 const SEPARATORS = /[ ()./-]/g;
 const E164 = /^\+[1-9][0-9]{1,14}$/;
 
-/** The number in E.164 (`+48715550107`), from the number as the operator wrote it (`+48 71 555 01 07`). */
+/** A national trunk prefix written in brackets after the country code, `+44 (0)20 …`: dialled only from inside. */
+const TRUNK_ZERO = /\(\s*0\s*\)/g;
+
+/**
+ * The number in E.164 (`+48715550107`), from the number as the operator wrote it (`+48 71 555 01 07`, or
+ * `+44 (0)20 7946 0000` with the trunk prefix that E.164 leaves out).
+ */
 export function e164Of(phone: string): string {
-  return phone.replace(SEPARATORS, '');
+  return phone.replace(TRUNK_ZERO, '').replace(SEPARATORS, '');
 }
 
 export const phone = () =>
