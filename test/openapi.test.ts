@@ -1,5 +1,6 @@
 // The OpenAPI document the handler serves: its shape, and every 200 body of the API validated against it with a JSON-schema validator.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoJson, issueKey } from './helpers/fixture.ts';
 import { call, json } from './helpers/http.ts';
@@ -112,6 +113,17 @@ describe('the document', () => {
       expect(doc.paths[path].get['x-codeSamples'][0].source).toContain('X-API-Key');
     }
     expect(count).toBeGreaterThan(10);
+    // Each sample pastes into a shell as it reads: the key from the variable, the whole URL, query and all, one word.
+    for (const path of Object.keys(doc.paths)) {
+      const source = doc.paths[path].get['x-codeSamples'][0].source as string;
+      const args = execFileSync('bash', ['-c', `curl() { printf '%s\\n' "$@"; }; ${source}`], {
+        encoding: 'utf8',
+        env: { ...process.env, LISTINGS_KEY: 'svc_example' },
+      });
+      const url = source.slice(source.indexOf("'") + 1, source.lastIndexOf("'"));
+      expect(url.startsWith(PUBLIC_URL + path.split('{')[0]!)).toBe(true);
+      expect(args.trimEnd().split('\n')).toEqual(['-H', 'X-API-Key: svc_example', url]);
+    }
     // No pattern: a malformed id is the same 404 (contract); a validating proxy would make a pattern a 422.
     const idParam = doc.paths[DETAIL].parameters.find((p: { name: string }) => p.name === 'id');
     expect(idParam.schema).toEqual({ type: 'string' });

@@ -175,8 +175,10 @@ export function openApiDocument(publicUrl: string) {
       ...problemResponse(`The URL is longer than ${MAX_URL_LENGTH} characters.`, ['uri_too_long']),
     },
   });
+  // The URL in single quotes: a shell reads `&` and `?` in a query as its own (a background job, a file pattern).
+  const quoted = (url: string) => `'${url.replaceAll("'", "'\\''")}'`;
   const curl = (path: string) => [
-    { lang: 'Shell', label: 'curl', source: `curl -H "X-API-Key: $LISTINGS_KEY" ${publicUrl}${path}` },
+    { lang: 'Shell', label: 'curl', source: `curl -H "X-API-Key: $LISTINGS_KEY" ${quoted(publicUrl + path)}` },
   ];
   return {
     openapi: '3.1.0',
