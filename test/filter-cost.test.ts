@@ -73,15 +73,28 @@ describe('filtered lists', () => {
     }
   });
 
-  it('a large filtered list is kept compressed; identity is cut again and charged, with the same ETag', async () => {
+  it('a list made anew shows its cost in RateLimit; made once, it costs one token in every coding, 304s too', async () => {
     const handler = handlerOver(demo.file);
     try {
-      const coded = await list(handler, '?min_area=1.5', { 'accept-encoding': 'br, gzip' });
-      expect(coded.headers['content-encoding']).toBe('br');
+      const remaining = (r: { headers: Record<string, string | undefined> }) =>
+        Number(/;r=(\d+);/.exec(r.headers.ratelimit!)![1]);
+      const charge = Math.floor(LISTINGS / LISTINGS_PER_TOKEN);
       const identity = await list(handler, '?min_area=1.5');
       expect(identity.body.length).toBeGreaterThan(256 * 1024);
+      expect(remaining(identity)).toBe(60 - 1 - charge);
+      const again = await list(handler, '?min_area=1.5');
+      expect(again.body.equals(identity.body)).toBe(true);
+      expect(again.headers.etag).toBe(identity.headers.etag);
+      expect(remaining(again)).toBe(60 - 2 - charge);
+      const unchanged = await list(handler, '?min_area=1.5', { 'if-none-match': identity.headers.etag! });
+      expect(unchanged.status).toBe(304);
+      expect(remaining(unchanged)).toBe(60 - 3 - charge);
+      // Another coding of the same result is made once more, and charged once more.
+      const coded = await list(handler, '?min_area=1.5', { 'accept-encoding': 'br, gzip' });
+      expect(coded.headers['content-encoding']).toBe('br');
       expect(brotliDecompressSync(coded.body).equals(identity.body)).toBe(true);
       expect(coded.headers.etag).toBe(identity.headers.etag!.replace(/"$/, '-br"'));
+      expect(remaining(coded)).toBe(60 - 4 - 2 * charge);
       expect(JSON.parse(identity.body.toString()).listings.length).toBeGreaterThan(900);
     } finally {
       handler.close();
@@ -100,6 +113,16 @@ describe('filtered lists', () => {
       });
       // Compressed off the event loop: the answer comes later; a second request meanwhile waits for the same one.
       expect(made.later).toBeInstanceOf(Promise);
+      // Without a coding too: a large cut is made in steps, never in one go on the event loop.
+      const plain = handler.answer({
+        method: 'GET',
+        url: '/external/listings?min_area=2.5&sort=-price',
+        headers: { 'x-api-key': key },
+        remoteAddress: '127.0.0.1',
+      });
+      expect(plain.later).toBeInstanceOf(Promise);
+      const plainBody = (await plain.later!).body as Buffer;
+      expect(JSON.parse(plainBody.toString()).listings.length).toBeGreaterThan(900);
       const [br, again, gzip, identity] = await Promise.all([
         made.later!.then((a) => ({ ...a, body: a.body as Buffer })),
         get('br'),

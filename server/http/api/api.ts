@@ -206,7 +206,7 @@ export class ListingsApi {
       if (!allowed) return this.problems.answer('origin_not_allowed', DETAILS.origin_not_allowed(), cors.headers);
       cors = allowed;
     }
-    const limit = this.keyLimiter.takeFrom(profile.bucket, profile.limit, now / 1000);
+    let limit = this.keyLimiter.takeFrom(profile.bucket, profile.limit, now / 1000);
     if (!limit.ok)
       return this.refused(
         limit,
@@ -227,7 +227,12 @@ export class ListingsApi {
         const made = this.views.listVariant(views, query, this.codings.of(acceptEncoding));
         // A list cut anew costs a pass over the facility: a token per LISTINGS_PER_TOKEN listings beyond the first.
         if (made.scanned > LISTINGS_PER_TOKEN)
-          this.keyLimiter.charge(profile.bucket, Math.floor(made.scanned / LISTINGS_PER_TOKEN));
+          limit = this.keyLimiter.charge(
+            profile.bucket,
+            profile.limit,
+            limit,
+            Math.floor(made.scanned / LISTINGS_PER_TOKEN),
+          );
         if (made.later) return this.bodyAnswer(made.later, req, cors, profile, limit, ctx);
         variant = made.variant;
       }

@@ -50,10 +50,15 @@ it('RateLimit counts down per request and names its limiter, also when kept text
   // Another client at the same count gets the same text; a refusal says when the next token comes.
   expect(keys.take('b', limit).rateLimit).toBe('"key";r=4;t=1');
   expect(keys.take('a', limit).rateLimit).toBe('"key";r=0;t=1');
-  // Work charged beyond the bucket is a debt: the remaining count goes below zero and the wait grows.
+  // Work charged is counted at once; beyond the bucket it is a debt: nothing remains (r is never negative) and the wait
+  // grows.
   const b = keys.bucketOf('c', limit);
-  keys.charge(b, 40);
-  expect(keys.takeFrom(b, limit, t).rateLimit).toBe('"key";r=-35;t=4');
+  const taken = keys.takeFrom(b, limit, t);
+  expect(taken.rateLimit).toBe('"key";r=4;t=1');
+  expect(keys.charge(b, limit, taken, 2)).toEqual({ ...taken, rateLimit: '"key";r=2;t=1' });
+  expect(keys.charge(b, limit, taken, 40).rateLimit).toBe('"key";r=0;t=5');
+  const refused = keys.takeFrom(b, limit, t);
+  expect(refused).toMatchObject({ ok: false, rateLimit: '"key";r=0;t=4', retryAfter: 4 });
   t += 10;
   expect(keys.take('a', limit).rateLimit).toBe('"key";r=4;t=1');
 });

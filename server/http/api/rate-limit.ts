@@ -80,12 +80,12 @@ export class RateLimiter {
     // t: seconds until the bucket is full again; on a refusal, until the next token, because the draft (section 6) says
     // Retry-After must not point earlier than t, and a client should not wait for a full bucket to send one request.
     const reset = ok ? Math.ceil((limit.burst - b.tokens) / limit.rate) : retryAfter;
-    return {
-      ok,
-      retryAfter,
-      rateLimit: this.rateLimitText(Math.floor(b.tokens), reset),
-      persistent,
-    };
+    return { ok, retryAfter, rateLimit: this.remainingText(b, limit, reset), persistent };
+  }
+
+  /** The RateLimit value of a bucket: what is left (none while a debt is owed, the draft's r is never negative) and t. */
+  private remainingText(b: Bucket, limit: Limit, reset = Math.ceil((limit.burst - b.tokens) / limit.rate)): string {
+    return this.rateLimitText(Math.max(0, Math.floor(b.tokens)), reset);
   }
 
   /**
@@ -100,8 +100,12 @@ export class RateLimiter {
     return `"${this.name}";r=${r};t=${t}`;
   }
 
-  /** Takes `tokens` more from a bucket for work a request turned out to cost; it may go below zero, a debt. */
-  charge(b: Bucket, tokens: number): void {
+  /**
+   * Takes `tokens` more from a bucket for work an accepted request turned out to cost; it may go below zero, a debt.
+   * Returns the decision with its RateLimit value as the bucket now stands.
+   */
+  charge(b: Bucket, limit: Limit, decision: Decision, tokens: number): Decision {
     b.tokens -= tokens;
+    return { ...decision, rateLimit: this.remainingText(b, limit) };
   }
 }

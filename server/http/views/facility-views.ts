@@ -33,7 +33,8 @@ export interface KeptList {
   views: FacilityViews;
   key: number;
   etag: string;
-  coded: Partial<Record<Coding, Variant>>;
+  /** Its bytes in each coding asked for so far (`identity`: as they are), those small enough to keep. */
+  coded: Partial<Record<Coding | 'identity', Variant>>;
   cost: number;
 }
 

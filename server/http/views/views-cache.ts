@@ -55,8 +55,8 @@ export class ViewsCache {
   private offLoop: Promise<void> = Promise.resolve();
   /** Where the cut being made off the event loop is written (scratchOf): as large as the largest cut so far. */
   private scratch = Buffer.alloc(0);
-  /** Codings of cuts being compressed in the thread pool, by list name and coding: a second request waits for the first. */
-  private readonly compressing = new Map<string, { views: FacilityViews; variant: Promise<Variant> }>();
+  /** Cuts being made off the event loop, by list name and coding: a second request waits for the first. */
+  private readonly cutting = new Map<string, { views: FacilityViews; variant: Promise<Variant> }>();
   /**
    * Ids the store had no served facility for, until the next data change: a key whose facility is not served costs a
    * lookup when asked again, not a store read. The least recently asked out first. (Tests read it.)
@@ -193,22 +193,24 @@ export class ViewsCache {
     if (!query) return { variant: codedBody(views.list, coding), scanned: 0 };
     const key = resultKey(views, query);
     const kept = views.filtered.get(key);
-    const hit = coding === null ? undefined : kept?.coded[coding];
+    const hit = kept?.coded[coding ?? 'identity'];
     if (hit) return { variant: hit, scanned: 0 };
     const making = `${views.facility.id} ${key} ${coding}`;
-    const compressing = coding === null ? undefined : this.compressing.get(making);
-    if (compressing?.views === views) return { later: compressing.variant, scanned: 0 };
+    const cutting = this.cutting.get(making);
+    if (cutting?.views === views) return { later: cutting.variant, scanned: 0 };
     // Its strong ETag names the list it was cut from and the result: no digest of the bytes (RFC 9110 8.8.3 asks only
     // that different bytes never share one).
     const etag =
       kept?.etag ?? `"${createHash('sha1').update(views.list.identity.etag).update(String(key)).digest('base64url')}"`;
     const scanned = views.area.length;
     const list = kept ?? { views, key, etag, coded: noCodings(), cost: 0 };
-    if (coding !== null && views.list.identity.bytes.length > this.offLoopBytes)
+    if (views.list.identity.bytes.length > this.offLoopBytes)
       return { later: this.cutLater(making, list, query, coding), scanned };
     const bytes = filteredBytesOf(views, query);
-    if (coding === null) return { variant: variantOf(bytes, etag, null), scanned };
-    const variant = variantOf(compress(bytes, coding, 'once'), codedEtag(list.etag, coding), coding);
+    const variant =
+      coding === null
+        ? variantOf(bytes, etag, null)
+        : variantOf(compress(bytes, coding, 'once'), codedEtag(list.etag, coding), coding);
     if (variant.bytes.length <= MAX_KEPT_FILTERED_BYTES) this.keep(list, variant, coding);
     return { variant, scanned };
   }
@@ -217,14 +219,16 @@ export class ViewsCache {
    * A large facility's cut, made in steps over turns of the event loop and compressed in the thread pool, one at a
    * time: however many arrive in one batch, other clients' answers wait for at most one step of one cut.
    */
-  private cutLater(id: string, list: KeptList, query: ListQuery, coding: Coding): Promise<Variant> {
+  private cutLater(id: string, list: KeptList, query: ListQuery, coding: Coding | null): Promise<Variant> {
     const variant = this.offLoop
       .then(() => filteredBytesLater(list.views, query, (size) => this.scratchOf(size)))
-      .then((bytes) => compressLater(bytes, coding, 'once'))
+      // As they are, the bytes leave the scratch buffer, which the next cut writes over.
+      .then((bytes) => (coding === null ? Buffer.from(bytes) : compressLater(bytes, coding, 'once')))
       .then(
         (out) => {
-          this.compressing.delete(id);
-          const made = variantOf(out, codedEtag(list.etag, coding), coding);
+          this.cutting.delete(id);
+          const made =
+            coding === null ? variantOf(out, list.etag, null) : variantOf(out, codedEtag(list.etag, coding), coding);
           // Kept only if its facility's views are still the ones served (no data change while it was made).
           const facility = list.views.facility.id;
           const current = this.entries.peek(facility) ?? this.large.peek(facility);
@@ -232,7 +236,7 @@ export class ViewsCache {
           return made;
         },
         (err: unknown) => {
-          this.compressing.delete(id);
+          this.cutting.delete(id);
           throw err;
         },
       );
@@ -240,7 +244,7 @@ export class ViewsCache {
       () => undefined,
       () => undefined,
     );
-    this.compressing.set(id, { views: list.views, variant });
+    this.cutting.set(id, { views: list.views, variant });
     return variant;
   }
 
@@ -254,9 +258,9 @@ export class ViewsCache {
     return this.scratch.subarray(0, size);
   }
 
-  private keep(list: KeptList, variant: Variant, coding: Coding): void {
+  private keep(list: KeptList, variant: Variant, coding: Coding | null): void {
     const cost = variant.bytes.length + BODY_OVERHEAD;
-    list.coded[coding] = variant;
+    list.coded[coding ?? 'identity'] = variant;
     list.cost += cost;
     list.views.filtered.set(list.key, list);
     // Oldest out first past three quarters of the budget; a list larger than that alone is not kept.
