@@ -56,7 +56,8 @@ export const MoveIn = z
   })
   .meta({
     id: 'MoveIn',
-    description: "Due at move-in: the schedule's first period, the deposit, each move-in fee and required protection.",
+    description:
+      "Due at move-in: the schedule's first period, the deposit (no part when it is 0), each move-in fee and required protection.",
   });
 export type MoveIn = z.infer<typeof MoveIn>;
 
