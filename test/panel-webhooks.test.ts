@@ -27,7 +27,7 @@ describe('webhooks on a key in the panel', () => {
     expect(String((await s.as('GET', page)).body)).toContain('webhook.test');
 
     await panel.store.webhooks.recordAttempt(sent!.id, endpoint!.id, {
-      status: 'failed',
+      status: 'pending',
       at: Date.now(),
       nextAt: Date.now(),
       code: 410,

