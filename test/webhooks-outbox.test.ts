@@ -9,8 +9,9 @@ import { parseImport } from '../server/domain/import.ts';
 import { openStore, type Store } from '../server/store/store.ts';
 import { Deliverer } from '../server/webhooks/deliverer.ts';
 import { RETRY_DELAYS_MS } from '../server/webhooks/schedule.ts';
-import { demoImport, demoJson } from './helpers/fixture.ts';
+import { demoImport, demoJson, promotionStarting } from './helpers/fixture.ts';
 import { usePostgres } from './helpers/postgres.ts';
+import { until } from './helpers/wait.ts';
 import { useReceiver } from './helpers/webhook-receiver.ts';
 
 const postgres = usePostgres();
@@ -121,6 +122,54 @@ describe.each(Object.keys(backends))('the outbox on %s', (backend) => {
       await d.round();
       expect(await log()).toMatchObject([{ status: 'delivered', attempts: 2, last_code: 204 }]);
       expect(new Set(received().map((r) => r.id))).toEqual(new Set([queued!.message_id]));
+    });
+  });
+
+  describe('promotion boundaries', () => {
+    it('one an import adds after the fact sends nothing beyond the import’s own event', async () => {
+      const d = deliverer();
+      const started = Date.now() - 3_000;
+      clock = started;
+      await d.round(); // the promotion clock starts here
+      const starts = Math.floor(Date.now() / 1000) * 1000 - 1_000;
+      const json = demoJson();
+      byCode(json, 'XS-01').promotions = [promotionStarting('LATE', 'Late', starts)];
+      await importJson(json);
+      const [own] = await log();
+      // Within the clock's ten-second look-again: the import's event goes out before the clock looks at the promotion.
+      clock = started + 9_000;
+      await d.round();
+      expect(received()).toHaveLength(1);
+      clock = started + 20_000;
+      await d.round();
+      expect(received().map((e) => [e.type, e.timestamp])).toEqual([['listing.updated', own!.created_at]]);
+      expect(received()[0]!.data.listing.promotions.map((p: { code: string }) => p.code)).toEqual(['LATE']);
+      expect(await log()).toHaveLength(1);
+    });
+
+    it('one passed while no server ran is sent on restart, at its instant, though an import came since', async () => {
+      const first = deliverer();
+      clock = Date.now() - 60_000;
+      await first.round();
+      const starts = Math.ceil((Date.now() + 1_000) / 1000) * 1000;
+      const json = demoJson();
+      byCode(json, 'XS-01').promotions = [promotionStarting('SOON', 'Soon', starts)];
+      await importJson(json);
+      clock = Date.now();
+      await first.round();
+      expect(received()).toEqual([]); // a promotion ahead is no part of the API's answers yet
+      await first.stop();
+
+      await until('the promotion started', () => Date.now() > starts);
+      byCode(json, 'S-03').price_gross += 500;
+      await importJson(json);
+      clock = Date.now() + 5_000;
+      await deliverer().round();
+      const [other, boundary] = received();
+      expect(other!.data.listing.code).toBe('S-03');
+      expect([boundary!.data.listing.code, boundary!.timestamp]).toEqual(['XS-01', new Date(starts).toISOString()]);
+      expect(boundary!.data.changed).toContain('promotions');
+      expect(received()).toHaveLength(2);
     });
   });
 });

@@ -79,12 +79,33 @@ const INSERT = `INSERT INTO webhook_outbox (id, endpoint_id, subject, type, even
   VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING *`;
 
 /**
+ * Whether the endpoint has an event of the subject as of `at` or later (queued, sent or pending): it carries a Detail
+ * with the change at `at` in it already.
+ */
+function* toldSinceSteps(endpointId: string, subject: string, at: number): Steps<boolean> {
+  const rows = yield sql(
+    'SELECT event FROM webhook_outbox WHERE endpoint_id = $1 AND subject = $2 AND created_at >= $3',
+    endpointId,
+    subject,
+    at,
+  );
+  // A replay's row is as new as the replay, its event as old as the first: the event's own timestamp decides.
+  return rows.some((r) => Date.parse((JSON.parse(r.event as string) as { timestamp: string }).timestamp) >= at);
+}
+
+/**
  * Queues each event of a change at `now` for every endpoint of the facility that wants its type and was added by then
  * (an endpoint hears of changes made after it was added). Coalescing: an event not yet tried for the same endpoint and
  * subject is replaced by the newer one (its `changed` the union of both; an added listing stays `listing.added`), so
- * pending events per endpoint never exceed the facility's listings plus one.
+ * pending events per endpoint never exceed the facility's listings plus one. `unlessTold` (a promotion boundary's
+ * events, queued after the fact): an endpoint already told of the subject as of `now` or later is not told again.
  */
-export function* queueEventsSteps(facilityId: string, events: readonly ChangeEvent[], now: number): Steps<number> {
+export function* queueEventsSteps(
+  facilityId: string,
+  events: readonly ChangeEvent[],
+  now: number,
+  { unlessTold = false } = {},
+): Steps<number> {
   if (events.length === 0) return 0;
   const endpoints = yield sql(
     `SELECT id, events FROM (${QUEUED_FOR}) w WHERE facility_id = $1 AND created_at <= $2`,
@@ -95,7 +116,7 @@ export function* queueEventsSteps(facilityId: string, events: readonly ChangeEve
   for (const e of endpoints) {
     const wanted = new Set(JSON.parse(e.events as string) as string[]);
     for (const ev of events) {
-      if (!wanted.has(ev.type)) continue;
+      if (!wanted.has(ev.type) || (unlessTold && (yield* toldSinceSteps(e.id as string, ev.subject, now)))) continue;
       const [old] = yield sql(
         `DELETE FROM webhook_outbox WHERE endpoint_id = $1 AND subject = $2 AND status = 'pending' AND body IS NULL
         RETURNING type, event`,
