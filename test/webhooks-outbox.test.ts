@@ -172,4 +172,32 @@ describe.each(Object.keys(backends))('the outbox on %s', (backend) => {
       expect(received()).toHaveLength(2);
     });
   });
+
+  describe('coalescing', () => {
+    it('a listing changed, then removed before delivery, is one listing.removed with changed []', async () => {
+      const json = demoJson();
+      byCode(json, 'XS-01').price_gross += 500;
+      await importJson(json);
+      wro(json).listings = wro(json).listings.filter((l: { code: string }) => l.code !== 'XS-01');
+      await importJson(json);
+      expect((await log()).map((l) => l.type)).toEqual(['listing.removed']);
+      await deliverer().round();
+      const [removed] = received();
+      expect([removed!.type, removed!.data.changed]).toEqual(['listing.removed', []]);
+    });
+
+    it('a listing added, then changed before delivery, is one listing.added naming every field of its Detail', async () => {
+      const json = demoJson();
+      const fresh = { ...structuredClone(byCode(json, 'XS-01')), code: 'XS-99' };
+      wro(json).listings.push(fresh);
+      await importJson(json);
+      fresh.price_gross += 500;
+      await importJson(json);
+      expect((await log()).map((l) => l.type)).toEqual(['listing.added']);
+      await deliverer().round();
+      const [added] = received();
+      expect(added!.type).toBe('listing.added');
+      expect(added!.data.changed).toEqual(Object.keys(added!.data.listing));
+    });
+  });
 });

@@ -94,10 +94,20 @@ function* toldSinceSteps(endpointId: string, subject: string, at: number): Steps
 }
 
 /**
+ * The `changed` of an event that replaces one not yet tried: what its type says it carries (a removed listing names no
+ * field, an added one every field of its Detail), and for an update the fields either of the two changed.
+ */
+function coalescedChanged(type: string, ev: ChangeEvent, prior: readonly string[]): string[] {
+  if (type === 'listing.removed') return [];
+  if (type === 'listing.added') return Object.keys(ev.data.listing ?? {});
+  return [...new Set([...prior, ...ev.changed])];
+}
+
+/**
  * Queues each event of a change at `now` for every endpoint of the facility that wants its type and was added by then
  * (an endpoint hears of changes made after it was added). Coalescing: an event not yet tried for the same endpoint and
- * subject is replaced by the newer one (its `changed` the union of both; an added listing stays `listing.added`), so
- * pending events per endpoint never exceed the facility's listings plus one. `unlessTold` (a promotion boundary's
+ * subject is replaced by the newer one (an added listing stays `listing.added`; `changed` as `coalescedChanged` says),
+ * so pending events per endpoint never exceed the facility's listings plus one. `unlessTold` (a promotion boundary's
  * events, queued after the fact): an endpoint already told of the subject as of `now` or later is not told again.
  */
 export function* queueEventsSteps(
@@ -123,9 +133,9 @@ export function* queueEventsSteps(
         e.id,
         ev.subject,
       );
-      const prior = old && (JSON.parse(old.event as string) as { data: { changed: string[] } });
-      const changed = prior ? [...new Set([...prior.data.changed, ...ev.changed])] : ev.changed;
+      const prior = old ? (JSON.parse(old.event as string) as { data: { changed: string[] } }).data.changed : [];
       const type = old?.type === 'listing.added' && ev.type === 'listing.updated' ? 'listing.added' : ev.type;
+      const changed = coalescedChanged(type, ev, prior);
       const event = { type, timestamp: new Date(now).toISOString(), data: { ...ev.data, changed } };
       yield sql(INSERT, newMessageId(), e.id, ev.subject, type, JSON.stringify(event), null, now);
       queued++;
