@@ -200,4 +200,26 @@ describe.each(Object.keys(backends))('the outbox on %s', (backend) => {
       expect(added!.data.changed).toEqual(Object.keys(added!.data.listing));
     });
   });
+
+  describe('the log', () => {
+    it('keeps a delivery 30 days after it was delivered, however long it waited, and never drops one pending', async () => {
+      const queuedAt = clock - 40 * DAY;
+      await store.webhooks.sendTest(endpointId, 'test', queuedAt);
+      const d = deliverer();
+      await d.round();
+      expect(await log()).toMatchObject([{ status: 'delivered', created_at: new Date(queuedAt).toISOString() }]);
+      clock += 2 * 3_600_000; // past the next hourly pruning
+      await d.round();
+      expect(await log()).toHaveLength(1);
+
+      hooks.receiver.state.status = 500;
+      await store.webhooks.sendTest(endpointId, 'test', queuedAt);
+      await d.round();
+      clock += 31 * DAY;
+      await d.round();
+      expect(await log()).toMatchObject([{ status: 'pending', attempts: 2 }]);
+      await store.webhooks.prune(Number.MAX_SAFE_INTEGER);
+      expect(await log()).toMatchObject([{ status: 'pending' }]);
+    });
+  });
 });

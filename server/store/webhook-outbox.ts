@@ -287,7 +287,10 @@ export function* testEventSteps(endpointId: string, actor: string, now: number):
   return deliveryOf(row!, endpoint.disabled_at !== null);
 }
 
-/** Finished deliveries older than `before` leave the log: the table holds what is pending and a window of history. */
+/**
+ * Deliveries that ended (their last attempt) before `before` leave the log: the table holds what is pending, however
+ * old, and a window of history counted from each delivery's end, not from when it was queued.
+ */
 export function* pruneSteps(before: number): Steps<void> {
-  yield sql("DELETE FROM webhook_outbox WHERE status <> 'pending' AND created_at < $1", before);
+  yield sql("DELETE FROM webhook_outbox WHERE status <> 'pending' AND last_at < $1", before);
 }
