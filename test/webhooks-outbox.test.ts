@@ -222,4 +222,36 @@ describe.each(Object.keys(backends))('the outbox on %s', (backend) => {
       expect(await log()).toMatchObject([{ status: 'pending' }]);
     });
   });
+
+  describe('replay', () => {
+    it('refuses an event not sent yet, and a replay of a sent one survives the changes queued after it', async () => {
+      const test = await store.webhooks.sendTest(endpointId, 'test');
+      await expect(store.webhooks.replay(test.id, 'test')).rejects.toMatchObject({ code: 'not_sent' });
+      expect(await log()).toHaveLength(1);
+      expect(await store.listAudit({ action: 'webhook.replay' })).toEqual([]);
+
+      const json = demoJson();
+      byCode(json, 'XS-01').price_gross += 500;
+      await importJson(json);
+      const d = deliverer();
+      await d.round();
+      const [sent] = await log();
+      await store.webhooks.replay(sent!.id, 'test');
+      byCode(json, 'XS-01').price_gross += 500;
+      await importJson(json);
+      expect((await log()).map((l) => [l.message_id === sent!.message_id, l.status])).toEqual([
+        [false, 'pending'],
+        [true, 'pending'],
+        [true, 'delivered'],
+        [false, 'delivered'],
+      ]);
+      await d.round();
+      const [, first, replayed, newer] = received();
+      expect([replayed!.id, replayed!.body]).toEqual([first!.id, first!.body]);
+      expect([newer!.id === first!.id, newer!.data.listing.price.gross > first!.data.listing.price.gross]).toEqual([
+        false,
+        true,
+      ]);
+    });
+  });
 });

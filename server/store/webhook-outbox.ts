@@ -258,13 +258,20 @@ export function* deliveriesSteps(endpointId: string | undefined, limit: number):
   return rows.map((r) => deliveryOf(r, r.endpoint_disabled_at !== null));
 }
 
-/** Sends a delivery again as a new entry of the log, with the same `webhook-id` and the same bytes. */
+/**
+ * Sends a delivery again as a new entry of the log, with the same `webhook-id` and the same bytes. Only one that was
+ * sent: one not tried yet goes out by itself, and its copy, without bytes yet, would be coalesced away with it.
+ */
 export function* replaySteps(seq: number, actor: string, now: number): Steps<Delivery> {
   const [r] = yield sql('SELECT * FROM webhook_outbox WHERE seq = $1', seq);
   if (!r) throw new ListingsError('unknown_delivery', `delivery ${seq}: no such delivery`);
   const endpoint = yield* endpointInUseSteps(r.endpoint_id as string);
-  const body = (r.body as string | null) ?? null;
-  const [row] = yield sql(INSERT, r.id, r.endpoint_id, r.subject, r.type, r.event, body, now);
+  if (r.last_at === null || r.body === null)
+    throw new ListingsError(
+      'not_sent',
+      `delivery ${seq}: not sent yet (it goes out by itself; replay sends again a delivery that was sent)`,
+    );
+  const [row] = yield sql(INSERT, r.id, r.endpoint_id, r.subject, r.type, r.event, r.body, now);
   yield* auditSteps('webhook.replay', actor, endpoint, now, { endpoint: endpoint.id, delivery: seq, message: r.id });
   return deliveryOf(row!, endpoint.disabled_at !== null);
 }
