@@ -14,6 +14,7 @@ import type { Store } from '../server/store/store.ts';
 import { demoJson, tempDir } from './helpers/fixture.ts';
 import { addRoleOperators, emailOf, multipart, sessionAs, stepClock } from './helpers/panel-accounts.ts';
 import { PASSWORD, panelClient, panelOver, panelStore, type PanelHandle } from './helpers/panel.ts';
+import { attempted } from './helpers/webhook-attempt.ts';
 
 /** One method of one route, with the role it needs. */
 type Route = { method: string; path: string; role: Role };
@@ -47,6 +48,7 @@ async function samplePath(route: Route): Promise<string> {
   const hooks = { keyId: key, url: 'https://partner.example/hooks', events: ['listing.updated'] };
   const endpoint = (await store.webhooks.add(hooks, 'test')).endpoint.id;
   const delivery = (await store.webhooks.sendTest(endpoint, 'test')).id;
+  await attempted(store.webhooks, endpoint, delivery, 204); // sent, so that it can be replayed
   const path = route.path
     .replace(/:id\([^)]*\)/, 'wro-1')
     .replace(/:tab\([^)]*\)/, 'api')

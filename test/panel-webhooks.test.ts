@@ -3,6 +3,7 @@
 // with nothing added.
 import { describe, expect, it } from 'vitest';
 import { usePanel } from './helpers/panel.ts';
+import { attempted } from './helpers/webhook-attempt.ts';
 
 const panel = usePanel();
 const { session } = panel.client;
@@ -24,18 +25,17 @@ describe('webhooks on a key in the panel', () => {
     expect(await s.as('POST', `/webhooks/${endpoint!.id}/test`)).toMatchObject({ status: 303 });
     const [sent] = await panel.store.webhooks.deliveries(endpoint!.id);
     expect([sent!.type, sent!.status]).toEqual(['webhook.test', 'pending']);
-    expect(String((await s.as('GET', page)).body)).toContain('webhook.test');
+    const queued = String((await s.as('GET', page)).body);
+    expect(queued).toContain('webhook.test');
+    // Not sent yet: nothing to replay, on the page or by a forged form.
+    expect(queued).not.toContain(`/deliveries/${sent!.id}/replay`);
+    expect(await s.as('POST', `/deliveries/${sent!.id}/replay`)).toMatchObject({ status: 400 });
+    expect(await panel.store.webhooks.deliveries(endpoint!.id)).toHaveLength(1);
 
-    await panel.store.webhooks.recordAttempt(sent!.id, endpoint!.id, {
-      status: 'failed',
-      at: Date.now(),
-      nextAt: Date.now(),
-      code: 410,
-      error: null,
-      disable: 'gone',
-    });
+    await attempted(panel.store.webhooks, endpoint!.id, sent!.id, 410);
     const disabled = String((await s.as('GET', page)).body);
     expect(disabled).toContain('410 Gone');
+    expect(disabled).toContain(`/deliveries/${sent!.id}/replay`);
     expect(await s.as('POST', `/webhooks/${endpoint!.id}/enable`)).toMatchObject({ status: 303 });
     expect((await panel.store.webhooks.list(info.id))[0]!.disabled_at).toBeNull();
 

@@ -1,7 +1,10 @@
-// `listings webhooks` in process: the secret printed once and never listed, a test event in the log, replay, and bad
-// input refused with the field and rule named (exit 1 for a refused value, 2 for a malformed argument).
+// `listings webhooks` in process: the secret printed once and never listed, a test event in the log, replay (of what was
+// sent only), and bad input refused with the field and rule named (exit 1 for a refused value, 2 for a malformed
+// argument).
 import { describe, expect, it } from 'vitest';
+import { openStore } from '../server/store/store.ts';
 import { cliInProcess, demoDb, issueKey, tempDir } from './helpers/fixture.ts';
+import { attempted } from './helpers/webhook-attempt.ts';
 
 function setup() {
   const temp = tempDir();
@@ -38,7 +41,12 @@ describe('listings webhooks', () => {
       expect((await cliInProcess(file, ['webhooks', 'test', id])).code).toBe(0);
       const log = JSON.parse((await cliInProcess(file, ['webhooks', 'deliveries', '--endpoint', id, '--json'])).stdout);
       expect(log).toMatchObject([{ type: 'webhook.test', status: 'pending', attempts: 0, endpoint_id: id }]);
+      // Not sent yet: refused (it goes out by itself), as the panel refuses it.
+      expect((await cliInProcess(file, ['webhooks', 'replay', String(log[0].id)])).code).toBe(1);
+      const store = await openStore(file);
+      await attempted(store.webhooks, id, log[0].id, 204).finally(() => store.close());
       const replay = await cliInProcess(file, ['webhooks', 'replay', String(log[0].id), '--json']);
+      expect(replay.code).toBe(0);
       expect(JSON.parse(replay.stdout).message_id).toBe(log[0].message_id);
       const audit = await cliInProcess(file, ['audit', '--json']);
       expect(audit.stdout).not.toContain(secret);

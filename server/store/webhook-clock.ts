@@ -29,8 +29,9 @@ export function* nextBoundarySteps(from: number): Steps<number | undefined> {
 
 /**
  * Queues the events of each boundary in (the clock, now], at the boundary's instant, to the endpoints there were then,
- * and moves the clock to `now`. One node does it at a time (the clock's row lock); on the first run the clock starts at
- * `now`.
+ * and moves the clock to `now`. A boundary passed while no server ran is sent when one starts; one an import already
+ * told (it came after the boundary, as when it adds a promotion that started in the past) is not sent again. One node
+ * does it at a time (the clock's row lock); on the first run the clock starts at `now`.
  */
 export function* promotionTickSteps(now: number): Steps<number> {
   const [clock] = yield sql(`SELECT checked_until FROM webhook_clock WHERE id = 1 ${SKIP_LOCKED}`);
@@ -49,7 +50,7 @@ export function* promotionTickSteps(now: number): Steps<number> {
     const data = yield* facilityDataSteps(id);
     if (!data) continue;
     for (const at of boundariesOf(data, from, now))
-      queued += yield* queueEventsSteps(id, boundaryChangesOf(data, at), at);
+      queued += yield* queueEventsSteps(id, boundaryChangesOf(data, at), at, { unlessTold: true });
   }
   yield sql('UPDATE webhook_clock SET checked_until = $1 WHERE id = 1', now);
   return queued;

@@ -146,10 +146,17 @@ export function* rotateSecretSteps(
   return { endpoint, secret };
 }
 
-/** Delivers again after a 410 or the last retry: its pending events go out from the oldest. */
+/**
+ * Delivers again after a 410 or the last retry: its pending events go out from the oldest (the one whose attempt
+ * disabled it first), each on a fresh retry schedule, so `attempts` counts from 0 again.
+ */
 export function* enableEndpointSteps(id: string, actor: string, now: number): Steps<EndpointInfo> {
   yield* endpointInUseSteps(id);
-  yield sql("UPDATE webhook_outbox SET next_at = $2 WHERE endpoint_id = $1 AND status = 'pending'", id, now);
+  yield sql(
+    "UPDATE webhook_outbox SET next_at = $2, attempts = 0 WHERE endpoint_id = $1 AND status = 'pending'",
+    id,
+    now,
+  );
   const [row] = yield sql(
     'UPDATE webhook_endpoints SET disabled_at = NULL, disabled_reason = NULL WHERE id = $1 RETURNING *',
     id,

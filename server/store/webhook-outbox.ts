@@ -15,7 +15,9 @@ export interface Delivery {
   type: string;
   subject: string;
   status: 'pending' | 'delivered' | 'failed';
+  /** Tries since it was queued, or since `webhooks enable` gave it a fresh schedule. */
   attempts: number;
+  /** When it is tried next: null once delivered, and while its endpoint is disabled (it waits for enable). */
   next_at: string | null;
   last_code: number | null;
   last_error: string | null;
@@ -41,9 +43,9 @@ export interface Outgoing {
   nextAt: number;
 }
 
-/** How an attempt ended: delivered, to be tried again at `nextAt`, or failed (and the endpoint disabled). */
+/** How an attempt ended: delivered, or to be tried again at `nextAt` (or after enable, when it disables the endpoint). */
 export interface Attempt {
-  status: Delivery['status'];
+  status: 'pending' | 'delivered';
   at: number;
   nextAt: number;
   code: number | null;
@@ -54,7 +56,8 @@ export interface Attempt {
 const iso = (ms: unknown) => (ms === null ? null : new Date(Number(ms)).toISOString());
 const newMessageId = () => `msg_${randomBytes(16).toString('hex')}`;
 
-function deliveryOf(r: Row): Delivery {
+/** `waiting`: its endpoint is disabled, so a pending delivery has no next try until enable. */
+function deliveryOf(r: Row, waiting: boolean): Delivery {
   const status = r.status as Delivery['status'];
   return {
     id: Number(r.seq),
@@ -64,7 +67,7 @@ function deliveryOf(r: Row): Delivery {
     subject: r.subject as string,
     status,
     attempts: Number(r.attempts),
-    next_at: status === 'pending' ? iso(r.next_at) : null,
+    next_at: status === 'pending' && !waiting ? iso(r.next_at) : null,
     last_code: r.last_code === null ? null : Number(r.last_code),
     last_error: r.last_error as string | null,
     last_at: iso(r.last_at),
@@ -76,12 +79,43 @@ const INSERT = `INSERT INTO webhook_outbox (id, endpoint_id, subject, type, even
   VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING *`;
 
 /**
+ * Whether the endpoint has an event of the subject as of `at` or later (queued, sent or pending): it carries a Detail
+ * with the change at `at` in it already.
+ */
+function* toldSinceSteps(endpointId: string, subject: string, at: number): Steps<boolean> {
+  const rows = yield sql(
+    'SELECT event FROM webhook_outbox WHERE endpoint_id = $1 AND subject = $2 AND created_at >= $3',
+    endpointId,
+    subject,
+    at,
+  );
+  // A replay's row is as new as the replay, its event as old as the first: the event's own timestamp decides.
+  return rows.some((r) => Date.parse((JSON.parse(r.event as string) as { timestamp: string }).timestamp) >= at);
+}
+
+/**
+ * The `changed` of an event that replaces one not yet tried: what its type says it carries (a removed listing names no
+ * field, an added one every field of its Detail), and for an update the fields either of the two changed.
+ */
+function coalescedChanged(type: string, ev: ChangeEvent, prior: readonly string[]): string[] {
+  if (type === 'listing.removed') return [];
+  if (type === 'listing.added') return Object.keys(ev.data.listing ?? {});
+  return [...new Set([...prior, ...ev.changed])];
+}
+
+/**
  * Queues each event of a change at `now` for every endpoint of the facility that wants its type and was added by then
  * (an endpoint hears of changes made after it was added). Coalescing: an event not yet tried for the same endpoint and
- * subject is replaced by the newer one (its `changed` the union of both; an added listing stays `listing.added`), so
- * pending events per endpoint never exceed the facility's listings plus one.
+ * subject is replaced by the newer one (an added listing stays `listing.added`; `changed` as `coalescedChanged` says),
+ * so pending events per endpoint never exceed the facility's listings plus one. `unlessTold` (a promotion boundary's
+ * events, queued after the fact): an endpoint already told of the subject as of `now` or later is not told again.
  */
-export function* queueEventsSteps(facilityId: string, events: readonly ChangeEvent[], now: number): Steps<number> {
+export function* queueEventsSteps(
+  facilityId: string,
+  events: readonly ChangeEvent[],
+  now: number,
+  { unlessTold = false } = {},
+): Steps<number> {
   if (events.length === 0) return 0;
   const endpoints = yield sql(
     `SELECT id, events FROM (${QUEUED_FOR}) w WHERE facility_id = $1 AND created_at <= $2`,
@@ -92,16 +126,16 @@ export function* queueEventsSteps(facilityId: string, events: readonly ChangeEve
   for (const e of endpoints) {
     const wanted = new Set(JSON.parse(e.events as string) as string[]);
     for (const ev of events) {
-      if (!wanted.has(ev.type)) continue;
+      if (!wanted.has(ev.type) || (unlessTold && (yield* toldSinceSteps(e.id as string, ev.subject, now)))) continue;
       const [old] = yield sql(
         `DELETE FROM webhook_outbox WHERE endpoint_id = $1 AND subject = $2 AND status = 'pending' AND body IS NULL
         RETURNING type, event`,
         e.id,
         ev.subject,
       );
-      const prior = old && (JSON.parse(old.event as string) as { data: { changed: string[] } });
-      const changed = prior ? [...new Set([...prior.data.changed, ...ev.changed])] : ev.changed;
+      const prior = old ? (JSON.parse(old.event as string) as { data: { changed: string[] } }).data.changed : [];
       const type = old?.type === 'listing.added' && ev.type === 'listing.updated' ? 'listing.added' : ev.type;
+      const changed = coalescedChanged(type, ev, prior);
       const event = { type, timestamp: new Date(now).toISOString(), data: { ...ev.data, changed } };
       yield sql(INSERT, newMessageId(), e.id, ev.subject, type, JSON.stringify(event), null, now);
       queued++;
@@ -214,22 +248,32 @@ export function* nextDueSteps(now: number): Steps<number | undefined> {
   return r?.due === null || r?.due === undefined ? undefined : Number(r.due);
 }
 
+const DELIVERIES = `SELECT o.*, e.disabled_at AS endpoint_disabled_at FROM webhook_outbox o
+  JOIN webhook_endpoints e ON e.id = o.endpoint_id`;
+
 export function* deliveriesSteps(endpointId: string | undefined, limit: number): Steps<Delivery[]> {
   const rows = endpointId
-    ? yield sql('SELECT * FROM webhook_outbox WHERE endpoint_id = $1 ORDER BY seq DESC LIMIT $2', endpointId, limit)
-    : yield sql('SELECT * FROM webhook_outbox ORDER BY seq DESC LIMIT $1', limit);
-  return rows.map(deliveryOf);
+    ? yield sql(`${DELIVERIES} WHERE o.endpoint_id = $1 ORDER BY o.seq DESC LIMIT $2`, endpointId, limit)
+    : yield sql(`${DELIVERIES} ORDER BY o.seq DESC LIMIT $1`, limit);
+  return rows.map((r) => deliveryOf(r, r.endpoint_disabled_at !== null));
 }
 
-/** Sends a delivery again as a new entry of the log, with the same `webhook-id` and the same bytes. */
+/**
+ * Sends a delivery again as a new entry of the log, with the same `webhook-id` and the same bytes. Only one that was
+ * sent: one not tried yet goes out by itself, and its copy, without bytes yet, would be coalesced away with it.
+ */
 export function* replaySteps(seq: number, actor: string, now: number): Steps<Delivery> {
   const [r] = yield sql('SELECT * FROM webhook_outbox WHERE seq = $1', seq);
   if (!r) throw new ListingsError('unknown_delivery', `delivery ${seq}: no such delivery`);
   const endpoint = yield* endpointInUseSteps(r.endpoint_id as string);
-  const body = (r.body as string | null) ?? null;
-  const [row] = yield sql(INSERT, r.id, r.endpoint_id, r.subject, r.type, r.event, body, now);
+  if (r.last_at === null || r.body === null)
+    throw new ListingsError(
+      'not_sent',
+      `delivery ${seq}: not sent yet (it goes out by itself; replay sends again a delivery that was sent)`,
+    );
+  const [row] = yield sql(INSERT, r.id, r.endpoint_id, r.subject, r.type, r.event, r.body, now);
   yield* auditSteps('webhook.replay', actor, endpoint, now, { endpoint: endpoint.id, delivery: seq, message: r.id });
-  return deliveryOf(row!);
+  return deliveryOf(row!, endpoint.disabled_at !== null);
 }
 
 /** Queues a `webhook.test` event for the endpoint: what a receiver checks its verification with. */
@@ -247,10 +291,13 @@ export function* testEventSteps(endpointId: string, actor: string, now: number):
     now,
   );
   yield* auditSteps('webhook.test', actor, endpoint, now);
-  return deliveryOf(row!);
+  return deliveryOf(row!, endpoint.disabled_at !== null);
 }
 
-/** Finished deliveries older than `before` leave the log: the table holds what is pending and a window of history. */
+/**
+ * Deliveries that ended (their last attempt) before `before` leave the log: the table holds what is pending, however
+ * old, and a window of history counted from each delivery's end, not from when it was queued.
+ */
 export function* pruneSteps(before: number): Steps<void> {
-  yield sql("DELETE FROM webhook_outbox WHERE status <> 'pending' AND created_at < $1", before);
+  yield sql("DELETE FROM webhook_outbox WHERE status <> 'pending' AND last_at < $1", before);
 }

@@ -25,7 +25,7 @@ const LEASE_MS = 60_000;
 /** The clock looks again at least this often for promotions an import added since. */
 const BOUNDARY_REFRESH_MS = 10_000;
 const PRUNE_EVERY_MS = 3_600_000;
-/** Finished deliveries stay in the log this long. */
+/** Finished deliveries stay in the log this long after their last attempt. */
 const LOG_KEPT_MS = 30 * 86_400_000;
 
 /**

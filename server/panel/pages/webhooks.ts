@@ -1,5 +1,6 @@
 // A key's webhooks page: its endpoints with their state, the delivery log of each, and (for managers) adding,
-// rotating, enabling, removing, a test event and replay; the secret page that shows a new secret once.
+// rotating, enabling, removing, a test event and replay (of a delivery that was sent); the secret page that shows a new
+// secret once.
 import { html, type Html } from '../../http/pages/html.ts';
 import { EVENT_TYPES } from '../../domain/webhook-events.ts';
 import type { KeyInfo } from '../../store/keys.ts';
@@ -30,7 +31,7 @@ function deliveryRows(tx: Texts, who: Authenticated, log: readonly Delivery[]): 
     d: Delivery,
   ) => html`<tr><td>${d.id}</td><td>${d.type}</td><td data-delivery-status>${d.status}</td><td>${d.attempts}</td>
 <td>${d.next_at ? when(tx, d.next_at) : '-'}</td><td>${d.last_code ?? d.last_error ?? '-'}</td>
-<td>${canManage(who) ? action(who, `/deliveries/${d.id}/replay`, w.replay) : ''}</td></tr>`;
+<td>${canManage(who) && d.last_at !== null ? action(who, `/deliveries/${d.id}/replay`, w.replay) : ''}</td></tr>`;
   return html`<div class="scroll" role="region" aria-label="${w.deliveries}" tabindex="0"><table>
 <thead><tr><th scope="col">${w.delivery}</th><th scope="col">${w.type}</th><th scope="col">${w.status}</th><th scope="col">${w.attempts}</th><th scope="col">${w.nextTry}</th><th scope="col">${w.answer}</th><th scope="col"><span class="visually-hidden">${w.replay}</span></th></tr></thead>
 <tbody>${log.map(row)}</tbody></table></div>`;

@@ -1,0 +1,263 @@
+// The outbox's rules on SQLite and on PostgreSQL alike, against a loopback receiver under an injected clock: the event
+// whose attempt disabled an endpoint goes out first after enable, a promotion boundary an import already told sends
+// nothing more, a coalesced event's `changed` follows its type, the log keeps a delivery 30 days after it ended, and a
+// replay is of what was sent.
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { parseImport } from '../server/domain/import.ts';
+import { openStore, type Store } from '../server/store/store.ts';
+import { Deliverer } from '../server/webhooks/deliverer.ts';
+import { RETRY_DELAYS_MS } from '../server/webhooks/schedule.ts';
+import { demoJson, promotionStarting } from './helpers/fixture.ts';
+import { usePostgres } from './helpers/postgres.ts';
+import { until } from './helpers/wait.ts';
+import { useReceiver } from './helpers/webhook-receiver.ts';
+
+const postgres = usePostgres();
+const hooks = useReceiver();
+const DAY = 86_400_000;
+const ALL = ['listing.updated', 'listing.added', 'listing.removed', 'facility.updated'];
+
+const backends: Record<string, () => Promise<Store>> = {
+  sqlite: () => openStore(join(hooks.dir, `${randomUUID()}.db`)),
+  postgres: async () => openStore(await postgres.server().newDatabase()),
+};
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = { facilities: any[] };
+const wro = (json: Json) => json.facilities.find((f) => f.id === 'wro-1');
+/** The demo data without its promotions, whose ends this suite's clock may reach one day: each test adds its own. */
+function baseJson(): Json {
+  const json = demoJson();
+  for (const l of wro(json).listings) delete l.promotions;
+  return json;
+}
+const byCode = (json: Json, code: string) => wro(json).listings.find((l: { code: string }) => l.code === code);
+const received = () => hooks.receiver.received.map((r) => ({ id: r.id, body: r.body, ...r.verified! }));
+
+describe.each(Object.keys(backends))('the outbox on %s', (backend) => {
+  let store: Store;
+  let endpointId: string;
+  let clock: number;
+  const deliverer = () =>
+    new Deliverer(store.webhooks, {
+      publicUrl: 'https://x.example',
+      allowPrivate: true,
+      ca: hooks.receiver.ca,
+      now: () => clock,
+    });
+  const importJson = (json: Json) => store.applyImport(parseImport(JSON.stringify(json), 'test.json'));
+  const log = () => store.webhooks.deliveries(endpointId);
+  const endpoint = async () => (await store.webhooks.list()).find((e) => e.id === endpointId)!;
+
+  beforeEach(async () => {
+    store = await backends[backend]!();
+    await importJson(baseJson());
+    const key = await store.createKey({ facilityId: 'wro-1', prefix: 'svc' });
+    // Added ten minutes back: it hears of promotions that started in the last minutes.
+    const since = Date.now() - 600_000;
+    const added = await store.webhooks.add({ keyId: key.info.id, url: hooks.receiver.url, events: ALL }, 'test', since);
+    endpointId = added.endpoint.id;
+    hooks.receiver.state.secrets = [added.secret];
+    hooks.receiver.state.status = 204;
+    hooks.receiver.received.length = 0;
+    clock = Date.now() + 10_000;
+    return () => store.close();
+  });
+
+  describe('the event whose attempt disabled the endpoint', () => {
+    it('after a 410 waits first in line, and goes out after enable with its webhook-id and bytes', async () => {
+      const json = baseJson();
+      wro(json).listings = wro(json).listings.filter((l: { code: string }) => l.code !== 'S-03');
+      await importJson(json);
+      hooks.receiver.state.status = 410;
+      const d = deliverer();
+      await d.round();
+      const [gone] = received();
+      expect(gone!.type).toBe('listing.removed');
+      expect(await endpoint()).toMatchObject({ disabled_reason: 'gone' });
+      expect(await log()).toMatchObject([
+        { type: 'listing.removed', status: 'pending', attempts: 1, last_code: 410, next_at: null },
+      ]);
+
+      byCode(json, 'XS-01').price_gross += 500;
+      await importJson(json);
+      hooks.receiver.state.status = 204;
+      await d.round();
+      expect(received()).toHaveLength(1);
+      clock += 60_000;
+      await store.webhooks.enable(endpointId, 'test', clock);
+      const [, waiting] = await log();
+      expect(waiting).toMatchObject({ attempts: 0, last_code: 410, next_at: new Date(clock).toISOString() });
+      await d.round();
+      const [, again, updated] = received();
+      expect([again!.id, again!.body]).toEqual([gone!.id, gone!.body]);
+      expect([updated!.type, updated!.data.listing.code]).toEqual(['listing.updated', 'XS-01']);
+      expect((await log()).map((l) => [l.type, l.status, l.attempts, l.last_code])).toEqual([
+        ['listing.updated', 'delivered', 1, 204],
+        ['listing.removed', 'delivered', 1, 204],
+      ]);
+    });
+
+    it('after the last retry waits too, and enable gives it a fresh schedule (0 s, then 5 s)', async () => {
+      const json = baseJson();
+      byCode(json, 'XS-01').price_gross += 500;
+      await importJson(json);
+      const [queued] = await log();
+      hooks.receiver.state.status = 500;
+      const d = deliverer();
+      let at = Date.parse(queued!.created_at);
+      for (const delay of RETRY_DELAYS_MS) {
+        clock = at += delay;
+        await d.round();
+      }
+      expect(received()).toHaveLength(RETRY_DELAYS_MS.length);
+      expect(await endpoint()).toMatchObject({ disabled_reason: 'retries_exhausted' });
+      expect(await log()).toMatchObject([{ status: 'pending', attempts: 10, last_code: 500, next_at: null }]);
+
+      clock += DAY;
+      await store.webhooks.enable(endpointId, 'test', clock);
+      await d.round();
+      expect(await endpoint()).toMatchObject({ disabled_at: null });
+      expect(await log()).toMatchObject([
+        { status: 'pending', attempts: 1, next_at: new Date(clock + RETRY_DELAYS_MS[1]!).toISOString() },
+      ]);
+      hooks.receiver.state.status = 204;
+      clock += RETRY_DELAYS_MS[1]!;
+      await d.round();
+      expect(await log()).toMatchObject([{ status: 'delivered', attempts: 2, last_code: 204 }]);
+      expect(new Set(received().map((r) => r.id))).toEqual(new Set([queued!.message_id]));
+    });
+  });
+
+  describe('promotion boundaries', () => {
+    it('one an import adds after the fact sends nothing beyond the import’s own event', async () => {
+      const d = deliverer();
+      const started = Date.now() - 3_000;
+      clock = started;
+      await d.round(); // the promotion clock starts here
+      const starts = Math.floor(Date.now() / 1000) * 1000 - 1_000;
+      const json = baseJson();
+      byCode(json, 'XS-01').promotions = [promotionStarting('LATE', 'Late', starts)];
+      await importJson(json);
+      const [own] = await log();
+      // Within the clock's ten-second look-again: the import's event goes out before the clock looks at the promotion.
+      clock = started + 9_000;
+      await d.round();
+      expect(received()).toHaveLength(1);
+      clock = started + 20_000;
+      await d.round();
+      expect(received().map((e) => [e.type, e.timestamp])).toEqual([['listing.updated', own!.created_at]]);
+      expect(received()[0]!.data.listing.promotions.map((p: { code: string }) => p.code)).toEqual(['LATE']);
+      expect(await log()).toHaveLength(1);
+    });
+
+    it('one passed while no server ran is sent on restart, at its instant, though an import came since', async () => {
+      const first = deliverer();
+      clock = Date.now() - 60_000;
+      await first.round();
+      const starts = Math.ceil((Date.now() + 2_000) / 1000) * 1000;
+      const json = baseJson();
+      byCode(json, 'XS-01').promotions = [promotionStarting('SOON', 'Soon', starts)];
+      await importJson(json);
+      clock = starts - 1_000;
+      await first.round();
+      expect(received()).toEqual([]); // a promotion ahead is no part of the API's answers yet
+      await first.stop();
+
+      await until('the promotion started', () => Date.now() > starts);
+      byCode(json, 'S-03').price_gross += 500;
+      await importJson(json);
+      clock = Date.now() + 5_000;
+      await deliverer().round();
+      const [other, boundary] = received();
+      expect(other!.data.listing.code).toBe('S-03');
+      expect([boundary!.data.listing.code, boundary!.timestamp]).toEqual(['XS-01', new Date(starts).toISOString()]);
+      expect(boundary!.data.changed).toContain('promotions');
+      expect(received()).toHaveLength(2);
+    });
+  });
+
+  describe('coalescing', () => {
+    it('a listing changed, then removed before delivery, is one listing.removed with changed []', async () => {
+      const json = baseJson();
+      byCode(json, 'XS-01').price_gross += 500;
+      await importJson(json);
+      wro(json).listings = wro(json).listings.filter((l: { code: string }) => l.code !== 'XS-01');
+      await importJson(json);
+      expect((await log()).map((l) => l.type)).toEqual(['listing.removed']);
+      await deliverer().round();
+      const [removed] = received();
+      expect([removed!.type, removed!.data.changed]).toEqual(['listing.removed', []]);
+    });
+
+    it('a listing added, then changed before delivery, is one listing.added naming every field of its Detail', async () => {
+      const json = baseJson();
+      const fresh = { ...structuredClone(byCode(json, 'XS-01')), code: 'XS-99' };
+      wro(json).listings.push(fresh);
+      await importJson(json);
+      fresh.price_gross += 500;
+      await importJson(json);
+      expect((await log()).map((l) => l.type)).toEqual(['listing.added']);
+      await deliverer().round();
+      const [added] = received();
+      expect(added!.type).toBe('listing.added');
+      expect(added!.data.changed).toEqual(Object.keys(added!.data.listing));
+    });
+  });
+
+  describe('the log', () => {
+    it('keeps a delivery 30 days after it was delivered, however long it waited, and never drops one pending', async () => {
+      const queuedAt = clock - 40 * DAY;
+      await store.webhooks.sendTest(endpointId, 'test', queuedAt);
+      const d = deliverer();
+      await d.round();
+      expect(await log()).toMatchObject([{ status: 'delivered', created_at: new Date(queuedAt).toISOString() }]);
+      clock += 2 * 3_600_000; // past the next hourly pruning
+      await d.round();
+      expect(await log()).toHaveLength(1);
+
+      hooks.receiver.state.status = 500;
+      await store.webhooks.sendTest(endpointId, 'test', queuedAt);
+      await d.round();
+      clock += 31 * DAY;
+      await d.round();
+      expect(await log()).toMatchObject([{ status: 'pending', attempts: 2 }]);
+      await store.webhooks.prune(Number.MAX_SAFE_INTEGER);
+      expect(await log()).toMatchObject([{ status: 'pending' }]);
+    });
+  });
+
+  describe('replay', () => {
+    it('refuses an event not sent yet, and a replay of a sent one survives the changes queued after it', async () => {
+      const test = await store.webhooks.sendTest(endpointId, 'test');
+      await expect(store.webhooks.replay(test.id, 'test')).rejects.toMatchObject({ code: 'not_sent' });
+      expect(await log()).toHaveLength(1);
+      expect(await store.listAudit({ action: 'webhook.replay' })).toEqual([]);
+
+      const json = baseJson();
+      byCode(json, 'XS-01').price_gross += 500;
+      await importJson(json);
+      const d = deliverer();
+      await d.round();
+      const [sent] = await log();
+      await store.webhooks.replay(sent!.id, 'test');
+      byCode(json, 'XS-01').price_gross += 500;
+      await importJson(json);
+      expect((await log()).map((l) => [l.message_id === sent!.message_id, l.status])).toEqual([
+        [false, 'pending'],
+        [true, 'pending'],
+        [true, 'delivered'],
+        [false, 'delivered'],
+      ]);
+      await d.round();
+      const [, first, replayed, newer] = received();
+      expect([replayed!.id, replayed!.body]).toEqual([first!.id, first!.body]);
+      expect([newer!.id === first!.id, newer!.data.listing.price.gross > first!.data.listing.price.gross]).toEqual([
+        false,
+        true,
+      ]);
+    });
+  });
+});
