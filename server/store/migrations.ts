@@ -263,6 +263,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   SELECT 1;
   `,
+  // 14: the event that disabled its endpoint (a 410, the last retry) waits with the others for `webhooks enable`, as
+  // delivery now leaves it; one left failed by an older program waits again
+  `
+  UPDATE webhook_outbox SET status = 'pending'
+    WHERE status = 'failed' AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE disabled_at IS NOT NULL);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -260,6 +260,12 @@ export const PG_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE listings ALTER COLUMN price_gross TYPE bigint, ALTER COLUMN deposit TYPE bigint;
   `,
+  // 14: the event that disabled its endpoint (a 410, the last retry) waits with the others for `webhooks enable`, as
+  // delivery now leaves it; one left failed by an older program waits again
+  `
+  UPDATE webhook_outbox SET status = 'pending'
+    WHERE status = 'failed' AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE disabled_at IS NOT NULL);
+  `,
 ];
 
 // Versioned together: a program knows the same number of migrations in both dialects.
