@@ -51,6 +51,8 @@ export async function startPanel(
   const trusted = trustedProxiesOf(options.trustedProxies);
   const server = createServer({
     headersTimeout: 10_000,
+    // How often the head's timeout is checked: Node's 30 s default let a slow head run to 40 s.
+    connectionsCheckingInterval: 1_000,
     // Bodies have deadlines of their own (body.ts), long for an upload only; a request without one ends at its headers.
     requestTimeout: 0,
     keepAliveTimeout: 5_000,

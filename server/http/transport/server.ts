@@ -91,6 +91,16 @@ function rawAnswer(answer: Answer): string {
   return `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${head}\r\n${answer.body as string}`;
 }
 
+/**
+ * An answer on a socket the HTTP parser has let go of (a malformed request, a timeout, CONNECT), then the socket closed
+ * both ways: half-open sockets are allowed (httpAllowHalfOpen), and a client that never closes its side would otherwise
+ * hold its connection slot for good. Node no longer listens for the socket's errors here: a reset must not throw.
+ */
+function lastWords(socket: Socket, answer: Answer): void {
+  socket.on('error', () => socket.destroy());
+  socket.end(rawAnswer(answer), () => socket.destroy());
+}
+
 /** `handlerFor`: a handler, or one made once the port is known (a public URL that names a port asked for as 0). */
 export function startServer(
   handlerFor: RequestHandler | ((port: number) => RequestHandler),
@@ -204,23 +214,19 @@ export function startServer(
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) return socket.destroy();
-    socket.end(
-      rawAnswer(
-        err.code === 'HPE_HEADER_OVERFLOW'
-          ? bareProblem('headers_too_large', 'The request line and headers are larger than 16 KiB.')
-          : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-            ? bareProblem('request_timeout', 'The request took too long to arrive.')
-            : bareProblem('bad_request', 'The request is not valid HTTP/1.1.'),
-      ),
+    lastWords(
+      socket,
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? bareProblem('headers_too_large', 'The request line and headers are larger than 16 KiB.')
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? bareProblem('request_timeout', 'The request took too long to arrive.')
+          : bareProblem('bad_request', 'The request is not valid HTTP/1.1.'),
     );
   });
   // No proxying here: without this listener Node would drop a CONNECT without a word.
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    socket.end(
-      rawAnswer(bareProblem('method_not_allowed', 'CONNECT is not allowed here.', { allow: ALLOWED_METHODS })),
-    );
+    lastWords(socket, bareProblem('method_not_allowed', 'CONNECT is not allowed here.', { allow: ALLOWED_METHODS }));
   });
-
   return new Promise((resolveStart, rejectStart) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
       rejectStart(listenFailure(err, opts.host, opts.port, '--port/PORT')),
