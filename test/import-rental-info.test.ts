@@ -161,6 +161,23 @@ describe('import rules beyond price', () => {
     expect(written.map(e164Of)).toEqual(['+48715550107', '+48715550107', '+442079460000', '+41446681800']);
   });
 
+  it('keeps photo URLs as the URL parser writes them: a quote, a space or a tag percent-encoded, never served raw', () => {
+    const data = plainJson();
+    data.facilities[0].listings[0].photos = [
+      { url: 'https://x.test/a.jpg" onerror="alert(7)', caption: 'a' },
+      { url: 'https://x.test/b.jpg?</script><script>alert(9)</script>', caption: 'b' },
+      { url: 'https://cdn.example/unit 1.jpg', caption: 'c' },
+      { url: 'https://x.test/ok.jpg?w=1&h=2', caption: 'd' },
+    ];
+    const photos = parseImport(JSON.stringify(data), 'f.json').facilities[0]!.listings[0]!.photos;
+    expect(photos.map((p) => p.url)).toEqual([
+      'https://x.test/a.jpg%22%20onerror=%22alert(7)',
+      'https://x.test/b.jpg?%3C/script%3E%3Cscript%3Ealert(9)%3C/script%3E',
+      'https://cdn.example/unit%201.jpg',
+      'https://x.test/ok.jpg?w=1&h=2',
+    ]);
+  });
+
   it('normalises what answers give: 24/7 as a week, hours in order, times in UTC whole seconds, defaults', () => {
     const data = richJson([promotion({ starts_at: '2026-06-01T02:00:00+02:00', terms: undefined })]);
     delete data.facilities[0].listings[0].promotions[0].terms;

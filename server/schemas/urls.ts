@@ -5,9 +5,25 @@ import { singleLine } from './text.ts';
 /** Browsers and CDNs handle URLs up to about 2 KB; photo URLs and link templates alike. */
 export const MAX_URL_LENGTH = 2048;
 
-/** A photo's address: an http(s) URL of bounded length on one line. */
+/**
+ * Characters a URL never holds as they are (the parser would percent-encode them); served as written, they could end
+ * an HTML attribute or tag.
+ */
+const NOT_IN_URLS = /[ "<>\\^`{|}]/;
+
+/**
+ * A photo's address: an http(s) URL of bounded length on one line, kept as the URL parser writes it, so that what a URL
+ * holds only percent-encoded (a space, a quote, `<`, `>`) is percent-encoded: partners put it in `<img src>` as the API
+ * gives it.
+ */
 export const httpUrl = () =>
-  singleLine().pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(MAX_URL_LENGTH));
+  singleLine().pipe(
+    z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+      .max(MAX_URL_LENGTH)
+      .transform((url) => new URL(url).href)
+      .pipe(z.string().max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters once percent-encoded`)),
+  );
 
 /**
  * `{facility}` and `{code}` are filled in every listing's link, so each may appear at most twice (a path and a query
@@ -19,11 +35,6 @@ const PLACEHOLDERS = ['{facility}', '{code}'] as const;
 /** Values like the ones filled in, so that the template is checked as the link a listing gets. */
 const SAMPLE = { '{facility}': 'sample-facility', '{code}': 'A-1' } as const;
 
-/**
- * Characters a URL never holds as they are (the parser would percent-encode them); served as written, they could end
- * an HTML attribute or tag.
- */
-const NOT_IN_URLS = /[ "<>\\^`{|}]/;
 const PLACEHOLDER_LIKE = /\{[^{}]*\}/;
 
 /** Served as a link as written, so it must be one: `https://`, a host, and nothing the parser would rewrite. */
