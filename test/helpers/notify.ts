@@ -30,11 +30,14 @@ export async function revokeWithoutRequest(o: {
     freshness.onChange(() => dropped++);
     // The node's hook over the freshness a handler would share; no request is made, so the hook is never awaited.
     node.beforeBatch(freshness, createLogger({ write: () => {} }).logger);
+    // On its own database: other nodes of the same server (another test's) listen on theirs.
+    const database = decodeURIComponent(new URL(o.storeUrl).pathname.slice(1));
     await until('the node listening', async () => {
       const r = await watcher.query(
-        "SELECT 1 FROM pg_stat_activity WHERE application_name = 'storage-listings listen' AND query LIKE 'LISTEN%'",
+        "SELECT 1 FROM pg_stat_activity WHERE application_name = 'storage-listings listen' AND query LIKE 'LISTEN%' AND datname = $1",
+        [database],
       );
-      return r.rowCount === 1;
+      return (r.rowCount ?? 0) > 0;
     });
     const revokedAt = () =>
       node!.db
