@@ -1,9 +1,9 @@
 // A local folder as a publish target: each object written whole (temp file, fsync, rename), the lock a pid file.
-import { mkdir, readFile, rename } from 'node:fs/promises';
+import { readFile, rename } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ListingsError } from '../../errors.ts';
-import { lockOutput, tempPathOf, writeDurable } from '../files.ts';
+import { checkFolder, lockOutput, makeFolder, removeEmptyFolders, tempPathOf, writeDurable } from '../files.ts';
 import type { Target } from './target.ts';
 
 export function folderTarget(dir: string): Target {
@@ -13,7 +13,7 @@ export function folderTarget(dir: string): Target {
   const ensureDir = (path: string) => {
     let done = made.get(path);
     if (!done) {
-      done = mkdir(path, { recursive: true });
+      done = makeFolder(path);
       made.set(path, done);
     }
     return done;
@@ -25,7 +25,9 @@ export function folderTarget(dir: string): Target {
       try {
         return await readFile(join(root, key));
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') return undefined;
+        if (code === 'ENOTDIR') await checkFolder(root); // the folder itself is a file: say so
         throw new ListingsError(
           'unreadable_file',
           `${join(root, key)}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
@@ -40,8 +42,13 @@ export function folderTarget(dir: string): Target {
       await rename(tmp, path);
     },
     async lock() {
-      await ensureDir(root);
-      return lockOutput(root);
+      const made = await makeFolder(root);
+      const unlock = await lockOutput(root);
+      // A run that wrote nothing (a withdraw with nothing to withdraw) leaves no folder of its making behind.
+      return async () => {
+        await unlock();
+        if (made) await removeEmptyFolders(root, made);
+      };
     },
     async close() {},
   };
