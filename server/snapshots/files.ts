@@ -3,8 +3,8 @@ import { mkdir, open, readFile, rename, rmdir, stat, unlink } from 'node:fs/prom
 import { basename, dirname, join } from 'node:path';
 import { ListingsError } from '../errors.ts';
 
-/** A hidden temp name in the same folder (same file system, so rename is atomic); fixed, since the lock admits one writer. */
-export function tempPathOf(path: string): string {
+/** A hidden temp name in the same folder (same file system, so rename is atomic); fixed, as one writer rewrites the file. */
+function tempPathOf(path: string): string {
   return join(dirname(path), `.${basename(path)}.tmp`);
 }
 
@@ -32,8 +32,13 @@ async function syncDir(dir: string): Promise<void> {
 /** Replaces one file atomically: readers see the old bytes or the new bytes, never a mix. */
 export async function replaceFile(path: string, bytes: Uint8Array | string): Promise<void> {
   const tmp = tempPathOf(path);
-  await writeDurable(tmp, bytes);
-  await rename(tmp, path);
+  try {
+    await writeDurable(tmp, bytes);
+    await rename(tmp, path);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
   await syncDir(dirname(path));
 }
 
