@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliInProcess } from './helpers/fixture.ts';
 import { publishFixture } from './helpers/published.ts';
+import { until } from './helpers/wait.ts';
 
 let dir: string;
 let cleanup: () => void;
@@ -47,6 +48,33 @@ describe('snapshot withdraw and follow', () => {
     );
     const elsewhere = await run('snapshot', 'verify', join(out(), 'zrh-1'), '--keys', keys, '--facility', 'wro-1');
     expect(elsewhere.stderr).toMatch(/: facility_mismatch: this is the tombstone of facility zrh-1, not wro-1/);
+  });
+
+  it('verify refuses a tombstone below --min-version or past its expiry, as it refuses such a snapshot', async () => {
+    const keys = join(out(), 'keys.json');
+    const verify = (...extra: string[]) =>
+      run('snapshot', 'verify', join(out(), 'krk-1'), '--keys', keys, '--facility', 'krk-1', ...extra);
+    const withdrawn = await run(
+      'snapshot',
+      'withdraw',
+      'krk-1',
+      '--to',
+      out(),
+      '--signing-key',
+      keyFile,
+      '--ttl',
+      '1s',
+    );
+    expect(withdrawn.code).toBe(0);
+    const rollback = await verify('--min-version', '99');
+    expect(rollback.code).toBe(1);
+    expect(rollback.stderr).toMatch(/: rollback: version 2 is older than the minimum accepted version 99/);
+    const expired = await until('the tombstone to expire', async () => {
+      const r = await verify();
+      return /: expired: /.test(r.stderr) && r;
+    });
+    expect(expired.code).toBe(1);
+    expect(expired.stderr.trim().split('\n')).toHaveLength(1);
   });
 
   it('refuses to withdraw what the target does not hold, and a bad id, in one line', async () => {

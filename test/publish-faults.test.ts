@@ -100,6 +100,25 @@ describe('snapshot publish against a failing store', { timeout: 120_000 }, () =>
     proxy.setPlan({});
   });
 
+  it('a store that never answers: each attempt times out, 5 in all, then exit 1 in one line and the lock released', async () => {
+    const prefix = 'stalled';
+    const indexGets = (method: string, path: string) => method === 'GET' && path.includes(`/${prefix}/index.json`);
+    proxy.setPlan({ stallRate: 1, match: indexGets });
+    const r = await cliAsync(args(prefix), { env: { ...s3.env, S3_REQUEST_TIMEOUT: '0.3' } });
+    expect(r.status).toBe(1);
+    // The facilities' progress lines, then the one that says why it stopped.
+    const lines = r.stderr.trim().split('\n');
+    expect(lines.filter((l) => !/^published \d+\/\d+ facilities/.test(l))).toEqual([lines.at(-1)]);
+    expect(lines.at(-1)).toMatch(
+      /^error: cannot reach http:\/\/127\.0\.0\.1:\d+ \(no answer within 0\.3 s\) for GET s3:\/\/listings\/stalled\/index\.json after 5 attempts/,
+    );
+    expect(proxy.stats.stalled).toBe(5);
+    expect(await s3.keys(`${prefix}/.publish-lock/`)).toEqual([]);
+    proxy.setPlan({});
+    // The next publisher is not kept out by a lease that a hung one renews.
+    expect((await cliAsync(args(prefix), { env: s3.env })).status).toBe(0);
+  });
+
   it('SIGKILL mid-publish, then publish again: consistent at every step, versions only grow', async () => {
     const prefix = 'killed';
     expect((await cliAsync(args(prefix), { env: s3.env })).status).toBe(0);

@@ -100,8 +100,28 @@ function inspect() {
     });
 }
 
-/** What a facility folder may hold: the pointer pair, version folders, and hidden temp files of a killed run. */
-const ALLOWED = /^(listings\.json(\.sig)?|v\d+|\.listings\.json(\.sig)?\.tmp)$/;
+/** What a facility folder may hold, even after a kill: the pointer pair and version folders (temp files are in OUT/.tmp/). */
+const ALLOWED = /^(listings\.json(\.sig)?|v\d+)$/;
+
+/**
+ * Anything in the output folder that is not the published layout: a hidden file or folder (a temp file, the lock), or
+ * a version folder that holds neither of its files. One of its two files alone is a version cut short; it stays.
+ */
+function leftovers(): string[] {
+  const found: string[] = [];
+  const walk = (rel: string) => {
+    for (const entry of readdirSync(join(out(), rel), { withFileTypes: true })) {
+      const path = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.name.startsWith('.')) found.push(path);
+      else if (entry.isDirectory()) {
+        if (/^v\d+$/.test(entry.name) && readdirSync(join(out(), path)).length === 0) found.push(`${path}/ (empty)`);
+        walk(path);
+      }
+    }
+  };
+  walk('');
+  return found;
+}
 
 beforeAll(async () => {
   ({ dir, cleanup } = tempDir());
@@ -163,8 +183,9 @@ describe(`an export of ${FACILITIES} facilities x ${LISTINGS} listings killed mi
     expect(renewed.length).toBeGreaterThan(0);
     expect(renewed.length).toBeLessThan(FACILITIES);
 
-    // The next export repairs everything.
+    // The next export repairs everything, and clears what the killed runs left half-written.
     expect((await exportRun()).code).toBe(0);
+    expect(leftovers()).toEqual([]);
     const repaired = inspect();
     expect(repaired.every((p) => p.result.ok && p.sameAsVersion)).toBe(true);
     const keys = readFileSync(join(out(), 'keys.json'), 'utf8');

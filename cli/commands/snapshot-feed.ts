@@ -1,8 +1,8 @@
 // `listings snapshot withdraw|follow`: a facility out of the published index and feed, and a verified mirror of a target.
 import { Command } from 'commander';
-import type { ListingsError } from '../../server/errors.ts';
+import { ListingsError } from '../../server/errors.ts';
 import { loadSigningKey } from '../../server/snapshots/format/keygen.ts';
-import { openTarget, parseTarget } from '../../server/snapshots/targets/open.ts';
+import { openTarget, parseFolder, parseTarget } from '../../server/snapshots/targets/open.ts';
 import { withLedger } from '../context.ts';
 import { json, type Io } from '../io.ts';
 import { parsePositiveInt, parseTtl, TTL_DEFAULT_SECONDS } from './snapshot-args.ts';
@@ -77,7 +77,7 @@ export function followCommand(io: Io): Command {
     )
     .argument('<base-url>', 'the published folder: an http(s) URL, a file URL or a path')
     .requiredOption('--keys <url>', "the operator's keys.json (URL or path), the trust anchor")
-    .requiredOption('--state <dir>', 'the mirror folder; its cursor is DIR/.follow/state.json')
+    .requiredOption('--state <dir>', 'the mirror folder; its cursor is DIR/.follow/state.json', parseFolder('--state'))
     .option('--watch', 'keep following: poll the feed head with If-None-Match, back off on errors; stop with SIGTERM')
     .option('--interval <seconds>', 'seconds between polls with --watch', parsePositiveInt, 30)
     .option('--json', 'print each summary as JSON')
@@ -85,7 +85,9 @@ export function followCommand(io: Io): Command {
       'after',
       '\nExamples:\n  $ listings snapshot follow https://cdn.example/snapshots --keys https://operator.example/keys.json --state data/mirror\n  $ listings snapshot follow data/public --keys data/public/keys.json --state data/mirror --watch --interval 10',
     )
-    .action(async (base: string, flags: FollowFlags) => {
+    .action(async (base: string, flags: FollowFlags, cmd: Command) => {
+      if (!flags.watch && cmd.getOptionValueSource('interval') === 'cli')
+        throw new ListingsError('invalid_config', '--interval applies with --watch only: add --watch, or leave it out');
       const { followOnce } = await import('../../server/snapshots/follow/follow.ts');
       const bar = io.isTTY && !flags.json ? progressBar(io, 'following') : undefined;
       const started = performance.now();

@@ -5,6 +5,7 @@ import { ListingsError } from '../../server/errors.ts';
 import { exportSnapshots, type ExportSummary } from '../../server/snapshots/publish/export.ts';
 import { generateSigningKey, loadSigningKey } from '../../server/snapshots/format/keygen.ts';
 import { verifySnapshot, type Checked } from '../../server/snapshots/format/verify.ts';
+import { parseFolder } from '../../server/snapshots/targets/open.ts';
 import { withLedger } from '../context.ts';
 import { refuseUnignoredKey } from './key-placement.ts';
 import { json, type Io } from '../io.ts';
@@ -42,7 +43,7 @@ export function snapshotCommand(io: Io): Command {
     .description(
       'make an Ed25519 signing key pair: DIR/signing-key.pem (private, mode 600), DIR/public-key.pem and DIR/public-key.jwk.json',
     )
-    .requiredOption('--out <dir>', 'folder for the key files (keep it private)')
+    .requiredOption('--out <dir>', 'folder for the key files (keep it private)', parseFolder('--out'))
     .option(
       '--force',
       'replace an existing signing-key.pem (files signed with the old key verify only while keys.json still lists it)',
@@ -73,7 +74,11 @@ export function snapshotCommand(io: Io): Command {
       .description(
         "write every facility's new version as OUT/<facility>/v<version>/listings.json (every active listing as a Detail) and .sig, then the pointer OUT/<facility>/listings.json and .sig, OUT/keys.json and OUT/keys/<kid>.pem",
       )
-      .requiredOption('--out <dir>', 'output folder: upload it as is to any static host')
+      .requiredOption(
+        '--out <dir>',
+        'output folder: upload it as is to any static host',
+        parseFolder('--out', 'to upload to a bucket, use snapshot publish --to'),
+      )
       .requiredOption('--signing-key <file>', 'the private key from "snapshot keygen"')
       .option('--facility <id>', 'only this facility (repeatable; default: all)', parseFacilityId)
       .option(

@@ -1,10 +1,10 @@
 // Durable, atomic file replacement for the output folder, and the lock that keeps two exports out of one folder.
-import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rmdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ListingsError } from '../errors.ts';
 
-/** A hidden temp name in the same folder (same file system, so rename is atomic); fixed, since the lock admits one writer. */
-export function tempPathOf(path: string): string {
+/** A hidden temp name in the same folder (same file system, so rename is atomic); fixed, as one writer rewrites the file. */
+function tempPathOf(path: string): string {
   return join(dirname(path), `.${basename(path)}.tmp`);
 }
 
@@ -32,9 +32,59 @@ async function syncDir(dir: string): Promise<void> {
 /** Replaces one file atomically: readers see the old bytes or the new bytes, never a mix. */
 export async function replaceFile(path: string, bytes: Uint8Array | string): Promise<void> {
   const tmp = tempPathOf(path);
-  await writeDurable(tmp, bytes);
-  await rename(tmp, path);
+  try {
+    await writeDurable(tmp, bytes);
+    await rename(tmp, path);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
   await syncDir(dirname(path));
+}
+
+/** A folder path where a file is, or with a file on the way to it: one line that says which. */
+function notAFolder(dir: string, code: 'EEXIST' | 'ENOTDIR'): ListingsError {
+  return new ListingsError(
+    'not_a_folder',
+    code === 'ENOTDIR' ? `${dir}: a file is in its path` : `${dir} is a file, not a folder`,
+  );
+}
+
+/** Refuses a folder path that a file holds (or blocks); a folder that does not exist yet is fine. */
+export async function checkFolder(dir: string): Promise<void> {
+  let folder: boolean;
+  try {
+    folder = (await stat(dir)).isDirectory();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    if (code === 'ENOTDIR') throw notAFolder(dir, code);
+    throw err;
+  }
+  if (!folder) throw notAFolder(dir, 'EEXIST');
+}
+
+/** Makes a folder and its parents as needed; resolves to the first one it made, undefined when it was there. */
+export async function makeFolder(dir: string): Promise<string | undefined> {
+  try {
+    return await mkdir(dir, { recursive: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOTDIR') throw notAFolder(dir, code);
+    throw err;
+  }
+}
+
+/** Removes `dir` and its parents up to `made` (what makeFolder made) while they are empty: a run that wrote nothing. */
+export async function removeEmptyFolders(dir: string, made: string): Promise<void> {
+  for (let path = dir; path.startsWith(made); path = dirname(path)) {
+    try {
+      await rmdir(path);
+    } catch {
+      return; // not empty (or gone): what is in it stays
+    }
+    if (path === made) return;
+  }
 }
 
 export const LOCK_FILE = '.export.lock';

@@ -14,6 +14,8 @@ export interface FaultPlan {
   /** Share of eligible requests delayed by slowMs (default 100) before they are forwarded. */
   slowRate?: number;
   slowMs?: number;
+  /** Share of eligible requests never answered: the body is read, then nothing comes back until the client gives up. */
+  stallRate?: number;
   /** Seed of the pseudo-random choices (default 1), so a run in one order of requests is repeatable. */
   seed?: number;
   /** Which requests may get a fault (default all). Called for every request, so it can also record them. */
@@ -22,8 +24,8 @@ export interface FaultPlan {
 
 export interface FaultProxy {
   endpoint: string;
-  /** Counts since the last setPlan(): every request, those answered with an injected error, those delayed. */
-  stats: { total: number; failed: number; slowed: number };
+  /** Counts since the last setPlan(): every request, those answered with an injected error, delayed, never answered. */
+  stats: { total: number; failed: number; slowed: number; stalled: number };
   /** Replaces the plan, restarts the random sequence from its seed and zeroes the stats. */
   setPlan(plan: FaultPlan): void;
   stop(): Promise<void>;
@@ -47,7 +49,7 @@ function seeded(seed: number): () => number {
 export async function startFaultProxy(upstream: string, initial: FaultPlan = {}): Promise<FaultProxy> {
   const target = new URL(upstream);
   const agent = new Agent({ keepAlive: true });
-  const stats = { total: 0, failed: 0, slowed: 0 };
+  const stats = { total: 0, failed: 0, slowed: 0, stalled: 0 };
   let plan = initial;
   let next = seeded(plan.seed ?? 1);
   let stopped = false;
@@ -59,8 +61,21 @@ export async function startFaultProxy(upstream: string, initial: FaultPlan = {})
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     stats.total++;
-    const { failRate = 0, slowRate = 0, slowMs = 100, when = 'before', statuses = [500, 503], match } = plan;
+    const {
+      failRate = 0,
+      slowRate = 0,
+      slowMs = 100,
+      stallRate = 0,
+      when = 'before',
+      statuses = [500, 503],
+      match,
+    } = plan;
     const eligible = match ? match(req.method ?? 'GET', req.url ?? '/') : true;
+    if (eligible && stallRate > 0 && next() < stallRate) {
+      stats.stalled++;
+      req.resume(); // stop() closes the connection
+      return;
+    }
     const status =
       eligible && failRate > 0 && next() < failRate ? statuses[Math.floor(next() * statuses.length)] : undefined;
     if (eligible && slowRate > 0 && next() < slowRate) {
@@ -112,7 +127,7 @@ export async function startFaultProxy(upstream: string, initial: FaultPlan = {})
     setPlan(p) {
       plan = p;
       next = seeded(p.seed ?? 1);
-      Object.assign(stats, { total: 0, failed: 0, slowed: 0 });
+      Object.assign(stats, { total: 0, failed: 0, slowed: 0, stalled: 0 });
     },
     async stop() {
       stopped = true;

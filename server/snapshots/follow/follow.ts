@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { ListingsError } from '../../errors.ts';
 import { eachConcurrently } from '../concurrently.ts';
+import { checkFolder } from '../files.ts';
 import { FeedPage, IndexFile, Tombstone, type FeedItem } from '../format/feed-format.ts';
 import { baseUrlOf, FollowError, openSource, within, type Source } from './fetch.ts';
 import { itemsAfter, lastSeqOf, nameOf, readKeys, readSigned } from './read.ts';
@@ -45,6 +46,7 @@ export interface FollowSummary {
 export async function followOnce(opts: FollowOptions): Promise<FollowSummary> {
   const started = performance.now();
   const now = opts.now ?? new Date();
+  await checkFolder(opts.dir);
   const source = openSource(opts.base, opts.maxBytes ?? MAX_FILE_BYTES);
   const batch = new MirrorBatch(opts.dir);
   try {

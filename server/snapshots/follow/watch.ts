@@ -1,5 +1,6 @@
 // `snapshot follow --watch`: follows again every few seconds (a 304 on the feed's head while nothing moved), backing off on errors.
 import { ListingsError } from '../../errors.ts';
+import { checkFolder } from '../files.ts';
 import { followOnce, type FollowOptions, type FollowSummary } from './follow.ts';
 import { sleep } from '../publish/watch.ts';
 
@@ -18,6 +19,7 @@ export async function followAndWatch(opts: FollowWatchOptions): Promise<void> {
   const pollMs = opts.pollMs ?? 5000;
   let wait = pollMs;
   let first = true;
+  await checkFolder(opts.dir); // a file where the mirror goes is no failure that waiting mends
   while (!opts.signal.aborted) {
     try {
       const summary = await followOnce(opts);

@@ -2,6 +2,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../../shared/listing.ts';
+import { signedFile, type Tombstone } from './feed-format.ts';
 import { encodeSnapshot, serialiseSignature, signatureOf } from './format.ts';
 import { jwkOf, signingKeyOf, type SigningKey } from './keygen.ts';
 import { verifySnapshot } from './verify.ts';
@@ -179,6 +180,44 @@ describe('verifySnapshot', () => {
     expect(verifySnapshot(broken, signatureOf(broken, key), jwks, { now: NOW })).toMatchObject({
       ok: false,
       reason: 'malformed',
+    });
+  });
+
+  describe('a tombstone', () => {
+    const tombstone = (extra: Partial<Tombstone> = {}) => {
+      const t: Tombstone = {
+        facility: 'wro-1',
+        state: 'withdrawn',
+        version: 4,
+        withdrawn_at: '2029-12-31T00:00:00Z',
+        generated_at: '2029-12-31T00:00:00Z',
+        expires_at: '2030-01-07T00:00:00Z',
+        kid: key.kid,
+        ...extra,
+      };
+      const { bytes, sig } = signedFile(t, key);
+      return (opts: { minVersion?: number; facility?: string } = {}) =>
+        verifySnapshot(bytes, sig.toString(), jwks, { now: NOW, ...opts });
+    };
+
+    it('is withdrawn while it is valid and not older than --min-version', () => {
+      expect(tombstone()({ minVersion: 4, facility: 'wro-1' })).toMatchObject({ ok: false, reason: 'withdrawn' });
+    });
+
+    it('is expired once its expires_at has passed, as a snapshot is: an old one replayed says nothing', () => {
+      expect(tombstone({ expires_at: '2030-01-01T00:00:00Z' })({ facility: 'wro-1' })).toMatchObject({
+        ok: false,
+        reason: 'expired',
+      });
+    });
+
+    it('is a rollback below --min-version, as a snapshot is', () => {
+      expect(tombstone()({ minVersion: 5 })).toMatchObject({ ok: false, reason: 'rollback' });
+    });
+
+    it("is another facility's before anything else", () => {
+      const old = tombstone({ expires_at: '2029-12-31T00:00:00Z' });
+      expect(old({ facility: 'ber-1', minVersion: 9 })).toMatchObject({ ok: false, reason: 'facility_mismatch' });
     });
   });
 });

@@ -123,19 +123,8 @@ export function verifySnapshot(
   if (opts.facility !== undefined && snapshot.facility.id !== opts.facility) {
     return fail('facility_mismatch', `this is the snapshot of facility ${snapshot.facility.id}, not ${opts.facility}`);
   }
-  const expiresInSeconds = Math.floor((Date.parse(snapshot.expires_at) - opts.now.getTime()) / 1000);
-  if (Date.parse(snapshot.expires_at) <= opts.now.getTime()) {
-    return fail(
-      'expired',
-      `expired at ${snapshot.expires_at} (${-expiresInSeconds} s ago): the copy is stale or the export has stopped`,
-    );
-  }
-  if (opts.minVersion !== undefined && snapshot.version < opts.minVersion) {
-    return fail(
-      'rollback',
-      `version ${snapshot.version} is older than the minimum accepted version ${opts.minVersion}: an old file is being served`,
-    );
-  }
+  const stale = staleOrOld(snapshot, opts);
+  if (stale) return stale;
   return {
     ok: true,
     snapshot,
@@ -148,10 +137,30 @@ export function verifySnapshot(
       min_version: opts.minVersion ?? null,
       generated_at: snapshot.generated_at,
       expires_at: snapshot.expires_at,
-      expires_in_seconds: expiresInSeconds,
+      expires_in_seconds: expiresInSeconds(snapshot, opts),
       listings: snapshot.listings.length,
     },
   };
+}
+
+const expiresInSeconds = (signed: { expires_at: string }, opts: VerifyOptions) =>
+  Math.floor((Date.parse(signed.expires_at) - opts.now.getTime()) / 1000);
+
+/** A snapshot's or a tombstone's expiry and version, checked alike: an old signed file replayed is refused either way. */
+function staleOrOld(signed: { version: number; expires_at: string }, opts: VerifyOptions): VerifyResult | undefined {
+  if (Date.parse(signed.expires_at) <= opts.now.getTime()) {
+    return fail(
+      'expired',
+      `expired at ${signed.expires_at} (${-expiresInSeconds(signed, opts)} s ago): the copy is stale or the export has stopped`,
+    );
+  }
+  if (opts.minVersion !== undefined && signed.version < opts.minVersion) {
+    return fail(
+      'rollback',
+      `version ${signed.version} is older than the minimum accepted version ${opts.minVersion}: an old file is being served`,
+    );
+  }
+  return undefined;
 }
 
 function parseJson(text: string): unknown {
@@ -171,7 +180,10 @@ function publicKeyOf(jwk: Jwk): KeyObject | undefined {
   }
 }
 
-/** A signed file that is no snapshot: a tombstone of the expected facility says it was withdrawn; anything else is malformed. */
+/**
+ * A signed file that is no snapshot: a tombstone of the expected facility, still valid and not older than the reader
+ * accepts, says it was withdrawn (in the widget's order of checks); anything else is malformed.
+ */
 function withdrawalOrMalformed(content: unknown, opts: VerifyOptions): VerifyResult {
   const tombstone = Tombstone.safeParse(content);
   if (!tombstone.success)
@@ -182,6 +194,8 @@ function withdrawalOrMalformed(content: unknown, opts: VerifyOptions): VerifyRes
   const t = tombstone.data;
   if (opts.facility !== undefined && t.facility !== opts.facility)
     return fail('facility_mismatch', `this is the tombstone of facility ${t.facility}, not ${opts.facility}`);
+  const stale = staleOrOld(t, opts);
+  if (stale) return stale;
   return fail(
     'withdrawn',
     `facility ${t.facility} was withdrawn at ${t.withdrawn_at} (version ${t.version}, a signed tombstone): there is no snapshot to use`,

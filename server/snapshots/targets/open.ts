@@ -13,6 +13,9 @@ export type TargetSpec = { kind: 'folder'; dir: string } | { kind: 's3'; bucket:
 const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const PREFIX_SEGMENT = /^[A-Za-z0-9!_.*'()-]+$/;
 
+/** A URL's scheme: a publish target may be s3://, a folder option none. */
+const URL_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+
 export function parseTarget(to: string): TargetSpec {
   const value = to.trim();
   if (value === '') throw bad(to, 'it is empty');
@@ -27,7 +30,7 @@ export function parseTarget(to: string): TargetSpec {
       throw bad(to, `the prefix segment "${wrong}" may hold only A-Z, a-z, 0-9 and !_.*'()- (and is not "." or "..")`);
     return { kind: 's3', bucket, prefix: segments.join('/') };
   }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) throw bad(to, 'only s3:// URLs and folder paths are publish targets');
+  if (URL_SCHEME.test(value)) throw bad(to, 'only s3:// URLs and folder paths are publish targets');
   return { kind: 'folder', dir: value };
 }
 
@@ -52,6 +55,23 @@ export async function openTarget(to: string, opts: TargetOptions = {}): Promise<
   }
   const { s3Target } = await import('./s3.ts');
   return s3Target({ bucket: spec.bucket, prefix: spec.prefix, ...opts });
+}
+
+/**
+ * An option's parser for a folder that is never a bucket (`export --out`, `keygen --out`, `follow --state`), checked
+ * as --to is: an empty value would be the current folder. `urlHint` says what to use instead of a URL.
+ */
+export function parseFolder(flag: string, urlHint?: string): (value: string) => string {
+  return (value) => {
+    const why =
+      value.trim() === ''
+        ? 'it is empty'
+        : URL_SCHEME.test(value.trim())
+          ? `not a URL${urlHint ? `: ${urlHint}` : ''}`
+          : undefined;
+    if (why) throw new ListingsError('invalid_target', `${flag} ${value}: expected a folder path: ${why}`);
+    return value;
+  };
 }
 
 function bad(to: string, why: string): ListingsError {

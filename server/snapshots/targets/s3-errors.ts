@@ -4,6 +4,8 @@ export interface S3Place {
   bucket: string;
   prefix: string;
   endpoint?: string;
+  /** The client's timeouts, to say which one a TimeoutError is. */
+  timeouts?: { connectMs: number; requestMs: number };
 }
 
 interface SdkError {
@@ -48,8 +50,18 @@ export function describeS3Error(err: unknown, op: string, url: string, place: S3
     return `access denied (${e.name ?? 'HTTP 403'}) for ${op} ${url}: check the credentials and that they may write to s3://${place.bucket}/${place.prefix}`;
   }
   if ((code && NETWORK.has(code)) || e.name === 'TimeoutError' || e.name === 'RequestTimeout') {
-    return `cannot reach ${where} (${code ?? e.name}) for ${op} ${url}${attempts ? ` after ${attempts} attempts` : ''}`;
+    const why = (e.name === 'TimeoutError' && timeoutText(e, place)) || code || e.name;
+    return `cannot reach ${where} (${why}) for ${op} ${url}${attempts ? ` after ${attempts} attempts` : ''}`;
   }
   const why = status ? `HTTP ${status} ${e.name ?? ''}`.trim() : `${e.name ?? 'Error'}: ${e.message ?? String(err)}`;
   return `${op} ${url} failed: ${why}${attempts && attempts > 1 ? ` after ${attempts} attempts` : ''}`;
+}
+
+/** The SDK's own TimeoutError: no connection, or no answer (or a stalled one), within the configured time. */
+function timeoutText(e: SdkError, place: S3Place): string | undefined {
+  if (!place.timeouts) return undefined;
+  const seconds = (ms: number) => `${ms / 1000} s`;
+  return /establish a connection/i.test(e.message ?? '')
+    ? `no connection within ${seconds(place.timeouts.connectMs)}`
+    : `no answer within ${seconds(place.timeouts.requestMs)}`;
 }

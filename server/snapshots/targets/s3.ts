@@ -13,9 +13,13 @@ export interface S3TargetOptions {
   pathStyle?: boolean;
   /** Attempts per request, the first included; the SDK backs off exponentially with jitter between them. */
   maxAttempts?: number;
+  /** Per attempt, from the request to its answer's headers, and the longest silence while its body streams. */
   requestTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
 }
+
+export const REQUEST_TIMEOUT_MS = 30_000;
+const CONNECT_TIMEOUT_MS = 10_000;
 
 const quiet = () => undefined;
 /** For the SDK's `logger`: its warnings repeat, on stderr, failures our own errors already name. */
@@ -26,6 +30,8 @@ export async function s3Target(opts: S3TargetOptions): Promise<Target> {
   const env = opts.env ?? process.env;
   // The SDK warns on stderr at client creation that a later release will need Node 22; our users should see our lines only.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const requestTimeoutMs = opts.requestTimeoutMs ?? requestTimeoutOf(env.S3_REQUEST_TIMEOUT);
+  const connectTimeoutMs = Math.min(CONNECT_TIMEOUT_MS, requestTimeoutMs);
   const sdk = await import('@aws-sdk/client-s3');
   const client = new sdk.S3Client({
     region: opts.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
@@ -37,12 +43,24 @@ export async function s3Target(opts: S3TargetOptions): Promise<Target> {
     // CRC trailers by default trip some S3-compatible stores; SigV4 already covers the payload's SHA-256.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    requestHandler: { requestTimeout: opts.requestTimeoutMs ?? 30_000, connectionTimeout: 10_000 },
+    // requestTimeout alone only logs a warning (node-http-handler 4): throwOnRequestTimeout makes it a retried TimeoutError,
+    // and socketTimeout covers an answer whose body stops coming after its headers.
+    requestHandler: {
+      connectionTimeout: connectTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      throwOnRequestTimeout: true,
+      socketTimeout: requestTimeoutMs,
+    },
     // Without a logger the SDK warns on stderr of a failed streaming upload; fail() already says it in our one line.
     logger: SILENT_LOGGER,
   });
   const base = opts.prefix ? `${opts.prefix}/` : '';
-  const place: S3Place = { bucket: opts.bucket, prefix: opts.prefix, endpoint: opts.endpoint };
+  const place: S3Place = {
+    bucket: opts.bucket,
+    prefix: opts.prefix,
+    endpoint: opts.endpoint,
+    timeouts: { connectMs: connectTimeoutMs, requestMs: requestTimeoutMs },
+  };
   const label = `s3://${opts.bucket}${opts.prefix ? `/${opts.prefix}` : ''}`;
   const fail = (op: string, key: string, err: unknown): never => {
     throw new ListingsError('publish_failed', describeS3Error(err, op, `${label}/${key}`, place));
@@ -110,4 +128,16 @@ export async function s3Target(opts: S3TargetOptions): Promise<Target> {
     },
   };
   return target;
+}
+
+/** S3_REQUEST_TIMEOUT: seconds (a fraction allowed), unset or empty for the default. */
+function requestTimeoutOf(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return REQUEST_TIMEOUT_MS;
+  const seconds = Number(value);
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(value) || !(seconds > 0 && seconds <= 3600))
+    throw new ListingsError(
+      'invalid_config',
+      `S3_REQUEST_TIMEOUT=${value}: expected seconds, more than 0 and at most 3600 (such as 30 or 2.5)`,
+    );
+  return Math.round(seconds * 1000);
 }
