@@ -39,9 +39,12 @@ export const pairOf = (account: string, address: string): string => `${account}\
 
 /**
  * A login that may go on (its failure already counted, `attempt` names it; `byDevice` when it is counted on its device
- * cookie instead of the account), or the seconds until one may.
+ * cookie instead of the account), the seconds until one may, or `busy` when the caller's `admit` turned it away.
  */
-export type LoginGate = { attempt: number; byDevice: boolean } | { retryAfter: number };
+export type LoginGate = { attempt: number; byDevice: boolean } | { retryAfter: number } | { busy: true };
+
+/** Asked once the limits let a try through, before it is counted (`byDevice` as in LoginGate): false turns it away. */
+export type LoginAdmit = (byDevice: boolean) => boolean;
 
 /** The failures within the window, oldest first, as ISO 8601 times: what the store reads for one login. */
 export interface RecentFailures {

@@ -2,6 +2,7 @@
 import { addressGroupOf } from '../domain/address-group.ts';
 import {
   DEFAULT_LOGIN_LIMITS,
+  type LoginAdmit,
   type LoginGate,
   type LoginLimits,
   type LoginTry,
@@ -15,11 +16,11 @@ export class LoginLimiter {
   ) {}
 
   /**
-   * Refused with the seconds to wait, or allowed with this try already counted as a failure (until `succeeded`): on its
-   * device cookie's count while that has failures to spare, else on the account's.
+   * Refused with the seconds to wait, turned away by `admit` (not counted), or allowed with this try already counted as
+   * a failure (until `succeeded`): on its device cookie's count while that has failures to spare, else on the account's.
    */
-  begin(store: Store, login: LoginTry): Promise<LoginGate> {
-    return store.beginLogin(grouped(login), this.limits, new Date(this.now()));
+  begin(store: Store, login: LoginTry, admit: LoginAdmit = () => true): Promise<LoginGate> {
+    return store.beginLogin(grouped(login), this.limits, new Date(this.now()), admit);
   }
 
   /** A success clears this try's count, and the account's unless it counted on a device cookie; never an address's. */

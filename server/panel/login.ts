@@ -1,9 +1,8 @@
 // Logging in: limited per account and per address, or per device cookie for a browser the operator logged in from; as
-// slow for an unknown account as for a known one; with two-factor login on, the right password gives a pending login
-// that the code step (two-factor.ts) turns into a session.
+// slow for an unknown account as for a known one, and within the panel's cap on password checks; with two-factor login
+// on, the right password gives a pending login that the code step (two-factor.ts) turns into a session.
 import { deviceOf, newDeviceCookie } from '../domain/device-cookies.ts';
-import { decoyHash, verifyPassword } from '../domain/passwords.ts';
-import type { LoginGate } from '../domain/login-limits.ts';
+import type { LoginGate, LoginTry } from '../domain/login-limits.ts';
 import { newSession, randomToken, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, tokenDigest } from '../domain/sessions.ts';
 import { accountAudit } from '../store/audit.ts';
 import { normalEmail, type OperatorRow } from '../store/operators.ts';
@@ -12,6 +11,7 @@ import type { ResolvedPanelOptions } from './context.ts';
 import { formOf, htmlAnswer, redirect, setCookies, type PanelRequest } from './http.ts';
 import type { Answer } from '../http/transport/answer.ts';
 import { loginPage, type LoginProblem } from './pages/login.ts';
+import { BUSY_RETRY_AFTER_S } from './password-checks.ts';
 import { textsFor } from './i18n/i18n.ts';
 
 function emailOf(value: string): string | undefined {
@@ -26,9 +26,11 @@ function emailOf(value: string): string | undefined {
 export const deviceFor = (opts: ResolvedPanelOptions, req: PanelRequest, operator: OperatorRow | undefined) =>
   operator && deviceOf(deviceCookieOf(req, opts.origin), operator, opts.now());
 
-/** The answer to a try the limits turned away before its password or code was checked. */
+/** The answer to a try turned away before its password or code was checked: by the limits (429), or busy (503). */
 export function refusal(gate: Exclude<LoginGate, { attempt: number }>, page: (p: LoginProblem) => string): Answer {
-  return htmlAnswer(page('limited'), 429, { 'retry-after': String(gate.retryAfter) });
+  return 'busy' in gate
+    ? htmlAnswer(page('busy'), 503, { 'retry-after': String(BUSY_RETRY_AFTER_S) })
+    : htmlAnswer(page('limited'), 429, { 'retry-after': String(gate.retryAfter) });
 }
 
 export async function logIn(opts: ResolvedPanelOptions, req: PanelRequest): Promise<Answer> {
@@ -40,12 +42,8 @@ export async function logIn(opts: ResolvedPanelOptions, req: PanelRequest): Prom
   const endOthers = form.get('end_others') === 'on';
   const operator = emailOf(typed) ? await opts.store.operator('email', email) : undefined;
   const login = { account: email, address: req.remoteAddress, device: deviceFor(opts, req, operator) };
-  // Counted before the password is checked: tries sent at once, to one panel or several, cannot all get through.
-  const gate = await opts.limiter.begin(opts.store, login);
+  const { gate, ok } = await tryPassword(opts, login, password, operator?.password_hash);
   if (!('attempt' in gate)) return refusal(gate, (problem) => loginPage(tx, problem, typed));
-  const ok = operator
-    ? await verifyPassword(password, operator.password_hash)
-    : await verifyPassword(password, await decoyHash()).then(() => false);
   if (!ok || !operator) return htmlAnswer(loginPage(tx, 'wrong', typed), 401);
   if (operator.totp_enabled_at) {
     // The try stays counted until the code is right: a password alone never clears the account's count.
@@ -57,6 +55,21 @@ export async function logIn(opts: ResolvedPanelOptions, req: PanelRequest): Prom
   }
   await opts.limiter.succeeded(opts.store, login, gate);
   return startSession(opts, operator, { endOthers, twoFactor: false });
+}
+
+/**
+ * The try counted, then its password checked. Counted first: tries sent at once, to one panel or several, cannot all
+ * get through. Checked only with a free slot of the panel's cap, unless its device cookie exempts it (its own limit
+ * bounds those); a try turned away for want of one is not counted.
+ */
+async function tryPassword(opts: ResolvedPanelOptions, login: LoginTry, password: string, stored: string | undefined) {
+  const check = opts.passwordChecks.check();
+  try {
+    const gate = await opts.limiter.begin(opts.store, login, (byDevice) => check.reserve() || byDevice);
+    return { gate, ok: 'attempt' in gate && (await check.matches(password, stored)) };
+  } finally {
+    check.release();
+  }
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   deviceExempts,
   pairOf,
   retryAfterOf,
+  type LoginAdmit,
   type LoginGate,
   type LoginLimits,
   type LoginTry,
@@ -30,7 +31,7 @@ const stmts = statementsFor((db) => ({
  * Checks the limits and counts this try as a failure in one write transaction, so tries made at once cannot all pass:
  * on its device cookie while that has failures to spare, else on the account, the pair and the address.
  */
-export function beginLogin(db: Db, login: LoginTry, limits: LoginLimits, now: Date): LoginGate {
+export function beginLogin(db: Db, login: LoginTry, limits: LoginLimits, now: Date, admit: LoginAdmit): LoginGate {
   const s = stmts(db);
   const { account, address, device } = login;
   return db
@@ -39,6 +40,7 @@ export function beginLogin(db: Db, login: LoginTry, limits: LoginLimits, now: Da
       const at = now.toISOString();
       s.forget.run(since);
       if (device !== undefined && deviceExempts(s.recent.all('device', device, since), limits)) {
+        if (!admit(true)) return { busy: true };
         return { attempt: Number(s.insert.run('device', device, at).lastInsertRowid), byDevice: true };
       }
       const pair = pairOf(account, address);
@@ -49,6 +51,7 @@ export function beginLogin(db: Db, login: LoginTry, limits: LoginLimits, now: Da
       };
       const retryAfter = retryAfterOf(recent, limits, now);
       if (retryAfter > 0) return { retryAfter };
+      if (!admit(false)) return { busy: true };
       s.insert.run('account', account, at);
       s.insert.run('pair', pair, at);
       return { attempt: Number(s.insert.run('address', address, at).lastInsertRowid), byDevice: false };

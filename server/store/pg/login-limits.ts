@@ -4,6 +4,7 @@ import {
   deviceExempts,
   pairOf,
   retryAfterOf,
+  type LoginAdmit,
   type LoginGate,
   type LoginLimits,
   type LoginTry,
@@ -17,6 +18,7 @@ export async function beginLoginPg(
   login: LoginTry,
   limits: LoginLimits,
   now: Date,
+  admit: LoginAdmit,
 ): Promise<LoginGate> {
   const { account, address, device } = login;
   return inTransaction(pool, async (c) => {
@@ -28,6 +30,7 @@ export async function beginLoginPg(
     const recent = async (scope: string, subject: string) =>
       (await c.query<{ at: string }>(RECENT, [scope, subject, since])).rows.map((r) => r.at);
     if (device !== undefined && deviceExempts(await recent('device', device), limits)) {
+      if (!admit(true)) return { busy: true };
       const { rows } = await c.query<{ id: string }>(
         `INSERT INTO login_failures (scope, subject, at) VALUES ('device', $1, $2) RETURNING id`,
         [device, at],
@@ -45,6 +48,7 @@ export async function beginLoginPg(
       now,
     );
     if (retryAfter > 0) return { retryAfter };
+    if (!admit(false)) return { busy: true };
     const { rows } = await c.query<{ id: string; scope: string }>(
       `INSERT INTO login_failures (scope, subject, at) VALUES ('account', $1, $3), ('pair', $4, $3), ('address', $2, $3)
       RETURNING id, scope`,
