@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../server/domain/passwords.ts';
 import { createPanelHandler } from '../server/panel/handler.ts';
 import { LoginLimiter } from '../server/panel/login-limits.ts';
+import { PasswordChecks } from '../server/panel/password-checks.ts';
 import { openStore, type Store } from '../server/store/store.ts';
 import { tempDir } from './helpers/fixture.ts';
 import { startPostgres, type PgServer } from './helpers/postgres.ts';
@@ -24,6 +25,8 @@ function panelOn(store: Store, clock: { now: number }) {
     publicUrl: 'http://127.0.0.1:8787',
     keyPrefix: 'svc',
     limiter: new LoginLimiter(LIMITS, () => clock.now),
+    // Room for every try of a burst: only the limits decide here (panel-password-checks.test.ts tests the cap).
+    passwordChecks: new PasswordChecks(8),
   });
   return async (email: string, password: string, address = '10.0.0.1') => {
     const r = await inject(handle, {

@@ -7,6 +7,7 @@ import { runCli } from '../cli/program.ts';
 import { hashPassword } from '../server/domain/passwords.ts';
 import { totpCodeAt } from '../server/domain/totp.ts';
 import type { PanelOptions } from '../server/panel/handler.ts';
+import { LoginLimiter } from '../server/panel/login-limits.ts';
 import { requireTwoFactorOf } from '../server/panel/two-factor.ts';
 import { CLI_ACTOR } from '../server/store/audit.ts';
 import type { Store } from '../server/store/store.ts';
@@ -135,6 +136,40 @@ describe('logging in with a code', () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect((await passwordStep()).answer.status).toBe(429);
+  });
+
+  it('sets the device cookie only once the code is right, and takes it at both steps while strangers hold the account locked', async () => {
+    const { secret } = await enrol();
+    handle = panel({ limiter: new LoginLimiter({ perAccount: 3, perAddress: 100, windowMs: 60_000 }, clock.now) });
+    clock.step();
+    const { answer, pending } = await passwordStep();
+    expect(answer.headers['set-cookie']).not.toContain('listings_panel_device=');
+    const done = await codeStep(pending, totpCodeAt(secret, clock.now()));
+    const device = done.headers['set-cookie']!.split('\n').map((c) => c.split(';')[0]!)[1]!;
+    expect(device).toMatch(/^listings_panel_device=/);
+
+    for (let i = 0; i < 3; i++) {
+      const wrong = { email: OPERATOR, password: 'wrong password!' };
+      expect((await request('POST', '/login', { form: wrong, remoteAddress: `10.6.6.${i}` })).status).toBe(401);
+    }
+    const form = { email: OPERATOR, password: PASSWORD };
+    expect((await request('POST', '/login', { form, remoteAddress: '10.0.0.9' })).status).toBe(429);
+    const own = await request('POST', '/login', { form, remoteAddress: '10.0.0.9', headers: { cookie: device } });
+    expect(own.headers.location).toBe('/login/code');
+    const ownPending = cookieOf(own);
+    clock.step();
+    const code = { code: totpCodeAt(secret, clock.now()) };
+    // The code step counts as the password step did: without the device cookie, on the locked account.
+    const bare = await request('POST', '/login/code', { form: code, headers: { cookie: ownPending } });
+    expect(bare.status).toBe(429);
+    const both = `${ownPending}; ${device}`;
+    const ok = await request('POST', '/login/code', {
+      form: code,
+      headers: { cookie: both },
+      remoteAddress: '10.0.0.9',
+    });
+    expect(ok.status).toBe(303);
+    expect(ok.headers.location).toBe('/');
   });
 
   it('takes each recovery code once', async () => {

@@ -25,15 +25,26 @@ describe('no page or action without a session', () => {
     expect(String(login.body)).not.toMatch(/<script(?![^>]*\bsrc=)/);
   });
 
-  it('gives an HttpOnly SameSite=Strict cookie, Secure and __Host- when the panel is https', async () => {
-    const plain = parseSetCookie((await logIn()).headers['set-cookie']!);
-    expect(plain).toEqual({
+  it('gives HttpOnly SameSite=Strict session and device cookies, Secure and __Host- when the panel is https', async () => {
+    const cookiesOf = (answer: { headers: Record<string, string> }) =>
+      answer.headers['set-cookie']!.split('\n').map((c) => parseSetCookie(c));
+    const [session, device] = cookiesOf(await logIn());
+    expect(session).toEqual({
       name: 'listings_panel',
       value: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       path: '/',
       httpOnly: true,
       sameSite: 'strict',
       maxAge: 12 * 60 * 60,
+    });
+    const op = (await panel.store.operator('email', 'ops@example.com'))!;
+    expect(device).toEqual({
+      name: 'listings_panel_device',
+      value: expect.stringMatching(new RegExp(`^${op.id}\\.[A-Za-z0-9_-]{22}\\.\\d+\\.[A-Za-z0-9_-]{43}$`)),
+      path: '/',
+      httpOnly: true,
+      sameSite: 'strict',
+      maxAge: 180 * 24 * 60 * 60,
     });
     panel.handle = panel.over({ origin: { origin: 'https://panel.example', secure: true } });
     const secure = await inject(panel.handle, {
@@ -43,13 +54,12 @@ describe('no page or action without a session', () => {
       body: Buffer.from(new URLSearchParams({ email: 'ops@example.com', password: PASSWORD }).toString()),
       remoteAddress: '10.0.0.1',
     });
-    expect(parseSetCookie(secure.headers['set-cookie']!)).toMatchObject({
-      name: '__Host-listings_panel',
-      path: '/',
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: true,
-    });
+    const [secureSession, secureDevice] = cookiesOf(secure);
+    for (const [cookie, name] of [
+      [secureSession, '__Host-listings_panel'],
+      [secureDevice, '__Host-listings_panel_device'],
+    ] as const)
+      expect(cookie).toMatchObject({ name, path: '/', httpOnly: true, sameSite: 'strict', secure: true });
   });
 
   it('refuses an expired session, a removed account and a logged-out cookie', async () => {
@@ -177,11 +187,12 @@ describe('login limits', () => {
     expect((await logIn('ops@example.com', PASSWORD, '10.0.0.2')).status).toBe(303);
   });
 
-  it('by default: 5 failures on an account from one address, 50 from anywhere, 20 from one address on any accounts', () => {
+  it('by default: 5 failures on an account from one address, 50 from anywhere, 20 from one address, 5 per device cookie', () => {
     expect(DEFAULT_LOGIN_LIMITS).toEqual({
       perAccountFromAddress: 5,
       perAccount: 50,
       perAddress: 20,
+      perDevice: 5,
       windowMs: 900_000,
     });
   });

@@ -1,5 +1,6 @@
-// Login attempts limited per account from one address, per account from anywhere, and per address: a guesser is slowed
-// on one account and from one place alike, while failures from one place lock out only that place. No I/O.
+// Login attempts limited per account from one address, per account from anywhere, and per address, unless they come
+// with a device cookie, which has a count of its own: a guesser is slowed on one account and from one place alike,
+// while strangers' failures never hold back the operator's own browser. No I/O.
 
 export interface LoginLimits {
   /** Failures allowed within the window on one account from anywhere: a ceiling on guesses spread over many addresses. */
@@ -8,26 +9,42 @@ export interface LoginLimits {
   perAccountFromAddress?: number;
   /** Failures allowed within the window from one address, on any accounts. */
   perAddress: number;
+  /** Failures allowed within the window through one device cookie, after which it no longer exempts (default 5). */
+  perDevice?: number;
   windowMs: number;
 }
 
 /**
- * 5 failures on an account from one address lock that address out of it, so that a stranger who knows an operator's
- * email cannot lock the operator out from elsewhere; 50 from anywhere lock the account, so that guesses spread over
- * many addresses stay few.
+ * 5 failures on an account from one address lock that address out of it; 50 from anywhere lock the account to every
+ * browser without a device cookie of it, so that guesses spread over many addresses stay few; a device cookie's own 5
+ * keep a stolen one from giving more guesses than an address has.
  */
 export const DEFAULT_LOGIN_LIMITS: LoginLimits = {
   perAccount: 50,
   perAccountFromAddress: 5,
   perAddress: 20,
+  perDevice: 5,
   windowMs: 15 * 60 * 1000,
 };
+
+/** One login try: the account asked for, the client's address group, and the device its valid device cookie names. */
+export interface LoginTry {
+  account: string;
+  address: string;
+  device?: string;
+}
 
 /** The subject under which an account's failures from one address are counted (an email holds no line break). */
 export const pairOf = (account: string, address: string): string => `${account}\n${address}`;
 
-/** A login that may go on (its failure already counted, `attempt` names it), or the seconds until one may. */
-export type LoginGate = { attempt: number } | { retryAfter: number };
+/**
+ * A login that may go on (its failure already counted, `attempt` names it; `byDevice` when it is counted on its device
+ * cookie instead of the account), the seconds until one may, or `busy` when the caller's `admit` turned it away.
+ */
+export type LoginGate = { attempt: number; byDevice: boolean } | { retryAfter: number } | { busy: true };
+
+/** Asked once the limits let a try through, before it is counted (`byDevice` as in LoginGate): false turns it away. */
+export type LoginAdmit = (byDevice: boolean) => boolean;
 
 /** The failures within the window, oldest first, as ISO 8601 times: what the store reads for one login. */
 export interface RecentFailures {
@@ -39,6 +56,10 @@ export interface RecentFailures {
 
 /** Failures newer than this count; older ones are forgotten. */
 export const countedSince = (limits: LoginLimits, now: Date): Date => new Date(now.getTime() - limits.windowMs);
+
+/** Whether a device cookie with these recent failures still exempts its logins from the account's and address's limits. */
+export const deviceExempts = (failures: readonly string[], limits: LoginLimits): boolean =>
+  failures.length < (limits.perDevice ?? 5);
 
 /** Seconds until enough failures have left the window for one more try on this account from this address, or 0. */
 export function retryAfterOf(recent: RecentFailures, limits: LoginLimits, now: Date): number {

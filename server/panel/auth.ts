@@ -1,6 +1,8 @@
-// Who is asking: the session cookie (HttpOnly, SameSite=Strict, Secure over https), and whether a change came from the panel.
+// Who is asking: the session cookie (HttpOnly, SameSite=Strict, Secure over https), the device cookie a browser keeps
+// once an operator logged in there, and whether a change came from the panel.
 import { stringifySetCookie } from 'cookie';
 import { timingSafeEqual } from 'node:crypto';
+import { DEVICE_COOKIE_MS } from '../domain/device-cookies.ts';
 import {
   needsTouch,
   PENDING_LOGIN_MS,
@@ -45,6 +47,13 @@ export const sessionCookie = (token: string, o: PanelOrigin) =>
 export const clearedCookie = (o: PanelOrigin) => cookie('listings_panel', '', 0, o);
 export const pendingCookie = (token: string, o: PanelOrigin) => cookie(PENDING, token, PENDING_LOGIN_MS / 1000, o);
 export const clearedPendingCookie = (o: PanelOrigin) => cookie(PENDING, '', 0, o);
+
+/** The browser's proof that an operator logged in here (domain/device-cookies.ts): kept across logouts, for months. */
+const DEVICE = 'listings_panel_device';
+
+export const deviceCookie = (value: string, o: PanelOrigin) => cookie(DEVICE, value, DEVICE_COOKIE_MS / 1000, o);
+export const deviceCookieOf = (req: Pick<PanelRequestHead, 'headers'>, o: PanelOrigin): string | undefined =>
+  cookiesOf(req)[cookieName(o, DEVICE)];
 
 /** The token a cookie of the panel carries, when it has the shape of one. */
 export function tokenOf(req: Pick<PanelRequestHead, 'headers'>, o: PanelOrigin, base = 'listings_panel') {

@@ -8,6 +8,7 @@ import type { Answer } from '../http/transport/answer.ts';
 import type { Method, Params } from '../http/router.ts';
 import type { Texts } from './i18n/i18n.ts';
 import type { LoginLimiter } from './login-limits.ts';
+import type { PasswordChecks } from './password-checks.ts';
 import type { PanelSnapshots } from './snapshots.ts';
 
 export interface PanelOptions {
@@ -17,6 +18,8 @@ export interface PanelOptions {
   publicUrl: string;
   keyPrefix: string;
   limiter?: LoginLimiter;
+  /** The panel's cap on password checks running at once, for every login it answers. */
+  passwordChecks?: PasswordChecks;
   /** Where failures are logged, with their stacks; a logger of its own (stdout) when not given. */
   logger?: Logger;
   /** Where "publish now" publishes; without it the Snapshots tab says how to publish from the CLI. */
@@ -29,7 +32,12 @@ export interface PanelOptions {
   now?: () => number;
 }
 
-export type ResolvedPanelOptions = PanelOptions & { limiter: LoginLimiter; now: () => number; logger: Logger };
+export type ResolvedPanelOptions = PanelOptions & {
+  limiter: LoginLimiter;
+  passwordChecks: PasswordChecks;
+  now: () => number;
+  logger: Logger;
+};
 export type PanelContext = ResolvedPanelOptions & { who: Authenticated; form: () => URLSearchParams; tx: Texts };
 
 /** One method of a panel route: who may use it, and what it does. */

@@ -10,6 +10,7 @@ import type { Answer } from '../http/transport/answer.ts';
 import { pathOf, Router, type Action, type Route as RouterRoute, type RouterAnswers } from '../http/router.ts';
 import { LoginLimiter } from './login-limits.ts';
 import { logIn } from './login.ts';
+import { PasswordChecks } from './password-checks.ts';
 import { loginPage } from './pages/login.ts';
 import { beyondRole } from './roles.ts';
 import { pageRoutes } from './routes.ts';
@@ -36,6 +37,7 @@ export function createPanelHandler(options: PanelOptions): PanelHandler {
   const opts: ResolvedPanelOptions = {
     ...options,
     limiter: options.limiter ?? new LoginLimiter(),
+    passwordChecks: options.passwordChecks ?? new PasswordChecks(),
     now: options.now ?? Date.now,
     logger: options.logger ?? createLogger().logger,
   };

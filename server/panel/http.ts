@@ -53,6 +53,12 @@ export function redirect(location: string, headers: Record<string, string> = {})
   return { status: 303, headers: { ...SECURITY_HEADERS, location, ...headers }, body: '' };
 }
 
+/**
+ * Set-Cookie for several cookies. An answer holds one text per header, so this one holds a cookie a line (no cookie
+ * can hold a line break), and the panel's listener writes each line as a Set-Cookie header of its own.
+ */
+export const setCookies = (...cookies: string[]): Record<string, string> => ({ 'set-cookie': cookies.join('\n') });
+
 /** What a request is before its body is read: what decides whether to read it. */
 export type PanelRequestHead = Omit<PanelRequest, 'body' | 'upload'>;
 

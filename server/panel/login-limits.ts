@@ -1,6 +1,12 @@
 // The panel's login limits: the rule and its clock here, the counts in the store, so every panel and a restart share them.
 import { addressGroupOf } from '../domain/address-group.ts';
-import { DEFAULT_LOGIN_LIMITS, type LoginGate, type LoginLimits } from '../domain/login-limits.ts';
+import {
+  DEFAULT_LOGIN_LIMITS,
+  type LoginAdmit,
+  type LoginGate,
+  type LoginLimits,
+  type LoginTry,
+} from '../domain/login-limits.ts';
 import type { Store } from '../store/store.ts';
 
 export class LoginLimiter {
@@ -9,14 +15,19 @@ export class LoginLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Refused with the seconds to wait, or allowed with this try already counted as a failure (until `succeeded`). */
-  begin(store: Store, account: string, address: string): Promise<LoginGate> {
-    // An IPv6 client counts by its /64: it cannot rotate through its own addresses for a fresh count.
-    return store.beginLogin(account, addressGroupOf(address), this.limits, new Date(this.now()));
+  /**
+   * Refused with the seconds to wait, turned away by `admit` (not counted), or allowed with this try already counted as
+   * a failure (until `succeeded`): on its device cookie's count while that has failures to spare, else on the account's.
+   */
+  begin(store: Store, login: LoginTry, admit: LoginAdmit = () => true): Promise<LoginGate> {
+    return store.beginLogin(grouped(login), this.limits, new Date(this.now()), admit);
   }
 
-  /** A success clears its account's counts (from anywhere and from this address), never its address's earlier failures. */
-  succeeded(store: Store, account: string, address: string, attempt: number): Promise<void> {
-    return store.loginSucceeded(account, addressGroupOf(address), attempt);
+  /** A success clears this try's count, and the account's unless it counted on a device cookie; never an address's. */
+  succeeded(store: Store, login: LoginTry, gate: { attempt: number; byDevice: boolean }): Promise<void> {
+    return store.loginSucceeded(grouped(login), gate.attempt, gate.byDevice);
   }
 }
+
+// An IPv6 client counts by its /64: it cannot rotate through its own addresses for a fresh count.
+const grouped = (login: LoginTry): LoginTry => ({ ...login, address: addressGroupOf(login.address) });

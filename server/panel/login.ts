@@ -1,14 +1,17 @@
-// Logging in: limited per account and per address, as slow for an unknown account as for a known one; with two-factor
-// login on, the right password gives a pending login that the code step (two-factor.ts) turns into a session.
-import { decoyHash, verifyPassword } from '../domain/passwords.ts';
+// Logging in: limited per account and per address, or per device cookie for a browser the operator logged in from; as
+// slow for an unknown account as for a known one, and within the panel's cap on password checks; with two-factor login
+// on, the right password gives a pending login that the code step (two-factor.ts) turns into a session.
+import { deviceOf, newDeviceCookie } from '../domain/device-cookies.ts';
+import type { LoginGate, LoginTry } from '../domain/login-limits.ts';
 import { newSession, randomToken, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, tokenDigest } from '../domain/sessions.ts';
 import { accountAudit } from '../store/audit.ts';
 import { normalEmail, type OperatorRow } from '../store/operators.ts';
-import { pendingCookie, sessionCookie } from './auth.ts';
+import { deviceCookie, deviceCookieOf, pendingCookie, sessionCookie } from './auth.ts';
 import type { ResolvedPanelOptions } from './context.ts';
-import { formOf, htmlAnswer, redirect, type PanelRequest } from './http.ts';
+import { formOf, htmlAnswer, redirect, setCookies, type PanelRequest } from './http.ts';
 import type { Answer } from '../http/transport/answer.ts';
-import { loginPage } from './pages/login.ts';
+import { loginPage, type LoginProblem } from './pages/login.ts';
+import { BUSY_RETRY_AFTER_S } from './password-checks.ts';
 import { textsFor } from './i18n/i18n.ts';
 
 function emailOf(value: string): string | undefined {
@@ -19,6 +22,17 @@ function emailOf(value: string): string | undefined {
   }
 }
 
+/** The device a request's device cookie names, when the cookie is valid for `operator`. */
+export const deviceFor = (opts: ResolvedPanelOptions, req: PanelRequest, operator: OperatorRow | undefined) =>
+  operator && deviceOf(deviceCookieOf(req, opts.origin), operator, opts.now());
+
+/** The answer to a try turned away before its password or code was checked: by the limits (429), or busy (503). */
+export function refusal(gate: Exclude<LoginGate, { attempt: number }>, page: (p: LoginProblem) => string): Answer {
+  return 'busy' in gate
+    ? htmlAnswer(page('busy'), 503, { 'retry-after': String(BUSY_RETRY_AFTER_S) })
+    : htmlAnswer(page('limited'), 429, { 'retry-after': String(gate.retryAfter) });
+}
+
 export async function logIn(opts: ResolvedPanelOptions, req: PanelRequest): Promise<Answer> {
   const tx = textsFor(req.headers['accept-language']);
   const form = formOf(req);
@@ -26,14 +40,10 @@ export async function logIn(opts: ResolvedPanelOptions, req: PanelRequest): Prom
   const email = emailOf(typed) ?? typed.slice(0, 254);
   const password = form.get('password') ?? '';
   const endOthers = form.get('end_others') === 'on';
-  // Counted before the password is checked: tries sent at once, to one panel or several, cannot all get through.
-  const gate = await opts.limiter.begin(opts.store, email, req.remoteAddress);
-  if ('retryAfter' in gate)
-    return htmlAnswer(loginPage(tx, 'limited', typed), 429, { 'retry-after': String(gate.retryAfter) });
   const operator = emailOf(typed) ? await opts.store.operator('email', email) : undefined;
-  const ok = operator
-    ? await verifyPassword(password, operator.password_hash)
-    : await verifyPassword(password, await decoyHash()).then(() => false);
+  const login = { account: email, address: req.remoteAddress, device: deviceFor(opts, req, operator) };
+  const { gate, ok } = await tryPassword(opts, login, password, operator?.password_hash);
+  if (!('attempt' in gate)) return refusal(gate, (problem) => loginPage(tx, problem, typed));
   if (!ok || !operator) return htmlAnswer(loginPage(tx, 'wrong', typed), 401);
   if (operator.totp_enabled_at) {
     // The try stays counted until the code is right: a password alone never clears the account's count.
@@ -43,11 +53,29 @@ export async function logIn(opts: ResolvedPanelOptions, req: PanelRequest): Prom
     await opts.store.createPendingLogin({ ...row, created_at });
     return redirect('/login/code', { 'set-cookie': pendingCookie(token, opts.origin) });
   }
-  await opts.limiter.succeeded(opts.store, email, req.remoteAddress, gate.attempt);
+  await opts.limiter.succeeded(opts.store, login, gate);
   return startSession(opts, operator, { endOthers, twoFactor: false });
 }
 
-/** The session a complete login makes: the operator's others ended first when asked, audited either way. */
+/**
+ * The try counted, then its password checked. Counted first: tries sent at once, to one panel or several, cannot all
+ * get through. Checked only with a free slot of the panel's cap, unless its device cookie exempts it (its own limit
+ * bounds those); a try turned away for want of one is not counted.
+ */
+async function tryPassword(opts: ResolvedPanelOptions, login: LoginTry, password: string, stored: string | undefined) {
+  const check = opts.passwordChecks.check();
+  try {
+    const gate = await opts.limiter.begin(opts.store, login, (byDevice) => check.reserve() || byDevice);
+    return { gate, ok: 'attempt' in gate && (await check.matches(password, stored)) };
+  } finally {
+    check.release();
+  }
+}
+
+/**
+ * The session a complete login makes, and a new device cookie for the browser: the operator's others ended first when
+ * asked, audited either way.
+ */
 export async function startSession(
   opts: ResolvedPanelOptions,
   operator: OperatorRow,
@@ -66,5 +94,6 @@ export async function startSession(
   await opts.store.appendAudit([accountAudit('login', operator.email, operator.email, detail)]);
   // With two-factor required and not set up, enrolment is the one page the operator may reach.
   const to = opts.require2fa && !operator.totp_enabled_at ? '/account/2fa' : '/';
-  return redirect(to, { 'set-cookie': sessionCookie(token, opts.origin) });
+  const device = newDeviceCookie(operator, opts.now());
+  return redirect(to, setCookies(sessionCookie(token, opts.origin), deviceCookie(device, opts.origin)));
 }

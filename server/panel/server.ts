@@ -119,7 +119,13 @@ export async function startPanel(
 
 function send(res: ServerResponse, method: string, answer: Answer, close = false): void {
   if (res.destroyed) return;
-  const headers = close ? { ...answer.headers, connection: 'close' } : answer.headers;
+  // An answer's Set-Cookie holds a cookie a line (http.ts, setCookies): each is a header of its own.
+  const cookies = answer.headers['set-cookie']?.split('\n');
+  const headers = {
+    ...answer.headers,
+    ...(close ? { connection: 'close' } : {}),
+    ...(cookies && { 'set-cookie': cookies }),
+  };
   res.writeHead(answer.status, headers).end(method === 'HEAD' ? undefined : (answer.body ?? undefined));
 }
 

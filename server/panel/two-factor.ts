@@ -10,7 +10,7 @@ import { clearedPendingCookie, pendingTokenOf } from './auth.ts';
 import type { ResolvedPanelOptions } from './context.ts';
 import { formOf, htmlAnswer, redirect, type PanelRequest } from './http.ts';
 import type { Answer } from '../http/transport/answer.ts';
-import { startSession } from './login.ts';
+import { deviceFor, refusal, startSession } from './login.ts';
 import { codeLoginPage } from './pages/login.ts';
 import { textsFor } from './i18n/i18n.ts';
 
@@ -53,15 +53,16 @@ export async function logInWithCode(opts: ResolvedPanelOptions, req: PanelReques
   const found = await pendingOf(opts, req);
   if (!found) return startAgain(opts);
   const { pending, operator } = found;
-  const gate = await opts.limiter.begin(opts.store, operator.email, req.remoteAddress);
-  if ('retryAfter' in gate)
-    return htmlAnswer(codeLoginPage(tx, 'limited'), 429, { 'retry-after': String(gate.retryAfter) });
+  // Counted as the password was: on the device cookie of a browser the operator logged in from, else on the account.
+  const login = { account: operator.email, address: req.remoteAddress, device: deviceFor(opts, req, operator) };
+  const gate = await opts.limiter.begin(opts.store, login);
+  if (!('attempt' in gate)) return refusal(gate, (problem) => codeLoginPage(tx, problem));
   if (!(await useCode(opts.store, operator, (formOf(req).get('code') ?? '').trim(), opts.now()))) {
     await opts.store.appendAudit([accountAudit('login.code_wrong', operator.email, operator.email)]);
     return htmlAnswer(codeLoginPage(tx, 'wrong'), 401);
   }
   await opts.store.endPendingLogin(pending.digest);
-  await opts.limiter.succeeded(opts.store, operator.email, req.remoteAddress, pending.attempt);
-  await opts.limiter.succeeded(opts.store, operator.email, req.remoteAddress, gate.attempt);
+  await opts.limiter.succeeded(opts.store, login, { attempt: pending.attempt, byDevice: gate.byDevice });
+  await opts.limiter.succeeded(opts.store, login, gate);
   return startSession(opts, operator, { endOthers: pending.end_others, twoFactor: true });
 }

@@ -1,6 +1,15 @@
-// Failed panel logins in SQLite, per account, per account and address, and per address: every panel on the file, and a
-// restarted one, counts them.
-import { countedSince, pairOf, retryAfterOf, type LoginGate, type LoginLimits } from '../domain/login-limits.ts';
+// Failed panel logins in SQLite, per account, per account and address, per address, and per device cookie: every panel
+// on the file, and a restarted one, counts them.
+import {
+  countedSince,
+  deviceExempts,
+  pairOf,
+  retryAfterOf,
+  type LoginAdmit,
+  type LoginGate,
+  type LoginLimits,
+  type LoginTry,
+} from '../domain/login-limits.ts';
 import type { Db } from './db.ts';
 import { statementsFor } from './statements.ts';
 
@@ -18,13 +27,22 @@ const stmts = statementsFor((db) => ({
   clearAttempt: db.prepare<[number]>('DELETE FROM login_failures WHERE id = ?'),
 }));
 
-/** Checks the limits and counts this try as a failure in one write transaction, so tries made at once cannot all pass. */
-export function beginLogin(db: Db, account: string, address: string, limits: LoginLimits, now: Date): LoginGate {
+/**
+ * Checks the limits and counts this try as a failure in one write transaction, so tries made at once cannot all pass:
+ * on its device cookie while that has failures to spare, else on the account, the pair and the address.
+ */
+export function beginLogin(db: Db, login: LoginTry, limits: LoginLimits, now: Date, admit: LoginAdmit): LoginGate {
   const s = stmts(db);
+  const { account, address, device } = login;
   return db
     .transaction((): LoginGate => {
       const since = countedSince(limits, now).toISOString();
+      const at = now.toISOString();
       s.forget.run(since);
+      if (device !== undefined && deviceExempts(s.recent.all('device', device, since), limits)) {
+        if (!admit(true)) return { busy: true };
+        return { attempt: Number(s.insert.run('device', device, at).lastInsertRowid), byDevice: true };
+      }
       const pair = pairOf(account, address);
       const recent = {
         account: s.recent.all('account', account, since),
@@ -33,21 +51,22 @@ export function beginLogin(db: Db, account: string, address: string, limits: Log
       };
       const retryAfter = retryAfterOf(recent, limits, now);
       if (retryAfter > 0) return { retryAfter };
-      s.insert.run('account', account, now.toISOString());
-      s.insert.run('pair', pair, now.toISOString());
-      return { attempt: Number(s.insert.run('address', address, now.toISOString()).lastInsertRowid) };
+      if (!admit(false)) return { busy: true };
+      s.insert.run('account', account, at);
+      s.insert.run('pair', pair, at);
+      return { attempt: Number(s.insert.run('address', address, at).lastInsertRowid), byDevice: false };
     })
     .immediate();
 }
 
 /**
- * The password was right: the account's failures go (from anywhere, and from this address), and this try's count on its
- * address (earlier ones stay).
+ * The password was right: this try's count goes, and, unless it was counted on a device cookie, the account's failures
+ * (from anywhere, and from this address); never its address's earlier failures, nor a device cookie's.
  */
-export function loginSucceeded(db: Db, account: string, address: string, attempt: number): void {
+export function loginSucceeded(db: Db, login: LoginTry, attempt: number, byDevice: boolean): void {
   const s = stmts(db);
   db.transaction(() => {
-    s.clearAccount.run(account, pairOf(account, address));
+    if (!byDevice) s.clearAccount.run(login.account, pairOf(login.account, login.address));
     s.clearAttempt.run(attempt);
   })();
 }

@@ -269,6 +269,19 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE webhook_outbox SET status = 'pending'
     WHERE status = 'failed' AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE disabled_at IS NOT NULL);
   `,
+  // 15: failed logins counted per device cookie too ('device'), so that an operator's own browser has a count of its own
+  `
+  CREATE TABLE login_failures_15 (
+    id INTEGER PRIMARY KEY,
+    scope TEXT NOT NULL CHECK (scope IN ('account', 'pair', 'address', 'device')),
+    subject TEXT NOT NULL,
+    at TEXT NOT NULL
+  ) STRICT;
+  INSERT INTO login_failures_15 (id, scope, subject, at) SELECT id, scope, subject, at FROM login_failures;
+  DROP TABLE login_failures;
+  ALTER TABLE login_failures_15 RENAME TO login_failures;
+  CREATE INDEX login_failures_by_subject ON login_failures (scope, subject, at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -46,7 +46,7 @@ import {
 } from './audit.ts';
 import { pgAccounts, sqliteAccounts, type AccountStore } from './accounts.ts';
 import { appendAuditRowsPg, auditPagePg } from './pg/audit.ts';
-import type { LoginGate, LoginLimits } from '../domain/login-limits.ts';
+import type { LoginAdmit, LoginGate, LoginLimits, LoginTry } from '../domain/login-limits.ts';
 import { beginLogin, loginSucceeded } from './login-limits.ts';
 import { beginLoginPg, loginSucceededPg } from './pg/login-limits.ts';
 import { pgWebhooks, sqliteWebhooks, type WebhookStore } from './webhook-store.ts';
@@ -87,10 +87,13 @@ export interface Store extends AccountStore {
   appendAudit(entries: readonly AuditEntry[]): Promise<void>;
   /** What a snapshot publish reads and records, on this store (the panel's "publish now"). */
   snapshotLedger(): SnapshotLedger;
-  /** The login limits, shared by every panel on this database: refused, or the try counted as a failure until cleared. */
-  beginLogin(account: string, address: string, limits: LoginLimits, now: Date): Promise<LoginGate>;
-  /** The password was right: the account's failures and this try's count on its address are cleared. */
-  loginSucceeded(account: string, address: string, attempt: number): Promise<void>;
+  /**
+   * The login limits, shared by every panel on this database: refused, turned away by `admit` (uncounted), or the try
+   * counted as a failure until cleared.
+   */
+  beginLogin(login: LoginTry, limits: LoginLimits, now: Date, admit: LoginAdmit): Promise<LoginGate>;
+  /** The password was right: this try's count is cleared, and the account's failures unless it was `byDevice`. */
+  loginSucceeded(login: LoginTry, attempt: number, byDevice: boolean): Promise<void>;
   /** Webhook endpoints of keys and their outbox (an import queues its events in its own transaction). */
   readonly webhooks: WebhookStore;
   close(): Promise<void>;
@@ -147,8 +150,8 @@ export async function openStore(location: string, options: OpenOptions = {}): Pr
     appendAudit: async (entries) => appendAuditRows(db, entries),
     snapshotLedger: () => sqliteLedger(db),
     ...sqliteAccounts(db),
-    beginLogin: async (account, address, limits, now) => beginLogin(db, account, address, limits, now),
-    loginSucceeded: async (account, address, attempt) => loginSucceeded(db, account, address, attempt),
+    beginLogin: async (login, limits, now, admit) => beginLogin(db, login, limits, now, admit),
+    loginSucceeded: async (login, attempt, byDevice) => loginSucceeded(db, login, attempt, byDevice),
     webhooks: sqliteWebhooks(db),
     close: async () => void db.close(),
   };
@@ -188,8 +191,8 @@ function pgStore(pool: Pool, location: string): Store {
     appendAudit: named((entries) => appendAuditRowsPg(pool, entries)),
     snapshotLedger: () => pgLedger(pool, mirrorOf(), location),
     ...pgAccounts(pool, named),
-    beginLogin: named((account, address, limits, now) => beginLoginPg(pool, account, address, limits, now)),
-    loginSucceeded: named((account, address, attempt) => loginSucceededPg(pool, account, address, attempt)),
+    beginLogin: named((login, limits, now, admit) => beginLoginPg(pool, login, limits, now, admit)),
+    loginSucceeded: named((login, attempt, byDevice) => loginSucceededPg(pool, login, attempt, byDevice)),
     webhooks: pgWebhooks(pool, (p) => p.catch((err: unknown) => Promise.reject(pgFailure(err, location)))),
     close: () => {
       mirror?.close();

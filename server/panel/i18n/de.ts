@@ -13,6 +13,7 @@ export const de: Messages = {
   password: 'Passwort',
   wrongLogin: 'E-Mail oder Passwort falsch.',
   limitedLogin: 'Zu viele Fehlversuche. Bitte später erneut versuchen.',
+  busyLogin: 'Das Panel prüft gerade andere Anmeldungen. Bitte gleich noch einmal versuchen.',
   navFacility: 'Standort',
   tabListings: 'Angebote',
   tabApi: 'API',

@@ -11,6 +11,7 @@ export const en = {
   password: 'Password',
   wrongLogin: 'Wrong email or password.',
   limitedLogin: 'Too many failed attempts. Try again later.',
+  busyLogin: 'The panel is busy checking other logins. Try again in a moment.',
   navFacility: 'Facility',
   tabListings: 'Listings',
   tabApi: 'API',

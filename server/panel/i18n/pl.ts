@@ -13,6 +13,7 @@ export const pl: Messages = {
   password: 'Hasło',
   wrongLogin: 'Błędny e-mail lub hasło.',
   limitedLogin: 'Zbyt wiele nieudanych prób. Spróbuj później.',
+  busyLogin: 'Panel sprawdza teraz inne logowania. Spróbuj ponownie za chwilę.',
   navFacility: 'Obiekt',
   tabListings: 'Oferty',
   tabApi: 'API',

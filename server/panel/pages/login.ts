@@ -5,13 +5,17 @@ import { accountTexts } from '../i18n/accounts.ts';
 import type { Texts } from '../i18n/i18n.ts';
 import { panelPage } from './layout.ts';
 
-export type LoginProblem = 'wrong' | 'limited' | undefined;
+export type LoginProblem = 'wrong' | 'limited' | 'busy' | undefined;
+
+/** Why a try was turned away before its password or code was checked. */
+const refusalText = (tx: Texts, problem: 'limited' | 'busy') =>
+  problem === 'busy' ? tx.t.busyLogin : tx.t.limitedLogin;
 
 const problemLine = (message: string) => (message ? html`<p class="problems" role="alert">${message}</p>` : '');
 
 export function loginPage(tx: Texts, problem?: LoginProblem, email = ''): string {
   const { t } = tx;
-  const message = problem === 'wrong' ? t.wrongLogin : problem === 'limited' ? t.limitedLogin : '';
+  const message = problem === 'wrong' ? t.wrongLogin : problem ? refusalText(tx, problem) : '';
   return panelPage(
     tx,
     t.logIn,
@@ -30,7 +34,7 @@ export function loginPage(tx: Texts, problem?: LoginProblem, email = ''): string
 /** The second step: a code from the authenticator app, or a recovery code. */
 export function codeLoginPage(tx: Texts, problem?: LoginProblem): string {
   const a = accountTexts(tx.lang);
-  const message = problem === 'wrong' ? a.wrongCode : problem === 'limited' ? tx.t.limitedLogin : '';
+  const message = problem === 'wrong' ? a.wrongCode : problem ? refusalText(tx, problem) : '';
   return panelPage(
     tx,
     a.codeTitle,

@@ -266,6 +266,12 @@ export const PG_MIGRATIONS: readonly string[] = [
   UPDATE webhook_outbox SET status = 'pending'
     WHERE status = 'failed' AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE disabled_at IS NOT NULL);
   `,
+  // 15: failed logins counted per device cookie too ('device'), so that an operator's own browser has a count of its own
+  `
+  ALTER TABLE login_failures DROP CONSTRAINT login_failures_scope_check;
+  ALTER TABLE login_failures ADD CONSTRAINT login_failures_scope_check
+    CHECK (scope IN ('account', 'pair', 'address', 'device'));
+  `,
 ];
 
 // Versioned together: a program knows the same number of migrations in both dialects.
