@@ -164,7 +164,7 @@ function summaryLine(s: PublishSummary): string {
     .map((r) => `${r.id} v${r.version}`)
     .join(', ');
   const more = s.results.length > 3 ? ` and ${s.results.length - 3} more` : '';
-  return `${s.target}: published ${first || 'keys'}${more}: ${s.objects} objects, ${(s.bytes / 1024).toFixed(1)} KiB in ${s.seconds.toFixed(2)} s${s.stopped ? ' (stopped early)' : ''}`;
+  return `${s.target}: published ${first || (s.keys_updated ? 'keys' : 'index.json and the feed')}${more}: ${s.objects} objects, ${(s.bytes / 1024).toFixed(1)} KiB in ${s.seconds.toFixed(2)} s${s.stopped ? ' (stopped early)' : ''}`;
 }
 
 function summaryText(s: PublishSummary): string {

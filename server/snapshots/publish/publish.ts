@@ -17,7 +17,8 @@ import type { SigningKey } from '../format/keygen.ts';
 import { planKeys, writeKeys } from './keys.ts';
 import { eachConcurrently } from '../concurrently.ts';
 import { takeTurns } from './take-turns.ts';
-import { writeIndexAndFeed, type WrittenFacility } from './feed.ts';
+import { planFeed, writeIndexAndFeed, type WrittenFacility } from './feed.ts';
+import { resignAt } from './fresh.ts';
 import { readPointer, WITHDRAWN } from './pointer.ts';
 import { pointerKey, pointerMeta, signatureKey, versionKey, versionMeta } from '../targets/layout.ts';
 import type { Target } from '../targets/target.ts';
@@ -127,8 +128,13 @@ async function publishWhole(source: Db | SnapshotLedger, opts: PublishOptions): 
   const candidates = await plan(ledger, ids, opts, times);
   const run = new PublishRun(ledger, opts, times, candidates.length, started);
   const { target, key } = opts;
-  // The lock only when something may be uploaded: a publish with nothing to do writes nothing, not even a lock.
-  const mayWrite = opts.locked || candidates.length > 0 || (await planKeys(ledger, target, key, now)).changed;
+  // The lock only when something may be uploaded: a publish with nothing to do writes nothing, not even a lock. The
+  // index and feed may lag the pointers (a publish that failed or died after them): that is something to do.
+  const mayWrite =
+    opts.locked ||
+    candidates.length > 0 ||
+    (await planKeys(ledger, target, key, now)).changed ||
+    (await feedBehind(ledger, target, times));
   const unlock = opts.locked || !mayWrite ? async () => {} : await target.lock();
   try {
     // Keys first, planned again under the lock: a reader who meets a new kid in a listings.json can find its key.
@@ -142,7 +148,7 @@ async function publishWhole(source: Db | SnapshotLedger, opts: PublishOptions): 
     }
     await run.record();
     // Even after a failure: the feed names what was written, so no change goes without its item.
-    await run.writeFeed(failure === undefined);
+    if (mayWrite) await run.writeFeed(failure === undefined);
     if (failure !== undefined) throw failure;
   } finally {
     await unlock();
@@ -262,9 +268,11 @@ class PublishRun {
     await audit?.to.appendAudit(this.unaudited.splice(0).map((v) => publishAudit(audit.actor, v, audit.action)));
   }
 
-  /** The signed index and the change feed's items for what was written; after a failure, the first failure is told. */
+  /**
+   * The signed index and the change feed's items for what was written, or for what an earlier publish wrote without
+   * them (it failed or died after its pointers); after a failure, the first failure is told.
+   */
   async writeFeed(succeeded: boolean): Promise<void> {
-    if (this.written.size === 0 && !this.keysUpdated) return;
     const { target, key } = this.opts;
     const writing = writeIndexAndFeed(target, this.ledger, key, {
       records: await this.ledger.publishedOn(target.recordKey),
@@ -272,6 +280,7 @@ class PublishRun {
       withdrawn: new Map(),
       generatedAt: this.times.generatedAt,
       expiresAt: this.times.expiresAt,
+      always: this.written.size > 0 || this.keysUpdated,
     });
     this.feed = await (succeeded ? writing : writing.catch(() => undefined));
     this.objects += this.feed?.objects ?? 0;
@@ -306,6 +315,13 @@ class PublishRun {
   }
 }
 
+/** The index or the feed's head lags what the local record says the pointers hold, or nears its expiry. */
+async function feedBehind(ledger: SnapshotLedger, target: Target, t: Times): Promise<boolean> {
+  const records = await ledger.publishedOn(target.recordKey);
+  const none = new Map();
+  return (await planFeed(target, { records, written: none, withdrawn: none, ...t })).behind;
+}
+
 /**
  * Unchanged data, signed by the current key, whose expiry is more than half its TTL away needs nothing. Past half
  * the TTL it is re-signed, so a copy on a CDN never comes near its expiry while publishing goes on; after a key
@@ -318,9 +334,7 @@ export function isFresh(
   now: Date,
 ): boolean {
   if (!held || held.contentDigest !== digest || held.kid !== kid) return false;
-  const expires = Date.parse(held.expiresAt);
-  const ttl = expires - Date.parse(held.generatedAt);
-  return expires - now.getTime() > ttl / 2;
+  return now.getTime() < resignAt(held.generatedAt, held.expiresAt);
 }
 
 function facilityIdsOf(db: Db, requested: readonly string[] | undefined): string[] {

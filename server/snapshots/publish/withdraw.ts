@@ -102,6 +102,7 @@ export async function withdrawFacility(source: Db | SnapshotLedger, opts: Withdr
       withdrawn: first ? new Map([[id, version]]) : new Map(),
       generatedAt,
       expiresAt,
+      always: true,
     });
     return {
       target: target.label,
@@ -110,7 +111,7 @@ export async function withdrawFacility(source: Db | SnapshotLedger, opts: Withdr
       withdrawn_at: withdrawnAt,
       expires_at: tombstone.expires_at,
       first,
-      feed_items: feed.items.length,
+      feed_items: feed?.items.length ?? 0,
     };
   } finally {
     await unlock();
