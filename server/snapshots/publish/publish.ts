@@ -2,7 +2,7 @@
 import { ListingsError } from '../../errors.ts';
 import { ImportFacility } from '../../schemas/import.ts';
 import type { Db } from '../../store/db.ts';
-import { facilityById, facilityRevisions, listFacilities } from '../../store/facilities.ts';
+import { facilityById, facilityRevisions, listFacilities, promotionInstants } from '../../store/facilities.ts';
 import type { Published } from '../../store/published.ts';
 import { publishAudit, type PublishAudit, type PublishedVersion } from '../../store/audit.ts';
 import {
@@ -18,7 +18,7 @@ import { planKeys, writeKeys } from './keys.ts';
 import { eachConcurrently } from '../concurrently.ts';
 import { takeTurns } from './take-turns.ts';
 import { planFeed, writeIndexAndFeed, type WrittenFacility } from './feed.ts';
-import { resignAt } from './fresh.ts';
+import { changedSince, resignAt } from './fresh.ts';
 import { readPointer, WITHDRAWN } from './pointer.ts';
 import { pointerKey, pointerMeta, signatureKey, versionKey, versionMeta } from '../targets/layout.ts';
 import type { Target } from '../targets/target.ts';
@@ -99,6 +99,8 @@ interface Candidate {
   /** The facility's revision when it was read (read before its rows, so never newer than the content). */
   revision: number;
   content: SnapshotContent;
+  /** When its promotions start and end (ms): a file made before one of them that has passed is due again. */
+  changes: readonly number[] | undefined;
 }
 
 /** The instants every file of one publish carries. */
@@ -159,12 +161,14 @@ async function publishWhole(source: Db | SnapshotLedger, opts: PublishOptions): 
 /**
  * What may need a new version, judged from the local record alone: an unchanged, fresh facility costs no request,
  * and one not imported since it was published (same revision) is not even read. One imported again with the same
- * data is recorded at its new revision here, and is no candidate.
+ * data is recorded at its new revision here, and is no candidate. One whose promotion started or ended since its file
+ * was made is a candidate: the file's schedule, move-in and promotions are as of then.
  */
 async function plan(ledger: SnapshotLedger, ids: string[], opts: PublishOptions, t: Times): Promise<Candidate[]> {
   const { db } = ledger;
   const records = await ledger.publishedOn(opts.target.recordKey);
   const revisions = facilityRevisions(db);
+  const instants = promotionInstants(db);
   const named = new Set(opts.facilityIds);
   const candidates: Candidate[] = [];
   const reRead: Published[] = [];
@@ -173,13 +177,15 @@ async function plan(ledger: SnapshotLedger, ids: string[], opts: PublishOptions,
     const withdrawn = held?.contentDigest === WITHDRAWN;
     if (withdrawn && !named.has(id)) continue; // a withdrawn facility comes back only when published by name
     const revision = revisions.get(id) ?? 0;
+    const changes = instants.get(id);
     const sameSource = !opts.force && !withdrawn && held !== undefined && held.publicUrl === opts.publicUrl;
-    if (sameSource && held.revision === revision && isFresh(held, held.contentDigest, opts.key.kid, t.now)) continue;
+    const current = (digest: string) => sameSource && isCurrent(held, digest, opts.key.kid, changes, t);
+    if (held?.revision === revision && current(held.contentDigest)) continue;
     const data = readFacility(db, id);
     if (!data) throw new ListingsError('unknown_facility', `facility "${id}" disappeared during the publish`);
-    const content = contentOf(data, opts.publicUrl, t.generatedAt, t.expiresAt);
-    if (sameSource && isFresh(held, content.contentDigest, opts.key.kid, t.now)) reRead.push({ ...held, revision });
-    else candidates.push({ id, revision, content });
+    const content = contentOf(data, opts.publicUrl, t.generatedAt);
+    if (held && current(content.contentDigest)) reRead.push({ ...held, revision });
+    else candidates.push({ id, revision, content, changes });
   }
   await ledger.recordPublished(opts.target.recordKey, reRead);
   return candidates;
@@ -214,11 +220,11 @@ class PublishRun {
   }
 
   /** A facility's new version: the immutable pair first, then the pointer, whose listings.json goes last. */
-  async writeVersion({ id, revision, content }: Candidate): Promise<void> {
+  async writeVersion({ id, revision, content, changes }: Candidate): Promise<void> {
     const { target, key, publicUrl } = this.opts;
-    const { now, generatedAt, expiresAt } = this.times;
+    const { generatedAt, expiresAt } = this.times;
     const pointer = await readPointer(target, id);
-    if (!this.opts.force && pointer && isFresh(pointer, content.contentDigest, key.kid, now)) {
+    if (!this.opts.force && pointer && isCurrent(pointer, content.contentDigest, key.kid, changes, this.times)) {
       this.adopted++;
       this.unrecorded.push({ facilityId: id, revision, publicUrl, ...pointer });
       return;
@@ -320,6 +326,18 @@ async function feedBehind(ledger: SnapshotLedger, target: Target, t: Times): Pro
   const records = await ledger.publishedOn(target.recordKey);
   const none = new Map();
   return (await planFeed(target, { records, written: none, withdrawn: none, ...t })).behind;
+}
+
+/** Fresh, and made after the last start or end of a promotion of its facility (by the publish's generatedAt). */
+function isCurrent(
+  held: Pick<Published, 'contentDigest' | 'kid' | 'generatedAt' | 'expiresAt'> | undefined,
+  digest: string,
+  kid: string,
+  changes: readonly number[] | undefined,
+  t: Times,
+): boolean {
+  if (!held || !isFresh(held, digest, kid, t.now)) return false;
+  return !changedSince(changes, held.generatedAt, t.generatedAt);
 }
 
 /**
