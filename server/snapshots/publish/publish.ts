@@ -20,6 +20,7 @@ import { takeTurns } from './take-turns.ts';
 import { planFeed, writeIndexAndFeed, type WrittenFacility } from './feed.ts';
 import { changedSince, resignAt } from './fresh.ts';
 import { readPointer, WITHDRAWN } from './pointer.ts';
+import { writeTombstone } from './tombstone.ts';
 import { pointerKey, pointerMeta, signatureKey, versionKey, versionMeta } from '../targets/layout.ts';
 import type { Target } from '../targets/target.ts';
 import { readFacility } from '../../store/snapshot-versions.ts';
@@ -85,6 +86,8 @@ export interface PublishSummary {
   objects: number;
   bytes: number;
   keys_updated: boolean;
+  /** Tombstones of withdrawn facilities signed again (past half their TTL, or signed by another key). */
+  tombstones: number;
   /** Set when a stop was requested before every facility was published. */
   stopped: boolean;
   /** Items this publish added to the change feed (changes/), and the version of the index.json it wrote (null: none). */
@@ -127,7 +130,7 @@ async function publishWhole(source: Db | SnapshotLedger, opts: PublishOptions): 
   const now = opts.now ?? new Date();
   const generatedAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
   const times = { now, generatedAt, expiresAt: new Date(generatedAt.getTime() + opts.ttlSeconds * 1000) };
-  const candidates = await plan(ledger, ids, opts, times);
+  const { candidates, tombstones } = await plan(ledger, ids, opts, times);
   const run = new PublishRun(ledger, opts, times, candidates.length, started);
   const { target, key } = opts;
   // The lock only when something may be uploaded: a publish with nothing to do writes nothing, not even a lock. The
@@ -135,6 +138,7 @@ async function publishWhole(source: Db | SnapshotLedger, opts: PublishOptions): 
   const mayWrite =
     opts.locked ||
     candidates.length > 0 ||
+    tombstones.length > 0 ||
     (await planKeys(ledger, target, key, now)).changed ||
     (await feedBehind(ledger, target, times));
   const unlock = opts.locked || !mayWrite ? async () => {} : await target.lock();
@@ -145,6 +149,8 @@ async function publishWhole(source: Db | SnapshotLedger, opts: PublishOptions): 
     try {
       const one = (c: Candidate) => run.writeVersion(c);
       run.stopped = await eachConcurrently(candidates, opts.concurrency ?? 16, one, opts.signal);
+      const renew = (id: string) => run.renewTombstone(id);
+      run.stopped ||= await eachConcurrently(tombstones, opts.concurrency ?? 16, renew, opts.signal);
     } catch (err) {
       failure = err;
     }
@@ -164,7 +170,12 @@ async function publishWhole(source: Db | SnapshotLedger, opts: PublishOptions): 
  * data is recorded at its new revision here, and is no candidate. One whose promotion started or ended since its file
  * was made is a candidate: the file's schedule, move-in and promotions are as of then.
  */
-async function plan(ledger: SnapshotLedger, ids: string[], opts: PublishOptions, t: Times): Promise<Candidate[]> {
+async function plan(
+  ledger: SnapshotLedger,
+  ids: string[],
+  opts: PublishOptions,
+  t: Times,
+): Promise<{ candidates: Candidate[]; tombstones: string[] }> {
   const { db } = ledger;
   const records = await ledger.publishedOn(opts.target.recordKey);
   const revisions = facilityRevisions(db);
@@ -188,7 +199,19 @@ async function plan(ledger: SnapshotLedger, ids: string[], opts: PublishOptions,
     else candidates.push({ id, revision, content, changes });
   }
   await ledger.recordPublished(opts.target.recordKey, reRead);
-  return candidates;
+  return { candidates, tombstones: tombstonesDue(records, opts, t) };
+}
+
+/**
+ * Tombstones past half their TTL (or signed by another key), to be signed again as pointers are: withdrawn facilities
+ * whether or not the import still has them. None when the publish names facilities (a named one comes back instead).
+ */
+function tombstonesDue(records: ReadonlyMap<string, Published>, opts: PublishOptions, t: Times): string[] {
+  if (opts.facilityIds && opts.facilityIds.length > 0) return [];
+  return [...records.values()]
+    .filter((p) => p.contentDigest === WITHDRAWN && !isFresh(p, WITHDRAWN, opts.key.kid, t.now))
+    .map((p) => p.facilityId)
+    .sort();
 }
 
 /** One publish under way: what it wrote, what it still has to record and audit, and its counts. */
@@ -197,7 +220,8 @@ class PublishRun {
   private readonly results: FacilityPublished[] = [];
   private readonly written = new Map<string, WrittenFacility>();
   private readonly unrecorded: Published[] = [];
-  private readonly unaudited: PublishedVersion[] = [];
+  private readonly unaudited: { version: PublishedVersion; action?: 'snapshot.withdraw' }[] = [];
+  private tombstones = 0;
   private objects = 0;
   private bytes = 0;
   /** Candidates another machine (or a lost local record) had already published exactly so. */
@@ -257,7 +281,7 @@ class PublishRun {
       generatedAt: generated,
       expiresAt: expires,
     });
-    this.unaudited.push({ facilityId: id, version, target: target.label, kid: key.kid });
+    this.unaudited.push({ version: { facilityId: id, version, target: target.label, kid: key.kid } });
     this.written.set(id, { summary: content.summary, version, digest });
     if (this.unrecorded.length >= RECORD_EVERY) await this.record();
     const changed = digest !== reserved.previousDigest;
@@ -267,11 +291,30 @@ class PublishRun {
     this.opts.onProgress?.({ facility, done: this.results.length, total: this.total, elapsedMs });
   }
 
+  /** A withdrawn facility's tombstone signed again, so that pinned readers meet "no longer listed", never "expired". */
+  async renewTombstone(id: string): Promise<void> {
+    const { target, key } = this.opts;
+    const pointer = await readPointer(target, id);
+    if (!pointer) return; // nothing there to renew
+    if (pointer.contentDigest !== WITHDRAWN || isFresh(pointer, WITHDRAWN, key.kid, this.times.now)) {
+      // Published again, or renewed, by another machine: the record follows the target.
+      this.unrecorded.push({ facilityId: id, revision: 0, publicUrl: '', ...pointer });
+      return;
+    }
+    const renewed = await writeTombstone(target, this.ledger, key, id, pointer, this.times);
+    this.tombstones++;
+    this.objects += 4;
+    this.bytes += renewed.bytes;
+    const version = { facilityId: id, version: renewed.version, target: target.label, kid: key.kid };
+    this.unaudited.push({ version, action: 'snapshot.withdraw' });
+  }
+
   /** The local record and the audit log of what was written since the last time. */
   async record(): Promise<void> {
     const { audit, target } = this.opts;
     await this.ledger.recordPublished(target.recordKey, this.unrecorded.splice(0));
-    await audit?.to.appendAudit(this.unaudited.splice(0).map((v) => publishAudit(audit.actor, v, audit.action)));
+    const entries = this.unaudited.splice(0);
+    await audit?.to.appendAudit(entries.map((e) => publishAudit(audit.actor, e.version, e.action ?? audit.action)));
   }
 
   /**
@@ -286,7 +329,7 @@ class PublishRun {
       withdrawn: new Map(),
       generatedAt: this.times.generatedAt,
       expiresAt: this.times.expiresAt,
-      always: this.written.size > 0 || this.keysUpdated,
+      always: this.written.size > 0 || this.keysUpdated || this.tombstones > 0,
     });
     this.feed = await (succeeded ? writing : writing.catch(() => undefined));
     this.objects += this.feed?.objects ?? 0;
@@ -312,6 +355,7 @@ class PublishRun {
       objects: this.objects,
       bytes: this.bytes,
       keys_updated: this.keysUpdated,
+      tombstones: this.tombstones,
       stopped: this.stopped,
       feed_items: this.feed?.items.length ?? 0,
       index_version: this.feed?.indexVersion ?? null,

@@ -65,15 +65,16 @@ export async function watchAndPublish(source: Db | SnapshotLedger, opts: WatchOp
 }
 
 /**
- * When the first facility on the target is due again: past half its TTL (to be signed again), or at the next start or
- * end of one of its promotions after its file was made (the file's schedule, move-in and promotions change then).
+ * When the first facility on the target is due again: past half its TTL (to be signed again, a withdrawn one's
+ * tombstone too), or at the next start or end of one of its promotions after its file was made (the file's schedule,
+ * move-in and promotions change then).
  */
 async function nextDueAt(ledger: SnapshotLedger, target: string, only: readonly string[] | undefined) {
   const instants = promotionInstants(ledger.db);
   let due = Number.POSITIVE_INFINITY;
   for (const p of (await ledger.publishedOn(target)).values()) {
     if (only && only.length > 0 && !only.includes(p.facilityId)) continue;
-    if (p.contentDigest === WITHDRAWN) continue; // a tombstone is signed again only by `snapshot withdraw`
+    if (p.contentDigest === WITHDRAWN && only && only.length > 0) continue; // such a watch renews no tombstone
     due = Math.min(
       due,
       resignAt(p.generatedAt, p.expiresAt),
