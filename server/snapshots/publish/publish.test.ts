@@ -1,6 +1,6 @@
 // publishSnapshots over a real SQLite file and a folder target: only what changed, re-signing at half TTL, key rotation.
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { demoDb, demoDbEachTest, demoJson, tempDir } from '../../../test/helpers/fixture.ts';
@@ -8,7 +8,7 @@ import { parseImport } from '../../domain/import.ts';
 import { Jwks, Snapshot } from '../../../shared/listing.ts';
 import { openDb, type Db } from '../../store/db.ts';
 import { applyImport } from '../../store/facilities.ts';
-import { signingKeyOf, type SigningKey } from '../format/keygen.ts';
+import { jwkOf, publicPemOf, signingKeyOf, type SigningKey } from '../format/keygen.ts';
 import { Tombstone } from '../format/feed-format.ts';
 import { publishSnapshots, type PublishOptions } from './publish.ts';
 import { watchAndPublish } from './watch.ts';
@@ -225,6 +225,23 @@ describe('publishSnapshots', () => {
     // The one facility published is recorded: the next publish does the other three.
     expect((await publish(countingTarget(), { now: at(1000) }, reopened)).published).toBe(3);
     reopened.close();
+  });
+
+  it('writes the PEM of a new key that keys.json already lists, as a rotation by the docs does', async () => {
+    await publish(countingTarget());
+    const keyB = newKey();
+    // Step 2 of a rotation: the operator adds the new key's JWK to keys.json, then publishes with it.
+    const jwks = Jwks.parse(JSON.parse(readFileSync(join(out(), 'keys.json'), 'utf8')));
+    writeFileSync(join(out(), 'keys.json'), JSON.stringify({ keys: [...jwks.keys, jwkOf(keyB.publicKey)] }, null, 2));
+    await publish(countingTarget(), { key: keyB, now: at(60_000) });
+    expect(readFileSync(join(out(), 'keys', `${keyB.kid}.pem`), 'utf8')).toBe(publicPemOf(keyB.publicKey));
+    expect(kids()).toEqual([keyB.kid, keyA.kid]);
+
+    // A listed key whose PEM went missing gets it back with the next publish that writes anything.
+    rmSync(join(out(), 'keys', `${keyA.kid}.pem`));
+    changePrice('wro-1', 'M-07', 23456);
+    await publish(countingTarget(), { key: keyB, now: at(120_000) });
+    expect(readFileSync(join(out(), 'keys', `${keyA.kid}.pem`), 'utf8')).toBe(publicPemOf(keyA.publicKey));
   });
 
   it('signs a tombstone again once less than half its TTL is left, keeping when the facility was withdrawn', async () => {

@@ -144,7 +144,7 @@ async function publishWhole(source: Db | SnapshotLedger, opts: PublishOptions): 
   const unlock = opts.locked || !mayWrite ? async () => {} : await target.lock();
   try {
     // Keys first, planned again under the lock: a reader who meets a new kid in a listings.json can find its key.
-    if (mayWrite) run.wroteKeys(await writeKeys(target, key, await planKeys(ledger, target, key, now)));
+    if (mayWrite) run.wroteKeys(await writeKeys(target, await planKeys(ledger, target, key, now)));
     let failure: unknown;
     try {
       const one = (c: Candidate) => run.writeVersion(c);
@@ -237,8 +237,8 @@ class PublishRun {
     private readonly started: number,
   ) {}
 
-  wroteKeys(written: { objects: number; bytes: number }): void {
-    this.keysUpdated = written.objects > 0;
+  wroteKeys(written: { objects: number; bytes: number; keysJson: boolean }): void {
+    this.keysUpdated = written.keysJson;
     this.objects += written.objects;
     this.bytes += written.bytes;
   }

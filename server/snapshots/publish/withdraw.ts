@@ -53,7 +53,7 @@ export async function withdrawFacility(source: Db | SnapshotLedger, opts: Withdr
         `facility "${id}" has no snapshot on ${target.label}: nothing to withdraw (publish it first, or check --to)`,
       );
     const first = pointer.contentDigest !== WITHDRAWN;
-    await writeKeys(target, key, await planKeys(ledger, target, key, now));
+    await writeKeys(target, await planKeys(ledger, target, key, now));
     const tombstone = await writeTombstone(target, ledger, key, id, pointer, { generatedAt, expiresAt });
     const { version, withdrawn_at: withdrawnAt } = tombstone;
     await opts.audit?.to.appendAudit([
