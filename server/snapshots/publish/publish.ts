@@ -18,7 +18,7 @@ import { planKeys, writeKeys } from './keys.ts';
 import { eachConcurrently } from '../concurrently.ts';
 import { takeTurns } from './take-turns.ts';
 import { planFeed, writeIndexAndFeed, type WrittenFacility } from './feed.ts';
-import { changedSince, resignAt } from './fresh.ts';
+import { isCurrent, isFresh } from './fresh.ts';
 import { readPointer, WITHDRAWN } from './pointer.ts';
 import { writeTombstone } from './tombstone.ts';
 import { pointerKey, pointerMeta, signatureKey, versionKey, versionMeta } from '../targets/layout.ts';
@@ -368,35 +368,8 @@ class PublishRun {
 /** The index or the feed's head lags what the local record says the pointers hold, or nears its expiry. */
 async function feedBehind(ledger: SnapshotLedger, target: Target, t: Times): Promise<boolean> {
   const records = await ledger.publishedOn(target.recordKey);
-  const none = new Map();
+  const none = new Map<string, never>();
   return (await planFeed(target, { records, written: none, withdrawn: none, ...t })).behind;
-}
-
-/** Fresh, and made after the last start or end of a promotion of its facility (by the publish's generatedAt). */
-function isCurrent(
-  held: Pick<Published, 'contentDigest' | 'kid' | 'generatedAt' | 'expiresAt'> | undefined,
-  digest: string,
-  kid: string,
-  changes: readonly number[] | undefined,
-  t: Times,
-): boolean {
-  if (!held || !isFresh(held, digest, kid, t.now)) return false;
-  return !changedSince(changes, held.generatedAt, t.generatedAt);
-}
-
-/**
- * Unchanged data, signed by the current key, whose expiry is more than half its TTL away needs nothing. Past half
- * the TTL it is re-signed, so a copy on a CDN never comes near its expiry while publishing goes on; after a key
- * rotation everything is re-signed with the new key.
- */
-export function isFresh(
-  held: Pick<Published, 'contentDigest' | 'kid' | 'generatedAt' | 'expiresAt'> | undefined,
-  digest: string,
-  kid: string,
-  now: Date,
-): boolean {
-  if (!held || held.contentDigest !== digest || held.kid !== kid) return false;
-  return now.getTime() < resignAt(held.generatedAt, held.expiresAt);
 }
 
 function facilityIdsOf(db: Db, requested: readonly string[] | undefined): string[] {
