@@ -1,6 +1,6 @@
 // `npm run demo:compare`: a comparison site's back end on the operator's signed snapshots, with no API key: it follows the
 // published folder (the index once, then the change feed) into a verified mirror and ranks every unit by what its first
-// three months cost a new tenant, promotions and move-in costs included (pages/first-months.js).
+// three months cost a new tenant, promotions and move-in costs included (pages/first-months.js), as of when it renders.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { majorUnits } from '../shared/format.ts';
@@ -10,6 +10,7 @@ import { ListingsError } from '../server/errors.ts';
 import { REPO_ROOT } from '../server/repo.ts';
 import type { IndexFile } from '../server/snapshots/format/feed-format.ts';
 import { followOnce, type FollowSummary } from '../server/snapshots/follow/follow.ts';
+import { termsAt } from '../widget/src/snapshot-terms.ts';
 import { firstPeriodsCost } from './pages/first-months.js';
 
 const DEMO = demoPaths(join(REPO_ROOT, 'data', 'demo.db'));
@@ -53,15 +54,20 @@ interface Row {
   firstMonthsMinor: number;
 }
 
-/** Every unit, cheapest first three months first within each currency (prices compare only within one). */
-function rowsOf(lists: readonly Pick<Snapshot, 'facility' | 'listings'>[]): Row[] {
+/**
+ * Every unit, cheapest first three months first within each currency (prices compare only within one). A snapshot's
+ * schedule and move-in are as of its generated_at; what a tenant pays at `now` is computed from the promotions it
+ * carries with their times, by the widget's own function (the shared pricing module), as the widget does.
+ */
+function rowsOf(lists: readonly Pick<Snapshot, 'facility' | 'listings'>[], now: number): Row[] {
   return lists
     .flatMap(({ facility, listings }) =>
       listings.map((l) => {
         const perM2Minor = Math.round(l.price.gross / l.area_m2);
-        const firstMonthsMinor = firstPeriodsCost(l);
+        const { schedule, move_in } = termsAt(l, facility, now);
+        const firstMonthsMinor = firstPeriodsCost({ schedule, move_in: move_in ?? l.move_in });
         const period = l.price.period === 'P1M' ? '' : ` / ${l.price.period}`;
-        const promoted = l.schedule.some((run) => run.promotion !== null) ? ' *' : '';
+        const promoted = schedule.some((run) => run.promotion !== null) ? ' *' : '';
         return {
           facility: facility.name,
           unit: `${l.code}  ${l.title}`,
@@ -157,7 +163,7 @@ async function main(): Promise<void> {
   out('');
   out(facilityLines(mirrored));
   out('');
-  out(formatTable(rowsOf(mirrored.snapshots)));
+  out(formatTable(rowsOf(mirrored.snapshots, Date.now())));
   out('');
   out(
     'FIRST 3 MONTHS: due at move-in (first month, deposit, fees, required protection), then months 2 and 3; * a promotion.',

@@ -90,12 +90,7 @@ async function serveStatic(root: string): Promise<StaticSite> {
 beforeAll(async () => {
   ({ dir, cleanup } = tempDir());
   const { db } = demoDb(dir);
-  const content = contentOf(
-    readFacility(db, 'wro-1')!,
-    'https://listings.example',
-    new Date(),
-    new Date(Date.now() + 7 * 86_400_000),
-  );
+  const content = contentOf(readFacility(db, 'wro-1')!, 'https://listings.example', new Date());
   db.close();
   listings = content.listings;
   const v1 = published(content.content, 1);

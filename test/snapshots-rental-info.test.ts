@@ -1,5 +1,6 @@
 // Signed snapshots beyond price: the facility object and each Detail's new fields, as the API answers them, and every
-// promotion active at any time before expires_at (with its times), without shortening expires_at.
+// promotion not ended by generated_at (with its times: those active before expires_at and later ones), without
+// shortening expires_at.
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,7 +35,7 @@ describe('a snapshot of a facility with promotions', () => {
   const key = signingKeyOf(generateKeyPairSync('ed25519').privateKey);
   const apiKey = issueKey(db, 'wro-1').key;
 
-  it('carries those active at any time before expires_at, with their times, and the API those active now', async () => {
+  it('carries those not ended, with their times, and the API those active now', async () => {
     await exportSnapshots(db, {
       outDir: join(dir, 'out'),
       key,
@@ -47,10 +48,11 @@ describe('a snapshot of a facility with promotions', () => {
     const jwks = Jwks.parse(JSON.parse(readFileSync(join(dir, 'out', 'keys.json'), 'utf8')));
     expect(verifySnapshot(bytes, sig, jwks, { now: NOW }).ok).toBe(true);
     const snapshot = Snapshot.parse(JSON.parse(bytes.toString()));
-    // A promotion starting exactly at expires_at is never active before it: LATER is left out.
+    // LATER starts at expires_at, so no reader of this file sees it active; carried all the same, so that the bytes do
+    // not depend on expires_at (they change only when a promotion starts or ends). ENDED is gone.
     expect(snapshot.expires_at).toBe(at(7));
     const detail = snapshot.listings.find((l) => l.id === FIRST)!;
-    expect(detail.promotions.map((p) => p.code)).toEqual(['NOW', 'SOON', 'ALWAYS']);
+    expect(detail.promotions.map((p) => p.code)).toEqual(['NOW', 'SOON', 'LATER', 'ALWAYS']);
     expect(detail.promotions[1]).toMatchObject({ starts_at: at(5), ends_at: at(30), price: { period: 'P1M' } });
     // What a reader shows at generated_at: the schedule and move-in of the promotions active then.
     expect(detail.schedule[0]).toMatchObject({ from_period: 1, promotion: 'NOW' });

@@ -164,7 +164,9 @@ function summaryLine(s: PublishSummary): string {
     .map((r) => `${r.id} v${r.version}`)
     .join(', ');
   const more = s.results.length > 3 ? ` and ${s.results.length - 3} more` : '';
-  return `${s.target}: published ${first || 'keys'}${more}: ${s.objects} objects, ${(s.bytes / 1024).toFixed(1)} KiB in ${s.seconds.toFixed(2)} s${s.stopped ? ' (stopped early)' : ''}`;
+  const tombstones = s.tombstones > 0 ? `${s.tombstones} tombstone${s.tombstones > 1 ? 's' : ''}` : '';
+  const what = first || tombstones || (s.keys_updated ? 'keys' : 'index.json and the feed');
+  return `${s.target}: published ${what}${more}: ${s.objects} objects, ${(s.bytes / 1024).toFixed(1)} KiB in ${s.seconds.toFixed(2)} s${s.stopped ? ' (stopped early)' : ''}`;
 }
 
 function summaryText(s: PublishSummary): string {
@@ -172,7 +174,7 @@ function summaryText(s: PublishSummary): string {
     return `nothing to publish: all ${s.facilities} facilities are unchanged, signed by ${s.kid} and fresh; uploaded 0 objects to ${s.target}`;
   }
   return [
-    `published ${s.published} of ${s.facilities} facilities (${s.skipped} unchanged and skipped), ${s.objects} objects, ${(s.bytes / 1024).toFixed(1)} KiB in ${s.seconds.toFixed(2)} s`,
+    `published ${s.published} of ${s.facilities} facilities (${s.skipped} unchanged and skipped)${s.tombstones > 0 ? ` and signed ${s.tombstones} tombstone(s) again` : ''}, ${s.objects} objects, ${(s.bytes / 1024).toFixed(1)} KiB in ${s.seconds.toFixed(2)} s`,
     `  to       ${s.target}`,
     `  kid      ${s.kid}${s.keys_updated ? ' (keys.json updated)' : ''}`,
     `  expires  ${s.expires_at} (generated ${s.generated_at})`,

@@ -137,28 +137,26 @@ export function detailOf(
   };
 }
 
-/** Whether a promotion is active at any instant of [from, until): what a snapshot valid until `until` must carry. */
-export function activeWithin(p: Pick<ListingPromotion, 'starts_at' | 'ends_at'>, from: number, until: number): boolean {
-  return (
-    (p.starts_at === null || Date.parse(p.starts_at) < until) && (p.ends_at === null || from < Date.parse(p.ends_at))
-  );
+/** Whether a promotion has not ended by `at`: one to come, or one under way. */
+export function notEndedBy(p: Pick<ListingPromotion, 'ends_at'>, at: number): boolean {
+  return p.ends_at === null || at < Date.parse(p.ends_at);
 }
 
 /**
- * A snapshot's Detail: as the API's at `from`, but carrying every promotion active at any time before `until` with its
- * times, so that a reader computes what is active when it renders.
+ * A snapshot's Detail: as the API's at `from`, but carrying every promotion that has not ended by then (those still to
+ * come too, however late) with its times, so that a reader computes what is active when it renders. What it holds then
+ * changes only when a promotion starts or ends, never with the file's expires_at.
  */
 export function snapshotDetailOf(
   listing: Listing,
   data: FacilityData,
   publicUrl: string,
   from: number,
-  until: number,
   info: Pick<FacilityInfo, 'fees' | 'protection'> = facilityInfoOf(data.facility),
 ): Detail {
   const detail = detailOf(listing, data, publicUrl, from, undefined, info);
   detail.promotions = listing.promotions
-    .filter((p) => activeWithin(p, from, until))
+    .filter((p) => notEndedBy(p, from))
     .map((p) => ({ ...p, price: promotionPrice(p, detail.price) }));
   return detail;
 }

@@ -58,6 +58,10 @@ const stmts = statementsFor((db) => ({
     .prepare<[], string | null>(`SELECT group_concat(id || ' ' || revision, char(10)) FROM facilities`)
     .pluck(),
   revision: db.prepare<[string], number>('SELECT revision FROM facilities WHERE id = ?').pluck(),
+  promotionTimes: db.prepare<[], { facility_id: string; starts_at: string | null; ends_at: string | null }>(
+    `SELECT l.facility_id, json_extract(p.value, '$.starts_at') AS starts_at, json_extract(p.value, '$.ends_at') AS ends_at
+    FROM listings l, json_each(l.promotions) p WHERE l.active = 1`,
+  ),
   deleteRules: db.prepare('DELETE FROM pricing_rules WHERE facility_id = ?'),
   insertRule: db.prepare('INSERT INTO pricing_rules (facility_id, min_occupancy, adjust_pct) VALUES (?, ?, ?)'),
   activeIds: db.prepare<[string], { id: string }>('SELECT id FROM listings WHERE facility_id = ? AND active = 1'),
@@ -142,6 +146,19 @@ export function facilityRevisions(db: Db): Map<string, number> {
       .revisions.all()
       .map((r) => [r.id, r.revision]),
   );
+}
+
+/** Per facility, every instant (ms) a promotion of an active listing starts or ends: when its answers change. */
+export function promotionInstants(db: Db): Map<string, number[]> {
+  const instants = new Map<string, number[]>();
+  for (const row of stmts(db).promotionTimes.all()) {
+    const times = [row.starts_at, row.ends_at].filter((t) => t !== null).map((t) => Date.parse(t));
+    if (times.length === 0) continue;
+    const list = instants.get(row.facility_id);
+    if (list) list.push(...times);
+    else instants.set(row.facility_id, times);
+  }
+  return instants;
 }
 
 export function listFacilities(db: Db): FacilityCount[] {

@@ -20,21 +20,22 @@ export function isoSeconds(date: Date): string {
 
 /**
  * The facility and its Details, made by the functions the API answers with, so a snapshot and the API cannot disagree;
- * each Detail carries every promotion active at any time before expires_at (a reader decides what is active when).
+ * each Detail carries every promotion not ended by generatedAt (a reader decides what is active when). Nothing here
+ * depends on the file's expiry: unchanged data gives unchanged content until a promotion starts or ends.
  */
-function facilityAndDetailsOf(data: FacilityData, publicUrl: string, generatedAt: Date, expiresAt: Date) {
+function facilityAndDetailsOf(data: FacilityData, publicUrl: string, generatedAt: Date) {
   const facility = facilityInfoOf(data.facility);
-  const [from, until] = [generatedAt.getTime(), expiresAt.getTime()];
+  const from = generatedAt.getTime();
   return {
     facility,
-    listings: data.listings.map((l) => snapshotDetailOf(l, data, publicUrl, from, until, facility)),
+    listings: data.listings.map((l) => snapshotDetailOf(l, data, publicUrl, from, facility)),
   };
 }
 
 export function snapshotOf(data: FacilityData, publicUrl: string, meta: SnapshotMeta): Snapshot {
   // Key order here is the order in the file: facility, listings, version, generated_at, expires_at, kid.
   return {
-    ...facilityAndDetailsOf(data, publicUrl, meta.generatedAt, meta.expiresAt),
+    ...facilityAndDetailsOf(data, publicUrl, meta.generatedAt),
     version: meta.version,
     generated_at: isoSeconds(meta.generatedAt),
     expires_at: isoSeconds(meta.expiresAt),
@@ -57,9 +58,9 @@ export interface SnapshotContent {
   summary: IndexSummary;
 }
 
-/** The content of a snapshot generated at `generatedAt` and valid until `expiresAt` (which decide its promotions). */
-export function contentOf(data: FacilityData, publicUrl: string, generatedAt: Date, expiresAt: Date): SnapshotContent {
-  const { facility, listings } = facilityAndDetailsOf(data, publicUrl, generatedAt, expiresAt);
+/** The content of a snapshot generated at `generatedAt` (which decides its promotions, schedule and move-in). */
+export function contentOf(data: FacilityData, publicUrl: string, generatedAt: Date): SnapshotContent {
+  const { facility, listings } = facilityAndDetailsOf(data, publicUrl, generatedAt);
   const content = JSON.stringify({ facility, listings });
   return {
     content,

@@ -30,6 +30,16 @@ export function jwkOf(publicKey: KeyObject): Jwk {
   return { kty: 'OKP', crv: 'Ed25519', x: rawPublicKey(publicKey).toString('base64url'), kid: kidOf(publicKey) };
 }
 
+/** The public key a JWK of keys.json holds, when its kid is that key's (kidOf); else undefined. */
+export function publicKeyOfJwk(jwk: Jwk): KeyObject | undefined {
+  try {
+    const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, format: 'jwk' });
+    return kidOf(key) === jwk.kid ? key : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function publicPemOf(publicKey: KeyObject): string {
   return publicKey.export({ format: 'pem', type: 'spki' }).toString();
 }

@@ -5,6 +5,7 @@ import { isoSeconds } from '../format/format.ts';
 import { indexEntryOf, type IndexEntry, type IndexSummary } from '../format/index-entry.ts';
 import type { SigningKey } from '../format/keygen.ts';
 import type { SnapshotLedger } from '../../store/ledger.ts';
+import { resignAt } from './fresh.ts';
 import { readPointer, WITHDRAWN } from './pointer.ts';
 import {
   INDEX_KEY,
@@ -44,31 +45,36 @@ export interface FeedWritten {
   indexVersion: number;
 }
 
+/** What index.json and the feed's head are to become, from what the target holds now. */
+export interface FeedPlan {
+  before: IndexFile | undefined;
+  head: FeedPage | undefined;
+  entries: IndexEntry[];
+  /** New items, seq not yet given. */
+  items: FeedItem[];
+  /** The index's and the head's generated_at, and the `at` of the items. */
+  at: string;
+  /**
+   * The index or head lags what the pointers say (a publish failed or died after writing a pointer), or is past half
+   * its TTL: they must be written even by a publish that wrote no facility.
+   */
+  behind: boolean;
+}
+
 /**
- * Carries the target's last index forward: a facility this publish wrote gets its new entry, and an item when its
- * digest differs from the entry before; one the record holds at a version the index does not (a publish that failed
- * before this step) is read from its pointer. Writes any page that filled, then index.json, then changes/latest.json.
+ * Carries the target's last index forward: a facility this publish wrote gets its new entry, and one the record holds at
+ * a version the index does not (a publish that failed before this step) is read from its pointer. An entry whose
+ * content changed after the head was last written gets an item: its change is in no page yet, whether it changed now or
+ * in a publish that wrote the index but not the head. That is exact because `at` only grows from head to head.
  */
-export async function writeIndexAndFeed(
-  target: Target,
-  ledger: SnapshotLedger,
-  key: SigningKey,
-  input: FeedInput,
-): Promise<FeedWritten> {
-  const at = isoSeconds(input.generatedAt);
-  const before = await readIndex(target);
+export async function planFeed(target: Target, input: FeedInput): Promise<FeedPlan> {
+  const [before, head] = await Promise.all([readIndex(target), readHead(target)]);
+  const headAt = head ? Date.parse(head.generated_at) : Number.NEGATIVE_INFINITY;
+  const at = isoSeconds(new Date(Math.max(input.generatedAt.getTime(), headAt + 1000)));
   const previous = new Map(before?.facilities.map((e) => [e.id, e]));
   const entries = new Map(previous);
-  const updated: FeedItem[] = [];
   const withdrawn: FeedItem[] = [];
-  const item = (facility: string, version: number, digest: string | null, state: FeedItem['state']): FeedItem => ({
-    seq: 0,
-    facility,
-    version,
-    digest,
-    state,
-    at,
-  });
+  let moved = false;
 
   const ids = new Set([...input.records.keys(), ...input.written.keys(), ...input.withdrawn.keys()]);
   for (const id of [...ids].sort()) {
@@ -76,8 +82,11 @@ export async function writeIndexAndFeed(
     const tombstone = input.withdrawn.get(id);
     const record = input.records.get(id);
     if (tombstone !== undefined || (record?.contentDigest === WITHDRAWN && record.version >= (prev?.version ?? 0))) {
-      entries.delete(id);
-      if (tombstone !== undefined) withdrawn.push(item(id, tombstone, null, 'withdrawn'));
+      moved ||= entries.delete(id);
+      // Announced with the index that dropped it; one dropped by a publish whose head was never written, again.
+      const version = tombstone ?? record!.version;
+      if (tombstone !== undefined || prev || (headLags(before, head) && Date.parse(record!.generatedAt) > headAt))
+        withdrawn.push(itemOf(id, version, null, 'withdrawn', at));
       continue;
     }
     let now = input.written.get(id);
@@ -85,7 +94,8 @@ export async function writeIndexAndFeed(
       const pointer = await readPointer(target, id);
       if (pointer?.summary) now = { summary: pointer.summary, version: pointer.version, digest: pointer.contentDigest };
     }
-    if (!now || (prev && now.version < prev.version)) continue;
+    if (!now || (prev && now.version <= prev.version)) continue;
+    moved = true;
     const changed = prev?.digest !== now.digest;
     entries.set(
       id,
@@ -96,9 +106,44 @@ export async function writeIndexAndFeed(
         url: pointerKey(id),
       }),
     );
-    if (changed) updated.push(item(id, now.version, now.digest, 'updated'));
   }
 
+  const sorted = [...entries.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const updated = sorted
+    .filter((e) => Date.parse(e.updated_at) > headAt)
+    .map((e) => itemOf(e.id, e.version, e.digest, 'updated', at));
+  const now = input.generatedAt.getTime();
+  const stale = [before, head].some((f) => !f?.expires_at || now >= resignAt(f.generated_at, f.expires_at));
+  const behind = ids.size > 0 && (moved || updated.length + withdrawn.length > 0 || headLags(before, head) || stale);
+  return { before, head, entries: sorted, items: [...updated, ...withdrawn], at, behind };
+}
+
+/** The index was written by a publish whose head was not. */
+const headLags = (index: IndexFile | undefined, head: FeedPage | undefined) =>
+  index !== undefined && (head === undefined || Date.parse(head.generated_at) < Date.parse(index.generated_at));
+
+const itemOf = (facility: string, version: number, digest: string | null, state: FeedItem['state'], at: string) => ({
+  seq: 0,
+  facility,
+  version,
+  digest,
+  state,
+  at,
+});
+
+/**
+ * The index and the feed when `always` (this publish wrote files they must name or be signed with) or when they are
+ * behind; else nothing (undefined). Writes any page that filled, then index.json, then changes/latest.json.
+ */
+export async function writeIndexAndFeed(
+  target: Target,
+  ledger: SnapshotLedger,
+  key: SigningKey,
+  input: FeedInput & { always: boolean },
+): Promise<FeedWritten | undefined> {
+  const plan = await planFeed(target, input);
+  if (!input.always && !plan.behind) return undefined;
+  const { before, head, at } = plan;
   let objects = 0;
   let bytes = 0;
   const put = async (name: string, file: { bytes: Buffer; sig: Buffer }, meta: ObjectMeta) => {
@@ -109,11 +154,10 @@ export async function writeIndexAndFeed(
   };
 
   // Full pages first (immutable), then the index, then the head that names them: a reader never meets a dangling link.
-  const head = await readHead(target);
   let page = head?.page ?? 1;
   let tail = head?.items ?? [];
   let seq = tail.at(-1)?.seq ?? firstSeqOf(page) - 1;
-  const items = [...updated, ...withdrawn].map((i) => ({ ...i, seq: ++seq }));
+  const items = plan.items.map((i) => ({ ...i, seq: ++seq }));
   const pageOf = (n: number, pageItems: FeedItem[], full: boolean) => ({
     page: n,
     items: pageItems,
@@ -141,7 +185,7 @@ export async function writeIndexAndFeed(
     generated_at: at,
     expires_at: isoSeconds(input.expiresAt),
     kid: key.kid,
-    facilities: [...entries.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+    facilities: plan.entries,
   };
   await put(INDEX_KEY, signedFile(index, key), pointerMeta);
   await put(LATEST_KEY, signedFile(pageOf(page, tail, false), key), pointerMeta);

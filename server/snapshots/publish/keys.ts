@@ -1,8 +1,10 @@
-// keys.json and keys/<kid>.pem on a target: the current key first, older kids kept while something they signed is unexpired.
+// keys.json and keys/<kid>.pem on a target: the current key first, older kids kept while something they signed is
+// unexpired, and a PEM beside each key listed.
 import { ListingsError } from '../../errors.ts';
 import { Jwks, type Jwk } from '../../../shared/listing.ts';
 import type { SnapshotLedger } from '../../store/ledger.ts';
-import { jwkOf, publicPemOf, type SigningKey } from '../format/keygen.ts';
+import type { KeyObject } from 'node:crypto';
+import { jwkOf, publicKeyOfJwk, publicPemOf, type SigningKey } from '../format/keygen.ts';
 import { KEYS_KEY, keysMeta, pemKey, pemMeta } from '../targets/layout.ts';
 import type { Target } from '../targets/target.ts';
 
@@ -10,8 +12,8 @@ export interface KeysPlan {
   text: string;
   /** keys.json must be (re)written. */
   changed: boolean;
-  /** The current key's PEM is not there yet (its kid is new to keys.json). */
-  pemNeeded: boolean;
+  /** The keys it lists, the current one first. */
+  keys: { kid: string; publicKey: KeyObject | undefined }[];
 }
 
 /**
@@ -42,20 +44,27 @@ export async function planKeys(ledger: SnapshotLedger, target: Target, key: Sign
     return until === undefined || Date.parse(until) > now.getTime();
   });
   const text = `${JSON.stringify({ keys: [jwkOf(key.publicKey), ...kept] }, null, 2)}\n`;
-  return { text, changed: existing?.toString('utf8') !== text, pemNeeded: !previous.some((k) => k.kid === key.kid) };
+  const keys = [
+    { kid: key.kid, publicKey: key.publicKey },
+    ...kept.map((k) => ({ kid: k.kid, publicKey: publicKeyOfJwk(k) })),
+  ];
+  return { text, changed: existing?.toString('utf8') !== text, keys };
 }
 
-/** The PEM before keys.json: whoever finds a kid in keys.json finds its PEM too. */
+/**
+ * The PEMs before keys.json: whoever finds a kid in keys.json finds its PEM too. Each listed key whose PEM the target
+ * lacks gets one, whether keys.json is new or not: a rotation adds the new key's JWK to keys.json by hand first.
+ */
 export async function writeKeys(
   target: Target,
-  key: SigningKey,
   plan: KeysPlan,
-): Promise<{ objects: number; bytes: number }> {
+): Promise<{ objects: number; bytes: number; keysJson: boolean }> {
   let objects = 0;
   let bytes = 0;
-  if (plan.pemNeeded) {
-    const pem = Buffer.from(publicPemOf(key.publicKey));
-    await target.put(pemKey(key.kid), pem, pemMeta);
+  for (const { kid, publicKey } of plan.keys) {
+    if (!publicKey || (await target.get(pemKey(kid))) !== undefined) continue;
+    const pem = Buffer.from(publicPemOf(publicKey));
+    await target.put(pemKey(kid), pem, pemMeta);
     objects++;
     bytes += pem.length;
   }
@@ -64,5 +73,5 @@ export async function writeKeys(
     objects++;
     bytes += Buffer.byteLength(plan.text);
   }
-  return { objects, bytes };
+  return { objects, bytes, keysJson: plan.changed };
 }

@@ -1,6 +1,6 @@
 // publishSnapshots over a real SQLite file and a folder target: only what changed, re-signing at half TTL, key rotation.
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { demoDb, demoDbEachTest, demoJson, tempDir } from '../../../test/helpers/fixture.ts';
@@ -8,8 +8,12 @@ import { parseImport } from '../../domain/import.ts';
 import { Jwks, Snapshot } from '../../../shared/listing.ts';
 import { openDb, type Db } from '../../store/db.ts';
 import { applyImport } from '../../store/facilities.ts';
-import { signingKeyOf, type SigningKey } from '../format/keygen.ts';
+import { jwkOf, publicPemOf, signingKeyOf, type SigningKey } from '../format/keygen.ts';
+import { Tombstone } from '../format/feed-format.ts';
 import { publishSnapshots, type PublishOptions } from './publish.ts';
+import { watchAndPublish } from './watch.ts';
+import { withdrawFacility } from './withdraw.ts';
+import { until } from '../../../test/helpers/wait.ts';
 import { folderTarget } from '../targets/folder.ts';
 import type { ObjectMeta, Target } from '../targets/target.ts';
 import { verifySnapshot } from '../format/verify.ts';
@@ -221,5 +225,89 @@ describe('publishSnapshots', () => {
     // The one facility published is recorded: the next publish does the other three.
     expect((await publish(countingTarget(), { now: at(1000) }, reopened)).published).toBe(3);
     reopened.close();
+  });
+
+  it('writes the PEM of a new key that keys.json already lists, as a rotation by the docs does', async () => {
+    await publish(countingTarget());
+    const keyB = newKey();
+    // Step 2 of a rotation: the operator adds the new key's JWK to keys.json, then publishes with it.
+    const jwks = Jwks.parse(JSON.parse(readFileSync(join(out(), 'keys.json'), 'utf8')));
+    writeFileSync(join(out(), 'keys.json'), JSON.stringify({ keys: [...jwks.keys, jwkOf(keyB.publicKey)] }, null, 2));
+    await publish(countingTarget(), { key: keyB, now: at(60_000) });
+    expect(readFileSync(join(out(), 'keys', `${keyB.kid}.pem`), 'utf8')).toBe(publicPemOf(keyB.publicKey));
+    expect(kids()).toEqual([keyB.kid, keyA.kid]);
+
+    // A listed key whose PEM went missing gets it back with the next publish that writes anything.
+    rmSync(join(out(), 'keys', `${keyA.kid}.pem`));
+    changePrice('wro-1', 'M-07', 23456);
+    await publish(countingTarget(), { key: keyB, now: at(120_000) });
+    expect(readFileSync(join(out(), 'keys', `${keyA.kid}.pem`), 'utf8')).toBe(publicPemOf(keyA.publicKey));
+  });
+
+  it('signs a tombstone again once less than half its TTL is left, keeping when the facility was withdrawn', async () => {
+    await publish(countingTarget());
+    const withdraw = { target: folderTarget(out()), key: keyA, facilityId: 'zrh-1', ttlSeconds: 2 * 3600 };
+    await withdrawFacility(db, { ...withdraw, now: at(60_000) });
+    const tombstone = () => Tombstone.parse(JSON.parse(readFileSync(join(out(), 'zrh-1', 'listings.json'), 'utf8')));
+    const first = tombstone();
+    const items = () => JSON.parse(readFileSync(join(out(), 'changes', 'latest.json'), 'utf8')).items as unknown[];
+    const itemsBefore = items().length;
+    await publish(countingTarget(), { now: at(HOUR + 30_000) }); // the facilities' half TTL, not yet the tombstone's
+    expect(tombstone()).toEqual(first);
+
+    const s = await publish(countingTarget(), { now: at(HOUR + 2 * 60_000) });
+    expect(s.results.map((r) => r.id)).not.toContain('zrh-1');
+    expect(tombstone()).toMatchObject({
+      state: 'withdrawn',
+      version: first.version + 1,
+      withdrawn_at: first.withdrawn_at,
+      generated_at: '2030-03-01T13:02:00Z',
+      expires_at: '2030-03-01T15:02:00Z',
+    });
+    // Past the first tombstone's expiry a pinned reader still meets "withdrawn", not "expired".
+    const bytes = readFileSync(join(out(), 'zrh-1', 'listings.json'));
+    const sig = readFileSync(join(out(), 'zrh-1', 'listings.json.sig'), 'utf8');
+    const r = verifySnapshot(bytes, sig, readFileSync(join(out(), 'keys.json'), 'utf8'), {
+      now: at(2 * HOUR + 5 * 60_000),
+    });
+    expect(r).toMatchObject({ ok: false, reason: 'withdrawn' });
+    // No second withdrawn item, and the index still leaves it out.
+    expect(items().length).toBe(itemsBefore);
+    const index = JSON.parse(readFileSync(join(out(), 'index.json'), 'utf8')) as { facilities: { id: string }[] };
+    expect(index.facilities.map((f) => f.id)).not.toContain('zrh-1');
+  });
+
+  it('--watch wakes when a tombstone is due to be signed again', { timeout: 30_000 }, async () => {
+    await publishSnapshots(db, {
+      target: folderTarget(out()),
+      key: keyA,
+      publicUrl: 'https://l.example',
+      ttlSeconds: 3600,
+    });
+    await withdrawFacility(db, { target: folderTarget(out()), key: keyA, facilityId: 'zrh-1', ttlSeconds: 4 });
+    const version = () =>
+      (JSON.parse(readFileSync(join(out(), 'zrh-1', 'listings.json'), 'utf8')) as { version: number }).version;
+    const withdrawnAt = version();
+    const controller = new AbortController();
+    const watching = watchAndPublish(db, {
+      target: folderTarget(out()),
+      key: keyA,
+      publicUrl: 'https://l.example',
+      ttlSeconds: 3600,
+      signal: controller.signal,
+      pollMs: 20,
+      onPublish: () => {},
+      onRetry: () => {},
+      onWaiting: () => {},
+    });
+    try {
+      await until('the tombstone signed again', () => version() > withdrawnAt, { timeoutMs: 10_000 });
+      expect(JSON.parse(readFileSync(join(out(), 'zrh-1', 'listings.json'), 'utf8'))).toMatchObject({
+        state: 'withdrawn',
+      });
+    } finally {
+      controller.abort();
+      await watching;
+    }
   });
 });

@@ -2,7 +2,7 @@
 import { ListingsError } from '../../errors.ts';
 import { ImportFacility } from '../../schemas/import.ts';
 import type { Db } from '../../store/db.ts';
-import { facilityById, facilityRevisions, listFacilities } from '../../store/facilities.ts';
+import { facilityById, facilityRevisions, listFacilities, promotionInstants } from '../../store/facilities.ts';
 import type { Published } from '../../store/published.ts';
 import { publishAudit, type PublishAudit, type PublishedVersion } from '../../store/audit.ts';
 import {
@@ -17,8 +17,10 @@ import type { SigningKey } from '../format/keygen.ts';
 import { planKeys, writeKeys } from './keys.ts';
 import { eachConcurrently } from '../concurrently.ts';
 import { takeTurns } from './take-turns.ts';
-import { writeIndexAndFeed, type WrittenFacility } from './feed.ts';
+import { planFeed, writeIndexAndFeed, type WrittenFacility } from './feed.ts';
+import { isCurrent, isFresh } from './fresh.ts';
 import { readPointer, WITHDRAWN } from './pointer.ts';
+import { writeTombstone } from './tombstone.ts';
 import { pointerKey, pointerMeta, signatureKey, versionKey, versionMeta } from '../targets/layout.ts';
 import type { Target } from '../targets/target.ts';
 import { readFacility } from '../../store/snapshot-versions.ts';
@@ -84,6 +86,8 @@ export interface PublishSummary {
   objects: number;
   bytes: number;
   keys_updated: boolean;
+  /** Tombstones of withdrawn facilities signed again (past half their TTL, or signed by another key). */
+  tombstones: number;
   /** Set when a stop was requested before every facility was published. */
   stopped: boolean;
   /** Items this publish added to the change feed (changes/), and the version of the index.json it wrote (null: none). */
@@ -98,6 +102,8 @@ interface Candidate {
   /** The facility's revision when it was read (read before its rows, so never newer than the content). */
   revision: number;
   content: SnapshotContent;
+  /** When its promotions start and end (ms): a file made before one of them that has passed is due again. */
+  changes: readonly number[] | undefined;
 }
 
 /** The instants every file of one publish carries. */
@@ -124,25 +130,33 @@ async function publishWhole(source: Db | SnapshotLedger, opts: PublishOptions): 
   const now = opts.now ?? new Date();
   const generatedAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
   const times = { now, generatedAt, expiresAt: new Date(generatedAt.getTime() + opts.ttlSeconds * 1000) };
-  const candidates = await plan(ledger, ids, opts, times);
+  const { candidates, tombstones } = await plan(ledger, ids, opts, times);
   const run = new PublishRun(ledger, opts, times, candidates.length, started);
   const { target, key } = opts;
-  // The lock only when something may be uploaded: a publish with nothing to do writes nothing, not even a lock.
-  const mayWrite = opts.locked || candidates.length > 0 || (await planKeys(ledger, target, key, now)).changed;
+  // The lock only when something may be uploaded: a publish with nothing to do writes nothing, not even a lock. The
+  // index and feed may lag the pointers (a publish that failed or died after them): that is something to do.
+  const mayWrite =
+    opts.locked ||
+    candidates.length > 0 ||
+    tombstones.length > 0 ||
+    (await planKeys(ledger, target, key, now)).changed ||
+    (await feedBehind(ledger, target, times));
   const unlock = opts.locked || !mayWrite ? async () => {} : await target.lock();
   try {
     // Keys first, planned again under the lock: a reader who meets a new kid in a listings.json can find its key.
-    if (mayWrite) run.wroteKeys(await writeKeys(target, key, await planKeys(ledger, target, key, now)));
+    if (mayWrite) run.wroteKeys(await writeKeys(target, await planKeys(ledger, target, key, now)));
     let failure: unknown;
     try {
       const one = (c: Candidate) => run.writeVersion(c);
       run.stopped = await eachConcurrently(candidates, opts.concurrency ?? 16, one, opts.signal);
+      const renew = (id: string) => run.renewTombstone(id);
+      run.stopped ||= await eachConcurrently(tombstones, opts.concurrency ?? 16, renew, opts.signal);
     } catch (err) {
       failure = err;
     }
     await run.record();
     // Even after a failure: the feed names what was written, so no change goes without its item.
-    await run.writeFeed(failure === undefined);
+    if (mayWrite) await run.writeFeed(failure === undefined);
     if (failure !== undefined) throw failure;
   } finally {
     await unlock();
@@ -153,12 +167,19 @@ async function publishWhole(source: Db | SnapshotLedger, opts: PublishOptions): 
 /**
  * What may need a new version, judged from the local record alone: an unchanged, fresh facility costs no request,
  * and one not imported since it was published (same revision) is not even read. One imported again with the same
- * data is recorded at its new revision here, and is no candidate.
+ * data is recorded at its new revision here, and is no candidate. One whose promotion started or ended since its file
+ * was made is a candidate: the file's schedule, move-in and promotions are as of then.
  */
-async function plan(ledger: SnapshotLedger, ids: string[], opts: PublishOptions, t: Times): Promise<Candidate[]> {
+async function plan(
+  ledger: SnapshotLedger,
+  ids: string[],
+  opts: PublishOptions,
+  t: Times,
+): Promise<{ candidates: Candidate[]; tombstones: string[] }> {
   const { db } = ledger;
   const records = await ledger.publishedOn(opts.target.recordKey);
   const revisions = facilityRevisions(db);
+  const instants = promotionInstants(db);
   const named = new Set(opts.facilityIds);
   const candidates: Candidate[] = [];
   const reRead: Published[] = [];
@@ -167,16 +188,30 @@ async function plan(ledger: SnapshotLedger, ids: string[], opts: PublishOptions,
     const withdrawn = held?.contentDigest === WITHDRAWN;
     if (withdrawn && !named.has(id)) continue; // a withdrawn facility comes back only when published by name
     const revision = revisions.get(id) ?? 0;
+    const changes = instants.get(id);
     const sameSource = !opts.force && !withdrawn && held !== undefined && held.publicUrl === opts.publicUrl;
-    if (sameSource && held.revision === revision && isFresh(held, held.contentDigest, opts.key.kid, t.now)) continue;
+    const current = (digest: string) => sameSource && isCurrent(held, digest, opts.key.kid, changes, t);
+    if (held?.revision === revision && current(held.contentDigest)) continue;
     const data = readFacility(db, id);
     if (!data) throw new ListingsError('unknown_facility', `facility "${id}" disappeared during the publish`);
-    const content = contentOf(data, opts.publicUrl, t.generatedAt, t.expiresAt);
-    if (sameSource && isFresh(held, content.contentDigest, opts.key.kid, t.now)) reRead.push({ ...held, revision });
-    else candidates.push({ id, revision, content });
+    const content = contentOf(data, opts.publicUrl, t.generatedAt);
+    if (held && current(content.contentDigest)) reRead.push({ ...held, revision });
+    else candidates.push({ id, revision, content, changes });
   }
   await ledger.recordPublished(opts.target.recordKey, reRead);
-  return candidates;
+  return { candidates, tombstones: tombstonesDue(records, opts, t) };
+}
+
+/**
+ * Tombstones past half their TTL (or signed by another key), to be signed again as pointers are: withdrawn facilities
+ * whether or not the import still has them. None when the publish names facilities (a named one comes back instead).
+ */
+function tombstonesDue(records: ReadonlyMap<string, Published>, opts: PublishOptions, t: Times): string[] {
+  if (opts.facilityIds && opts.facilityIds.length > 0) return [];
+  return [...records.values()]
+    .filter((p) => p.contentDigest === WITHDRAWN && !isFresh(p, WITHDRAWN, opts.key.kid, t.now))
+    .map((p) => p.facilityId)
+    .sort();
 }
 
 /** One publish under way: what it wrote, what it still has to record and audit, and its counts. */
@@ -185,7 +220,8 @@ class PublishRun {
   private readonly results: FacilityPublished[] = [];
   private readonly written = new Map<string, WrittenFacility>();
   private readonly unrecorded: Published[] = [];
-  private readonly unaudited: PublishedVersion[] = [];
+  private readonly unaudited: { version: PublishedVersion; action?: 'snapshot.withdraw' }[] = [];
+  private tombstones = 0;
   private objects = 0;
   private bytes = 0;
   /** Candidates another machine (or a lost local record) had already published exactly so. */
@@ -201,18 +237,18 @@ class PublishRun {
     private readonly started: number,
   ) {}
 
-  wroteKeys(written: { objects: number; bytes: number }): void {
-    this.keysUpdated = written.objects > 0;
+  wroteKeys(written: { objects: number; bytes: number; keysJson: boolean }): void {
+    this.keysUpdated = written.keysJson;
     this.objects += written.objects;
     this.bytes += written.bytes;
   }
 
   /** A facility's new version: the immutable pair first, then the pointer, whose listings.json goes last. */
-  async writeVersion({ id, revision, content }: Candidate): Promise<void> {
+  async writeVersion({ id, revision, content, changes }: Candidate): Promise<void> {
     const { target, key, publicUrl } = this.opts;
-    const { now, generatedAt, expiresAt } = this.times;
+    const { generatedAt, expiresAt } = this.times;
     const pointer = await readPointer(target, id);
-    if (!this.opts.force && pointer && isFresh(pointer, content.contentDigest, key.kid, now)) {
+    if (!this.opts.force && pointer && isCurrent(pointer, content.contentDigest, key.kid, changes, this.times)) {
       this.adopted++;
       this.unrecorded.push({ facilityId: id, revision, publicUrl, ...pointer });
       return;
@@ -245,7 +281,7 @@ class PublishRun {
       generatedAt: generated,
       expiresAt: expires,
     });
-    this.unaudited.push({ facilityId: id, version, target: target.label, kid: key.kid });
+    this.unaudited.push({ version: { facilityId: id, version, target: target.label, kid: key.kid } });
     this.written.set(id, { summary: content.summary, version, digest });
     if (this.unrecorded.length >= RECORD_EVERY) await this.record();
     const changed = digest !== reserved.previousDigest;
@@ -255,16 +291,37 @@ class PublishRun {
     this.opts.onProgress?.({ facility, done: this.results.length, total: this.total, elapsedMs });
   }
 
+  /** A withdrawn facility's tombstone signed again, so that pinned readers meet "no longer listed", never "expired". */
+  async renewTombstone(id: string): Promise<void> {
+    const { target, key } = this.opts;
+    const pointer = await readPointer(target, id);
+    if (!pointer) return; // nothing there to renew
+    if (pointer.contentDigest !== WITHDRAWN || isFresh(pointer, WITHDRAWN, key.kid, this.times.now)) {
+      // Published again, or renewed, by another machine: the record follows the target.
+      this.unrecorded.push({ facilityId: id, revision: 0, publicUrl: '', ...pointer });
+      return;
+    }
+    const renewed = await writeTombstone(target, this.ledger, key, id, pointer, this.times);
+    this.tombstones++;
+    this.objects += 4;
+    this.bytes += renewed.bytes;
+    const version = { facilityId: id, version: renewed.version, target: target.label, kid: key.kid };
+    this.unaudited.push({ version, action: 'snapshot.withdraw' });
+  }
+
   /** The local record and the audit log of what was written since the last time. */
   async record(): Promise<void> {
     const { audit, target } = this.opts;
     await this.ledger.recordPublished(target.recordKey, this.unrecorded.splice(0));
-    await audit?.to.appendAudit(this.unaudited.splice(0).map((v) => publishAudit(audit.actor, v, audit.action)));
+    const entries = this.unaudited.splice(0);
+    await audit?.to.appendAudit(entries.map((e) => publishAudit(audit.actor, e.version, e.action ?? audit.action)));
   }
 
-  /** The signed index and the change feed's items for what was written; after a failure, the first failure is told. */
+  /**
+   * The signed index and the change feed's items for what was written, or for what an earlier publish wrote without
+   * them (it failed or died after its pointers); after a failure, the first failure is told.
+   */
   async writeFeed(succeeded: boolean): Promise<void> {
-    if (this.written.size === 0 && !this.keysUpdated) return;
     const { target, key } = this.opts;
     const writing = writeIndexAndFeed(target, this.ledger, key, {
       records: await this.ledger.publishedOn(target.recordKey),
@@ -272,6 +329,7 @@ class PublishRun {
       withdrawn: new Map(),
       generatedAt: this.times.generatedAt,
       expiresAt: this.times.expiresAt,
+      always: this.written.size > 0 || this.keysUpdated || this.tombstones > 0,
     });
     this.feed = await (succeeded ? writing : writing.catch(() => undefined));
     this.objects += this.feed?.objects ?? 0;
@@ -297,6 +355,7 @@ class PublishRun {
       objects: this.objects,
       bytes: this.bytes,
       keys_updated: this.keysUpdated,
+      tombstones: this.tombstones,
       stopped: this.stopped,
       feed_items: this.feed?.items.length ?? 0,
       index_version: this.feed?.indexVersion ?? null,
@@ -306,21 +365,11 @@ class PublishRun {
   }
 }
 
-/**
- * Unchanged data, signed by the current key, whose expiry is more than half its TTL away needs nothing. Past half
- * the TTL it is re-signed, so a copy on a CDN never comes near its expiry while publishing goes on; after a key
- * rotation everything is re-signed with the new key.
- */
-export function isFresh(
-  held: Pick<Published, 'contentDigest' | 'kid' | 'generatedAt' | 'expiresAt'> | undefined,
-  digest: string,
-  kid: string,
-  now: Date,
-): boolean {
-  if (!held || held.contentDigest !== digest || held.kid !== kid) return false;
-  const expires = Date.parse(held.expiresAt);
-  const ttl = expires - Date.parse(held.generatedAt);
-  return expires - now.getTime() > ttl / 2;
+/** The index or the feed's head lags what the local record says the pointers hold, or nears its expiry. */
+async function feedBehind(ledger: SnapshotLedger, target: Target, t: Times): Promise<boolean> {
+  const records = await ledger.publishedOn(target.recordKey);
+  const none = new Map<string, never>();
+  return (await planFeed(target, { records, written: none, withdrawn: none, ...t })).behind;
 }
 
 function facilityIdsOf(db: Db, requested: readonly string[] | undefined): string[] {

@@ -1,7 +1,10 @@
-// `snapshot publish --watch`: publish what changed within moments of any commit, re-sign before expiry, retry with backoff.
+// `snapshot publish --watch`: publish what changed within moments of any commit or promotion boundary, re-sign before
+// expiry, retry with backoff.
 import { ListingsError } from '../../errors.ts';
 import type { Db } from '../../store/db.ts';
 import { ledgerOf, type SnapshotLedger } from '../../store/ledger.ts';
+import { promotionInstants } from '../../store/facilities.ts';
+import { nextChangeAfter, resignAt } from './fresh.ts';
 import { WITHDRAWN } from './pointer.ts';
 import { publishSnapshots, type PublishOptions, type PublishSummary } from './publish.ts';
 
@@ -45,7 +48,7 @@ export async function watchAndPublish(source: Db | SnapshotLedger, opts: WatchOp
         failing = false;
         backoff = opts.firstBackoffMs ?? 1000;
         // Never sooner than a second away: a record of a facility this watch does not publish must not spin it.
-        nextDue = Math.max(await nextResignAt(ledger, opts.target.recordKey, opts.facilityIds), Date.now() + 1000);
+        nextDue = Math.max(await nextDueAt(ledger, opts.target.recordKey, opts.facilityIds), Date.now() + 1000);
       } catch (err) {
         if (!(err instanceof ListingsError)) throw err;
         failing = true;
@@ -61,14 +64,22 @@ export async function watchAndPublish(source: Db | SnapshotLedger, opts: WatchOp
   }
 }
 
-/** When the first facility on the target passes half its TTL (and so is due to be signed again). */
-async function nextResignAt(ledger: SnapshotLedger, target: string, only: readonly string[] | undefined) {
+/**
+ * When the first facility on the target is due again: past half its TTL (to be signed again, a withdrawn one's
+ * tombstone too), or at the next start or end of one of its promotions after its file was made (the file's schedule,
+ * move-in and promotions change then).
+ */
+async function nextDueAt(ledger: SnapshotLedger, target: string, only: readonly string[] | undefined) {
+  const instants = promotionInstants(ledger.db);
   let due = Number.POSITIVE_INFINITY;
   for (const p of (await ledger.publishedOn(target)).values()) {
     if (only && only.length > 0 && !only.includes(p.facilityId)) continue;
-    if (p.contentDigest === WITHDRAWN) continue; // a tombstone is signed again only by `snapshot withdraw`
-    const generated = Date.parse(p.generatedAt);
-    due = Math.min(due, generated + (Date.parse(p.expiresAt) - generated) / 2);
+    if (p.contentDigest === WITHDRAWN && only && only.length > 0) continue; // such a watch renews no tombstone
+    due = Math.min(
+      due,
+      resignAt(p.generatedAt, p.expiresAt),
+      nextChangeAfter(instants.get(p.facilityId), p.generatedAt),
+    );
   }
   return due;
 }

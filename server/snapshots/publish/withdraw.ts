@@ -2,15 +2,13 @@
 import { ListingsError } from '../../errors.ts';
 import { publishAudit, type PublishAudit } from '../../store/audit.ts';
 import type { Db } from '../../store/db.ts';
-import { signedFile, Tombstone } from '../format/feed-format.ts';
-import { isoSeconds } from '../format/format.ts';
 import type { SigningKey } from '../format/keygen.ts';
 import { ledgerOf, type SnapshotLedger } from '../../store/ledger.ts';
 import { writeIndexAndFeed } from './feed.ts';
 import { planKeys, writeKeys } from './keys.ts';
 import { readPointer, WITHDRAWN } from './pointer.ts';
 import { isFacilityId } from './publish.ts';
-import { pointerKey, pointerMeta, signatureKey, versionKey, versionMeta } from '../targets/layout.ts';
+import { writeTombstone } from './tombstone.ts';
 import type { Target } from '../targets/target.ts';
 
 export interface WithdrawOptions {
@@ -55,40 +53,9 @@ export async function withdrawFacility(source: Db | SnapshotLedger, opts: Withdr
         `facility "${id}" has no snapshot on ${target.label}: nothing to withdraw (publish it first, or check --to)`,
       );
     const first = pointer.contentDigest !== WITHDRAWN;
-    await writeKeys(target, key, await planKeys(ledger, target, key, now));
-    const floor = new Map([[id, pointer.version + 1]]);
-    const version = (await ledger.reserveVersions(target.recordKey, [id], floor)).get(id)!.version;
-    const withdrawnAt = first ? isoSeconds(generatedAt) : await withdrawnAtOf(target, id, generatedAt);
-    const tombstone: Tombstone = {
-      facility: id,
-      state: 'withdrawn',
-      version,
-      withdrawn_at: withdrawnAt,
-      generated_at: isoSeconds(generatedAt),
-      expires_at: isoSeconds(expiresAt),
-      kid: key.kid,
-    };
-    const file = signedFile(tombstone, key);
-    // As a publish: the immutable pair first (a follower reads it there), then the pointer, its listings.json last.
-    const versioned = versionKey(id, version);
-    await Promise.all([
-      target.put(versioned, file.bytes, versionMeta),
-      target.put(signatureKey(versioned), file.sig, versionMeta),
-    ]);
-    await target.put(signatureKey(pointerKey(id)), file.sig, pointerMeta);
-    await target.put(pointerKey(id), file.bytes, pointerMeta);
-    await ledger.recordPublished(target.recordKey, [
-      {
-        facilityId: id,
-        revision: 0,
-        publicUrl: '',
-        version,
-        contentDigest: WITHDRAWN,
-        kid: key.kid,
-        generatedAt: tombstone.generated_at,
-        expiresAt: tombstone.expires_at,
-      },
-    ]);
+    await writeKeys(target, await planKeys(ledger, target, key, now));
+    const tombstone = await writeTombstone(target, ledger, key, id, pointer, { generatedAt, expiresAt });
+    const { version, withdrawn_at: withdrawnAt } = tombstone;
     await opts.audit?.to.appendAudit([
       publishAudit(
         opts.audit.actor,
@@ -102,6 +69,7 @@ export async function withdrawFacility(source: Db | SnapshotLedger, opts: Withdr
       withdrawn: first ? new Map([[id, version]]) : new Map(),
       generatedAt,
       expiresAt,
+      always: true,
     });
     return {
       target: target.label,
@@ -110,20 +78,9 @@ export async function withdrawFacility(source: Db | SnapshotLedger, opts: Withdr
       withdrawn_at: withdrawnAt,
       expires_at: tombstone.expires_at,
       first,
-      feed_items: feed.items.length,
+      feed_items: feed?.items.length ?? 0,
     };
   } finally {
     await unlock();
   }
-}
-
-/** A tombstone signed again keeps the moment the facility was first withdrawn. */
-async function withdrawnAtOf(target: Target, id: string, fallback: Date): Promise<string> {
-  try {
-    const parsed = Tombstone.safeParse(JSON.parse((await target.get(pointerKey(id)))?.toString('utf8') ?? ''));
-    if (parsed.success) return parsed.data.withdrawn_at;
-  } catch {
-    // not a tombstone we can read: the renewal is then dated now
-  }
-  return isoSeconds(fallback);
 }
