@@ -263,7 +263,9 @@ describe('connections', () => {
   it('sets its own header and keep-alive timeouts and a connection cap', () => {
     expect(panel.server.headersTimeout).toBe(10_000);
     // Checked every second, as the API's are: a head gets 10 s, not up to 40.
-    expect((panel.server as unknown as { connectionsCheckingInterval: number }).connectionsCheckingInterval).toBe(1_000);
+    expect((panel.server as unknown as { connectionsCheckingInterval: number }).connectionsCheckingInterval).toBe(
+      1_000,
+    );
     expect(panel.server.keepAliveTimeout).toBe(5_000);
     expect(panel.server.maxConnections).toBe(PANEL_CONNECTIONS.total);
   });
