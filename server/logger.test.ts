@@ -1,6 +1,6 @@
 // The logger's lines: string levels, ISO times, an error's stack under `error`, key-like fields redacted, and the
 // request lines dropped by quiet while warnings and errors stay.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { createLogger, requestLogger } from './logger.ts';
@@ -116,4 +116,92 @@ it('writes out the lines still waiting when the process exits', () => {
   // At exit pino writes what waits at once; a write still under way may land after it, so only order can differ.
   const lines = loggedByChild('process.exit');
   expect(lines.map((l) => l.n).sort((a, b) => a - b)).toEqual(Array.from({ length: 2000 }, (_, n) => n));
+});
+
+/** A child process that runs `body` with a logger on stdout; `lines` of text each stream gives, as they come. */
+function childLogging(body: string, opts: { readStdout: boolean }) {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      `import { createLogger } from ${JSON.stringify(fileURLToPath(new URL('./logger.ts', import.meta.url)))};
+       const { logger } = createLogger();
+       ${body}`,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  if (opts.readStdout) child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  /** Resolves once `pattern` shows in the stream's text: no deadline of its own, the test's timeout is one. */
+  const until = (stream: 'stdout' | 'stderr', pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        const text = stream === 'stdout' ? stdout : stderr;
+        if (pattern.test(text)) resolve(text);
+      };
+      child[stream].on('data', check);
+      child.once('exit', (code) => reject(new Error(`the child exited (${code}) before ${pattern}: ${stderr}`)));
+      check();
+    });
+  return { until, stop: () => child.kill('SIGKILL') };
+}
+
+it('writes an error at once, with the request lines before it, though the lines have not filled a write', async () => {
+  // The loop is then kept busy: neither the periodic flush nor anything else can run, only the write already sent.
+  const child = childLogging(
+    `for (let n = 0; n < 3; n++) logger.info({ n });
+     logger.error({ request_id: 'r-9', error: new Error('broken') }, 'unexpected failure');
+     setImmediate(() => { for (;;); });`,
+    { readStdout: true },
+  );
+  try {
+    const text = await child.until('stdout', /unexpected failure.*\n/);
+    const lines = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { level: string; n?: number });
+    expect(lines.map((l) => [l.level, l.n])).toEqual([
+      ['info', 0],
+      ['info', 1],
+      ['info', 2],
+      ['error', undefined],
+    ]);
+  } finally {
+    child.stop();
+  }
+});
+
+it('writes a lone request line without waiting for more to come', async () => {
+  const child = childLogging(`logger.info({ request_id: 'r-10' }); setInterval(() => {}, 1000);`, {
+    readStdout: true,
+  });
+  try {
+    expect(JSON.parse(await child.until('stdout', /\n/))).toMatchObject({ level: 'info', request_id: 'r-10' });
+  } finally {
+    child.stop();
+  }
+});
+
+it('drops lines, and says so on stderr, once 16 MiB wait for a stdout nobody reads', async () => {
+  // 40,000 lines of 1 KiB in batches: the pipe holds 64 KiB, so without a cap all of it would wait in memory.
+  const child = childLogging(
+    `const path = 'x'.repeat(1000);
+     let n = 0;
+     const batch = () => { for (let i = 0; i < 1000; i++) logger.info({ n: n++, path }); if (n < 40000) setImmediate(batch); };
+     batch();
+     setInterval(() => {}, 1000);`,
+    { readStdout: false },
+  );
+  try {
+    expect(await child.until('stderr', /dropped/)).toMatch(
+      /^log: \d+ line\(s\) dropped so far: stdout has not been read/,
+    );
+  } finally {
+    child.stop();
+  }
 });
