@@ -95,6 +95,19 @@ const stmts = statementsFor((db) => ({
     PhotoRow
   >(`SELECT p.listing_id, p.url, p.caption, p.width, p.height FROM photos p JOIN listings l ON l.id = p.listing_id
     WHERE l.facility_id = ? AND l.active = 1 ORDER BY p.listing_id, p.position`),
+  activeCount: db
+    .prepare<[string], number>('SELECT count(*) FROM listings WHERE facility_id = ? AND active = 1')
+    .pluck(),
+  // Active listings' positions are unique within their facility: each was placed by the facility's last import.
+  activeListingsAfter: db.prepare<[string, number, number], ListingRow & { position: number }>(
+    `SELECT ${LISTING_COLUMNS}, position FROM listings WHERE facility_id = ? AND active = 1 AND position > ?
+    ORDER BY position LIMIT ?`,
+  ),
+  activePhotosBetween: db.prepare<
+    [string, number, number],
+    PhotoRow
+  >(`SELECT p.listing_id, p.url, p.caption, p.width, p.height FROM photos p JOIN listings l ON l.id = p.listing_id
+    WHERE l.facility_id = ? AND l.active = 1 AND l.position > ? AND l.position <= ? ORDER BY p.listing_id, p.position`),
 }));
 
 /** Applies a validated import file in one transaction: all of it or nothing. */
@@ -170,18 +183,70 @@ export function facilityData(db: Db, id: string): FacilityData | undefined {
   const s = stmts(db);
   const row = s.facility.get(id);
   if (!row) return undefined;
-  const facility = facilityOf(row);
+  const photos = photosByListing(s.activePhotos.all(id));
+  return {
+    facility: facilityOf(row),
+    pricing_rules: s.rules.all(id),
+    listings: s.activeListings.all(id).map((row) => listingOf(row, photos.get(row.id) ?? [])),
+  };
+}
+
+function photosByListing(rows: PhotoRow[]): Map<string, Photo[]> {
   const photos = new Map<string, Photo[]>();
-  for (const { listing_id, ...photo } of s.activePhotos.all(id)) {
+  for (const { listing_id, ...photo } of rows) {
     const list = photos.get(listing_id);
     if (list) list.push(photo);
     else photos.set(listing_id, [photo]);
   }
-  return {
-    facility,
-    pricing_rules: s.rules.all(id),
-    listings: s.activeListings.all(id).map((row) => listingOf(row, photos.get(row.id) ?? [])),
-  };
+  return photos;
+}
+
+/** The facility's revision; undefined when it is unknown. */
+export function facilityRevisionOf(db: Db, id: string): number | undefined {
+  return stmts(db).revision.get(id);
+}
+
+/** How many active listings the facility has (0 when it is unknown): one read of an index. */
+export function activeListingCount(db: Db, id: string): number {
+  return stmts(db).activeCount.get(id) ?? 0;
+}
+
+/**
+ * A facility read in steps (a large one, so that other requests are answered between them): first its data without
+ * listings, then pages of listings after a position. Each read is as of one moment and gives the facility's revision:
+ * pages that all give the head's revision were read with no import of the facility in between.
+ */
+export function facilityHead(db: Db, id: string): { data: FacilityData; revision: number } | undefined {
+  return db.transaction(() => {
+    const s = stmts(db);
+    const row = s.facility.get(id);
+    return (
+      row && {
+        data: { facility: facilityOf(row), pricing_rules: s.rules.all(id), listings: [] },
+        revision: s.revision.get(id)!,
+      }
+    );
+  })();
+}
+
+/** Up to `limit` active listings after position `after` (-1: from the first), with their photos, and the revision. */
+export function activeListingsAfter(
+  db: Db,
+  id: string,
+  after: number,
+  limit: number,
+): { listings: FacilityData['listings']; last: number; revision: number | undefined } {
+  return db.transaction(() => {
+    const s = stmts(db);
+    const rows = s.activeListingsAfter.all(id, after, limit);
+    const last = rows.length > 0 ? rows[rows.length - 1]!.position : after;
+    const photos = photosByListing(rows.length > 0 ? s.activePhotosBetween.all(id, after, last) : []);
+    return {
+      listings: rows.map(({ position: _, ...row }) => listingOf(row, photos.get(row.id) ?? [])),
+      last,
+      revision: s.revision.get(id),
+    };
+  })();
 }
 
 /** The facility's data with its revision, read as of one moment (the reads share a transaction); undefined if unknown. */

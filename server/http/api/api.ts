@@ -23,7 +23,7 @@ import { UNAVAILABLE_RETRY_AFTER_S, type Freshness } from '../../freshness/fresh
 import { LastUse, useSlotOf, type UseSlot } from './last-use.ts';
 import { ListQueries } from '../views/query.ts';
 import { RateLimiter, type Bucket, type Decision, type Limit } from './rate-limit.ts';
-import { codedBody, type Variant } from '../views/facility-views.ts';
+import { codedBody, type FacilityViews, type Variant } from '../views/facility-views.ts';
 import type { ViewsCache } from '../views/views-cache.ts';
 
 export const API_PREFIX = '/external/listings';
@@ -206,7 +206,7 @@ export class ListingsApi {
       if (!allowed) return this.problems.answer('origin_not_allowed', DETAILS.origin_not_allowed(), cors.headers);
       cors = allowed;
     }
-    let limit = this.keyLimiter.takeFrom(profile.bucket, profile.limit, now / 1000);
+    const limit = this.keyLimiter.takeFrom(profile.bucket, profile.limit, now / 1000);
     if (!limit.ok)
       return this.refused(
         limit,
@@ -216,7 +216,34 @@ export class ListingsApi {
         }),
       );
     this.lastUse.touch(profile.use, now);
-    const views = this.views.get(key.facility_id);
+    const views = this.views.lookup(key.facility_id);
+    if (views instanceof Promise)
+      return {
+        status: 200,
+        headers: {},
+        body: null,
+        later: views.then(
+          (built) => {
+            const answer = this.answerFrom(built, req, path, search, cors, profile, limit, ctx);
+            return answer.later ?? answer;
+          },
+          () => problem('internal_error', DETAILS.internal_error(ctx.requestId), cors.headers),
+        ),
+      };
+    return this.answerFrom(views, req, path, search, cors, profile, limit, ctx);
+  }
+
+  /** The list or the listing asked for, from the facility's views (undefined: the facility is not served). */
+  private answerFrom(
+    views: FacilityViews | undefined,
+    req: RequestLike,
+    path: string,
+    search: string,
+    cors: Cors,
+    profile: KeyProfile,
+    limit: Decision,
+    ctx: ApiContext,
+  ): Answer {
     const acceptEncoding = header(req, 'accept-encoding');
     let variant: Variant | undefined;
     if (path === API_PREFIX) {

@@ -4,10 +4,10 @@ import { createHash } from 'node:crypto';
 import type { Facility, FacilityData } from '../../domain/facility.ts';
 import type { SortKey } from '../../../shared/sort.ts';
 import { facilityInfoOf, summaryOf } from '../../domain/views.ts';
-import { FEATURES, UNIT_TYPES, type FacilityInfo } from '../../../shared/listing.ts';
+import { FEATURES, UNIT_TYPES, type FacilityInfo, type Summary } from '../../../shared/listing.ts';
 import { nextPromotionChange } from '../../../shared/promotions.ts';
 import type { Db } from '../../store/db.ts';
-import { revisedFacilityData } from '../../store/facilities.ts';
+import { activeListingsAfter, facilityHead, revisedFacilityData } from '../../store/facilities.ts';
 import { codedEtag, compress, type Coding } from '../transport/encoding.ts';
 import { bitsOf } from './query.ts';
 
@@ -124,12 +124,83 @@ export function codedBody(body: ApiBody, coding: Coding | null): Variant {
 export function buildViews(db: Db, facilityId: string, publicUrl: string, now: number): FacilityViews | undefined {
   const read = revisedFacilityData(db, facilityId);
   if (!read) return undefined;
-  const { data, revision } = read;
-  const summaries = data.listings.map((l) => summaryOf(l, data, publicUrl, now));
-  const info = facilityInfoOf(data.facility);
-  // The list body joined from each summary's JSON: the same bytes as JSON.stringify of the whole, with offsets.
+  const summaries = read.data.listings.map((l) => summaryOf(l, read.data, publicUrl, now));
+  const info = facilityInfoOf(read.data.facility);
+  const steps = listSteps(
+    info,
+    summaries.map((s) => JSON.stringify(s)),
+  );
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return viewsOf(read, now, info, summaries, step.value);
+}
+
+/** Listings read or made per step of a build in steps: a few milliseconds each. */
+export const BUILD_STEP = 250;
+
+/**
+ * As buildViews, in steps of BUILD_STEP listings over turns of the event loop (a 10,000-listing facility takes about
+ * half a second to read and make): pages of listings read with the facility's revision, then summaries made a step at
+ * a time. An import of the facility between two steps starts the read again; after `attempts` such reads it is read in
+ * one go. `turn` resolves at the next turn of the loop.
+ */
+export async function buildViewsInSteps(
+  db: Db,
+  facilityId: string,
+  publicUrl: string,
+  now: number,
+  turn: () => Promise<void>,
+  attempts = 3,
+): Promise<FacilityViews | undefined> {
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const read = await readInSteps(db, facilityId, turn);
+    if (read === 'moved') continue;
+    if (!read) return undefined;
+    const { listings } = read.data;
+    const summaries: Summary[] = [];
+    const parts: string[] = [];
+    for (let i = 0; i < listings.length; i += BUILD_STEP) {
+      await turn();
+      for (const l of listings.slice(i, i + BUILD_STEP)) {
+        const summary = summaryOf(l, read.data, publicUrl, now);
+        summaries.push(summary);
+        parts.push(JSON.stringify(summary));
+      }
+    }
+    const info = facilityInfoOf(read.data.facility);
+    const steps = listSteps(info, parts);
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) await turn();
+    return viewsOf(read, now, info, summaries, step.value);
+  }
+  return buildViews(db, facilityId, publicUrl, now);
+}
+
+/** The facility's data read a page at a time; 'moved' when an import changed it between two pages. */
+async function readInSteps(
+  db: Db,
+  facilityId: string,
+  turn: () => Promise<void>,
+): Promise<{ data: FacilityData; revision: number } | undefined | 'moved'> {
+  const head = facilityHead(db, facilityId);
+  if (!head) return undefined;
+  for (let after = -1; ;) {
+    await turn();
+    const page = activeListingsAfter(db, facilityId, after, BUILD_STEP);
+    if (page.revision !== head.revision) return 'moved';
+    head.data.listings.push(...page.listings);
+    if (page.listings.length < BUILD_STEP) return head;
+    after = page.last;
+  }
+}
+
+/**
+ * The list body joined from each summary's JSON (the same bytes as JSON.stringify of the whole), each summary's byte
+ * offsets in it, and its ETag: written into one buffer and hashed BUILD_STEP summaries at a time, yielding between
+ * steps (a 10,000-listing facility's list is megabytes).
+ */
+function* listSteps(info: FacilityInfo, parts: string[]): Generator<void, { list: ApiBody; spans: Uint32Array }> {
   const head = `{"facility":${JSON.stringify(info)},"listings":[`;
-  const parts = summaries.map((s) => JSON.stringify(s));
   const spans = new Uint32Array(parts.length * 2);
   let at = Buffer.byteLength(head);
   parts.forEach((part, i) => {
@@ -138,7 +209,35 @@ export function buildViews(db: Db, facilityId: string, publicUrl: string, now: n
     spans[i * 2 + 1] = at;
     at += 1; // the comma
   });
-  const list = apiBodyOf(Buffer.from(`${head}${parts.join(',')}]}`));
+  const bytes = Buffer.allocUnsafe(at - (parts.length > 0 ? 1 : 0) + LIST_TAIL.length);
+  const hash = createHash('sha1');
+  let written = bytes.write(head);
+  for (let i = 0; i < parts.length; i += BUILD_STEP) {
+    yield;
+    const from = i === 0 ? 0 : written;
+    for (let k = i; k < Math.min(i + BUILD_STEP, parts.length); k++) {
+      if (k > 0) written += bytes.write(',', written);
+      written += bytes.write(parts[k]!, written);
+    }
+    hash.update(bytes.subarray(from, written));
+  }
+  const from = parts.length === 0 ? 0 : written;
+  written += bytes.write(LIST_TAIL, written);
+  hash.update(bytes.subarray(from, written));
+  return { list: { identity: variantOf(bytes, `"${hash.digest('base64url')}"`, null), coded: noCodings() }, spans };
+}
+
+const LIST_TAIL = ']}';
+
+/** The views of a facility read with its revision, from its summaries and its list body, in the listings' order. */
+function viewsOf(
+  read: { data: FacilityData; revision: number },
+  now: number,
+  info: FacilityInfo,
+  summaries: Summary[],
+  { list, spans }: { list: ApiBody; spans: Uint32Array },
+): FacilityViews {
+  const { data, revision } = read;
   const area = Float64Array.from(summaries, (s) => s.area_m2);
   const features = Uint16Array.from(data.listings, (l) => bitsOf(l.features, FEATURES));
   const unitType = Uint8Array.from(data.listings, (l) =>

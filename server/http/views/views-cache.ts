@@ -7,14 +7,16 @@ import { LRUCache } from 'lru-cache';
 import { memo } from '../memo.ts';
 import { detailOf } from '../../domain/views.ts';
 import type { Db } from '../../store/db.ts';
-import { facilityRevisions } from '../../store/facilities.ts';
+import { activeListingCount, facilityRevisionOf, facilityRevisions } from '../../store/facilities.ts';
 import type { ListQuery } from './query.ts';
 import { compress, codedEtag, compressLater, type Coding } from '../transport/encoding.ts';
 import {
   apiBodyOf,
   BODY_OVERHEAD,
   bodySizeOf,
+  BUILD_STEP,
   buildViews,
+  buildViewsInSteps,
   codedBody,
   noCodings,
   variantOf,
@@ -23,11 +25,14 @@ import {
   type KeptList,
   type Variant,
 } from './facility-views.ts';
-import { filteredBytesLater, filteredBytesOf, resultKey, sortAll } from './filtered-lists.ts';
+import { filteredBytesLater, filteredBytesOf, resultKey, sortAll, sortAllInSteps } from './filtered-lists.ts';
 import { sameRevisions } from './page-cache.ts';
 
 /** Facility ids remembered as not served (unknown or inactive), at most this many. */
 const MAX_MISSING = 16_384;
+
+/** Resolves at the next turn of the event loop, after the answers to requests read meanwhile. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A filtered list's coding larger than this is made for its request alone: a few would crowd out whole facilities (a
  * 10,000-listing facility's cuts compress to about 600 KB, and they are the ones worth keeping). */
@@ -55,6 +60,8 @@ export class ViewsCache {
   private offLoop: Promise<void> = Promise.resolve();
   /** Where the cut being made off the event loop is written (scratchOf): as large as the largest cut so far. */
   private scratch = Buffer.alloc(0);
+  /** Facilities being built in steps, by id: a second request waits for the first's build. */
+  private readonly building = new Map<string, Promise<FacilityViews | undefined>>();
   /** Cuts being made off the event loop, by list name and coding: a second request waits for the first. */
   private readonly cutting = new Map<string, { views: FacilityViews; variant: Promise<Variant> }>();
   /**
@@ -146,13 +153,52 @@ export class ViewsCache {
     if (hit) return hit;
     if (this.missing.get(facilityId)) return undefined;
     this.reads++;
-    const views = buildViews(this.db, facilityId, this.publicUrl, now);
+    return this.keepBuilt(facilityId, buildViews(this.db, facilityId, this.publicUrl, now));
+  }
+
+  /**
+   * As get(), but a facility of more than BUILD_STEP listings not built yet is built in steps over turns of the event
+   * loop (when this cache makes anything off the loop at all), so that other clients' answers need not wait for it;
+   * the requests that come meanwhile wait for the same build.
+   */
+  lookup(facilityId: string): FacilityViews | undefined | Promise<FacilityViews | undefined> {
+    const building = this.building.get(facilityId);
+    if (building) return building;
+    if (this.offLoopBytes === Infinity || this.entries.has(facilityId) || this.large.has(facilityId))
+      return this.get(facilityId);
+    if (this.missing.get(facilityId) || activeListingCount(this.db, facilityId) <= BUILD_STEP)
+      return this.get(facilityId);
+    this.reads++;
+    const built = this.buildInSteps(facilityId).finally(() => this.building.delete(facilityId));
+    this.building.set(facilityId, built);
+    return built;
+  }
+
+  /** A build in steps, read again when the facility changed after its last step: what is kept is as of now. */
+  private async buildInSteps(facilityId: string): Promise<FacilityViews | undefined> {
+    for (let attempt = 1; ; attempt++) {
+      const views = await buildViewsInSteps(this.db, facilityId, this.publicUrl, this.clock(), nextTurn);
+      if (views && this.isLarge(views)) await sortAllInSteps(views, nextTurn);
+      // A change committed during the last steps moved the revision: those answers would be stale from the start.
+      const moved = views !== undefined && facilityRevisionOf(this.db, facilityId) !== views.revision;
+      if (moved && attempt < 3) continue;
+      return moved ? this.get(facilityId) : this.keepBuilt(facilityId, views);
+    }
+  }
+
+  /** Views that take more than an eighth of the budget: kept in a tier of their own, and sorted every way at once. */
+  private isLarge(views: FacilityViews): boolean {
+    return views.size > this.budgetBytes / 8;
+  }
+
+  /** Views just built, kept in their tier (the large ones sorted every way at once); an unknown id remembered. */
+  private keepBuilt(facilityId: string, views: FacilityViews | undefined): FacilityViews | undefined {
     if (!views) {
       this.missing.set(facilityId, true);
       return undefined;
     }
     this.builds++;
-    const isLarge = views.size > this.budgetBytes / 8;
+    const isLarge = this.isLarge(views);
     if (isLarge) sortAll(views);
     if (views.until < this.nextExpiry) this.nextExpiry = views.until;
     this.account(isLarge ? this.large : this.entries, views);
@@ -190,7 +236,12 @@ export class ViewsCache {
    * listings it cost a pass over (0 when it was kept or is being made), which the API charges to the key.
    */
   listVariant(views: FacilityViews, query: ListQuery | undefined, coding: Coding | null): ListVariant {
-    if (!query) return { variant: codedBody(views.list, coding), scanned: 0 };
+    if (!query) {
+      const body = views.list;
+      if (coding === null || body.coded[coding] || body.identity.bytes.length <= this.offLoopBytes)
+        return { variant: codedBody(body, coding), scanned: 0 };
+      return { later: this.codeLater(views, coding), scanned: 0 };
+    }
     const key = resultKey(views, query);
     const kept = views.filtered.get(key);
     const hit = kept?.coded[coding ?? 'identity'];
@@ -245,6 +296,26 @@ export class ViewsCache {
       () => undefined,
     );
     this.cutting.set(id, { views: list.views, variant });
+    return variant;
+  }
+
+  /** A large list's coding, compressed in the thread pool once for the requests that come meanwhile, then kept. */
+  private codeLater(views: FacilityViews, coding: Coding): Promise<Variant> {
+    const id = `${views.facility.id} list ${coding}`;
+    const making = this.cutting.get(id);
+    if (making?.views === views) return making.variant;
+    const { bytes, etag } = views.list.identity;
+    const variant = compressLater(bytes, coding, 'kept').then(
+      (out) => {
+        this.cutting.delete(id);
+        return (views.list.coded[coding] ??= variantOf(out, codedEtag(etag, coding), coding));
+      },
+      (err: unknown) => {
+        this.cutting.delete(id);
+        throw err;
+      },
+    );
+    this.cutting.set(id, { views, variant });
     return variant;
   }
 
