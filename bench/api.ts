@@ -17,24 +17,42 @@ import { postgres } from './lib/postgres.ts';
 import { machine, resultsText } from './lib/report.ts';
 import { pinLoadGenerator, REPO, type ServerProcess } from './lib/servers.ts';
 
-const { values: args } = parseArgs({
-  options: {
-    quick: { type: 'boolean', default: false },
-    full: { type: 'boolean', default: false },
-    /** Comma-separated words: the scenarios whose name holds one ("field", "abuse", "detail", "304", "scale"...). */
-    scenario: { type: 'string' },
-    out: { type: 'string' },
-    db: { type: 'string', default: 'sqlite' },
-    base: { type: 'string' },
-    rounds: { type: 'string' },
-    duration: { type: 'string', default: '2' },
-    connections: { type: 'string', default: '50' },
-  },
-});
-const fail = (why: string) => {
+const OPTIONS = {
+  quick: { type: 'boolean', default: false },
+  full: { type: 'boolean', default: false },
+  /** Comma-separated words: the scenarios whose name holds one ("field", "abuse", "detail", "304", "scale"...). */
+  scenario: { type: 'string' },
+  out: { type: 'string' },
+  db: { type: 'string', default: 'sqlite' },
+  base: { type: 'string' },
+  rounds: { type: 'string' },
+  duration: { type: 'string', default: '2' },
+  connections: { type: 'string', default: '50' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+const USAGE = `usage: npm run bench [-- options]   (docs/performance.md, "How to measure")
+  --quick                every scenario briefly (CI)
+  --full                 every scenario, abuse, scale and export
+  --scenario WORDS       scenarios whose name holds a word; '"field mix"' names one
+  --base DIR             another built checkout's server beside this one (an A/B)
+  --db sqlite|postgres   the store (default sqlite)
+  --rounds N  --duration S  --connections N  --out FILE`;
+const fail = (why: string): never => {
   console.error(`bench: ${why}`);
   process.exit(2);
 };
+const parsed = (() => {
+  try {
+    return parseArgs({ options: OPTIONS });
+  } catch (err) {
+    return fail(`${(err as Error).message}\n${USAGE}`);
+  }
+})();
+if (parsed.values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+const args = parsed.values;
 if (args.db !== 'sqlite' && args.db !== 'postgres') fail(`--db ${args.db}: expected sqlite or postgres`);
 if (!wrkInstalled()) fail('wrk is not installed (apt-get install -y wrk)');
 const base = args.base === undefined ? undefined : resolve(args.base);
