@@ -1,4 +1,5 @@
-// Compiles the `listings` command (the CLI and the server) into dist/server/listings.mjs, which runs on plain Node
+// Compiles the `listings` command (the CLI and the server) into dist/server/listings.mjs (and the panel's import
+// thread into import-worker.mjs beside it), which runs on plain Node
 // without tsx's loader: about 30 MB less memory per server process and a faster start. dist/server/sources.json lists
 // every source file it was built from (path, size, mtime): tools/build.ts rebuilds when any of them changed, before a
 // test run, a bench or `npm start`; bin/listings.js runs this bundle and nothing else.
@@ -49,11 +50,18 @@ export default defineConfig({
   build: {
     outDir,
     emptyOutDir: true,
-    ssr: fileURLToPath(new URL('main.ts', import.meta.url)),
+    ssr: true,
     target: 'node20',
     minify: false,
     sourcemap: true,
     copyPublicDir: false,
-    rolldownOptions: { output: { format: 'es', entryFileNames: 'listings.mjs', chunkFileNames: '[name]-[hash].mjs' } },
+    rolldownOptions: {
+      // The command, and the panel's import thread (server/panel/import.ts starts it from beside its own chunk).
+      input: {
+        listings: fileURLToPath(new URL('main.ts', import.meta.url)),
+        'import-worker': fileURLToPath(new URL('../server/panel/import-worker.ts', import.meta.url)),
+      },
+      output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },
+    },
   },
 });

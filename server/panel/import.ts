@@ -1,8 +1,6 @@
 // The Import action: the CLI's validation (every problem with its JSON path) and the store's all-or-nothing import.
-import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { ListingsError } from '../errors.ts';
-import { parseImport } from '../domain/import.ts';
+import { fork } from 'node:child_process';
 import { csrfValid } from './auth.ts';
 import type { PanelContext } from './context.ts';
 import { htmlAnswer, plain, type PanelRequest, type Upload } from './http.ts';
@@ -10,6 +8,7 @@ import type { Answer } from '../http/transport/answer.ts';
 import { importBody, type ImportOutcome } from './pages/import.ts';
 import { panelPage } from './pages/layout.ts';
 import { receiveUpload } from './upload.ts';
+import type { ImportJob, ImportResult } from './import-worker.ts';
 
 /** The import being parsed and applied; the next waits for it, so one file at a time is in memory. */
 let turn: Promise<unknown> = Promise.resolve();
@@ -35,11 +34,65 @@ async function importOf(c: PanelContext, upload: Upload): Promise<Answer> {
   if (!file) return plain(400, 'Choose a file to import.');
   const page = (outcome: ImportOutcome, status = 200) =>
     htmlAnswer(panelPage(c.tx, c.tx.t.import, importBody(c.tx, c.who, outcome), c.who), status);
-  try {
-    const parsed = parseImport(await readFile(file.path), file.filename || 'upload');
-    return page({ summary: await c.store.applyImport(parsed, c.who.operator.email) });
-  } catch (err) {
-    if (!(err instanceof ListingsError)) throw err;
-    return page({ problems: err.details.length > 0 ? err.details : [err.message] }, 422);
-  }
+  const result = await importInProcess({
+    location: c.store.location,
+    path: file.path,
+    filename: file.filename || 'upload',
+    actor: c.who.operator.email,
+  });
+  if ('summary' in result) return page({ summary: result.summary });
+  if ('problems' in result) return page({ problems: result.problems }, 422);
+  // Reported as a failure of the panel's own (a database locked by another writer, one gone away).
+  throw Object.assign(new Error(result.failure.message), { code: result.failure.code });
+}
+
+/**
+ * The import's module: the compiled one beside this one in the bundle, or, run from the sources (the tests), the one
+ * the build made from them (a process started from here does not get the test runner's TypeScript loader).
+ */
+const WORKER = import.meta.url.endsWith('.ts')
+  ? new URL('../../dist/server/import-worker.mjs', import.meta.url)
+  : new URL('./import-worker.mjs', import.meta.url);
+
+/** The most heap an import's process may take: a file of the largest size allowed (256 MB) fits; more fails alone. */
+export const IMPORT_HEAP_MB = 4096;
+
+/** What is kept of the process's standard error: the end says whether it ran out of memory. */
+const STDERR_KEPT = 4096;
+
+/** Runs the import in its process; one that runs out of memory is a problem of the file, said so. */
+export function importInProcess(job: ImportJob, heapMb = IMPORT_HEAP_MB): Promise<ImportResult> {
+  return new Promise((resolve) => {
+    const child = fork(WORKER, [JSON.stringify(job)], {
+      execArgv: [`--max-old-space-size=${heapMb}`],
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-STDERR_KEPT)));
+    let answered = false;
+    child.once('message', (result: ImportResult) => {
+      answered = true;
+      resolve(result);
+    });
+    child.once('error', (err: Error & { code?: string }) =>
+      resolve({ failure: { message: err.message, code: err.code } }),
+    );
+    child.once('close', (code, signal) => {
+      if (answered) return;
+      resolve(
+        /heap out of memory/.test(stderr)
+          ? {
+              problems: [
+                `the file needs more than ${heapMb} MB of memory to check: import it with \`listings import\`, or in several files; nothing was changed`,
+              ],
+            }
+          : {
+              failure: {
+                message: `the import's process ended (${signal ?? `exit code ${code}`}) without an answer`,
+                code: undefined,
+              },
+            },
+      );
+    });
+  });
 }

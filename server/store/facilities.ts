@@ -216,7 +216,7 @@ export function activeListingCount(db: Db, id: string): number {
  * listings, then pages of listings after a position. Each read is as of one moment and gives the facility's revision:
  * pages that all give the head's revision were read with no import of the facility in between.
  */
-export function facilityHead(db: Db, id: string): { data: FacilityData; revision: number } | undefined {
+export function revisedFacilityHead(db: Db, id: string): { data: FacilityData; revision: number } | undefined {
   return db.transaction(() => {
     const s = stmts(db);
     const row = s.facility.get(id);

@@ -7,7 +7,7 @@ import { facilityInfoOf, summaryOf } from '../../domain/views.ts';
 import { FEATURES, UNIT_TYPES, type FacilityInfo, type Summary } from '../../../shared/listing.ts';
 import { nextPromotionChange } from '../../../shared/promotions.ts';
 import type { Db } from '../../store/db.ts';
-import { activeListingsAfter, facilityHead, revisedFacilityData } from '../../store/facilities.ts';
+import { activeListingsAfter, revisedFacilityHead, revisedFacilityData } from '../../store/facilities.ts';
 import { codedEtag, compress, type Coding } from '../transport/encoding.ts';
 import { bitsOf } from './query.ts';
 
@@ -182,7 +182,7 @@ async function readInSteps(
   facilityId: string,
   turn: () => Promise<void>,
 ): Promise<{ data: FacilityData; revision: number } | undefined | 'moved'> {
-  const head = facilityHead(db, facilityId);
+  const head = revisedFacilityHead(db, facilityId);
   if (!head) return undefined;
   for (let after = -1; ;) {
     await turn();
