@@ -1,5 +1,5 @@
 // A local folder as a publish target: each object written whole (temp file, fsync, rename), the lock a pid file.
-import { readFile, rename, rmdir, unlink } from 'node:fs/promises';
+import { mkdir, readFile, rename, rmdir, unlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ListingsError } from '../../errors.ts';
@@ -41,21 +41,36 @@ export function folderTarget(dir: string): Target {
     async put(key, bytes) {
       const path = join(root, key);
       const tmp = tempPathFor(root, key);
-      await (tempReady ??= makeFolder(tempDir));
       try {
+        await (tempReady ??= makeTempDir(tempDir));
         // The temp file before the version's folder: a kill in between leaves that folder empty with its temp on record.
         await writeDurable(tmp, bytes);
         await ensureDir(dirname(path));
         await rename(tmp, path);
       } catch (err) {
         await unlink(tmp).catch(() => undefined);
-        throw err;
+        // Folders made before may be gone (the folder moved away, or removed): the next write makes them again, but
+        // never the target folder itself, which the lock made: a write there would start a partial copy.
+        tempReady = undefined;
+        made.clear();
+        throw failed(path, 'write', err);
       }
     },
     async lock() {
-      const made = await makeFolder(root);
-      const unlock = await lockOutput(root);
-      await sweepInterrupted(root);
+      let made: string | undefined;
+      let unlock: () => Promise<unknown>;
+      try {
+        made = await makeFolder(root);
+        unlock = await lockOutput(root);
+      } catch (err) {
+        throw failed(root, 'lock', err);
+      }
+      try {
+        await sweepInterrupted(root);
+      } catch (err) {
+        await unlock();
+        throw failed(root, 'clean', err);
+      }
       return async () => {
         tempReady = undefined;
         await rmdir(tempDir).catch(() => undefined); // before the unlock: the next holder may be writing in it after
@@ -66,4 +81,21 @@ export function folderTarget(dir: string): Target {
     },
     async close() {},
   };
+}
+
+/**
+ * A file system error as one line that names the path, as a store's failure is: a publish (or a --watch round) fails
+ * with it and the next one tries again. Our own errors (a file where a folder goes) pass as they are.
+ */
+function failed(path: string, what: 'write' | 'lock' | 'clean', err: unknown): ListingsError {
+  if (err instanceof ListingsError) return err;
+  const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+  return new ListingsError('publish_failed', `${path}: cannot ${what}: ${why}`);
+}
+
+/** OUT/.tmp/, in a target folder that must exist already. */
+async function makeTempDir(dir: string): Promise<void> {
+  await mkdir(dir).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EEXIST') throw err;
+  });
 }
