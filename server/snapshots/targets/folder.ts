@@ -1,6 +1,6 @@
 // A local folder as a publish target: each object written whole (temp file, fsync, rename), the lock a pid file.
 import { mkdir, readFile, rename, rmdir, unlink } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ListingsError } from '../../errors.ts';
 import { checkFolder, lockOutput, makeFolder, removeEmptyFolders, writeDurable } from '../files.ts';
@@ -14,7 +14,7 @@ export function folderTarget(dir: string): Target {
   const ensureDir = (path: string) => {
     let done = made.get(path);
     if (!done) {
-      done = makeFolder(path);
+      done = makeBelow(root, path);
       made.set(path, done);
     }
     return done;
@@ -42,15 +42,14 @@ export function folderTarget(dir: string): Target {
       const path = join(root, key);
       const tmp = tempPathFor(root, key);
       try {
-        await (tempReady ??= makeTempDir(tempDir));
+        await (tempReady ??= makeBelow(root, tempDir));
         // The temp file before the version's folder: a kill in between leaves that folder empty with its temp on record.
         await writeDurable(tmp, bytes);
         await ensureDir(dirname(path));
         await rename(tmp, path);
       } catch (err) {
         await unlink(tmp).catch(() => undefined);
-        // Folders made before may be gone (the folder moved away, or removed): the next write makes them again, but
-        // never the target folder itself, which the lock made: a write there would start a partial copy.
+        // Folders made before may be gone (the folder moved away, or removed): the next write makes them again.
         tempReady = undefined;
         made.clear();
         throw failed(path, 'write', err);
@@ -93,9 +92,18 @@ function failed(path: string, what: 'write' | 'lock' | 'clean', err: unknown): L
   return new ListingsError('publish_failed', `${path}: cannot ${what}: ${why}`);
 }
 
-/** OUT/.tmp/, in a target folder that must exist already. */
-async function makeTempDir(dir: string): Promise<void> {
-  await mkdir(dir).catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EEXIST') throw err;
-  });
+/**
+ * A folder below `root`, and those between, one level at a time: never `root` itself, which the lock made. A target
+ * folder moved away (a mount gone) then fails each write, instead of being started again as a partial copy.
+ */
+async function makeBelow(root: string, path: string): Promise<void> {
+  const below = relative(root, path);
+  let at = root;
+  for (const part of below === '' ? [] : below.split(sep)) {
+    at = join(at, part);
+    await mkdir(at).catch(async (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST') throw err;
+      await checkFolder(at); // a file where the folder goes: say so
+    });
+  }
 }
