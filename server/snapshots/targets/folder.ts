@@ -4,7 +4,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ListingsError } from '../../errors.ts';
 import { checkFolder, lockOutput, makeFolder, removeEmptyFolders, writeDurable } from '../files.ts';
-import { sweepInterrupted, TEMP_DIR, tempPathFor } from './folder-temp.ts';
+import { sweepBesideTemps, sweepInterrupted, TEMP_DIR, tempPathFor } from './folder-temp.ts';
 import type { Target } from './target.ts';
 
 export function folderTarget(dir: string): Target {
@@ -22,6 +22,8 @@ export function folderTarget(dir: string): Target {
   const tempDir = join(root, TEMP_DIR);
   // Made under the lock, removed on its release: a finished run leaves no hidden folder in the output.
   let tempReady: Promise<unknown> | undefined;
+  // An older release's temp files beside the objects: only it made them, so one sweep per target will do.
+  let besideSwept: Promise<void> | undefined;
   return {
     label: root,
     recordKey: pathToFileURL(root).href,
@@ -66,7 +68,9 @@ export function folderTarget(dir: string): Target {
       }
       try {
         await sweepInterrupted(root);
+        await (besideSwept ??= sweepBesideTemps(root));
       } catch (err) {
+        besideSwept = undefined;
         await unlock();
         throw failed(root, 'clean', err);
       }
