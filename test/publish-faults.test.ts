@@ -119,6 +119,27 @@ describe('snapshot publish against a failing store', { timeout: 120_000 }, () =>
     expect((await cliAsync(args(prefix), { env: s3.env })).status).toBe(0);
   });
 
+  it('answers whose body stops after the headers: each is retried after S3_REQUEST_TIMEOUT, and the publish completes', async () => {
+    const prefix = 'stalled-bodies';
+    expect((await cliAsync(args(prefix), { env: s3.env })).status).toBe(0);
+    importData(50); // every facility changes, so the publish reads keys.json, index.json and the feed's head
+    const stalled = new Set<string>();
+    const firstGetOfEach = (method: string, path: string) => {
+      if (method !== 'GET' || !/\/(keys\.json|index\.json|latest\.json)(\?|$)/.test(path) || stalled.has(path))
+        return false;
+      stalled.add(path);
+      return true;
+    };
+    proxy.setPlan({ stallBodyRate: 1, match: firstGetOfEach });
+    const r = await cliAsync(args(prefix), { env: { ...s3.env, S3_REQUEST_TIMEOUT: '0.3' } });
+    expect(r.stderr).not.toMatch(/^error:/m);
+    expect(r.status).toBe(0);
+    expect(proxy.stats.stalledBodies).toBe(3);
+    proxy.setPlan({});
+    const state = await consistent(prefix);
+    expect(Object.values(state).every((p) => p.version === 2)).toBe(true);
+  });
+
   it('SIGKILL mid-publish, then publish again: consistent at every step, versions only grow', async () => {
     const prefix = 'killed';
     expect((await cliAsync(args(prefix), { env: s3.env })).status).toBe(0);

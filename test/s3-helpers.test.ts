@@ -148,7 +148,7 @@ describe('startFaultProxy', () => {
       $metadata: { httpStatusCode: expect.toSatisfy((s: number) => s === 500 || s === 503) },
     });
     expect(['InternalError', 'SlowDown']).toContain((error as Error).name);
-    expect(proxy.stats).toEqual({ total: 2, failed: 2, slowed: 0, stalled: 0 });
+    expect(proxy.stats).toEqual({ total: 2, failed: 2, slowed: 0, stalled: 0, stalledBodies: 0 });
     expect(await s3.keys('before/')).toEqual([]);
   });
 
@@ -164,7 +164,7 @@ describe('startFaultProxy', () => {
     expect(await s3.keys('after/')).toEqual(['after/x.json']);
     const got = await via.send(new GetObjectCommand({ Bucket: s3.bucket, Key: 'after/x.json' }));
     expect(await got.Body!.transformToString()).toBe('{"key":"after/x.json"}');
-    expect(proxy.stats).toEqual({ total: 2, failed: 1, slowed: 0, stalled: 0 });
+    expect(proxy.stats).toEqual({ total: 2, failed: 1, slowed: 0, stalled: 0, stalledBodies: 0 });
   });
 
   it('lands all 20 PUTs at failRate 0.3 through the SDK retries (maxAttempts 5), signatures intact', async () => {
@@ -183,7 +183,7 @@ describe('startFaultProxy', () => {
   it('delays the slowRate share of requests and counts them; setPlan starts the counts afresh', async () => {
     const { proxy, via } = await proxied({ slowRate: 1, slowMs: 5 }, 1);
     for (let i = 0; i < 3; i++) await put(via, `slow/${i}.json`);
-    expect(proxy.stats).toEqual({ total: 3, failed: 0, slowed: 3, stalled: 0 });
+    expect(proxy.stats).toEqual({ total: 3, failed: 0, slowed: 3, stalled: 0, stalledBodies: 0 });
     proxy.setPlan({ slowRate: 0.5, slowMs: 5, seed: 3 });
     for (let i = 0; i < 10; i++) await put(via, `slow/${i}.json`);
     expect(proxy.stats.total).toBe(10);

@@ -17,31 +17,64 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** A store that answers every GET with 200 and the first 10 of 100 promised bytes, then nothing more. */
-async function stallingBody(): Promise<{ endpoint: string; requests: () => number }> {
+/**
+ * A store whose first `stalls` answers (any method) send 200 and the first 10 of 100 promised bytes, then nothing more;
+ * later ones send the whole body.
+ */
+async function stallingBody(stalls = Number.POSITIVE_INFINITY): Promise<{ endpoint: string; requests: () => number }> {
   let count = 0;
   server = createServer((req, res) => {
     count++;
     req.resume();
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
-    res.write('{"partial"');
+    const body = `{"object":"${'x'.repeat(87)}"}`; // 100 bytes
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+    if (count <= stalls) res.write(body.slice(0, 10));
+    else res.end(body);
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return { endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests: () => count };
 }
 
+async function targetOn(endpoint: string, maxAttempts?: number) {
+  vi.stubEnv('AWS_ACCESS_KEY_ID', CREDENTIALS.accessKeyId);
+  vi.stubEnv('AWS_SECRET_ACCESS_KEY', CREDENTIALS.secretAccessKey);
+  return s3Target({
+    bucket: 'listings',
+    prefix: 'p',
+    endpoint,
+    pathStyle: true,
+    maxAttempts,
+    env: { S3_REQUEST_TIMEOUT: '0.2' },
+  });
+}
+
 describe('s3Target timeouts', () => {
-  it('fails a GET whose body stops coming after its headers within the timeout, in one line', async () => {
-    vi.stubEnv('AWS_ACCESS_KEY_ID', CREDENTIALS.accessKeyId);
-    vi.stubEnv('AWS_SECRET_ACCESS_KEY', CREDENTIALS.secretAccessKey);
+  it('retries a GET whose body stops coming after its headers, as a stalled request is retried', async () => {
+    const store = await stallingBody(1);
+    const target = await targetOn(store.endpoint);
+    try {
+      const bytes = await target.get('wro-1/listings.json');
+      expect(bytes?.length).toBe(100);
+      expect(store.requests()).toBe(2);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('retries a PUT whose answer stops coming after its headers', async () => {
+    const store = await stallingBody(1);
+    const target = await targetOn(store.endpoint);
+    try {
+      await target.put('wro-1/listings.json', Buffer.from('{}'), { contentType: 'application/json', cacheControl: '' });
+      expect(store.requests()).toBe(2);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('fails a GET whose body stalls on every attempt, each within the timeout, in one line', async () => {
     const store = await stallingBody();
-    const target = await s3Target({
-      bucket: 'listings',
-      prefix: 'p',
-      endpoint: store.endpoint,
-      pathStyle: true,
-      env: { S3_REQUEST_TIMEOUT: '0.2' },
-    });
+    const target = await targetOn(store.endpoint, 3);
     try {
       const started = performance.now();
       const error = await target.get('wro-1/listings.json').catch((e: unknown) => e);
@@ -49,9 +82,9 @@ describe('s3Target timeouts', () => {
       expect(error).toBeInstanceOf(ListingsError);
       expect((error as ListingsError).code).toBe('publish_failed');
       expect((error as ListingsError).message).toMatch(
-        /^cannot reach http:\/\/127\.0\.0\.1:\d+ \(no answer within 0\.2 s\) for GET s3:\/\/listings\/p\/wro-1\/listings\.json$/,
+        /^cannot reach http:\/\/127\.0\.0\.1:\d+ \(no answer within 0\.2 s\) for GET s3:\/\/listings\/p\/wro-1\/listings\.json after 3 attempts$/,
       );
-      expect(store.requests()).toBe(1);
+      expect(store.requests()).toBe(3);
     } finally {
       await target.close();
     }

@@ -16,6 +16,8 @@ export interface FaultPlan {
   slowMs?: number;
   /** Share of eligible requests never answered: the body is read, then nothing comes back until the client gives up. */
   stallRate?: number;
+  /** Share of eligible requests whose answer stops after its headers and a first few bytes, until the client gives up. */
+  stallBodyRate?: number;
   /** Seed of the pseudo-random choices (default 1), so a run in one order of requests is repeatable. */
   seed?: number;
   /** Which requests may get a fault (default all). Called for every request, so it can also record them. */
@@ -25,7 +27,7 @@ export interface FaultPlan {
 export interface FaultProxy {
   endpoint: string;
   /** Counts since the last setPlan(): every request, those answered with an injected error, delayed, never answered. */
-  stats: { total: number; failed: number; slowed: number; stalled: number };
+  stats: { total: number; failed: number; slowed: number; stalled: number; stalledBodies: number };
   /** Replaces the plan, restarts the random sequence from its seed and zeroes the stats. */
   setPlan(plan: FaultPlan): void;
   stop(): Promise<void>;
@@ -49,7 +51,7 @@ function seeded(seed: number): () => number {
 export async function startFaultProxy(upstream: string, initial: FaultPlan = {}): Promise<FaultProxy> {
   const target = new URL(upstream);
   const agent = new Agent({ keepAlive: true });
-  const stats = { total: 0, failed: 0, slowed: 0, stalled: 0 };
+  const stats = { total: 0, failed: 0, slowed: 0, stalled: 0, stalledBodies: 0 };
   let plan = initial;
   let next = seeded(plan.seed ?? 1);
   let stopped = false;
@@ -66,6 +68,7 @@ export async function startFaultProxy(upstream: string, initial: FaultPlan = {})
       slowRate = 0,
       slowMs = 100,
       stallRate = 0,
+      stallBodyRate = 0,
       when = 'before',
       statuses = [500, 503],
       match,
@@ -76,6 +79,7 @@ export async function startFaultProxy(upstream: string, initial: FaultPlan = {})
       req.resume(); // stop() closes the connection
       return;
     }
+    const stallBody = eligible && stallBodyRate > 0 && next() < stallBodyRate;
     const status =
       eligible && failRate > 0 && next() < failRate ? statuses[Math.floor(next() * statuses.length)] : undefined;
     if (eligible && slowRate > 0 && next() < slowRate) {
@@ -105,6 +109,11 @@ export async function startFaultProxy(upstream: string, initial: FaultPlan = {})
         return;
       }
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders);
+      if (stallBody) {
+        stats.stalledBodies++;
+        answer.once('data', (chunk: Buffer) => res.write(chunk.subarray(0, 1))); // stop() closes the connection
+        return;
+      }
       answer.pipe(res);
       answer.once('error', () => res.destroy());
     });
@@ -127,7 +136,7 @@ export async function startFaultProxy(upstream: string, initial: FaultPlan = {})
     setPlan(p) {
       plan = p;
       next = seeded(p.seed ?? 1);
-      Object.assign(stats, { total: 0, failed: 0, slowed: 0, stalled: 0 });
+      Object.assign(stats, { total: 0, failed: 0, slowed: 0, stalled: 0, stalledBodies: 0 });
     },
     async stop() {
       stopped = true;

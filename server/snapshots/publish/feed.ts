@@ -36,6 +36,11 @@ export interface FeedInput {
   withdrawn: ReadonlyMap<string, number>;
   generatedAt: Date;
   expiresAt: Date;
+  /**
+   * The caller has held the target's lock since it took it for a watch (then `forgetFeedOf`): index.json and the head
+   * are then as this process last read or wrote them, and are not read again.
+   */
+  held?: boolean;
 }
 
 export interface FeedWritten {
@@ -68,7 +73,9 @@ export interface FeedPlan {
  * in a publish that wrote the index but not the head. That is exact because `at` only grows from head to head.
  */
 export async function planFeed(target: Target, input: FeedInput): Promise<FeedPlan> {
-  const [before, head] = await Promise.all([readIndex(target), readHead(target)]);
+  const known = input.held ? seen.get(target) : undefined;
+  const [before, head] = known ?? (await Promise.all([readIndex(target), readHead(target)]));
+  seen.set(target, [before, head]);
   const headAt = head ? Date.parse(head.generated_at) : Number.NEGATIVE_INFINITY;
   const at = isoSeconds(new Date(Math.max(input.generatedAt.getTime(), headAt + 1000)));
   const previous = new Map(before?.facilities.map((e) => [e.id, e]));
@@ -146,6 +153,8 @@ export async function writeIndexAndFeed(
   const { before, head, at } = plan;
   let objects = 0;
   let bytes = 0;
+  // Until both are written, what the target holds is unknown: a write that fails part way is read afresh next time.
+  seen.delete(target);
   const put = async (name: string, file: { bytes: Buffer; sig: Buffer }, meta: ObjectMeta) => {
     await target.put(signatureKey(name), file.sig, meta);
     await target.put(name, file.bytes, meta);
@@ -187,9 +196,23 @@ export async function writeIndexAndFeed(
     kid: key.kid,
     facilities: plan.entries,
   };
-  await put(INDEX_KEY, signedFile(index, key), pointerMeta);
-  await put(LATEST_KEY, signedFile(pageOf(page, tail, false), key), pointerMeta);
+  const indexFile = signedFile(index, key);
+  const headFile = signedFile(pageOf(page, tail, false), key);
+  await put(INDEX_KEY, indexFile, pointerMeta);
+  await put(LATEST_KEY, headFile, pointerMeta);
+  seen.set(target, [IndexFile.parse(parseJson(indexFile.bytes)), FeedPage.parse(parseJson(headFile.bytes))]);
   return { objects, bytes, items, indexVersion };
+}
+
+/**
+ * index.json and the head as this process last read or wrote them on each target (one Target object per target, shared
+ * by a watch and its panel's publishes). Only a publish that has held the lock throughout trusts them.
+ */
+const seen = new WeakMap<Target, [IndexFile | undefined, FeedPage | undefined]>();
+
+/** A watch calls it once it holds the target's lock: what was seen before (another process may have written since) goes. */
+export function forgetFeedOf(target: Target): void {
+  seen.delete(target);
 }
 
 /** The target's index as the publisher left it, unverified (it is this publisher's own); anything else counts as none. */

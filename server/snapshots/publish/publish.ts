@@ -47,7 +47,7 @@ export interface PublishOptions {
   onProgress?: (progress: PublishProgress) => void;
   /** Once aborted, no new facility is started; those in flight finish (SIGTERM in watch mode). */
   signal?: AbortSignal;
-  /** The caller already holds the target's lock (watch mode holds it for its whole run). */
+  /** The caller already holds the target's lock (watch mode holds it for its whole run, from forgetFeedOf on). */
   locked?: boolean;
   /** Where each new version on the target is recorded, and as whom (the CLI, or the panel's operator). */
   audit?: PublishAudit;
@@ -329,6 +329,7 @@ class PublishRun {
       withdrawn: new Map(),
       generatedAt: this.times.generatedAt,
       expiresAt: this.times.expiresAt,
+      held: this.opts.locked,
       always: this.written.size > 0 || this.keysUpdated || this.tombstones > 0,
     });
     this.feed = await (succeeded ? writing : writing.catch(() => undefined));

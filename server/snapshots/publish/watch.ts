@@ -4,6 +4,7 @@ import { ListingsError } from '../../errors.ts';
 import type { Db } from '../../store/db.ts';
 import { ledgerOf, type SnapshotLedger } from '../../store/ledger.ts';
 import { promotionInstants } from '../../store/facilities.ts';
+import { forgetFeedOf } from './feed.ts';
 import { nextChangeAfter, resignAt } from './fresh.ts';
 import { WITHDRAWN } from './pointer.ts';
 import { publishSnapshots, type PublishOptions, type PublishSummary } from './publish.ts';
@@ -29,6 +30,7 @@ export async function watchAndPublish(source: Db | SnapshotLedger, opts: WatchOp
   const pollMs = opts.pollMs ?? 250;
   const unlock = await lockAsStandby(opts);
   if (!unlock) return;
+  forgetFeedOf(opts.target);
   try {
     // A database that cannot be read (PostgreSQL restarting) reads as a change: the publish that follows fails, says what
     // failed in one line and retries with backoff, until the database is back.

@@ -50,6 +50,60 @@ describe('folderTarget', () => {
     expect(readdirSync(dir).sort()).toEqual(['ber-1', 'index.json', 'wro-1']);
   });
 
+  it("clears an older release's temp files beside their objects, and only names it wrote", async () => {
+    const kid = 'GQGcott7G1OMiBHyb1N-3g';
+    put('wro-1/listings.json', '{"version":5}\n');
+    put('wro-1/v5/listings.json', '{"version":5}\n');
+    put('wro-1/v5/listings.json.sig', 'sig');
+    // Beside a whole version (its number written again later), in a version cut short, and for the pointer.
+    put('wro-1/v5/.listings.json.tmp', 'half');
+    put('wro-1/v6/listings.json', '{"version":6}\n');
+    put('wro-1/v6/.listings.json.sig.tmp', 'half');
+    put('wro-1/v7/.listings.json.tmp', 'half');
+    put('wro-1/v7/.listings.json.sig.tmp', 'half');
+    put('wro-1/.listings.json.tmp', 'half');
+    put('.index.json.sig.tmp', 'half');
+    put('.keys.json.tmp', 'half');
+    put(`keys/${kid}.pem`, 'pem');
+    put(`keys/.${kid}.pem.tmp`, 'half');
+    put('changes/latest.json', '{}\n');
+    put('changes/.latest.json.tmp', 'half');
+    put('changes/.3.json.sig.tmp', 'half');
+    // Named by the index: it stays, empty or not.
+    put('index.json', '{"facilities":[{"id":"ber-1","version":3}]}\n');
+    put('ber-1/v3/.listings.json.tmp', 'half');
+    // Not ours: other names, a folder by a temp's name, a folder outside the layout.
+    put('wro-1/v5/.notes.tmp', 'keep');
+    put('wro-1/v5/listings.json.tmp', 'keep');
+    mkdirSync(join(dir, 'wro-1/v5/.listings.json.sig.tmp'));
+    put('Drafts/v1/.listings.json.tmp', 'keep');
+    put('.other.tmp', 'keep');
+
+    const release = await folderTarget(dir).lock();
+    await release();
+    const files = readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() || readdirSync(join(e.parentPath, e.name)).length === 0)
+      .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+      .sort();
+    expect(files).toEqual(
+      [
+        '.other.tmp',
+        'Drafts/v1/.listings.json.tmp',
+        'ber-1/v3',
+        'changes/latest.json',
+        `keys/${kid}.pem`,
+        'index.json',
+        'wro-1/listings.json',
+        'wro-1/v5/.listings.json.sig.tmp',
+        'wro-1/v5/.notes.tmp',
+        'wro-1/v5/listings.json',
+        'wro-1/v5/listings.json.sig',
+        'wro-1/v5/listings.json.tmp',
+        'wro-1/v6/listings.json',
+      ].sort(),
+    );
+  });
+
   it('writes through the hidden temp folder, removes a temp whose rename failed, and leaves neither behind', async () => {
     const target = folderTarget(dir);
     const release = await target.lock();

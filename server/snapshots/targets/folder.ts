@@ -1,10 +1,10 @@
 // A local folder as a publish target: each object written whole (temp file, fsync, rename), the lock a pid file.
-import { readFile, rename, rmdir, unlink } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { mkdir, readFile, rename, rmdir, unlink } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ListingsError } from '../../errors.ts';
 import { checkFolder, lockOutput, makeFolder, removeEmptyFolders, writeDurable } from '../files.ts';
-import { sweepInterrupted, TEMP_DIR, tempPathFor } from './folder-temp.ts';
+import { sweepBesideTemps, sweepInterrupted, TEMP_DIR, tempPathFor } from './folder-temp.ts';
 import type { Target } from './target.ts';
 
 export function folderTarget(dir: string): Target {
@@ -14,7 +14,7 @@ export function folderTarget(dir: string): Target {
   const ensureDir = (path: string) => {
     let done = made.get(path);
     if (!done) {
-      done = makeFolder(path);
+      done = makeBelow(root, path);
       made.set(path, done);
     }
     return done;
@@ -22,6 +22,8 @@ export function folderTarget(dir: string): Target {
   const tempDir = join(root, TEMP_DIR);
   // Made under the lock, removed on its release: a finished run leaves no hidden folder in the output.
   let tempReady: Promise<unknown> | undefined;
+  // An older release's temp files beside the objects: only it made them, so one sweep per target will do.
+  let besideSwept: Promise<void> | undefined;
   return {
     label: root,
     recordKey: pathToFileURL(root).href,
@@ -41,21 +43,37 @@ export function folderTarget(dir: string): Target {
     async put(key, bytes) {
       const path = join(root, key);
       const tmp = tempPathFor(root, key);
-      await (tempReady ??= makeFolder(tempDir));
       try {
+        await (tempReady ??= makeBelow(root, tempDir));
         // The temp file before the version's folder: a kill in between leaves that folder empty with its temp on record.
         await writeDurable(tmp, bytes);
         await ensureDir(dirname(path));
         await rename(tmp, path);
       } catch (err) {
         await unlink(tmp).catch(() => undefined);
-        throw err;
+        // Folders made before may be gone (the folder moved away, or removed): the next write makes them again.
+        tempReady = undefined;
+        made.clear();
+        throw failed(path, 'write', err);
       }
     },
     async lock() {
-      const made = await makeFolder(root);
-      const unlock = await lockOutput(root);
-      await sweepInterrupted(root);
+      let made: string | undefined;
+      let unlock: () => Promise<unknown>;
+      try {
+        made = await makeFolder(root);
+        unlock = await lockOutput(root);
+      } catch (err) {
+        throw failed(root, 'lock', err);
+      }
+      try {
+        await sweepInterrupted(root);
+        await (besideSwept ??= sweepBesideTemps(root));
+      } catch (err) {
+        besideSwept = undefined;
+        await unlock();
+        throw failed(root, 'clean', err);
+      }
       return async () => {
         tempReady = undefined;
         await rmdir(tempDir).catch(() => undefined); // before the unlock: the next holder may be writing in it after
@@ -66,4 +84,30 @@ export function folderTarget(dir: string): Target {
     },
     async close() {},
   };
+}
+
+/**
+ * A file system error as one line that names the path, as a store's failure is: a publish (or a --watch round) fails
+ * with it and the next one tries again. Our own errors (a file where a folder goes) pass as they are.
+ */
+function failed(path: string, what: 'write' | 'lock' | 'clean', err: unknown): ListingsError {
+  if (err instanceof ListingsError) return err;
+  const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+  return new ListingsError('publish_failed', `${path}: cannot ${what}: ${why}`);
+}
+
+/**
+ * A folder below `root`, and those between, one level at a time: never `root` itself, which the lock made. A target
+ * folder moved away (a mount gone) then fails each write, instead of being started again as a partial copy.
+ */
+async function makeBelow(root: string, path: string): Promise<void> {
+  const below = relative(root, path);
+  let at = root;
+  for (const part of below === '' ? [] : below.split(sep)) {
+    at = join(at, part);
+    await mkdir(at).catch(async (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST') throw err;
+      await checkFolder(at); // a file where the folder goes: say so
+    });
+  }
 }

@@ -44,7 +44,7 @@ export async function s3Target(opts: S3TargetOptions): Promise<Target> {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     // requestTimeout alone only logs a warning (node-http-handler 4): throwOnRequestTimeout makes it a retried TimeoutError,
-    // and socketTimeout covers an answer whose body stops coming after its headers.
+    // and socketTimeout covers an answer whose body stops coming after its headers (retried too: see get()).
     requestHandler: {
       connectionTimeout: connectTimeoutMs,
       requestTimeout: requestTimeoutMs,
@@ -71,8 +71,20 @@ export async function s3Target(opts: S3TargetOptions): Promise<Target> {
     recordKey: opts.endpoint ? `${label}?endpoint=${opts.endpoint}` : label,
     async get(key) {
       try {
-        const res = await client.send(new sdk.GetObjectCommand({ Bucket: opts.bucket, Key: base + key }));
-        return Buffer.from(await res.Body!.transformToByteArray());
+        const command = new sdk.GetObjectCommand({ Bucket: opts.bucket, Key: base + key });
+        let bytes: Uint8Array | undefined;
+        // The body is read inside the SDK's retry loop, not after send(): a body that stalls after its headers then
+        // times out (socketTimeout) and is retried with backoff as a stalled request is, instead of failing at once.
+        command.middlewareStack.add(
+          (next) => async (args) => {
+            const result = await next(args);
+            bytes = await result.output?.Body?.transformToByteArray();
+            return result;
+          },
+          { step: 'deserialize', priority: 'high', name: 'readWholeBody' },
+        );
+        await client.send(command);
+        return Buffer.from(bytes ?? []);
       } catch (err) {
         if ((err as { name?: string }).name === 'NoSuchKey') return undefined;
         return fail('GET', key, err);
