@@ -18,6 +18,7 @@ import { headerBox, keepHeight, loadingView, reservedCards } from './loading.ts'
 import { OnDemand } from './on-demand.ts';
 import { messageFor, problemView } from './problem.ts';
 import { LANGUAGE_PROPERTIES, SOURCE_PROPERTIES, jsonObject } from './properties.ts';
+import { safeUrl } from './safe-url.ts';
 import { SnapshotTerms } from './snapshot-terms.ts';
 import { styles } from './storage-listings.styles.ts';
 import { termsStyles } from './terms.styles.ts';
@@ -145,7 +146,10 @@ export class StorageListings extends LitElement {
    * (set `partner-ref` from them).
    */
   @property({ attribute: 'ref' }) private contractRef?: string;
-  /** The operator's server (its PUBLIC_URL) whose `/go/` click URL a snapshot widget's rent links go through. */
+  /**
+   * The operator's server (its PUBLIC_URL) whose `/go/` click URL a snapshot widget's rent links go through. Relative
+   * URLs resolve against the page.
+   */
   @property({ attribute: 'go-base' }) goBase?: string;
   /**
    * Re-fetch every N seconds (at least 1; 0: never) to keep prices and free units live.
@@ -318,7 +322,8 @@ export class StorageListings extends LitElement {
     const [ref, base] = this.src ? [this.partnerRef || this.contractRef, this.goBase] : [this.loader.ref, this.apiBase];
     if (!ref || !base || !id) return undefined;
     const e = encodeURIComponent;
-    return (code) => `${base.replace(/\/$/, '')}/go/${e(id)}/${e(code)}?ref=${e(ref)}`;
+    // Absolute already: a relative base resolves against the page, as the list request's does, not against the data's.
+    return (code) => safeUrl(`${base.replace(/\/$/, '')}/go/${e(id)}/${e(code)}?ref=${e(ref)}`, document.baseURI);
   }
 
   private announcement(): string {

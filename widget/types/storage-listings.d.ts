@@ -279,7 +279,10 @@ export interface StorageListingsAttributes {
    * (`partner-ref`, not `ref`: frameworks such as React reserve `ref`.)
    */
   'partner-ref'?: string;
-  /** The operator's server (its PUBLIC_URL) whose `/go/` click URL a snapshot widget's rent links go through. */
+  /**
+   * The operator's server (its PUBLIC_URL) whose `/go/` click URL a snapshot widget's rent links go through. Relative
+   * URLs resolve against the page.
+   */
   'go-base'?: string;
   /**
    * Re-fetch every N seconds (at least 1; 0: never) to keep prices and free units live.
@@ -446,7 +449,10 @@ export declare class StorageListings extends HTMLElement {
    * (`partner-ref`, not `ref`: frameworks such as React reserve `ref`.)
    */
   partnerRef: string | undefined;
-  /** The operator's server (its PUBLIC_URL) whose `/go/` click URL a snapshot widget's rent links go through. */
+  /**
+   * The operator's server (its PUBLIC_URL) whose `/go/` click URL a snapshot widget's rent links go through. Relative
+   * URLs resolve against the page.
+   */
   goBase: string | undefined;
   /**
    * Re-fetch every N seconds (at least 1; 0: never) to keep prices and free units live.
