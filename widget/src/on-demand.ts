@@ -9,7 +9,7 @@ import type * as FacilityHeader from './facility-header.ts';
 import type { Facility } from './listing.ts';
 
 export interface OnDemandOptions extends DialogOptions {
-  /** What the JSON-LD holds now; undefined while `structured-data` is off. */
+  /** What the JSON-LD holds now; undefined while `structured-data` is off or no listings are shown. */
   structuredData: () => { facility: Facility | undefined; listings: readonly Summary[] } | undefined;
 }
 
@@ -70,7 +70,10 @@ export class OnDemand implements ReactiveController {
     return this.dialog?.render(v);
   }
 
-  /** Writes the JSON-LD script, or removes it once `structured-data` is off; its chunk loads only when asked for. */
+  /**
+   * Writes the JSON-LD script, or removes it once `structured-data` is off or the listings are not shown; its chunk
+   * loads only when asked for.
+   */
   writeStructuredData(): void {
     if (!this.opts.structuredData()) return this.jsonLd?.remove();
     import('./structured-data.ts').then(

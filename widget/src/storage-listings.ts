@@ -164,7 +164,8 @@ export class StorageListings extends LitElement {
   /**
    * Put one `<script type="application/ld+json">` into the element's light DOM for search engines: schema.org
    * `SelfStorage` by the facility's name with an `Offer` per listing shown (price as a decimal in major units,
-   * `priceCurrency`, availability `InStock`/`SoldOut`, `url` = `rent_url`). Rewritten in place on refresh. The
+   * `priceCurrency`, availability `InStock`/`SoldOut`, `url` = `rent_url`). Rewritten in place on refresh; removed
+   * while the listings are not shown (loading, or an error state such as an expired snapshot or a revoked key). The
    * operator's rental page, where each `url` leads, carries the same business and offers with its address, hours,
    * amenities and the price per period while promotions run (`shared/structured-data-lean.ts` writes what both carry).
    */
@@ -191,6 +192,8 @@ export class StorageListings extends LitElement {
   private readonly pageLang = new MutationObserver(() => this.followLang());
   /** Where focus was before this update (a card it moves loses focus: put back on the same listing). */
   private focusBefore: FocusAt | undefined;
+  /** The listings the JSON-LD was last written for; false while none are shown. */
+  private dataShown: Summary[] | false | undefined;
   /** The loading state's height, kept by an error or empty state that replaces it. */
   private reserved = 0;
   private readonly loader = new Loader(this, {
@@ -211,7 +214,9 @@ export class StorageListings extends LitElement {
     failed: (error) => this.emitError(error),
     rent: (event, listing) => this.onRent(event, listing),
     structuredData: () =>
-      this.structuredData ? { facility: this.loader.facility, listings: this.listings } : undefined,
+      this.structuredData && this.loader.phase === 'ready'
+        ? { facility: this.loader.facility, listings: this.listings }
+        : undefined,
   });
 
   override connectedCallback(): void {
@@ -247,7 +252,10 @@ export class StorageListings extends LitElement {
     restoreFocus(this.renderRoot, this.focusBefore);
     if (this.loader.phase === 'loading') this.reserved = this.offsetHeight;
     else if (this.reserved) keepHeight(this, this.renderRoot, this.reserved);
-    if (!changed.has('listings') && !changed.has('structuredData')) return;
+    // The JSON-LD holds what the cards show: none while they are not (loading, refused, expired, revoked).
+    const shown = this.loader.phase === 'ready' && this.listings;
+    if (shown === this.dataShown && !changed.has('structuredData')) return;
+    this.dataShown = shown;
     this.parts.writeStructuredData();
   }
 
