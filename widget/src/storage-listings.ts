@@ -152,7 +152,9 @@ export class StorageListings extends LitElement {
    */
   @property({ attribute: 'go-base' }) goBase?: string;
   /**
-   * Re-fetch every N seconds (at least 1; 0: never) to keep prices and free units live.
+   * Re-fetch every N seconds (at least 1; 0: never) to keep prices and free units live. It goes on past a snapshot's
+   * expiry (the expired state shows the publisher's next fresh file when it comes) and stops after a failure that
+   * refreshing cannot mend (a rejected key, a bad signature).
    * @default off
    */
   @property({ type: Number }) refresh?: number;

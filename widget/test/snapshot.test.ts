@@ -274,6 +274,25 @@ describe('a verified snapshot on a page left open', () => {
     );
   });
 
+  it('with refresh, keeps refreshing after the expiry and shows a fresh file once the publisher has one', async () => {
+    const expires = await expiresAt();
+    setClock(expires + 1000); // the file reads as expired
+    let errors: CustomEvent<ErrorDetail>[] = [];
+    let loads: CustomEvent[] = [];
+    const el = mount({ ...signed('valid'), refresh: '1' }, (e) => {
+      errors = record(e, 'storage-listings-error');
+      loads = record(e, 'storage-listings-load');
+    });
+    await waitFor(() => part(root(el), 'error'), 'the expired state');
+    equal(errors[0]?.detail.code, 'snapshot_expired');
+    await waitFor(() => errors.length > 1, 'a refresh after the expiry, refused again', 4000);
+    equal(errors[1]?.detail.code, 'snapshot_expired');
+    setClock(expires - 60_000); // as if the publisher had exported again: the file is fresh
+    await waitForCards(el, 3);
+    equal(part(root(el), 'error'), null, 'the error state is gone');
+    equal(loads.length, 1, 'a load event for the fresh file');
+  });
+
   it('sets no timer while removed, and shows the expired state when put back after expires_at', async () => {
     const expires = await expiresAt();
     setClock(expires - 1000);

@@ -285,7 +285,9 @@ export interface StorageListingsAttributes {
    */
   'go-base'?: string;
   /**
-   * Re-fetch every N seconds (at least 1; 0: never) to keep prices and free units live.
+   * Re-fetch every N seconds (at least 1; 0: never) to keep prices and free units live. It goes on past a snapshot's
+   * expiry (the expired state shows the publisher's next fresh file when it comes) and stops after a failure that
+   * refreshing cannot mend (a rejected key, a bad signature).
    * @default off
    */
   refresh?: number | string;
@@ -456,7 +458,9 @@ export declare class StorageListings extends HTMLElement {
    */
   goBase: string | undefined;
   /**
-   * Re-fetch every N seconds (at least 1; 0: never) to keep prices and free units live.
+   * Re-fetch every N seconds (at least 1; 0: never) to keep prices and free units live. It goes on past a snapshot's
+   * expiry (the expired state shows the publisher's next fresh file when it comes) and stops after a failure that
+   * refreshing cannot mend (a rejected key, a bad signature).
    * @default off
    */
   refresh: number | undefined;
