@@ -7,7 +7,6 @@ import type { Summary } from '../../shared/listing.ts';
 import { arrange } from './arrange.ts';
 import { actionOf, card, cardIdOf, type View } from './cards.ts';
 import { absolute, type Source } from './data.ts';
-import { detailsStyles } from './details.styles.ts';
 import { WidgetError } from './errors.ts';
 import type { StorageListingsEventMap as Events } from './events.ts';
 import { pickLocale, translator, type Strings, type Translate } from './i18n.ts';
@@ -73,7 +72,7 @@ import { termsStyles } from './terms.styles.ts';
  * @cssproperty [--sl-card-min-width=16rem] - Narrowest card before the grid drops a column.
  */
 export class StorageListings extends LitElement {
-  static override styles = [styles, detailsStyles, termsStyles];
+  static override styles = [styles, termsStyles];
 
   /** Live mode: the partner's key, sent as the `X-API-Key` header (never in a URL). */
   @property({ attribute: 'api-key' }) apiKey?: string;
