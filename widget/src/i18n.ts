@@ -36,6 +36,7 @@ export interface Strings {
   retry: string;
   errorCode: string;
   errorAuth: string;
+  errorOrigin: string;
   errorRate: string;
   errorNetwork: string;
   errorServer: string;
@@ -110,6 +111,11 @@ const STRINGS: { [K in TextKey]: [en: Strings[K], pl: Strings[K], de: Strings[K]
     'Units cannot be shown: the API key is missing, invalid or revoked. Site owner: check the api-key attribute.',
     'Nie można wyświetlić jednostek: brak klucza API albo klucz jest nieprawidłowy lub unieważniony. Właściciel strony: sprawdź atrybut api-key.',
     'Einheiten können nicht angezeigt werden: Der API-Schlüssel fehlt, ist ungültig oder wurde widerrufen. Für den Seitenbetreiber: Attribut api-key prüfen.',
+  ],
+  errorOrigin: [
+    'Units cannot be shown: the API key is not allowed on this site. Site owner: check the origins the key allows.',
+    'Nie można wyświetlić jednostek: klucz API nie jest dozwolony na tej stronie. Właściciel strony: sprawdź źródła dozwolone dla klucza.',
+    'Einheiten können nicht angezeigt werden: Der API-Schlüssel ist für diese Website nicht zugelassen. Für den Seitenbetreiber: die zugelassenen Origins des Schlüssels prüfen.',
   ],
   errorRate: [
     'Too many requests. Please try again in {s} s.',

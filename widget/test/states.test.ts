@@ -1,4 +1,5 @@
 // Loading, empty and error states: skeleton without layout jump, "No units available", 401, 429, network, config.
+import { translator } from '../src/i18n.ts';
 import { deepEqual, equal, includes, ok } from './assert.ts';
 import {
   API_KEY,
@@ -70,6 +71,22 @@ describe('states', () => {
     includes(box.textContent, 'invalid_api_key');
     equal(retryButton(el), null, 'retrying cannot fix a key');
     equal(cards(el).length, 0);
+  });
+
+  it('tells the site owner about a key restricted to other sites (403), with its code, without a retry', async () => {
+    let errors: CustomEvent<ErrorDetail>[] = [];
+    const el = mount(
+      { ...liveAttributes('origin', token()), locale: 'en' },
+      (e) => (errors = record(e, 'storage-listings-error')),
+    );
+    const box = await waitFor(() => part(root(el), 'error'), 'the error state');
+    deepEqual(
+      errors.map((e) => e.detail),
+      [{ status: 403, code: 'origin_not_allowed' }],
+    );
+    equal(box.querySelector('p')?.textContent, translator('en', undefined)('errorOrigin'), "the site owner's message");
+    includes(box.textContent, 'origin_not_allowed');
+    equal(retryButton(el), null, 'retrying cannot fix where the key may be used');
   });
 
   it('honours Retry-After on a 429: Retry stays disabled for that long, then loads', async () => {

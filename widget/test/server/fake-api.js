@@ -94,6 +94,11 @@ async function api(ctx, scenario, token, id) {
   if (!entry.key) return problem(ctx, (entry.status = 401), 'missing_api_key', common);
   if (entry.key !== API_KEY) return problem(ctx, (entry.status = 401), 'invalid_api_key', common);
   if (state.revoked) return problem(ctx, (entry.status = 401), 'revoked_api_key', common);
+  // A key restricted to other origins: the refusal names the request's origin in its CORS, as the API's does.
+  if (scenario === 'origin') {
+    const refused = { ...common, 'Access-Control-Allow-Origin': ctx.get('Origin') || ctx.origin };
+    return problem(ctx, (entry.status = 403), 'origin_not_allowed', refused);
+  }
 
   let listings = listingsOf(scenario, state, ctx.origin);
   let body;
