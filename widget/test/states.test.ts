@@ -131,6 +131,17 @@ describe('states', () => {
     equal(part(root(el), 'error'), null, 'error state gone');
   });
 
+  it("keeps the error box's contents at their own size at the top of the loading state's reserved height", async () => {
+    const el = mount({ ...liveAttributes('down', token()), locale: 'en' });
+    const button = await waitFor(() => retryButton(el), 'the Retry button');
+    await frames();
+    const box = part(root(el), 'error')!.getBoundingClientRect();
+    ok(box.height > 200, `the reserved height is kept (${box.height} px)`);
+    const { height, bottom } = button.getBoundingClientRect();
+    ok(height < 64, `the button is one line high (${height} px)`);
+    ok(bottom < box.top + box.height / 2, 'message, code and button stay together at the top');
+  });
+
   it('reports a missing configuration instead of throwing', async () => {
     let errors: CustomEvent<ErrorDetail>[] = [];
     const el = mount({ 'api-key': API_KEY }, (e) => (errors = record(e, 'storage-listings-error')));
