@@ -1,6 +1,7 @@
 // Snapshot mode with keys-url: a verified snapshot renders, checked against the signature of the version it names
 // (consistent snapshots), or the one beside it in an older layout; tampered, expired or wrongly signed ones never do.
 // A page may pin the facility (snapshot or live) and a minimum version: anything else is refused like a bad signature.
+import { translator } from '../src/i18n.ts';
 import { deepEqual, equal, ok } from './assert.ts';
 import {
   cards,
@@ -142,6 +143,21 @@ describe('signed snapshots', () => {
       '200 /snap/signature-down/listings.json',
       '503 /snap/signature-down/v3/listings.json.sig',
     ]);
+  });
+
+  it('tells an outage of the signature or keys file (5xx) from a bad signature: the 5xx message, with Retry', async () => {
+    const outage = translator('en', undefined)('errorServer');
+    const bad = await badSignatureMessage();
+    for (const [attributes, code] of [
+      [signed('signature-down'), 'signature_unavailable'],
+      [{ ...signed('valid'), 'keys-url': '/snap/keys-down.json' }, 'keys_unavailable'],
+    ] as const) {
+      const { errors, el } = await failedWith(attributes);
+      deepEqual(errors, [{ status: 503, code }]);
+      equal(message(el), outage, `${code}: an outage, not tampering`);
+      ok(message(el) !== bad);
+      ok(part(root(el), 'error')?.querySelector('button'), `${code}: Retry, as for any 5xx`);
+    }
   });
 
   it('refuses an expired snapshot, even correctly signed', async () => {
