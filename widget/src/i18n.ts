@@ -41,6 +41,8 @@ export interface Strings {
   errorNetwork: string;
   errorServer: string;
   errorConfig: string;
+  errorAttribute: string;
+  errorLoad: string;
   errorVerify: string;
   errorExpired: string;
   errorNotFound: string;
@@ -137,6 +139,12 @@ const STRINGS: { [K in TextKey]: [en: Strings[K], pl: Strings[K], de: Strings[K]
     'Widżet nie jest skonfigurowany: podaj api-key i api-base albo src.',
     'Das Widget ist nicht eingerichtet: api-key und api-base oder src angeben.',
   ],
+  errorAttribute: [
+    'This widget is not set up: its {name} attribute is not valid.',
+    'Widżet nie jest skonfigurowany: atrybut {name} jest nieprawidłowy.',
+    'Das Widget ist nicht eingerichtet: Das Attribut {name} ist ungültig.',
+  ],
+  errorLoad: ['Units cannot be loaded.', 'Nie można wczytać jednostek.', 'Einheiten können nicht geladen werden.'],
   errorVerify: [
     'These units failed their authenticity check and are not shown.',
     'Te jednostki nie przeszły weryfikacji autentyczności i nie są wyświetlane.',

@@ -18,12 +18,13 @@ export function messageFor(error: WidgetError, t: Translate): string {
   if (error.code === 'origin_not_allowed') return t('errorOrigin');
   if (error.status === 429) return t('errorRate', { s: Math.max(1, error.retryAfter) });
   if (error.code === 'network_error') return t('errorNetwork');
-  if (error.code === 'invalid_config') return t('errorConfig');
+  if (error.code === 'invalid_config')
+    return error.attribute ? t('errorAttribute', { name: error.attribute }) : t('errorConfig');
   if (error.code === 'snapshot_expired') return t('errorExpired');
   // A 5xx is an outage, of the signature or keys file too: only a file that fails its check is the source refused.
   if (error.transient) return t('errorServer');
   if (VERIFICATION.includes(error.code) || error.code.endsWith('_unavailable')) return t('errorVerify');
-  return t('errorServer');
+  return t('errorLoad'); // retrying cannot help (no Retry button): nor does the text ask for it
 }
 
 export interface Retry {

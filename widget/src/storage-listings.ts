@@ -264,7 +264,8 @@ export class StorageListings extends LitElement {
     const facility = this.facility || undefined;
     if (this.src) {
       const minVersion = this.minVersion ?? undefined; // null once the attribute is removed
-      if (minVersion !== undefined && !Number.isFinite(minVersion)) throw new WidgetError(0, 'invalid_config');
+      if (minVersion !== undefined && !Number.isFinite(minVersion))
+        throw new WidgetError(0, 'invalid_config', 0, 'min-version');
       return { kind: 'snapshot', src: this.src, keysUrl: this.keysUrl || undefined, facility, minVersion };
     }
     if (this.apiKey && this.apiBase) {

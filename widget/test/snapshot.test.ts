@@ -217,9 +217,31 @@ describe('pinned facility and minimum version', () => {
     deepEqual((await refusedWith({ ...unsigned('valid'), 'min-version': '4' })).errors, [
       { status: 0, code: 'snapshot_rollback' },
     ]);
-    deepEqual((await failedWith({ ...signed('valid'), 'min-version': 'latest' })).errors, [
-      { status: 0, code: 'invalid_config' },
-    ]);
+    const setup = await failedWith({ ...signed('valid'), 'min-version': 'latest' });
+    deepEqual(setup.errors, [{ status: 0, code: 'invalid_config' }]);
+    const en = translator('en', undefined);
+    equal(message(setup.el), en('errorAttribute', { name: 'min-version' }), 'names the attribute to fix, not src');
+    ok(message(setup.el)?.includes('min-version'));
+  });
+
+  it('names src, api-base or keys-url when its URL cannot be read', async () => {
+    const en = translator('en', undefined);
+    for (const [attributes, name] of [
+      [unsigned('valid'), 'src'],
+      [{ ...signed('valid') }, 'keys-url'],
+      [liveAttributes('basic', token()), 'api-base'],
+    ] as const) {
+      const { errors, el } = await failedWith({ ...attributes, [name]: 'http://[bad', locale: 'en' });
+      deepEqual(errors, [{ status: 0, code: 'invalid_config' }]);
+      equal(message(el), en('errorAttribute', { name }));
+    }
+  });
+
+  it('says nothing of trying again where it offers no Retry: a src that answers 404', async () => {
+    const { errors, el } = await failedWith(unsigned('no-such-folder'));
+    deepEqual(errors, [{ status: 404, code: 'not_found' }]);
+    equal(part(root(el), 'error')?.querySelector('button') ?? null, null, 'no Retry: the file is not there');
+    equal(message(el), translator('en', undefined)('errorLoad'), 'and no "try again" either');
   });
 
   it("live mode: refuses an API answer for another facility than the pinned one, and loads again when it's fixed", async () => {

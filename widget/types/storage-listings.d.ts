@@ -87,10 +87,13 @@ export interface StorageListingsStrings {
   retry: string;
   errorCode: string;
   errorAuth: string;
+  errorOrigin: string;
   errorRate: string;
   errorNetwork: string;
   errorServer: string;
   errorConfig: string;
+  errorAttribute: string;
+  errorLoad: string;
   errorVerify: string;
   errorExpired: string;
   errorNotFound: string;
