@@ -10,7 +10,7 @@ import type { Facility } from './listing.ts';
 
 export interface OnDemandOptions extends DialogOptions {
   /** What the JSON-LD holds now; undefined while `structured-data` is off or no listings are shown. */
-  structuredData: () => { facility: Facility | undefined; listings: readonly Summary[] } | undefined;
+  structuredData: () => { facility: Facility | undefined; listings: readonly Summary[]; base: string } | undefined;
 }
 
 export class OnDemand implements ReactiveController {
@@ -80,7 +80,7 @@ export class OnDemand implements ReactiveController {
       ({ writeJsonLd }) => {
         // What the chunk writes is what the element holds when it arrives: a later update's listings, never older ones.
         const data = this.opts.structuredData();
-        if (data) this.jsonLd = writeJsonLd(this.host, this.jsonLd, data.facility, data.listings);
+        if (data) this.jsonLd = writeJsonLd(this.host, this.jsonLd, data.facility, data.listings, data.base);
       },
       () => undefined, // unreachable chunk: the next update tries again
     );

@@ -165,10 +165,11 @@ export class StorageListings extends LitElement {
   /**
    * Put one `<script type="application/ld+json">` into the element's light DOM for search engines: schema.org
    * `SelfStorage` by the facility's name with an `Offer` per listing shown (price as a decimal in major units,
-   * `priceCurrency`, availability `InStock`/`SoldOut`, `url` = `rent_url`). Rewritten in place on refresh; removed
-   * while the listings are not shown (loading, or an error state such as an expired snapshot or a revoked key). The
-   * operator's rental page, where each `url` leads, carries the same business and offers with its address, hours,
-   * amenities and the price per period while promotions run (`shared/structured-data-lean.ts` writes what both carry).
+   * `priceCurrency`, availability `InStock`/`SoldOut`, `url` = `rent_url` as the card links it: resolved against the
+   * data's URL, none unless http(s)). Rewritten in place on refresh; removed while the listings are not shown (loading,
+   * or an error state such as an expired snapshot or a revoked key). The operator's rental page, where each `url`
+   * leads, carries the same business and offers with its address, hours, amenities and the price per period while
+   * promotions run (`shared/structured-data-lean.ts` writes what both carry).
    */
   @property({ type: Boolean, attribute: 'structured-data' }) structuredData = false;
   /**
@@ -216,7 +217,7 @@ export class StorageListings extends LitElement {
     rent: (event, listing) => this.onRent(event, listing),
     structuredData: () =>
       this.structuredData && this.loader.phase === 'ready'
-        ? { facility: this.loader.facility, listings: this.listings }
+        ? { facility: this.loader.facility, listings: this.listings, base: this.base() }
         : undefined,
   });
 
@@ -300,17 +301,20 @@ export class StorageListings extends LitElement {
     if (!this.emit('storage-listings-rent', detail, true)) event.preventDefault();
   }
 
-  private view(): View {
-    let base = document.baseURI;
+  /** What relative photo and rent URLs resolve against: the data's URL. */
+  private base(): string {
     try {
-      base = absolute(this.src || this.apiBase || base).href;
+      return absolute(this.src || this.apiBase || document.baseURI).href;
     } catch {
-      // an unusable source URL is reported by load(); keep the page's base here
+      return document.baseURI; // an unusable source URL is reported by load()
     }
+  }
+
+  private view(): View {
     return {
       t: this.t,
       locale: this.language,
-      base,
+      base: this.base(),
       showNet: this.showNet,
       target: this.target,
       rel: this.rel,

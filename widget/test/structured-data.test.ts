@@ -92,6 +92,24 @@ describe('structured data', () => {
     await waitFor(() => jsonLd(el)?.makesOffer?.length === 3, 'the JSON-LD of the valid file');
   });
 
+  it("gives each Offer the card's rent URL: resolved against the data's URL, none where it is not http(s)", async () => {
+    const t = token();
+    const el = mount({ ...liveAttributes('relative', t), 'structured-data': true, locale: 'en' });
+    const [card] = await waitForCards(el, 1);
+    await waitFor(() => jsonLd(el)?.makesOffer?.length, 'the JSON-LD with its offer');
+    const link = part(card!, 'rent-link') as HTMLAnchorElement;
+    equal(link.href, new URL(`/api/relative/rent/R-01`, location.href).href, 'the card resolves it against api-base');
+    equal(jsonLd(el).makesOffer[0].url, link.href, 'the Offer has the same absolute URL');
+
+    const hostile = mount({ ...liveAttributes('hostile', token()), 'structured-data': true, locale: 'en' });
+    await waitFor(() => jsonLd(hostile)?.makesOffer?.length === 2, 'the JSON-LD with its offers');
+    deepEqual(
+      jsonLd(hostile).makesOffer.map((o: { url?: string }) => o.url),
+      [undefined, undefined],
+      'no javascript: or data: URL',
+    );
+  });
+
   it("writes it under the README's CSP (require-trusted-types-for 'script'), with no violation or error", async () => {
     const frame = openPage(`/csp/readme.html?t=${token()}`);
     const [el] = await framedWidgets(frame, 1);
