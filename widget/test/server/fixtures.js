@@ -70,7 +70,7 @@ const many = Array.from({ length: 60 }, (_, i) =>
 const codes = ['S-10', 'S-2', 'A-1', 's-3', 'S-02', 'S-1'].map((code, i) => listing(`c0${i}`, code, {}));
 
 /** A rent_url relative to the data's own URL (the API's are absolute; a hand-made snapshot's may not be). */
-const relative = [listing('g7', 'R-01', { title: 'Relative rent URL', rent_url: 'rent/R-01' })];
+const relative = [listing('a7', 'R-01', { title: 'Relative rent URL', rent_url: 'rent/R-01' })];
 
 export const fixtures = { basic, eur, hostile, many, codes, relative, terms, empty: [], 'terms-empty': [] };
 
