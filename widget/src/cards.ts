@@ -23,8 +23,11 @@ export interface View {
   /** What a link's screen-reader text ends with: " (opens in a new tab)" for `target="_blank"`, else nothing. */
   newTab: string;
   headingLevel: number;
-  /** A rent link through the operator's click URL, crediting the partner; absent: the listing's own rent_url. */
-  go?: (code: string) => string;
+  /**
+   * A rent link through the operator's click URL (absolute), crediting the partner; absent, or null for a base that
+   * makes no http(s) URL: the listing's own rent_url.
+   */
+  go?: (code: string) => string | null;
   /** A listing's promotions, schedule and move-in: the API's as given, or a snapshot's priced now. */
   terms: (listing: Listing) => Terms;
 }

@@ -41,17 +41,17 @@ export interface Loaded {
   expiresAt?: number;
 }
 
-/** An absolute URL for an attribute value that may be relative to the page. */
-export function absolute(url: string): URL {
+/** An absolute URL for an attribute value that may be relative to the page; `attribute` names it when it is no URL. */
+export function absolute(url: string, attribute?: string): URL {
   try {
     return new URL(url, document.baseURI);
   } catch {
-    throw new WidgetError(0, 'invalid_config');
+    throw new WidgetError(0, 'invalid_config', 0, attribute);
   }
 }
 
 function apiUrl(apiBase: string, path: string): URL {
-  return new URL(path, absolute(apiBase.endsWith('/') ? apiBase : `${apiBase}/`));
+  return new URL(path, absolute(apiBase.endsWith('/') ? apiBase : `${apiBase}/`, 'api-base'));
 }
 
 /** Seconds from a Retry-After header (delta-seconds or an HTTP date); 0 when absent or unreadable. */
@@ -196,7 +196,7 @@ async function loadSignature(url: URL, version: number | undefined, signal: Abor
 }
 
 async function loadSnapshot(source: SnapshotSource, signal: AbortSignal): Promise<Loaded> {
-  const url = absolute(source.src);
+  const url = absolute(source.src, 'src');
   const { response, bytes } = await request(url, { cache: 'no-cache', signal });
   let parsed: ReturnType<typeof parse> | undefined;
   try {
@@ -208,7 +208,7 @@ async function loadSnapshot(source: SnapshotSource, signal: AbortSignal): Promis
   if (source.keysUrl) {
     const [signature, jwks] = await Promise.all([
       loadSignature(url, versionOf(parsed?.value), signal),
-      loadJson(absolute(source.keysUrl), { signal }, 'keys_unavailable'),
+      loadJson(absolute(source.keysUrl, 'keys-url'), { signal }, 'keys_unavailable'),
     ]);
     kid = await verifySignature(bytes, signature, jwks); // the exact bytes received, not the parsed value
   }

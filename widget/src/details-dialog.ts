@@ -5,6 +5,7 @@ import type { Detail, Summary } from '../../shared/listing.ts';
 import { actionOf, type View } from './cards.ts';
 import { loadDetail, type Source } from './data.ts';
 import { detailsView, type DetailsView } from './details.ts';
+import { detailsStyles } from './details.styles.ts';
 import { asWidgetError, WidgetError } from './errors.ts';
 import { messageFor, problemView } from './problem.ts';
 
@@ -33,6 +34,9 @@ export class DetailsDialog implements ReactiveController {
     private readonly opts: DialogOptions,
   ) {
     host.addController(this);
+    // Its look comes with its chunk, added to the element's stylesheets: most visitors never open a dialog.
+    const root = host.renderRoot as ShadowRoot;
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, detailsStyles.styleSheet!];
   }
 
   /**

@@ -9,6 +9,8 @@ export class WidgetError extends Error {
     readonly code: string,
     /** Seconds to wait before trying again (from `Retry-After`), 0 when unknown. */
     readonly retryAfter = 0,
+    /** For `invalid_config`: the attribute whose value cannot be used, when one is to blame. */
+    readonly attribute?: string,
   ) {
     super(`storage-listings: ${code}${status ? ` (HTTP ${status})` : ''}`);
     this.name = 'WidgetError';

@@ -36,10 +36,13 @@ export interface Strings {
   retry: string;
   errorCode: string;
   errorAuth: string;
+  errorOrigin: string;
   errorRate: string;
   errorNetwork: string;
   errorServer: string;
   errorConfig: string;
+  errorAttribute: string;
+  errorLoad: string;
   errorVerify: string;
   errorExpired: string;
   errorNotFound: string;
@@ -111,6 +114,11 @@ const STRINGS: { [K in TextKey]: [en: Strings[K], pl: Strings[K], de: Strings[K]
     'Nie można wyświetlić jednostek: brak klucza API albo klucz jest nieprawidłowy lub unieważniony. Właściciel strony: sprawdź atrybut api-key.',
     'Einheiten können nicht angezeigt werden: Der API-Schlüssel fehlt, ist ungültig oder wurde widerrufen. Für den Seitenbetreiber: Attribut api-key prüfen.',
   ],
+  errorOrigin: [
+    'Units cannot be shown: the API key is not allowed on this site. Site owner: check the origins the key allows.',
+    'Nie można wyświetlić jednostek: klucz API nie jest dozwolony na tej stronie. Właściciel strony: sprawdź źródła dozwolone dla klucza.',
+    'Einheiten können nicht angezeigt werden: Der API-Schlüssel ist für diese Website nicht zugelassen. Für den Seitenbetreiber: die zugelassenen Origins des Schlüssels prüfen.',
+  ],
   errorRate: [
     'Too many requests. Please try again in {s} s.',
     'Zbyt wiele zapytań. Spróbuj ponownie za {s} s.',
@@ -131,6 +139,12 @@ const STRINGS: { [K in TextKey]: [en: Strings[K], pl: Strings[K], de: Strings[K]
     'Widżet nie jest skonfigurowany: podaj api-key i api-base albo src.',
     'Das Widget ist nicht eingerichtet: api-key und api-base oder src angeben.',
   ],
+  errorAttribute: [
+    'This widget is not set up: its {name} attribute is not valid.',
+    'Widżet nie jest skonfigurowany: atrybut {name} jest nieprawidłowy.',
+    'Das Widget ist nicht eingerichtet: Das Attribut {name} ist ungültig.',
+  ],
+  errorLoad: ['Units cannot be loaded.', 'Nie można wczytać jednostek.', 'Einheiten können nicht geladen werden.'],
   errorVerify: [
     'These units failed their authenticity check and are not shown.',
     'Te jednostki nie przeszły weryfikacji autentyczności i nie są wyświetlane.',

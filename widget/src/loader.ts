@@ -110,8 +110,8 @@ export class Loader implements ReactiveController {
   }
 
   /**
-   * Sets the next refresh (none when `refresh` is off, or after a failure that retrying cannot mend), and the expiry of
-   * a verified snapshot on screen.
+   * Sets the next refresh (none when `refresh` is off, or after a failure that refreshing cannot mend), and the expiry
+   * of a verified snapshot on screen.
    */
   schedule(): void {
     clearTimeout(this.refreshTimer);
@@ -121,13 +121,16 @@ export class Loader implements ReactiveController {
       this.expiryTimer = setTimeout(
         () => {
           if (Date.now() >= expiresAt) this.fail(new WidgetError(0, 'snapshot_expired'));
-          this.schedule(); // a step of a longer wait, or no refresh after the expiry (as after a load that finds it)
+          this.schedule(); // a step of a longer wait, or the refresh that looks for a fresh file (as after a load)
         },
         Math.min(expiresAt - Date.now(), LONGEST_DELAY),
       );
     }
     const seconds = Number(this.opts.refresh());
-    if (!(seconds > 0) || !this.host.isConnected || (this.phase === 'error' && !this.failure?.transient)) return;
+    const failure = this.phase === 'error' ? this.failure : null;
+    // An expired snapshot mends itself when the publisher exports again: refreshing finds the fresh file.
+    const mendable = !failure || failure.transient || failure.code === 'snapshot_expired';
+    if (!(seconds > 0) || !this.host.isConnected || !mendable) return;
     const delay = Math.max(seconds, MIN_REFRESH_SECONDS) * 1000;
     this.refreshTimer = setTimeout(this.tick, Math.max(delay, this.retryAt - Date.now()));
   }

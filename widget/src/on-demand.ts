@@ -9,8 +9,8 @@ import type * as FacilityHeader from './facility-header.ts';
 import type { Facility } from './listing.ts';
 
 export interface OnDemandOptions extends DialogOptions {
-  /** What the JSON-LD holds now; undefined while `structured-data` is off. */
-  structuredData: () => { facility: Facility | undefined; listings: readonly Summary[] } | undefined;
+  /** What the JSON-LD holds now; undefined while `structured-data` is off or no listings are shown. */
+  structuredData: () => { facility: Facility | undefined; listings: readonly Summary[]; base: string } | undefined;
 }
 
 export class OnDemand implements ReactiveController {
@@ -70,14 +70,17 @@ export class OnDemand implements ReactiveController {
     return this.dialog?.render(v);
   }
 
-  /** Writes the JSON-LD script, or removes it once `structured-data` is off; its chunk loads only when asked for. */
+  /**
+   * Writes the JSON-LD script, or removes it once `structured-data` is off or the listings are not shown; its chunk
+   * loads only when asked for.
+   */
   writeStructuredData(): void {
     if (!this.opts.structuredData()) return this.jsonLd?.remove();
     import('./structured-data.ts').then(
       ({ writeJsonLd }) => {
         // What the chunk writes is what the element holds when it arrives: a later update's listings, never older ones.
         const data = this.opts.structuredData();
-        if (data) this.jsonLd = writeJsonLd(this.host, this.jsonLd, data.facility, data.listings);
+        if (data) this.jsonLd = writeJsonLd(this.host, this.jsonLd, data.facility, data.listings, data.base);
       },
       () => undefined, // unreachable chunk: the next update tries again
     );

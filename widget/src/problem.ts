@@ -1,4 +1,4 @@
-// What each failure says to the visitor (or, for a 401 or a bad signature, to the site owner), and its Retry button.
+// What each failure says to the visitor (or, for a 401, a 403 or a bad signature, to the site owner), and its Retry button.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { WidgetError } from './errors.ts';
 import type { Translate } from './i18n.ts';
@@ -15,12 +15,16 @@ const VERIFICATION = [
 
 export function messageFor(error: WidgetError, t: Translate): string {
   if (error.status === 401) return t('errorAuth');
+  if (error.code === 'origin_not_allowed') return t('errorOrigin');
   if (error.status === 429) return t('errorRate', { s: Math.max(1, error.retryAfter) });
   if (error.code === 'network_error') return t('errorNetwork');
-  if (error.code === 'invalid_config') return t('errorConfig');
+  if (error.code === 'invalid_config')
+    return error.attribute ? t('errorAttribute', { name: error.attribute }) : t('errorConfig');
   if (error.code === 'snapshot_expired') return t('errorExpired');
+  // A 5xx is an outage, of the signature or keys file too: only a file that fails its check is the source refused.
+  if (error.transient) return t('errorServer');
   if (VERIFICATION.includes(error.code) || error.code.endsWith('_unavailable')) return t('errorVerify');
-  return t('errorServer');
+  return t('errorLoad'); // retrying cannot help (no Retry button): nor does the text ask for it
 }
 
 export interface Retry {

@@ -242,6 +242,8 @@ export const styles = css`
     display: grid;
     gap: 0.5rem;
     justify-items: start;
+    /* at the top of a reserved height (keepHeight), not stretched over it */
+    align-content: start;
     padding: 1rem 1.25rem;
     background: var(--_bg);
     color: var(--_text);

@@ -7,7 +7,6 @@ import type { Summary } from '../../shared/listing.ts';
 import { arrange } from './arrange.ts';
 import { actionOf, card, cardIdOf, type View } from './cards.ts';
 import { absolute, type Source } from './data.ts';
-import { detailsStyles } from './details.styles.ts';
 import { WidgetError } from './errors.ts';
 import type { StorageListingsEventMap as Events } from './events.ts';
 import { pickLocale, translator, type Strings, type Translate } from './i18n.ts';
@@ -18,6 +17,7 @@ import { headerBox, keepHeight, loadingView, reservedCards } from './loading.ts'
 import { OnDemand } from './on-demand.ts';
 import { messageFor, problemView } from './problem.ts';
 import { LANGUAGE_PROPERTIES, SOURCE_PROPERTIES, jsonObject } from './properties.ts';
+import { safeUrl } from './safe-url.ts';
 import { SnapshotTerms } from './snapshot-terms.ts';
 import { styles } from './storage-listings.styles.ts';
 import { termsStyles } from './terms.styles.ts';
@@ -72,7 +72,7 @@ import { termsStyles } from './terms.styles.ts';
  * @cssproperty [--sl-card-min-width=16rem] - Narrowest card before the grid drops a column.
  */
 export class StorageListings extends LitElement {
-  static override styles = [styles, detailsStyles, termsStyles];
+  static override styles = [styles, termsStyles];
 
   /** Live mode: the partner's key, sent as the `X-API-Key` header (never in a URL). */
   @property({ attribute: 'api-key' }) apiKey?: string;
@@ -145,10 +145,15 @@ export class StorageListings extends LitElement {
    * (set `partner-ref` from them).
    */
   @property({ attribute: 'ref' }) private contractRef?: string;
-  /** The operator's server (its PUBLIC_URL) whose `/go/` click URL a snapshot widget's rent links go through. */
+  /**
+   * The operator's server (its PUBLIC_URL) whose `/go/` click URL a snapshot widget's rent links go through. Relative
+   * URLs resolve against the page.
+   */
   @property({ attribute: 'go-base' }) goBase?: string;
   /**
-   * Re-fetch every N seconds (at least 1; 0: never) to keep prices and free units live.
+   * Re-fetch every N seconds (at least 1; 0: never) to keep prices and free units live. It goes on past a snapshot's
+   * expiry (the expired state shows the publisher's next fresh file when it comes) and stops after a failure that
+   * refreshing cannot mend (a rejected key, a bad signature).
    * @default off
    */
   @property({ type: Number }) refresh?: number;
@@ -160,9 +165,11 @@ export class StorageListings extends LitElement {
   /**
    * Put one `<script type="application/ld+json">` into the element's light DOM for search engines: schema.org
    * `SelfStorage` by the facility's name with an `Offer` per listing shown (price as a decimal in major units,
-   * `priceCurrency`, availability `InStock`/`SoldOut`, `url` = `rent_url`). Rewritten in place on refresh. The
-   * operator's rental page, where each `url` leads, carries the same business and offers with its address, hours,
-   * amenities and the price per period while promotions run (`shared/structured-data-lean.ts` writes what both carry).
+   * `priceCurrency`, availability `InStock`/`SoldOut`, `url` = `rent_url` as the card links it: resolved against the
+   * data's URL, none unless http(s)). Rewritten in place on refresh; removed while the listings are not shown (loading,
+   * or an error state such as an expired snapshot or a revoked key). The operator's rental page, where each `url`
+   * leads, carries the same business and offers with its address, hours, amenities and the price per period while
+   * promotions run (`shared/structured-data-lean.ts` writes what both carry).
    */
   @property({ type: Boolean, attribute: 'structured-data' }) structuredData = false;
   /**
@@ -187,6 +194,8 @@ export class StorageListings extends LitElement {
   private readonly pageLang = new MutationObserver(() => this.followLang());
   /** Where focus was before this update (a card it moves loses focus: put back on the same listing). */
   private focusBefore: FocusAt | undefined;
+  /** The listings the JSON-LD was last written for; false while none are shown. */
+  private dataShown: Summary[] | false | undefined;
   /** The loading state's height, kept by an error or empty state that replaces it. */
   private reserved = 0;
   private readonly loader = new Loader(this, {
@@ -207,7 +216,9 @@ export class StorageListings extends LitElement {
     failed: (error) => this.emitError(error),
     rent: (event, listing) => this.onRent(event, listing),
     structuredData: () =>
-      this.structuredData ? { facility: this.loader.facility, listings: this.listings } : undefined,
+      this.structuredData && this.loader.phase === 'ready'
+        ? { facility: this.loader.facility, listings: this.listings, base: this.base() }
+        : undefined,
   });
 
   override connectedCallback(): void {
@@ -243,7 +254,10 @@ export class StorageListings extends LitElement {
     restoreFocus(this.renderRoot, this.focusBefore);
     if (this.loader.phase === 'loading') this.reserved = this.offsetHeight;
     else if (this.reserved) keepHeight(this, this.renderRoot, this.reserved);
-    if (!changed.has('listings') && !changed.has('structuredData')) return;
+    // The JSON-LD holds what the cards show: none while they are not (loading, refused, expired, revoked).
+    const shown = this.loader.phase === 'ready' && this.listings;
+    if (shown === this.dataShown && !changed.has('structuredData')) return;
+    this.dataShown = shown;
     this.parts.writeStructuredData();
   }
 
@@ -251,7 +265,8 @@ export class StorageListings extends LitElement {
     const facility = this.facility || undefined;
     if (this.src) {
       const minVersion = this.minVersion ?? undefined; // null once the attribute is removed
-      if (minVersion !== undefined && !Number.isFinite(minVersion)) throw new WidgetError(0, 'invalid_config');
+      if (minVersion !== undefined && !Number.isFinite(minVersion))
+        throw new WidgetError(0, 'invalid_config', 0, 'min-version');
       return { kind: 'snapshot', src: this.src, keysUrl: this.keysUrl || undefined, facility, minVersion };
     }
     if (this.apiKey && this.apiBase) {
@@ -286,17 +301,20 @@ export class StorageListings extends LitElement {
     if (!this.emit('storage-listings-rent', detail, true)) event.preventDefault();
   }
 
-  private view(): View {
-    let base = document.baseURI;
+  /** What relative photo and rent URLs resolve against: the data's URL. */
+  private base(): string {
     try {
-      base = absolute(this.src || this.apiBase || base).href;
+      return absolute(this.src || this.apiBase || document.baseURI).href;
     } catch {
-      // an unusable source URL is reported by load(); keep the page's base here
+      return document.baseURI; // an unusable source URL is reported by load()
     }
+  }
+
+  private view(): View {
     return {
       t: this.t,
       locale: this.language,
-      base,
+      base: this.base(),
       showNet: this.showNet,
       target: this.target,
       rel: this.rel,
@@ -318,7 +336,8 @@ export class StorageListings extends LitElement {
     const [ref, base] = this.src ? [this.partnerRef || this.contractRef, this.goBase] : [this.loader.ref, this.apiBase];
     if (!ref || !base || !id) return undefined;
     const e = encodeURIComponent;
-    return (code) => `${base.replace(/\/$/, '')}/go/${e(id)}/${e(code)}?ref=${e(ref)}`;
+    // Absolute already: a relative base resolves against the page, as the list request's does, not against the data's.
+    return (code) => safeUrl(`${base.replace(/\/$/, '')}/go/${e(id)}/${e(code)}?ref=${e(ref)}`, document.baseURI);
   }
 
   private announcement(): string {

@@ -20,6 +20,8 @@ describe('chunks on demand', () => {
     shadow.querySelector<HTMLElement>('[data-listing-id] [data-action="details"]')!.click();
     const dialog = await waitFor(() => shadow.querySelector('dialog[open]'), 'the details dialog');
     ok((dialog.textContent ?? '').trim().length > 0, 'the dialog shows the listing');
+    const sheet = dialog.querySelector('.sheet');
+    equal(sheet && w.getComputedStyle(sheet).display, 'grid', "the dialog's stylesheet came with its chunk");
 
     for (const name of CHUNKS) {
       ok(chunk(name), `${name} came as a chunk`);

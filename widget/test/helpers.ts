@@ -167,6 +167,8 @@ export const server = {
   break: (t: string) => testRoute<LogEntry[]>(`/__test/${t}/break`),
   /** From now on the list comes in the opposite order. */
   reverse: (t: string) => testRoute<LogEntry[]>(`/__test/${t}/reverse`),
+  /** From now on the key is refused: 401 revoked_api_key. */
+  revoke: (t: string) => testRoute<LogEntry[]>(`/__test/${t}/revoke`),
   fixture: (name: string) => testRoute<Detail[]>(`/__test/fixtures/${name}`),
 };
 

@@ -71,4 +71,27 @@ describe('partner links', () => {
     await later.updateComplete;
     equal(await refOf(later), 'late-ref');
   });
+
+  it('resolves a relative api-base or go-base against the page, for the click URL as for the list request', async () => {
+    // As many "../" as the test page is deep: relative, yet at the server's root wherever the runner puts the page.
+    const up = '../'.repeat(location.pathname.split('/').length - 2);
+    const t = token();
+    const live = mount({ ...liveAttributes('partner', t), 'api-base': `${up}api/partner/${t}`, locale: 'en' });
+    const [link] = rentLinks(await waitForCards(live, 3));
+    ok(link, 'a rent link');
+    const code = new URL(link!.href).pathname.split('/').pop();
+    const page = (path: string) => new URL(path, document.baseURI).href;
+    equal(link!.href, page(`${up}api/partner/${t}/go/${FACILITY.id}/${code}?ref=${PARTNER_REF}`));
+
+    const snapshot = mount({
+      src: `/snap/@${token()}/valid/listings.json`,
+      locale: 'en',
+      'partner-ref': 'guide-krk',
+      'go-base': `${up}operator/`,
+    });
+    const [snapLink] = rentLinks(await waitForCards(snapshot, 3));
+    ok(snapLink, 'a rent link');
+    const snapCode = new URL(snapLink!.href).pathname.split('/').pop();
+    equal(snapLink!.href, page(`${up}operator/go/${FACILITY.id}/${snapCode}?ref=guide-krk`));
+  });
 });

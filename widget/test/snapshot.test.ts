@@ -1,6 +1,7 @@
 // Snapshot mode with keys-url: a verified snapshot renders, checked against the signature of the version it names
 // (consistent snapshots), or the one beside it in an older layout; tampered, expired or wrongly signed ones never do.
 // A page may pin the facility (snapshot or live) and a minimum version: anything else is refused like a bad signature.
+import { translator } from '../src/i18n.ts';
 import { deepEqual, equal, ok } from './assert.ts';
 import {
   cards,
@@ -144,6 +145,21 @@ describe('signed snapshots', () => {
     ]);
   });
 
+  it('tells an outage of the signature or keys file (5xx) from a bad signature: the 5xx message, with Retry', async () => {
+    const outage = translator('en', undefined)('errorServer');
+    const bad = await badSignatureMessage();
+    for (const [attributes, code] of [
+      [signed('signature-down'), 'signature_unavailable'],
+      [{ ...signed('valid'), 'keys-url': '/snap/keys-down.json' }, 'keys_unavailable'],
+    ] as const) {
+      const { errors, el } = await failedWith(attributes);
+      deepEqual(errors, [{ status: 503, code }]);
+      equal(message(el), outage, `${code}: an outage, not tampering`);
+      ok(message(el) !== bad);
+      ok(part(root(el), 'error')?.querySelector('button'), `${code}: Retry, as for any 5xx`);
+    }
+  });
+
   it('refuses an expired snapshot, even correctly signed', async () => {
     deepEqual(await refused('expired'), [{ status: 0, code: 'snapshot_expired' }]);
   });
@@ -201,9 +217,31 @@ describe('pinned facility and minimum version', () => {
     deepEqual((await refusedWith({ ...unsigned('valid'), 'min-version': '4' })).errors, [
       { status: 0, code: 'snapshot_rollback' },
     ]);
-    deepEqual((await failedWith({ ...signed('valid'), 'min-version': 'latest' })).errors, [
-      { status: 0, code: 'invalid_config' },
-    ]);
+    const setup = await failedWith({ ...signed('valid'), 'min-version': 'latest' });
+    deepEqual(setup.errors, [{ status: 0, code: 'invalid_config' }]);
+    const en = translator('en', undefined);
+    equal(message(setup.el), en('errorAttribute', { name: 'min-version' }), 'names the attribute to fix, not src');
+    ok(message(setup.el)?.includes('min-version'));
+  });
+
+  it('names src, api-base or keys-url when its URL cannot be read', async () => {
+    const en = translator('en', undefined);
+    for (const [attributes, name] of [
+      [unsigned('valid'), 'src'],
+      [{ ...signed('valid') }, 'keys-url'],
+      [liveAttributes('basic', token()), 'api-base'],
+    ] as const) {
+      const { errors, el } = await failedWith({ ...attributes, [name]: 'http://[bad', locale: 'en' });
+      deepEqual(errors, [{ status: 0, code: 'invalid_config' }]);
+      equal(message(el), en('errorAttribute', { name }));
+    }
+  });
+
+  it('says nothing of trying again where it offers no Retry: a src that answers 404', async () => {
+    const { errors, el } = await failedWith(unsigned('no-such-folder'));
+    deepEqual(errors, [{ status: 404, code: 'not_found' }]);
+    equal(part(root(el), 'error')?.querySelector('button') ?? null, null, 'no Retry: the file is not there');
+    equal(message(el), translator('en', undefined)('errorLoad'), 'and no "try again" either');
   });
 
   it("live mode: refuses an API answer for another facility than the pinned one, and loads again when it's fixed", async () => {
@@ -272,6 +310,25 @@ describe('a verified snapshot on a page left open', () => {
       (await refusedWith(signed('expired'))).message,
       'as a file expired on load',
     );
+  });
+
+  it('with refresh, keeps refreshing after the expiry and shows a fresh file once the publisher has one', async () => {
+    const expires = await expiresAt();
+    setClock(expires + 1000); // the file reads as expired
+    let errors: CustomEvent<ErrorDetail>[] = [];
+    let loads: CustomEvent[] = [];
+    const el = mount({ ...signed('valid'), refresh: '1' }, (e) => {
+      errors = record(e, 'storage-listings-error');
+      loads = record(e, 'storage-listings-load');
+    });
+    await waitFor(() => part(root(el), 'error'), 'the expired state');
+    equal(errors[0]?.detail.code, 'snapshot_expired');
+    await waitFor(() => errors.length > 1, 'a refresh after the expiry, refused again', 4000);
+    equal(errors[1]?.detail.code, 'snapshot_expired');
+    setClock(expires - 60_000); // as if the publisher had exported again: the file is fresh
+    await waitForCards(el, 3);
+    equal(part(root(el), 'error'), null, 'the error state is gone');
+    equal(loads.length, 1, 'a load event for the fresh file');
   });
 
   it('sets no timer while removed, and shows the expired state when put back after expires_at', async () => {

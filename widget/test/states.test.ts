@@ -1,4 +1,5 @@
 // Loading, empty and error states: skeleton without layout jump, "No units available", 401, 429, network, config.
+import { translator } from '../src/i18n.ts';
 import { deepEqual, equal, includes, ok } from './assert.ts';
 import {
   API_KEY,
@@ -72,6 +73,22 @@ describe('states', () => {
     equal(cards(el).length, 0);
   });
 
+  it('tells the site owner about a key restricted to other sites (403), with its code, without a retry', async () => {
+    let errors: CustomEvent<ErrorDetail>[] = [];
+    const el = mount(
+      { ...liveAttributes('origin', token()), locale: 'en' },
+      (e) => (errors = record(e, 'storage-listings-error')),
+    );
+    const box = await waitFor(() => part(root(el), 'error'), 'the error state');
+    deepEqual(
+      errors.map((e) => e.detail),
+      [{ status: 403, code: 'origin_not_allowed' }],
+    );
+    equal(box.querySelector('p')?.textContent, translator('en', undefined)('errorOrigin'), "the site owner's message");
+    includes(box.textContent, 'origin_not_allowed');
+    equal(retryButton(el), null, 'retrying cannot fix where the key may be used');
+  });
+
   it('honours Retry-After on a 429: Retry stays disabled for that long, then loads', async () => {
     const t = token();
     let errors: CustomEvent<ErrorDetail>[] = [];
@@ -112,6 +129,17 @@ describe('states', () => {
     button.click();
     await waitForCards(el, 3);
     equal(part(root(el), 'error'), null, 'error state gone');
+  });
+
+  it("keeps the error box's contents at their own size at the top of the loading state's reserved height", async () => {
+    const el = mount({ ...liveAttributes('down', token()), locale: 'en' });
+    const button = await waitFor(() => retryButton(el), 'the Retry button');
+    await frames();
+    const box = part(root(el), 'error')!.getBoundingClientRect();
+    ok(box.height > 200, `the reserved height is kept (${box.height} px)`);
+    const { height, bottom } = button.getBoundingClientRect();
+    ok(height < 64, `the button is one line high (${height} px)`);
+    ok(bottom < box.top + box.height / 2, 'message, code and button stay together at the top');
   });
 
   it('reports a missing configuration instead of throwing', async () => {

@@ -12,7 +12,9 @@ import {
   openPage,
   part,
   root,
+  record,
   server,
+  setClock,
   token,
   waitFor,
   waitForCards,
@@ -53,6 +55,59 @@ describe('structured data', () => {
     el.removeAttribute('structured-data');
     await el.updateComplete;
     equal(scripts(el).length, 0, 'removed when switched off');
+  });
+
+  it('removes it once a refresh is refused (a revoked key): the offers go with the cards', async () => {
+    const t = token();
+    const el = mount({ ...liveAttributes('basic', t), 'structured-data': true, refresh: '1', locale: 'en' });
+    await waitForCards(el, 3);
+    await waitFor(() => jsonLd(el)?.makesOffer?.length, 'the JSON-LD with its offers');
+    await server.revoke(t);
+    await waitFor(() => part(root(el), 'error'), 'the 401 state', 4000);
+    await frames();
+    equal(scripts(el).length, 0, 'no JSON-LD beside the error state');
+  });
+
+  it('removes it when a verified snapshot on screen expires', async () => {
+    const snapshot = (await (await fetch('/snap/valid/listings.json')).json()) as { expires_at: string };
+    setClock(Date.parse(snapshot.expires_at) - 1500);
+    const attributes = { src: `/snap/@${token()}/valid/listings.json`, 'keys-url': '/snap/keys.json' };
+    const el = mount({ ...attributes, 'structured-data': true, locale: 'en' });
+    await waitFor(() => jsonLd(el)?.makesOffer?.length, 'the JSON-LD with its offers');
+    await waitFor(() => part(root(el), 'error'), 'the expired state', 5000);
+    await frames();
+    equal(scripts(el).length, 0, 'no JSON-LD beside the expired state');
+  });
+
+  it('writes none for a refused snapshot, and writes it once a source is shown', async () => {
+    let errors: CustomEvent[] = [];
+    const el = mount(
+      { src: `/snap/@${token()}/expired/listings.json`, 'keys-url': '/snap/keys.json', 'structured-data': true },
+      (e) => (errors = record(e, 'storage-listings-error')),
+    );
+    await waitFor(() => errors.length, 'the refusal');
+    await frames();
+    equal(scripts(el).length, 0, 'nothing for an expired file');
+    el.setAttribute('src', `/snap/@${token()}/valid/listings.json`);
+    await waitFor(() => jsonLd(el)?.makesOffer?.length === 3, 'the JSON-LD of the valid file');
+  });
+
+  it("gives each Offer the card's rent URL: resolved against the data's URL, none where it is not http(s)", async () => {
+    const t = token();
+    const el = mount({ ...liveAttributes('relative', t), 'structured-data': true, locale: 'en' });
+    const [card] = await waitForCards(el, 1);
+    await waitFor(() => jsonLd(el)?.makesOffer?.length, 'the JSON-LD with its offer');
+    const link = part(card!, 'rent-link') as HTMLAnchorElement;
+    equal(link.href, new URL(`/api/relative/rent/R-01`, location.href).href, 'the card resolves it against api-base');
+    equal(jsonLd(el).makesOffer[0].url, link.href, 'the Offer has the same absolute URL');
+
+    const hostile = mount({ ...liveAttributes('hostile', token()), 'structured-data': true, locale: 'en' });
+    await waitFor(() => jsonLd(hostile)?.makesOffer?.length === 2, 'the JSON-LD with its offers');
+    deepEqual(
+      jsonLd(hostile).makesOffer.map((o: { url?: string }) => o.url),
+      [undefined, undefined],
+      'no javascript: or data: URL',
+    );
   });
 
   it("writes it under the README's CSP (require-trusted-types-for 'script'), with no violation or error", async () => {

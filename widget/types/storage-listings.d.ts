@@ -87,10 +87,13 @@ export interface StorageListingsStrings {
   retry: string;
   errorCode: string;
   errorAuth: string;
+  errorOrigin: string;
   errorRate: string;
   errorNetwork: string;
   errorServer: string;
   errorConfig: string;
+  errorAttribute: string;
+  errorLoad: string;
   errorVerify: string;
   errorExpired: string;
   errorNotFound: string;
@@ -279,10 +282,15 @@ export interface StorageListingsAttributes {
    * (`partner-ref`, not `ref`: frameworks such as React reserve `ref`.)
    */
   'partner-ref'?: string;
-  /** The operator's server (its PUBLIC_URL) whose `/go/` click URL a snapshot widget's rent links go through. */
+  /**
+   * The operator's server (its PUBLIC_URL) whose `/go/` click URL a snapshot widget's rent links go through. Relative
+   * URLs resolve against the page.
+   */
   'go-base'?: string;
   /**
-   * Re-fetch every N seconds (at least 1; 0: never) to keep prices and free units live.
+   * Re-fetch every N seconds (at least 1; 0: never) to keep prices and free units live. It goes on past a snapshot's
+   * expiry (the expired state shows the publisher's next fresh file when it comes) and stops after a failure that
+   * refreshing cannot mend (a rejected key, a bad signature).
    * @default off
    */
   refresh?: number | string;
@@ -295,9 +303,11 @@ export interface StorageListingsAttributes {
   /**
    * Put one `<script type="application/ld+json">` into the element's light DOM for search engines: schema.org
    * `SelfStorage` by the facility's name with an `Offer` per listing shown (price as a decimal in major units,
-   * `priceCurrency`, availability `InStock`/`SoldOut`, `url` = `rent_url`). Rewritten in place on refresh. The
-   * operator's rental page, where each `url` leads, carries the same business and offers with its address, hours,
-   * amenities and the price per period while promotions run (`shared/structured-data-lean.ts` writes what both carry).
+   * `priceCurrency`, availability `InStock`/`SoldOut`, `url` = `rent_url` as the card links it: resolved against the
+   * data's URL, none unless http(s)). Rewritten in place on refresh; removed while the listings are not shown (loading,
+   * or an error state such as an expired snapshot or a revoked key). The operator's rental page, where each `url`
+   * leads, carries the same business and offers with its address, hours, amenities and the price per period while
+   * promotions run (`shared/structured-data-lean.ts` writes what both carry).
    * @default false
    */
   'structured-data'?: boolean;
@@ -446,10 +456,15 @@ export declare class StorageListings extends HTMLElement {
    * (`partner-ref`, not `ref`: frameworks such as React reserve `ref`.)
    */
   partnerRef: string | undefined;
-  /** The operator's server (its PUBLIC_URL) whose `/go/` click URL a snapshot widget's rent links go through. */
+  /**
+   * The operator's server (its PUBLIC_URL) whose `/go/` click URL a snapshot widget's rent links go through. Relative
+   * URLs resolve against the page.
+   */
   goBase: string | undefined;
   /**
-   * Re-fetch every N seconds (at least 1; 0: never) to keep prices and free units live.
+   * Re-fetch every N seconds (at least 1; 0: never) to keep prices and free units live. It goes on past a snapshot's
+   * expiry (the expired state shows the publisher's next fresh file when it comes) and stops after a failure that
+   * refreshing cannot mend (a rejected key, a bad signature).
    * @default off
    */
   refresh: number | undefined;
@@ -462,9 +477,11 @@ export declare class StorageListings extends HTMLElement {
   /**
    * Put one `<script type="application/ld+json">` into the element's light DOM for search engines: schema.org
    * `SelfStorage` by the facility's name with an `Offer` per listing shown (price as a decimal in major units,
-   * `priceCurrency`, availability `InStock`/`SoldOut`, `url` = `rent_url`). Rewritten in place on refresh. The
-   * operator's rental page, where each `url` leads, carries the same business and offers with its address, hours,
-   * amenities and the price per period while promotions run (`shared/structured-data-lean.ts` writes what both carry).
+   * `priceCurrency`, availability `InStock`/`SoldOut`, `url` = `rent_url` as the card links it: resolved against the
+   * data's URL, none unless http(s)). Rewritten in place on refresh; removed while the listings are not shown (loading,
+   * or an error state such as an expired snapshot or a revoked key). The operator's rental page, where each `url`
+   * leads, carries the same business and offers with its address, hours, amenities and the price per period while
+   * promotions run (`shared/structured-data-lean.ts` writes what both carry).
    * @default false
    */
   structuredData: boolean;

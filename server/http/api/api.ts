@@ -203,7 +203,11 @@ export class ListingsApi {
     let cors = profile.cors;
     if (origin !== undefined && profile.byOrigin.size > 0) {
       const allowed = profile.byOrigin.get(origin);
-      if (!allowed) return this.problems.answer('origin_not_allowed', DETAILS.origin_not_allowed(), cors.headers);
+      if (!allowed) {
+        // CORS on every answer, errors included: the page that asked may read its refusal, which holds no data.
+        const refused = { ...cors.headers, 'access-control-allow-origin': origin };
+        return this.problems.answer('origin_not_allowed', DETAILS.origin_not_allowed(), refused);
+      }
       cors = allowed;
     }
     const limit = this.keyLimiter.takeFrom(profile.bucket, profile.limit, now / 1000);

@@ -12,7 +12,7 @@ import { cacheControlOf, snapshotFile } from './snapshots.js';
 // The API's own sort comparators (TypeScript, so loaded through tsx: this file runs in the test runner's plain Node).
 const { isSortKey, sortListings } = await tsImport('../../../shared/sort.ts', import.meta.url);
 
-/** token -> { log, version, healed, broken } */
+/** token -> { log, version, healed, broken, reversed, revoked } */
 const sessions = new Map();
 function session(token) {
   if (!sessions.has(token)) sessions.set(token, { log: [], version: 0, healed: false, broken: false });
@@ -93,6 +93,12 @@ async function api(ctx, scenario, token, id) {
   if (scenario === 'partner') common['X-Partner-Ref'] = PARTNER_REF;
   if (!entry.key) return problem(ctx, (entry.status = 401), 'missing_api_key', common);
   if (entry.key !== API_KEY) return problem(ctx, (entry.status = 401), 'invalid_api_key', common);
+  if (state.revoked) return problem(ctx, (entry.status = 401), 'revoked_api_key', common);
+  // A key restricted to other origins: the refusal names the request's origin in its CORS, as the API's does.
+  if (scenario === 'origin') {
+    const refused = { ...common, 'Access-Control-Allow-Origin': ctx.get('Origin') || ctx.origin };
+    return problem(ctx, (entry.status = 403), 'origin_not_allowed', refused);
+  }
 
   let listings = listingsOf(scenario, state, ctx.origin);
   let body;
@@ -207,8 +213,9 @@ export function fakeApi() {
     if ((m = /^\/api\/([\w-]+)\/([\w-]+)\/external\/listings(?:\/([^/]+))?$/.exec(path))) {
       return api(ctx, m[1], m[2], m[3] && decodeURIComponent(m[3]));
     }
-    if ((m = /^\/__test\/([\w-]+)\/(log|bump|heal|break|reverse)$/.exec(path))) {
+    if ((m = /^\/__test\/([\w-]+)\/(log|bump|heal|break|reverse|revoke)$/.exec(path))) {
       const state = session(m[1]);
+      if (m[2] === 'revoke') state.revoked = true;
       if (m[2] === 'reverse') state.reversed = true;
       if (m[2] === 'bump') state.version += 1;
       if (m[2] === 'heal') state.healed = true;

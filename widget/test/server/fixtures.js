@@ -69,7 +69,10 @@ const many = Array.from({ length: 60 }, (_, i) =>
 /** Codes whose natural order (S-2 before S-10) is not their order as text, a tie (S-2, S-02) and mixed case. */
 const codes = ['S-10', 'S-2', 'A-1', 's-3', 'S-02', 'S-1'].map((code, i) => listing(`c0${i}`, code, {}));
 
-export const fixtures = { basic, eur, hostile, many, codes, terms, empty: [], 'terms-empty': [] };
+/** A rent_url relative to the data's own URL (the API's are absolute; a hand-made snapshot's may not be). */
+const relative = [listing('a7', 'R-01', { title: 'Relative rent URL', rent_url: 'rent/R-01' })];
+
+export const fixtures = { basic, eur, hostile, many, codes, relative, terms, empty: [], 'terms-empty': [] };
 
 /** The list endpoint's body. */
 /** The ref of the 'partner' scenario's key. */

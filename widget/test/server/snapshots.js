@@ -118,7 +118,10 @@ function build(origin) {
     promotions: published([timed, signature(timed)]),
     'withdrawn-tampered': { ...published([gone, signature(gone)]), 'listings.json': renumber(gone, 5) },
   };
-  const files = new Map([['/snap/keys.json', Buffer.from(JSON.stringify({ keys: [trusted.jwk] }))]]);
+  const files = new Map([
+    ['/snap/keys.json', Buffer.from(JSON.stringify({ keys: [trusted.jwk] }))],
+    ['/snap/keys-down.json', 503], // the publisher's host in an outage
+  ]);
   for (const [name, folder] of Object.entries(variants)) {
     for (const [path, file] of Object.entries(folder)) files.set(`/snap/${name}/${path}`, file);
   }
