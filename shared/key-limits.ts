@@ -61,8 +61,10 @@ const RATE_UNITS = [
   ['h', 3600],
 ] as const;
 
+/** Decimal digits only: Number() would also read `0x10` and `1e3`, which nobody types as "a whole number". */
 export function parseBurst(value: string): number {
-  const n = Number(value);
+  const digits = value.trim();
+  const n = /^\d+$/.test(digits) ? Number(digits) : NaN;
   if (!Number.isInteger(n) || n < 1 || n > 1_000_000)
     throw new KeyLimitError('expected a whole number from 1 to 1000000');
   return n;
