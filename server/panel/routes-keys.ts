@@ -1,12 +1,12 @@
 // The API tab's actions: generate (the key shown once), edit, revoke after a confirmation. The CLI's store calls, audited.
 import { readKeyForm } from '../../shared/key-limits.ts';
 import { ListingsError } from '../errors.ts';
-import type { KeyLimits } from '../store/keys.ts';
+import { keyRevoked, type KeyLimits } from '../store/keys.ts';
 import type { PanelContext } from './context.ts';
 import type { Params } from '../http/router.ts';
 import { htmlAnswer, jsonAnswer, plain, redirect, type PanelRequest } from './http.ts';
 import type { Answer } from '../http/transport/answer.ts';
-import { keyState, newKeyBody, revokeConfirmBody } from './pages/keys.ts';
+import { keyRevokedBody, keyState, newKeyBody, revokeConfirmBody } from './pages/keys.ts';
 import { facilityPath, tabbed } from './pages/facility.ts';
 import { panelPage } from './pages/layout.ts';
 import type { Route } from './context.ts';
@@ -66,6 +66,9 @@ async function createKey(c: PanelContext, req: PanelRequest, { id }: Params): Pr
 async function revokePage(c: PanelContext, _req: PanelRequest, { key }: Params): Promise<Answer> {
   const k = await keyOf(c, key!);
   if (!k) return plain(404, 'No such key.');
+  // Revoked already: nothing to confirm (a POST would change nothing), so say so rather than ask.
+  if (k.revoked_at)
+    return htmlAnswer(panelPage(c.tx, c.tx.t.revokeTitle, keyRevokedBody(c.tx, k, keyRevoked(k).message), c.who), 409);
   return htmlAnswer(panelPage(c.tx, c.tx.t.revokeTitle, revokeConfirmBody(c.tx, c.who, k), c.who));
 }
 

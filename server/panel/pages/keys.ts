@@ -137,3 +137,9 @@ export function revokeConfirmBody(tx: Texts, who: Authenticated, k: KeyInfo): Ht
 <a href="/facilities/${encodeURIComponent(k.facility_id)}/api">${t.cancel}</a>
 </form>`;
 }
+
+/** The revoke page of a key revoked already: why there is nothing to confirm, and the way back. */
+export function keyRevokedBody({ t }: Texts, k: KeyInfo, problem: string): Html {
+  return html`<p class="problems" role="alert">${problem}</p>
+<p><a href="/facilities/${encodeURIComponent(k.facility_id)}/api">${t.backToApi}</a></p>`;
+}
