@@ -5,11 +5,11 @@ import { ListingsError } from '../errors.ts';
 import { parseImport } from '../domain/import.ts';
 import { csrfValid } from './auth.ts';
 import type { PanelContext } from './context.ts';
-import { htmlAnswer, plain, type PanelRequest, type Upload } from './http.ts';
+import { plain, type PanelRequest, type Upload } from './http.ts';
 import type { Answer } from '../http/transport/answer.ts';
-import { importBody, type ImportOutcome } from './pages/import.ts';
-import { panelPage } from './pages/layout.ts';
-import { receiveUpload } from './upload.ts';
+import { importPage, importTooLargePage } from './import-page.ts';
+import type { ImportOutcome } from './pages/import.ts';
+import { receiveUpload, UPLOAD_LIMITS } from './upload.ts';
 
 /** The import being parsed and applied; the next waits for it, so one file at a time is in memory. */
 let turn: Promise<unknown> = Promise.resolve();
@@ -23,7 +23,9 @@ export function importRoute(c: PanelContext, req: PanelRequest): Promise<Answer>
 /** Over a socket the upload is already received; in process its body goes through the same parser here. */
 async function importNow(c: PanelContext, req: PanelRequest): Promise<Answer> {
   if (req.upload) return importOf(c, req.upload);
-  const upload = await receiveUpload(Readable.from([req.body]), req.headers['content-type']);
+  const upload = await receiveUpload(Readable.from([req.body]), req.headers['content-type'], UPLOAD_LIMITS, (name) =>
+    importTooLargePage(c.tx, c.who, name),
+  );
   if ('refusal' in upload) return upload.refusal;
   return importOf(c, upload).finally(upload.remove);
 }
@@ -33,8 +35,7 @@ async function importOf(c: PanelContext, upload: Upload): Promise<Answer> {
     return plain(403, 'Refused: the form is out of date; reload the page.');
   const file = upload.file?.field === 'file' ? upload.file : undefined;
   if (!file) return plain(400, 'Choose a file to import.');
-  const page = (outcome: ImportOutcome, status = 200) =>
-    htmlAnswer(panelPage(c.tx, c.tx.t.import, importBody(c.tx, c.who, outcome), c.who), status);
+  const page = (outcome: ImportOutcome, status = 200) => importPage(c.tx, c.who, outcome, status);
   try {
     const parsed = parseImport(await readFile(file.path), file.filename || 'upload');
     return page({ summary: await c.store.applyImport(parsed, c.who.operator.email) });
