@@ -12,7 +12,8 @@ const panel = usePanel();
 /** A multipart import of the demo data, as the Import page sends it. */
 function importForm(csrf: string) {
   const boundary = 'b0undary';
-  const part = (head: string, body: string) => `--${boundary}\r\ncontent-disposition: form-data; ${head}\r\n\r\n${body}\r\n`;
+  const part = (head: string, body: string) =>
+    `--${boundary}\r\ncontent-disposition: form-data; ${head}\r\n\r\n${body}\r\n`;
   const body = `${part('name="csrf"', csrf)}${part('name="file"; filename="data.json"', JSON.stringify(demoJson()))}--${boundary}--\r\n`;
   return { type: `multipart/form-data; boundary=${boundary}`, body: Buffer.from(body) };
 }

@@ -31,7 +31,8 @@ describe('a refused key form', () => {
       expect(page.headers['content-type']).toMatch(/^text\/html/);
       const body = String(page.body);
       expect(body).toContain('role="alert"');
-      for (const [field, value] of Object.entries(form)) expect([field, valueOf(body, `new-${field}`)]).toEqual([field, value]);
+      for (const [field, value] of Object.entries(form))
+        expect([field, valueOf(body, `new-${field}`)]).toEqual([field, value]);
     }
     expect(await panel.store.listKeys()).toEqual(keys);
   });

@@ -20,7 +20,10 @@ async function searches(store: Store) {
   await store.applyImport(parseImport(JSON.stringify(manyFacilities(120, 1)), 'many.json'));
   const out: Record<string, unknown> = {};
   for (const search of ['ZÜRICH', 'zürich', 'KRAKÓW', 'ZABŁOCIE', 'WROCŁAW', 'SafeBox', 'FACILITY 01', '%', '_', ''])
-    out[search] = { ids: await ids(store, search), total: (await store.facilityPage({ search, offset: 0, limit: 50 })).total };
+    out[search] = {
+      ids: await ids(store, search),
+      total: (await store.facilityPage({ search, offset: 0, limit: 50 })).total,
+    };
   out.secondPage = await ids(store, 'facility', 50, 50);
   out.pastTheEnd = await store.facilityPage({ search: 'facility', offset: 500, limit: 50 });
   return out;

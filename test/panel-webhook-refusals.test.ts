@@ -27,7 +27,10 @@ describe('the webhook form', () => {
     expect(cli.code).toBe(2);
     const rule = /(bogus is not one of .*)$/m.exec(cli.stderr)![1]!;
     for (const events of [['listing.updated', 'bogus'], ['bogus']]) {
-      const page = await post(`/keys/${info.id}/webhooks`, [['url', url], ...events.map((e) => ['events', e] as [string, string])]);
+      const page = await post(`/keys/${info.id}/webhooks`, [
+        ['url', url],
+        ...events.map((e) => ['events', e] as [string, string]),
+      ]);
       expect(page.status).toBe(400);
       expect(decoded(page.body)).toContain(rule);
     }
