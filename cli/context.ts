@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { ListingsError } from '../server/errors.ts';
 import { CLI_ACTOR, type PublishAudit } from '../server/store/audit.ts';
+import { busyMessage, isBusy } from '../server/store/busy.ts';
 import { openStore, type Store } from '../server/store/store.ts';
 import type { SnapshotLedger } from '../server/store/ledger.ts';
 import type { Settings } from './settings.ts';
@@ -45,9 +46,5 @@ export async function withLedger<T>(
 
 /** Another process (an import, a revoke) held SQLite's write lock for longer than busy_timeout: say so, not "unexpected failure". */
 function busyFailure(err: unknown, path: string): unknown {
-  if (!String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) return err;
-  return new ListingsError(
-    'db_busy',
-    `database ${path} is locked by another process that is writing to it (waited 5 s); try again when it has finished`,
-  );
+  return isBusy(err) ? new ListingsError('db_busy', busyMessage(`database ${path}`)) : err;
 }

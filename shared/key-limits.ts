@@ -61,8 +61,10 @@ const RATE_UNITS = [
   ['h', 3600],
 ] as const;
 
+/** Decimal digits only: Number() would also read `0x10` and `1e3`, which nobody types as "a whole number". */
 export function parseBurst(value: string): number {
-  const n = Number(value);
+  const digits = value.trim();
+  const n = /^\d+$/.test(digits) ? Number(digits) : NaN;
   if (!Number.isInteger(n) || n < 1 || n > 1_000_000)
     throw new KeyLimitError('expected a whole number from 1 to 1000000');
   return n;
@@ -84,6 +86,13 @@ export function parseOrigin(value: string): string {
 /** A key's partner reference: what its rent links' clicks are counted under, unique within its facility. */
 export const REF_PATTERN = /^[a-z0-9][a-z0-9-]{0,39}$/;
 export const REF_RULE = '1-40 of a-z, 0-9 and "-", starting with a letter or digit';
+
+/** A ref as typed: trimmed, as a label is, then REF_PATTERN; the refusal names the value (at most 60 characters). */
+export function parseRef(value: string): string {
+  const ref = value.trim();
+  if (!REF_PATTERN.test(ref)) throw new KeyLimitError(`"${ref.slice(0, 60)}" must be ${REF_RULE}`);
+  return ref;
+}
 
 /** The fields of the panel's key form, as typed. */
 export interface KeyFormFields {
@@ -132,13 +141,13 @@ export function readKeyForm(fields: KeyFormFields): KeyFormResult {
       .filter(Boolean)
       .map(parseOrigin),
   );
-  const ref = (fields.ref ?? '').trim();
-  if (ref !== '' && !REF_PATTERN.test(ref)) problems.ref = `must be ${REF_RULE}`;
+  const typedRef = (fields.ref ?? '').trim();
+  const ref = typedRef === '' ? '' : check('ref', () => parseRef(typedRef));
   const rate = fields.rate.trim();
   const ratePerS = rate === '' ? null : check('rate', () => parseRate(rate));
   const burst = (fields.burst ?? '').trim();
   const burstValue = burst === '' ? null : check('burst', () => parseBurst(burst));
   if (Object.keys(problems).length > 0) return { ok: false, problems };
   const limits = { label: label!, allowed_origins: origins!, rate_per_s: ratePerS!, burst: burstValue! };
-  return { ok: true, limits: ref === '' ? limits : { ...limits, ref } };
+  return { ok: true, limits: ref === '' ? limits : { ...limits, ref: ref! } };
 }

@@ -194,6 +194,11 @@ export function keysCommand(io: Io): Command {
           ...(opts.ref !== undefined ? { ref: opts.ref } : {}),
           ...(opts.anyOrigin ? { allowed_origins: [] } : {}),
         };
+        // Nothing to change is a mistake in the command line, not a change: no write, no audit row.
+        if (Object.keys(changes).length === 0) {
+          const options = cmd.options.filter((o) => o.long !== '--json').map((o) => o.long);
+          cmd.error(`error: keys update changes nothing; give at least one of ${options.join(', ')}`);
+        }
         const info = await withStore(cmd, (store) => store.updateKey(id, changes));
         io.out(opts.json ? json(keyJson(info)) : table([keyRow(info)], COLUMNS));
       },

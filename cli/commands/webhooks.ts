@@ -1,6 +1,7 @@
 // `listings webhooks add|list|remove|rotate|enable|test|deliveries|replay`: endpoints of partners' keys, and their log.
 import { Command, InvalidArgumentError } from 'commander';
-import { EVENT_TYPES } from '../../server/domain/webhook-events.ts';
+import { checkEventTypes, EVENT_TYPES } from '../../server/domain/webhook-events.ts';
+import { ListingsError } from '../../server/errors.ts';
 import { checkEndpointUrl } from '../../server/webhooks/address.ts';
 import { allowPrivateOf } from '../../server/webhooks/settings.ts';
 import { CLI_ACTOR } from '../../server/store/audit.ts';
@@ -21,11 +22,12 @@ const DELIVERY_COLUMNS = [
 ];
 
 function parseEvents(value: string): string[] {
-  const types = value.split(',').map((t) => t.trim());
-  const unknown = types.filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
-  if (unknown.length > 0 || types.length === 0)
-    throw new InvalidArgumentError(`--events: ${unknown.join(',')} is not one of ${EVENT_TYPES.join(', ')}`);
-  return [...new Set(types)];
+  try {
+    return checkEventTypes(value.split(',').map((t) => t.trim()));
+  } catch (err) {
+    if (err instanceof ListingsError) throw new InvalidArgumentError(`--events: ${err.message}`);
+    throw err;
+  }
 }
 
 function parseDeliveryId(value: string): number {

@@ -1,14 +1,18 @@
 // A key's partner reference (`ref`): the name a partner's clicks are counted under, unique within a facility.
 import { ListingsError } from '../errors.ts';
-import { REF_PATTERN, REF_RULE } from '../../shared/key-limits.ts';
+import { KeyLimitError, parseRef, REF_PATTERN } from '../../shared/key-limits.ts';
 
 export { REF_PATTERN };
 const REF_MAX = 40;
 
-/** `ref` as given, or a refusal that names the rule. */
-export function checkRef(ref: string): string {
-  if (!REF_PATTERN.test(ref)) throw new ListingsError('invalid_ref', `ref "${ref.slice(0, 60)}": must be ${REF_RULE}`);
-  return ref;
+/** `ref` by the panel's rule (shared/key-limits.ts parseRef, trimmed), or a refusal in the panel's words. */
+export function checkRef(value: string): string {
+  try {
+    return parseRef(value);
+  } catch (err) {
+    if (err instanceof KeyLimitError) throw new ListingsError('invalid_ref', `ref: ${err.message}`);
+    throw err;
+  }
 }
 
 /** The label as a ref: accents dropped, lower case, runs of anything else as one "-"; empty when nothing is left. */

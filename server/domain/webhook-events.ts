@@ -1,10 +1,19 @@
 // The events a change of a facility's data sends: each listing's Detail before and after, compared field by field.
+import { ListingsError } from '../errors.ts';
 import type { Detail, FacilityInfo } from '../../shared/listing.ts';
 import type { FacilityData } from './facility.ts';
 import { detailOf, facilityInfoOf } from './views.ts';
 
 export const EVENT_TYPES = ['listing.updated', 'listing.added', 'listing.removed', 'facility.updated'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Event types as an operator names them (the CLI's --events, the panel's boxes), each known, or the unknown named. */
+export function checkEventTypes(types: readonly string[]): EventType[] {
+  const unknown = types.filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
+  if (unknown.length > 0)
+    throw new ListingsError('invalid_events', `${unknown.join(',')} is not one of ${EVENT_TYPES.join(', ')}`);
+  return [...new Set(types as EventType[])];
+}
 
 /** An event before it is queued: `subject` is the listing's or the facility's id, one pending event per subject. */
 export interface ChangeEvent {

@@ -8,6 +8,8 @@ import { plain, type PanelRequestHead } from './http.ts';
 import type { Answer } from '../http/transport/answer.ts';
 import { beyondRole } from './roles.ts';
 import { pathOf } from '../http/router.ts';
+import { textsFor } from './i18n/i18n.ts';
+import { importTooLargePage } from './import-page.ts';
 
 /** The role an import needs, checked here too, so that a viewer's upload is refused before a byte of it is read. */
 export const UPLOAD_ROLE: Role = 'manager';
@@ -16,8 +18,14 @@ export const UPLOAD_ROLE: Role = 'manager';
 export const FORM_BYTES = 64 * 1024;
 export const UPLOAD_BYTES = MAX_IMPORT_BYTES + FORM_BYTES;
 
-/** Read at most `limit` bytes (an upload into a temporary file), or answer `refusal` without reading any. */
-export type Admission = { limit: number; upload: boolean } | { refusal: Answer };
+/**
+ * Read at most `limit` bytes (an upload into a temporary file, `fileTooLarge` answering a file over the import limit),
+ * or answer `refusal` without reading any.
+ */
+export type Admission =
+  | { limit: number; upload: false }
+  | { limit: number; upload: true; fileTooLarge: (filename: string) => Answer }
+  | { refusal: Answer };
 
 /** The one route whose body is an upload. */
 export const isUploadRoute = (method: string, path: string): boolean => method === 'POST' && path === '/import';
@@ -39,5 +47,8 @@ export async function admissionOf(
   const refusal = await beyondRole(panel.store, who, { method: head.method, path }, UPLOAD_ROLE);
   if (refusal) return { refusal };
   const limit = panel.uploadBytes ?? UPLOAD_BYTES;
-  return declared > limit ? { refusal: tooLarge() } : { limit, upload: true };
+  // The Import page with `listings import`'s refusal, in the operator's language: the file is refused, not the page.
+  const tx = textsFor(head.headers['accept-language']);
+  const fileTooLarge = (filename: string) => importTooLargePage(tx, who, filename);
+  return declared > limit ? { refusal: fileTooLarge('') } : { limit, upload: true, fileTooLarge };
 }

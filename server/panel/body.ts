@@ -1,7 +1,8 @@
 // A request's body read within its cap and its time: into memory for a form, through the upload parser for an upload.
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { receiveUpload } from './upload.ts';
+import { receiveUpload, UPLOAD_LIMITS } from './upload.ts';
+import type { Answer } from '../http/transport/answer.ts';
 
 /** Time to send a form's body, and an upload's (256 MB at 4 Mbit/s takes about 9 minutes). */
 export const FORM_BODY_MS = 10_000;
@@ -53,9 +54,11 @@ export async function formBody(req: IncomingMessage, limit: number): Promise<Buf
 export async function uploadBody(
   req: IncomingMessage,
   limit: number,
+  fileTooLarge?: (filename: string) => Answer,
 ): Promise<Awaited<ReturnType<typeof receiveUpload>> | undefined> {
   try {
-    return await receiveUpload(Readable.from(chunksWithin(req, limit, UPLOAD_BODY_MS)), req.headers['content-type']);
+    const body = Readable.from(chunksWithin(req, limit, UPLOAD_BODY_MS));
+    return await receiveUpload(body, req.headers['content-type'], UPLOAD_LIMITS, fileTooLarge);
   } catch (err) {
     if (err instanceof BodyCut) return undefined;
     throw err;

@@ -1,7 +1,9 @@
 // What the panel answers when a request fails: the operator's own mistake as its message, a database that cannot be
-// used as a 503 that names nothing of it (the log has the detail), anything else as a 500.
+// used (or is locked by another process's write) as a 503 that names nothing of it (the log has the detail), anything
+// else as a 500.
 import { ListingsError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { busyMessage, isBusy } from '../store/busy.ts';
 import { plain } from './http.ts';
 import type { Answer } from '../http/transport/answer.ts';
 
@@ -12,6 +14,9 @@ export const STORE_RETRY_SECONDS = 5;
 const STORE_UNAVAILABLE = new Set(['db_unreachable', 'db_credentials', 'db_missing']);
 
 export function failureAnswer(err: unknown, logger: Logger): Answer {
+  // Another process (an import, a revoke by the CLI) writing to the SQLite file: the CLI's words, and a retry.
+  if (isBusy(err) || (err instanceof ListingsError && err.code === 'db_busy'))
+    return plain(503, `${busyMessage('The database')}.`, { 'retry-after': String(STORE_RETRY_SECONDS) });
   if (err instanceof ListingsError && STORE_UNAVAILABLE.has(err.code)) {
     // The detail names the database's address: for the operator's log, never for whoever sent the request.
     logger.error(`panel: the database is unavailable: ${err.message}`);

@@ -1,13 +1,14 @@
-// The Import action: the CLI's validation (every problem with its JSON path) and the store's all-or-nothing import.
+// The Import action: the CLI's validation (every problem with its JSON path) and the store's all-or-nothing import, run in
+// a process of its own (import-worker.ts).
 import { Readable } from 'node:stream';
 import { fork } from 'node:child_process';
 import { csrfValid } from './auth.ts';
 import type { PanelContext } from './context.ts';
-import { htmlAnswer, plain, type PanelRequest, type Upload } from './http.ts';
+import { plain, type PanelRequest, type Upload } from './http.ts';
 import type { Answer } from '../http/transport/answer.ts';
-import { importBody, type ImportOutcome } from './pages/import.ts';
-import { panelPage } from './pages/layout.ts';
-import { receiveUpload } from './upload.ts';
+import { importPage, importTooLargePage } from './import-page.ts';
+import type { ImportOutcome } from './pages/import.ts';
+import { receiveUpload, UPLOAD_LIMITS } from './upload.ts';
 import type { ImportJob, ImportResult } from './import-worker.ts';
 
 /** The import being parsed and applied; the next waits for it, so one file at a time is in memory. */
@@ -22,7 +23,9 @@ export function importRoute(c: PanelContext, req: PanelRequest): Promise<Answer>
 /** Over a socket the upload is already received; in process its body goes through the same parser here. */
 async function importNow(c: PanelContext, req: PanelRequest): Promise<Answer> {
   if (req.upload) return importOf(c, req.upload);
-  const upload = await receiveUpload(Readable.from([req.body]), req.headers['content-type']);
+  const upload = await receiveUpload(Readable.from([req.body]), req.headers['content-type'], UPLOAD_LIMITS, (name) =>
+    importTooLargePage(c.tx, c.who, name),
+  );
   if ('refusal' in upload) return upload.refusal;
   return importOf(c, upload).finally(upload.remove);
 }
@@ -32,8 +35,7 @@ async function importOf(c: PanelContext, upload: Upload): Promise<Answer> {
     return plain(403, 'Refused: the form is out of date; reload the page.');
   const file = upload.file?.field === 'file' ? upload.file : undefined;
   if (!file) return plain(400, 'Choose a file to import.');
-  const page = (outcome: ImportOutcome, status = 200) =>
-    htmlAnswer(panelPage(c.tx, c.tx.t.import, importBody(c.tx, c.who, outcome), c.who), status);
+  const page = (outcome: ImportOutcome, status = 200) => importPage(c.tx, c.who, outcome, status);
   const result = await importInProcess({
     location: c.store.location,
     path: file.path,

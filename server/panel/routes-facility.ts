@@ -7,7 +7,7 @@ import type { Params } from '../http/router.ts';
 import { htmlAnswer, plain, type PanelRequest } from './http.ts';
 import type { Answer } from '../http/transport/answer.ts';
 import { facilityInfoBody, tabbed, type Tab } from './pages/facility.ts';
-import { apiBody } from './pages/keys.ts';
+import { apiBody, type RefusedKeyForm } from './pages/keys.ts';
 import { panelPage } from './pages/layout.ts';
 import { listingsBody, panelListingsOf } from './pages/listings.ts';
 import { pageNumberOf } from './pages/pager.ts';
@@ -19,14 +19,14 @@ export async function facility(
   c: PanelContext,
   req: PanelRequest,
   { id, tab }: Params,
-  problem?: string,
+  refused?: RefusedKeyForm,
   done?: string,
 ) {
   const head = await c.store.facilityHead(id!);
   if (!head) return plain(404, 'No such facility.');
   const body =
     tab === 'api'
-      ? apiBody(c.tx, c.who, id!, await c.store.listKeys(id), problem)
+      ? apiBody(c.tx, c.who, id!, await c.store.listKeys(id), refused)
       : tab === 'snapshots'
         ? snapshotsBody(
             c.tx,
@@ -38,7 +38,7 @@ export async function facility(
           )
         : await listingsTab(c, req, id!);
   const page = panelPage(c.tx, head.name, tabbed(c.tx, id!, (tab || 'listings') as Tab, body), c.who);
-  return htmlAnswer(page, problem ? 400 : 200);
+  return htmlAnswer(page, refused ? 400 : 200);
 }
 
 /** The facility's address and hours, then its listings, inactive ones included, with the terms partners see now. */

@@ -1,12 +1,12 @@
 // The API tab's actions: generate (the key shown once), edit, revoke after a confirmation. The CLI's store calls, audited.
-import { readKeyForm } from '../../shared/key-limits.ts';
+import { readKeyForm, type KeyFormFields } from '../../shared/key-limits.ts';
 import { ListingsError } from '../errors.ts';
-import type { KeyLimits } from '../store/keys.ts';
+import { keyRevoked, type KeyLimits } from '../store/keys.ts';
 import type { PanelContext } from './context.ts';
 import type { Params } from '../http/router.ts';
 import { htmlAnswer, jsonAnswer, plain, redirect, type PanelRequest } from './http.ts';
 import type { Answer } from '../http/transport/answer.ts';
-import { keyState, newKeyBody, revokeConfirmBody } from './pages/keys.ts';
+import { keyRevokedBody, keyState, newKeyBody, revokeConfirmBody } from './pages/keys.ts';
 import { facilityPath, tabbed } from './pages/facility.ts';
 import { panelPage } from './pages/layout.ts';
 import type { Route } from './context.ts';
@@ -15,15 +15,15 @@ import { facility } from './routes-facility.ts';
 
 const KEY = '/keys/:key(key_[A-Za-z0-9]{1,64})';
 
+/** The key form's fields as typed (absent ones empty), to read by the rules or to show again when refused. */
+function fieldsOf(form: URLSearchParams): Required<KeyFormFields> {
+  const get = (name: string) => form.get(name) ?? '';
+  return { label: get('label'), ref: get('ref'), origins: get('origins'), rate: get('rate'), burst: get('burst') };
+}
+
 /** The form's label, origins, rate and burst by the rules the panel's script checks them with (empty: the default). */
-function limitsOf(form: URLSearchParams): KeyLimits & { label: string } {
-  const read = readKeyForm({
-    label: form.get('label') ?? '',
-    ref: form.get('ref') ?? '',
-    origins: form.get('origins') ?? '',
-    rate: form.get('rate') ?? '',
-    burst: form.get('burst') ?? '',
-  });
+function limitsOf(fields: KeyFormFields): KeyLimits & { label: string } {
+  const read = readKeyForm(fields);
   if (!read.ok) {
     const problems = Object.entries(read.problems).map(([field, problem]) => `${field}: ${problem}`);
     throw new ListingsError('invalid_key_limit', problems.join('; '));
@@ -47,16 +47,16 @@ export function keyRoutes(facilityRoute: string): Route[] {
 }
 
 async function createKey(c: PanelContext, req: PanelRequest, { id }: Params): Promise<Answer> {
-  let limits;
+  const fields = fieldsOf(c.form());
+  let created;
   try {
-    limits = limitsOf(c.form());
+    const limits = limitsOf(fields);
+    created = await c.store.createKey({ facilityId: id!, prefix: c.keyPrefix, ...limits }, c.who.operator.email);
   } catch (err) {
-    return facility(c, req, { id: id!, tab: 'api' }, problemOf(err));
+    // Refused (a bad value, a ref taken): the tab again, the message above a form holding what was typed.
+    return facility(c, req, { id: id!, tab: 'api' }, { problem: problemOf(err), fields });
   }
-  const { key, info } = await c.store.createKey(
-    { facilityId: id!, prefix: c.keyPrefix, ...limits },
-    c.who.operator.email,
-  );
+  const { key, info } = created;
   const body = tabbed(c.tx, id!, 'api', newKeyBody(c.tx, id!, key, info, c.publicUrl));
   // The facility's name stays the heading, as on its tabs: the new key is one of its keys.
   const name = (await c.store.facilityHead(id!))?.name ?? id!;
@@ -66,6 +66,9 @@ async function createKey(c: PanelContext, req: PanelRequest, { id }: Params): Pr
 async function revokePage(c: PanelContext, _req: PanelRequest, { key }: Params): Promise<Answer> {
   const k = await keyOf(c, key!);
   if (!k) return plain(404, 'No such key.');
+  // Revoked already: nothing to confirm (a POST would change nothing), so say so rather than ask.
+  if (k.revoked_at)
+    return htmlAnswer(panelPage(c.tx, c.tx.t.revokeTitle, keyRevokedBody(c.tx, k, keyRevoked(k).message), c.who), 409);
   return htmlAnswer(panelPage(c.tx, c.tx.t.revokeTitle, revokeConfirmBody(c.tx, c.who, k), c.who));
 }
 
@@ -80,10 +83,11 @@ async function revoke(c: PanelContext, req: PanelRequest, { key }: Params): Prom
 async function editKey(c: PanelContext, req: PanelRequest, { key }: Params): Promise<Answer> {
   const k = await keyOf(c, key!);
   if (!k) return plain(404, 'No such key.');
+  const fields = fieldsOf(c.form());
   try {
-    await c.store.updateKey(k.id, limitsOf(c.form()), c.who.operator.email);
+    await c.store.updateKey(k.id, limitsOf(fields), c.who.operator.email);
   } catch (err) {
-    return facility(c, req, { id: k.facility_id, tab: 'api' }, problemOf(err));
+    return facility(c, req, { id: k.facility_id, tab: 'api' }, { keyId: k.id, problem: problemOf(err), fields });
   }
   return redirect(facilityPath(k.facility_id, 'api'));
 }

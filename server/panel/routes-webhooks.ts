@@ -1,5 +1,5 @@
 // A key's webhooks in the panel: the page, and the actions the CLI's `webhooks` commands take, audited as the operator.
-import { EVENT_TYPES } from '../domain/webhook-events.ts';
+import { checkEventTypes } from '../domain/webhook-events.ts';
 import { ListingsError } from '../errors.ts';
 import { checkEndpointUrl } from '../webhooks/address.ts';
 import type { PanelContext, Route } from './context.ts';
@@ -79,14 +79,14 @@ export function webhookRoutes(): Route[] {
 async function addEndpoint(c: PanelContext, _req: unknown, { key }: Params): Promise<Answer> {
   const form = c.form();
   const url = form.get('url') ?? '';
-  const events = form.getAll('events').filter((t) => (EVENT_TYPES as readonly string[]).includes(t));
+  const events = form.getAll('events');
   try {
     if (events.length === 0)
       throw new ListingsError('invalid_events', `${webhookTexts(c.tx.lang).events}: choose at least one`);
     // The same rules as `webhooks add`: the panel's --webhooks-allow-private (or WEBHOOKS_ALLOW_PRIVATE) as its flag.
     const checked = checkEndpointUrl(url, c.webhooksAllowPrivate ?? false);
     const { endpoint, secret } = await c.store.webhooks.add(
-      { keyId: key!, url: checked, events },
+      { keyId: key!, url: checked, events: eventsOf(c, events) },
       c.who.operator.email,
     );
     return secretPage(c, endpoint, secret);
@@ -94,8 +94,17 @@ async function addEndpoint(c: PanelContext, _req: unknown, { key }: Params): Pro
     // The CLI's wording names its flags; the form names its fields.
     const problem = problemOf(err)
       .replace(/^--url: /, `${webhookTexts(c.tx.lang).url}: `)
-      .replace(/^--key: \S+ /, '');
+      .replace(/^--key: /, '');
     return page(c, key!, { problem, url, events });
+  }
+}
+
+/** The form's event types by the CLI's rule (checkEventTypes), a refusal naming the field as the form does. */
+function eventsOf(c: PanelContext, events: readonly string[]) {
+  try {
+    return checkEventTypes(events);
+  } catch (err) {
+    throw new ListingsError('invalid_events', `${webhookTexts(c.tx.lang).events}: ${problemOf(err)}`);
   }
 }
 

@@ -13,7 +13,7 @@ import { keyRoutes } from './routes-keys.ts';
 import { referralRoutes } from './routes-referrals.ts';
 import { webhookRoutes } from './routes-webhooks.ts';
 import { facilitiesBody } from './pages/facilities.ts';
-import { importBody } from './pages/import.ts';
+import { importPage } from './import-page.ts';
 import { panelPage } from './pages/layout.ts';
 import { pageNumberOf, readPage } from './pages/pager.ts';
 import { snapshotCell } from './pages/snapshots.ts';
@@ -31,7 +31,7 @@ export function pageRoutes(): Route[] {
       methods: {
         GET: {
           role: UPLOAD_ROLE,
-          run: async (c) => htmlAnswer(panelPage(c.tx, c.tx.t.import, importBody(c.tx, c.who), c.who)),
+          run: async (c) => importPage(c.tx, c.who),
         },
         POST: { role: UPLOAD_ROLE, run: importRoute },
       },

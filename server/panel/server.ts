@@ -80,7 +80,7 @@ export async function startPanel(
       if (body) send(res, head.method, await handler.answer({ ...head, body }));
       return;
     }
-    const upload = await uploadBody(req, admission.limit);
+    const upload = await uploadBody(req, admission.limit, admission.fileTooLarge);
     if (!upload) return;
     // Refused part way: the rest of the body is not read, so the connection closes with the answer.
     if ('refusal' in upload) return send(res, head.method, upload.refusal, true);

@@ -26,7 +26,7 @@ export const UPLOAD_LIMITS = {
 const malformed = (): Answer => plain(400, 'Refused: send the form as the Import page does: one file.');
 
 /**
- * The upload `body` carries, or the answer refusing it: 413 past a cap, 400 for anything but a well-formed form with
+ * The upload `body` carries, or the answer refusing it: 413 past a cap (`fileTooLarge`'s for the file's), 400 for anything but a well-formed form with
  * at most one file. An error of `body` itself (cut off) or of writing the file (no room) is thrown; either way the
  * temporary file is gone.
  */
@@ -34,6 +34,7 @@ export async function receiveUpload(
   body: Readable,
   contentType: string | undefined,
   limits: busboy.Limits = UPLOAD_LIMITS,
+  fileTooLarge: (filename: string) => Answer = tooLarge,
 ): Promise<Upload | { refusal: Answer }> {
   const dir = await mkdtemp(join(tmpdir(), 'listings-upload-'));
   const remove = () => rm(dir, { recursive: true, force: true });
@@ -66,7 +67,7 @@ export async function receiveUpload(
     });
     // The part's own end (a broken form) closes the file without an error of the file's.
     stream.once('error', () => out.destroy());
-    stream.once('limit', () => refuse(tooLarge));
+    stream.once('limit', () => refuse(() => fileTooLarge(info.filename ?? '')));
     writes.push(new Promise<void>((closed) => out.once('close', () => closed())));
     stream.pipe(out);
   });

@@ -10,6 +10,7 @@ import * as pgOps from './pg/operators.ts';
 import * as pgTwo from './pg/two-factor.ts';
 import * as two from './two-factor.ts';
 import type { PendingLogin } from './two-factor.ts';
+import { writeNowOrSkip } from './busy.ts';
 
 /** Account changes are audited by `actor` (default: the CLI) in the change's own transaction. */
 export interface AccountStore {
@@ -24,6 +25,7 @@ export interface AccountStore {
   setOperatorRole(email: string, role: Role, actor?: string): Promise<OperatorInfo>;
   createSession(row: SessionRow): Promise<void>;
   session(digest: string): Promise<SessionRow | undefined>;
+  /** Best effort: on SQLite skipped, not waited for, while another process holds the write lock. */
   touchSession(digest: string, at: Date): Promise<void>;
   endSession(digest: string): Promise<void>;
   /** Every session of the operator but `except`. */
@@ -58,7 +60,8 @@ export function sqliteAccounts(db: Db): AccountStore {
     setOperatorRole: async (email, role, actor = CLI_ACTOR) => ops.setOperatorRole(db, email, role, actor),
     createSession: async (row) => ops.createSession(db, row),
     session: async (digest) => ops.sessionByDigest(db, digest),
-    touchSession: async (digest, at) => ops.touchSession(db, digest, at),
+    // Never waited for: a page must not wait 5 s, nor fail, while an import in another process writes.
+    touchSession: async (digest, at) => void writeNowOrSkip(db, () => ops.touchSession(db, digest, at)),
     endSession: async (digest) => ops.endSession(db, digest),
     endSessionsOf: async (id, except) => ops.endSessionsOf(db, id, except ?? null),
     endExpiredSessions: async (idle, created) => ops.endExpiredSessions(db, idle, created),

@@ -8,7 +8,12 @@ import type { Db } from './db.ts';
 const GIVE_UP_MS = 30_000;
 const RETRY_MS = 25;
 
-const isBusy = (err: unknown) => String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY');
+/** Another connection (another process) held SQLite's write lock for longer than busy_timeout. */
+export const isBusy = (err: unknown) => String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY');
+
+/** What the CLI and the panel say then: the file is in use, not broken, and trying later works. */
+export const busyMessage = (database: string) =>
+  `${database} is locked by another process that is writing to it (waited 5 s); try again when it has finished`;
 
 export async function writeWhenFree<T>(db: Db, write: () => T): Promise<T> {
   const until = Date.now() + GIVE_UP_MS;
@@ -23,5 +28,20 @@ export async function writeWhenFree<T>(db: Db, write: () => T): Promise<T> {
       db.pragma(`busy_timeout = ${busyTimeout}`);
     }
     await delay(RETRY_MS);
+  }
+}
+
+/** A write worth doing only when the lock is free now (a session's last-seen time): false when it was skipped. */
+export function writeNowOrSkip(db: Db, write: () => void): boolean {
+  const busyTimeout = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma('busy_timeout = 0');
+  try {
+    write();
+    return true;
+  } catch (err) {
+    if (isBusy(err)) return false;
+    throw err;
+  } finally {
+    db.pragma(`busy_timeout = ${busyTimeout}`);
   }
 }

@@ -121,6 +121,14 @@ export function unknownKey(id: string): ListingsError {
   return new ListingsError('unknown_key', `no key with id "${id}"`);
 }
 
+/** An edit of a revoked key: refused, so that what the audit log shows of a revoked key is how it was when revoked. */
+export function keyRevoked(key: Pick<KeyInfo, 'id' | 'revoked_at'>): ListingsError {
+  return new ListingsError(
+    'key_revoked',
+    `key ${key.id} was revoked at ${key.revoked_at}: a revoked key stays as it was revoked; make a new one`,
+  );
+}
+
 export function createKey(db: Db, opts: NewKeyOptions, now = new Date()) {
   if (!facilityById(db, opts.facilityId)) throw unknownFacility(opts.facilityId);
   const s = stmts(db);
@@ -181,6 +189,7 @@ export function updateKey(db: Db, id: string, changes: KeyChanges): KeyInfo {
 
 /** The columns `keys edit` changes, with what it leaves as it was (both stores write them); `taken`: the facility's refs. */
 export function changedKeyRow(row: KeyRow, changes: KeyChanges, taken: ReadonlySet<string>) {
+  if (row.revoked_at !== null) throw keyRevoked(row);
   const ref = changes.ref === undefined ? row.ref : checkRef(changes.ref);
   if (ref !== row.ref && taken.has(ref)) throw refTaken(ref, row.facility_id);
   return {

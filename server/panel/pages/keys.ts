@@ -1,7 +1,7 @@
 // The API tab: the facility's keys, generating one (shown once), editing and revoking them; <panel-key-form>,
 // <panel-revoke> and <panel-copy> enhance its forms in the browser.
 import { html, type Html } from '../../http/pages/html.ts';
-import { formatRate, MAX_LABEL_LENGTH } from '../../../shared/key-limits.ts';
+import { formatRate, MAX_LABEL_LENGTH, type KeyFormFields } from '../../../shared/key-limits.ts';
 import { LAST_USE_INTERVAL_MS } from '../../http/api/last-use.ts';
 import type { KeyInfo } from '../../store/keys.ts';
 import type { Authenticated } from '../auth.ts';
@@ -21,14 +21,33 @@ ${input}
 <p id="${id}-error" class="field-error"></p>`;
 }
 
+/** A key form the server refused: why, and every value as it was typed, to show the form again with them. */
+export interface RefusedKeyForm {
+  /** The edited key; absent: the generate form. */
+  keyId?: string;
+  problem: string;
+  fields: Required<KeyFormFields>;
+}
+
+const EMPTY_FORM: Required<KeyFormFields> = { label: '', ref: '', origins: '', rate: '', burst: '' };
+
+/** A stored key's values as its edit form shows them. */
+const fieldsOf = (k: KeyInfo): Required<KeyFormFields> => ({
+  label: k.label,
+  ref: k.ref,
+  origins: k.allowed_origins.join('\n'),
+  rate: rateOf(k),
+  burst: k.burst === null ? '' : String(k.burst),
+});
+
 /** The fields a key's limits are edited with, the same in the generate and the edit form. */
-function limitFields({ t }: Texts, prefix: string, k?: KeyInfo): Html {
+function limitFields({ t }: Texts, prefix: string, v: Required<KeyFormFields>): Html {
   const hint = (text: string) => html` <span class="muted">${text}</span>`;
-  return html`${field(html`${t.label}`, `${prefix}-label`, html`<input id="${prefix}-label" name="label" maxlength="${MAX_LABEL_LENGTH}" value="${k?.label ?? ''}">`)}
-${field(html`${t.ref}${hint(t.refHint)}`, `${prefix}-ref`, html`<input id="${prefix}-ref" name="ref" maxlength="40" value="${k?.ref ?? ''}">`)}
-${field(html`${t.origins}${hint(t.originsHint)}`, `${prefix}-origins`, html`<textarea id="${prefix}-origins" name="origins" rows="2">${k?.allowed_origins.join('\n') ?? ''}</textarea>`)}
-${field(html`${t.rate}${hint(t.rateHint)}`, `${prefix}-rate`, html`<input id="${prefix}-rate" name="rate" value="${k ? rateOf(k) : ''}">`)}
-${field(html`${t.burst}${hint(t.burstHint)}`, `${prefix}-burst`, html`<input id="${prefix}-burst" name="burst" inputmode="numeric" value="${k?.burst ?? ''}">`)}`;
+  return html`${field(html`${t.label}`, `${prefix}-label`, html`<input id="${prefix}-label" name="label" maxlength="${MAX_LABEL_LENGTH}" value="${v.label}">`)}
+${field(html`${t.ref}${hint(t.refHint)}`, `${prefix}-ref`, html`<input id="${prefix}-ref" name="ref" maxlength="40" value="${v.ref}">`)}
+${field(html`${t.origins}${hint(t.originsHint)}`, `${prefix}-origins`, html`<textarea id="${prefix}-origins" name="origins" rows="2">${v.origins}</textarea>`)}
+${field(html`${t.rate}${hint(t.rateHint)}`, `${prefix}-rate`, html`<input id="${prefix}-rate" name="rate" value="${v.rate}">`)}
+${field(html`${t.burst}${hint(t.burstHint)}`, `${prefix}-burst`, html`<input id="${prefix}-burst" name="burst" inputmode="numeric" value="${v.burst}">`)}`;
 }
 
 /** The key's state as its row shows it: the revoke answer sends this text for <panel-revoke> to put in the row. */
@@ -56,7 +75,7 @@ export function limitText({ t }: Texts, k: KeyInfo): string {
 const revokeQuestion = ({ t }: Texts, k: KeyInfo) =>
   t.revokeQuestion(`${k.label || t.unlabelled} (...${k.hint})`, k.facility_id);
 
-function keyRow(tx: Texts, who: Authenticated, k: KeyInfo): Html {
+function keyRow(tx: Texts, who: Authenticated, k: KeyInfo, refused?: RefusedKeyForm): Html {
   const { t } = tx;
   const cells = html`<th scope="row" data-key-name>${k.label || t.unlabelled} <span class="muted">…${k.hint}</span> <span class="muted">${t.ref}: <code>${k.ref}</code></span> <a href="${keyPath(k, '/referrals')}">${t.referrals}<span class="visually-hidden"> ${k.label || t.unlabelled} …${k.hint}</span></a></th>
 <td data-key-state class="when">${keyState(tx, k)}</td>
@@ -68,8 +87,8 @@ function keyRow(tx: Texts, who: Authenticated, k: KeyInfo): Html {
   if (k.revoked_at || !canManage(who))
     return html`<tr${k.revoked_at ? html` class="inactive"` : ''}>${cells}<td></td></tr>`;
   return html`<tr>${cells}<td>
-<details><summary>${t.edit}<span class="visually-hidden"> ${k.label || t.unlabelled} …${k.hint}</span></summary>
-<panel-key-form><form method="post" action="${keyPath(k)}" class="stack">${csrfField(who)}${limitFields(tx, k.id, k)}<button type="submit">${t.save}</button></form></panel-key-form>
+<details${refused ? html` open` : ''}><summary>${t.edit}<span class="visually-hidden"> ${k.label || t.unlabelled} …${k.hint}</span></summary>
+<panel-key-form><form method="post" action="${keyPath(k)}" class="stack">${csrfField(who)}${limitFields(tx, k.id, refused?.fields ?? fieldsOf(k))}<button type="submit">${t.save}</button></form></panel-key-form>
 </details>
 <panel-revoke action="${keyPath(k, '/revoke')}" csrf="${who.session.csrf}" question="${revokeQuestion(tx, k)}" confirm-label="${t.revokeTitle}" cancel-label="${t.cancel}" failed-label="${t.revokeFailed}" done-label="${t.keyRevoked}">
 <form method="get" action="${keyPath(k, '/revoke')}" data-revoke><button type="submit" class="danger">${t.revoke}<span class="visually-hidden"> ${k.label || t.unlabelled} …${k.hint}</span></button></form>
@@ -83,12 +102,12 @@ const activeFirst = (keys: readonly KeyInfo[]) => [
   ...keys.filter((k) => k.revoked_at),
 ];
 
-function keysTable(tx: Texts, who: Authenticated, keys: readonly KeyInfo[]): Html {
+function keysTable(tx: Texts, who: Authenticated, keys: readonly KeyInfo[], refused?: RefusedKeyForm): Html {
   const { t } = tx;
   return html`<div class="scroll" role="region" aria-label="${t.keysTable}" tabindex="0">
 <table class="keys">
 <thead><tr><th scope="col">${t.key}</th><th scope="col">${t.state}</th><th scope="col">${t.created}</th><th scope="col">${t.lastUsed}</th><th scope="col">${t.origins}</th><th scope="col">${t.rate}</th><th scope="col">${webhookTexts(tx.lang).webhooks}</th><th scope="col">${t.actions}</th></tr></thead>
-<tbody>${activeFirst(keys).map((k) => keyRow(tx, who, k))}</tbody>
+<tbody>${activeFirst(keys).map((k) => keyRow(tx, who, k, refused?.keyId === k.id ? refused : undefined))}</tbody>
 </table>
 </div>`;
 }
@@ -98,20 +117,21 @@ export function apiBody(
   who: Authenticated,
   facilityId: string,
   keys: readonly KeyInfo[],
-  problem?: string,
+  refused?: RefusedKeyForm,
 ): Html {
   const { t } = tx;
-  return html`${problem ? html`<p class="problems" role="alert">${problem}</p>` : ''}
-${keys.length === 0 ? html`<p>${t.noKeys}</p>` : keysTable(tx, who, keys)}
-${canManage(who) ? generateForm(tx, who, facilityId) : ''}`;
+  const generating = refused && refused.keyId === undefined ? refused.fields : EMPTY_FORM;
+  return html`${refused ? html`<p class="problems" role="alert">${refused.problem}</p>` : ''}
+${keys.length === 0 ? html`<p>${t.noKeys}</p>` : keysTable(tx, who, keys, refused)}
+${canManage(who) ? generateForm(tx, who, facilityId, generating) : ''}`;
 }
 
 /** The form that generates a key: for those whose role may (a viewer sees the keys, not the form). */
-function generateForm(tx: Texts, who: Authenticated, facilityId: string): Html {
+function generateForm(tx: Texts, who: Authenticated, facilityId: string, values: Required<KeyFormFields>): Html {
   const { t } = tx;
   return html`<panel-key-form><form method="post" action="/facilities/${encodeURIComponent(facilityId)}/keys" class="stack generate">
 <h3>${t.generateTitle}</h3>
-${csrfField(who)}${limitFields(tx, 'new')}
+${csrfField(who)}${limitFields(tx, 'new', values)}
 <button type="submit">${t.generate}</button>
 </form></panel-key-form>`;
 }
@@ -136,4 +156,10 @@ export function revokeConfirmBody(tx: Texts, who: Authenticated, k: KeyInfo): Ht
 <button type="submit" class="danger" autofocus>${t.revokeTitle}</button>
 <a href="/facilities/${encodeURIComponent(k.facility_id)}/api">${t.cancel}</a>
 </form>`;
+}
+
+/** The revoke page of a key revoked already: why there is nothing to confirm, and the way back. */
+export function keyRevokedBody({ t }: Texts, k: KeyInfo, problem: string): Html {
+  return html`<p class="problems" role="alert">${problem}</p>
+<p><a href="/facilities/${encodeURIComponent(k.facility_id)}/api">${t.backToApi}</a></p>`;
 }

@@ -84,7 +84,7 @@ export function webhooksBody(
   const w = webhookTexts(tx.lang);
   return html`<p>${w.intro}</p>
 ${endpoints.length === 0 ? html`<p>${w.noEndpoints}</p>` : endpoints.map((e) => endpointSection(tx, who, e.endpoint, e.log))}
-${canManage(who) && !key.revoked_at ? addForm(tx, who, key, refused) : ''}
+${canManage(who) && !key.revoked_at ? addForm(tx, who, key, refused) : refused ? html`<p class="problems" role="alert">${w.notAdded} ${refused.problem}</p>` : ''}
 <p><a href="/facilities/${encodeURIComponent(key.facility_id)}/api">${w.back}</a></p>`;
 }
 
