@@ -28,42 +28,60 @@ export async function watchAndPublish(source: Db | SnapshotLedger, opts: WatchOp
   const { signal } = opts;
   const ledger = ledgerOf(source);
   const pollMs = opts.pollMs ?? 250;
-  const unlock = await lockAsStandby(opts);
-  if (!unlock) return;
-  forgetFeedOf(opts.target);
-  try {
-    // A database that cannot be read (PostgreSQL restarting) reads as a change: the publish that follows fails, says what
-    // failed in one line and retries with backoff, until the database is back.
-    const changes = () => ledger.refresh().catch(() => undefined);
-    let seen: number | undefined;
-    let backoff = opts.firstBackoffMs ?? 1000;
-    let first = true;
-    let failing = false;
-    while (!signal.aborted) {
-      seen = await changes(); // before the publish: a commit during it triggers the next one
-      let nextDue: number;
-      try {
-        const summary = await publishSnapshots(ledger, { ...opts, locked: true, signal });
-        // After failures, even a publish with nothing to upload is printed: it says the watch has recovered.
-        if (first || failing || summary.objects > 0) opts.onPublish(summary);
-        first = false;
-        failing = false;
-        backoff = opts.firstBackoffMs ?? 1000;
-        // Never sooner than a second away: a record of a facility this watch does not publish must not spin it.
-        nextDue = Math.max(await nextDueAt(ledger, opts.target.recordKey, opts.facilityIds), Date.now() + 1000);
-      } catch (err) {
-        if (!(err instanceof ListingsError)) throw err;
-        failing = true;
-        opts.onRetry(err, backoff);
-        await sleep(backoff, signal);
-        backoff = Math.min(backoff * 2, opts.maxBackoffMs ?? 60_000);
-        continue; // nothing failed was recorded, so the next publish picks every change up again
-      }
-      while (!signal.aborted && (await changes()) === seen && Date.now() < nextDue) await sleep(pollMs, signal);
+  // A lock lost (its lease ran out while renewing it failed) is taken again, as a standby if another holds it now.
+  while (!signal.aborted) {
+    const unlock = await lockAsStandby(opts);
+    if (!unlock) return;
+    forgetFeedOf(opts.target);
+    try {
+      if ((await publishWhileLocked(ledger, opts, pollMs)) === 'done') return;
+    } finally {
+      await unlock();
     }
-  } finally {
-    await unlock();
   }
+}
+
+/** Publishes at each change, and when a facility is due, until the watch stops ('done') or the lock is lost. */
+async function publishWhileLocked(
+  ledger: SnapshotLedger,
+  opts: WatchOptions,
+  pollMs: number,
+): Promise<'done' | 'lock_lost'> {
+  const { signal } = opts;
+  // A database that cannot be read (PostgreSQL restarting) reads as a change: the publish that follows fails, says what
+  // failed in one line and retries with backoff, until the database is back.
+  const changes = () => ledger.refresh().catch(() => undefined);
+  let seen: number | undefined;
+  let backoff = opts.firstBackoffMs ?? 1000;
+  let first = true;
+  let failing = false;
+  while (!signal.aborted) {
+    seen = await changes(); // before the publish: a commit during it triggers the next one
+    let nextDue: number;
+    try {
+      const summary = await publishSnapshots(ledger, { ...opts, locked: true, signal });
+      // After failures, even a publish with nothing to upload is printed: it says the watch has recovered.
+      if (first || failing || summary.objects > 0) opts.onPublish(summary);
+      first = false;
+      failing = false;
+      backoff = opts.firstBackoffMs ?? 1000;
+      // Never sooner than a second away: a record of a facility this watch does not publish must not spin it.
+      nextDue = Math.max(await nextDueAt(ledger, opts.target.recordKey, opts.facilityIds), Date.now() + 1000);
+    } catch (err) {
+      if (!(err instanceof ListingsError)) throw err;
+      if (err.code === 'lock_lost') {
+        opts.onRetry(err, 0);
+        return 'lock_lost';
+      }
+      failing = true;
+      opts.onRetry(err, backoff);
+      await sleep(backoff, signal);
+      backoff = Math.min(backoff * 2, opts.maxBackoffMs ?? 60_000);
+      continue; // nothing failed was recorded, so the next publish picks every change up again
+    }
+    while (!signal.aborted && (await changes()) === seen && Date.now() < nextDue) await sleep(pollMs, signal);
+  }
+  return 'done';
 }
 
 /**

@@ -28,7 +28,13 @@ export interface LockStore {
   list(prefix: string): Promise<string[]>;
 }
 
-export async function leaseLock(store: LockStore, leaseMs = LEASE_MS): Promise<() => Promise<void>> {
+/** A lock taken: its release, and whether its lease has (nearly) ended because renewing it failed. */
+export interface Lease {
+  release(): Promise<void>;
+  lapsed(): boolean;
+}
+
+export async function leaseLock(store: LockStore, leaseMs = LEASE_MS): Promise<Lease> {
   const mine = `${LOCK_PREFIX}${String(Date.now()).padStart(13, '0')}-${randomBytes(6).toString('hex')}.json`;
   const started = new Date().toISOString();
   const holder = (): Holder => ({
@@ -37,7 +43,14 @@ export async function leaseLock(store: LockStore, leaseMs = LEASE_MS): Promise<(
     started_at: started,
     lease_until: new Date(Date.now() + leaseMs).toISOString(),
   });
-  await store.put(mine, JSON.stringify(holder()));
+  // Until when the last lock object written holds (from before its write was sent, as its lease_until says).
+  let holdsUntil = 0;
+  const write = async () => {
+    const body = holder();
+    await store.put(mine, JSON.stringify(body));
+    holdsUntil = Date.parse(body.lease_until);
+  };
+  await write();
 
   let live: { key: string; holder: Holder } | undefined;
   for (const key of await store.list(LOCK_PREFIX)) {
@@ -56,11 +69,22 @@ export async function leaseLock(store: LockStore, leaseMs = LEASE_MS): Promise<(
       `${store.label} is being published by process ${h.pid} on ${h.host} since ${h.started_at}; wait for it, or delete ${store.label}/${live.key} if that publisher is gone (its lease ends ${h.lease_until})`,
     );
   }
-  const renewal = setInterval(() => void store.put(mine, JSON.stringify(holder())).catch(() => undefined), leaseMs / 3);
+  // A renewal that fails is tried again at the next; past its lease, another publisher may take the lock, so the
+  // holder stops writing a sixth of a lease before (lapsed()), leaving room for a write already under way. A lock
+  // lapsed is lost for good: renewing it then could bring it back beside another publisher's.
+  let lost = false;
+  const lapsed = () => (lost ||= Date.now() >= holdsUntil - leaseMs / 6);
+  const renewal = setInterval(() => {
+    if (lapsed()) clearInterval(renewal);
+    else void write().catch(() => undefined);
+  }, leaseMs / 3);
   renewal.unref();
-  return async () => {
-    clearInterval(renewal);
-    await store.remove(mine).catch(() => undefined); // an unreleased lock expires with its lease
+  return {
+    release: async () => {
+      clearInterval(renewal);
+      await store.remove(mine).catch(() => undefined); // an unreleased lock expires with its lease
+    },
+    lapsed,
   };
 }
 

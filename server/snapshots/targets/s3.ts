@@ -1,7 +1,7 @@
 // An S3-compatible bucket as a publish target (AWS S3, Cloudflare R2, GCS interoperability, MinIO), with the official SDK.
 import { ListingsError } from '../../errors.ts';
 import { describeS3Error, type S3Place } from './s3-errors.ts';
-import { leaseLock } from './s3-lock.ts';
+import { leaseLock, LOCK_PREFIX, type Lease } from './s3-lock.ts';
 import type { Target } from './target.ts';
 
 export interface S3TargetOptions {
@@ -66,6 +66,8 @@ export async function s3Target(opts: S3TargetOptions): Promise<Target> {
     throw new ListingsError('publish_failed', describeS3Error(err, op, `${label}/${key}`, place));
   };
 
+  /** The publish lock while this target holds it: writes stop once its lease may have passed to another. */
+  let lease: Lease | undefined;
   const target: Target = {
     label,
     recordKey: opts.endpoint ? `${label}?endpoint=${opts.endpoint}` : label,
@@ -91,6 +93,11 @@ export async function s3Target(opts: S3TargetOptions): Promise<Target> {
       }
     },
     async put(key, bytes, meta) {
+      if (lease?.lapsed() && !key.startsWith(LOCK_PREFIX))
+        throw new ListingsError(
+          'lock_lost',
+          `${label}: the publish lock's lease ran out while renewing it failed, so another publisher may hold it now; nothing more is written under it`,
+        );
       try {
         await client.send(
           new sdk.PutObjectCommand({
@@ -105,8 +112,8 @@ export async function s3Target(opts: S3TargetOptions): Promise<Target> {
         fail('PUT', key, err);
       }
     },
-    lock: () =>
-      leaseLock({
+    lock: async () => {
+      const taken = await leaseLock({
         label,
         put: (key, body) =>
           target.put(key, Buffer.from(body), { contentType: 'application/json', cacheControl: 'no-store' }),
@@ -134,7 +141,13 @@ export async function s3Target(opts: S3TargetOptions): Promise<Target> {
           }
           return keys;
         },
-      }),
+      });
+      lease = taken;
+      return async () => {
+        lease = undefined;
+        await taken.release();
+      };
+    },
     async close() {
       client.destroy();
     },
