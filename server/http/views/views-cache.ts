@@ -148,10 +148,8 @@ export class ViewsCache {
   /** The facility's answers, built on first use, and again once a promotion of theirs started or ended. */
   get(facilityId: string): FacilityViews | undefined {
     const now = this.clock();
-    if (now >= this.nextExpiry) this.dropExpired(now);
-    const hit = this.entries.get(facilityId) ?? this.large.get(facilityId);
-    if (hit) return hit;
-    if (this.missing.get(facilityId)) return undefined;
+    const hit = this.kept(facilityId, now);
+    if (hit || this.missing.get(facilityId)) return hit;
     this.reads++;
     return this.keepBuilt(facilityId, buildViews(this.db, facilityId, this.publicUrl, now));
   }
@@ -162,16 +160,22 @@ export class ViewsCache {
    * the requests that come meanwhile wait for the same build.
    */
   lookup(facilityId: string): FacilityViews | undefined | Promise<FacilityViews | undefined> {
+    const hit = this.kept(facilityId, this.clock());
+    if (hit) return hit;
     const building = this.building.get(facilityId);
     if (building) return building;
-    if (this.offLoopBytes === Infinity || this.entries.has(facilityId) || this.large.has(facilityId))
-      return this.get(facilityId);
-    if (this.missing.get(facilityId) || activeListingCount(this.db, facilityId) <= BUILD_STEP)
-      return this.get(facilityId);
+    if (this.offLoopBytes === Infinity || this.missing.get(facilityId)) return this.get(facilityId);
+    if (activeListingCount(this.db, facilityId) <= BUILD_STEP) return this.get(facilityId);
     this.reads++;
     const built = this.buildInSteps(facilityId).finally(() => this.building.delete(facilityId));
     this.building.set(facilityId, built);
     return built;
+  }
+
+  /** The facility's views kept and still holding at `now`, as the most recently used. */
+  private kept(facilityId: string, now: number): FacilityViews | undefined {
+    if (now >= this.nextExpiry) this.dropExpired(now);
+    return this.entries.get(facilityId) ?? this.large.get(facilityId);
   }
 
   /** A build in steps, read again when the facility changed after its last step: what is kept is as of now. */
