@@ -1,4 +1,5 @@
 // The server's one logger: pino, JSON lines with string levels, keys redacted, written asynchronously to stdout.
+import { writeSync } from 'node:fs';
 import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger } from 'pino';
@@ -94,18 +95,26 @@ type SonicBoom = NodeJS.EventEmitter & { write(data: Buffer): boolean; flush(): 
 const WARN = 40;
 const MAX_WAITING = 16 * 1024 * 1024;
 
-/** Counts the lines dropped while stdout is not read, and says so on stderr at most once a minute. */
+/**
+ * Counts the lines dropped while stdout is not read, and says so on stderr: at the first drop, then the count of each
+ * minute that had drops, and what is left untold at exit.
+ */
 function droppedLines(): () => void {
-  let dropped = 0;
-  let saidAt = 0;
+  let untold = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const tell = () => {
+    timer = undefined;
+    if (untold === 0) return;
+    writeSync(2, `log: ${untold} line(s) dropped: stdout was not read while ${MAX_WAITING / 1024 / 1024} MiB waited\n`);
+    untold = 0;
+  };
+  process.once('exit', tell);
   return () => {
-    dropped++;
-    const now = Date.now();
-    if (now - saidAt < 60_000) return;
-    saidAt = now;
-    process.stderr.write(
-      `log: ${dropped} line(s) dropped so far: stdout has not been read while ${MAX_WAITING / 1024 / 1024} MiB waited\n`,
-    );
+    untold++;
+    if (timer) return;
+    // The first drop is told at once, the next ones a minute later, together.
+    if (untold === 1) tell();
+    timer = setTimeout(tell, 60_000).unref();
   };
 }
 

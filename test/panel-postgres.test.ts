@@ -5,11 +5,12 @@ import { createLogger } from '../server/logger.ts';
 import { hashPassword } from '../server/domain/passwords.ts';
 import { parseImport } from '../server/domain/import.ts';
 import { openStore, type Store } from '../server/store/store.ts';
-import { tempDir } from './helpers/fixture.ts';
 import { OPERATOR, PASSWORD, panelClient, panelOver } from './helpers/panel.ts';
 import { manyFacilities } from './helpers/panel-data.ts';
 import { startPostgres, type PgServer } from './helpers/postgres.ts';
 import { until } from './helpers/wait.ts';
+import { multipart } from './helpers/panel-accounts.ts';
+import { demoJson, tempDir } from './helpers/fixture.ts';
 
 let pg: PgServer;
 let url: string;
@@ -74,5 +75,21 @@ describe('PostgreSQL down', () => {
     }
     await until('a login once PostgreSQL is back', async () => (await logIn()).status === 303);
     expect((await s.as('GET', '/')).status).toBe(200);
+  });
+});
+
+describe('import', () => {
+  it('applies an uploaded file in its own process, over a connection of its own with the password it needs', async () => {
+    const handle = panelOver(store);
+    const { request, session } = panelClient(() => handle);
+    const s = await session();
+    const file = multipart(s.csrf, 'demo.json', JSON.stringify(demoJson()));
+    const applied = await request('POST', '/import', {
+      headers: { cookie: s.cookie, 'content-type': file.type },
+      body: file.body,
+    });
+    expect(applied.status, String(applied.body)).toBe(200);
+    expect((await store.facilityData('wro-1'))!.listings.length).toBeGreaterThan(0);
+    expect((await store.listAudit())[0]).toMatchObject({ action: 'import', actor: OPERATOR });
   });
 });

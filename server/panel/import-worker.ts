@@ -38,8 +38,9 @@ async function run(job: ImportJob): Promise<ImportResult> {
   }
 }
 
-// Started by fork() with the job as its argument: the answer goes back over the IPC channel, then the process ends.
-if (process.send && process.argv[2] !== undefined) {
-  const result = await run(JSON.parse(process.argv[2]) as ImportJob);
-  process.send(result, () => process.disconnect());
-}
+// Started by fork(): the job comes over the IPC channel (never in argv, which `ps` shows: it names the database,
+// password included), and the answer goes back the same way, then the process ends.
+if (process.send)
+  process.once('message', (job: ImportJob) => {
+    void run(job).then((result) => process.send!(result, () => process.disconnect()));
+  });

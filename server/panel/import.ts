@@ -37,7 +37,7 @@ async function importOf(c: PanelContext, upload: Upload): Promise<Answer> {
   if (!file) return plain(400, 'Choose a file to import.');
   const page = (outcome: ImportOutcome, status = 200) => importPage(c.tx, c.who, outcome, status);
   const result = await importInProcess({
-    location: c.store.location,
+    location: c.store.connectionString(),
     path: file.path,
     filename: file.filename || 'upload',
     actor: c.who.operator.email,
@@ -65,10 +65,14 @@ const STDERR_KEPT = 4096;
 /** Runs the import in its process; one that runs out of memory is a problem of the file, said so. */
 export function importInProcess(job: ImportJob, heapMb = IMPORT_HEAP_MB): Promise<ImportResult> {
   return new Promise((resolve) => {
-    const child = fork(WORKER, [JSON.stringify(job)], {
+    // A process group of its own: a Ctrl-C to the server's group stops the server, which waits for the import to end,
+    // not the import half-way.
+    const child = fork(WORKER, [], {
       execArgv: [`--max-old-space-size=${heapMb}`],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      detached: true,
     });
+    child.send(job);
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-STDERR_KEPT)));
     let answered = false;

@@ -59,6 +59,8 @@ export type NewKey = NewKeyOptions;
 export interface Store extends AccountStore {
   /** The database as messages show it (a URL without its password). */
   readonly location: string;
+  /** The --db value it was opened with, password included, for a process of its own to open: never to be shown. */
+  connectionString(): string;
   schemaVersion(): Promise<number>;
   /** Each change of data or keys is written to the audit log in its own transaction, by `actor` (default: the CLI). */
   applyImport(file: ImportFile, actor?: string): Promise<ImportSummary>;
@@ -108,6 +110,7 @@ export async function openStore(location: string, options: OpenOptions = {}): Pr
   const audited = <T>(fn: () => T) => db.transaction(fn).immediate();
   return {
     location,
+    connectionString: () => location,
     schemaVersion: async () => schemaVersionOf(db),
     applyImport: async (file, actor = CLI_ACTOR) =>
       audited(() => {
@@ -172,6 +175,7 @@ function pgStore(pool: Pool, location: string): Store {
       fn(...args).catch((err: unknown) => Promise.reject(pgFailure(err, location)));
   return {
     location: describeLocation(location),
+    connectionString: () => location,
     schemaVersion: named(() => pgSchemaVersion(pool)),
     applyImport: named((file, actor) => importPg(pool, file, undefined, actor)),
     listFacilities: named(() => listFacilitiesPg(pool)),

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { brotliDecompressSync } from 'node:zlib';
 import { expect, it } from 'vitest';
 import { listingJson } from '../../../test/helpers/data.ts';
+import { promotion } from '../../../test/helpers/rental-info.ts';
 import { useDemoDb } from '../../../test/helpers/setup.ts';
 import { applyImport } from '../../store/facilities.ts';
 import { BUILD_STEP, type FacilityViews } from './facility-views.ts';
@@ -113,4 +114,26 @@ it("a large list's coding is made in the thread pool, once for the requests mean
   expect(cache.listVariant(views, undefined, 'br').variant).toBe(made);
   // As it is, the list is there at once.
   expect(cache.listVariant(views, undefined, null).variant).toBe(views.list.identity);
+});
+
+it('builds a large facility in steps again when a promotion of its ends, not in one go', async () => {
+  const ends = Date.parse('2026-12-31T23:00:00Z');
+  let now = ends - 60_000;
+  const listings = Array.from({ length: BUILD_STEP + 10 }, (_, i) => ({
+    ...listingJson(`P-${i}`, `Promoted unit ${i}`, i),
+    promotions: i === 0 ? [promotion({ ends_at: new Date(ends).toISOString() })] : [],
+  }));
+  applyImport(demo.db, {
+    facilities: [{ id: 'large-five', name: 'Large', currency: 'PLN', pricing_rules: [], listings }],
+  } as never);
+  const cache = new ViewsCache(demo.db, URL_BASE, undefined, 0, () => now);
+  const before = (await cache.lookup('large-five'))!;
+  expect(before.until).toBe(ends);
+  expect(cache.lookup('large-five')).toBe(before);
+  now = ends;
+  const again = cache.lookup('large-five');
+  expect(again).toBeInstanceOf(Promise);
+  const after = (await again)!;
+  expect(after.until).toBe(Infinity);
+  expect(after.list.identity.etag).not.toBe(before.list.identity.etag);
 });
