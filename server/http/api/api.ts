@@ -222,18 +222,14 @@ export class ListingsApi {
     this.lastUse.touch(profile.use, now);
     const views = this.views.lookup(key.facility_id);
     if (views instanceof Promise)
-      return {
-        status: 200,
-        headers: {},
-        body: null,
-        later: views.then(
-          (built) => {
-            const answer = this.answerFrom(built, req, path, search, cors, profile, limit, ctx);
-            return answer.later ?? answer;
-          },
-          () => problem('internal_error', DETAILS.internal_error(ctx.requestId), cors.headers),
-        ),
-      };
+      return answerLater(
+        views.then((built) => {
+          const answer = this.answerFrom(built, req, path, search, cors, profile, limit, ctx);
+          return answer.later ?? answer;
+        }),
+        ctx,
+        cors,
+      );
     return this.answerFrom(views, req, path, search, cors, profile, limit, ctx);
   }
 
@@ -287,15 +283,11 @@ export class ListingsApi {
     ctx: ApiContext,
   ): Answer {
     if (variant instanceof Promise)
-      return {
-        status: 200,
-        headers: {},
-        body: null,
-        later: variant.then(
-          (v) => this.bodyAnswer(v, req, cors, profile, limit, ctx),
-          () => problem('internal_error', DETAILS.internal_error(ctx.requestId), cors.headers),
-        ),
-      };
+      return answerLater(
+        variant.then((v) => this.bodyAnswer(v, req, cors, profile, limit, ctx)),
+        ctx,
+        cors,
+      );
     const inm = header(req, 'if-none-match');
     const notModified = inm !== undefined && etagMatches(inm, variant.etag);
     const set = header(req, 'accept-encoding') === undefined ? cors.headers : cors.coded;
@@ -352,4 +344,14 @@ function idOf(raw: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** An answer made later (off the event loop, or after a build): placeholders until then; a failure is a 500. */
+function answerLater(made: Promise<Answer>, ctx: ApiContext, cors: Cors): Answer {
+  return {
+    status: 200,
+    headers: {},
+    body: null,
+    later: made.catch(() => problem('internal_error', DETAILS.internal_error(ctx.requestId), cors.headers)),
+  };
 }
