@@ -96,15 +96,19 @@ export async function startApp(opts: AppOptions): Promise<App> {
   }
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((r) => (resolveStopped = r));
-  const close = async () => {
-    process.off('SIGTERM', onSignal);
-    process.off('SIGINT', onSignal);
-    await running.close();
-    await closeDb();
-    resolveStopped();
-  };
+  // Idempotent, and listening until it is done: under systemd a worker gets SIGTERM from systemd and again from the
+  // primary, and a second signal with no listener would kill it mid-request.
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await running.close();
+      await closeDb();
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+      resolveStopped();
+    })());
   const onSignal = () => void close();
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
   return { ...running, close, stopped, publicUrl: boundTo(config, running.port).publicUrl };
 }
