@@ -48,12 +48,14 @@ export async function startApp(opts: AppOptions): Promise<App> {
   const { config } = opts;
   // A newer program migrates an older file on start; a missing file, or one newer than the program, is refused with one line.
   // On PostgreSQL the handler reads an in-memory mirror of it, brought up to date before each batch.
-  const node = isPostgresUrl(config.db) ? await startPgNode(config.db) : undefined;
-  const db = node?.db ?? openDb(config.db, { mustExist: true });
   const output = opts.logger
     ? { logger: opts.logger, flush: () => opts.logger!.flush() }
     : createLogger({ quiet: opts.quiet, write: opts.logWrite });
   const { logger } = output;
+  // Held writes are retried as often as new ones are made.
+  const retryMs = Math.min(opts.lastUseIntervalMs ?? 30_000, opts.clickIntervalMs ?? 30_000);
+  const node = isPostgresUrl(config.db) ? await startPgNode(config.db, { logger, retryMs }) : undefined;
+  const db = node?.db ?? openDb(config.db, { mustExist: true });
   // The server's close has flushed the log already: a node's last line (writes it could not make) is flushed after it.
   const closeDb = async () => (node ? (await node.close(logger), output.flush()) : db.close());
   // Built once here and handed in: the handler's caches follow `freshness`, which a PostgreSQL node keeps current.
@@ -96,15 +98,19 @@ export async function startApp(opts: AppOptions): Promise<App> {
   }
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((r) => (resolveStopped = r));
-  const close = async () => {
-    process.off('SIGTERM', onSignal);
-    process.off('SIGINT', onSignal);
-    await running.close();
-    await closeDb();
-    resolveStopped();
-  };
+  // Idempotent, and listening until it is done: under systemd a worker gets SIGTERM from systemd and again from the
+  // primary, and a second signal with no listener would kill it mid-request.
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await running.close();
+      await closeDb();
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+      resolveStopped();
+    })());
   const onSignal = () => void close();
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
   return { ...running, close, stopped, publicUrl: boundTo(config, running.port).publicUrl };
 }

@@ -62,13 +62,17 @@ export function superviseWorkers(count: number, log: (line: string) => void): Su
         fork();
         return;
       }
-      if (Object.keys(cluster.workers ?? {}).length === 0) {
+      // A worker whose exit comes before its channel's disconnect is still listed: dead, it counts as gone.
+      if (Object.values(cluster.workers ?? {}).every((other) => !other || other.isDead())) {
+        process.off('SIGTERM', stop);
+        process.off('SIGINT', stop);
         if (failed) reject(failed);
         else resolve();
       }
     });
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+    // Kept until every worker is gone: a second signal during the stop must not kill the primary.
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
   });
   // Stopped before every worker was ready: there is no port to wait for.
   void done.then(

@@ -32,7 +32,14 @@ export interface PgNode {
 /** Query limit for a serving node: a database that stopped answering turns into 503s within this, not hung requests. */
 const QUERY_TIMEOUT_MS = 5_000;
 
-export async function startPgNode(location: string): Promise<PgNode> {
+export interface PgNodeOptions {
+  /** Says when a background write (last use, clicks) fails and is held for a retry. */
+  logger?: Logger;
+  /** How often held writes are retried when nothing new comes (RETRY_MS). */
+  retryMs?: number;
+}
+
+export async function startPgNode(location: string, options: PgNodeOptions = {}): Promise<PgNode> {
   // Migrates on start, as serve does for a file; a newer schema or a bad URL is refused here with one line.
   const pool = await openPg(location, { max: 4, queryTimeoutMs: QUERY_TIMEOUT_MS });
   const mirror = new Mirror(pool);
@@ -43,8 +50,14 @@ export async function startPgNode(location: string): Promise<PgNode> {
     await pool.end();
     throw pgFailure(err, location);
   }
-  const lastUse = new PendingLastUse(pool);
-  const clicks = new PendingClicks(pool);
+  const { logger, retryMs } = options;
+  const held = (field: string, what: string) => (rows: number, err: unknown) =>
+    logger?.warn(
+      { [field]: rows },
+      `PostgreSQL did not take ${rows} ${what} (${pgFailure(err, location).message}); kept and retried`,
+    );
+  const lastUse = new PendingLastUse(pool, { retryMs, failed: held('last_use_keys', "keys' last use") });
+  const clicks = new PendingClicks(pool, { retryMs, failed: held('click_count_rows', 'click counts') });
   let listener: { close(): Promise<void> } | undefined;
   return {
     db: mirror.db,
@@ -65,6 +78,8 @@ export async function startPgNode(location: string): Promise<PgNode> {
     },
     async close(logger) {
       await listener?.close();
+      lastUse.stop();
+      clicks.stop();
       await lastUse.flush();
       await clicks.flush();
       const [uses, counts] = [lastUse.pendingRows(), clicks.pendingRows()];

@@ -2,6 +2,7 @@
 // single server.
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
+import { request } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +20,7 @@ import {
   type ServedDemo,
 } from './helpers/fixture.ts';
 import { until } from './helpers/wait.ts';
-import { childrenOf, many, workersOf } from './helpers/workers.ts';
+import { childrenOf, connectionsHeldBy, many, workersOf } from './helpers/workers.ts';
 
 describe('listings serve --workers 2', () => {
   let demo: ServedDemo;
@@ -171,3 +172,77 @@ describe('listings serve --workers, values', () => {
     }
   });
 });
+
+describe('listings serve --workers 2, stopped as systemd stops it', () => {
+  let dir: string;
+  let cleanup: () => void;
+  let file: string;
+  let reader: { id: string; key: string };
+  beforeAll(() => {
+    ({ dir, cleanup } = tempDir());
+    const demo = demoDb(dir);
+    file = demo.file;
+    reader = issueKey(demo.db, demoJson().facilities[0].id, { rate_per_s: 100, burst: 200 });
+    demo.db.close();
+  });
+  afterAll(() => cleanup());
+
+  /** One request on a connection of its own: its status, or the error that ended it. */
+  const ask = (base: string, key: string) =>
+    fetchOutcome(`${base}/external/listings`, { 'x-api-key': key, connection: 'close' });
+
+  it.each([
+    ['--workers 2: SIGTERM to the primary and every worker at once', ['--workers', '2']],
+    ['one process: SIGTERM twice', []],
+  ])(
+    '%s: held requests are answered, last use is written, exit 0',
+    async (_, extra) => {
+      const server = spawnServer(['serve', '--port', String(await freePort()), '--quiet', ...extra], {
+        LISTINGS_DB: file,
+      });
+      const exited = once(server.child, 'exit');
+      const base = await server.ready;
+      const children = extra.length > 0 ? childrenOf(server.child.pid!) : [];
+      const workers = extra.length > 0 ? children : [server.child.pid!];
+      expect(workers).toHaveLength(extra.length > 0 ? 2 : 1);
+      expect(workersOf(await many(base, reader.key, 4)).size).toBe(workers.length); // every worker holds a use to write
+      // Past the failure limit (30 per address in each worker), refusals again and again are held for a second: requests
+      // in flight.
+      const outcomes: string[] = [];
+      const all = Array.from({ length: 300 }, () => ask(base, 'svc_live_bad').then((o) => void outcomes.push(o)));
+      const port = Number(new URL(base).port);
+      await until('every request answered or held by a worker', () => {
+        const held = connectionsHeldBy(workers, port);
+        return held > 0 && outcomes.length + held === 300;
+      });
+      // systemd's KillMode=control-group: the primary and its workers get SIGTERM together; the primary then sends its own.
+      for (const pid of [server.child.pid!, ...workers]) process.kill(pid, 'SIGTERM');
+      if (children.length === 0) process.kill(server.child.pid!, 'SIGTERM'); // as a worker gets it from the primary too
+      await Promise.all(all);
+      const [code, signal] = await exited;
+      expect({ code, signal }).toEqual({ code: 0, signal: null });
+      const tally: Record<string, number> = {};
+      for (const o of outcomes) tally[o] = (tally[o] ?? 0) + 1;
+      expect(Object.keys(tally).sort(), server.output().stderr).toEqual(['401', '429']);
+      const r = cli(['keys', 'list', '--json'], { env: { LISTINGS_DB: file } });
+      const used = (JSON.parse(r.stdout) as { id: string; last_used_at: string | null }[]).find(
+        (k) => k.id === reader.id,
+      )!;
+      expect(used.last_used_at).not.toBeNull();
+    },
+    60_000,
+  );
+});
+
+/** A GET's status, or the code of the error that ended it. */
+function fetchOutcome(url: string, headers: Record<string, string>): Promise<string> {
+  return new Promise((resolve) => {
+    const req = request(url, { agent: false, headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(String(res.statusCode)));
+      res.on('error', (e: NodeJS.ErrnoException) => resolve(`error ${e.code}`));
+    });
+    req.on('error', (e: NodeJS.ErrnoException) => resolve(`error ${e.code}`));
+    req.end();
+  });
+}

@@ -94,6 +94,7 @@ export function serveCommand(io: Io): Command {
           panel = await startPanel(publicUrl);
           webhooks = await startDeliverer(publicUrl);
           await supervised.done;
+          holdSignals();
         } catch (err) {
           supervised.stop();
           await supervised.done.catch(() => undefined);
@@ -118,7 +119,15 @@ export function serveCommand(io: Io): Command {
       });
       const webhooks = await startDeliverer(app.publicUrl);
       await app.stopped;
+      holdSignals();
       await webhooks?.close();
       await panel?.close();
     });
+}
+
+/** Once the servers have stopped, a further SIGTERM or SIGINT must not cut what is left of the shutdown. */
+function holdSignals(): void {
+  const ignore = () => undefined;
+  process.on('SIGTERM', ignore);
+  process.on('SIGINT', ignore);
 }

@@ -51,8 +51,6 @@ export interface HandlerOptions extends Omit<ApiOptions, 'db'> {
   mounts?: { prefix: string; dir: string; cacheControl?: string }[];
   /** Links shown on the index page. */
   links?: { href: string; label: string; note?: string }[];
-  /** Errors at every level; a line per answered request (the request log) when its level takes `info`. */
-  logger?: Logger;
   /** Milliseconds since the epoch, for which promotions are active; Date.now unless a test controls time. */
   clock?: () => number;
   /** Where counted clicks go instead of db (PostgreSQL, shared by every node). */
@@ -112,7 +110,7 @@ export function createHandler(opts: HandlerOptions): Handler {
     return known;
   };
   const sink: ClickSink = opts.recordClicks ?? ((deltas, o) => recordClicks(opts.db, deltas, o));
-  const clicks = new ClickCounter(sink, opts.clock, opts.clickIntervalMs);
+  const clicks = new ClickCounter(sink, opts.clock, opts.clickIntervalMs, undefined, opts.logger);
   const api = new ListingsApi(opts, { freshness, views });
   const router = new Router(
     routesOf(opts, { api, freshness, pages, clicks: { targets, refsOf, clicks, locations: keptLocations() } }),

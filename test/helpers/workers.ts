@@ -70,3 +70,24 @@ export const childrenOf = (pid: number) =>
     .map((l) => /^\s*(\d+)\s+(.*)$/.exec(l))
     .filter((m) => m !== null && m[2]!.includes('listings.js'))
     .map((m) => Number(m![1]));
+
+/** How many connections to `port` these processes hold open: the requests they have accepted and not yet answered. */
+export function connectionsHeldBy(pids: number[], port: number): number {
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  const inodes = new Set(
+    ['/proc/net/tcp', '/proc/net/tcp6']
+      .flatMap((file) => readFileSync(file, 'utf8').split('\n').slice(1))
+      .map((line) => line.trim().split(/\s+/))
+      .filter((cols) => cols[1]?.endsWith(`:${hex}`) && cols[3] === '01')
+      .map((cols) => `socket:[${cols[9]}]`),
+  );
+  let held = 0;
+  for (const pid of pids) {
+    try {
+      for (const fd of readdirSync(`/proc/${pid}/fd`)) if (inodes.has(readlinkSync(`/proc/${pid}/fd/${fd}`))) held++;
+    } catch {
+      // A process that ended meanwhile.
+    }
+  }
+  return held;
+}

@@ -20,6 +20,7 @@ import { etagMatches } from '../transport/etag.ts';
 import { allowedOriginFor, CORS_HEADERS, corsHeadersFor } from '../transport/cors.ts';
 import { Codings } from '../transport/encoding.ts';
 import { UNAVAILABLE_RETRY_AFTER_S, type Freshness } from '../../freshness/freshness.ts';
+import type { Logger } from '../../logger.ts';
 import { LastUse, useSlotOf, type UseSlot } from './last-use.ts';
 import { ListQueries } from '../views/query.ts';
 import { RateLimiter, type Bucket, type Decision, type Limit } from './rate-limit.ts';
@@ -45,6 +46,8 @@ export interface ApiOptions {
   offLoopBytes?: number;
   /** Where last-use times go instead of db (PostgreSQL, shared by every node). */
   recordLastUse?: (uses: ReadonlyMap<string, Date>) => void;
+  /** Errors at every level; a line per answered request (the request log) when its level takes `info`. */
+  logger?: Logger;
 }
 
 /** The CORS headers of answers with one Access-Control-Allow-Origin. */
@@ -155,7 +158,7 @@ export class ListingsApi {
     this.freshness = parts.freshness;
     this.views = parts.views;
     this.keys = new KeyVerifier(opts.db, opts.keyPrefix);
-    this.lastUse = new LastUse(opts.db, opts.lastUseIntervalMs, opts.recordLastUse);
+    this.lastUse = new LastUse(opts.db, opts.lastUseIntervalMs, opts.recordLastUse, opts.logger);
     // Dropped when a key was made, revoked or changed, not on every commit (webhook deliveries, clicks, other nodes' use).
     this.freshness.onChangeOf(
       () => keysDigest(opts.db),

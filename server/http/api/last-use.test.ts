@@ -4,6 +4,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { demoDb, tempDir } from '../../../test/helpers/fixture.ts';
 import { createKey } from '../../store/keys.ts';
 import type { Db } from '../../store/db.ts';
+import { createLogger } from '../../logger.ts';
 import { LastUse, useSlotOf } from './last-use.ts';
 
 let cleanup: () => void;
@@ -58,4 +59,35 @@ it('keeps the times when another process holds the write lock, and writes them o
   expect(stored()).toBeNull();
   lastUse.flush();
   expect(stored()).toBe(wallClock(5_000));
+});
+
+/** A LastUse whose log lines are kept, parsed. */
+function loggedLastUse() {
+  const lines: Record<string, unknown>[] = [];
+  const { logger } = createLogger({ write: (l) => void lines.push(JSON.parse(l) as Record<string, unknown>) });
+  return { lastUse: new LastUse(db, 3_600_000, undefined, logger), lines };
+}
+
+it('a write that fails (a full disk, a read-only file) is logged with counts, kept, and written on the next flush', () => {
+  const { lastUse: logged, lines } = loggedLastUse();
+  db.pragma('query_only = ON'); // every write now fails, as on a full disk
+  logged.touch(useSlotOf(keyId), 7_000);
+  expect(() => logged.flush({ waitForLock: false })).not.toThrow(); // the timer's flush
+  expect(lines).toEqual([expect.objectContaining({ level: 'error', last_use_keys: 1, code: 'SQLITE_READONLY' })]);
+  expect(JSON.stringify(lines)).not.toContain(keyId);
+  db.pragma('query_only = OFF');
+  logged.flush({ waitForLock: false });
+  expect(stored()).toBe(wallClock(7_000));
+  expect(lines).toHaveLength(1);
+  logged.stop();
+});
+
+it('at stop, a write that fails is logged, not thrown', () => {
+  const { lastUse: logged, lines } = loggedLastUse();
+  db.pragma('query_only = ON');
+  logged.touch(useSlotOf(keyId), 8_000);
+  expect(() => logged.stop()).not.toThrow();
+  expect(lines).toEqual([expect.objectContaining({ level: 'error', last_use_keys: 1, code: 'SQLITE_READONLY' })]);
+  db.pragma('query_only = OFF');
+  expect(stored()).toBeNull();
 });

@@ -1,6 +1,7 @@
 // Coalesces last-use times in memory and writes them in one transaction every interval and at shutdown.
 import type { Db } from '../../store/db.ts';
 import { recordLastUse } from '../../store/keys.ts';
+import type { Logger } from '../../logger.ts';
 
 /** How often last-use times reach the database: `keys list` shows a use within this (the contract allows 60 s). */
 export const LAST_USE_INTERVAL_MS = 30_000;
@@ -30,6 +31,8 @@ export class LastUse {
     intervalMs = LAST_USE_INTERVAL_MS,
     /** Takes the times instead of db (PostgreSQL); it keeps and retries what it cannot write yet. */
     private readonly sink?: (uses: ReadonlyMap<string, Date>) => void,
+    /** Where a write that failed for another reason than a busy database is said (a full disk). */
+    private readonly logger?: Logger,
   ) {
     // The timer never waits for another process's write lock: this thread serves every request, and a lock held by an
     // import would stall them all (and, past busy_timeout, throw out of the timer and stop the server).
@@ -46,7 +49,7 @@ export class LastUse {
     }
   }
 
-  /** Writes the pending times; without waitForLock, a busy database leaves them pending for the next flush instead of throwing. */
+  /** Writes the pending times; never throws: what the database does not take stays pending for the next flush. */
   flush({ waitForLock = true } = {}): void {
     if (this.queue.length === 0) return;
     const slots = this.queue;
@@ -62,9 +65,16 @@ export class LastUse {
     try {
       recordLastUse(this.db, uses, { waitForLock });
     } catch (err) {
-      // Busy database: keep the times for the next flush rather than lose them (a slot used meanwhile is queued already).
+      // Kept for the next flush rather than lost (a slot used meanwhile is queued already): the database may take them
+      // then. A busy database is routine and says nothing; any other failure (a full disk) is logged, never thrown out
+      // of the timer, which would stop the server.
       for (const s of slots) if (!s.queued) this.touch(s, s.at);
-      if (waitForLock || !String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) throw err;
+      const code = String((err as { code?: unknown }).code);
+      if (waitForLock || !code.startsWith('SQLITE_BUSY'))
+        this.logger?.error(
+          { last_use_keys: uses.size, code },
+          `could not write the last use of ${uses.size} keys (${(err as Error).message})${this.timer ? '; kept for the next write' : ': lost, the server is stopping'}`,
+        );
     }
   }
 

@@ -1,6 +1,9 @@
 // Unique visitors a day: one pumped ref keeps to its share, and one address changing its User-Agent is not a crowd.
 import { describe, expect, it } from 'vitest';
 import type { ClickDelta } from '../../store/referrals.ts';
+import { demoDb, tempDir } from '../../../test/helpers/fixture.ts';
+import { createLogger } from '../../logger.ts';
+import { recordClicks } from '../../store/referrals.ts';
 import { ClickCounter, MAX_VISITORS_PER_ADDRESS } from './click-counter.ts';
 
 const NOW = Date.parse('2026-11-28T10:00:00Z');
@@ -39,5 +42,38 @@ describe('unique visitors', () => {
     expect(visitorsOf('odra')).toBe(MAX_VISITORS_PER_ADDRESS + 2);
     expect(written.reduce((n, d) => n + d.clicks, 0)).toBe(22);
     clicks.stop();
+  });
+});
+
+describe('a write that fails', () => {
+  it('(a full disk, a read-only file) is logged with counts and kept for the next write, never thrown', () => {
+    const { dir, cleanup } = tempDir();
+    const { db } = demoDb(dir);
+    try {
+      const lines: Record<string, unknown>[] = [];
+      const { logger } = createLogger({ write: (l) => void lines.push(JSON.parse(l) as Record<string, unknown>) });
+      const clicks = new ClickCounter(
+        (d, o) => recordClicks(db, d, o),
+        () => NOW,
+        3_600_000,
+        100,
+        logger,
+      );
+      const facility = db.prepare('SELECT id FROM facilities LIMIT 1').pluck().get() as string;
+      clicks.count(facility, 'M-07', 'odra', '203.0.113.1', 'UA');
+      db.pragma('query_only = ON'); // every write now fails, as on a full disk
+      expect(() => clicks.flush({ waitForLock: false })).not.toThrow(); // the timer's flush
+      expect(() => clicks.stop()).not.toThrow();
+      expect(lines).toEqual([
+        expect.objectContaining({ level: 'error', click_count_rows: 1, code: 'SQLITE_READONLY' }),
+        expect.objectContaining({ level: 'error', click_count_rows: 1, code: 'SQLITE_READONLY' }),
+      ]);
+      db.pragma('query_only = OFF');
+      clicks.flush();
+      expect(db.prepare('SELECT SUM(clicks) FROM referral_clicks').pluck().get()).toBe(1);
+    } finally {
+      db.close();
+      cleanup();
+    }
   });
 });

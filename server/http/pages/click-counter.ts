@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { addressGroupOf } from '../../domain/address-group.ts';
 import { dayOf, visitorOf } from '../../domain/referral.ts';
 import { mergeDeltas, type ClickDelta } from '../../store/referrals.ts';
+import type { Logger } from '../../logger.ts';
 
 /** How often counts reach the database; a SIGKILL loses at most this much. */
 export const CLICK_INTERVAL_MS = 30_000;
@@ -43,6 +44,8 @@ export class ClickCounter {
     private readonly clock: () => number = Date.now,
     intervalMs = CLICK_INTERVAL_MS,
     private readonly maxVisitors = MAX_VISITORS,
+    /** Where a write that failed for another reason than a busy database is said (a full disk). */
+    private readonly logger?: Logger,
   ) {
     this.timer = setInterval(() => this.flush({ waitForLock: false }), intervalMs);
     this.timer.unref();
@@ -83,8 +86,15 @@ export class ClickCounter {
     this.pending = new Map();
     try {
       this.sink(batch, { waitForLock });
-    } catch {
+    } catch (err) {
       mergeDeltas(this.pending, batch);
+      // A busy database is routine and says nothing; any other failure (a full disk) is logged, never thrown.
+      const code = String((err as { code?: unknown }).code);
+      if (waitForLock || !code.startsWith('SQLITE_BUSY'))
+        this.logger?.error(
+          { click_count_rows: batch.length, code },
+          `could not write ${batch.length} click counts (${(err as Error).message})${this.timer ? '; kept for the next write' : ': lost, the server is stopping'}`,
+        );
     }
   }
 

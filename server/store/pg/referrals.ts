@@ -8,7 +8,7 @@ import {
   type ReferralRow,
 } from '../referrals.ts';
 import { inTransaction, type Pool } from './connect.ts';
-import { PendingWrites } from './pending-writes.ts';
+import { PendingWrites, type PendingWritesOptions } from './pending-writes.ts';
 
 export async function recordClicksPg(pool: Pool, deltas: readonly ClickDelta[]): Promise<void> {
   if (deltas.length === 0) return;
@@ -31,12 +31,13 @@ export async function referralRowsPg(pool: Pool, query: ReferralQuery): Promise<
 
 /** A serving node's click batches to PostgreSQL: added up in memory, written in one transaction, kept on failure. */
 export class PendingClicks extends PendingWrites<Map<string, ClickDelta>> {
-  constructor(pool: Pool) {
+  constructor(pool: Pool, options: PendingWritesOptions = {}) {
     super(
       () => new Map(),
       (into, from) => mergeDeltas(into, [...from.values()]),
       (batch) => recordClicksPg(pool, [...batch.values()]),
       (batch) => batch.size,
+      options,
     );
   }
 
