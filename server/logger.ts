@@ -33,10 +33,15 @@ export const REDACTED_PATHS = [
 export interface LogOutput {
   logger: Logger;
   flush(): void;
+  /**
+   * At the end of a server's life: writes out every line still waiting, and resolves true once it is written. A reader
+   * that does not take them within `ms` gets none of them (false, said on stderr): nothing may hold the exit after that.
+   */
+  end(ms: number): Promise<boolean>;
 }
 
 export function createLogger(opts: LoggerOptions = {}): LogOutput {
-  const destination: DestinationStream & { flushSync?: () => void } = opts.write
+  const destination: DestinationStream & { flushSync?: () => void; end?: (ms: number) => Promise<boolean> } = opts.write
     ? { write: opts.write }
     : stdoutDestination();
   const logger = pino(
@@ -52,7 +57,11 @@ export function createLogger(opts: LoggerOptions = {}): LogOutput {
     },
     destination,
   );
-  return { logger, flush: () => flushQuietly(destination) };
+  return {
+    logger,
+    flush: () => flushQuietly(destination),
+    end: (ms) => destination.end?.(ms) ?? Promise.resolve(true),
+  };
 }
 
 /**
@@ -63,7 +72,7 @@ export function createLogger(opts: LoggerOptions = {}): LogOutput {
  * Buffers (its `buffer` mode): in its default mode it measures all the text still waiting on every line.
  * pino.destination builds it, so pino flushes it at exit.
  */
-function stdoutDestination(): DestinationStream & { flushSync: () => void } {
+function stdoutDestination(): DestinationStream & { flushSync: () => void; end: (ms: number) => Promise<boolean> } {
   // Its types declare only the default mode's write(string).
   const out = pino.destination({
     dest: 1,
@@ -74,6 +83,12 @@ function stdoutDestination(): DestinationStream & { flushSync: () => void } {
     periodicFlush: 100,
     maxLength: MAX_WAITING,
   }) as unknown as SonicBoom;
+  /** What is left waiting is dropped, as pino drops lines once stdout's reader has gone. */
+  const giveUp = (ms: number) => {
+    const nothing = () => true;
+    Object.assign(out, { write: nothing, flush: () => undefined, flushSync: () => undefined });
+    writeSync(2, `log: the lines still waiting were dropped: stdout was not read for ${ms / 1000} s at exit\n`);
+  };
   out.on('drop', droppedLines());
   const destination = {
     // pino sets lastLevel before each write when the destination asks for it.
@@ -85,12 +100,25 @@ function stdoutDestination(): DestinationStream & { flushSync: () => void } {
       if (destination.lastLevel >= WARN) out.flush();
     },
     flushSync: () => out.flushSync(),
+    end: (ms: number) =>
+      new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => (giveUp(ms), resolve(false)), ms);
+        out.once('drain', () => (clearTimeout(timer), resolve(true)));
+        // A write of what waits (an empty one if nothing does), then each write goes on until nothing is left.
+        out.flush();
+        out.minLength = 0;
+      }),
   };
   return destination;
 }
 
 /** sonic-boom in its buffer mode, as far as this file uses it. */
-type SonicBoom = NodeJS.EventEmitter & { write(data: Buffer): boolean; flush(): void; flushSync(): void };
+type SonicBoom = NodeJS.EventEmitter & {
+  write(data: Buffer): boolean;
+  flush(): void;
+  flushSync(): void;
+  minLength: number;
+};
 
 const WARN = 40;
 const MAX_WAITING = 16 * 1024 * 1024;

@@ -56,7 +56,13 @@ export function serveCommand(io: Io): Command {
       const config = loadConfig({ db, keyPrefix, host, port, publicUrl, trustProxy }, {});
       const workers = flags.workers ?? 1;
       // The process's one logger: errors at every verbosity, request lines unless --quiet.
-      const { logger } = createLogger({ quiet: flags.quiet ?? false });
+      const logs = createLogger({ quiet: flags.quiet ?? false });
+      const { logger } = logs;
+      // Stopped: the log's last lines are written, or given up on after a while, when stdout is not read (a process
+      // with a write stuck on a full pipe would never end by itself).
+      const endLogs = async () => {
+        if (!(await logs.end(LOG_DRAIN_MS))) process.exit(process.exitCode ?? 0);
+      };
       const banner = (url: string, publicUrl: string) =>
         `storage-listings serving ${describeLocation(config.db)} at ${url} (public URL ${publicUrl}${workers > 1 ? `, ${workers} workers` : ''}); API: ${publicUrl}/external/listings, docs: ${publicUrl}/docs`;
       // One panel per server, in the primary: never behind the API's port, origin or cookies.
@@ -103,6 +109,7 @@ export function serveCommand(io: Io): Command {
           await webhooks?.close();
           await panel?.close();
         }
+        await endLogs();
         return;
       }
       const app = await startApp({ config, logger }).catch((err: unknown) => {
@@ -122,8 +129,12 @@ export function serveCommand(io: Io): Command {
       holdSignals();
       await webhooks?.close();
       await panel?.close();
+      await endLogs();
     });
 }
+
+/** How long a stopped server waits for stdout's reader to take the log's last lines. */
+const LOG_DRAIN_MS = 5000;
 
 /** Once the servers have stopped, a further SIGTERM or SIGINT must not cut what is left of the shutdown. */
 function holdSignals(): void {
