@@ -33,6 +33,7 @@ describe('a port in use', () => {
   it.each([
     ['serve', () => ['serve', '--port', String(port)], '--port/PORT'],
     ['panel', () => ['panel', '--port', String(port)], '--port/PANEL_PORT'],
+    ['serve --panel (its panel)', () => ['serve', '--port', '0', '--panel'], 'PANEL_PORT', { PANEL_PORT: 'blocked' }],
     [
       'demo (its API)',
       () => ['demo', '--db', join(dir.dir, 'a.db'), '--port', String(port), '--panel-port', '0'],
@@ -43,9 +44,12 @@ describe('a port in use', () => {
       () => ['demo', '--db', join(dir.dir, 'b.db'), '--port', '0', '--panel-port', String(port)],
       '--panel-port/PANEL_PORT',
     ],
-  ])('%s: one line with the fix, exit 1', async (_name, args, option) => {
-    const r = await cliAsync(args(), { env: { LISTINGS_DB: file } });
-    expect(r.stderr.trimEnd().split('\n')).toEqual(inUse(option));
+  ])('%s: one line with the fix, exit 1', async (_name, args, option, env?: Record<string, string>) => {
+    const panelPort = env?.PANEL_PORT === 'blocked' ? { PANEL_PORT: String(port) } : {};
+    const r = await cliAsync(args(), { env: { LISTINGS_DB: file, ...panelPort } });
+    // serve --panel says where it serves the API before its panel fails to listen.
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines.filter((l) => !l.startsWith('storage-listings serving'))).toEqual(inUse(option));
     expect(r.status).toBe(1);
   });
 });

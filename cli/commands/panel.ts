@@ -28,6 +28,8 @@ export interface PanelFlags {
   ttl?: number;
   /** Endpoints added in the panel may name loopback and private addresses (as `webhooks add --allow-private`). */
   webhooksAllowPrivate?: boolean;
+  /** Where its port is chosen, as a message names it: `--port/PANEL_PORT`, or under `serve --panel` PANEL_PORT alone. */
+  portOption?: string;
 }
 
 /** "Publish now" needs both a target and a key; each without the other is a usage error. */
@@ -141,6 +143,7 @@ export async function runPanel(
     require2fa,
     webhooksAllowPrivate: allowPrivateOf(io.env, flags.webhooksAllowPrivate),
     logger,
+    portOption: flags.portOption,
   }).catch(async (err: unknown) => {
     await store.close();
     throw err;
@@ -179,5 +182,6 @@ export function panelFlagsFromEnv(
     publicUrl,
     trustProxy,
     webhooksAllowPrivate,
+    portOption: 'PANEL_PORT',
   };
 }
