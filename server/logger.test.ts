@@ -152,11 +152,12 @@ function childLogging(body: string, opts: { readStdout: boolean }) {
 }
 
 it('writes an error at once, with the request lines before it, though the lines have not filled a write', async () => {
-  // The loop is then kept busy: neither the periodic flush nor anything else can run, only the write already sent.
+  // The loop is then kept busy (for a minute at most, should the test not stop it): neither the periodic flush nor
+  // anything else can run, only the write already sent.
   const child = childLogging(
     `for (let n = 0; n < 3; n++) logger.info({ n });
      logger.error({ request_id: 'r-9', error: new Error('broken') }, 'unexpected failure');
-     setImmediate(() => { for (;;); });`,
+     setImmediate(() => { for (const end = Date.now() + 60_000; Date.now() < end; ); process.exit(0); });`,
     { readStdout: true },
   );
   try {
