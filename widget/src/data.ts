@@ -158,12 +158,18 @@ async function loadLive(source: LiveSource, signal: AbortSignal): Promise<Loaded
   return loadedOf(value, response, text, false);
 }
 
-async function loadJson(url: URL, init: RequestInit, code: string): Promise<unknown> {
+/**
+ * A JSON file the snapshot's check needs. A refusal (4xx) of a file the page names itself (`attribute`) is a setup
+ * fault of that attribute, not a failed check.
+ */
+async function loadJson(url: URL, init: RequestInit, code: string, attribute?: string): Promise<unknown> {
   try {
     const { response, bytes } = await request(url, init);
     return parse(bytes, response.status).value;
   } catch (error) {
-    throw error instanceof WidgetError && error.status ? new WidgetError(error.status, code) : error;
+    if (!(error instanceof WidgetError) || !error.status) throw error;
+    const refused = error.status >= 400 && error.status < 500 && error.status !== 429;
+    throw new WidgetError(error.status, code, 0, refused ? attribute : undefined);
   }
 }
 
@@ -208,7 +214,7 @@ async function loadSnapshot(source: SnapshotSource, signal: AbortSignal): Promis
   if (source.keysUrl) {
     const [signature, jwks] = await Promise.all([
       loadSignature(url, versionOf(parsed?.value), signal),
-      loadJson(absolute(source.keysUrl, 'keys-url'), { signal }, 'keys_unavailable'),
+      loadJson(absolute(source.keysUrl, 'keys-url'), { signal }, 'keys_unavailable', 'keys-url'),
     ]);
     kid = await verifySignature(bytes, signature, jwks); // the exact bytes received, not the parsed value
   }

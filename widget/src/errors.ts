@@ -9,7 +9,7 @@ export class WidgetError extends Error {
     readonly code: string,
     /** Seconds to wait before trying again (from `Retry-After`), 0 when unknown. */
     readonly retryAfter = 0,
-    /** For `invalid_config`: the attribute whose value cannot be used, when one is to blame. */
+    /** The attribute to blame: its value cannot be used (`invalid_config`), or the file it names was refused (a 4xx). */
     readonly attribute?: string,
   ) {
     super(`storage-listings: ${code}${status ? ` (HTTP ${status})` : ''}`);

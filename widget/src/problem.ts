@@ -18,8 +18,9 @@ export function messageFor(error: WidgetError, t: Translate): string {
   if (error.code === 'origin_not_allowed') return t('errorOrigin');
   if (error.status === 429) return t('errorRate', { s: Math.max(1, error.retryAfter) });
   if (error.code === 'network_error') return t('errorNetwork');
-  if (error.code === 'invalid_config')
-    return error.attribute ? t('errorAttribute', { name: error.attribute }) : t('errorConfig');
+  // A setup fault: an attribute that cannot be used, or a file it names that its server refuses (keys-url's 404).
+  if (error.attribute) return t('errorAttribute', { name: error.attribute });
+  if (error.code === 'invalid_config') return t('errorConfig');
   if (error.code === 'snapshot_expired') return t('errorExpired');
   // A 5xx is an outage, of the signature or keys file too: only a file that fails its check is the source refused.
   if (error.transient) return t('errorServer');

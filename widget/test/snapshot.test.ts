@@ -160,6 +160,13 @@ describe('signed snapshots', () => {
     }
   });
 
+  it('tells a keys-url its server refuses (404) as a setup fault of keys-url, not as tampering', async () => {
+    const { errors, el } = await failedWith({ ...signed('valid'), 'keys-url': '/snap/no-such-keys.json' });
+    deepEqual(errors, [{ status: 404, code: 'keys_unavailable' }]);
+    equal(message(el), translator('en', undefined)('errorAttribute', { name: 'keys-url' }));
+    ok(!part(root(el), 'error')?.querySelector('button'), 'no Retry: retrying cannot mend the attribute');
+  });
+
   it('refuses an expired snapshot, even correctly signed', async () => {
     deepEqual(await refused('expired'), [{ status: 0, code: 'snapshot_expired' }]);
   });
