@@ -1,6 +1,7 @@
 // Durable, atomic file replacement for the output folder, and the lock that keeps two exports out of one folder.
 import { mkdir, open, readFile, rename, rmdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { ListingsError } from '../errors.ts';
 
 /** A hidden temp name in the same folder (same file system, so rename is atomic); fixed, as one writer rewrites the file. */
@@ -89,10 +90,14 @@ export async function removeEmptyFolders(dir: string, made: string): Promise<voi
 
 export const LOCK_FILE = '.export.lock';
 
-/** Takes OUT/.export.lock (holding this process id); a lock left by a process that no longer runs is taken over. */
+/**
+ * Takes OUT/.export.lock (holding this process id); a lock left by a process that no longer runs is taken over. A lock
+ * found empty is one whose maker has not written its id yet: it is read again until the id is there, and taken over
+ * only if none comes (its maker died in between). Taking an empty file for stale let two exports in at once.
+ */
 export async function lockOutput(dir: string): Promise<() => Promise<void>> {
   const path = join(dir, LOCK_FILE);
-  for (let attempt = 0; attempt < 2; attempt++) {
+  for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fh = await open(path, 'wx');
       await fh.writeFile(`${process.pid}\n`);
@@ -100,8 +105,9 @@ export async function lockOutput(dir: string): Promise<() => Promise<void>> {
       return () => unlink(path).catch(() => undefined);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const pid = Number((await readFile(path, 'utf8').catch(() => '')).trim());
-      if (Number.isInteger(pid) && pid > 0 && isRunning(pid)) {
+      const pid = await lockHolder(path);
+      if (pid === undefined) continue; // released meanwhile
+      if (pid > 0 && isRunning(pid)) {
         throw new ListingsError(
           'export_locked',
           `${dir} is being exported by process ${pid}; wait for it, or delete ${path} if that process is not an export`,
@@ -111,6 +117,27 @@ export async function lockOutput(dir: string): Promise<() => Promise<void>> {
     }
   }
   throw new ListingsError('export_locked', `${path}: could not take the export lock`);
+}
+
+/** How long a lock file may stay without its holder's id: its maker writes it right after creating the file. */
+export const LOCK_ID_WAIT_MS = 1_000;
+
+/** The id in a lock file once its maker has written it; 0 if none came in time; undefined if the file went. */
+async function lockHolder(path: string): Promise<number | undefined> {
+  const deadline = Date.now() + LOCK_ID_WAIT_MS;
+  for (;;) {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+    const pid = Number(text.trim());
+    if (text.endsWith('\n') && Number.isInteger(pid) && pid > 0) return pid;
+    if (Date.now() >= deadline) return 0;
+    await delay(20);
+  }
 }
 
 /** Whether a process with this id runs on this machine (EPERM: it runs, as another user). */
