@@ -13,20 +13,21 @@ export const STORE_RETRY_SECONDS = 5;
 /** The store's codes for a database it cannot use (server/store/pg/connect.ts's pgFailure): not the client's doing. */
 const STORE_UNAVAILABLE = new Set(['db_unreachable', 'db_credentials', 'db_missing']);
 
-export function failureAnswer(err: unknown, logger: Logger): Answer {
+/** `requestId`: the request's X-Request-Id, in the log line of a failure and in its 500, so one finds the other. */
+export function failureAnswer(err: unknown, logger: Logger, requestId: string): Answer {
   // Another process (an import, a revoke by the CLI) writing to the SQLite file: the CLI's words, and a retry.
   if (isBusy(err) || (err instanceof ListingsError && err.code === 'db_busy'))
     return plain(503, `${busyMessage('The database')}.`, { 'retry-after': String(STORE_RETRY_SECONDS) });
   if (err instanceof ListingsError && STORE_UNAVAILABLE.has(err.code)) {
     // The detail names the database's address: for the operator's log, never for whoever sent the request.
-    logger.error(`panel: the database is unavailable: ${err.message}`);
+    logger.error({ request_id: requestId }, `panel: the database is unavailable: ${err.message}`);
     return plain(503, 'The database is unavailable; try again in a moment.', {
       'retry-after': String(STORE_RETRY_SECONDS),
     });
   }
   if (err instanceof ListingsError && !err.code.startsWith('db_')) return plain(400, err.message);
-  logger.error({ error: err }, 'panel: unexpected failure');
-  return plain(500, 'Something went wrong; the server log says what.');
+  logger.error({ request_id: requestId, error: err }, 'panel: unexpected failure');
+  return plain(500, `Something went wrong; the server log says what, under request id ${requestId}.`);
 }
 
 /** A refusal the operator can fix (a bad rate, an unknown key) as its message; anything else is thrown on. */

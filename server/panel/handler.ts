@@ -1,5 +1,6 @@
 // The panel as a function from a request to an answer: login first, then pages and actions for one operator, each
 // allowed to the roles its route names.
+import { randomUUID } from 'node:crypto';
 import { isUploadRoute } from './admission.ts';
 import { authenticate, csrfValid, fromPanel, notFromPanel } from './auth.ts';
 import { failureAnswer } from './failure.ts';
@@ -46,11 +47,16 @@ export function createPanelHandler(options: PanelOptions): PanelHandler {
   const assets = panelAssets();
   return {
     answer: async (req) => {
+      const requestId = req.requestId ?? randomUUID();
+      let answered: Answer;
       try {
-        return await answer(opts, door, routes, assets, req);
+        answered = await answer(opts, door, routes, assets, req);
       } catch (err) {
-        return failureAnswer(err, opts.logger);
+        answered = failureAnswer(err, opts.logger, requestId);
       }
+      // Every answer names its request, as the API's do: an operator quotes it, the log has it. (A copy: an asset's
+      // headers are shared by its answers.)
+      return { ...answered, headers: { ...answered.headers, 'x-request-id': requestId } };
     },
   };
 }

@@ -9,6 +9,8 @@ export interface PanelRequest extends RequestLike {
   body: Buffer;
   /** The import route's upload, read through its parser instead of into `body` (over a socket; in process: absent). */
   upload?: Upload;
+  /** Its X-Request-Id, made where it was read off its socket (in process: made by the handler). */
+  requestId?: string;
 }
 
 /** An upload form's fields, and its one file in a temporary file of its own. */

@@ -1,6 +1,7 @@
 // The panel's listener: the one file of the panel that touches sockets; everything else is the handler.
 import { listenFailure } from '../http/transport/listen-failure.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { addressGroupOf } from '../domain/address-group.ts';
@@ -59,15 +60,21 @@ export async function startPanel(
     maxHeaderSize: 16 * 1024,
   });
 
-  async function serve(req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): Promise<void> {
+  async function serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    expectsContinue: boolean,
+    requestId: string,
+  ): Promise<void> {
     const head: PanelRequestHead = {
       method: req.method ?? 'GET',
       url: req.url ?? '/',
       headers: req.headers as Record<string, string | undefined>,
       remoteAddress: clientAddressOf(req, trusted),
+      requestId,
     };
     const admission = await admissionOf(head, { store: options.store, origin, uploadBytes: options.uploadBytes }).catch(
-      (err: unknown) => ({ refusal: failureAnswer(err, logger) }),
+      (err: unknown) => ({ refusal: failureAnswer(err, logger, requestId) }),
     );
     // Refused on its head: the connection closes once the answer is out (Node then destroys it), the body unread.
     if ('refusal' in admission) {
@@ -89,11 +96,14 @@ export async function startPanel(
   }
 
   // A failure outside the handler (no room for an upload's file) answers 500, never ends the process.
-  const serveSafely = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean) =>
-    void serve(req, res, expectsContinue).catch((err: unknown) => {
-      if (!res.headersSent) send(res, req.method ?? 'GET', failureAnswer(err, logger), true);
+  const serveSafely = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean) => {
+    const requestId = randomUUID();
+    res.setHeader('x-request-id', requestId); // on every answer, refusals before the handler included
+    void serve(req, res, expectsContinue, requestId).catch((err: unknown) => {
+      if (!res.headersSent) send(res, req.method ?? 'GET', failureAnswer(err, logger, requestId), true);
       else res.destroy();
     });
+  };
   server.on('request', (req: IncomingMessage, res: ServerResponse) => serveSafely(req, res, false));
   // Expect: 100-continue is answered only once the head is admitted: a refused client never sends its body.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => serveSafely(req, res, true));
