@@ -121,6 +121,24 @@ describe('routes', () => {
     const head = await s.as('HEAD', '/audit');
     expect(head.status).toBe(200);
   });
+
+  it('answers OPTIONS and other methods a page does not take with 405 before the form token or origin is asked for', async () => {
+    const s = await session();
+    for (const [method, url] of [
+      ['OPTIONS', '/audit'],
+      ['DELETE', '/facilities/wro-1/api'],
+      ['OPTIONS', '/login'],
+    ] as const) {
+      // No form token, no Origin: nothing would change, so nothing is refused as a forged change.
+      for (const cookie of [s.cookie, undefined]) {
+        const answer = await request(method, url, { headers: { origin: undefined, ...(cookie && { cookie }) } });
+        expect(answer.status, `${method} ${url}`).toBe(405);
+        expect(answer.headers.allow).toBe(url === '/login' ? 'GET, HEAD, POST' : 'GET, HEAD');
+      }
+    }
+    // A method a page takes is still guarded.
+    expect((await request('POST', '/facilities/wro-1/keys', { headers: { cookie: s.cookie } })).status).toBe(403);
+  });
 });
 
 describe('cross-site changes', () => {

@@ -72,6 +72,15 @@ export class Router<C, A, R extends RequestLike = RequestLike> {
     return this.find(path) !== undefined;
   }
 
+  /** The Allow value where a route serves this path but not this method (its answer would be a 405); else undefined. */
+  refusedMethod(method: string, path: string): string | undefined {
+    const found = this.find(path);
+    if (found === undefined) return undefined;
+    const { methods, allow } = found.known;
+    if (method === 'GET' || method === 'HEAD' || Object.hasOwn(methods, method)) return undefined;
+    return method === 'OPTIONS' && this.answers.options ? undefined : allow;
+  }
+
   answer(req: R, ctx: C): A {
     const { url, method } = req;
     const path = pathOf(url);

@@ -111,6 +111,9 @@ async function answer(
   const path = pathOf(req.url);
   const asset = assets(path, req);
   if (asset) return asset;
+  // A method the page does not take changes nothing: its 405 and Allow come before the checks that guard changes.
+  const allow = (door.has(path) ? door : routes).refusedMethod(req.method, path);
+  if (allow !== undefined) return PANEL_ANSWERS.notAllowed(req, allow, undefined);
   const change = req.method !== 'GET' && req.method !== 'HEAD';
   // Every change, the login included, must come from a page of the panel itself.
   if (change && !fromPanel(req, opts.origin)) return notFromPanel(opts.origin);
