@@ -32,6 +32,8 @@ function breakFacility(dbFile: string): string {
 interface Line {
   level: string;
   request_id?: string;
+  method?: string;
+  path?: string;
   status?: number;
   error?: { type: string; stack: string };
 }
@@ -53,6 +55,8 @@ async function failureLogged(base: string, page: string, stdout: () => string): 
   expect(error.type).toBe('SyntaxError');
   expect(error.stack).toMatch(/^SyntaxError: /);
   expect(error.stack).toMatch(/\n\s+at facilityOf .+:\d+:\d+\)\n/);
+  const failed = lines.find((l) => l.level === 'error' && l.request_id === id)!;
+  expect([failed.method, failed.path]).toEqual(['GET', page]);
   return { id, lines };
 }
 

@@ -27,4 +27,5 @@ it('logs a failed page with its request id and stack, and the 500 names that id'
   const logged = lines.map((l) => JSON.parse(l) as { level: string; request_id?: string; error?: { stack: string } });
   const error = logged.find((l) => l.level === 'error' && l.request_id === id);
   expect(error?.error?.stack).toMatch(/^SyntaxError: /);
+  expect(error).toMatchObject({ method: 'GET', path: '/facilities/wro-1' });
 });

@@ -245,7 +245,7 @@ function answerOf(
       return problem('uri_too_long', DETAILS.uri_too_long(MAX_URL_LENGTH), CORS_HEADERS);
     return router.answer(req, ctx);
   } catch (err) {
-    logger?.error({ request_id: ctx.requestId, error: err }, 'unexpected failure');
+    logger?.error({ ...requestFields(req, ctx), error: err }, 'unexpected failure');
     return problem('internal_error', DETAILS.internal_error(ctx.requestId), CORS_HEADERS);
   }
 }
@@ -296,4 +296,9 @@ function indexPage(links: { href: string; label: string; note?: string }[]): Ans
     headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...HTML_SECURITY_HEADERS },
     body,
   };
+}
+
+/** What names a failed request in the log, as its request line does: id, method and path (query dropped, keys redacted). */
+function requestFields(req: RequestLike, ctx: ApiContext) {
+  return { request_id: ctx.requestId, method: req.method, path: redactSecrets(pathOf(req.url)).slice(0, 200) };
 }

@@ -52,7 +52,7 @@ export function createPanelHandler(options: PanelOptions): PanelHandler {
       try {
         answered = await answer(opts, door, routes, assets, req);
       } catch (err) {
-        answered = failureAnswer(err, opts.logger, requestId);
+        answered = failureAnswer(err, opts.logger, { ...req, requestId });
       }
       // Every answer names its request, as the API's do: an operator quotes it, the log has it. (A copy: an asset's
       // headers are shared by its answers.)

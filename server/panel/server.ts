@@ -74,7 +74,7 @@ export async function startPanel(
       requestId,
     };
     const admission = await admissionOf(head, { store: options.store, origin, uploadBytes: options.uploadBytes }).catch(
-      (err: unknown) => ({ refusal: failureAnswer(err, logger, requestId) }),
+      (err: unknown) => ({ refusal: failureAnswer(err, logger, { ...head, requestId }) }),
     );
     // Refused on its head: the connection closes once the answer is out (Node then destroys it), the body unread.
     if ('refusal' in admission) {
@@ -100,8 +100,10 @@ export async function startPanel(
     const requestId = randomUUID();
     res.setHeader('x-request-id', requestId); // on every answer, refusals before the handler included
     void serve(req, res, expectsContinue, requestId).catch((err: unknown) => {
-      if (!res.headersSent) send(res, req.method ?? 'GET', failureAnswer(err, logger, requestId), true);
-      else res.destroy();
+      if (!res.headersSent) {
+        const failed = { requestId, method: req.method ?? 'GET', url: req.url ?? '/' };
+        send(res, failed.method, failureAnswer(err, logger, failed), true);
+      } else res.destroy();
     });
   };
   server.on('request', (req: IncomingMessage, res: ServerResponse) => serveSafely(req, res, false));
