@@ -26,6 +26,28 @@ export function acceptedLanguage(header: string | undefined): Language | undefin
   return best;
 }
 
+/** Our languages an Accept-Language header refuses outright (`q=0`), in the order of LANGUAGES. */
+export function refusedLanguages(header: string | undefined): Language[] {
+  if (!header?.includes('q=0')) return [];
+  return LANGUAGES.filter((language) =>
+    header.split(',').some((part) => {
+      const [tag = '', ...params] = part.split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      return tag.trim().toLowerCase().split('-')[0] === language && q !== undefined && Number(q.slice(2)) === 0;
+    }),
+  );
+}
+
+/**
+ * The language a page speaks: the one the visitor asks for; else the facility's (`place`) unless the visitor refused
+ * it, then the first of ours it did not refuse (the facility's when it refused them all).
+ */
+export function pageLanguage(asked: Language | undefined, refused: readonly Language[], place: Language): Language {
+  if (asked) return asked;
+  if (!refused.includes(place)) return place;
+  return LANGUAGES.find((language) => !refused.includes(language)) ?? place;
+}
+
 /** Countries whose first language we speak, by ISO 3166-1 code. */
 const COUNTRY_LANGUAGES: Record<string, Language> = { PL: 'pl', DE: 'de', AT: 'de', CH: 'de', LI: 'de' };
 /** Currencies of a country above, for a facility whose import gives no address. */

@@ -98,6 +98,20 @@ describe('the rental page in the visitor language', () => {
       }
   });
 
+  it("answers in another of its languages when the visitor refuses the facility's with q=0", async () => {
+    const cases: [string, string, Language][] = [
+      ['/rent/wro-1/M-07', 'pl;q=0', 'en'],
+      ['/rent/ber-1/S-1', 'fr, de;q=0', 'en'],
+      ['/rent/ber-1/S-1', 'de;q=0, en;q=0', 'pl'],
+      ['/rent/wro-1/M-07', 'fr', 'pl'], // kept apart from the refusals' pages
+    ];
+    for (const [path, header, language] of cases) {
+      const r = await get(path, header);
+      expect(r.status, `${path} ${header}`).toBe(200);
+      expectWhole(r.text, language);
+    }
+  });
+
   it('reads a malformed Accept-Language as none: the facility language, never a 4xx or 5xx', async () => {
     const malformed = [
       ';;;',

@@ -358,7 +358,8 @@ export interface StorageListingsReactEvents {
  * @csspart move-in - The details dialog's "Due at move-in": each part and the total.
  * @csspart facility - The facility header of `show-facility`: address with a map link, hours, amenities.
  * @csspart free-units - The availability line ("3 units left", "Last unit", "Sold out").
- * @csspart rent-link - The rent `<a>`, whose `href` is the listing's `rent_url`.
+ * @csspart rent-link - The rent `<a>`: its `href` is the operator's click URL (`/go/...?ref=`) in live mode and with
+ * `go-base`, else the listing's `rent_url`.
  * @csspart error - The box of an error state.
  * @csspart empty - The "No units available" box (a withdrawn facility's tombstone: part `withdrawn`, "No longer
  * listed").

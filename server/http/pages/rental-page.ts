@@ -7,7 +7,14 @@ import type { PageCache } from '../views/page-cache.ts';
 import { heldBack, type Answer } from '../transport/answer.ts';
 import { html, HTML_SECURITY_HEADERS, page } from './html.ts';
 import { DateFormats, pluralIn, say, speechIn } from './rental-texts.ts';
-import { acceptedLanguage, LANGUAGES, placeLanguage, type Language } from '../../../shared/languages.ts';
+import {
+  acceptedLanguage,
+  LANGUAGES,
+  pageLanguage,
+  placeLanguage,
+  refusedLanguages,
+  type Language,
+} from '../../../shared/languages.ts';
 import { renderListing } from './rental-html.ts';
 
 export const RENT_PREFIX = '/rent/';
@@ -117,10 +124,14 @@ export class RentalPages {
    */
   page(path: string, acceptLanguage: string | undefined, mayRender?: () => boolean): Answer {
     const listing = listingOfPath(path, RENT_PREFIX);
-    // One kept page per language asked for, and one for "none we speak", which is in the facility's language.
+    // One kept page per language asked for, and one for "none we speak", which is in the facility's language (one per
+    // set of our languages refused with q=0, which may rule the facility's out).
     const asked = acceptedLanguage(acceptLanguage);
-    const render = (d: Detail, f: Facility) => renderListing(d, f, speechIn(asked ?? facilityLanguage(f)), this.dates);
-    const page = listing && this.pages.pageOf(listing.facilityId, listing.code, render, mayRender, asked ?? '');
+    const refused = asked ? [] : refusedLanguages(acceptLanguage);
+    const render = (d: Detail, f: Facility) =>
+      renderListing(d, f, speechIn(pageLanguage(asked, refused, facilityLanguage(f))), this.dates);
+    const kept = asked ?? (refused.length > 0 ? `not ${refused.join(' ')}` : '');
+    const page = listing && this.pages.pageOf(listing.facilityId, listing.code, render, mayRender, kept);
     if (page === 'busy') return heldBack(busyPage(acceptLanguage), BUSY_HOLD_MS);
     return page ? pageAnswer(200, page) : notFoundPage(acceptLanguage);
   }
