@@ -154,6 +154,7 @@ describe('exit codes', () => {
     ['snapshot publish', ['snapshot', 'publish', '--to', 'ftp://host/x', '--signing-key', 'k']],
     ['snapshot publish', ['snapshot', 'publish', '--to', 'x', '--signing-key', 'k', '--region', 'eu-west-1']],
     ['snapshot verify', ['snapshot', 'verify', 'x', '--keys', 'k', '--min-version', 'one']],
+    ['referrals', ['referrals', '--from', '2026-11-30', '--to', '2026-11-01']],
   ])('2 for a usage error in %s: %j', async (_group, args) => {
     const r = await run(args.map((a) => (a === 'x' ? join(dir, 'x') : a)));
     expect(r.code).toBe(2);

@@ -20,9 +20,9 @@ export const EXIT_OK = 0;
 export const EXIT_BAD_INPUT = 1;
 /** A usage error: an unknown command or option, a missing argument, an invalid value (from a flag or the env). */
 export const EXIT_USAGE = 2;
-/** Usage errors found past parsing: a setting loadConfig refuses, options that do not go together (--endpoint, --to), a
- * webhook --url the address rules refuse. */
-const USAGE_ERROR_CODES = new Set(['invalid_config', 'invalid_target', 'invalid_url']);
+/** Usage errors found past parsing: a setting loadConfig refuses, options that do not go together (--endpoint, --to;
+ * --from after --to), a webhook --url the address rules refuse. */
+const USAGE_ERROR_CODES = new Set(['invalid_config', 'invalid_target', 'invalid_url', 'invalid_range']);
 export { MAX_LISTED_DETAILS } from '../server/errors.ts';
 
 const HELP_HINT = '(run with --help for usage)';
