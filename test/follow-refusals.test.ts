@@ -145,6 +145,14 @@ describe('snapshot follow refuses, applying nothing', () => {
     expect(bytes.length).toBeGreaterThan(cap);
     await refused('wro-1/v2/listings.json', new RegExp(`larger than the ${cap}-byte cap per file`), { maxBytes: cap });
   });
+
+  it('a first run into a folder that was not there leaves no folder behind', async () => {
+    const path = join(out(), 'wro-1', 'v2', 'listings.json');
+    writeFileSync(path, readFileSync(path).subarray(0, 100));
+    const fresh = join(dir, 'new', 'mirror');
+    await expect(follow({ dir: fresh })).rejects.toThrow(/signature_invalid/);
+    expect(existsSync(join(dir, 'new'))).toBe(false);
+  });
 });
 
 describe('snapshot follow goes on', () => {

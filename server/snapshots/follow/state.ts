@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { ListingsError } from '../../errors.ts';
-import { replaceFile, writeDurable } from '../files.ts';
+import { removeEmptyFolders, replaceFile, writeDurable } from '../files.ts';
 
 export const STATE_DIR = '.follow';
 const STATE_FILE = 'state.json';
@@ -49,6 +49,8 @@ export class MirrorBatch {
   private readonly staged: string[] = [];
   private readonly removed: string[] = [];
   private readonly staging: string;
+  /** The first folder staging made (DIR itself on a first run into a new folder), for discard() to remove. */
+  private made: string | undefined;
 
   constructor(private readonly dir: string) {
     this.staging = join(dir, STATE_DIR, STAGING);
@@ -57,7 +59,8 @@ export class MirrorBatch {
   /** A verified file, kept aside until the whole batch has verified. */
   async stage(rel: string, bytes: Uint8Array): Promise<void> {
     const path = join(this.staging, rel);
-    await mkdir(dirname(path), { recursive: true });
+    const made = await mkdir(dirname(path), { recursive: true });
+    this.made ??= made;
     await writeDurable(path, bytes);
     this.staged.push(rel);
   }
@@ -83,7 +86,9 @@ export class MirrorBatch {
     await this.discard();
   }
 
+  /** Removes what is staged, and the folders staging made while they are empty: a refused run leaves DIR as it was. */
   async discard(): Promise<void> {
     await rm(this.staging, { recursive: true, force: true });
+    if (this.made) await removeEmptyFolders(join(this.dir, STATE_DIR), this.made);
   }
 }
