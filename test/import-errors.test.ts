@@ -115,6 +115,16 @@ describe('every problem of an invalid file', () => {
     expect(problemsOf(demoJson())).toEqual([]);
   });
 
+  it('names a required field left out as missing, and a value of the wrong type as that', () => {
+    const data = demoJson();
+    delete data.facilities[0].listings[0].title;
+    data.facilities[0].listings[1].free_units = 'three';
+    expect(problemsOf(data)).toEqual([
+      'facilities[0].listings[0].title: missing: a string is required',
+      expect.stringMatching(/^facilities\[0\]\.listings\[1\]\.free_units: .*expected number, received string$/),
+    ]);
+  });
+
   it('names one problem as one', async () => {
     const data = demoJson();
     data.facilities[1].listings[0].free_units = -1;

@@ -8,6 +8,18 @@ import type { ImportFacility, ImportFile } from './import.ts';
 /** The most problems kept of one file: enough to fix a file in a few passes, few enough for any page or terminal. */
 export const MAX_KEPT_PROBLEMS = 1000;
 
+/**
+ * A required field left out is named as missing ("missing: a string is required"), not as a value of the wrong type
+ * ("expected string, received undefined"); every other rule keeps its own words.
+ */
+const NAMING: z.core.ParseContext<z.core.$ZodIssue> = {
+  error: (issue) =>
+    issue.code === 'invalid_type' && issue.input === undefined
+      ? `missing: ${article(issue.expected)} ${issue.expected} is required`
+      : undefined,
+};
+const article = (type: string) => (/^[aeiou]/.test(type) ? 'an' : 'a');
+
 /** The problems found so far, `path: rule` each, up to MAX_KEPT_PROBLEMS. */
 class Problems {
   readonly lines: string[] = [];
@@ -32,7 +44,7 @@ class Problems {
 export function checkImport(json: unknown, found: readonly string[] = []): ImportFile | string[] {
   const problems = new Problems();
   problems.add(found);
-  const file = problems.of(ImportFileShell.safeParse(json), []);
+  const file = problems.of(ImportFileShell.safeParse(json, NAMING), []);
   const facilities: ImportFacility[] = [];
   const raw = (json as { facilities?: unknown } | null)?.facilities;
   if (Array.isArray(raw))
@@ -44,13 +56,13 @@ export function checkImport(json: unknown, found: readonly string[] = []): Impor
 }
 
 function checkFacility(json: unknown, at: PropertyKey[], problems: Problems): ImportFacility | undefined {
-  const facility = problems.of(ImportFacilityShell.safeParse(json), at);
+  const facility = problems.of(ImportFacilityShell.safeParse(json, NAMING), at);
   const raw = (json as { listings?: unknown } | null)?.listings;
   const listings: ImportListing[] = [];
   // A list over the limit is one problem, named already: its listings are not checked one by one.
   if (Array.isArray(raw) && raw.length <= MAX_LISTINGS)
     for (let i = 0; i < raw.length && !problems.full; i++) {
-      const listing = problems.of(ImportListing.safeParse(raw[i]), [...at, 'listings', i]);
+      const listing = problems.of(ImportListing.safeParse(raw[i], NAMING), [...at, 'listings', i]);
       if (listing) listings.push(listing);
     }
   return facility && { ...facility, listings };
