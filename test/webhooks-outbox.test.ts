@@ -227,6 +227,34 @@ describe.each(Object.keys(backends))('the outbox on %s', (backend) => {
       await store.webhooks.prune(Number.MAX_SAFE_INTEGER);
       expect(await log()).toMatchObject([{ status: 'pending' }]);
     });
+
+    it('shows the delivery that holds up the queue first, above the newest, and those behind it wait for it', async () => {
+      const json = baseJson();
+      byCode(json, 'XS-01').price_gross += 500;
+      await importJson(json);
+      hooks.receiver.state.status = 503;
+      await deliverer().round();
+      const [failing] = await log();
+      const tests: number[] = [];
+      for (let i = 0; i < 4; i++) tests.push((await store.webhooks.sendTest(endpointId, 'test', clock)).id);
+
+      const { shown, hidden } = await store.webhooks.deliveryLog(endpointId, 3);
+      expect(shown.map((d) => d.id)).toEqual([failing!.id, tests[3], tests[2], tests[1]]);
+      expect(shown[0]).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        last_code: 503,
+        next_at: new Date(clock + RETRY_DELAYS_MS[1]!).toISOString(),
+        waiting_for: null,
+      });
+      expect(shown.slice(1).map((d) => [d.type, d.next_at, d.waiting_for])).toEqual(
+        Array(3).fill(['webhook.test', null, failing!.id]),
+      );
+      expect(hidden).toBe(1);
+      // The head among the newest keeps its place in the log: nothing is shown twice.
+      const all = await store.webhooks.deliveryLog(endpointId, 10);
+      expect([all.shown.length, all.hidden, all.shown.at(-1)!.id]).toEqual([5, 0, failing!.id]);
+    });
   });
 
   describe('replay', () => {

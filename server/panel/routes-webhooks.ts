@@ -14,7 +14,7 @@ import type { EndpointInfo } from '../store/webhook-endpoints.ts';
 
 const KEY = '/keys/:key(key_[A-Za-z0-9]{1,64})/webhooks';
 const ENDPOINT = '/webhooks/:endpoint(whe_[0-9a-f]{20})';
-/** Deliveries shown per endpoint: the newest. */
+/** Deliveries shown per endpoint: the newest, below the one first in its line. */
 const LOG_SHOWN = 20;
 
 async function keyOf(c: PanelContext, id: string) {
@@ -25,7 +25,7 @@ async function page(c: PanelContext, keyId: string, refused?: RefusedEndpoint): 
   const key = await keyOf(c, keyId);
   if (!key) return plain(404, 'No such key.');
   const endpoints = await c.store.webhooks.list(key.id);
-  const logs = await Promise.all(endpoints.map((e) => c.store.webhooks.deliveries(e.id, LOG_SHOWN)));
+  const logs = await Promise.all(endpoints.map((e) => c.store.webhooks.deliveryLog(e.id, LOG_SHOWN)));
   const body = webhooksBody(
     c.tx,
     c.who,

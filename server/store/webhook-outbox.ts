@@ -1,29 +1,12 @@
 // The webhook outbox on either database: events queued (one pending per endpoint and subject), claimed by one node
-// per endpoint, attempted in order, and the delivery log the CLI and the panel show.
+// per endpoint, attempted in order, replayed, and a test event queued.
 import { randomBytes } from 'node:crypto';
 import { ListingsError } from '../errors.ts';
 import type { ChangeEvent } from '../domain/webhook-events.ts';
 import { auditSteps, endpointInUseSteps } from './webhook-endpoints.ts';
 import { KEY_IN_USE, QUEUED_FOR } from './webhook-reads.ts';
-import { SKIP_LOCKED, sql, type Row, type Steps } from './steps.ts';
-
-export interface Delivery {
-  /** The delivery's number (`webhooks replay` takes it); `message_id` is the `webhook-id` header. */
-  id: number;
-  message_id: string;
-  endpoint_id: string;
-  type: string;
-  subject: string;
-  status: 'pending' | 'delivered' | 'failed';
-  /** Tries since it was queued, or since `webhooks enable` gave it a fresh schedule. */
-  attempts: number;
-  /** When it is tried next: null once delivered, and while its endpoint is disabled (it waits for enable). */
-  next_at: string | null;
-  last_code: number | null;
-  last_error: string | null;
-  last_at: string | null;
-  created_at: string;
-}
+import { deliverySteps, type Delivery } from './webhook-log.ts';
+import { SKIP_LOCKED, sql, type Steps } from './steps.ts';
 
 /** What a node sends for a claimed endpoint: its secrets (the previous one while a rotation lasts). */
 export interface ClaimedEndpoint {
@@ -53,27 +36,7 @@ export interface Attempt {
   disable: string | null;
 }
 
-const iso = (ms: unknown) => (ms === null ? null : new Date(Number(ms)).toISOString());
 const newMessageId = () => `msg_${randomBytes(16).toString('hex')}`;
-
-/** `waiting`: its endpoint is disabled, so a pending delivery has no next try until enable. */
-function deliveryOf(r: Row, waiting: boolean): Delivery {
-  const status = r.status as Delivery['status'];
-  return {
-    id: Number(r.seq),
-    message_id: r.id as string,
-    endpoint_id: r.endpoint_id as string,
-    type: r.type as string,
-    subject: r.subject as string,
-    status,
-    attempts: Number(r.attempts),
-    next_at: status === 'pending' && !waiting ? iso(r.next_at) : null,
-    last_code: r.last_code === null ? null : Number(r.last_code),
-    last_error: r.last_error as string | null,
-    last_at: iso(r.last_at),
-    created_at: iso(r.created_at)!,
-  };
-}
 
 const INSERT = `INSERT INTO webhook_outbox (id, endpoint_id, subject, type, event, body, next_at, created_at)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING *`;
@@ -248,16 +211,6 @@ export function* nextDueSteps(now: number): Steps<number | undefined> {
   return r?.due === null || r?.due === undefined ? undefined : Number(r.due);
 }
 
-const DELIVERIES = `SELECT o.*, e.disabled_at AS endpoint_disabled_at FROM webhook_outbox o
-  JOIN webhook_endpoints e ON e.id = o.endpoint_id`;
-
-export function* deliveriesSteps(endpointId: string | undefined, limit: number): Steps<Delivery[]> {
-  const rows = endpointId
-    ? yield sql(`${DELIVERIES} WHERE o.endpoint_id = $1 ORDER BY o.seq DESC LIMIT $2`, endpointId, limit)
-    : yield sql(`${DELIVERIES} ORDER BY o.seq DESC LIMIT $1`, limit);
-  return rows.map((r) => deliveryOf(r, r.endpoint_disabled_at !== null));
-}
-
 /**
  * Sends a delivery again as a new entry of the log, with the same `webhook-id` and the same bytes. Only one that was
  * sent: one not tried yet goes out by itself, and its copy, without bytes yet, would be coalesced away with it.
@@ -273,7 +226,7 @@ export function* replaySteps(seq: number, actor: string, now: number): Steps<Del
     );
   const [row] = yield sql(INSERT, r.id, r.endpoint_id, r.subject, r.type, r.event, r.body, now);
   yield* auditSteps('webhook.replay', actor, endpoint, now, { endpoint: endpoint.id, delivery: seq, message: r.id });
-  return deliveryOf(row!, endpoint.disabled_at !== null);
+  return yield* deliverySteps(Number(row!.seq));
 }
 
 /** Queues a `webhook.test` event for the endpoint: what a receiver checks its verification with. */
@@ -291,7 +244,7 @@ export function* testEventSteps(endpointId: string, actor: string, now: number):
     now,
   );
   yield* auditSteps('webhook.test', actor, endpoint, now);
-  return deliveryOf(row!, endpoint.disabled_at !== null);
+  return yield* deliverySteps(Number(row!.seq));
 }
 
 /**

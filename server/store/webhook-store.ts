@@ -15,7 +15,6 @@ import {
 } from './webhook-endpoints.ts';
 import {
   claimSteps,
-  deliveriesSteps,
   headSteps,
   leaseHoldersSteps,
   nextDueSteps,
@@ -26,9 +25,9 @@ import {
   testEventSteps,
   type Attempt,
   type ClaimedEndpoint,
-  type Delivery,
   type Outgoing,
 } from './webhook-outbox.ts';
+import { deliveryLogSteps, type Delivery, type DeliveryLog } from './webhook-log.ts';
 import { nextBoundarySteps, promotionTickSteps } from './webhook-clock.ts';
 
 type Run = <T>(steps: Steps<T>) => Promise<T>;
@@ -44,6 +43,9 @@ export interface WebhookStore {
   remove(id: string, actor: string, now?: number): Promise<EndpointInfo>;
   rotate(id: string, actor: string, now?: number): Promise<{ endpoint: EndpointInfo; secret: string }>;
   enable(id: string, actor: string, now?: number): Promise<EndpointInfo>;
+  /** The log (newest first, each queue's head above them) with how many more it holds. */
+  deliveryLog(endpointId?: string, limit?: number): Promise<DeliveryLog>;
+  /** The deliveries the log shows. */
   deliveries(endpointId?: string, limit?: number): Promise<Delivery[]>;
   replay(deliveryId: number, actor: string, now?: number): Promise<Delivery>;
   sendTest(endpointId: string, actor: string, now?: number): Promise<Delivery>;
@@ -65,6 +67,9 @@ export interface WebhookStore {
   prune(before: number): Promise<void>;
 }
 
+/** Deliveries the log shows by default, beside the heads of the queues. */
+const LOG_SHOWN = 100;
+
 function webhookStore({ write: run, read }: Runners): WebhookStore {
   return {
     add: (opts, actor, now = Date.now()) => run(addEndpointSteps(opts, actor, now)),
@@ -72,7 +77,8 @@ function webhookStore({ write: run, read }: Runners): WebhookStore {
     remove: (id, actor, now = Date.now()) => run(removeEndpointSteps(id, actor, now)),
     rotate: (id, actor, now = Date.now()) => run(rotateSecretSteps(id, actor, now)),
     enable: (id, actor, now = Date.now()) => run(enableEndpointSteps(id, actor, now)),
-    deliveries: (endpointId, limit = 100) => read(deliveriesSteps(endpointId, limit)),
+    deliveryLog: (endpointId, limit = LOG_SHOWN) => read(deliveryLogSteps(endpointId, limit)),
+    deliveries: async (endpointId, limit = LOG_SHOWN) => (await read(deliveryLogSteps(endpointId, limit))).shown,
     replay: (seq, actor, now = Date.now()) => run(replaySteps(seq, actor, now)),
     sendTest: (id, actor, now = Date.now()) => run(testEventSteps(id, actor, now)),
     claim: (node, now, leaseUntil, limit, bodyOf) => run(claimSteps(node, now, leaseUntil, limit, bodyOf)),

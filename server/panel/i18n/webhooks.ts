@@ -28,6 +28,9 @@ const en = {
   status: 'Status',
   attempts: 'Attempts',
   nextTry: 'Next try',
+  waitsFor: (id: number) => `after delivery ${id}`,
+  notShown: (n: number) =>
+    `${n} older ${n === 1 ? 'delivery' : 'deliveries'} not shown (listings webhooks deliveries).`,
   answer: 'Answer',
   replay: 'Replay',
   back: 'Back to the API tab',
@@ -62,6 +65,8 @@ const pl: WebhookMessages = {
   status: 'Stan',
   attempts: 'Próby',
   nextTry: 'Następna próba',
+  waitsFor: (id) => `po dostarczeniu ${id}`,
+  notShown: (n) => `Starsze dostarczenia nie są pokazane: ${n} (listings webhooks deliveries).`,
   answer: 'Odpowiedź',
   replay: 'Wyślij ponownie',
   back: 'Wróć do karty API',
@@ -96,6 +101,9 @@ const de: WebhookMessages = {
   status: 'Status',
   attempts: 'Versuche',
   nextTry: 'Nächster Versuch',
+  waitsFor: (id) => `nach Zustellung ${id}`,
+  notShown: (n) =>
+    `${n} ältere ${n === 1 ? 'Zustellung' : 'Zustellungen'} nicht gezeigt (listings webhooks deliveries).`,
   answer: 'Antwort',
   replay: 'Erneut senden',
   back: 'Zurück zum API-Tab',

@@ -5,7 +5,7 @@ import { html, type Html } from '../../http/pages/html.ts';
 import { EVENT_TYPES } from '../../domain/webhook-events.ts';
 import type { KeyInfo } from '../../store/keys.ts';
 import type { EndpointInfo } from '../../store/webhook-endpoints.ts';
-import type { Delivery } from '../../store/webhook-outbox.ts';
+import type { Delivery, DeliveryLog } from '../../store/webhook-log.ts';
 import type { Authenticated } from '../auth.ts';
 import type { Texts } from '../i18n/i18n.ts';
 import { webhookTexts } from '../i18n/webhooks.ts';
@@ -24,20 +24,28 @@ function stateOf(tx: Texts, e: EndpointInfo): string {
   return e.previous_until ? `${w.active}. ${w.rotatingUntil(when(tx, e.previous_until))}` : w.active;
 }
 
-function deliveryRows(tx: Texts, who: Authenticated, log: readonly Delivery[]): Html {
+/** When a pending delivery goes next: after the one first in line, at its retry time, or (disabled) after enable. */
+function nextTry(tx: Texts, d: Delivery): Html | string {
+  if (d.waiting_for !== null)
+    return html`<span data-waiting-for="${d.waiting_for}">${webhookTexts(tx.lang).waitsFor(d.waiting_for)}</span>`;
+  return d.next_at ? when(tx, d.next_at) : '-';
+}
+
+function deliveryRows(tx: Texts, who: Authenticated, log: DeliveryLog): Html {
   const w = webhookTexts(tx.lang);
-  if (log.length === 0) return html`<p>${w.noDeliveries}</p>`;
+  if (log.shown.length === 0) return html`<p>${w.noDeliveries}</p>`;
   const row = (
     d: Delivery,
-  ) => html`<tr><td>${d.id}</td><td>${d.type}</td><td data-delivery-status>${d.status}</td><td>${d.attempts}</td>
-<td>${d.next_at ? when(tx, d.next_at) : '-'}</td><td>${d.last_code ?? d.last_error ?? '-'}</td>
+  ) => html`<tr data-delivery="${d.id}"><td>${d.id}</td><td>${d.type}</td><td data-delivery-status>${d.status}</td><td>${d.attempts}</td>
+<td>${nextTry(tx, d)}</td><td>${d.last_code ?? d.last_error ?? '-'}</td>
 <td>${canManage(who) && d.last_at !== null ? action(who, `/deliveries/${d.id}/replay`, w.replay) : ''}</td></tr>`;
   return html`<div class="scroll" role="region" aria-label="${w.deliveries}" tabindex="0"><table>
 <thead><tr><th scope="col">${w.delivery}</th><th scope="col">${w.type}</th><th scope="col">${w.status}</th><th scope="col">${w.attempts}</th><th scope="col">${w.nextTry}</th><th scope="col">${w.answer}</th><th scope="col"><span class="visually-hidden">${w.replay}</span></th></tr></thead>
-<tbody>${log.map(row)}</tbody></table></div>`;
+<tbody>${log.shown.map(row)}</tbody></table></div>
+${log.hidden > 0 ? html`<p class="muted" data-deliveries-hidden="${log.hidden}">${w.notShown(log.hidden)}</p>` : ''}`;
 }
 
-function endpointSection(tx: Texts, who: Authenticated, e: EndpointInfo, log: readonly Delivery[]): Html {
+function endpointSection(tx: Texts, who: Authenticated, e: EndpointInfo, log: DeliveryLog): Html {
   const w = webhookTexts(tx.lang);
   const actions = canManage(who)
     ? html`<p class="actions">${action(who, endpointPath(e, 'test'), w.sendTest)} ${action(who, endpointPath(e, 'rotate'), w.rotate)}
@@ -78,7 +86,7 @@ export function webhooksBody(
   tx: Texts,
   who: Authenticated,
   key: KeyInfo,
-  endpoints: readonly { endpoint: EndpointInfo; log: readonly Delivery[] }[],
+  endpoints: readonly { endpoint: EndpointInfo; log: DeliveryLog }[],
   refused?: RefusedEndpoint,
 ): Html {
   const w = webhookTexts(tx.lang);
