@@ -85,6 +85,25 @@ describe('listings webhooks', () => {
     }
   });
 
+  it("lists a revoked key's endpoints as stopped, with the reason revoked_key", async () => {
+    const { file, key, cleanup } = setup();
+    const store = await openStore(file);
+    try {
+      const url = 'https://partner.example/h';
+      const { endpoint } = await store.webhooks.add({ keyId: key, url, events: ['listing.updated'] }, 'test');
+      await store.revokeKey(key);
+      const listed = await cliInProcess(file, ['webhooks', 'list', '--json']);
+      expect(JSON.parse(listed.stdout)).toMatchObject([
+        { id: endpoint.id, disabled_at: expect.any(String), disabled_reason: 'revoked_key' },
+      ]);
+      const table = (await cliInProcess(file, ['webhooks', 'list'])).stdout.split('\n')[1];
+      expect(table).toMatch(/\srevoked_key\s/);
+    } finally {
+      await store.close();
+      cleanup();
+    }
+  });
+
   it('refuses plain http, private addresses without the setting, unknown keys and event types, bad delivery ids', async () => {
     const { file, key, cleanup } = setup();
     try {

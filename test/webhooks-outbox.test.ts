@@ -257,6 +257,18 @@ describe.each(Object.keys(backends))('the outbox on %s', (backend) => {
     });
   });
 
+  describe("a revoked key's endpoint", () => {
+    it('is listed as stopped (revoked_key), and its pending deliveries show no next try', async () => {
+      await store.webhooks.sendTest(endpointId, 'test');
+      const { key_id } = await endpoint();
+      const revoked = await store.revokeKey(key_id);
+      expect(await endpoint()).toMatchObject({ disabled_at: revoked.revoked_at, disabled_reason: 'revoked_key' });
+      expect(await log()).toMatchObject([{ status: 'pending', next_at: null }]);
+      await deliverer().round();
+      expect(received()).toEqual([]);
+    });
+  });
+
   describe('replay', () => {
     it('refuses an event not sent yet, and a replay of a sent one survives the changes queued after it', async () => {
       const test = await store.webhooks.sendTest(endpointId, 'test');

@@ -1,6 +1,7 @@
 // The delivery log the CLI and the panel show: the newest deliveries, and above them the one at the head of each
 // endpoint's queue when it is older than those, since it holds up every delivery behind it.
 import { sql, type Row, type Steps } from './steps.ts';
+import { KEY_IN_USE } from './webhook-reads.ts';
 
 export interface Delivery {
   /** The delivery's number (`webhooks replay` takes it); `message_id` is the `webhook-id` header. */
@@ -37,7 +38,9 @@ const iso = (ms: unknown) => (ms === null ? null : new Date(Number(ms)).toISOStr
 const headOf = (endpoint: string) =>
   `(SELECT min(p.seq) FROM webhook_outbox p WHERE p.endpoint_id = ${endpoint} AND p.status = 'pending')`;
 
-const DELIVERIES = `SELECT o.*, e.disabled_at AS endpoint_disabled_at, ${headOf('o.endpoint_id')} AS head
+/** Each delivery with whether its endpoint is stopped (disabled, or its key revoked) and its queue's head. */
+const DELIVERIES = `SELECT o.*, ${headOf('o.endpoint_id')} AS head,
+    (e.disabled_at IS NOT NULL OR NOT ${KEY_IN_USE}) AS stopped
   FROM webhook_outbox o JOIN webhook_endpoints e ON e.id = o.endpoint_id`;
 
 /** A row of DELIVERIES as the log shows it. */
@@ -45,7 +48,8 @@ function deliveryOf(r: Row): Delivery {
   const status = r.status as Delivery['status'];
   const head = r.head === null ? null : Number(r.head);
   const waitingFor = status === 'pending' && head !== null && head !== Number(r.seq) ? head : null;
-  const disabled = r.endpoint_disabled_at !== null;
+  // A stopped endpoint's pending deliveries have no next try: they wait for enable, or (a revoked key) for nothing.
+  const stopped = r.stopped === true || Number(r.stopped) === 1;
   return {
     id: Number(r.seq),
     message_id: r.id as string,
@@ -54,7 +58,7 @@ function deliveryOf(r: Row): Delivery {
     subject: r.subject as string,
     status,
     attempts: Number(r.attempts),
-    next_at: status === 'pending' && !disabled && waitingFor === null ? iso(r.next_at) : null,
+    next_at: status === 'pending' && !stopped && waitingFor === null ? iso(r.next_at) : null,
     waiting_for: waitingFor,
     last_code: r.last_code === null ? null : Number(r.last_code),
     last_error: r.last_error as string | null,

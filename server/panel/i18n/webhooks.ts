@@ -13,6 +13,7 @@ const en = {
   disabled: {
     gone: 'Disabled: the endpoint answered 410 Gone',
     retries_exhausted: 'Disabled: the last retry failed',
+    revoked_key: 'Stopped: its key is revoked',
   } as Record<string, string>,
   rotatingUntil: (when: string) => `The previous secret also signs until ${when}`,
   sendTest: 'Send test event',
@@ -50,6 +51,7 @@ const pl: WebhookMessages = {
   disabled: {
     gone: 'Wyłączony: adres odpowiedział 410 Gone',
     retries_exhausted: 'Wyłączony: ostatnia próba nie powiodła się',
+    revoked_key: 'Zatrzymany: jego klucz jest unieważniony',
   },
   rotatingUntil: (when) => `Poprzedni sekret podpisuje też do ${when}`,
   sendTest: 'Wyślij zdarzenie testowe',
@@ -86,6 +88,7 @@ const de: WebhookMessages = {
   disabled: {
     gone: 'Deaktiviert: die Adresse antwortete 410 Gone',
     retries_exhausted: 'Deaktiviert: der letzte Versuch schlug fehl',
+    revoked_key: 'Gestoppt: sein Schlüssel ist widerrufen',
   },
   rotatingUntil: (when) => `Das vorige Geheimnis signiert auch bis ${when}`,
   sendTest: 'Testereignis senden',
