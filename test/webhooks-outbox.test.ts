@@ -48,6 +48,13 @@ describe.each(Object.keys(backends))('the outbox on %s', (backend) => {
       now: () => clock,
     });
   const importJson = (json: Json) => store.applyImport(parseImport(JSON.stringify(json), 'test.json'));
+  /** Imports the base data with XS-01 given a promotion starting at `starts`; the data imported, for more changes. */
+  const importPromotion = async (code: string, starts: number) => {
+    const json = baseJson();
+    byCode(json, 'XS-01').promotions = [promotionStarting(code, code, starts)];
+    await importJson(json);
+    return json;
+  };
   const log = () => store.webhooks.deliveries(endpointId);
   const endpoint = async () => (await store.webhooks.list()).find((e) => e.id === endpointId)!;
 
@@ -138,11 +145,9 @@ describe.each(Object.keys(backends))('the outbox on %s', (backend) => {
       clock = started;
       await d.round(); // the promotion clock starts here
       const starts = Math.floor(Date.now() / 1000) * 1000 - 1_000;
-      const json = baseJson();
-      byCode(json, 'XS-01').promotions = [promotionStarting('LATE', 'Late', starts)];
-      await importJson(json);
+      await importPromotion('LATE', starts);
       const [own] = await log();
-      // Within the clock's ten-second look-again: the import's event goes out before the clock looks at the promotion.
+      // The clock's next look sees the import and its promotion, and sends nothing more: the import's event told of it.
       clock = started + 9_000;
       await d.round();
       expect(received()).toHaveLength(1);
@@ -153,14 +158,28 @@ describe.each(Object.keys(backends))('the outbox on %s', (backend) => {
       expect(await log()).toHaveLength(1);
     });
 
+    it('one an import adds seconds ahead goes out at its instant: the import makes the clock look again', async () => {
+      const d = deliverer();
+      clock = Date.now();
+      await d.round(); // the promotion clock starts here, and reads the boundaries ahead: none
+      const starts = Math.ceil((clock + 4_000) / 1000) * 1000;
+      await importPromotion('SOON', starts);
+      clock = starts - 1_000;
+      await d.round();
+      expect(received()).toEqual([]); // a promotion ahead is no part of the API's answers yet
+      clock = starts;
+      await d.round();
+      expect(received().map((e) => [e.type, e.timestamp, e.data.listing.code])).toEqual([
+        ['listing.updated', new Date(starts).toISOString(), 'XS-01'],
+      ]);
+    });
+
     it('one passed while no server ran is sent on restart, at its instant, though an import came since', async () => {
       const first = deliverer();
       clock = Date.now() - 60_000;
       await first.round();
       const starts = Math.ceil((Date.now() + 2_000) / 1000) * 1000;
-      const json = baseJson();
-      byCode(json, 'XS-01').promotions = [promotionStarting('SOON', 'Soon', starts)];
-      await importJson(json);
+      const json = await importPromotion('SOON', starts);
       clock = starts - 1_000;
       await first.round();
       expect(received()).toEqual([]); // a promotion ahead is no part of the API's answers yet

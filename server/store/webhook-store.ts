@@ -29,6 +29,7 @@ import {
 } from './webhook-outbox.ts';
 import { deliveryLogSteps, type Delivery, type DeliveryLog } from './webhook-log.ts';
 import { nextBoundarySteps, promotionTickSteps } from './webhook-clock.ts';
+import { watchedVersionSteps } from './webhook-reads.ts';
 
 type Run = <T>(steps: Steps<T>) => Promise<T>;
 /** Writes take the write lock from their start (SQLite's IMMEDIATE); reads take none, so an idle server writes nothing. */
@@ -63,6 +64,8 @@ export interface WebhookStore {
   leaseHolders(now: number): Promise<{ id: string; node: string }[]>;
   nextDue(now: number): Promise<number | undefined>;
   nextBoundary(from: number): Promise<number | undefined>;
+  /** Changes when an import or an endpoint may have changed the boundaries ahead: read them again then. */
+  watchedVersion(): Promise<string>;
   promotionTick(now: number): Promise<number>;
   prune(before: number): Promise<void>;
 }
@@ -88,6 +91,7 @@ function webhookStore({ write: run, read }: Runners): WebhookStore {
     leaseHolders: (now) => read(leaseHoldersSteps(now)),
     nextDue: (now) => read(nextDueSteps(now)),
     nextBoundary: (from) => read(nextBoundarySteps(from)),
+    watchedVersion: () => read(watchedVersionSteps()),
     promotionTick: (now) => run(promotionTickSteps(now)),
     prune: (before) => run(pruneSteps(before)),
   };

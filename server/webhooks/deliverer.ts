@@ -22,8 +22,6 @@ export interface DelivererOptions extends SendOptions {
 
 /** A claim is held this long; an endpoint's sender gives it back early, or it lapses when its node died. */
 const LEASE_MS = 60_000;
-/** The clock looks again at least this often for promotions an import added since. */
-const BOUNDARY_REFRESH_MS = 10_000;
 const PRUNE_EVERY_MS = 3_600_000;
 /** Finished deliveries stay in the log this long after their last attempt. */
 const LOG_KEPT_MS = 30 * 86_400_000;
@@ -71,7 +69,8 @@ export class Deliverer {
   private running = false;
   private ticking: Promise<void> | undefined;
   private nextBoundary = 0;
-  private boundaryCheckedAt = -Infinity;
+  /** The store's watchedVersion when the boundaries ahead were last read (undefined: not yet). */
+  private boundariesOf: string | undefined;
   /** When the promotion clock last ran here (-Infinity: not yet, so the first look starts it). */
   private tickedAt = -Infinity;
   private lastFailure: string | undefined;
@@ -107,19 +106,24 @@ export class Deliverer {
     return claimed.map((e) => this.track(e));
   }
 
-  /** Runs the promotion clock when a boundary is due; between boundaries, only reads when the next one falls. */
+  /**
+   * Runs the promotion clock when a boundary is due. Between boundaries it reads when the next one falls again only
+   * when an import (or an endpoint's change) has moved the watched version, which each look reads: so a promotion an
+   * import adds seconds ahead is seen at that look, not at a periodic one after its instant.
+   */
   private async clock(now: number): Promise<void> {
-    if (now - this.boundaryCheckedAt >= BOUNDARY_REFRESH_MS) {
-      // An import may have added a promotion since: look again from the last run, so one already passed is not missed.
+    // Read before the boundaries: a commit between the two is seen again at the next look.
+    const watched = await this.store.watchedVersion();
+    if (watched !== this.boundariesOf) {
+      // Look from the last run, so a boundary an import added that has already passed is not missed.
       this.nextBoundary = (await this.store.nextBoundary(this.tickedAt)) ?? Infinity;
-      this.boundaryCheckedAt = now;
+      this.boundariesOf = watched;
     }
     if (this.tickedAt > -Infinity && now < this.nextBoundary) return;
     const queued = await this.store.promotionTick(now);
     if (queued > 0) this.opts.log?.(`webhooks: ${queued} events of promotions starting or ending`);
     this.tickedAt = now;
     this.nextBoundary = (await this.store.nextBoundary(now)) ?? Infinity;
-    this.boundaryCheckedAt = now;
   }
 
   private track(endpoint: ClaimedEndpoint): Promise<void> {
