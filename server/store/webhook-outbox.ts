@@ -107,6 +107,21 @@ export function* queueEventsSteps(
   return queued;
 }
 
+/**
+ * Which slots an endpoint's send takes: `retrying` once the first event it waits to send has failed or timed out (its
+ * attempts since enable above 0), `answering` otherwise; the deliverer gives endpoints in retry at most a part of them.
+ */
+export type Lane = 'answering' | 'retrying';
+export const LANES: readonly Lane[] = ['answering', 'retrying'];
+
+/** A column of the first pending event of endpoint `e`: the one its sender tries next. */
+const headColumn = (column: string) =>
+  `(SELECT o.${column} FROM webhook_outbox o WHERE o.endpoint_id = e.id AND o.status = 'pending' ORDER BY o.seq LIMIT 1)`;
+const IN_LANE: Record<Lane, string> = {
+  answering: `${headColumn('attempts')} = 0`,
+  retrying: `${headColumn('attempts')} > 0`,
+};
+
 /** Events whose bytes one claim fixes, per endpoint: more than a lease's sends. */
 const FIXED_PER_CLAIM = 50;
 
@@ -122,12 +137,12 @@ export function* claimSteps(
   leaseUntil: number,
   limit: number,
   bodyOf: (event: string) => string,
+  lane?: Lane,
 ): Steps<ClaimedEndpoint[]> {
   const rows = yield sql(
     `UPDATE webhook_endpoints SET lease_until = $1, lease_by = $2 WHERE id IN (
       SELECT e.id FROM webhook_endpoints e WHERE e.disabled_at IS NULL AND e.lease_until <= $3 AND ${KEY_IN_USE}
-        AND (SELECT o.next_at FROM webhook_outbox o WHERE o.endpoint_id = e.id AND o.status = 'pending'
-          ORDER BY o.seq LIMIT 1) <= $3
+        AND ${headColumn('next_at')} <= $3 ${lane ? `AND ${IN_LANE[lane]}` : ''}
       ORDER BY e.lease_until, e.id LIMIT $4 ${SKIP_LOCKED})
     RETURNING id, url, secret, previous_secret, previous_until`,
     leaseUntil,
@@ -198,17 +213,18 @@ export function* leaseHoldersSteps(now: number): Steps<{ id: string; node: strin
 }
 
 /**
- * When the earliest due event of an endpoint a claim may take at `now` falls (undefined: none pending). An endpoint
- * leased at `now` is left out: its holder sends its events, and the others' next look comes within their poll.
+ * When the earliest due event of an endpoint a claim may take at `now` falls, per lane (undefined: none pending). An
+ * endpoint leased at `now` is left out: its holder sends its events, and the others' next look comes within their poll.
  */
-export function* nextDueSteps(now: number): Steps<number | undefined> {
+export function* nextDueSteps(now: number): Steps<Record<Lane, number | undefined>> {
   const [r] = yield sql(
-    `SELECT min(h) AS due FROM (SELECT (SELECT o.next_at FROM webhook_outbox o
-    WHERE o.endpoint_id = e.id AND o.status = 'pending' ORDER BY o.seq LIMIT 1) AS h
+    `SELECT min(CASE WHEN a = 0 THEN h END) AS answering, min(CASE WHEN a > 0 THEN h END) AS retrying
+    FROM (SELECT ${headColumn('next_at')} AS h, ${headColumn('attempts')} AS a
     FROM webhook_endpoints e WHERE e.disabled_at IS NULL AND e.lease_until <= $1 AND ${KEY_IN_USE}) heads`,
     now,
   );
-  return r?.due === null || r?.due === undefined ? undefined : Number(r.due);
+  const at = (v: unknown) => (v === null || v === undefined ? undefined : Number(v));
+  return { answering: at(r?.answering), retrying: at(r?.retrying) };
 }
 
 /**

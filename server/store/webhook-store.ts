@@ -25,6 +25,7 @@ import {
   testEventSteps,
   type Attempt,
   type ClaimedEndpoint,
+  type Lane,
   type Outgoing,
 } from './webhook-outbox.ts';
 import { deliveryLogSteps, type Delivery, type DeliveryLog } from './webhook-log.ts';
@@ -57,12 +58,14 @@ export interface WebhookStore {
     leaseUntil: number,
     limit: number,
     bodyOf: (event: string) => string,
+    /** Only endpoints of this lane (any when left out). */
+    lane?: Lane,
   ): Promise<ClaimedEndpoint[]>;
   head(endpointId: string): Promise<Outgoing | undefined>;
   recordAttempt(seq: number, endpointId: string, attempt: Attempt): Promise<void>;
   release(endpointId: string, node: string, now: number): Promise<void>;
   leaseHolders(now: number): Promise<{ id: string; node: string }[]>;
-  nextDue(now: number): Promise<number | undefined>;
+  nextDue(now: number): Promise<Record<Lane, number | undefined>>;
   nextBoundary(from: number): Promise<number | undefined>;
   /** Changes when an import or an endpoint may have changed the boundaries ahead: read them again then. */
   watchedVersion(): Promise<string>;
@@ -84,7 +87,7 @@ function webhookStore({ write: run, read }: Runners): WebhookStore {
     deliveries: async (endpointId, limit = LOG_SHOWN) => (await read(deliveryLogSteps(endpointId, limit))).shown,
     replay: (seq, actor, now = Date.now()) => run(replaySteps(seq, actor, now)),
     sendTest: (id, actor, now = Date.now()) => run(testEventSteps(id, actor, now)),
-    claim: (node, now, leaseUntil, limit, bodyOf) => run(claimSteps(node, now, leaseUntil, limit, bodyOf)),
+    claim: (node, now, leaseUntil, limit, bodyOf, lane) => run(claimSteps(node, now, leaseUntil, limit, bodyOf, lane)),
     head: (id) => read(headSteps(id)),
     recordAttempt: (seq, id, attempt) => run(recordAttemptSteps(seq, id, attempt)),
     release: (id, node, now) => run(releaseSteps(id, node, now)),

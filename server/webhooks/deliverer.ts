@@ -4,7 +4,7 @@ import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { WebhookStore } from '../store/webhook-store.ts';
-import type { ClaimedEndpoint, Outgoing } from '../store/webhook-outbox.ts';
+import { LANES, type ClaimedEndpoint, type Lane, type Outgoing } from '../store/webhook-outbox.ts';
 import { signedHeaders } from './sign.ts';
 import { send, type SendOptions } from './send.ts';
 import { outcomeOf } from './schedule.ts';
@@ -12,7 +12,10 @@ import { bodyOf } from './body.ts';
 
 export interface DelivererOptions extends SendOptions {
   publicUrl: string;
-  /** Endpoints delivered to at once, over all (each endpoint one event at a time, in order). */
+  /**
+   * Endpoints delivered to at once, over all (each endpoint one event at a time, in order); endpoints in retry take at
+   * most half of them, so slow or dead receivers never hold every slot.
+   */
   concurrency?: number;
   now?: () => number;
   /** The longest wait between two looks at the outbox: events another process queued are seen within it. */
@@ -62,9 +65,12 @@ export function processAlive(pid: number): boolean {
 export class Deliverer {
   private readonly scope = processScope();
   readonly node = `${this.scope}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  private readonly inflight = new Map<string, Promise<void>>();
+  /** The sends under way, by endpoint, with the lane each took its slot in. */
+  private readonly inflight = new Map<string, { work: Promise<void>; lane: Lane }>();
   private readonly now: () => number;
   private readonly concurrency: number;
+  /** Slots endpoints in retry may hold at once: their receivers failed last time, and may well hang until timeout. */
+  private readonly retryingSlots: number;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private ticking: Promise<void> | undefined;
@@ -82,6 +88,22 @@ export class Deliverer {
   ) {
     this.now = opts.now ?? Date.now;
     this.concurrency = opts.concurrency ?? 16;
+    this.retryingSlots = Math.max(1, Math.floor(this.concurrency / 2));
+  }
+
+  /** Free slots per lane: any free slot for an endpoint that answers, only some for one in retry. */
+  private room(): Record<Lane, number> {
+    const free = this.concurrency - this.inflight.size;
+    const retrying = [...this.inflight.values()].filter((s) => s.lane === 'retrying').length;
+    return { answering: free, retrying: Math.min(free, this.retryingSlots - retrying) };
+  }
+
+  /** When the next event a free slot may take is due (Infinity: none, or no slot free for it). */
+  private async nextDue(now: number): Promise<number> {
+    const room = this.room();
+    if (room.answering <= 0) return Infinity;
+    const due = await this.store.nextDue(now);
+    return Math.min(...LANES.map((lane) => (room[lane] > 0 ? (due[lane] ?? Infinity) : Infinity)));
   }
 
   /** One look: queues due promotion events, claims free slots' worth of endpoints; resolves when their sends end. */
@@ -97,13 +119,25 @@ export class Deliverer {
       this.prunedAt = now;
       await this.store.prune(now - LOG_KEPT_MS);
     }
-    const free = this.concurrency - this.inflight.size;
     // A read first: an idle server takes no write lock (and other processes see no commit) for nothing.
-    if (free <= 0 || ((await this.store.nextDue(now)) ?? Infinity) > now) return [];
-    const claimed = await this.store.claim(this.node, now, now + LEASE_MS, free, (event) =>
-      bodyOf(event, this.opts.publicUrl),
-    );
-    return claimed.map((e) => this.track(e));
+    if (this.room().answering <= 0) return [];
+    const due = await this.store.nextDue(now);
+    const sends: Promise<void>[] = [];
+    // Endpoints that answer first; those in retry into what is left of their part.
+    for (const lane of LANES) {
+      const free = this.room()[lane];
+      if (free <= 0 || (due[lane] ?? Infinity) > now) continue;
+      const claimed = await this.store.claim(
+        this.node,
+        now,
+        now + LEASE_MS,
+        free,
+        (event) => bodyOf(event, this.opts.publicUrl),
+        lane,
+      );
+      sends.push(...claimed.map((e) => this.track(e, lane)));
+    }
+    return sends;
   }
 
   /**
@@ -126,7 +160,7 @@ export class Deliverer {
     this.nextBoundary = (await this.store.nextBoundary(now)) ?? Infinity;
   }
 
-  private track(endpoint: ClaimedEndpoint): Promise<void> {
+  private track(endpoint: ClaimedEndpoint, lane: Lane): Promise<void> {
     const work = this.drain(endpoint)
       .catch((err: unknown) => this.opts.log?.(`webhooks: endpoint ${endpoint.id}: ${(err as Error).message}`))
       .finally(() => this.store.release(endpoint.id, this.node, this.now()).catch(() => {}))
@@ -134,7 +168,7 @@ export class Deliverer {
         this.inflight.delete(endpoint.id);
         if (this.running) this.schedule(0);
       });
-    this.inflight.set(endpoint.id, work);
+    this.inflight.set(endpoint.id, { work, lane });
     return work;
   }
 
@@ -191,10 +225,10 @@ export class Deliverer {
       .then(() => (this.lastFailure = undefined))
       .catch((err: unknown) => this.failed((err as Error).message))
       .then(async () => {
-        // Every slot busy: a send that ends looks again at once (track), so due events wait for that, not a spin.
-        const full = this.inflight.size >= this.concurrency;
+        // Every slot an event may take busy: a send that ends looks again at once (track), so due events wait for
+        // that, not a spin.
         const now = this.now();
-        const due = full ? Infinity : ((await this.store.nextDue(now).catch(() => undefined)) ?? Infinity);
+        const due = await this.nextDue(now).catch(() => Infinity);
         if (this.running) this.schedule(Math.max(0, Math.min(poll, Math.min(due, this.nextBoundary) - now)));
       })
       .finally(() => (this.ticking = undefined));
@@ -211,6 +245,6 @@ export class Deliverer {
     this.running = false;
     clearTimeout(this.timer);
     await this.ticking;
-    await Promise.all(this.inflight.values());
+    await Promise.all([...this.inflight.values()].map((s) => s.work));
   }
 }
