@@ -53,4 +53,23 @@ describe('the webhook form', () => {
     expect(decoded(page.body)).toContain(wording);
     expect(await panel.store.webhooks.list(info.id)).toEqual([]);
   });
+
+  it("says a revoked key's endpoint is stopped, offers only Remove, and answers a stale form with its page", async () => {
+    const { info } = await panel.store.createKey({ facilityId: 'wro-1', prefix: 'svc', label: 'stopped' });
+    const url = 'https://partner.example/stopped';
+    const { endpoint } = await panel.store.webhooks.add({ keyId: info.id, url, events: ['listing.updated'] }, 'test');
+    await panel.store.revokeKey(info.id);
+    const s = await panel.client.session();
+    const page = String((await s.as('GET', `/keys/${info.id}/webhooks`)).body);
+    expect(page).toContain('data-endpoint-state="revoked_key"');
+    for (const act of ['test', 'rotate', 'enable']) expect(page).not.toContain(`/webhooks/${endpoint.id}/${act}`);
+    expect(page).toContain(`/webhooks/${endpoint.id}/remove`);
+    for (const act of ['test', 'enable']) {
+      const stale = await s.as('POST', `/webhooks/${endpoint.id}/${act}`);
+      expect([stale.status, stale.headers['content-type']]).toEqual([400, 'text/html; charset=utf-8']);
+      expect(String(stale.body)).toContain(`data-endpoint="${endpoint.id}"`);
+      expect(String(stale.body)).toMatch(/role="alert"/);
+    }
+    expect(await panel.store.webhooks.deliveries(endpoint.id)).toEqual([]);
+  });
 });

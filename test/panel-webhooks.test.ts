@@ -58,6 +58,23 @@ describe('webhooks on a key in the panel', () => {
     expect(JSON.stringify(await panel.store.listAudit())).not.toContain(secret);
   });
 
+  it('shows the delivery that holds up the queue above the newest, those behind it waiting for it, and a count', async () => {
+    const s = await session();
+    const { info } = await panel.store.createKey({ facilityId: 'wro-1', prefix: 'svc', label: 'queue' });
+    const url = 'https://partner.example/queue';
+    const { endpoint } = await panel.store.webhooks.add({ keyId: info.id, url, events: ['listing.updated'] }, 'test');
+    const failing = await panel.store.webhooks.sendTest(endpoint.id, 'test');
+    await attempted(panel.store.webhooks, endpoint.id, failing.id, 503);
+    for (let i = 0; i < 21; i++) await panel.store.webhooks.sendTest(endpoint.id, 'test');
+    const page = String((await s.as('GET', `/keys/${info.id}/webhooks`)).body);
+    const rows = [...page.matchAll(/<tr data-delivery="(\d+)"[^]*?<\/tr>/g)];
+    expect(rows).toHaveLength(21);
+    expect(Number(rows[0]![1])).toBe(failing.id);
+    expect(rows[0]![0]).toMatch(/<td>1<\/td>[^]*<td>503<\/td>/);
+    expect(rows.slice(1).every((r) => r[0].includes(`data-waiting-for="${failing.id}"`))).toBe(true);
+    expect(page).toContain('data-deliveries-hidden="1"');
+  });
+
   it('refuses a plain-http URL on the page itself, naming the field, keeping what was typed, and adds nothing', async () => {
     const s = await session();
     const { info } = await panel.store.createKey({ facilityId: 'wro-1', prefix: 'svc', label: 'plain' });

@@ -57,6 +57,53 @@ describe('listings webhooks', () => {
     }
   });
 
+  it('lists the delivery that holds up the queue first, however many wait behind it, and counts those not shown', async () => {
+    const { file, key, cleanup } = setup();
+    const store = await openStore(file);
+    try {
+      const { endpoint } = await store.webhooks.add(
+        { keyId: key, url: 'https://partner.example/h', events: ['listing.updated'] },
+        'test',
+      );
+      const failing = await store.webhooks.sendTest(endpoint.id, 'test');
+      await attempted(store.webhooks, endpoint.id, failing.id, 503);
+      for (let i = 0; i < 102; i++) await store.webhooks.sendTest(endpoint.id, 'test');
+      const asJson = await cliInProcess(file, ['webhooks', 'deliveries', '--endpoint', endpoint.id, '--json']);
+      const log = JSON.parse(asJson.stdout) as { id: number; attempts: number; waiting_for: number | null }[];
+      expect(log).toHaveLength(101);
+      expect(log[0]).toMatchObject({ id: failing.id, attempts: 1, last_code: 503, waiting_for: null });
+      expect(log.slice(1).every((d) => d.waiting_for === failing.id)).toBe(true);
+      expect(asJson.stderr).toMatch(/\b2\b/);
+      const asTable = await cliInProcess(file, ['webhooks', 'deliveries', '--endpoint', endpoint.id]);
+      const [header, first, second] = asTable.stdout.split('\n');
+      expect(header).toMatch(/NEXT_AT\s+WAITING_FOR/);
+      expect(first).toMatch(new RegExp(`^${failing.id}\\s.*\\s503\\s`));
+      expect(second).toMatch(new RegExp(`\\s-\\s+${failing.id}\\s`));
+    } finally {
+      await store.close();
+      cleanup();
+    }
+  });
+
+  it("lists a revoked key's endpoints as stopped, with the reason revoked_key", async () => {
+    const { file, key, cleanup } = setup();
+    const store = await openStore(file);
+    try {
+      const url = 'https://partner.example/h';
+      const { endpoint } = await store.webhooks.add({ keyId: key, url, events: ['listing.updated'] }, 'test');
+      await store.revokeKey(key);
+      const listed = await cliInProcess(file, ['webhooks', 'list', '--json']);
+      expect(JSON.parse(listed.stdout)).toMatchObject([
+        { id: endpoint.id, disabled_at: expect.any(String), disabled_reason: 'revoked_key' },
+      ]);
+      const table = (await cliInProcess(file, ['webhooks', 'list'])).stdout.split('\n')[1];
+      expect(table).toMatch(/\srevoked_key\s/);
+    } finally {
+      await store.close();
+      cleanup();
+    }
+  });
+
   it('refuses plain http, private addresses without the setting, unknown keys and event types, bad delivery ids', async () => {
     const { file, key, cleanup } = setup();
     try {

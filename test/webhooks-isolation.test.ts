@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import { parseImport } from '../server/domain/import.ts';
 import { demoDb, demoJson, issueKey, tempDir } from './helpers/fixture.ts';
 import { until } from './helpers/wait.ts';
+import { attempted } from './helpers/webhook-attempt.ts';
 import { useReceiver } from './helpers/webhook-receiver.ts';
 
 const fast = useReceiver();
@@ -70,6 +71,45 @@ describe('isolation', () => {
       expect(log.map((d) => d.status)).toEqual(['pending', 'pending', 'pending']);
       expect(log.at(-1)!.last_error).toBe('no answer within 3 s');
     } finally {
+      await deliverer.stop();
+      await store.close();
+      temp.cleanup();
+    }
+  });
+
+  it('endpoints in retry whose receivers never answer hold at most half the slots: a healthy one is sent to at once', async () => {
+    const { temp, keyId, store } = await demoStore();
+    slow.receiver.received.length = 0;
+    fast.receiver.received.length = 0;
+    slow.receiver.state.delayMs = 60_000;
+    const events = ['listing.updated'];
+    // Four endpoints in retry (their first attempt failed), as many as the deliverer's slots.
+    for (let i = 0; i < 4; i++) {
+      const { endpoint } = await store.webhooks.add({ keyId, url: slow.receiver.url, events }, 'test');
+      const queued = await store.webhooks.sendTest(endpoint.id, 'test');
+      await attempted(store.webhooks, endpoint.id, queued.id, 503);
+    }
+    const healthy = await store.webhooks.add({ keyId, url: fast.receiver.url, events }, 'test');
+    const deliverer = new Deliverer(store.webhooks, {
+      publicUrl: 'https://x.example',
+      allowPrivate: true,
+      ca: `${fast.receiver.ca}\n${slow.receiver.ca}`,
+      concurrency: 4,
+      timeoutMs: 60_000,
+      pollMs: 50,
+      now: () => Date.now() + 10_000, // their retries are due
+    });
+    deliverer.start();
+    try {
+      await until('the endpoints in retry are sent to', () => slow.receiver.received.length >= 2);
+      await store.webhooks.sendTest(healthy.endpoint.id, 'test');
+      await until('the healthy endpoint has its event', () => fast.receiver.received.length === 1, {
+        timeoutMs: 3000,
+      });
+      expect(slow.receiver.received).toHaveLength(2);
+    } finally {
+      slow.receiver.hangUp();
+      slow.receiver.state.delayMs = 0;
       await deliverer.stop();
       await store.close();
       temp.cleanup();

@@ -48,6 +48,13 @@ describe.each(Object.keys(backends))('the outbox on %s', (backend) => {
       now: () => clock,
     });
   const importJson = (json: Json) => store.applyImport(parseImport(JSON.stringify(json), 'test.json'));
+  /** Imports the base data with XS-01 given a promotion starting at `starts`; the data imported, for more changes. */
+  const importPromotion = async (code: string, starts: number) => {
+    const json = baseJson();
+    byCode(json, 'XS-01').promotions = [promotionStarting(code, code, starts)];
+    await importJson(json);
+    return json;
+  };
   const log = () => store.webhooks.deliveries(endpointId);
   const endpoint = async () => (await store.webhooks.list()).find((e) => e.id === endpointId)!;
 
@@ -138,11 +145,9 @@ describe.each(Object.keys(backends))('the outbox on %s', (backend) => {
       clock = started;
       await d.round(); // the promotion clock starts here
       const starts = Math.floor(Date.now() / 1000) * 1000 - 1_000;
-      const json = baseJson();
-      byCode(json, 'XS-01').promotions = [promotionStarting('LATE', 'Late', starts)];
-      await importJson(json);
+      await importPromotion('LATE', starts);
       const [own] = await log();
-      // Within the clock's ten-second look-again: the import's event goes out before the clock looks at the promotion.
+      // The clock's next look sees the import and its promotion, and sends nothing more: the import's event told of it.
       clock = started + 9_000;
       await d.round();
       expect(received()).toHaveLength(1);
@@ -153,14 +158,28 @@ describe.each(Object.keys(backends))('the outbox on %s', (backend) => {
       expect(await log()).toHaveLength(1);
     });
 
+    it('one an import adds seconds ahead goes out at its instant: the import makes the clock look again', async () => {
+      const d = deliverer();
+      clock = Date.now();
+      await d.round(); // the promotion clock starts here, and reads the boundaries ahead: none
+      const starts = Math.ceil((clock + 4_000) / 1000) * 1000;
+      await importPromotion('SOON', starts);
+      clock = starts - 1_000;
+      await d.round();
+      expect(received()).toEqual([]); // a promotion ahead is no part of the API's answers yet
+      clock = starts;
+      await d.round();
+      expect(received().map((e) => [e.type, e.timestamp, e.data.listing.code])).toEqual([
+        ['listing.updated', new Date(starts).toISOString(), 'XS-01'],
+      ]);
+    });
+
     it('one passed while no server ran is sent on restart, at its instant, though an import came since', async () => {
       const first = deliverer();
       clock = Date.now() - 60_000;
       await first.round();
       const starts = Math.ceil((Date.now() + 2_000) / 1000) * 1000;
-      const json = baseJson();
-      byCode(json, 'XS-01').promotions = [promotionStarting('SOON', 'Soon', starts)];
-      await importJson(json);
+      const json = await importPromotion('SOON', starts);
       clock = starts - 1_000;
       await first.round();
       expect(received()).toEqual([]); // a promotion ahead is no part of the API's answers yet
@@ -226,6 +245,46 @@ describe.each(Object.keys(backends))('the outbox on %s', (backend) => {
       expect(await log()).toMatchObject([{ status: 'pending', attempts: 2 }]);
       await store.webhooks.prune(Number.MAX_SAFE_INTEGER);
       expect(await log()).toMatchObject([{ status: 'pending' }]);
+    });
+
+    it('shows the delivery that holds up the queue first, above the newest, and those behind it wait for it', async () => {
+      const json = baseJson();
+      byCode(json, 'XS-01').price_gross += 500;
+      await importJson(json);
+      hooks.receiver.state.status = 503;
+      await deliverer().round();
+      const [failing] = await log();
+      const tests: number[] = [];
+      for (let i = 0; i < 4; i++) tests.push((await store.webhooks.sendTest(endpointId, 'test', clock)).id);
+
+      const { shown, hidden } = await store.webhooks.deliveryLog(endpointId, 3);
+      expect(shown.map((d) => d.id)).toEqual([failing!.id, tests[3], tests[2], tests[1]]);
+      expect(shown[0]).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        last_code: 503,
+        next_at: new Date(clock + RETRY_DELAYS_MS[1]!).toISOString(),
+        waiting_for: null,
+      });
+      expect(shown.slice(1).map((d) => [d.type, d.next_at, d.waiting_for])).toEqual(
+        Array(3).fill(['webhook.test', null, failing!.id]),
+      );
+      expect(hidden).toBe(1);
+      // The head among the newest keeps its place in the log: nothing is shown twice.
+      const all = await store.webhooks.deliveryLog(endpointId, 10);
+      expect([all.shown.length, all.hidden, all.shown.at(-1)!.id]).toEqual([5, 0, failing!.id]);
+    });
+  });
+
+  describe("a revoked key's endpoint", () => {
+    it('is listed as stopped (revoked_key), and its pending deliveries show no next try', async () => {
+      await store.webhooks.sendTest(endpointId, 'test');
+      const { key_id } = await endpoint();
+      const revoked = await store.revokeKey(key_id);
+      expect(await endpoint()).toMatchObject({ disabled_at: revoked.revoked_at, disabled_reason: 'revoked_key' });
+      expect(await log()).toMatchObject([{ status: 'pending', next_at: null }]);
+      await deliverer().round();
+      expect(received()).toEqual([]);
     });
   });
 

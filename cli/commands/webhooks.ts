@@ -17,6 +17,7 @@ const DELIVERY_COLUMNS = [
   'status',
   'attempts',
   'next_at',
+  'waiting_for',
   'last_code',
   'last_error',
 ];
@@ -134,12 +135,16 @@ export function webhooksCommand(io: Io): Command {
   hooks
     .command('deliveries')
     .addHelpText('after', '\nExample:\n  $ listings webhooks deliveries --endpoint whe_0123456789abcdef0123')
-    .description('the delivery log, newest first: status, attempts, next try, answer code')
+    .description(
+      "the delivery log, newest first, below the delivery first in each endpoint's line (the others wait for it): " +
+        'status, attempts, next try, answer code',
+    )
     .option('--endpoint <endpoint-id>', 'only this endpoint')
     .option('--json', 'print as JSON')
     .action(async (opts: { endpoint?: string; json?: boolean }, cmd: Command) => {
-      const rows = await withStore(cmd, (s) => s.webhooks.deliveries(opts.endpoint));
-      io.out(opts.json ? json(rows) : table(rows, DELIVERY_COLUMNS));
+      const { shown, hidden } = await withStore(cmd, (s) => s.webhooks.deliveryLog(opts.endpoint));
+      io.out(opts.json ? json(shown) : table(shown, DELIVERY_COLUMNS));
+      if (hidden > 0) io.err(`${hidden} older deliveries not shown.`);
     });
 
   hooks

@@ -14,39 +14,52 @@ import type { EndpointInfo } from '../store/webhook-endpoints.ts';
 
 const KEY = '/keys/:key(key_[A-Za-z0-9]{1,64})/webhooks';
 const ENDPOINT = '/webhooks/:endpoint(whe_[0-9a-f]{20})';
-/** Deliveries shown per endpoint: the newest. */
+/** Deliveries shown per endpoint: the newest, below the one first in its line. */
 const LOG_SHOWN = 20;
 
 async function keyOf(c: PanelContext, id: string) {
   return (await c.store.listKeys()).find((k) => k.id === id);
 }
 
-async function page(c: PanelContext, keyId: string, refused?: RefusedEndpoint): Promise<Answer> {
+async function page(
+  c: PanelContext,
+  keyId: string,
+  refused?: RefusedEndpoint,
+  actionProblem?: string,
+): Promise<Answer> {
   const key = await keyOf(c, keyId);
   if (!key) return plain(404, 'No such key.');
   const endpoints = await c.store.webhooks.list(key.id);
-  const logs = await Promise.all(endpoints.map((e) => c.store.webhooks.deliveries(e.id, LOG_SHOWN)));
+  const logs = await Promise.all(endpoints.map((e) => c.store.webhooks.deliveryLog(e.id, LOG_SHOWN)));
   const body = webhooksBody(
     c.tx,
     c.who,
     key,
     endpoints.map((endpoint, i) => ({ endpoint, log: logs[i]! })),
     refused,
+    actionProblem,
   );
   const title = webhookTexts(c.tx.lang).title(`${key.label || c.tx.t.unlabelled} …${key.hint}`);
-  return htmlAnswer(panelPage(c.tx, title, body, c.who), refused ? 400 : 200);
+  return htmlAnswer(panelPage(c.tx, title, body, c.who), refused || actionProblem ? 400 : 200);
 }
 
 const secretPage = (c: PanelContext, e: EndpointInfo, secret: string) =>
   htmlAnswer(panelPage(c.tx, webhookTexts(c.tx.lang).secretTitle, secretBody(c.tx, e, secret), c.who));
 
-/** Runs an endpoint's action, then shows its key's page again. */
+/**
+ * Runs an endpoint's action, then shows its key's page again; a refusal (a form left open while the key was revoked)
+ * is said on that page.
+ */
 const onEndpoint =
   (act: (c: PanelContext, id: string, actor: string) => Promise<unknown>) =>
   async (c: PanelContext, _req: unknown, { endpoint: id }: Params): Promise<Answer> => {
     const endpoint = (await c.store.webhooks.list()).find((e) => e.id === id);
     if (!endpoint) return plain(404, 'No such endpoint.');
-    await act(c, endpoint.id, c.who.operator.email);
+    try {
+      await act(c, endpoint.id, c.who.operator.email);
+    } catch (err) {
+      return page(c, endpoint.key_id, undefined, problemOf(err));
+    }
     return redirect(webhooksPath(endpoint.key_id));
   };
 

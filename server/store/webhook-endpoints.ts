@@ -17,7 +17,10 @@ export interface EndpointInfo {
   url: string;
   events: string[];
   created_at: string;
-  /** Set when 410 Gone or the last retry disabled it; `disabled_reason` says which. */
+  /**
+   * Set when 410 Gone or the last retry disabled it, or its key was revoked (then when, with the reason `revoked_key`:
+   * it receives nothing more, and enabling it is refused); `disabled_reason` says which.
+   */
   disabled_at: string | null;
   disabled_reason: string | null;
   /** Until when the previous secret signs too (null: no rotation under way). */
@@ -26,8 +29,14 @@ export interface EndpointInfo {
 
 const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 
+/** Endpoints with when their key was revoked (null: in use), which stops them whatever their own state. */
+const ENDPOINTS = `SELECT e.*, (SELECT k.revoked_at FROM api_keys k WHERE k.id = e.key_id) AS key_revoked_at
+  FROM webhook_endpoints e`;
+
+/** A row of ENDPOINTS. */
 function endpointOf(r: Row): EndpointInfo {
   const until = r.previous_until === null ? null : Number(r.previous_until);
+  const revoked = r.key_revoked_at as string | null;
   return {
     id: r.id as string,
     key_id: r.key_id as string,
@@ -35,8 +44,8 @@ function endpointOf(r: Row): EndpointInfo {
     url: r.url as string,
     events: JSON.parse(r.events as string) as string[],
     created_at: r.created_at as string,
-    disabled_at: r.disabled_at as string | null,
-    disabled_reason: r.disabled_reason as string | null,
+    disabled_at: revoked ?? (r.disabled_at as string | null),
+    disabled_reason: revoked ? 'revoked_key' : (r.disabled_reason as string | null),
     previous_until: until === null ? null : new Date(until).toISOString(),
   };
 }
@@ -60,7 +69,7 @@ export function* auditSteps(
 }
 
 export function* endpointSteps(id: string): Steps<EndpointInfo> {
-  const [row] = yield sql('SELECT * FROM webhook_endpoints WHERE id = $1', id);
+  const [row] = yield sql(`${ENDPOINTS} WHERE e.id = $1`, id);
   if (!row) throw new ListingsError('unknown_endpoint', `endpoint ${id}: no such webhook endpoint`);
   return endpointOf(row);
 }
@@ -96,9 +105,9 @@ export function* addEndpointSteps(
     throw new ListingsError('too_many_endpoints', `--key: ${opts.keyId} has ${ENDPOINTS_PER_KEY} endpoints already`);
   const id = `whe_${randomBytes(10).toString('hex')}`;
   const secret = newSecret();
-  const [row] = yield sql(
+  yield sql(
     `INSERT INTO webhook_endpoints (id, key_id, facility_id, url, events, secret, created_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+    VALUES ($1, $2, $3, $4, $5, $6, $7)`,
     id,
     opts.keyId,
     key.facility_id,
@@ -107,15 +116,15 @@ export function* addEndpointSteps(
     secret,
     new Date(now).toISOString(),
   );
-  const endpoint = endpointOf(row!);
+  const endpoint = yield* endpointSteps(id);
   yield* auditSteps('webhook.add', actor, endpoint, now, { endpoint: id, url: opts.url, events: opts.events });
   return { endpoint, secret };
 }
 
 export function* listEndpointsSteps(keyId?: string): Steps<EndpointInfo[]> {
   const rows = keyId
-    ? yield sql('SELECT * FROM webhook_endpoints WHERE key_id = $1 ORDER BY created_at, id', keyId)
-    : yield sql('SELECT * FROM webhook_endpoints ORDER BY created_at, id');
+    ? yield sql(`${ENDPOINTS} WHERE e.key_id = $1 ORDER BY e.created_at, e.id`, keyId)
+    : yield sql(`${ENDPOINTS} ORDER BY e.created_at, e.id`);
   return rows.map(endpointOf);
 }
 
@@ -135,13 +144,13 @@ export function* rotateSecretSteps(
 ): Steps<{ endpoint: EndpointInfo; secret: string }> {
   yield* endpointSteps(id);
   const secret = newSecret();
-  const [row] = yield sql(
-    `UPDATE webhook_endpoints SET previous_secret = secret, previous_until = $2, secret = $3 WHERE id = $1 RETURNING *`,
+  yield sql(
+    'UPDATE webhook_endpoints SET previous_secret = secret, previous_until = $2, secret = $3 WHERE id = $1',
     id,
     now + ROTATION_OVERLAP_MS,
     secret,
   );
-  const endpoint = endpointOf(row!);
+  const endpoint = yield* endpointSteps(id);
   yield* auditSteps('webhook.rotate', actor, endpoint, now);
   return { endpoint, secret };
 }
@@ -157,11 +166,8 @@ export function* enableEndpointSteps(id: string, actor: string, now: number): St
     id,
     now,
   );
-  const [row] = yield sql(
-    'UPDATE webhook_endpoints SET disabled_at = NULL, disabled_reason = NULL WHERE id = $1 RETURNING *',
-    id,
-  );
-  const endpoint = endpointOf(row!);
+  yield sql('UPDATE webhook_endpoints SET disabled_at = NULL, disabled_reason = NULL WHERE id = $1', id);
+  const endpoint = yield* endpointSteps(id);
   yield* auditSteps('webhook.enable', actor, endpoint, now);
   return endpoint;
 }

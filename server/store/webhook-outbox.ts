@@ -1,29 +1,12 @@
 // The webhook outbox on either database: events queued (one pending per endpoint and subject), claimed by one node
-// per endpoint, attempted in order, and the delivery log the CLI and the panel show.
+// per endpoint, attempted in order, replayed, and a test event queued.
 import { randomBytes } from 'node:crypto';
 import { ListingsError } from '../errors.ts';
 import type { ChangeEvent } from '../domain/webhook-events.ts';
 import { auditSteps, endpointInUseSteps } from './webhook-endpoints.ts';
 import { KEY_IN_USE, QUEUED_FOR } from './webhook-reads.ts';
-import { SKIP_LOCKED, sql, type Row, type Steps } from './steps.ts';
-
-export interface Delivery {
-  /** The delivery's number (`webhooks replay` takes it); `message_id` is the `webhook-id` header. */
-  id: number;
-  message_id: string;
-  endpoint_id: string;
-  type: string;
-  subject: string;
-  status: 'pending' | 'delivered' | 'failed';
-  /** Tries since it was queued, or since `webhooks enable` gave it a fresh schedule. */
-  attempts: number;
-  /** When it is tried next: null once delivered, and while its endpoint is disabled (it waits for enable). */
-  next_at: string | null;
-  last_code: number | null;
-  last_error: string | null;
-  last_at: string | null;
-  created_at: string;
-}
+import { deliverySteps, type Delivery } from './webhook-log.ts';
+import { SKIP_LOCKED, sql, type Steps } from './steps.ts';
 
 /** What a node sends for a claimed endpoint: its secrets (the previous one while a rotation lasts). */
 export interface ClaimedEndpoint {
@@ -53,27 +36,7 @@ export interface Attempt {
   disable: string | null;
 }
 
-const iso = (ms: unknown) => (ms === null ? null : new Date(Number(ms)).toISOString());
 const newMessageId = () => `msg_${randomBytes(16).toString('hex')}`;
-
-/** `waiting`: its endpoint is disabled, so a pending delivery has no next try until enable. */
-function deliveryOf(r: Row, waiting: boolean): Delivery {
-  const status = r.status as Delivery['status'];
-  return {
-    id: Number(r.seq),
-    message_id: r.id as string,
-    endpoint_id: r.endpoint_id as string,
-    type: r.type as string,
-    subject: r.subject as string,
-    status,
-    attempts: Number(r.attempts),
-    next_at: status === 'pending' && !waiting ? iso(r.next_at) : null,
-    last_code: r.last_code === null ? null : Number(r.last_code),
-    last_error: r.last_error as string | null,
-    last_at: iso(r.last_at),
-    created_at: iso(r.created_at)!,
-  };
-}
 
 const INSERT = `INSERT INTO webhook_outbox (id, endpoint_id, subject, type, event, body, next_at, created_at)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING *`;
@@ -144,6 +107,21 @@ export function* queueEventsSteps(
   return queued;
 }
 
+/**
+ * Which slots an endpoint's send takes: `retrying` once the first event it waits to send has failed or timed out (its
+ * attempts since enable above 0), `answering` otherwise; the deliverer gives endpoints in retry at most a part of them.
+ */
+export type Lane = 'answering' | 'retrying';
+export const LANES: readonly Lane[] = ['answering', 'retrying'];
+
+/** A column of the first pending event of endpoint `e`: the one its sender tries next. */
+const headColumn = (column: string) =>
+  `(SELECT o.${column} FROM webhook_outbox o WHERE o.endpoint_id = e.id AND o.status = 'pending' ORDER BY o.seq LIMIT 1)`;
+const IN_LANE: Record<Lane, string> = {
+  answering: `${headColumn('attempts')} = 0`,
+  retrying: `${headColumn('attempts')} > 0`,
+};
+
 /** Events whose bytes one claim fixes, per endpoint: more than a lease's sends. */
 const FIXED_PER_CLAIM = 50;
 
@@ -159,12 +137,12 @@ export function* claimSteps(
   leaseUntil: number,
   limit: number,
   bodyOf: (event: string) => string,
+  lane?: Lane,
 ): Steps<ClaimedEndpoint[]> {
   const rows = yield sql(
     `UPDATE webhook_endpoints SET lease_until = $1, lease_by = $2 WHERE id IN (
       SELECT e.id FROM webhook_endpoints e WHERE e.disabled_at IS NULL AND e.lease_until <= $3 AND ${KEY_IN_USE}
-        AND (SELECT o.next_at FROM webhook_outbox o WHERE o.endpoint_id = e.id AND o.status = 'pending'
-          ORDER BY o.seq LIMIT 1) <= $3
+        AND ${headColumn('next_at')} <= $3 ${lane ? `AND ${IN_LANE[lane]}` : ''}
       ORDER BY e.lease_until, e.id LIMIT $4 ${SKIP_LOCKED})
     RETURNING id, url, secret, previous_secret, previous_until`,
     leaseUntil,
@@ -235,27 +213,18 @@ export function* leaseHoldersSteps(now: number): Steps<{ id: string; node: strin
 }
 
 /**
- * When the earliest due event of an endpoint a claim may take at `now` falls (undefined: none pending). An endpoint
- * leased at `now` is left out: its holder sends its events, and the others' next look comes within their poll.
+ * When the earliest due event of an endpoint a claim may take at `now` falls, per lane (undefined: none pending). An
+ * endpoint leased at `now` is left out: its holder sends its events, and the others' next look comes within their poll.
  */
-export function* nextDueSteps(now: number): Steps<number | undefined> {
+export function* nextDueSteps(now: number): Steps<Record<Lane, number | undefined>> {
   const [r] = yield sql(
-    `SELECT min(h) AS due FROM (SELECT (SELECT o.next_at FROM webhook_outbox o
-    WHERE o.endpoint_id = e.id AND o.status = 'pending' ORDER BY o.seq LIMIT 1) AS h
+    `SELECT min(CASE WHEN a = 0 THEN h END) AS answering, min(CASE WHEN a > 0 THEN h END) AS retrying
+    FROM (SELECT ${headColumn('next_at')} AS h, ${headColumn('attempts')} AS a
     FROM webhook_endpoints e WHERE e.disabled_at IS NULL AND e.lease_until <= $1 AND ${KEY_IN_USE}) heads`,
     now,
   );
-  return r?.due === null || r?.due === undefined ? undefined : Number(r.due);
-}
-
-const DELIVERIES = `SELECT o.*, e.disabled_at AS endpoint_disabled_at FROM webhook_outbox o
-  JOIN webhook_endpoints e ON e.id = o.endpoint_id`;
-
-export function* deliveriesSteps(endpointId: string | undefined, limit: number): Steps<Delivery[]> {
-  const rows = endpointId
-    ? yield sql(`${DELIVERIES} WHERE o.endpoint_id = $1 ORDER BY o.seq DESC LIMIT $2`, endpointId, limit)
-    : yield sql(`${DELIVERIES} ORDER BY o.seq DESC LIMIT $1`, limit);
-  return rows.map((r) => deliveryOf(r, r.endpoint_disabled_at !== null));
+  const at = (v: unknown) => (v === null || v === undefined ? undefined : Number(v));
+  return { answering: at(r?.answering), retrying: at(r?.retrying) };
 }
 
 /**
@@ -273,7 +242,7 @@ export function* replaySteps(seq: number, actor: string, now: number): Steps<Del
     );
   const [row] = yield sql(INSERT, r.id, r.endpoint_id, r.subject, r.type, r.event, r.body, now);
   yield* auditSteps('webhook.replay', actor, endpoint, now, { endpoint: endpoint.id, delivery: seq, message: r.id });
-  return deliveryOf(row!, endpoint.disabled_at !== null);
+  return yield* deliverySteps(Number(row!.seq));
 }
 
 /** Queues a `webhook.test` event for the endpoint: what a receiver checks its verification with. */
@@ -291,7 +260,7 @@ export function* testEventSteps(endpointId: string, actor: string, now: number):
     now,
   );
   yield* auditSteps('webhook.test', actor, endpoint, now);
-  return deliveryOf(row!, endpoint.disabled_at !== null);
+  return yield* deliverySteps(Number(row!.seq));
 }
 
 /**

@@ -61,3 +61,13 @@ export function* watchedPromotions(): Steps<{ facility_id: string; promotions: s
       AND l.facility_id IN (SELECT facility_id FROM (${QUEUED_FOR}) w)`);
   return rows as { facility_id: string; promotions: string }[];
 }
+
+/**
+ * What moves when the promotions the clock looks through may have changed: an import of a watched facility (which raises
+ * its revision), or an endpoint added, removed or stopped by its key's revoke. Cheap: endpoints joined to facilities.
+ */
+export function* watchedVersionSteps(): Steps<string> {
+  const [r] = yield sql(`SELECT count(*) AS endpoints, sum(f.revision) AS revisions, max(w.created_at) AS latest
+    FROM (${QUEUED_FOR}) w JOIN facilities f ON f.id = w.facility_id`);
+  return `${r!.endpoints}/${r!.revisions}/${r!.latest}`;
+}

@@ -15,7 +15,6 @@ import {
 } from './webhook-endpoints.ts';
 import {
   claimSteps,
-  deliveriesSteps,
   headSteps,
   leaseHoldersSteps,
   nextDueSteps,
@@ -26,10 +25,12 @@ import {
   testEventSteps,
   type Attempt,
   type ClaimedEndpoint,
-  type Delivery,
+  type Lane,
   type Outgoing,
 } from './webhook-outbox.ts';
+import { deliveryLogSteps, type Delivery, type DeliveryLog } from './webhook-log.ts';
 import { nextBoundarySteps, promotionTickSteps } from './webhook-clock.ts';
+import { watchedVersionSteps } from './webhook-reads.ts';
 
 type Run = <T>(steps: Steps<T>) => Promise<T>;
 /** Writes take the write lock from their start (SQLite's IMMEDIATE); reads take none, so an idle server writes nothing. */
@@ -44,6 +45,9 @@ export interface WebhookStore {
   remove(id: string, actor: string, now?: number): Promise<EndpointInfo>;
   rotate(id: string, actor: string, now?: number): Promise<{ endpoint: EndpointInfo; secret: string }>;
   enable(id: string, actor: string, now?: number): Promise<EndpointInfo>;
+  /** The log (newest first, each queue's head above them) with how many more it holds. */
+  deliveryLog(endpointId?: string, limit?: number): Promise<DeliveryLog>;
+  /** The deliveries the log shows. */
   deliveries(endpointId?: string, limit?: number): Promise<Delivery[]>;
   replay(deliveryId: number, actor: string, now?: number): Promise<Delivery>;
   sendTest(endpointId: string, actor: string, now?: number): Promise<Delivery>;
@@ -54,16 +58,23 @@ export interface WebhookStore {
     leaseUntil: number,
     limit: number,
     bodyOf: (event: string) => string,
+    /** Only endpoints of this lane (any when left out). */
+    lane?: Lane,
   ): Promise<ClaimedEndpoint[]>;
   head(endpointId: string): Promise<Outgoing | undefined>;
   recordAttempt(seq: number, endpointId: string, attempt: Attempt): Promise<void>;
   release(endpointId: string, node: string, now: number): Promise<void>;
   leaseHolders(now: number): Promise<{ id: string; node: string }[]>;
-  nextDue(now: number): Promise<number | undefined>;
+  nextDue(now: number): Promise<Record<Lane, number | undefined>>;
   nextBoundary(from: number): Promise<number | undefined>;
+  /** Changes when an import or an endpoint may have changed the boundaries ahead: read them again then. */
+  watchedVersion(): Promise<string>;
   promotionTick(now: number): Promise<number>;
   prune(before: number): Promise<void>;
 }
+
+/** Deliveries the log shows by default, beside the heads of the queues. */
+const LOG_SHOWN = 100;
 
 function webhookStore({ write: run, read }: Runners): WebhookStore {
   return {
@@ -72,16 +83,18 @@ function webhookStore({ write: run, read }: Runners): WebhookStore {
     remove: (id, actor, now = Date.now()) => run(removeEndpointSteps(id, actor, now)),
     rotate: (id, actor, now = Date.now()) => run(rotateSecretSteps(id, actor, now)),
     enable: (id, actor, now = Date.now()) => run(enableEndpointSteps(id, actor, now)),
-    deliveries: (endpointId, limit = 100) => read(deliveriesSteps(endpointId, limit)),
+    deliveryLog: (endpointId, limit = LOG_SHOWN) => read(deliveryLogSteps(endpointId, limit)),
+    deliveries: async (endpointId, limit = LOG_SHOWN) => (await read(deliveryLogSteps(endpointId, limit))).shown,
     replay: (seq, actor, now = Date.now()) => run(replaySteps(seq, actor, now)),
     sendTest: (id, actor, now = Date.now()) => run(testEventSteps(id, actor, now)),
-    claim: (node, now, leaseUntil, limit, bodyOf) => run(claimSteps(node, now, leaseUntil, limit, bodyOf)),
+    claim: (node, now, leaseUntil, limit, bodyOf, lane) => run(claimSteps(node, now, leaseUntil, limit, bodyOf, lane)),
     head: (id) => read(headSteps(id)),
     recordAttempt: (seq, id, attempt) => run(recordAttemptSteps(seq, id, attempt)),
     release: (id, node, now) => run(releaseSteps(id, node, now)),
     leaseHolders: (now) => read(leaseHoldersSteps(now)),
     nextDue: (now) => read(nextDueSteps(now)),
     nextBoundary: (from) => read(nextBoundarySteps(from)),
+    watchedVersion: () => read(watchedVersionSteps()),
     promotionTick: (now) => run(promotionTickSteps(now)),
     prune: (before) => run(pruneSteps(before)),
   };

@@ -4,36 +4,54 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { lookup as dnsLookup } from 'node:dns';
 import { ListingsError } from '../errors.ts';
 
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
+/**
+ * The IANA special-purpose ranges that are not public unicast. Node's BlockList rather than ipaddr.js: that is only a
+ * dependency of proxy-addr here, at a version whose ranges miss 198.18/15, 64:ff9b:1::/48, ::/96 and 2001:2::/48.
+ */
+const SPECIAL_IPV4 = [
+  ['0.0.0.0', 8], // this network
   ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
+  ['100.64.0.0', 10], // CGNAT
   ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
+  ['169.254.0.0', 16], // link-local, with the cloud metadata address
   ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
+  ['192.0.0.0', 24], // IETF protocol assignments
+  ['192.0.2.0', 24], // documentation
+  ['192.88.99.0', 24], // 6to4 relay anycast
   ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 3],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 127],
-  ['64:ff9b::', 96],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv6');
+  ['198.18.0.0', 15], // benchmarking
+  ['198.51.100.0', 24], // documentation
+  ['203.0.113.0', 24], // documentation
+  ['224.0.0.0', 3], // multicast, reserved, broadcast
+] as const;
 
-/** Loopback, private, link-local (cloud metadata: 169.254.169.254, fd00:ec2::254), multicast or reserved. */
+/**
+ * Inside IPv6's global unicast 2000::/3, what is not public: everything outside it is refused too, which takes in
+ * loopback, unique local (fc00::/7, fd00:ec2::254), link-local, multicast, discard, and the forms that embed an IPv4
+ * address (mapped, compatible, NAT64 64:ff9b::/96 and 64:ff9b:1::/48): those reach whatever the IPv4 address is.
+ */
+const SPECIAL_IPV6 = [
+  ['2001::', 23], // IETF protocol assignments: Teredo 2001::/32 (embeds IPv4), benchmarking, ORCHID
+  ['2001:db8::', 32], // documentation
+  ['2002::', 16], // 6to4 (embeds IPv4: 2002:7f00:1:: is 127.0.0.1)
+  ['3fff::', 20], // documentation
+] as const;
+
+const special = new BlockList();
+for (const [net, prefix] of SPECIAL_IPV4) special.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of SPECIAL_IPV6) special.addSubnet(net, prefix, 'ipv6');
+const globalUnicast = new BlockList();
+globalUnicast.addSubnet('2000::', 3, 'ipv6');
+
+/**
+ * Loopback, private, link-local (cloud metadata: 169.254.169.254, fd00:ec2::254), shared, documentation, multicast or
+ * reserved; or an IPv6 address that embeds an IPv4 one; or not an address.
+ */
 export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return isPrivateAddress(mapped[1]!);
   const family = isIP(address);
-  if (family === 0) return true;
-  return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 4) return special.check(address, 'ipv4');
+  if (family === 6) return !globalUnicast.check(address, 'ipv6') || special.check(address, 'ipv6');
+  return true;
 }
 
 const MAX_URL = 2048;

@@ -4,7 +4,7 @@ import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { WebhookStore } from '../store/webhook-store.ts';
-import type { ClaimedEndpoint, Outgoing } from '../store/webhook-outbox.ts';
+import { LANES, type ClaimedEndpoint, type Lane, type Outgoing } from '../store/webhook-outbox.ts';
 import { signedHeaders } from './sign.ts';
 import { send, type SendOptions } from './send.ts';
 import { outcomeOf } from './schedule.ts';
@@ -12,7 +12,10 @@ import { bodyOf } from './body.ts';
 
 export interface DelivererOptions extends SendOptions {
   publicUrl: string;
-  /** Endpoints delivered to at once, over all (each endpoint one event at a time, in order). */
+  /**
+   * Endpoints delivered to at once, over all (each endpoint one event at a time, in order); endpoints in retry take at
+   * most half of them, so slow or dead receivers never hold every slot.
+   */
   concurrency?: number;
   now?: () => number;
   /** The longest wait between two looks at the outbox: events another process queued are seen within it. */
@@ -22,8 +25,6 @@ export interface DelivererOptions extends SendOptions {
 
 /** A claim is held this long; an endpoint's sender gives it back early, or it lapses when its node died. */
 const LEASE_MS = 60_000;
-/** The clock looks again at least this often for promotions an import added since. */
-const BOUNDARY_REFRESH_MS = 10_000;
 const PRUNE_EVERY_MS = 3_600_000;
 /** Finished deliveries stay in the log this long after their last attempt. */
 const LOG_KEPT_MS = 30 * 86_400_000;
@@ -64,14 +65,18 @@ export function processAlive(pid: number): boolean {
 export class Deliverer {
   private readonly scope = processScope();
   readonly node = `${this.scope}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  private readonly inflight = new Map<string, Promise<void>>();
+  /** The sends under way, by endpoint, with the lane each took its slot in. */
+  private readonly inflight = new Map<string, { work: Promise<void>; lane: Lane }>();
   private readonly now: () => number;
   private readonly concurrency: number;
+  /** Slots endpoints in retry may hold at once: their receivers failed last time, and may well hang until timeout. */
+  private readonly retryingSlots: number;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private ticking: Promise<void> | undefined;
   private nextBoundary = 0;
-  private boundaryCheckedAt = -Infinity;
+  /** The store's watchedVersion when the boundaries ahead were last read (undefined: not yet). */
+  private boundariesOf: string | undefined;
   /** When the promotion clock last ran here (-Infinity: not yet, so the first look starts it). */
   private tickedAt = -Infinity;
   private lastFailure: string | undefined;
@@ -83,6 +88,22 @@ export class Deliverer {
   ) {
     this.now = opts.now ?? Date.now;
     this.concurrency = opts.concurrency ?? 16;
+    this.retryingSlots = Math.max(1, Math.floor(this.concurrency / 2));
+  }
+
+  /** Free slots per lane: any free slot for an endpoint that answers, only some for one in retry. */
+  private room(): Record<Lane, number> {
+    const free = this.concurrency - this.inflight.size;
+    const retrying = [...this.inflight.values()].filter((s) => s.lane === 'retrying').length;
+    return { answering: free, retrying: Math.min(free, this.retryingSlots - retrying) };
+  }
+
+  /** When the next event a free slot may take is due (Infinity: none, or no slot free for it). */
+  private async nextDue(now: number): Promise<number> {
+    const room = this.room();
+    if (room.answering <= 0) return Infinity;
+    const due = await this.store.nextDue(now);
+    return Math.min(...LANES.map((lane) => (room[lane] > 0 ? (due[lane] ?? Infinity) : Infinity)));
   }
 
   /** One look: queues due promotion events, claims free slots' worth of endpoints; resolves when their sends end. */
@@ -98,31 +119,48 @@ export class Deliverer {
       this.prunedAt = now;
       await this.store.prune(now - LOG_KEPT_MS);
     }
-    const free = this.concurrency - this.inflight.size;
     // A read first: an idle server takes no write lock (and other processes see no commit) for nothing.
-    if (free <= 0 || ((await this.store.nextDue(now)) ?? Infinity) > now) return [];
-    const claimed = await this.store.claim(this.node, now, now + LEASE_MS, free, (event) =>
-      bodyOf(event, this.opts.publicUrl),
-    );
-    return claimed.map((e) => this.track(e));
+    if (this.room().answering <= 0) return [];
+    const due = await this.store.nextDue(now);
+    const sends: Promise<void>[] = [];
+    // Endpoints that answer first; those in retry into what is left of their part.
+    for (const lane of LANES) {
+      const free = this.room()[lane];
+      if (free <= 0 || (due[lane] ?? Infinity) > now) continue;
+      const claimed = await this.store.claim(
+        this.node,
+        now,
+        now + LEASE_MS,
+        free,
+        (event) => bodyOf(event, this.opts.publicUrl),
+        lane,
+      );
+      sends.push(...claimed.map((e) => this.track(e, lane)));
+    }
+    return sends;
   }
 
-  /** Runs the promotion clock when a boundary is due; between boundaries, only reads when the next one falls. */
+  /**
+   * Runs the promotion clock when a boundary is due. Between boundaries it reads when the next one falls again only
+   * when an import (or an endpoint's change) has moved the watched version, which each look reads: so a promotion an
+   * import adds seconds ahead is seen at that look, not at a periodic one after its instant.
+   */
   private async clock(now: number): Promise<void> {
-    if (now - this.boundaryCheckedAt >= BOUNDARY_REFRESH_MS) {
-      // An import may have added a promotion since: look again from the last run, so one already passed is not missed.
+    // Read before the boundaries: a commit between the two is seen again at the next look.
+    const watched = await this.store.watchedVersion();
+    if (watched !== this.boundariesOf) {
+      // Look from the last run, so a boundary an import added that has already passed is not missed.
       this.nextBoundary = (await this.store.nextBoundary(this.tickedAt)) ?? Infinity;
-      this.boundaryCheckedAt = now;
+      this.boundariesOf = watched;
     }
     if (this.tickedAt > -Infinity && now < this.nextBoundary) return;
     const queued = await this.store.promotionTick(now);
     if (queued > 0) this.opts.log?.(`webhooks: ${queued} events of promotions starting or ending`);
     this.tickedAt = now;
     this.nextBoundary = (await this.store.nextBoundary(now)) ?? Infinity;
-    this.boundaryCheckedAt = now;
   }
 
-  private track(endpoint: ClaimedEndpoint): Promise<void> {
+  private track(endpoint: ClaimedEndpoint, lane: Lane): Promise<void> {
     const work = this.drain(endpoint)
       .catch((err: unknown) => this.opts.log?.(`webhooks: endpoint ${endpoint.id}: ${(err as Error).message}`))
       .finally(() => this.store.release(endpoint.id, this.node, this.now()).catch(() => {}))
@@ -130,7 +168,7 @@ export class Deliverer {
         this.inflight.delete(endpoint.id);
         if (this.running) this.schedule(0);
       });
-    this.inflight.set(endpoint.id, work);
+    this.inflight.set(endpoint.id, { work, lane });
     return work;
   }
 
@@ -187,10 +225,10 @@ export class Deliverer {
       .then(() => (this.lastFailure = undefined))
       .catch((err: unknown) => this.failed((err as Error).message))
       .then(async () => {
-        // Every slot busy: a send that ends looks again at once (track), so due events wait for that, not a spin.
-        const full = this.inflight.size >= this.concurrency;
+        // Every slot an event may take busy: a send that ends looks again at once (track), so due events wait for
+        // that, not a spin.
         const now = this.now();
-        const due = full ? Infinity : ((await this.store.nextDue(now).catch(() => undefined)) ?? Infinity);
+        const due = await this.nextDue(now).catch(() => Infinity);
         if (this.running) this.schedule(Math.max(0, Math.min(poll, Math.min(due, this.nextBoundary) - now)));
       })
       .finally(() => (this.ticking = undefined));
@@ -207,6 +245,6 @@ export class Deliverer {
     this.running = false;
     clearTimeout(this.timer);
     await this.ticking;
-    await Promise.all(this.inflight.values());
+    await Promise.all([...this.inflight.values()].map((s) => s.work));
   }
 }

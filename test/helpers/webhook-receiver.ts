@@ -94,6 +94,8 @@ export async function startReceiver(dir: string) {
     caFile: tls.certFile,
     received,
     state,
+    /** Cuts every open connection: senders waiting for an answer fail at once. */
+    hangUp: () => server.closeAllConnections(),
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

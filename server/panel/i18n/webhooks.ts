@@ -13,6 +13,7 @@ const en = {
   disabled: {
     gone: 'Disabled: the endpoint answered 410 Gone',
     retries_exhausted: 'Disabled: the last retry failed',
+    revoked_key: 'Stopped: its key is revoked',
   } as Record<string, string>,
   rotatingUntil: (when: string) => `The previous secret also signs until ${when}`,
   sendTest: 'Send test event',
@@ -28,6 +29,9 @@ const en = {
   status: 'Status',
   attempts: 'Attempts',
   nextTry: 'Next try',
+  waitsFor: (id: number) => `after delivery ${id}`,
+  notShown: (n: number) =>
+    `${n} older ${n === 1 ? 'delivery' : 'deliveries'} not shown (listings webhooks deliveries).`,
   answer: 'Answer',
   replay: 'Replay',
   back: 'Back to the API tab',
@@ -47,6 +51,7 @@ const pl: WebhookMessages = {
   disabled: {
     gone: 'Wyłączony: adres odpowiedział 410 Gone',
     retries_exhausted: 'Wyłączony: ostatnia próba nie powiodła się',
+    revoked_key: 'Zatrzymany: jego klucz jest unieważniony',
   },
   rotatingUntil: (when) => `Poprzedni sekret podpisuje też do ${when}`,
   sendTest: 'Wyślij zdarzenie testowe',
@@ -62,6 +67,8 @@ const pl: WebhookMessages = {
   status: 'Stan',
   attempts: 'Próby',
   nextTry: 'Następna próba',
+  waitsFor: (id) => `po dostarczeniu ${id}`,
+  notShown: (n) => `Starsze dostarczenia nie są pokazane: ${n} (listings webhooks deliveries).`,
   answer: 'Odpowiedź',
   replay: 'Wyślij ponownie',
   back: 'Wróć do karty API',
@@ -81,6 +88,7 @@ const de: WebhookMessages = {
   disabled: {
     gone: 'Deaktiviert: die Adresse antwortete 410 Gone',
     retries_exhausted: 'Deaktiviert: der letzte Versuch schlug fehl',
+    revoked_key: 'Gestoppt: sein Schlüssel ist widerrufen',
   },
   rotatingUntil: (when) => `Das vorige Geheimnis signiert auch bis ${when}`,
   sendTest: 'Testereignis senden',
@@ -96,6 +104,9 @@ const de: WebhookMessages = {
   status: 'Status',
   attempts: 'Versuche',
   nextTry: 'Nächster Versuch',
+  waitsFor: (id) => `nach Zustellung ${id}`,
+  notShown: (n) =>
+    `${n} ältere ${n === 1 ? 'Zustellung' : 'Zustellungen'} nicht gezeigt (listings webhooks deliveries).`,
   answer: 'Antwort',
   replay: 'Erneut senden',
   back: 'Zurück zum API-Tab',

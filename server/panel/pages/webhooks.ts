@@ -5,7 +5,7 @@ import { html, type Html } from '../../http/pages/html.ts';
 import { EVENT_TYPES } from '../../domain/webhook-events.ts';
 import type { KeyInfo } from '../../store/keys.ts';
 import type { EndpointInfo } from '../../store/webhook-endpoints.ts';
-import type { Delivery } from '../../store/webhook-outbox.ts';
+import type { Delivery, DeliveryLog } from '../../store/webhook-log.ts';
 import type { Authenticated } from '../auth.ts';
 import type { Texts } from '../i18n/i18n.ts';
 import { webhookTexts } from '../i18n/webhooks.ts';
@@ -18,38 +18,55 @@ function action(who: Authenticated, path: string, label: string, danger = false)
   return html`<form method="post" action="${path}" class="inline">${csrfField(who)}<button type="submit"${danger ? html` class="danger"` : ''}>${label}</button></form>`;
 }
 
+/** A revoked key's endpoint is stopped for good: nothing can be sent to it, tests and replays included. */
+const stopped = (e: EndpointInfo) => e.disabled_reason === 'revoked_key';
+
 function stateOf(tx: Texts, e: EndpointInfo): string {
   const w = webhookTexts(tx.lang);
   if (e.disabled_at) return w.disabled[e.disabled_reason ?? ''] ?? e.disabled_reason ?? '';
   return e.previous_until ? `${w.active}. ${w.rotatingUntil(when(tx, e.previous_until))}` : w.active;
 }
 
-function deliveryRows(tx: Texts, who: Authenticated, log: readonly Delivery[]): Html {
+/** What a manager may do with the endpoint: only Remove once its key is revoked. */
+function endpointActions(tx: Texts, who: Authenticated, e: EndpointInfo): Html | string {
+  if (!canManage(who)) return '';
   const w = webhookTexts(tx.lang);
-  if (log.length === 0) return html`<p>${w.noDeliveries}</p>`;
-  const row = (
-    d: Delivery,
-  ) => html`<tr><td>${d.id}</td><td>${d.type}</td><td data-delivery-status>${d.status}</td><td>${d.attempts}</td>
-<td>${d.next_at ? when(tx, d.next_at) : '-'}</td><td>${d.last_code ?? d.last_error ?? '-'}</td>
-<td>${canManage(who) && d.last_at !== null ? action(who, `/deliveries/${d.id}/replay`, w.replay) : ''}</td></tr>`;
-  return html`<div class="scroll" role="region" aria-label="${w.deliveries}" tabindex="0"><table>
-<thead><tr><th scope="col">${w.delivery}</th><th scope="col">${w.type}</th><th scope="col">${w.status}</th><th scope="col">${w.attempts}</th><th scope="col">${w.nextTry}</th><th scope="col">${w.answer}</th><th scope="col"><span class="visually-hidden">${w.replay}</span></th></tr></thead>
-<tbody>${log.map(row)}</tbody></table></div>`;
+  const remove = action(who, endpointPath(e, 'remove'), w.remove, true);
+  if (stopped(e)) return html`<p class="actions">${remove}</p>`;
+  return html`<p class="actions">${action(who, endpointPath(e, 'test'), w.sendTest)} ${action(who, endpointPath(e, 'rotate'), w.rotate)}
+${e.disabled_at ? action(who, endpointPath(e, 'enable'), w.enable) : ''} ${remove}</p>`;
 }
 
-function endpointSection(tx: Texts, who: Authenticated, e: EndpointInfo, log: readonly Delivery[]): Html {
+/** When a pending delivery goes next: after the one first in line, at its retry time, or (disabled) after enable. */
+function nextTry(tx: Texts, d: Delivery): Html | string {
+  if (d.waiting_for !== null)
+    return html`<span data-waiting-for="${d.waiting_for}">${webhookTexts(tx.lang).waitsFor(d.waiting_for)}</span>`;
+  return d.next_at ? when(tx, d.next_at) : '-';
+}
+
+function deliveryRows(tx: Texts, who: Authenticated, e: EndpointInfo, log: DeliveryLog): Html {
   const w = webhookTexts(tx.lang);
-  const actions = canManage(who)
-    ? html`<p class="actions">${action(who, endpointPath(e, 'test'), w.sendTest)} ${action(who, endpointPath(e, 'rotate'), w.rotate)}
-${e.disabled_at ? action(who, endpointPath(e, 'enable'), w.enable) : ''} ${action(who, endpointPath(e, 'remove'), w.remove, true)}</p>`
-    : '';
+  if (log.shown.length === 0) return html`<p>${w.noDeliveries}</p>`;
+  const row = (
+    d: Delivery,
+  ) => html`<tr data-delivery="${d.id}"><td>${d.id}</td><td>${d.type}</td><td data-delivery-status>${d.status}</td><td>${d.attempts}</td>
+<td>${nextTry(tx, d)}</td><td>${d.last_code ?? d.last_error ?? '-'}</td>
+<td>${canManage(who) && !stopped(e) && d.last_at !== null ? action(who, `/deliveries/${d.id}/replay`, w.replay) : ''}</td></tr>`;
+  return html`<div class="scroll" role="region" aria-label="${w.deliveries}" tabindex="0"><table>
+<thead><tr><th scope="col">${w.delivery}</th><th scope="col">${w.type}</th><th scope="col">${w.status}</th><th scope="col">${w.attempts}</th><th scope="col">${w.nextTry}</th><th scope="col">${w.answer}</th><th scope="col"><span class="visually-hidden">${w.replay}</span></th></tr></thead>
+<tbody>${log.shown.map(row)}</tbody></table></div>
+${log.hidden > 0 ? html`<p class="muted" data-deliveries-hidden="${log.hidden}">${w.notShown(log.hidden)}</p>` : ''}`;
+}
+
+function endpointSection(tx: Texts, who: Authenticated, e: EndpointInfo, log: DeliveryLog): Html {
+  const w = webhookTexts(tx.lang);
   return html`<section class="endpoint" data-endpoint="${e.id}">
 <h2>${e.url}</h2>
-<p data-endpoint-state>${stateOf(tx, e)}</p>
+<p data-endpoint-state="${e.disabled_reason ?? 'delivering'}">${stateOf(tx, e)}</p>
 <p class="muted">${w.events}: ${e.events.join(', ')}</p>
-${actions}
+${endpointActions(tx, who, e)}
 <h3>${w.deliveries}</h3>
-${deliveryRows(tx, who, log)}
+${deliveryRows(tx, who, e, log)}
 </section>`;
 }
 
@@ -78,11 +95,13 @@ export function webhooksBody(
   tx: Texts,
   who: Authenticated,
   key: KeyInfo,
-  endpoints: readonly { endpoint: EndpointInfo; log: readonly Delivery[] }[],
+  endpoints: readonly { endpoint: EndpointInfo; log: DeliveryLog }[],
   refused?: RefusedEndpoint,
+  /** Why an endpoint's action (a test event, enable) was refused: shown above the endpoints. */
+  actionProblem?: string,
 ): Html {
   const w = webhookTexts(tx.lang);
-  return html`<p>${w.intro}</p>
+  return html`${actionProblem ? html`<p class="problems" role="alert">${actionProblem}</p>` : ''}<p>${w.intro}</p>
 ${endpoints.length === 0 ? html`<p>${w.noEndpoints}</p>` : endpoints.map((e) => endpointSection(tx, who, e.endpoint, e.log))}
 ${canManage(who) && !key.revoked_at ? addForm(tx, who, key, refused) : refused ? html`<p class="problems" role="alert">${w.notAdded} ${refused.problem}</p>` : ''}
 <p><a href="/facilities/${encodeURIComponent(key.facility_id)}/api">${w.back}</a></p>`;
