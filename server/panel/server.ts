@@ -2,10 +2,10 @@
 import { listenFailure } from '../http/transport/listen-failure.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { addressGroupOf } from '../domain/address-group.ts';
-import { clientAddressOf, trustedProxiesOf, type TrustedProxies } from '../http/transport/client-address.ts';
+import { clientAddressOf, trustedProxiesOf } from '../http/transport/client-address.ts';
+import { capPerAddress } from '../http/transport/connection-cap.ts';
 import { admissionOf } from './admission.ts';
 import { formBody, uploadBody } from './body.ts';
 import { failureAnswer } from './failure.ts';
@@ -110,7 +110,7 @@ export async function startPanel(
   // Expect: 100-continue is answered only once the head is admitted: a refused client never sends its body.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => serveSafely(req, res, true));
   server.maxConnections = PANEL_CONNECTIONS.total;
-  capPerAddress(server, trusted);
+  capPerAddress(server, PANEL_CONNECTIONS.perAddress, trusted);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
@@ -139,25 +139,4 @@ function send(res: ServerResponse, method: string, answer: Answer, close = false
     ...(cookies && { 'set-cookie': cookies }),
   };
   res.writeHead(answer.status, headers).end(method === 'HEAD' ? undefined : (answer.body ?? undefined));
-}
-
-/** Connections from one address (an IPv6 /64) beyond `perAddress` are closed as they open. */
-function capPerAddress(server: Server, trusted: TrustedProxies): void {
-  const open = new Map<string, number>();
-  server.on('connection', (socket: Socket) => {
-    const peer = socket.remoteAddress ?? '';
-    if (trusted(peer, 0)) return;
-    const group = addressGroupOf(peer);
-    const count = (open.get(group) ?? 0) + 1;
-    if (count > PANEL_CONNECTIONS.perAddress) {
-      socket.destroy();
-      return;
-    }
-    open.set(group, count);
-    socket.once('close', () => {
-      const left = open.get(group)! - 1;
-      if (left === 0) open.delete(group);
-      else open.set(group, left);
-    });
-  });
 }

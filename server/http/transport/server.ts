@@ -13,12 +13,15 @@ import {
 } from './answer.ts';
 import { CORS_HEADERS } from './cors.ts';
 import { ClientAddresses, trustedProxiesOf } from './client-address.ts';
+import { capPerAddress } from './connection-cap.ts';
 import { keepTickShape } from './tick-shape.ts';
 
 export interface ServeOptions {
   host: string;
   port: number;
   maxConnections?: number;
+  /** Connections one client address (an IPv6 /64) may hold; a trusted proxy's are not counted. */
+  maxConnectionsPerAddress?: number;
   /** The proxies in front (TRUST_PROXY's addresses and ranges): their X-Forwarded-For names the client. */
   trustProxy?: readonly string[];
 }
@@ -30,6 +33,14 @@ export interface RunningServer {
   /** Stops accepting, finishes in-flight requests, flushes last use; resolves when done. */
   close(): Promise<void>;
 }
+
+/** Connections the server holds at most; past them Node closes each new one as it opens. */
+export const MAX_CONNECTIONS = 10_000;
+/**
+ * Connections one client address may hold: a tenth of the server's, so that one client (slow heads, reopened as they
+ * time out) cannot take every slot, and one address behind a NAT still has hundreds of browsers' worth.
+ */
+export const MAX_CONNECTIONS_PER_ADDRESS = 1_000;
 
 /** An answer made below the handler (malformed requests): still problem+json, with CORS and a request id, so a browser can read it. */
 function bareProblem(
@@ -164,7 +175,8 @@ export function startServer(
       }
     });
   }
-  const addresses = new ClientAddresses(trustedProxiesOf(opts.trustProxy));
+  const trusted = trustedProxiesOf(opts.trustProxy);
+  const addresses = new ClientAddresses(trusted);
   function answerOf(req: IncomingMessage): Answer {
     const request = new SocketRequest(req, addresses);
     const { headers } = request;
@@ -201,7 +213,8 @@ export function startServer(
   server.on('checkExpectation', onRequest);
   // 100-continue is never sent: its request declares a body, which answerOf refuses before the client sends it.
   server.on('checkContinue', onRequest);
-  server.maxConnections = opts.maxConnections ?? 10_000;
+  server.maxConnections = opts.maxConnections ?? MAX_CONNECTIONS;
+  capPerAddress(server, opts.maxConnectionsPerAddress ?? MAX_CONNECTIONS_PER_ADDRESS, trusted);
   server.maxRequestsPerSocket = 0;
   // A client that half-closes after its request still gets an answer made later (compressed off the loop, held back):
   // by default Node ends such a socket at once. Node's own name for it (net's allowHalfOpen at the HTTP layer).
