@@ -61,6 +61,8 @@ describe('enrolment', () => {
     expect(first).toMatch(/<img src="data:image\/svg\+xml;base64,[A-Za-z0-9+/=]+" alt="[^"]+"/);
     expect(first).toContain('otpauth://totp/storage-listings:ops%40example.com?issuer=storage-listings&amp;secret=');
     expect(first).toMatch(/<input id="code" name="code" autocomplete="one-time-code"/);
+    // No recovery code exists before enrolment ends: the field asks for the app's code alone.
+    expect(/<label for="code">([^<]*)<\/label>/.exec(first)?.[1]).toBe('Code from your authenticator app');
     const secret = (await store.operator('email', OPERATOR))!.totp_secret!;
     expect(first).toContain(secret);
 
@@ -213,6 +215,9 @@ describe('PANEL_REQUIRE_2FA', () => {
     handle = panel({ require2fa: true });
     const login = await request('POST', '/login', { form: { email: OPERATOR, password: PASSWORD } });
     expect(login.headers.location).toBe('/account/2fa');
+    // Not a complete login yet: a session for enrolment, and no device cookie (which exempts from the lockout counts).
+    const cookies = login.headers['set-cookie']!.split('\n').map((c) => c.split('=')[0]);
+    expect(cookies).toEqual(['listings_panel']);
     const s = await sessionAs(client, OPERATOR, { page: '/account/2fa' });
     for (const path of ['/', '/audit', '/facilities/wro-1/api', '/account'])
       expect((await s.as('GET', path)).headers.location).toBe('/account/2fa');

@@ -92,8 +92,10 @@ export async function startSession(
   if (how.endOthers) await opts.store.endSessionsOf(operator.id, row.digest);
   const detail = { two_factor: how.twoFactor, ended_others: how.endOthers };
   await opts.store.appendAudit([accountAudit('login', operator.email, operator.email, detail)]);
-  // With two-factor required and not set up, enrolment is the one page the operator may reach.
-  const to = opts.require2fa && !operator.totp_enabled_at ? '/account/2fa' : '/';
+  // With two-factor required and not set up, enrolment is the one page the operator may reach, and the login is not
+  // complete: no device cookie yet (it exempts the browser from the lockout counts), the next login with a code gives it.
+  const session = sessionCookie(token, opts.origin);
+  if (opts.require2fa && !operator.totp_enabled_at) return redirect('/account/2fa', { 'set-cookie': session });
   const device = newDeviceCookie(operator, opts.now());
-  return redirect(to, setCookies(sessionCookie(token, opts.origin), deviceCookie(device, opts.origin)));
+  return redirect('/', setCookies(session, deviceCookie(device, opts.origin)));
 }

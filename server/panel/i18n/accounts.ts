@@ -6,6 +6,7 @@ import type { Lang } from './i18n.ts';
 const en = {
   codeTitle: 'Two-factor code',
   codeLabel: 'Code from your authenticator app, or a recovery code',
+  appCodeLabel: 'Code from your authenticator app',
   verify: 'Verify',
   wrongCode: 'Wrong or already used code.',
   endOthers: 'Log out my other sessions',
@@ -68,6 +69,7 @@ export type AccountMessages = typeof en;
 const pl: AccountMessages = {
   codeTitle: 'Kod weryfikacji dwuetapowej',
   codeLabel: 'Kod z aplikacji uwierzytelniającej albo kod odzyskiwania',
+  appCodeLabel: 'Kod z aplikacji uwierzytelniającej',
   verify: 'Sprawdź',
   wrongCode: 'Zły albo już użyty kod.',
   endOthers: 'Wyloguj moje pozostałe sesje',
@@ -130,6 +132,7 @@ const pl: AccountMessages = {
 const de: AccountMessages = {
   codeTitle: 'Code der Zwei-Faktor-Anmeldung',
   codeLabel: 'Code aus Ihrer Authenticator-App oder ein Wiederherstellungscode',
+  appCodeLabel: 'Code aus Ihrer Authenticator-App',
   verify: 'Prüfen',
   wrongCode: 'Falscher oder bereits benutzter Code.',
   endOthers: 'Meine anderen Sitzungen abmelden',

@@ -27,7 +27,7 @@ ${notes.wrong ? html`<p class="problems" role="alert">${a.wrongCode}</p>` : ''}
 <input id="otpauth-uri" readonly value="${uri}" class="secret">
 <form method="post" action="/account/2fa" class="stack">
 ${csrfField(who)}
-<label for="code">${a.codeLabel}</label>
+<label for="code">${a.appCodeLabel}</label>
 <input id="code" name="code" autocomplete="one-time-code" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" required>
 <button type="submit">${a.turnOn}</button>
 </form>`;
