@@ -1,5 +1,6 @@
 // `listings demo` (what `npm start` runs): the whole product on one machine with real parts, and its URLs printed.
 import { Command, Option } from 'commander';
+import { writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { loadConfig } from '../../server/config.ts';
 import { startApp } from '../../server/app.ts';
@@ -11,6 +12,7 @@ import { openDb } from '../../server/store/db.ts';
 import { CLI_ACTOR, type PublishAudit } from '../../server/store/audit.ts';
 import { openStore } from '../../server/store/store.ts';
 import { listFacilities } from '../../server/store/facilities.ts';
+import { reserveCss } from '../../shared/embed-reserve.ts';
 import {
   assertWidgetBuilt,
   demoPaths,
@@ -67,7 +69,7 @@ export function demoCommand(io: Io): Command {
         '',
         'The demo has its own database, data/demo.db unless --db names another: it never reads LISTINGS_DB, which may',
         'name a real one. Everything the demo writes sits beside it (data/ is git-ignored): demo-site/ (the pages and',
-        "signed snapshots), demo-keys.json (this run's keys, mode 600, read by `npm run demo:compare`) and demo-signing/.",
+        "signed snapshots), demo-keys.json (this run's keys, one per facility, mode 600) and demo-signing/.",
         "The operator's panel runs beside the API; its demo owner, demo@example.com, logs in with the password in",
         'demo-operator.json (mode 600), kept from one start to the next (a new one when that file is gone or the password',
         'was changed in the panel).',
@@ -95,7 +97,8 @@ export function demoCommand(io: Io): Command {
         const { host, port, publicUrl } = flags;
         const config = loadConfig({ db: dbFile, keyPrefix: g.keyPrefix, host, port, publicUrl }, {});
         const paths = demoPaths(dbFile);
-        const shown = (p: string) => (relative(REPO_ROOT, p).startsWith('..') ? p : relative(REPO_ROOT, p));
+        // Paths as the one who ran it can open them: relative to the working folder when below it, else whole.
+        const shown = (p: string) => (relative(process.cwd(), p).startsWith('..') ? p : relative(process.cwd(), p));
         assertWidgetBuilt();
         // Create or migrate the file, then listen before changing anything: a port in use is one line, and the
         // demo already running there keeps its keys and pages. The server notices the writes below on its next request.
@@ -159,7 +162,7 @@ export function demoCommand(io: Io): Command {
             `  ${panelLink.label.padEnd(18)} ${panelLink.href}`,
             `Panel login:  ${login.email}  ${login.password}  (kept in ${shown(paths.operator)})`,
             `Try the API:  curl -H "X-API-Key: ${keys['wro-1'] ?? Object.values(keys)[0]}" ${base}/external/listings`,
-            `Keys of this run: ${shown(paths.keys)} (used by \`npm run demo:compare\`)`,
+            `Keys of this run: ${shown(paths.keys)} (one per facility, for curl and your own pages)`,
             'Press Ctrl-C to stop.',
           ].join('\n'),
         );
@@ -190,15 +193,24 @@ async function prepare(
   const db = openDb(dbFile);
   try {
     importDemoData(db, publicUrl);
+    const facilities = listFacilities(db);
     const keys = issueDemoKeys(
       db,
       keyPrefix,
-      listFacilities(db).map((f) => f.id),
+      facilities.map((f) => f.id),
     );
     writeDemoKeys(paths.keys, publicUrl, keys);
     const values: Record<string, string> = { PUBLIC_URL: publicUrl };
-    for (const [id, key] of Object.entries(keys)) values[`KEY_${id.replace(/-/g, '_').toUpperCase()}`] = key;
+    for (const { id, active_listings } of facilities) {
+      const name = id.replace(/-/g, '_').toUpperCase();
+      values[`KEY_${name}`] = keys[id]!;
+      // What the panel's snippet writes: the cards to reserve room for.
+      values[`CARDS_${name}`] = String(active_listings);
+    }
     writeDemoSite(paths.site, values);
+    // The partner page's snippet rule, in a stylesheet of its own: the demo's pages allow no inline style.
+    const partner = facilities.find((f) => f.id === 'wro-1');
+    writeFileSync(join(paths.site, 'partner-reserve.css'), reserveCss(partner?.active_listings ?? 3, false));
     await exportDemoSnapshots(db, paths.signing, join(paths.site, 'snapshots'), publicUrl, audit);
     return keys;
   } finally {

@@ -128,6 +128,37 @@ describe('npm start, seen in Chromium (and its widget pages in Firefox and WebKi
     });
   });
 
+  it('partner page: the text below the widget does not move while the widget loads and its cards arrive', async () => {
+    const shifts = async (page: Page) => {
+      await cardsOf(page);
+      // Two frames after the cards: any shift they cause is recorded by then.
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      return page.evaluate(() => (window as unknown as { shifts: number[] }).shifts);
+    };
+    await onPage(
+      'Partner site',
+      async (page) => {
+        const all = await shifts(page);
+        expect(
+          all.reduce((a, b) => a + b, 0),
+          `layout shifts: ${all.join(', ')}`,
+        ).toBeLessThan(0.01);
+      },
+      async (page) => {
+        // The whole page in view, so every shift counts; shifts caused by input are not the page's doing.
+        await page.setViewport({ width: 1280, height: 3000 });
+        await page.evaluateOnNewDocument(() => {
+          const w = window as unknown as { shifts: number[] };
+          w.shifts = [];
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+              if (!e.hadRecentInput) w.shifts.push(e.value);
+          }).observe({ type: 'layout-shift', buffered: true });
+        });
+      },
+    );
+  });
+
   it('static page: the widget shows the signed snapshot after verifying it, with no key', async () => {
     const fetched: string[] = [];
     const record = (page: Page) =>
