@@ -2,20 +2,15 @@
 import Database from 'better-sqlite3';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bufferIo, cli, DEMO_DATA, demoJson, tempDir, writeJson } from '../test/helpers/fixture.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { bufferIo, cli, DEMO_DATA, demoJson, dbPathEachTest, writeJson } from '../test/helpers/fixture.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from '../server/store/migrations.ts';
 import { createProgram, runCli } from './program.ts';
 import type { Command } from 'commander';
 
 let dir: string;
-let cleanup: () => void;
 let dbFile: string;
-beforeEach(() => {
-  ({ dir, cleanup } = tempDir());
-  dbFile = join(dir, 'listings.db');
-});
-afterEach(() => cleanup());
+dbPathEachTest((t) => ({ dir, file: dbFile } = t));
 
 async function run(args: string[], env: NodeJS.ProcessEnv = { LISTINGS_DB: dbFile }) {
   const io = bufferIo(env);

@@ -2,19 +2,13 @@
 // value a usage error from either, and the version from package.json.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
-import { bufferIo, cli, DEMO_DATA, REPO, tempDir } from '../test/helpers/fixture.ts';
+import { bufferIo, cli, DEMO_DATA, REPO, dbPathEachTest } from '../test/helpers/fixture.ts';
 import { createProgram, EXIT_USAGE, runCli } from './program.ts';
 
-let dir: string;
-let cleanup: () => void;
 let dbFile: string;
-beforeEach(() => {
-  ({ dir, cleanup } = tempDir());
-  dbFile = join(dir, 'listings.db');
-});
-afterEach(() => cleanup());
+dbPathEachTest((t) => (dbFile = t.file));
 
 async function run(args: string[], env: NodeJS.ProcessEnv = {}) {
   const io = bufferIo({ LISTINGS_DB: dbFile, ...env });

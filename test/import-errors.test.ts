@@ -2,20 +2,15 @@
 // database untouched; and a misspelt option reported as unknown, with a suggestion, as a usage error.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { EXIT_BAD_INPUT, EXIT_USAGE, MAX_LISTED_DETAILS } from '../cli/program.ts';
 import { parseImport } from '../server/domain/import.ts';
 import { ListingsError } from '../server/errors.ts';
-import { cli, cliInProcess, DEMO_DATA, dbBytes, demoJson, tempDir, writeJson } from './helpers/fixture.ts';
+import { cli, cliInProcess, DEMO_DATA, dbBytes, demoJson, dbPathEachTest, writeJson } from './helpers/fixture.ts';
 
 let dir: string;
-let cleanup: () => void;
 let dbFile: string;
-beforeEach(() => {
-  ({ dir, cleanup } = tempDir());
-  dbFile = join(dir, 'listings.db');
-});
-afterEach(() => cleanup());
+dbPathEachTest((t) => ({ dir, file: dbFile } = t));
 
 const run = (args: string[]) => cliInProcess(dbFile, args);
 

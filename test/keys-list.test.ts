@@ -1,19 +1,12 @@
 // `keys list` shows the rate and burst each key really gets: the server default, marked, for a key without its own.
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_KEY_LIMIT } from '../server/app.ts';
-import { cliInProcess, DEMO_DATA, tempDir } from './helpers/fixture.ts';
+import { cliInProcess, DEMO_DATA, dbPathEachTest } from './helpers/fixture.ts';
 import { call } from './helpers/http.ts';
 import { handlerOver } from './helpers/inject.ts';
 
-let dir: string;
-let cleanup: () => void;
 let dbFile: string;
-beforeEach(() => {
-  ({ dir, cleanup } = tempDir());
-  dbFile = join(dir, 'listings.db');
-});
-afterEach(() => cleanup());
+dbPathEachTest((t) => (dbFile = t.file));
 
 async function run(args: string[]) {
   const { code, stdout, stderr } = await cliInProcess(dbFile, args);

@@ -71,7 +71,20 @@ export function dbBytes(file: string): Buffer {
   return Buffer.concat([readFileSync(file), existsSync(wal) ? readFileSync(wal) : Buffer.alloc(0)]);
 }
 
-/** A temp database file with the demo data imported. */
+/**
+ * For each test of the file: a temporary folder and the path of a database file in it (not created yet), handed to
+ * `use`; the folder is removed after.
+ */
+export function dbPathEachTest(use: (t: { dir: string; file: string }) => void): void {
+  let cleanup: (() => void) | undefined;
+  beforeEach(() => {
+    const made = tempDir();
+    cleanup = made.cleanup;
+    use({ dir: made.dir, file: join(made.dir, 'listings.db') });
+  });
+  afterEach(() => cleanup?.());
+}
+
 /** For each test of the file: a temporary folder with the demo database in it, handed to `use`; closed and removed after. */
 export function demoDbEachTest(use: (t: { dir: string; db: Db; file: string }) => void): void {
   let made: { dir: string; db: Db; cleanup: () => void } | undefined;
@@ -87,6 +100,7 @@ export function demoDbEachTest(use: (t: { dir: string; db: Db; file: string }) =
   });
 }
 
+/** A temp database file with the demo data imported. */
 export function demoDb(dir: string, data: ImportFile = demoImport()): { file: string; db: Db } {
   const file = join(dir, 'listings.db');
   const db = openDb(file);
