@@ -4,21 +4,16 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { shellBlocks } from './helpers/doc-blocks.ts';
-import { demoDb, issueKey, REPO, tempDir } from './helpers/fixture.ts';
+import { demoDbForAll, issueKey, REPO } from './helpers/fixture.ts';
 
 let dir: string;
-let cleanup: () => void;
 let file: string;
-beforeAll(() => {
-  ({ dir, cleanup } = tempDir());
-  const demo = demoDb(dir);
-  issueKey(demo.db, 'wro-1');
-  demo.db.close();
-  file = demo.file;
+demoDbForAll((t) => {
+  ({ dir, file } = t);
+  issueKey(t.db, 'wro-1');
 });
-afterAll(() => cleanup());
 
 it('backs up $LISTINGS_DB: every copy has its keys, and the check says ok for each', () => {
   const doc = readFileSync(join(REPO, 'docs/operations.md'), 'utf8');

@@ -4,23 +4,18 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../server/store/db.ts';
 import { bigImport } from './helpers/data.ts';
-import { BIN, cliAsync, demoDb, demoJson, issueKey, REPO, tempDir } from './helpers/fixture.ts';
+import { BIN, cliAsync, demoDbForAll, demoJson, issueKey, REPO } from './helpers/fixture.ts';
 
 let dir: string;
-let cleanup: () => void;
 let file: string;
 
-beforeAll(() => {
-  ({ dir, cleanup } = tempDir());
-  const demo = demoDb(dir);
-  file = demo.file;
-  issueKey(demo.db, 'wro-1');
-  demo.db.close();
+demoDbForAll((t) => {
+  ({ dir, file } = t);
+  issueKey(t.db, 'wro-1');
 });
-afterAll(() => cleanup());
 
 /** A digest of every row of every table, in rowid order: equal digests, equal data. */
 function digestOf(db: Db): { digest: string; rows: number } {

@@ -8,14 +8,13 @@ import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   cli,
-  demoDb,
+  demoDbForAll,
   demoJson,
   freePort,
   grossOfM07,
   issueKey,
   servedDemo,
   spawnServer,
-  tempDir,
   writeJson,
   type ServedDemo,
 } from './helpers/fixture.ts';
@@ -119,16 +118,8 @@ describe('listings serve --workers 2', () => {
 });
 
 describe('listings serve --workers, values', () => {
-  let dir: string;
-  let cleanup: () => void;
   let file: string;
-  beforeAll(() => {
-    ({ dir, cleanup } = tempDir());
-    const demo = demoDb(dir);
-    file = demo.file;
-    demo.db.close();
-  });
-  afterAll(() => cleanup());
+  demoDbForAll((t) => (file = t.file));
 
   it.each(['0', 'two', '1.5', '-1', '257'])(
     '--workers %s is a usage error: one line naming the option, exit 2',
@@ -174,18 +165,12 @@ describe('listings serve --workers, values', () => {
 });
 
 describe('listings serve --workers 2, stopped as systemd stops it', () => {
-  let dir: string;
-  let cleanup: () => void;
   let file: string;
   let reader: { id: string; key: string };
-  beforeAll(() => {
-    ({ dir, cleanup } = tempDir());
-    const demo = demoDb(dir);
-    file = demo.file;
-    reader = issueKey(demo.db, demoJson().facilities[0].id, { rate_per_s: 100, burst: 200 });
-    demo.db.close();
+  demoDbForAll((t) => {
+    file = t.file;
+    reader = issueKey(t.db, demoJson().facilities[0].id, { rate_per_s: 100, burst: 200 });
   });
-  afterAll(() => cleanup());
 
   /** One request on a connection of its own: its status, or the error that ended it. */
   const ask = (base: string, key: string) =>

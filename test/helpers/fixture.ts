@@ -12,7 +12,7 @@ import { applyImport } from '../../server/store/facilities.ts';
 import { createKey } from '../../server/store/keys.ts';
 import type { ImportFile } from '../../server/schemas/import.ts';
 import { freePort } from '../../tools/launch.ts';
-import { afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 export { freePort };
 import type { Io } from '../../cli/io.ts';
@@ -98,6 +98,25 @@ export function demoDbEachTest(use: (t: { dir: string; db: Db; file: string }) =
     made?.db.close();
     made?.cleanup();
   });
+}
+
+/**
+ * For the tests of the file or describe it is called in: a temporary folder with the demo database in it, handed to
+ * `use` (which may add to it, such as keys) and closed after it; the folder is removed after the last test.
+ */
+export function demoDbForAll(use: (t: { dir: string; db: Db; file: string }) => void): void {
+  let cleanup: (() => void) | undefined;
+  beforeAll(() => {
+    const made = tempDir();
+    cleanup = made.cleanup;
+    const { db, file } = demoDb(made.dir);
+    try {
+      use({ dir: made.dir, db, file });
+    } finally {
+      db.close();
+    }
+  });
+  afterAll(() => cleanup?.());
 }
 
 /** A temp database file with the demo data imported. */
