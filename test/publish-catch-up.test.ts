@@ -3,7 +3,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseImport } from '../server/domain/import.ts';
 import { ListingsError } from '../server/errors.ts';
 import { openDb, type Db } from '../server/store/db.ts';
@@ -16,10 +16,10 @@ import { publishSnapshots, type PublishOptions } from '../server/snapshots/publi
 import { watchAndPublish } from '../server/snapshots/publish/watch.ts';
 import { folderTarget } from '../server/snapshots/targets/folder.ts';
 import type { Target } from '../server/snapshots/targets/target.ts';
-import { startFaultProxy, type FaultProxy } from './helpers/fault-proxy.ts';
+import type { FaultProxy } from './helpers/fault-proxy.ts';
 import { cliAsync, demoDb, demoJson, tempDir } from './helpers/fixture.ts';
-import { snapshotKeyFile } from './helpers/published.ts';
-import { startS3, type S3Server } from './helpers/s3-server.ts';
+import { proxiedS3ForAll, publishThroughProxy } from './helpers/proxied-s3.ts';
+import type { S3Server } from './helpers/s3-server.ts';
 import { until } from './helpers/wait.ts';
 
 const key = signingKeyOf(generateKeyPairSync('ed25519').privateKey);
@@ -167,38 +167,11 @@ describe('on S3, a 500 for index.json.sig', { timeout: 120_000 }, () => {
   let s3: S3Server;
   let proxy: FaultProxy;
   let dir: string;
-  let cleanup: () => void;
   let dbFile: string;
   let keyFile: string;
+  proxiedS3ForAll((t) => ({ s3, proxy, dir, dbFile, keyFile } = t));
 
-  beforeAll(async () => {
-    s3 = await startS3();
-    proxy = await startFaultProxy(s3.endpoint);
-    ({ dir, cleanup } = tempDir());
-    const made = demoDb(dir);
-    made.db.close();
-    dbFile = made.file;
-    ({ keyFile } = await snapshotKeyFile(join(dir, 'secrets')));
-  });
-  afterAll(async () => {
-    await proxy.stop();
-    await s3.stop();
-    cleanup();
-  });
-
-  const args = () => [
-    'snapshot',
-    'publish',
-    '--db',
-    dbFile,
-    '--to',
-    `s3://${s3.bucket}/cu`,
-    '--endpoint',
-    proxy.endpoint,
-    '--path-style',
-    '--signing-key',
-    keyFile,
-  ];
+  const args = () => publishThroughProxy({ s3, proxy, dbFile, keyFile }, 'cu');
   const follow = () =>
     followOnce({ base: s3.objectUrl('cu/'), keys: s3.objectUrl('cu/keys.json'), dir: join(dir, 'mirror') });
 

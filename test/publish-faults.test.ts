@@ -1,50 +1,34 @@
 // Publishing through a store that fails (500/503, slow answers) and a publisher killed mid-way: no pointer ever names a
 // version whose objects are missing, the publish completes or says in one line why not, and versions keep growing.
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseImport } from '../server/domain/import.ts';
 import { openDb } from '../server/store/db.ts';
 import { applyImport } from '../server/store/facilities.ts';
 import { bigImport } from './helpers/data.ts';
-import { startFaultProxy, type FaultProxy } from './helpers/fault-proxy.ts';
-import { BIN, REPO, cliAsync, tempDir } from './helpers/fixture.ts';
-import { bucketState, snapshotKeyFile, type PointerState } from './helpers/published.ts';
-import { startS3, type S3Server } from './helpers/s3-server.ts';
+import type { FaultProxy } from './helpers/fault-proxy.ts';
+import { BIN, REPO, cliAsync } from './helpers/fixture.ts';
+import { bucketState, type PointerState } from './helpers/published.ts';
+import { proxiedS3ForAll, publishThroughProxy } from './helpers/proxied-s3.ts';
+import type { S3Server } from './helpers/s3-server.ts';
 
 const FACILITIES = 60;
 const ids = Array.from({ length: FACILITIES }, (_, i) => `fx-${i}`);
 
 let s3: S3Server;
 let proxy: FaultProxy;
-let dir: string;
-let cleanup: () => void;
 let dbFile: string;
 let keyFile: string;
 
-function importData(priceShift: number) {
+function importData(priceShift: number, file = dbFile) {
   const data = bigImport('fx', FACILITIES, 12);
   for (const f of data.facilities) for (const l of f.listings) l.price_gross += priceShift;
-  const db = openDb(dbFile);
+  const db = openDb(file);
   applyImport(db, parseImport(JSON.stringify(data), 'generated'));
   db.close();
 }
 
-const args = (prefix: string) => [
-  'snapshot',
-  'publish',
-  '--db',
-  dbFile,
-  '--to',
-  `s3://${s3.bucket}/${prefix}`,
-  '--endpoint',
-  proxy.endpoint,
-  '--path-style',
-  '--signing-key',
-  keyFile,
-  '--concurrency',
-  '4',
-];
+const args = (prefix: string) => [...publishThroughProxy({ s3, proxy, dbFile, keyFile }, prefix), '--concurrency', '4'];
 
 /** The invariant after any run, finished or not: every pointer present verifies against the version it names. */
 async function consistent(prefix: string): Promise<Record<string, PointerState>> {
@@ -53,19 +37,10 @@ async function consistent(prefix: string): Promise<Record<string, PointerState>>
   return state;
 }
 
-beforeAll(async () => {
-  s3 = await startS3();
-  proxy = await startFaultProxy(s3.endpoint);
-  ({ dir, cleanup } = tempDir());
-  dbFile = join(dir, 'listings.db');
-  importData(0);
-  ({ keyFile } = await snapshotKeyFile(join(dir, 'secrets')));
-});
-afterAll(async () => {
-  await proxy.stop();
-  await s3.stop();
-  cleanup();
-});
+proxiedS3ForAll(
+  (t) => ({ s3, proxy, dbFile, keyFile } = t),
+  (file) => importData(0, file),
+);
 
 describe('snapshot publish against a failing store', { timeout: 120_000 }, () => {
   for (const when of ['before', 'after'] as const) {

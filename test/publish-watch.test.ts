@@ -1,34 +1,21 @@
 // `snapshot publish --watch` as an operator runs it: an import in another process reaches the bucket's pointer, a
 // second publisher is kept out, a failing store is retried without losing the change, SIGTERM exits 0.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFaultProxy, type FaultProxy } from './helpers/fault-proxy.ts';
+import { describe, expect, it } from 'vitest';
+import type { FaultProxy } from './helpers/fault-proxy.ts';
 import { BIN, REPO, cliAsync, demoJson, writeJson } from './helpers/fixture.ts';
-import { bucketState, publishFixture } from './helpers/published.ts';
-import { startS3, type S3Server } from './helpers/s3-server.ts';
+import { bucketState } from './helpers/published.ts';
+import { proxiedS3ForAll, publishThroughProxy } from './helpers/proxied-s3.ts';
+import type { S3Server } from './helpers/s3-server.ts';
 
 let s3: S3Server;
 let proxy: FaultProxy;
 let dir: string;
-let cleanup: () => void;
 let dbFile: string;
 let keyFile: string;
 const PREFIX = 'live';
 
-const publishArgs = (...extra: string[]) => [
-  'snapshot',
-  'publish',
-  '--db',
-  dbFile,
-  '--to',
-  `s3://${s3.bucket}/${PREFIX}`,
-  '--endpoint',
-  proxy.endpoint,
-  '--path-style',
-  '--signing-key',
-  keyFile,
-  ...extra,
-];
+const publishArgs = (...extra: string[]) => [...publishThroughProxy({ s3, proxy, dbFile, keyFile }, PREFIX), ...extra];
 
 /** Everything a child printed so far, and a wait for a pattern in it (already printed, or yet to come). */
 function output(child: ChildProcess) {
@@ -80,16 +67,7 @@ async function importPrice(gross: number) {
   expect(r.status).toBe(0);
 }
 
-beforeAll(async () => {
-  s3 = await startS3();
-  proxy = await startFaultProxy(s3.endpoint);
-  ({ dir, cleanup, dbFile, keyFile } = await publishFixture());
-});
-afterAll(async () => {
-  await proxy.stop();
-  await s3.stop();
-  cleanup();
-});
+proxiedS3ForAll((t) => ({ s3, proxy, dir, dbFile, keyFile } = t));
 
 describe('snapshot publish --watch', { timeout: 120_000 }, () => {
   it('publishes an import made by another process, keeps a second publisher out, retries a failing store, exits 0 on SIGTERM', async () => {

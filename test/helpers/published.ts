@@ -58,11 +58,17 @@ export async function snapshotKeyFile(dir: string): Promise<{ keyFile: string; k
   return { keyFile: r.private_key, kid: r.kid };
 }
 
-/** What a publishing test starts from: a temp folder with the demo's database file (closed) and a signing key in it. */
-export async function publishFixture(): Promise<{ dir: string; cleanup: () => void; dbFile: string; keyFile: string }> {
+/**
+ * What a publishing test starts from: a temp folder with a database file (closed) and a signing key in it. The database
+ * holds the demo's data, or what `fill` writes into the file it is given.
+ */
+export async function publishFixture(
+  fill?: (dbFile: string) => void,
+): Promise<{ dir: string; cleanup: () => void; dbFile: string; keyFile: string }> {
   const { dir, cleanup } = tempDir();
-  const { db, file } = demoDb(dir);
-  db.close();
+  const file = join(dir, 'listings.db');
+  if (fill) fill(file);
+  else demoDb(dir).db.close();
   const { keyFile } = await snapshotKeyFile(join(dir, 'secrets'));
   return { dir, cleanup, dbFile: file, keyFile };
 }
