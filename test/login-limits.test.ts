@@ -2,14 +2,14 @@
 // at once cannot get past the limit together; on a SQLite file and on PostgreSQL alike.
 import { inject } from '../server/http/inject.ts';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashPassword } from '../server/domain/passwords.ts';
 import { createPanelHandler } from '../server/panel/handler.ts';
 import { LoginLimiter } from '../server/panel/login-limits.ts';
 import { PasswordChecks } from '../server/panel/password-checks.ts';
 import { openStore, type Store } from '../server/store/store.ts';
 import { tempDir } from './helpers/fixture.ts';
-import { startPostgres, type PgServer } from './helpers/postgres.ts';
+import { usePostgres } from './helpers/postgres.ts';
 
 const ORIGIN = 'http://127.0.0.1:8788';
 const PASSWORD = 'correct horse battery staple';
@@ -110,16 +110,10 @@ describe('login limits in the store', () => {
   });
 
   describe('on PostgreSQL', () => {
-    let server: PgServer;
-    beforeAll(async () => {
-      server = await startPostgres();
-    });
-    afterAll(async () => {
-      await server?.close();
-    });
+    const postgres = usePostgres();
 
     it('are shared by two panels on one database and survive a restart', async () => {
-      const url = await server.newDatabase();
+      const url = await postgres.server().newDatabase();
       await limitsSurviveAndAreShared(() => openStore(url));
     });
   });

@@ -3,17 +3,17 @@
 // guesses of its own and no more; a new password voids them. Over a real socket behind a trusted proxy with the default
 // limits, and in process on a SQLite file and on PostgreSQL alike.
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashPassword } from '../server/domain/passwords.ts';
 import { parseTrustedProxies } from '../server/http/transport/client-address.ts';
 import { inject } from '../server/http/inject.ts';
 import { createPanelHandler } from '../server/panel/handler.ts';
 import { LoginLimiter } from '../server/panel/login-limits.ts';
-import { startPanel, type RunningPanel } from '../server/panel/server.ts';
 import { openStore, type Store } from '../server/store/store.ts';
 import { tempDir } from './helpers/fixture.ts';
-import { OPERATOR, PASSWORD, panelStore } from './helpers/panel.ts';
-import { startPostgres, type PgServer } from './helpers/postgres.ts';
+import { OPERATOR, PASSWORD } from './helpers/panel.ts';
+import { panelSocketEachTest, postLogin } from './helpers/panel-socket.ts';
+import { usePostgres } from './helpers/postgres.ts';
 
 const WRONG = 'wrong password!';
 
@@ -22,42 +22,21 @@ const deviceIn = (setCookies: readonly string[]) =>
   setCookies.map((c) => c.split(';')[0]!).find((c) => c.startsWith('listings_panel_device='));
 
 describe('behind a trusted proxy, with the default limits', () => {
-  let panel: RunningPanel | undefined;
-  let cleanup: (() => Promise<void>) | undefined;
-  afterEach(async () => {
-    panel?.server.closeAllConnections();
-    await panel?.close();
-    await cleanup?.();
-  });
+  const startPanelSocket = panelSocketEachTest();
 
   it('fifty failures from ten addresses lock out a new browser, not the one the operator logged in from', async () => {
-    const made = await panelStore();
-    cleanup = made.cleanup;
-    panel = await startPanel({
-      store: made.store,
-      host: '127.0.0.1',
-      port: 0,
-      publicUrl: 'http://127.0.0.1:8787',
-      keyPrefix: 'svc',
-      trustedProxies: parseTrustedProxies('loopback'),
-    });
+    const { panel, store } = await startPanelSocket({ trustedProxies: parseTrustedProxies('loopback') });
     const url = panel.url;
     const logIn = async (client: string, password: string, cookie?: string) => {
-      const r = await fetch(`${url}/login`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: {
-          origin: url,
-          'x-forwarded-for': client,
-          'content-type': 'application/x-www-form-urlencoded',
-          ...(cookie && { cookie }),
-        },
-        body: new URLSearchParams({ email: 'lock@x.test', password }),
-      });
+      const r = await postLogin(
+        url,
+        { email: 'lock@x.test', password },
+        { 'x-forwarded-for': client, ...(cookie && { cookie }) },
+      );
       await r.arrayBuffer();
       return { status: r.status, retryAfter: r.headers.get('retry-after'), cookies: r.headers.getSetCookie() };
     };
-    await made.store.addOperator('lock@x.test', await hashPassword(PASSWORD));
+    await store.addOperator('lock@x.test', await hashPassword(PASSWORD));
 
     const first = await logIn('198.51.100.7', PASSWORD);
     expect(first.status).toBe(303);
@@ -177,16 +156,10 @@ describe('device cookies in the store', () => {
   });
 
   describe('on PostgreSQL', () => {
-    let server: PgServer;
-    beforeAll(async () => {
-      server = await startPostgres();
-    });
-    afterAll(async () => {
-      await server?.close();
-    });
+    const postgres = usePostgres();
 
     it('the same', async () => {
-      const store = await openStore(await server.newDatabase());
+      const store = await openStore(await postgres.server().newDatabase());
       try {
         await deviceCookiesOn(store);
       } finally {

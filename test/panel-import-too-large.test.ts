@@ -1,40 +1,30 @@
 // An import file over the limit, refused by the panel as `listings import` refuses it: the Import page, 413, with the
 // CLI's message (the limit, nothing changed), whether the size is declared in the head or found while streaming.
 import { Readable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { importTooLarge } from '../server/domain/import.ts';
 import { UPLOAD_BYTES } from '../server/panel/admission.ts';
-import { startPanel, type RunningPanel } from '../server/panel/server.ts';
+import type { RunningPanel } from '../server/panel/server.ts';
 import { receiveUpload, UPLOAD_LIMITS } from '../server/panel/upload.ts';
 import { plain } from '../server/panel/http.ts';
 import type { Store } from '../server/store/store.ts';
-import { OPERATOR, PASSWORD, panelStore } from './helpers/panel.ts';
+import { OPERATOR, PASSWORD } from './helpers/panel.ts';
+import { panelSocketEachTest, postLogin } from './helpers/panel-socket.ts';
 import { sendBody } from './helpers/raw-body.ts';
 
 let store: Store;
-let cleanup: () => Promise<void>;
 let panel: RunningPanel;
 
+const startPanelSocket = panelSocketEachTest();
 beforeEach(async () => {
-  ({ store, cleanup } = await panelStore());
-  panel = await startPanel({ store, host: '127.0.0.1', port: 0, publicUrl: 'http://127.0.0.1:8787', keyPrefix: 'svc' });
-});
-afterEach(async () => {
-  panel.server.closeAllConnections();
-  await panel.close();
-  await cleanup();
+  ({ panel, store } = await startPanelSocket());
 });
 
 const escaped = (text: string) => text.replaceAll('"', '&quot;');
 
 describe('an import file over the limit', () => {
   it('declared in the head: the Import page, 413, with the CLI message, before the body is read', async () => {
-    const login = await fetch(`${panel.url}/login`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { origin: panel.url, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ email: OPERATOR, password: PASSWORD }),
-    });
+    const login = await postLogin(panel.url, { email: OPERATOR, password: PASSWORD });
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
     const port = Number(new URL(panel.url).port);
     const over = UPLOAD_BYTES + 1;

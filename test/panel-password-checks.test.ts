@@ -2,23 +2,17 @@
 // until the test lets it finish), never timed: logins from many addresses past the cap are answered at once, 503 with
 // Retry-After in the panel's language, unhashed and uncounted; an unknown account costs one hash as a known one does;
 // a browser with a device cookie is checked beside the cap.
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { verifyPassword } from '../server/domain/passwords.ts';
 import { parseTrustedProxies } from '../server/http/transport/client-address.ts';
 import { LoginLimiter } from '../server/panel/login-limits.ts';
 import { PASSWORD_CHECKS_AT_ONCE, PasswordChecks } from '../server/panel/password-checks.ts';
-import { startPanel, type RunningPanel } from '../server/panel/server.ts';
 import { MESSAGES } from '../server/panel/i18n/i18n.ts';
-import { OPERATOR, PASSWORD, panelStore } from './helpers/panel.ts';
+import { OPERATOR, PASSWORD } from './helpers/panel.ts';
+import { panelSocketEachTest, postLogin } from './helpers/panel-socket.ts';
 import { until } from './helpers/wait.ts';
 
-let panel: RunningPanel | undefined;
-let cleanup: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  panel?.server.closeAllConnections();
-  await panel?.close();
-  await cleanup?.();
-});
+const startPanelSocket = panelSocketEachTest();
 
 /** A real scrypt per check, counted, each held until `finish()` when `hold` is on. */
 function heldHashes() {
@@ -36,14 +30,7 @@ function heldHashes() {
 }
 
 async function panelWith(verify: (password: string, stored: string) => Promise<boolean>) {
-  const made = await panelStore();
-  cleanup = made.cleanup;
-  panel = await startPanel({
-    store: made.store,
-    host: '127.0.0.1',
-    port: 0,
-    publicUrl: 'http://127.0.0.1:8787',
-    keyPrefix: 'svc',
+  const { panel } = await startPanelSocket({
     trustedProxies: parseTrustedProxies('loopback'),
     // Three failures lock the account: had the tries turned away been counted, it would be locked.
     limiter: new LoginLimiter({ perAccount: 3, perAddress: 100, windowMs: 60_000 }),
@@ -51,17 +38,7 @@ async function panelWith(verify: (password: string, stored: string) => Promise<b
   });
   const url = panel.url;
   return async (email: string, password: string, client: string, headers: Record<string, string> = {}) => {
-    const r = await fetch(`${url}/login`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: {
-        origin: url,
-        'x-forwarded-for': client,
-        'content-type': 'application/x-www-form-urlencoded',
-        ...headers,
-      },
-      body: new URLSearchParams({ email, password }),
-    });
+    const r = await postLogin(url, { email, password }, { 'x-forwarded-for': client, ...headers });
     const device = r.headers
       .getSetCookie()
       .map((c) => c.split(';')[0]!)

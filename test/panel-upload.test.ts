@@ -6,11 +6,12 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Upload } from '../server/panel/http.ts';
-import { startPanel, type RunningPanel } from '../server/panel/server.ts';
+import type { RunningPanel } from '../server/panel/server.ts';
 import { receiveUpload, UPLOAD_LIMITS } from '../server/panel/upload.ts';
 import type { Store } from '../server/store/store.ts';
 import { demoJson } from './helpers/fixture.ts';
-import { OPERATOR, PASSWORD, panelStore } from './helpers/panel.ts';
+import { OPERATOR, PASSWORD } from './helpers/panel.ts';
+import { panelSocketEachTest, postLogin } from './helpers/panel-socket.ts';
 import { until } from './helpers/wait.ts';
 
 const B = 'upload-boundary';
@@ -103,25 +104,14 @@ describe('the parser', () => {
 
 describe('an upload over a socket', () => {
   let store: Store;
-  let cleanup: () => Promise<void>;
   let panel: RunningPanel;
+  const startPanelSocket = panelSocketEachTest();
   beforeEach(async () => {
-    ({ store, cleanup } = await panelStore());
-    panel = await startPanel({ store, host: '127.0.0.1', port: 0, publicUrl: 'http://x', keyPrefix: 'svc' });
-  });
-  afterEach(async () => {
-    panel.server.closeAllConnections();
-    await panel.close();
-    await cleanup();
+    ({ panel, store } = await startPanelSocket({ publicUrl: 'http://x' }));
   });
 
   async function session(): Promise<{ cookie: string; csrf: string }> {
-    const login = await fetch(`${panel.url}/login`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { origin: panel.url, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ email: OPERATOR, password: PASSWORD }),
-    });
+    const login = await postLogin(panel.url, { email: OPERATOR, password: PASSWORD });
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
     const page = await (await fetch(`${panel.url}/import`, { headers: { cookie } })).text();
     return { cookie, csrf: /name="csrf" value="([^"]+)"/.exec(page)![1]! };
