@@ -3,35 +3,28 @@
 // gets a 304 from the other. `serve` on PostgreSQL without PUBLIC_URL, where each node would put its own address in
 // the rent links, refuses to start.
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, DEMO_DATA, freePort, spawnServer } from './helpers/fixture.ts';
-import { PASSWORD, startPostgres, type PgServer } from './helpers/postgres.ts';
+import { describe, expect, it } from 'vitest';
+import { cli, freePort, spawnServer } from './helpers/fixture.ts';
+import { PASSWORD } from './helpers/postgres.ts';
+import { twoNodesForAll } from './helpers/two-nodes.ts';
 
 /** Headers that differ between any two requests to one server. */
 const PER_REQUEST = new Set(['date', 'x-request-id', 'ratelimit', 'ratelimit-policy', 'keep-alive', 'connection']);
 const PUBLIC_URL = 'https://listings.example.com';
 
-let pg: PgServer;
 let db: string;
 let key: string;
-let nodes: ReturnType<typeof spawnServer>[] = [];
 let bases: string[] = [];
 
-beforeAll(async () => {
-  pg = await startPostgres();
-  db = await pg.newDatabase();
-  expect(cli(['import', DEMO_DATA], { env: { LISTINGS_DB: db } }).status).toBe(0);
-  const created = cli(['keys', 'create', '--facility', 'ber-1', '--json'], { env: { LISTINGS_DB: db } });
-  key = (JSON.parse(created.stdout) as { key: string }).key;
-  const env = { LISTINGS_DB: db, PUBLIC_URL };
-  nodes = [];
-  for (let i = 0; i < 2; i++) nodes.push(spawnServer(['serve', '--port', String(await freePort()), '--quiet'], env));
-  bases = await Promise.all(nodes.map((n) => n.ready));
-});
-afterAll(async () => {
-  await Promise.all(nodes.map((n) => n.stop()));
-  await pg?.close();
-});
+twoNodesForAll(
+  PUBLIC_URL,
+  (t) => ({ bases } = t),
+  (made) => {
+    db = made;
+    const created = cli(['keys', 'create', '--facility', 'ber-1', '--json'], { env: { LISTINGS_DB: db } });
+    key = (JSON.parse(created.stdout) as { key: string }).key;
+  },
+);
 
 interface Bytes {
   status: number;

@@ -1,31 +1,21 @@
 // Two `listings serve` processes on one PostgreSQL database: an import or a revoke through the CLI is served by both on
 // their next request, and last use from both reaches the shared database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, DEMO_DATA, demoJson, freePort, grossOfM07, spawnServer, tempDir, writeJson } from './helpers/fixture.ts';
-import { startPostgres, type PgServer } from './helpers/postgres.ts';
+import { cli, demoJson, grossOfM07, tempDir, writeJson } from './helpers/fixture.ts';
+import { twoNodesForAll } from './helpers/two-nodes.ts';
 
-let pg: PgServer;
 let env: NodeJS.ProcessEnv;
-let nodes: ReturnType<typeof spawnServer>[] = [];
 let bases: string[] = [];
+let stopNodes: () => Promise<void>;
 let dir: string;
 let cleanup: () => void;
 
-beforeAll(async () => {
-  pg = await startPostgres();
-  // One PUBLIC_URL for both, as behind one load balancer: `serve` on PostgreSQL refuses to start without it.
-  env = { LISTINGS_DB: await pg.newDatabase(), PUBLIC_URL: 'https://listings.example.com' };
+// One PUBLIC_URL for both, as behind one load balancer: `serve` on PostgreSQL refuses to start without it.
+twoNodesForAll('https://listings.example.com', (t) => ({ env, bases, stop: stopNodes } = t));
+beforeAll(() => {
   ({ dir, cleanup } = tempDir());
-  expect(cli(['import', DEMO_DATA], { env }).status).toBe(0);
-  nodes = [];
-  for (let i = 0; i < 2; i++) nodes.push(spawnServer(['serve', '--port', String(await freePort()), '--quiet'], env));
-  bases = await Promise.all(nodes.map((n) => n.ready));
 });
-afterAll(async () => {
-  await Promise.all(nodes.map((n) => n.stop()));
-  await pg?.close();
-  cleanup?.();
-});
+afterAll(() => cleanup?.());
 
 function newKey(facility: string): { key: string; id: string } {
   const r = cli(['keys', 'create', '--facility', facility, '--json'], { env });
@@ -64,7 +54,7 @@ describe('two nodes on one PostgreSQL database', () => {
     const b = newKey('zrh-1');
     expect((await list(bases[0]!, a.key)).status).toBe(200);
     expect((await list(bases[1]!, b.key)).status).toBe(200);
-    await Promise.all(nodes.map((n) => n.stop()));
+    await stopNodes();
     const keys = JSON.parse(cli(['keys', 'list', '--json'], { env }).stdout) as { id: string; last_used_at: string }[];
     for (const id of [a.id, b.id]) expect(keys.find((k) => k.id === id)?.last_used_at).toMatch(/^\d{4}-/);
   });
