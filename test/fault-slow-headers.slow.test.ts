@@ -3,7 +3,7 @@
 import type { Socket } from 'node:net';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoDb, freePort, issueKey, spawnServer, tempDir } from './helpers/fixture.ts';
+import { servedDemo, type ServedDemo } from './helpers/fixture.ts';
 import { openSocket } from './helpers/raw-http.ts';
 import { until } from './helpers/wait.ts';
 
@@ -18,26 +18,17 @@ const SLOW_CONNECTIONS = 200;
 const SERVED_WITHIN_MS = 1000;
 const STALL_MS = 3000;
 
-let cleanup: () => void;
-let server: ReturnType<typeof spawnServer>;
+let demo: ServedDemo;
 let base: string;
 let port: number;
 let key: string;
 
 beforeAll(async () => {
-  let dir: string;
-  ({ dir, cleanup } = tempDir());
-  const demo = demoDb(dir);
-  key = issueKey(demo.db, 'wro-1').key;
-  demo.db.close();
-  port = await freePort();
-  server = spawnServer(['serve', '--port', String(port), '--quiet'], { LISTINGS_DB: demo.file });
-  base = await server.ready;
+  demo = await servedDemo();
+  ({ base, port } = demo);
+  key = demo.reader.key;
 });
-afterAll(async () => {
-  await server.stop();
-  cleanup();
-});
+afterAll(() => demo.close());
 
 describe('slow-header connections', () => {
   it(`${SLOW_CONNECTIONS} of them, dribbling a byte every 100 ms: normal requests are still served within ${SERVED_WITHIN_MS} ms`, async () => {

@@ -5,28 +5,20 @@ import { once } from 'node:events';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { demoDb, freePort, spawnServer, tempDir } from './helpers/fixture.ts';
+import { servedDemo, type ServedDemo } from './helpers/fixture.ts';
 import { openSocket } from './helpers/raw-http.ts';
 import { until } from './helpers/wait.ts';
 
-let cleanup: () => void;
-let server: ReturnType<typeof spawnServer>;
+let demo: ServedDemo;
+let server: ServedDemo['server'];
 let base: string;
 let port: number;
 
 beforeAll(async () => {
-  let dir: string;
-  ({ dir, cleanup } = tempDir());
-  const demo = demoDb(dir);
-  demo.db.close();
-  port = await freePort();
-  server = spawnServer(['serve', '--port', String(port), '--quiet'], { LISTINGS_DB: demo.file });
-  base = await server.ready;
+  demo = await servedDemo();
+  ({ server, base, port } = demo);
 });
-afterAll(async () => {
-  await server.stop();
-  cleanup();
-});
+afterAll(() => demo.close());
 
 /** Sends the bytes, waits until the server has answered (or closed), then resets the connection instead of closing it. */
 async function sendAndReset(bytes: string, waitForAnswer: boolean): Promise<void> {

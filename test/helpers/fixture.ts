@@ -245,14 +245,15 @@ export async function servedDemo(serveArgs: string[] = [], readerLimits: Paramet
   const { db, file } = demoDb(dir);
   const reader = issueKey(db, 'wro-1', readerLimits);
   const env = { LISTINGS_DB: file };
-  const server = spawnServer(['serve', '--port', String(await freePort()), '--quiet', ...serveArgs], env);
+  const port = await freePort();
+  const server = spawnServer(['serve', '--port', String(port), '--quiet', ...serveArgs], env);
   const base = await server.ready;
   const close = async () => {
     await server.stop();
     if (db.open) db.close();
     cleanup();
   };
-  return { dir, db, file, env, reader, server, base, close };
+  return { dir, db, file, env, reader, server, base, port, close };
 }
 export type ServedDemo = Awaited<ReturnType<typeof servedDemo>>;
 
