@@ -40,16 +40,22 @@ async function waitForLog(t: string, count: number): Promise<LogEntry[]> {
   throw new Error(`timed out waiting for ${count} requests`);
 }
 
+/** A widget refreshing the `basic` scenario every second, once its cards show; its load events and skeletons recorded. */
+async function refreshingBasic() {
+  const t = token();
+  let loads: CustomEvent[] = [];
+  const el = mount(
+    { ...liveAttributes('basic', t), refresh: '1', locale: 'en' },
+    (e) => (loads = record(e, 'storage-listings-load')),
+  );
+  const [first] = await waitForCards(el, 3);
+  const skeletons = watchSkeletons(el);
+  return { t, el, first, loads, skeletons };
+}
+
 describe('refresh', () => {
   it('revalidates with If-None-Match, gets a 304 (or, with no HTTP cache, the same ETag) and leaves the DOM alone', async () => {
-    const t = token();
-    let loads: CustomEvent[] = [];
-    const el = mount(
-      { ...liveAttributes('basic', t), refresh: '1', locale: 'en' },
-      (e) => (loads = record(e, 'storage-listings-load')),
-    );
-    const [first] = await waitForCards(el, 3);
-    const skeletons = watchSkeletons(el);
+    const { t, el, first, loads, skeletons } = await refreshingBasic();
 
     const [initial, revalidation] = await waitForLog(t, 2);
     equal(initial?.status, 200);
@@ -70,14 +76,7 @@ describe('refresh', () => {
   });
 
   it('updates changed listings in place, without a skeleton', async () => {
-    const t = token();
-    let loads: CustomEvent[] = [];
-    const el = mount(
-      { ...liveAttributes('basic', t), refresh: '1', locale: 'en' },
-      (e) => (loads = record(e, 'storage-listings-load')),
-    );
-    const [first] = await waitForCards(el, 3);
-    const skeletons = watchSkeletons(el);
+    const { t, el, first, loads, skeletons } = await refreshingBasic();
     equal(part(first!, 'free-units')?.textContent?.trim(), '3 units left');
 
     await server.bump(t); // one more unit of the first listing is rented
