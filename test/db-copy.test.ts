@@ -11,7 +11,8 @@ import { hashPassword } from '../server/domain/passwords.ts';
 import { createPanelHandler } from '../server/panel/handler.ts';
 import { LoginLimiter } from '../server/panel/login-limits.ts';
 import { openStore, type Store } from '../server/store/store.ts';
-import { cliInProcess, demoDb, demoImport } from './helpers/fixture.ts';
+import { runCli } from '../cli/program.ts';
+import { bufferIo, cliInProcess, demoDb, demoImport } from './helpers/fixture.ts';
 import { usePostgres } from './helpers/postgres.ts';
 
 const ORIGIN = 'http://127.0.0.1:8788';
@@ -117,6 +118,25 @@ describe('listings db copy with operators, login limits and the audit log', () =
       const [newest, login] = await pg.listAudit({ limit: 2 });
       expect(login).toMatchObject({ action: 'login', id: audit[0]!.id + 1 });
       expect(newest).toMatchObject({ action: 'key.create', key_id: info.id, id: audit[0]!.id + 2 });
+    } finally {
+      await pg.close();
+    }
+  });
+
+  it('takes the URL from LISTINGS_PG, out of the command line; without either, a usage error', async () => {
+    const { file, db } = demoDb(mkdirSync(join(postgres.dir(), 'from-env'), { recursive: true })!);
+    db.close();
+    const missing = bufferIo({ LISTINGS_DB: file });
+    expect(await runCli(['db', 'copy', '--from', file], missing)).toBe(2);
+    expect(missing.stderr()).toContain('--to (or LISTINGS_PG)');
+
+    const url = await postgres.server().newDatabase();
+    const io = bufferIo({ LISTINGS_DB: file, LISTINGS_PG: url });
+    expect(await runCli(['db', 'copy', '--from', file, '--json'], io), io.stderr()).toBe(0);
+    expect(JSON.parse(io.stdout())).toMatchObject({ facilities: 4 });
+    const pg = await openStore(url);
+    try {
+      expect((await pg.listFacilities()).length).toBe(4);
     } finally {
       await pg.close();
     }

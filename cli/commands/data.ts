@@ -1,5 +1,5 @@
 // `listings db migrate`, `listings import`, `listings facilities list`: getting operator data in and seeing it.
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { readFile, stat } from 'node:fs/promises';
 import { ListingsError } from '../../server/errors.ts';
 import { importTooLarge, MAX_IMPORT_BYTES, parseImport } from '../../server/domain/import.ts';
@@ -48,13 +48,19 @@ export function dbCommand(io: Io): Command {
       'copy a SQLite file into an empty PostgreSQL database, in one transaction: data, keys, snapshot versions, operators, login limits, the audit log, referral clicks, webhook endpoints and the webhook clock (not sessions: operators log in again)',
     )
     .requiredOption('--from <file>', 'the SQLite file')
-    .requiredOption('--to <url>', 'the postgres:// URL of an empty database')
+    .addOption(
+      new Option('--to <url>', 'the postgres:// URL of an empty database (from LISTINGS_PG, out of sight of ps)').env(
+        'LISTINGS_PG',
+      ),
+    )
     .option('--json', 'print as JSON')
     .addHelpText(
       'after',
-      '\nExample:\n  $ listings db copy --from ./data/listings.db --to postgres://listings@db.internal/listings',
+      '\nExample:\n  $ LISTINGS_PG=postgres://listings:PASSWORD@db.internal/listings listings db copy --from ./data/listings.db',
     )
-    .action(async (opts: { from: string; to: string; json?: boolean }) => {
+    .action(async (opts: { from: string; to?: string; json?: boolean }) => {
+      if (opts.to === undefined)
+        throw new ListingsError('invalid_config', '--to (or LISTINGS_PG): the postgres:// URL of an empty database');
       if (!isPostgresUrl(opts.to)) throw new ListingsError('invalid_config', '--to: must be a postgres:// URL');
       const counts = await copySqliteToPg(opts.from, opts.to);
       io.out(

@@ -16,12 +16,16 @@ export function checkLocation(location: string): void {
     throw new ListingsError('invalid_config', 'LISTINGS_DB (--db): must be a SQLite file path or a postgres:// URL');
 }
 
-/** The location as messages and logs show it: a URL without its password. */
+/** Query parameters that carry a secret: libpq reads `password` (and `sslpassword`) from the URL's query as well. */
+const SECRET_PARAM = /password/i;
+
+/** The location as messages and logs show it: a URL without its password, in its user part or in its query. */
 export function describeLocation(location: string): string {
   if (!isPostgresUrl(location)) return location;
   try {
     const url = new URL(location);
     if (url.password) url.password = '***';
+    for (const name of new Set(url.searchParams.keys())) if (SECRET_PARAM.test(name)) url.searchParams.set(name, '***');
     return url.toString();
   } catch {
     return 'postgres://(unparseable URL)';
