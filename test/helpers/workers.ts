@@ -14,8 +14,17 @@ export interface Answer {
   body: string;
 }
 
-/** One GET of the list on a connection of its own. */
-export function fresh(base: string, key: string, headers: Record<string, string> = {}): Promise<Answer> {
+/**
+ * One GET of the list on a connection of its own. On a loaded machine the server's end is now and then gone from /proc
+ * before it is looked up (the worker unknown): the request is made again on a new connection, at most three times.
+ */
+export async function fresh(base: string, key: string, headers: Record<string, string> = {}): Promise<Answer> {
+  let answer = await freshOnce(base, key, headers);
+  for (let tries = 1; answer.worker === 'unknown' && tries < 3; tries++) answer = await freshOnce(base, key, headers);
+  return answer;
+}
+
+function freshOnce(base: string, key: string, headers: Record<string, string>): Promise<Answer> {
   return new Promise((resolve, reject) => {
     // Kept alive, so that the server's end is still open when the answer has come; closed here once it is known.
     const options = { agent: false, headers: { 'x-api-key': key, connection: 'keep-alive', ...headers } };
