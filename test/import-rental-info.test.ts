@@ -134,6 +134,21 @@ const RULES: [string, Spoil, string, RegExp][] = [
     `${L0}.promotions[0].terms`,
     /control characters/,
   ],
+  ['a floor above 200', (f) => (f.listings[0].floor = 201), `${L0}.floor`, /whole number from -20 to 200/],
+  ['a floor below -20', (f) => (f.listings[1].floor = -21), 'facilities[0].listings[1].floor', /from -20 to 200/],
+  [
+    'a period past 1200',
+    (f) => Object.assign(f.listings[0].promotions[0], { from_period: 1, to_period: 1201 }),
+    `${L0}.promotions[0].to_period`,
+    /whole number from 1 to 1200/,
+  ],
+  [
+    'an amount off over 10^12',
+    (f) => Object.assign(f.listings[0].promotions[0], { kind: 'amount_off', value: 10 ** 12 + 1 }),
+    `${L0}.promotions[0].value`,
+    /at most 10\^12/,
+  ],
+  ['a fee over 10^12', (f) => (f.fees[1].amount_gross = 10 ** 12 + 1), 'facilities[0].fees[1].amount_gross', /10\^12/],
   [
     'a duplicate fee code',
     (f) => f.fees.push({ ...f.fees[0] }),
