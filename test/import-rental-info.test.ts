@@ -150,6 +150,18 @@ const RULES: [string, Spoil, string, RegExp][] = [
   ],
   ['a fee over 10^12', (f) => (f.fees[1].amount_gross = 10 ** 12 + 1), 'facilities[0].fees[1].amount_gross', /10\^12/],
   [
+    'a photo URL over 2048 characters',
+    (f) => (f.listings[0].photos = [{ url: `https://x.example/${'a'.repeat(2040)}`, caption: 'a' }]),
+    `${L0}.photos[0].url`,
+    /at most 2048 characters/,
+  ],
+  [
+    'a link template over 2048 characters',
+    (f) => (f.rental_page_url = `https://x.example/{code}/${'a'.repeat(2040)}`),
+    'facilities[0].rental_page_url',
+    /must be at most 2048 characters/,
+  ],
+  [
     'a duplicate fee code',
     (f) => f.fees.push({ ...f.fees[0] }),
     'facilities[0].fees[2].code',
