@@ -58,6 +58,16 @@ const RULES: [string, Spoil, string, RegExp][] = [
     /must not overlap 09:00-13:00/,
   ],
   [
+    'a day of 13 ranges',
+    (f) =>
+      (f.office_hours.th = Array.from(
+        { length: 13 },
+        (_, h) => `${String(h).padStart(2, '0')}:00-${String(h).padStart(2, '0')}:30`,
+      )),
+    'facilities[0].office_hours.th',
+    /at most 12 ranges a day/,
+  ],
+  [
     'a range crossing midnight',
     (f) => (f.office_hours.we = ['22:00-02:00']),
     'facilities[0].office_hours.we[0]',

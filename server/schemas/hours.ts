@@ -7,13 +7,26 @@ const RANGE = /^([01]\d|2[0-3]):([0-5]\d)-(([01]\d|2[0-3]):([0-5]\d)|24:00)$/;
 /** Minutes since midnight of `HH:MM`. */
 const minutesOf = (time: string): number => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 
-/** One day's ranges: well-formed, each ending after it starts (never across midnight), none overlapping another. */
+/** The most ranges a day may hold: a week of answers stays small whatever the file holds. */
+export const MAX_RANGES_A_DAY = 12;
+
+/**
+ * One day's ranges: at most MAX_RANGES_A_DAY, well-formed, each ending after it starts (never across midnight), none
+ * overlapping another. The count is checked here rather than by `.max()`, whose refusal would leave the union in
+ * `hours` with its generic message instead of this day's path.
+ */
 const dayRanges = z
   .array(
     z.string().regex(RANGE, 'must be a range HH:MM-HH:MM of a 24-hour clock, such as 09:00-18:00 (24:00 may end it)'),
   )
-  .max(12)
   .superRefine((ranges, ctx) => {
+    if (ranges.length > MAX_RANGES_A_DAY) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must hold at most ${MAX_RANGES_A_DAY} ranges a day (holds ${ranges.length})`,
+      });
+      return;
+    }
     const spans = ranges
       .map((r, i) => ({ i, from: minutesOf(r.slice(0, 5)), to: minutesOf(r.slice(6)) }))
       .sort((a, b) => a.from - b.from);
