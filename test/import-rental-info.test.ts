@@ -15,6 +15,11 @@ import { plainJson, problemsOf, promotion, richJson, type Spoil } from './helper
 const postgres = usePostgres();
 
 const L0 = 'facilities[0].listings[0]';
+/** A well-formed email address of `length` characters, of 60-character labels. */
+const emailOf = (length: number) => {
+  const domain = `${'b'.repeat(60)}.`.repeat(4) + 'com';
+  return `${'a'.repeat(length - domain.length - 1)}@${domain}`;
+};
 /** Each rule: the spoil, the path it must name and what the message must say (the rule or the allowed values). */
 const RULES: [string, Spoil, string, RegExp][] = [
   ['an unknown amenity', (f) => f.amenities.push('sauna'), 'facilities[0].amenities[4]', /cctv, gated, alarm, .*wifi/],
@@ -40,6 +45,12 @@ const RULES: [string, Spoil, string, RegExp][] = [
     (f) => (f.contact = { phone: '071 555 01 07' }),
     'facilities[0].contact.phone',
     /E\.164/,
+  ],
+  [
+    'an email over 254 characters',
+    (f) => (f.contact = { email: emailOf(255) }),
+    'facilities[0].contact.email',
+    /at most 254 characters/,
   ],
   ['an unknown time zone', (f) => (f.timezone = 'Europe/Wroclaw'), 'facilities[0].timezone', /IANA time zone/],
   ['an offset for a time zone', (f) => (f.timezone = '+01:00'), 'facilities[0].timezone', /IANA time zone/],
@@ -187,6 +198,11 @@ describe('import rules beyond price', () => {
     expect(problems[0]).toMatch(rule);
   });
 
+  it('accepts an email of 254 characters, the longest address SMTP carries', () => {
+    expect(emailOf(254)).toHaveLength(254);
+    expect(problemsOf((f) => (f.contact = { email: emailOf(254) }))).toEqual([]);
+  });
+
   it('knows the 249 assigned ISO 3166-1 alpha-2 codes', () => {
     expect(COUNTRIES.size).toBe(249);
     for (const code of ['PL', 'DE', 'CH', 'GB', 'US', 'AX', 'SS']) expect(COUNTRIES.has(code)).toBe(true);
@@ -249,7 +265,11 @@ describe.each(BACKENDS)('on %s', (backend) => {
     const data = richJson();
     // Rules on other fields than the ones each spoil replaces, so that all can fail in one file.
     for (const [name, spoil] of RULES)
-      if (!/hours without|duplicate feature|lower-case|offset for|past 24|ends_at|negative amount off|terms/.test(name))
+      if (
+        !/hours without|duplicate feature|lower-case|offset for|past 24|ends_at|negative amount off|terms|email over|period past|amount off over/.test(
+          name,
+        )
+      )
         spoil(data.facilities[0]);
     const io = bufferIo({ LISTINGS_DB: location });
     expect(await runCli(['import', writeJson(postgres.dir(), `all-${backend}.json`, data)], io)).toBe(EXIT_BAD_INPUT);

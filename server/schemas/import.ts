@@ -87,6 +87,9 @@ const MAX_PHOTOS_PER_FACILITY = 30_000;
 /** The most listings a facility may have. */
 export const MAX_LISTINGS = 10_000;
 
+/** RFC 5321's limit on a path, `<` and `>` aside: a longer address cannot be mailed to. */
+const MAX_EMAIL_LENGTH = 254;
+
 const facilityFields = {
   id: z.string().regex(/^[a-z0-9-]{1,64}$/, 'must be 1-64 characters of a-z, 0-9 or "-"'),
   name: singleLine().trim().min(1).max(200),
@@ -99,7 +102,10 @@ const facilityFields = {
     .describe("The operator's own booking page: the rental page's Rent button leads there."),
   contact: z
     .strictObject({
-      email: z.email('must be an email address').optional(),
+      email: z
+        .email('must be an email address')
+        .max(MAX_EMAIL_LENGTH, `must be at most ${MAX_EMAIL_LENGTH} characters (the longest address SMTP carries)`)
+        .optional(),
       phone: phone().optional(),
     })
     .refine((c) => c.email !== undefined || c.phone !== undefined, 'must give an email or a phone')
