@@ -53,6 +53,13 @@ const RULES: [string, Spoil, string, RegExp][] = [
     /at most 254 characters/,
   ],
   ['an unknown time zone', (f) => (f.timezone = 'Europe/Wroclaw'), 'facilities[0].timezone', /IANA time zone/],
+  [
+    'a time zone in another case',
+    (f) => (f.timezone = 'europe/warsaw'),
+    'facilities[0].timezone',
+    /as IANA spells it: Europe\/Warsaw/,
+  ],
+  ['UTC in lower case', (f) => (f.timezone = 'utc'), 'facilities[0].timezone', /as IANA spells it: UTC$/],
   ['an offset for a time zone', (f) => (f.timezone = '+01:00'), 'facilities[0].timezone', /IANA time zone/],
   ['hours without a time zone', (f) => delete f.timezone, 'facilities[0].timezone', /must be given with office_hours/],
   ['a malformed range', (f) => (f.office_hours.mo = ['9:00-18:00']), 'facilities[0].office_hours.mo[0]', /HH:MM-HH:MM/],
@@ -203,6 +210,22 @@ describe('import rules beyond price', () => {
     expect(problemsOf((f) => (f.contact = { email: emailOf(254) }))).toEqual([]);
   });
 
+  it('accepts each time zone name as IANA spells it, aliases too, whatever name Intl resolves it to', () => {
+    for (const zone of [
+      'UTC',
+      'Etc/UTC',
+      'Etc/GMT+5',
+      'Europe/Kiev',
+      'Europe/Kyiv',
+      'US/Pacific',
+      'America/Port-au-Prince',
+    ])
+      expect(
+        problemsOf((f) => (f.timezone = zone)),
+        zone,
+      ).toEqual([]);
+  });
+
   it('knows the 249 assigned ISO 3166-1 alpha-2 codes', () => {
     expect(COUNTRIES.size).toBe(249);
     for (const code of ['PL', 'DE', 'CH', 'GB', 'US', 'AX', 'SS']) expect(COUNTRIES.has(code)).toBe(true);
@@ -266,7 +289,7 @@ describe.each(BACKENDS)('on %s', (backend) => {
     // Rules on other fields than the ones each spoil replaces, so that all can fail in one file.
     for (const [name, spoil] of RULES)
       if (
-        !/hours without|duplicate feature|lower-case|offset for|past 24|ends_at|negative amount off|terms|email over|period past|amount off over/.test(
+        !/hours without|duplicate feature|lower-case|offset for|past 24|ends_at|negative amount off|terms|email over|period past|amount off over|in another case|UTC in/.test(
           name,
         )
       )
@@ -280,6 +303,27 @@ describe.each(BACKENDS)('on %s', (backend) => {
     const store = await openStore(location);
     try {
       expect((await store.facilityData('wro-1'))!.facility.address).toBeNull();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('stores a time zone as IANA spells it and refuses one in another case, naming the spelling', async () => {
+    const location = await locationOf('zones');
+    const zoned = (timezone: string) => {
+      const data = richJson();
+      data.facilities[0].timezone = timezone;
+      return writeJson(postgres.dir(), `zone-${backend}.json`, data);
+    };
+    const io = bufferIo({ LISTINGS_DB: location });
+    expect(await runCli(['import', zoned('Etc/UTC')], io), io.stderr()).toBe(0);
+    const refused = bufferIo({ LISTINGS_DB: location });
+    expect(await runCli(['import', zoned('europe/warsaw')], refused)).toBe(EXIT_BAD_INPUT);
+    expect(refused.stderr()).toContain('facilities[0].timezone: ');
+    expect(refused.stderr()).toContain('Europe/Warsaw');
+    const store = await openStore(location);
+    try {
+      expect((await store.facilityData('wro-1'))!.facility.timezone).toBe('Etc/UTC');
     } finally {
       await store.close();
     }
