@@ -1,5 +1,5 @@
 // `listings keys create|list|revoke|update`: partners' API keys, shown in full only once.
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_KEY_LIMIT } from '../../server/app.ts';
 import { effectiveLimitOf } from '../../server/domain/keys.ts';
 import * as domainLimits from '../../server/domain/key-limits.ts';
@@ -179,7 +179,10 @@ export function keysCommand(io: Io): Command {
       .argument('<key-id>', 'the key id (key_...)')
       .option('--label <text>', 'new label', parseLabel)
       .option('--ref <ref>', "new partner reference (clicks counted before keep the old one's)", parseRef)
-      .option('--any-origin', 'remove every origin restriction')
+      .addOption(
+        // Lifting every restriction while naming origins to allow is a contradiction, not a choice between them.
+        new Option('--any-origin', 'remove every origin restriction').conflicts('allowedOrigin'),
+      )
       .option('--json', 'print as JSON'),
   )
     .addHelpText(
