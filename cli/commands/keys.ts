@@ -7,6 +7,7 @@ import { ListingsError } from '../../server/errors.ts';
 import { checkRef } from '../../server/domain/key-ref.ts';
 import type { KeyInfo, KeyLimits } from '../../server/store/keys.ts';
 import { globalsOf, withStore } from '../context.ts';
+import { checkFacilityFilter } from '../facility-filter.ts';
 import { json, table, type Io } from '../io.ts';
 
 const COLUMNS = [
@@ -153,7 +154,10 @@ export function keysCommand(io: Io): Command {
     .option('--json', 'print as JSON')
     .addHelpText('after', '\nExample:\n  $ listings keys list --facility wro-1')
     .action(async (opts: { facility?: string; json?: boolean }, cmd: Command) => {
-      const rows = await withStore(cmd, (store) => store.listKeys(opts.facility));
+      const rows = await withStore(cmd, async (store) => {
+        await checkFacilityFilter(store, opts.facility);
+        return store.listKeys(opts.facility);
+      });
       io.out(opts.json ? json(rows.map(keyJson)) : table(rows.map(keyRow), COLUMNS));
     });
 
