@@ -68,6 +68,13 @@ const REFUSED: [string, Spoil, string, RegExp][] = [
     /below the listing's regular price \(9405\)/,
   ],
   [
+    'an amount_off of 0',
+    setPromotion({ kind: 'amount_off', value: 0 }),
+    `${PROMO}.value`,
+    /more than 0 for kind amount_off/,
+  ],
+  ['a percent of 0', setPromotion({ kind: 'percent', value: 0 }), `${PROMO}.value`, /from 1 to 100/],
+  [
     'a fixed_price below the base price but above the dynamic price',
     setPromotion({ kind: 'fixed_price', value: 9500 }),
     `${PROMO}.value`,

@@ -48,6 +48,9 @@ export const ImportPromotion = z
         path: ['value'],
         message: 'must be a whole percent from 1 to 100 (kind percent)',
       });
+    // Nothing off saves nothing, yet would be advertised as a promotion (as a fixed_price at the regular price).
+    if (p.kind === 'amount_off' && p.value === 0)
+      ctx.addIssue({ code: 'custom', path: ['value'], message: 'must be more than 0 for kind amount_off' });
     if (typeof p.from_period === 'number' && typeof p.to_period === 'number' && p.from_period > p.to_period)
       ctx.addIssue({ code: 'custom', path: ['to_period'], message: `must be at least from_period (${p.from_period})` });
     if (
