@@ -223,6 +223,18 @@ describe('help', () => {
     );
   });
 
+  it("keys update --help says a limit left out stays the key's, where keys create's says the server's", async () => {
+    const helpOf = async (command: string) =>
+      (await run(['keys', command, '--help'])).stdout.replace(/\s+/g, ' ').split(' --').slice(1);
+    const optionHelp = (lines: string[], name: string) => lines.find((l) => l.startsWith(`${name} `))!;
+    const [update, create] = [await helpOf('update'), await helpOf('create')];
+    for (const name of ['rate', 'burst']) {
+      expect(optionHelp(update, name)).not.toMatch(/\((default: the server default|5 seconds)/);
+      expect(optionHelp(update, name)).toMatch(/left out: unchanged/);
+    }
+    expect(optionHelp(create, 'rate')).toMatch(/\(default: the server default\)/);
+  });
+
   it.each(all.map((p) => [p.join(' ') || '(root)', p]))(
     '%s --help exits 0 and shows an example',
     async (_name, path) => {

@@ -70,18 +70,24 @@ export const parseOrigin = asArgument((value: string, previous: string[] = []) =
   domainLimits.parseOrigin(value),
 ]);
 
-function limitOptions(cmd: Command): Command {
-  return cmd
-    .option(
-      '--rate <rate>',
-      "rate limit for this key, e.g. 20/s, or default for the server's (default: the server default)",
-      parseRate,
-    )
-    .option(
-      '--burst <n>',
+/** What --rate and --burst say of a limit left out: a new key gets the server's, an updated key keeps its own. */
+const LIMIT_HELP = {
+  create: {
+    rate: "rate limit for this key, e.g. 20/s, or default for the server's (default: the server default)",
+    burst:
       "how many requests may come at once above the rate, or default (5 seconds of the key's rate, else the server's)",
-      parseBurst,
-    )
+  },
+  update: {
+    rate: "new rate limit, e.g. 20/s, or default to put the key on the server's (left out: unchanged)",
+    burst:
+      "new burst above the rate, or default for 5 seconds of the key's rate, else the server's (left out: unchanged)",
+  },
+} as const;
+
+function limitOptions(cmd: Command, help: (typeof LIMIT_HELP)[keyof typeof LIMIT_HELP]): Command {
+  return cmd
+    .option('--rate <rate>', help.rate, parseRate)
+    .option('--burst <n>', help.burst, parseBurst)
     .option('--allowed-origin <origin>', 'browser origin allowed to use this key (repeatable)', parseOrigin);
 }
 
@@ -126,6 +132,7 @@ export function keysCommand(io: Io): Command {
         parseRef,
       )
       .option('--json', 'print as JSON (includes the key)'),
+    LIMIT_HELP.create,
   )
     .addHelpText(
       'after',
@@ -188,6 +195,7 @@ export function keysCommand(io: Io): Command {
         new Option('--any-origin', 'remove every origin restriction').conflicts('allowedOrigin'),
       )
       .option('--json', 'print as JSON'),
+    LIMIT_HELP.update,
   )
     .addHelpText(
       'after',
