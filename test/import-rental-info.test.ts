@@ -205,6 +205,19 @@ describe('import rules beyond price', () => {
     expect(problems[0]).toMatch(rule);
   });
 
+  it('reports each range that overlaps an earlier one of its day, not only the first', () => {
+    const overlapsOf = (fr: string[]) => problemsOf((f) => (f.office_hours.fr = fr));
+    expect(overlapsOf(['08:00-18:00', '09:00-10:00', '12:00-13:00'])).toEqual([
+      'facilities[0].office_hours.fr[1]: must not overlap 08:00-18:00 of the same day',
+      'facilities[0].office_hours.fr[2]: must not overlap 08:00-18:00 of the same day',
+    ]);
+    expect(overlapsOf(['12:00-13:00', '08:00-18:00', '09:00-10:00', '18:00-19:00', '18:30-20:00'])).toEqual([
+      'facilities[0].office_hours.fr[2]: must not overlap 08:00-18:00 of the same day',
+      'facilities[0].office_hours.fr[0]: must not overlap 08:00-18:00 of the same day',
+      'facilities[0].office_hours.fr[4]: must not overlap 18:00-19:00 of the same day',
+    ]);
+  });
+
   it('accepts an email of 254 characters, the longest address SMTP carries', () => {
     expect(emailOf(254)).toHaveLength(254);
     expect(problemsOf((f) => (f.contact = { email: emailOf(254) }))).toEqual([]);

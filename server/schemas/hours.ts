@@ -38,13 +38,17 @@ const dayRanges = z
           message:
             'must end after it starts and not cross midnight: split it into ...-24:00 and 00:00-... of the next day',
         });
-    for (let k = 1; k < spans.length; k++)
-      if (spans[k]!.from < spans[k - 1]!.to && spans[k - 1]!.to > spans[k - 1]!.from)
+    // Each range against the one of those starting before it that ends last: a long range may hold several.
+    let latest: (typeof spans)[number] | undefined;
+    for (const s of spans) {
+      if (latest !== undefined && s.from < latest.to)
         ctx.addIssue({
           code: 'custom',
-          path: [spans[k]!.i],
-          message: `must not overlap ${ranges[spans[k - 1]!.i]} of the same day`,
+          path: [s.i],
+          message: `must not overlap ${ranges[latest.i]} of the same day`,
         });
+      if (s.to > s.from && (latest === undefined || s.to > latest.to)) latest = s;
+    }
   })
   .transform((ranges) => [...ranges].sort());
 
