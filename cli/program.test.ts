@@ -198,6 +198,9 @@ describe('exit codes', () => {
     const env = { LISTINGS_DB: dbFile };
     expect(cli(['keys', 'revoke', 'key_AAAAAAAAAAAAAAAA'], { env }).status).toBe(1);
     expect(cli(['keys', 'create', '--facility', 'wro-1', '--rate', '0/s'], { env }).status).toBe(2);
+    const tooFast = cli(['keys', 'create', '--facility', 'wro-1', '--rate', '99999999/s'], { env });
+    expect(tooFast.status).toBe(2);
+    expect(tooFast.stderr).toContain('200000/s');
   });
 });
 
