@@ -193,6 +193,9 @@ describe('exit codes', () => {
     const env = { LISTINGS_DB: dbFile };
     expect(cli(['keys', 'revoke', 'key_AAAAAAAAAAAAAAAA'], { env }).status).toBe(1);
     expect(cli(['keys', 'create', '--facility', 'wro-1', '--rate', '0/s'], { env }).status).toBe(2);
+    const tooFast = cli(['keys', 'create', '--facility', 'wro-1', '--rate', '99999999/s'], { env });
+    expect(tooFast.status).toBe(2);
+    expect(tooFast.stderr).toContain('200000/s');
   });
 });
 
@@ -216,6 +219,18 @@ describe('help', () => {
         'serve',
       ]),
     );
+  });
+
+  it("keys update --help says a limit left out stays the key's, where keys create's says the server's", async () => {
+    const helpOf = async (command: string) =>
+      (await run(['keys', command, '--help'])).stdout.replace(/\s+/g, ' ').split(' --').slice(1);
+    const optionHelp = (lines: string[], name: string) => lines.find((l) => l.startsWith(`${name} `))!;
+    const [update, create] = [await helpOf('update'), await helpOf('create')];
+    for (const name of ['rate', 'burst']) {
+      expect(optionHelp(update, name)).not.toMatch(/\((default: the server default|5 seconds)/);
+      expect(optionHelp(update, name)).toMatch(/left out: unchanged/);
+    }
+    expect(optionHelp(create, 'rate')).toMatch(/\(default: the server default\)/);
   });
 
   it.each(all.map((p) => [p.join(' ') || '(root)', p]))(

@@ -1,6 +1,15 @@
 // The key form's rules, as the panel's server applies them and its script checks them (the browser tests run them there).
 import { describe, expect, it } from 'vitest';
-import { formatRate, parseLabel, parseOrigin, parseRate, readKeyForm } from './key-limits.ts';
+import {
+  formatRate,
+  MAX_BURST,
+  MAX_RATE_PER_S,
+  parseBurst,
+  parseLabel,
+  parseOrigin,
+  parseRate,
+  readKeyForm,
+} from './key-limits.ts';
 
 describe('readKeyForm', () => {
   it('reads a label, origins one per line or comma-separated, and a rate', () => {
@@ -33,6 +42,15 @@ describe('readKeyForm', () => {
       ok: false,
       problems: { origins: expect.stringContaining('ftp://a.example'), rate: 'must be more than 0' },
     });
+  });
+
+  it('caps a rate at 200000/s, whose 5-second burst is the largest burst a key may have', () => {
+    expect(parseRate('200000/s')).toBe(MAX_RATE_PER_S);
+    expect(parseRate('12000000/min')).toBe(MAX_RATE_PER_S);
+    expect(MAX_RATE_PER_S * 5).toBe(MAX_BURST);
+    for (const rate of ['200001/s', '99999999/s', '12000001/min'])
+      expect(() => parseRate(rate), rate).toThrow('must be at most 200000/s');
+    expect(() => parseBurst(String(MAX_BURST + 1))).toThrow(`from 1 to ${MAX_BURST}`);
   });
 
   it('refuses a label with a control character or over 200 characters, naming the rule', () => {

@@ -18,13 +18,21 @@ export function parseLabel(value: string): string {
   return label;
 }
 
-/** `20/s`, `600/min` -> requests per second. */
+/** The largest burst a key may have. */
+export const MAX_BURST = 1_000_000;
+/** A key with a rate and no burst of its own may send this many seconds of its rate at once. */
+export const BURST_SECONDS = 5;
+/** The largest rate: the one whose burst of BURST_SECONDS is MAX_BURST. */
+export const MAX_RATE_PER_S = MAX_BURST / BURST_SECONDS;
+
+/** `20/s`, `600/min` -> requests per second, more than 0 and at most MAX_RATE_PER_S. */
 export function parseRate(value: string): number {
   const m = /^(\d+(?:\.\d+)?)\/(s|sec|m|min|h|hour)$/.exec(value.trim());
   if (!m) throw new KeyLimitError('expected a rate such as 20/s, 600/min or 1000/h');
   const per = { s: 1, sec: 1, m: 60, min: 60, h: 3600, hour: 3600 }[m[2] as 's'];
   const rate = Number(m[1]) / per;
   if (rate <= 0) throw new KeyLimitError('must be more than 0');
+  if (rate > MAX_RATE_PER_S) throw new KeyLimitError(`must be at most ${MAX_RATE_PER_S}/s`);
   return rate;
 }
 
@@ -65,8 +73,8 @@ const RATE_UNITS = [
 export function parseBurst(value: string): number {
   const digits = value.trim();
   const n = /^\d+$/.test(digits) ? Number(digits) : NaN;
-  if (!Number.isInteger(n) || n < 1 || n > 1_000_000)
-    throw new KeyLimitError('expected a whole number from 1 to 1000000');
+  if (!Number.isInteger(n) || n < 1 || n > MAX_BURST)
+    throw new KeyLimitError(`expected a whole number from 1 to ${MAX_BURST}`);
   return n;
 }
 

@@ -68,6 +68,43 @@ const REFUSED: [string, Spoil, string, RegExp][] = [
     /below the listing's regular price \(9405\)/,
   ],
   [
+    'an amount_off of 0',
+    setPromotion({ kind: 'amount_off', value: 0 }),
+    `${PROMO}.value`,
+    /more than 0 for kind amount_off/,
+  ],
+  [
+    'a pricing rule out of range beside a fixed_price: the rule alone',
+    (f) => {
+      f.pricing_rules = [{ min_occupancy: 0, adjust_pct: -101 }];
+      f.listings[0].promotions = [promotion({ kind: 'fixed_price', value: 100 })];
+    },
+    'facilities[0].pricing_rules[0].adjust_pct',
+    /-100/,
+  ],
+  [
+    'a duplicate pricing tier beside a fixed_price: the tier alone',
+    (f) => {
+      f.pricing_rules = [
+        { min_occupancy: 0, adjust_pct: -99 },
+        { min_occupancy: 0, adjust_pct: 0 },
+      ];
+      f.listings[0].promotions = [promotion({ kind: 'fixed_price', value: 9000 })];
+    },
+    'facilities[0].pricing_rules[1].min_occupancy',
+    /duplicate tier/,
+  ],
+  [
+    'a negative price beside a fixed_price: the price alone',
+    (f) => {
+      f.listings[0].price_gross = -500;
+      f.listings[0].promotions = [promotion({ kind: 'fixed_price', value: 0 })];
+    },
+    `${L0}.price_gross`,
+    /./,
+  ],
+  ['a percent of 0', setPromotion({ kind: 'percent', value: 0 }), `${PROMO}.value`, /from 1 to 100/],
+  [
     'a fixed_price below the base price but above the dynamic price',
     setPromotion({ kind: 'fixed_price', value: 9500 }),
     `${PROMO}.value`,

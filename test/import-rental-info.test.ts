@@ -15,6 +15,11 @@ import { plainJson, problemsOf, promotion, richJson, type Spoil } from './helper
 const postgres = usePostgres();
 
 const L0 = 'facilities[0].listings[0]';
+/** A well-formed email address of `length` characters, of 60-character labels. */
+const emailOf = (length: number) => {
+  const domain = `${'b'.repeat(60)}.`.repeat(4) + 'com';
+  return `${'a'.repeat(length - domain.length - 1)}@${domain}`;
+};
 /** Each rule: the spoil, the path it must name and what the message must say (the rule or the allowed values). */
 const RULES: [string, Spoil, string, RegExp][] = [
   ['an unknown amenity', (f) => f.amenities.push('sauna'), 'facilities[0].amenities[4]', /cctv, gated, alarm, .*wifi/],
@@ -41,7 +46,20 @@ const RULES: [string, Spoil, string, RegExp][] = [
     'facilities[0].contact.phone',
     /E\.164/,
   ],
+  [
+    'an email over 254 characters',
+    (f) => (f.contact = { email: emailOf(255) }),
+    'facilities[0].contact.email',
+    /at most 254 characters/,
+  ],
   ['an unknown time zone', (f) => (f.timezone = 'Europe/Wroclaw'), 'facilities[0].timezone', /IANA time zone/],
+  [
+    'a time zone in another case',
+    (f) => (f.timezone = 'europe/warsaw'),
+    'facilities[0].timezone',
+    /as IANA spells it: Europe\/Warsaw/,
+  ],
+  ['UTC in lower case', (f) => (f.timezone = 'utc'), 'facilities[0].timezone', /as IANA spells it: UTC$/],
   ['an offset for a time zone', (f) => (f.timezone = '+01:00'), 'facilities[0].timezone', /IANA time zone/],
   ['hours without a time zone', (f) => delete f.timezone, 'facilities[0].timezone', /must be given with office_hours/],
   ['a malformed range', (f) => (f.office_hours.mo = ['9:00-18:00']), 'facilities[0].office_hours.mo[0]', /HH:MM-HH:MM/],
@@ -56,6 +74,16 @@ const RULES: [string, Spoil, string, RegExp][] = [
     (f) => (f.office_hours.tu = ['09:00-13:00', '12:00-18:00']),
     'facilities[0].office_hours.tu[1]',
     /must not overlap 09:00-13:00/,
+  ],
+  [
+    'a day of 13 ranges',
+    (f) =>
+      (f.office_hours.th = Array.from(
+        { length: 13 },
+        (_, h) => `${String(h).padStart(2, '0')}:00-${String(h).padStart(2, '0')}:30`,
+      )),
+    'facilities[0].office_hours.th',
+    /at most 12 ranges a day/,
   ],
   [
     'a range crossing midnight',
@@ -134,6 +162,33 @@ const RULES: [string, Spoil, string, RegExp][] = [
     `${L0}.promotions[0].terms`,
     /control characters/,
   ],
+  ['a floor above 200', (f) => (f.listings[0].floor = 201), `${L0}.floor`, /whole number from -20 to 200/],
+  ['a floor below -20', (f) => (f.listings[1].floor = -21), 'facilities[0].listings[1].floor', /from -20 to 200/],
+  [
+    'a period past 1200',
+    (f) => Object.assign(f.listings[0].promotions[0], { from_period: 1, to_period: 1201 }),
+    `${L0}.promotions[0].to_period`,
+    /whole number from 1 to 1200/,
+  ],
+  [
+    'an amount off over 10^12',
+    (f) => Object.assign(f.listings[0].promotions[0], { kind: 'amount_off', value: 10 ** 12 + 1 }),
+    `${L0}.promotions[0].value`,
+    /at most 10\^12/,
+  ],
+  ['a fee over 10^12', (f) => (f.fees[1].amount_gross = 10 ** 12 + 1), 'facilities[0].fees[1].amount_gross', /10\^12/],
+  [
+    'a photo URL over 2048 characters',
+    (f) => (f.listings[0].photos = [{ url: `https://x.example/${'a'.repeat(2040)}`, caption: 'a' }]),
+    `${L0}.photos[0].url`,
+    /at most 2048 characters/,
+  ],
+  [
+    'a link template over 2048 characters',
+    (f) => (f.rental_page_url = `https://x.example/{code}/${'a'.repeat(2040)}`),
+    'facilities[0].rental_page_url',
+    /must be at most 2048 characters/,
+  ],
   [
     'a duplicate fee code',
     (f) => f.fees.push({ ...f.fees[0] }),
@@ -148,6 +203,40 @@ describe('import rules beyond price', () => {
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(new RegExp(`^${path.replace(/[[\].]/g, '\\$&')}: `));
     expect(problems[0]).toMatch(rule);
+  });
+
+  it('reports each range that overlaps an earlier one of its day, not only the first', () => {
+    const overlapsOf = (fr: string[]) => problemsOf((f) => (f.office_hours.fr = fr));
+    expect(overlapsOf(['08:00-18:00', '09:00-10:00', '12:00-13:00'])).toEqual([
+      'facilities[0].office_hours.fr[1]: must not overlap 08:00-18:00 of the same day',
+      'facilities[0].office_hours.fr[2]: must not overlap 08:00-18:00 of the same day',
+    ]);
+    expect(overlapsOf(['12:00-13:00', '08:00-18:00', '09:00-10:00', '18:00-19:00', '18:30-20:00'])).toEqual([
+      'facilities[0].office_hours.fr[2]: must not overlap 08:00-18:00 of the same day',
+      'facilities[0].office_hours.fr[0]: must not overlap 08:00-18:00 of the same day',
+      'facilities[0].office_hours.fr[4]: must not overlap 18:00-19:00 of the same day',
+    ]);
+  });
+
+  it('accepts an email of 254 characters, the longest address SMTP carries', () => {
+    expect(emailOf(254)).toHaveLength(254);
+    expect(problemsOf((f) => (f.contact = { email: emailOf(254) }))).toEqual([]);
+  });
+
+  it('accepts each time zone name as IANA spells it, aliases too, whatever name Intl resolves it to', () => {
+    for (const zone of [
+      'UTC',
+      'Etc/UTC',
+      'Etc/GMT+5',
+      'Europe/Kiev',
+      'Europe/Kyiv',
+      'US/Pacific',
+      'America/Port-au-Prince',
+    ])
+      expect(
+        problemsOf((f) => (f.timezone = zone)),
+        zone,
+      ).toEqual([]);
   });
 
   it('knows the 249 assigned ISO 3166-1 alpha-2 codes', () => {
@@ -212,7 +301,11 @@ describe.each(BACKENDS)('on %s', (backend) => {
     const data = richJson();
     // Rules on other fields than the ones each spoil replaces, so that all can fail in one file.
     for (const [name, spoil] of RULES)
-      if (!/hours without|duplicate feature|lower-case|offset for|past 24|ends_at|negative amount off|terms/.test(name))
+      if (
+        !/hours without|duplicate feature|lower-case|offset for|past 24|ends_at|negative amount off|terms|email over|period past|amount off over|in another case|UTC in/.test(
+          name,
+        )
+      )
         spoil(data.facilities[0]);
     const io = bufferIo({ LISTINGS_DB: location });
     expect(await runCli(['import', writeJson(postgres.dir(), `all-${backend}.json`, data)], io)).toBe(EXIT_BAD_INPUT);
@@ -223,6 +316,27 @@ describe.each(BACKENDS)('on %s', (backend) => {
     const store = await openStore(location);
     try {
       expect((await store.facilityData('wro-1'))!.facility.address).toBeNull();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('stores a time zone as IANA spells it and refuses one in another case, naming the spelling', async () => {
+    const location = await locationOf('zones');
+    const zoned = (timezone: string) => {
+      const data = richJson();
+      data.facilities[0].timezone = timezone;
+      return writeJson(postgres.dir(), `zone-${backend}.json`, data);
+    };
+    const io = bufferIo({ LISTINGS_DB: location });
+    expect(await runCli(['import', zoned('Etc/UTC')], io), io.stderr()).toBe(0);
+    const refused = bufferIo({ LISTINGS_DB: location });
+    expect(await runCli(['import', zoned('europe/warsaw')], refused)).toBe(EXIT_BAD_INPUT);
+    expect(refused.stderr()).toContain('facilities[0].timezone: ');
+    expect(refused.stderr()).toContain('Europe/Warsaw');
+    const store = await openStore(location);
+    try {
+      expect((await store.facilityData('wro-1'))!.facility.timezone).toBe('Etc/UTC');
     } finally {
       await store.close();
     }

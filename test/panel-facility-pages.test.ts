@@ -26,6 +26,7 @@ describe('pages', () => {
     }
     expect(String((await s.as('GET', '/facilities/wro-1/embed')).body)).toContain('storage-listings.js');
     expect((await s.as('GET', '/facilities/nope')).status).toBe(404);
+    expect((await s.as('GET', '/facilities/nope/api')).status).toBe(404); // its keys, as `keys list --facility nope`
     const css = await request('GET', '/assets/panel.css', { headers: { 'accept-encoding': 'br, gzip' } });
     expect(css.headers['content-encoding']).toBe('br');
   });

@@ -1,5 +1,5 @@
 // `listings keys create|list|revoke|update`: partners' API keys, shown in full only once.
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_KEY_LIMIT } from '../../server/app.ts';
 import { effectiveLimitOf } from '../../server/domain/keys.ts';
 import * as domainLimits from '../../server/domain/key-limits.ts';
@@ -7,6 +7,7 @@ import { ListingsError } from '../../server/errors.ts';
 import { checkRef } from '../../server/domain/key-ref.ts';
 import type { KeyInfo, KeyLimits } from '../../server/store/keys.ts';
 import { globalsOf, withStore } from '../context.ts';
+import { checkFacilityFilter } from '../facility-filter.ts';
 import { json, table, type Io } from '../io.ts';
 
 const COLUMNS = [
@@ -69,18 +70,24 @@ export const parseOrigin = asArgument((value: string, previous: string[] = []) =
   domainLimits.parseOrigin(value),
 ]);
 
-function limitOptions(cmd: Command): Command {
-  return cmd
-    .option(
-      '--rate <rate>',
-      "rate limit for this key, e.g. 20/s, or default for the server's (default: the server default)",
-      parseRate,
-    )
-    .option(
-      '--burst <n>',
+/** What --rate and --burst say of a limit left out: a new key gets the server's, an updated key keeps its own. */
+const LIMIT_HELP = {
+  create: {
+    rate: "rate limit for this key, e.g. 20/s, or default for the server's (default: the server default)",
+    burst:
       "how many requests may come at once above the rate, or default (5 seconds of the key's rate, else the server's)",
-      parseBurst,
-    )
+  },
+  update: {
+    rate: "new rate limit, e.g. 20/s, or default to put the key on the server's (left out: unchanged)",
+    burst:
+      "new burst above the rate, or default for 5 seconds of the key's rate, else the server's (left out: unchanged)",
+  },
+} as const;
+
+function limitOptions(cmd: Command, help: (typeof LIMIT_HELP)[keyof typeof LIMIT_HELP]): Command {
+  return cmd
+    .option('--rate <rate>', help.rate, parseRate)
+    .option('--burst <n>', help.burst, parseBurst)
     .option('--allowed-origin <origin>', 'browser origin allowed to use this key (repeatable)', parseOrigin);
 }
 
@@ -125,6 +132,7 @@ export function keysCommand(io: Io): Command {
         parseRef,
       )
       .option('--json', 'print as JSON (includes the key)'),
+    LIMIT_HELP.create,
   )
     .addHelpText(
       'after',
@@ -153,7 +161,10 @@ export function keysCommand(io: Io): Command {
     .option('--json', 'print as JSON')
     .addHelpText('after', '\nExample:\n  $ listings keys list --facility wro-1')
     .action(async (opts: { facility?: string; json?: boolean }, cmd: Command) => {
-      const rows = await withStore(cmd, (store) => store.listKeys(opts.facility));
+      const rows = await withStore(cmd, async (store) => {
+        await checkFacilityFilter(store, opts.facility);
+        return store.listKeys(opts.facility);
+      });
       io.out(opts.json ? json(rows.map(keyJson)) : table(rows.map(keyRow), COLUMNS));
     });
 
@@ -179,8 +190,12 @@ export function keysCommand(io: Io): Command {
       .argument('<key-id>', 'the key id (key_...)')
       .option('--label <text>', 'new label', parseLabel)
       .option('--ref <ref>', "new partner reference (clicks counted before keep the old one's)", parseRef)
-      .option('--any-origin', 'remove every origin restriction')
+      .addOption(
+        // Lifting every restriction while naming origins to allow is a contradiction, not a choice between them.
+        new Option('--any-origin', 'remove every origin restriction').conflicts('allowedOrigin'),
+      )
       .option('--json', 'print as JSON'),
+    LIMIT_HELP.update,
   )
     .addHelpText(
       'after',

@@ -10,6 +10,7 @@ import {
 import { ListingsError } from '../../server/errors.ts';
 import type { ReferralGroup } from '../../server/store/referrals.ts';
 import { withStore } from '../context.ts';
+import { checkFacilityFilter } from '../facility-filter.ts';
 import { json, table, type Io } from '../io.ts';
 
 function dayOption(value: string): string {
@@ -40,7 +41,10 @@ export function referralsCommand(io: Io): Command {
         cmd: Command,
       ) => {
         const query = referralQuery({ facilityId: opts.facility, from: opts.from, to: opts.to, by: opts.by });
-        const rows = await withStore(cmd, (store) => store.referrals(query));
+        const rows = await withStore(cmd, async (store) => {
+          await checkFacilityFilter(store, opts.facility);
+          return store.referrals(query);
+        });
         if (opts.json) io.out(json(rows));
         else if (opts.csv) io.out(referralCsv(rows));
         else io.out(table(rows, [...REFERRAL_COLUMNS]));

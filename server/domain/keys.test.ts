@@ -1,7 +1,8 @@
 // Keys as values: format, an unbiased alphabet, digests and the format check.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { digestOf, generateKey, hintOf, keyPattern, newKeyId, randomAlphanumeric } from './keys.ts';
+import { MAX_BURST } from '../../shared/key-limits.ts';
+import { digestOf, effectiveLimitOf, generateKey, hintOf, keyPattern, newKeyId, randomAlphanumeric } from './keys.ts';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -71,5 +72,19 @@ describe('digest, hint and id', () => {
   it('key ids are key_ and 16 letters or digits', () => {
     expect(newKeyId()).toMatch(/^key_[A-Za-z0-9]{16}$/);
     expect(newKeyId()).not.toBe(newKeyId());
+  });
+});
+
+describe('effectiveLimitOf', () => {
+  const fallback = { rate: 100, burst: 500 };
+
+  it('gives a rate alone a 5-second burst, never above the largest burst a key may have', () => {
+    expect(effectiveLimitOf({ rate_per_s: 20, burst: null }, fallback)).toEqual({ rate: 20, burst: 100 });
+    // A rate stored before rates were capped: its derived burst is capped all the same.
+    expect(effectiveLimitOf({ rate_per_s: 99_999_999, burst: null }, fallback)).toEqual({
+      rate: 99_999_999,
+      burst: MAX_BURST,
+    });
+    expect(effectiveLimitOf({ rate_per_s: null, burst: null }, fallback)).toEqual(fallback);
   });
 });

@@ -1,5 +1,6 @@
 // API keys as values: generation from a CSPRNG, the stored digest, and the format check. No I/O.
 import { createHash, randomBytes } from 'node:crypto';
+import { BURST_SECONDS, MAX_BURST } from '../../shared/key-limits.ts';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const SECRET_LENGTH = 32;
@@ -69,12 +70,16 @@ export function newKeyId(): string {
 
 export type KeyRejection = 'missing_api_key' | 'invalid_api_key' | 'revoked_api_key';
 
-/** A key's own rate and burst where set, the default for the part that is not (a rate alone gets a 5-second burst). */
+/**
+ * A key's own rate and burst where set, the default for the part that is not: a rate alone gets BURST_SECONDS of it,
+ * at most MAX_BURST (rates stored before they were capped may be larger than MAX_RATE_PER_S).
+ */
 export function effectiveLimitOf(
   key: { rate_per_s: number | null; burst: number | null },
   fallback: { rate: number; burst: number },
 ): { rate: number; burst: number } {
   if (key.rate_per_s === null && key.burst === null) return fallback;
   const rate = key.rate_per_s ?? fallback.rate;
-  return { rate, burst: key.burst ?? (key.rate_per_s === null ? fallback.burst : Math.ceil(rate * 5)) };
+  const derived = Math.min(MAX_BURST, Math.ceil(rate * BURST_SECONDS));
+  return { rate, burst: key.burst ?? (key.rate_per_s === null ? fallback.burst : derived) };
 }

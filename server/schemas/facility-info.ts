@@ -7,7 +7,10 @@ import { country, timeZone } from './places.ts';
 import { singleLine } from './text.ts';
 import { code, evenWithOtherProblems, uniqueCodes, words } from './vocabulary.ts';
 
-const minor = z.int('must be a whole number of minor units').min(0, 'must not be negative').max(1_000_000_000_000);
+const minor = z
+  .int('must be a whole number of minor units')
+  .min(0, 'must not be negative')
+  .max(1_000_000_000_000, 'must be at most 10^12 minor units');
 const vatRate = z
   .number()
   .min(0, 'must not be negative')

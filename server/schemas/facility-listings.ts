@@ -8,15 +8,22 @@ const items = (value: unknown): unknown[] => (Array.isArray(value) ? value : [])
 const record = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 const isWhole = (value: unknown): value is number => Number.isSafeInteger(value);
+/** The import's bound on an amount in minor units. */
+const MAX_MINOR = 1_000_000_000_000;
 /** A billing period as the schema reads it (absent is `P1M`), or undefined when it is invalid (a problem of its own). */
 const periodOf = (value: unknown): string | undefined => {
   const period = value ?? 'P1M';
   return billingPeriod().safeParse(period).success ? (period as string) : undefined;
 };
 
-export function checkFacilityListings(facility: Record<string, unknown>, ctx: z.core.$RefinementCtx<unknown>): void {
+/** `rules` are the facility's pricing rules when valid, else undefined: what depends on them is not checked then. */
+export function checkFacilityListings(
+  facility: Record<string, unknown>,
+  rules: readonly PricingRule[] | undefined,
+  ctx: z.core.$RefinementCtx<unknown>,
+): void {
   requiredProtectionFits(facility, ctx);
-  fixedPricesSave(facility, ctx);
+  if (rules !== undefined) fixedPricesSave(facility, rules, ctx);
 }
 
 /** move-in adds the cheapest plan of the listing's period: with none, required protection would silently drop out. */
@@ -38,27 +45,33 @@ function requiredProtectionFits(facility: Record<string, unknown>, ctx: z.core.$
   });
 }
 
-/** The listing's regular gross as answers price it, or undefined while a field it needs is invalid. */
-function regularGrossOf(listing: Record<string, unknown>, rules: unknown): number | undefined {
+/**
+ * The listing's regular gross as answers price it, or undefined while a field it needs is invalid (a problem of its
+ * own, which a price made of it would only obscure).
+ */
+function regularGrossOf(listing: Record<string, unknown>, rules: readonly PricingRule[]): number | undefined {
   const { price_gross, vat_rate, dynamic_pricing, total_units, free_units } = listing;
-  if (!isWhole(price_gross) || typeof vat_rate !== 'number' || typeof dynamic_pricing !== 'boolean') return undefined;
-  if (!isWhole(total_units) || !isWhole(free_units)) return undefined;
-  const pricingRules = items(rules).map(record);
-  if (!pricingRules.every((r) => typeof r.min_occupancy === 'number' && typeof r.adjust_pct === 'number'))
+  if (!isWhole(price_gross) || price_gross < 0 || price_gross > MAX_MINOR) return undefined;
+  if (typeof vat_rate !== 'number' || vat_rate < 0 || vat_rate > 100 || typeof dynamic_pricing !== 'boolean')
     return undefined;
+  if (!isWhole(total_units) || !isWhole(free_units) || free_units < 0 || free_units > total_units) return undefined;
   const priced = { price_gross, vat_rate, dynamic_pricing, total_units, free_units, price_period: 'P1M' };
-  return priceOf(priced, { currency: 'XXX', pricing_rules: pricingRules as unknown as PricingRule[] }).gross;
+  return priceOf(priced, { currency: 'XXX', pricing_rules: rules }).gross;
 }
 
 /** A fixed price at or above the regular one saves nothing, yet would be advertised as a promotion. */
-function fixedPricesSave(facility: Record<string, unknown>, ctx: z.core.$RefinementCtx<unknown>): void {
+function fixedPricesSave(
+  facility: Record<string, unknown>,
+  rules: readonly PricingRule[],
+  ctx: z.core.$RefinementCtx<unknown>,
+): void {
   items(facility.listings).forEach((l, i) => {
     const listing = record(l);
     const fixed = items(listing.promotions)
       .map((p, k) => ({ k, promotion: record(p) }))
       .filter(({ promotion }) => promotion.kind === 'fixed_price' && isWhole(promotion.value));
     if (fixed.length === 0) return;
-    const regular = regularGrossOf(listing, facility.pricing_rules);
+    const regular = regularGrossOf(listing, rules);
     if (regular === undefined) return;
     for (const { k, promotion } of fixed)
       if ((promotion.value as number) >= regular)

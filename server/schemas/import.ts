@@ -1,5 +1,6 @@
 // The operator's import file: validated completely here before the store is touched.
 import { z } from 'zod';
+import type { PricingRule } from '../../shared/pricing.ts';
 import { multiLine, singleLine } from './text.ts';
 import { httpUrl, urlTemplate } from './urls.ts';
 import { checkFacilityInfo, facilityInfoFields } from './facility-info.ts';
@@ -80,12 +81,24 @@ export const PricingRuleInput = z.strictObject({
   min_occupancy: z.number().min(0).max(1),
   adjust_pct: percent(-100, 1000),
 });
+const PricingRules = z.array(PricingRuleInput).max(50);
+
+/** A facility's pricing rules when they are valid (each field, and each tier once), else undefined. */
+function validPricingRules(value: unknown): PricingRule[] | undefined {
+  const parsed = PricingRules.safeParse(value ?? []);
+  if (!parsed.success) return undefined;
+  const tiers = new Set(parsed.data.map((r) => r.min_occupancy));
+  return tiers.size === parsed.data.length ? parsed.data : undefined;
+}
 
 /** A facility's snapshot holds every photo at once: 100 on each of 10,000 listings would be gigabytes of URLs. */
 const MAX_PHOTOS_PER_FACILITY = 30_000;
 
 /** The most listings a facility may have. */
 export const MAX_LISTINGS = 10_000;
+
+/** RFC 5321's limit on a path, `<` and `>` aside: a longer address cannot be mailed to. */
+const MAX_EMAIL_LENGTH = 254;
 
 const facilityFields = {
   id: z.string().regex(/^[a-z0-9-]{1,64}$/, 'must be 1-64 characters of a-z, 0-9 or "-"'),
@@ -99,20 +112,23 @@ const facilityFields = {
     .describe("The operator's own booking page: the rental page's Rent button leads there."),
   contact: z
     .strictObject({
-      email: z.email('must be an email address').optional(),
+      email: z
+        .email('must be an email address')
+        .max(MAX_EMAIL_LENGTH, `must be at most ${MAX_EMAIL_LENGTH} characters (the longest address SMTP carries)`)
+        .optional(),
       phone: phone().optional(),
     })
     .refine((c) => c.email !== undefined || c.phone !== undefined, 'must give an email or a phone')
     .optional()
     .describe('How renters reach the operator to rent, when there is no booking page.'),
-  pricing_rules: z.array(PricingRuleInput).max(50).default([]),
+  pricing_rules: PricingRules.default([]),
   ...facilityInfoFields,
 };
 
 /** Rules across a facility's fields and its listings; they read the listings as raw input (see itemsOf). */
 function facilityRules(facility: Record<string, unknown>, ctx: z.core.$RefinementCtx<unknown>): void {
   checkFacilityInfo(facility, ctx);
-  checkFacilityListings(facility, ctx);
+  checkFacilityListings(facility, validPricingRules(facility.pricing_rules), ctx);
   const photos = itemsOf(facility.listings).reduce<number>((n, l) => n + itemsOf(fieldOf(l, 'photos')).length, 0);
   if (photos > MAX_PHOTOS_PER_FACILITY) {
     const most = MAX_PHOTOS_PER_FACILITY.toLocaleString('en');

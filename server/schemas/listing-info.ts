@@ -20,7 +20,10 @@ const instant = () =>
     .nullable()
     .default(null);
 
-const period = z.int('must be a whole number').min(1, 'must be at least 1 (periods count from 1)').max(1200);
+const period = z
+  .int('must be a whole number from 1 to 1200')
+  .min(1, 'must be at least 1 (periods count from 1)')
+  .max(1200);
 
 export const ImportPromotion = z
   .strictObject({
@@ -28,7 +31,10 @@ export const ImportPromotion = z
     title: singleLine().trim().min(1).max(200),
     terms: multiLine().max(2000).nullable().default(null),
     kind: word(['percent', 'amount_off', 'fixed_price']),
-    value: z.int('must be a whole number').min(0, 'must not be negative').max(1_000_000_000_000),
+    value: z
+      .int('must be a whole number')
+      .min(0, 'must not be negative')
+      .max(1_000_000_000_000, 'must be at most 10^12 (minor units)'),
     from_period: period,
     to_period: period,
     starts_at: instant(),
@@ -42,6 +48,9 @@ export const ImportPromotion = z
         path: ['value'],
         message: 'must be a whole percent from 1 to 100 (kind percent)',
       });
+    // Nothing off saves nothing, yet would be advertised as a promotion (as a fixed_price at the regular price).
+    if (p.kind === 'amount_off' && p.value === 0)
+      ctx.addIssue({ code: 'custom', path: ['value'], message: 'must be more than 0 for kind amount_off' });
     if (typeof p.from_period === 'number' && typeof p.to_period === 'number' && p.from_period > p.to_period)
       ctx.addIssue({ code: 'custom', path: ['to_period'], message: `must be at least from_period (${p.from_period})` });
     if (
@@ -57,7 +66,7 @@ export type ImportPromotion = z.infer<typeof ImportPromotion>;
 export const listingInfoFields = {
   unit_type: word(UNIT_TYPES).optional(),
   features: words(FEATURES).default([]),
-  floor: z.int('must be a whole number').min(-20).max(200).optional(),
+  floor: z.int('must be a whole number from -20 to 200').min(-20).max(200).optional(),
   door: z
     .strictObject({ width_m: z.number().positive().max(100), height_m: z.number().positive().max(100) })
     .optional(),

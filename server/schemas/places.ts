@@ -19,19 +19,45 @@ export const country = () =>
     .string()
     .refine((c) => COUNTRIES.has(c), 'must be an ISO 3166-1 alpha-2 country code in capitals (PL, DE, CH, GB, ...)');
 
-/** IANA names as the platform knows them, aliases included (Europe/Kiev, UTC), but no bare offsets. */
-export function isTimeZone(name: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9_+/-]{0,63}$/.test(name)) return false;
+/** The name Intl resolves a time zone to, or undefined for a name it does not know. */
+function resolvedZoneOf(name: string): string | undefined {
   try {
-    new Intl.DateTimeFormat('en', { timeZone: name });
-    return true;
+    return new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
+/** IANA names as the platform knows them, aliases included (Europe/Kiev, UTC), but no bare offsets. */
+export function isTimeZone(name: string): boolean {
+  return /^[A-Za-z][A-Za-z0-9_+/-]{0,63}$/.test(name) && resolvedZoneOf(name) !== undefined;
+}
+
+/** Names spelt as IANA spells them: the platform's canonical names (UTC is resolved, though not listed, in Node 20). */
+const IANA_SPELLINGS: ReadonlySet<string> = new Set(Intl.supportedValuesOf('timeZone'));
+
+/**
+ * IANA's spelling of a name that Intl knows but that is written in another case (`europe/warsaw`), else undefined.
+ * Intl ignores case, but answers give the name as written and other platforms (Python's zoneinfo, a case-sensitive
+ * file system) refuse it. An alias that resolves to another name (Etc/UTC to UTC, Europe/Kyiv to Europe/Kiev) is
+ * accepted as written: Intl gives no list of aliases to check its case against, except on engines whose resolved name
+ * is the alias itself, case-normalised, where the same comparison catches it.
+ */
+export function respeltZoneOf(name: string): string | undefined {
+  if (IANA_SPELLINGS.has(name)) return undefined;
+  const resolved = resolvedZoneOf(name);
+  if (resolved === undefined || resolved === name) return undefined;
+  return resolved.toLowerCase() === name.toLowerCase() ? resolved : undefined;
+}
+
 export const timeZone = () =>
-  z.string().refine(isTimeZone, 'must be an IANA time zone name (Europe/Warsaw, America/New_York, UTC)');
+  z
+    .string()
+    .refine(isTimeZone, 'must be an IANA time zone name (Europe/Warsaw, America/New_York, UTC)')
+    .superRefine((name, ctx) => {
+      const spelt = respeltZoneOf(name);
+      if (spelt !== undefined) ctx.addIssue({ code: 'custom', message: `must be written as IANA spells it: ${spelt}` });
+    });
 
 /** What may stand between a phone number's digits as written: spaces, dots, hyphens, slashes and brackets. */
 const SEPARATORS = /[ ()./-]/g;

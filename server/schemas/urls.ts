@@ -20,7 +20,7 @@ export const httpUrl = () =>
   singleLine().pipe(
     z
       .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
-      .max(MAX_URL_LENGTH)
+      .max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`)
       .transform((url) => new URL(url).href)
       .pipe(z.string().max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters once percent-encoded`)),
   );
@@ -57,7 +57,7 @@ function linkProblem(template: string): string | undefined {
  */
 export function urlTemplate(needsCode: boolean) {
   return singleLine()
-    .max(MAX_URL_LENGTH)
+    .max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`)
     .superRefine((template, ctx) => {
       if (needsCode && !template.includes('{code}'))
         ctx.addIssue({ code: 'custom', message: 'must be an https URL template containing {code}' });
