@@ -1,9 +1,10 @@
 // Lint: eslint's and typescript-eslint's recommended rules over all our TypeScript.
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
-export default tseslint.config(
+export default defineConfig(
   {
     ignores: [
       'node_modules/**',
@@ -16,7 +17,7 @@ export default tseslint.config(
     ],
   },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  tseslint.configs.recommended,
   {
     languageOptions: {
       globals: {

@@ -43,7 +43,7 @@ it('with LISTINGS_DB naming no file, makes no database and no copy that passes t
   const [block] = shellBlocks('docs/operations.md', doc.slice(doc.indexOf('## Backups')));
   const work = join(dir, 'wrong');
   execFileSync('mkdir', ['-p', work]);
-  let out = '';
+  let out: string;
   try {
     out = execFileSync('sh', ['-c', block!.text], {
       cwd: work,

@@ -33,7 +33,7 @@ export async function verifySignature(bytes: ArrayBuffer, signature: unknown, jw
     const unsupported = !subtle || (error as Error).name === 'NotSupportedError'; // no Ed25519 in this browser
     throw new WidgetError(0, unsupported ? 'verification_unavailable' : 'signature_invalid');
   }
-  let valid = false;
+  let valid: boolean;
   try {
     valid = await subtle.verify({ name: 'Ed25519' }, key, fromBase64Url(signature.sig), bytes);
   } catch {

@@ -119,7 +119,7 @@ export function* cutInSteps(
     if (n % CUT_STEP === 0 && n < picked.length) yield;
   }
   out[at++] = 0x5d; // ']'
-  out[at++] = 0x7d; // '}'
+  out[at] = 0x7d; // '}'
   return out;
 }
 

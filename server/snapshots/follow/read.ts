@@ -23,7 +23,7 @@ export async function readKeys(source: Source, url: URL): Promise<{ bytes: Buffe
   const name = nameOf(source, url);
   if (got.status !== 200) throw new FollowError(name, 'not found');
   const text = got.bytes.toString('utf8');
-  let ok = false;
+  let ok: boolean;
   try {
     ok = Jwks.safeParse(JSON.parse(text)).success;
   } catch {
