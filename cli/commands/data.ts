@@ -1,5 +1,5 @@
 // `listings db migrate`, `listings import`, `listings facilities list`: getting operator data in and seeing it.
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { readFile, stat } from 'node:fs/promises';
 import { ListingsError } from '../../server/errors.ts';
 import { importTooLarge, MAX_IMPORT_BYTES, parseImport } from '../../server/domain/import.ts';
@@ -48,21 +48,19 @@ export function dbCommand(io: Io): Command {
       'copy a SQLite file into an empty PostgreSQL database, in one transaction: data, keys, snapshot versions, operators, login limits, the audit log, referral clicks, webhook endpoints and the webhook clock (not sessions: operators log in again)',
     )
     .requiredOption('--from <file>', 'the SQLite file')
-    .addOption(
-      new Option('--to <url>', 'the postgres:// URL of an empty database (from LISTINGS_PG, out of sight of ps)').env(
-        'LISTINGS_PG',
-      ),
-    )
+    // Not an Option.env: the URL is required, with no default to show, and LISTINGS_PG keeps its password out of ps.
+    .option('--to <url>', 'the postgres:// URL of an empty database (left out: LISTINGS_PG)')
     .option('--json', 'print as JSON')
     .addHelpText(
       'after',
       '\nExample:\n  $ LISTINGS_PG=postgres://listings:PASSWORD@db.internal/listings listings db copy --from ./data/listings.db',
     )
     .action(async (opts: { from: string; to?: string; json?: boolean }) => {
-      if (opts.to === undefined)
+      const to = opts.to ?? (io.env.LISTINGS_PG || undefined);
+      if (to === undefined)
         throw new ListingsError('invalid_config', '--to (or LISTINGS_PG): the postgres:// URL of an empty database');
-      if (!isPostgresUrl(opts.to)) throw new ListingsError('invalid_config', '--to: must be a postgres:// URL');
-      const counts = await copySqliteToPg(opts.from, opts.to);
+      if (!isPostgresUrl(to)) throw new ListingsError('invalid_config', '--to: must be a postgres:// URL');
+      const counts = await copySqliteToPg(opts.from, to);
       io.out(
         opts.json
           ? json(counts)
