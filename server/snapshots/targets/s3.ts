@@ -1,7 +1,7 @@
 // An S3-compatible bucket as a publish target (AWS S3, Cloudflare R2, GCS interoperability, MinIO), with the official SDK.
 import { ListingsError } from '../../errors.ts';
 import { describeS3Error, type S3Place } from './s3-errors.ts';
-import { leaseLock, LOCK_PREFIX, type Lease } from './s3-lock.ts';
+import { LEASE_MS, leaseLock, LOCK_PREFIX, type Lease } from './s3-lock.ts';
 import type { Target } from './target.ts';
 
 export interface S3TargetOptions {
@@ -112,36 +112,44 @@ export async function s3Target(opts: S3TargetOptions): Promise<Target> {
         fail('PUT', key, err);
       }
     },
-    lock: async () => {
-      const taken = await leaseLock({
-        label,
-        put: (key, body) =>
-          target.put(key, Buffer.from(body), { contentType: 'application/json', cacheControl: 'no-store' }),
-        get: (key) => target.get(key),
-        remove: async (key) => {
-          try {
-            await client.send(new sdk.DeleteObjectCommand({ Bucket: opts.bucket, Key: base + key }));
-          } catch (err) {
-            fail('DELETE', key, err);
-          }
+    lock: async (holder) => {
+      const taken = await leaseLock(
+        {
+          label,
+          put: (key, body) =>
+            target.put(key, Buffer.from(body), { contentType: 'application/json', cacheControl: 'no-store' }),
+          get: (key) => target.get(key),
+          remove: async (key) => {
+            try {
+              await client.send(new sdk.DeleteObjectCommand({ Bucket: opts.bucket, Key: base + key }));
+            } catch (err) {
+              fail('DELETE', key, err);
+            }
+          },
+          list: async (prefix) => {
+            const keys: string[] = [];
+            let token: string | undefined;
+            try {
+              do {
+                const page = await client.send(
+                  new sdk.ListObjectsV2Command({
+                    Bucket: opts.bucket,
+                    Prefix: base + prefix,
+                    ContinuationToken: token,
+                  }),
+                );
+                for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key.slice(base.length));
+                token = page.IsTruncated ? page.NextContinuationToken : undefined;
+              } while (token);
+            } catch (err) {
+              fail('LIST', prefix, err);
+            }
+            return keys;
+          },
         },
-        list: async (prefix) => {
-          const keys: string[] = [];
-          let token: string | undefined;
-          try {
-            do {
-              const page = await client.send(
-                new sdk.ListObjectsV2Command({ Bucket: opts.bucket, Prefix: base + prefix, ContinuationToken: token }),
-              );
-              for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key.slice(base.length));
-              token = page.IsTruncated ? page.NextContinuationToken : undefined;
-            } while (token);
-          } catch (err) {
-            fail('LIST', prefix, err);
-          }
-          return keys;
-        },
-      });
+        LEASE_MS,
+        holder,
+      );
       lease = taken;
       return async () => {
         lease = undefined;
