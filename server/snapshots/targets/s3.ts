@@ -19,6 +19,7 @@ export interface S3TargetOptions {
 }
 
 export const REQUEST_TIMEOUT_MS = 30_000;
+const MAX_ATTEMPTS = 5;
 const CONNECT_TIMEOUT_MS = 10_000;
 
 const quiet = () => undefined;
@@ -38,7 +39,7 @@ export async function s3Target(opts: S3TargetOptions): Promise<Target> {
     ...(opts.endpoint ? { endpoint: opts.endpoint } : {}),
     forcePathStyle: opts.pathStyle ?? false,
     followRegionRedirects: true,
-    maxAttempts: opts.maxAttempts ?? 5,
+    maxAttempts: opts.maxAttempts ?? MAX_ATTEMPTS,
     retryMode: 'standard',
     // CRC trailers by default trip some S3-compatible stores; SigV4 already covers the payload's SHA-256.
     requestChecksumCalculation: 'WHEN_REQUIRED',
@@ -60,6 +61,7 @@ export async function s3Target(opts: S3TargetOptions): Promise<Target> {
     prefix: opts.prefix,
     endpoint: opts.endpoint,
     timeouts: { connectMs: connectTimeoutMs, requestMs: requestTimeoutMs },
+    maxAttempts: opts.maxAttempts ?? MAX_ATTEMPTS,
   };
   const label = `s3://${opts.bucket}${opts.prefix ? `/${opts.prefix}` : ''}`;
   const fail = (op: string, key: string, err: unknown): never => {
