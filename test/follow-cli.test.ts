@@ -50,6 +50,21 @@ describe('snapshot withdraw and follow', () => {
     expect(elsewhere.stderr).toMatch(/: facility_mismatch: this is the tombstone of facility zrh-1, not wro-1/);
   });
 
+  it('verify given the index or a feed page names that file and says what it verifies', async () => {
+    const keys = join(out(), 'keys.json');
+    const index = await run('snapshot', 'verify', join(out(), 'index.json'), '--keys', keys);
+    expect(index.code).toBe(1);
+    expect(index.stderr).toBe(
+      `error: ${join(out(), 'index.json')}: malformed: index.json is signed, but is a published folder's index, ` +
+        "not a facility's snapshot: verify a facility's listings.json or its folder (OUT/<facility>)\n",
+    );
+    const page = await run('snapshot', 'verify', join(out(), 'changes', 'latest.json'), '--keys', keys);
+    expect(page.code).toBe(1);
+    expect(page.stderr).toMatch(
+      /: malformed: latest\.json is signed, but is a page of the change feed, not a facility's/,
+    );
+  });
+
   it('verify refuses a tombstone below --min-version or past its expiry, as it refuses such a snapshot', async () => {
     const keys = join(out(), 'keys.json');
     const verify = (id: string, ...extra: string[]) =>

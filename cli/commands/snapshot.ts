@@ -147,6 +147,7 @@ export function snapshotCommand(io: Io): Command {
           now: new Date(),
           minVersion: opts.minVersion,
           facility: opts.facility,
+          name: fileNameOf(files.location),
         });
         if (!result.ok) throw new ListingsError(result.reason, result.message);
         io.out(
@@ -192,4 +193,10 @@ function checkedText(location: string, keys: string, c: Checked): string {
     `  expires    ${c.expires_at} (in ${formatDuration(c.expires_in_seconds)}; generated ${c.generated_at})`,
     `  listings   ${c.listings}`,
   ].join('\n');
+}
+
+/** The last part of a path or URL: how verify's messages call the file it was given. */
+function fileNameOf(location: string): string {
+  const path = /^https?:\/\//i.test(location) ? new URL(location).pathname : location;
+  return path.split(/[\\/]/).filter(Boolean).pop() ?? location;
 }
