@@ -44,6 +44,8 @@ const args = (prefix: string, endpoint = proxy.endpoint, concurrency = 4) => [
   keyFile,
   '--concurrency',
   String(concurrency),
+  '--public-url',
+  'https://listings.example.com',
 ];
 
 /** The invariant after any run, finished or not: every pointer present verifies against the version it names. */

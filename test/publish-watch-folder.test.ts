@@ -39,6 +39,7 @@ describe('snapshot publish --watch to a folder', { timeout: 90_000 }, () => {
   it('reports a round that cannot write in one line, retries it, and publishes once the folder is writable', async () => {
     const out = join(dir, 'public');
     const args = ['snapshot', 'publish', '--db', dbFile, '--to', out, '--signing-key', keyFile, '--watch'];
+    args.push('--public-url', 'https://listings.example.com');
     const watcher = spawn(process.execPath, [BIN, ...args], { cwd: REPO, stdio: 'pipe' });
     const text = { stdout: '', stderr: '' };
     watcher.stdout.on('data', (d: Buffer) => (text.stdout += d.toString()));

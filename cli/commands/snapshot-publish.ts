@@ -11,6 +11,7 @@ import {
   parseFacilityId,
   parsePositiveInt,
   parseTtl,
+  loopbackRentLinks,
   publicUrlOf,
   publicUrlOptions,
   TTL_DEFAULT_SECONDS,
@@ -108,6 +109,7 @@ export function publishCommand(io: Io): Command {
         const watchBar =
           io.isTTY && !flags.json ? (p: PublishProgress) => p.total >= BAR_FROM && progress(p) : undefined;
         await withLedger(cmd, async (ledger, audit) => {
+          const loopback = await loopbackRentLinks(ledger, publicUrl, flags.facility);
           if (!flags.watch) {
             const summary = await publishSnapshots(ledger, {
               ...options,
@@ -116,8 +118,10 @@ export function publishCommand(io: Io): Command {
               onProgress: progress,
             });
             io.out(flags.json ? json(summary) : summaryText(summary));
+            if (loopback) io.err(`warning: ${loopback}`); // after, so that a publish that fails says only why
             return;
           }
+          if (loopback) io.err(`warning: ${loopback}`);
           io.err(`watching for changes; publishing to ${target.label} (stop with SIGTERM or Ctrl-C)`);
           await untilSignalled((signal) =>
             watchAndPublish(ledger, {

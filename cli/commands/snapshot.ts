@@ -14,6 +14,7 @@ import {
   parseFacilityId,
   parseTtl,
   parsePositiveInt,
+  loopbackRentLinks,
   publicUrlOf,
   publicUrlOptions,
   TTL_DEFAULT_SECONDS,
@@ -100,8 +101,9 @@ export function snapshotCommand(io: Io): Command {
         const publicUrl = publicUrlOf(opts);
         const key = await loadSigningKey(opts.signingKey);
         if (key.warning) io.err(`warning: ${key.warning}`);
-        const summary = await withLedger(cmd, (ledger, audit) =>
-          exportSnapshots(ledger, {
+        const summary = await withLedger(cmd, async (ledger, audit) => {
+          const loopback = await loopbackRentLinks(ledger, publicUrl, opts.facility);
+          const exported = await exportSnapshots(ledger, {
             audit,
             outDir: opts.out,
             key,
@@ -109,8 +111,11 @@ export function snapshotCommand(io: Io): Command {
             facilityIds: opts.facility,
             ttlSeconds: opts.ttl ?? TTL_DEFAULT_SECONDS,
             onProgress: progressReporter(io, { bar: io.isTTY && !opts.json }),
-          }),
-        );
+          });
+          // After the export, so that a run that fails says only why.
+          if (loopback) io.err(`warning: ${loopback}`);
+          return exported;
+        });
         io.out(opts.json ? json(summary) : summaryText(summary));
       },
     );
