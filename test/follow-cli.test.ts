@@ -39,6 +39,12 @@ describe('snapshot withdraw and follow', () => {
     );
     expect((await follow()).stdout).toMatch(/^unchanged: the feed is at seq 5/);
 
+    // A publish then counts the withdrawn facility apart from the unchanged ones.
+    const published = await run('snapshot', 'publish', '--to', out(), '--signing-key', keyFile);
+    expect(published.stdout).toMatch(
+      /^nothing to publish: 3 facilities are unchanged, signed by \S+ and fresh \(1 withdrawn, not published\);/,
+    );
+
     // `snapshot verify` of the withdrawn facility: its signed tombstone, told as such rather than as malformed.
     const keys = join(out(), 'keys.json');
     const verified = await run('snapshot', 'verify', join(out(), 'zrh-1'), '--keys', keys, '--facility', 'zrh-1');

@@ -162,7 +162,7 @@ export async function untilSignalled(task: (signal: AbortSignal) => Promise<void
 
 function summaryLine(s: PublishSummary): string {
   if (s.objects === 0)
-    return `${s.target}: nothing to publish: ${s.facilities} facilities unchanged and fresh, 0 objects uploaded`;
+    return `${s.target}: nothing to publish: ${s.facilities - s.withdrawn} facilities unchanged and fresh${withdrawnText(s)}, 0 objects uploaded`;
   const first = s.results
     .slice(0, 3)
     .map((r) => `${r.id} v${r.version}`)
@@ -173,12 +173,16 @@ function summaryLine(s: PublishSummary): string {
   return `${s.target}: published ${what}${more}: ${s.objects} objects, ${(s.bytes / 1024).toFixed(1)} KiB in ${s.seconds.toFixed(2)} s${s.stopped ? ' (stopped early)' : ''}`;
 }
 
+/** Withdrawn facilities are neither published nor unchanged: a publish passes them over until one names them. */
+const withdrawnText = (s: PublishSummary) => (s.withdrawn > 0 ? ` (${s.withdrawn} withdrawn, not published)` : '');
+
 function summaryText(s: PublishSummary): string {
   if (s.objects === 0) {
-    return `nothing to publish: all ${s.facilities} facilities are unchanged, signed by ${s.kid} and fresh; uploaded 0 objects to ${s.target}`;
+    const listed = s.facilities - s.withdrawn;
+    return `nothing to publish: ${listed === s.facilities ? 'all ' : ''}${listed} facilities are unchanged, signed by ${s.kid} and fresh${withdrawnText(s)}; uploaded 0 objects to ${s.target}`;
   }
   return [
-    `published ${s.published} of ${s.facilities} facilities (${s.skipped} unchanged and skipped)${s.tombstones > 0 ? ` and signed ${s.tombstones} tombstone(s) again` : ''}, ${s.objects} objects, ${(s.bytes / 1024).toFixed(1)} KiB in ${s.seconds.toFixed(2)} s`,
+    `published ${s.published} of ${s.facilities} facilities (${s.skipped} unchanged and skipped${s.withdrawn > 0 ? `, ${s.withdrawn} withdrawn` : ''})${s.tombstones > 0 ? ` and signed ${s.tombstones} tombstone(s) again` : ''}, ${s.objects} objects, ${(s.bytes / 1024).toFixed(1)} KiB in ${s.seconds.toFixed(2)} s`,
     `  to       ${s.target}`,
     `  kid      ${s.kid}${s.keys_updated ? ' (keys.json updated)' : ''}`,
     `  expires  ${s.expires_at} (generated ${s.generated_at})`,
