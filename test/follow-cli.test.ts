@@ -39,6 +39,12 @@ describe('snapshot withdraw and follow', () => {
     );
     expect((await follow()).stdout).toMatch(/^unchanged: the feed is at seq 5/);
 
+    // A publish then counts the withdrawn facility apart from the unchanged ones.
+    const published = await run('snapshot', 'publish', '--to', out(), '--signing-key', keyFile);
+    expect(published.stdout).toMatch(
+      /^nothing to publish: 3 facilities are unchanged, signed by \S+ and fresh \(1 withdrawn, not published\);/,
+    );
+
     // `snapshot verify` of the withdrawn facility: its signed tombstone, told as such rather than as malformed.
     const keys = join(out(), 'keys.json');
     const verified = await run('snapshot', 'verify', join(out(), 'zrh-1'), '--keys', keys, '--facility', 'zrh-1');
@@ -48,6 +54,21 @@ describe('snapshot withdraw and follow', () => {
     );
     const elsewhere = await run('snapshot', 'verify', join(out(), 'zrh-1'), '--keys', keys, '--facility', 'wro-1');
     expect(elsewhere.stderr).toMatch(/: facility_mismatch: this is the tombstone of facility zrh-1, not wro-1/);
+  });
+
+  it('verify given the index or a feed page names that file and says what it verifies', async () => {
+    const keys = join(out(), 'keys.json');
+    const index = await run('snapshot', 'verify', join(out(), 'index.json'), '--keys', keys);
+    expect(index.code).toBe(1);
+    expect(index.stderr).toBe(
+      `error: ${join(out(), 'index.json')}: malformed: index.json is signed, but is a published folder's index, ` +
+        "not a facility's snapshot: verify a facility's listings.json or its folder (OUT/<facility>)\n",
+    );
+    const page = await run('snapshot', 'verify', join(out(), 'changes', 'latest.json'), '--keys', keys);
+    expect(page.code).toBe(1);
+    expect(page.stderr).toMatch(
+      /: malformed: latest\.json is signed, but is a page of the change feed, not a facility's/,
+    );
   });
 
   it('verify refuses a tombstone below --min-version or past its expiry, as it refuses such a snapshot', async () => {

@@ -176,4 +176,41 @@ describe('snapshot follow', () => {
       ),
     ).toBe(true);
   });
+  it('takes a tombstone the publisher signs again, at half its TTL and after a key rotation drops its kid', async () => {
+    const t0 = Date.now();
+    const at = (hours: number) => new Date(t0 + hours * 3_600_000);
+    const publishAt = (k: typeof key, hours: number) =>
+      publishSnapshots(db, {
+        target: target(),
+        key: k,
+        publicUrl: 'https://l.example',
+        ttlSeconds: 86_400,
+        now: at(hours),
+      });
+    const followAt = (hours: number) =>
+      followOnce({ base: out(), keys: join(out(), 'keys.json'), dir: mirror(), now: at(hours) });
+    const same = (f: string) => readFileSync(join(mirror(), f)).equals(readFileSync(join(out(), f)));
+    const tombstone = () => JSON.parse(readFileSync(join(mirror(), 'zrh-1', 'listings.json'), 'utf8'));
+
+    await publishAt(key, 0);
+    await followAt(0);
+    await withdrawFacility(db, { target: target(), key, facilityId: 'zrh-1', ttlSeconds: 86_400, now: at(0) });
+    expect(await followAt(0)).toMatchObject({ withdrawn: 1, renewed: 0 });
+
+    // Half the TTL on: the publisher signs the tombstone again (no feed item); the mirror takes the new version.
+    expect(await publishAt(key, 13)).toMatchObject({ tombstones: 1, feed_items: 0 });
+    expect(await followAt(13)).toMatchObject({ mode: 'feed', withdrawn: 0, renewed: 1 });
+    expect(tombstone()).toMatchObject({ state: 'withdrawn', version: 3 });
+    expect(same('zrh-1/listings.json') && same('zrh-1/listings.json.sig')).toBe(true);
+
+    // A new key signs everything again at once; once the old key's files expire, keys.json drops its kid.
+    const next = signingKeyOf(generateKeyPairSync('ed25519').privateKey);
+    expect(await publishAt(next, 14)).toMatchObject({ tombstones: 1 });
+    expect(await followAt(14)).toMatchObject({ renewed: 1 });
+    expect(tombstone()).toMatchObject({ version: 4, kid: next.kid });
+    await publishAt(next, 38);
+    expect(readFileSync(join(out(), 'keys.json'), 'utf8')).not.toContain(key.kid);
+    expect(await followAt(38)).toMatchObject({ renewed: 1 });
+    for (const f of ['keys.json', 'zrh-1/listings.json', 'zrh-1/listings.json.sig']) expect(same(f), f).toBe(true);
+  });
 });

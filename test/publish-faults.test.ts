@@ -6,7 +6,7 @@ import { parseImport } from '../server/domain/import.ts';
 import { openDb } from '../server/store/db.ts';
 import { applyImport } from '../server/store/facilities.ts';
 import { bigImport } from './helpers/data.ts';
-import type { FaultProxy } from './helpers/fault-proxy.ts';
+import { startFaultProxy, type FaultProxy } from './helpers/fault-proxy.ts';
 import { BIN, REPO, cliAsync } from './helpers/fixture.ts';
 import { bucketState, type PointerState } from './helpers/published.ts';
 import { proxiedS3ForAll, publishThroughProxy } from './helpers/proxied-s3.ts';
@@ -28,7 +28,11 @@ function importData(priceShift: number, file = dbFile) {
   db.close();
 }
 
-const args = (prefix: string) => [...publishThroughProxy({ s3, proxy, dbFile, keyFile }, prefix), '--concurrency', '4'];
+const args = (prefix: string, endpoint = proxy.endpoint, concurrency = 4) => [
+  ...publishThroughProxy({ s3, proxy, dbFile, keyFile }, prefix, endpoint),
+  '--concurrency',
+  String(concurrency),
+];
 
 /** The invariant after any run, finished or not: every pointer present verifies against the version it names. */
 async function consistent(prefix: string): Promise<Record<string, PointerState>> {
@@ -113,6 +117,30 @@ describe('snapshot publish against a failing store', { timeout: 120_000 }, () =>
     proxy.setPlan({});
     const state = await consistent(prefix);
     expect(Object.values(state).every((p) => p.version === 2)).toBe(true);
+  });
+
+  it('a store gone mid-publish: one line that says the attempts, and why fewer than 5 when the shared retries ran out', async () => {
+    const prefix = 'gone';
+    importData(70); // every facility changes: 60 facilities of uploads, 16 at once
+    let dropped: Promise<void> | undefined;
+    const gone = await startFaultProxy(s3.endpoint, {
+      match: (method) => {
+        if (method === 'PUT' && gone.stats.total >= 40) dropped ??= gone.stop();
+        return false;
+      },
+    });
+    try {
+      const r = await cliAsync(args(prefix, gone.endpoint, 16), { env: s3.env });
+      expect(r.status).toBe(1);
+      const errors = r.stderr.split('\n').filter((l) => l.startsWith('error:'));
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(
+        /^error: cannot reach http:\/\/127\.0\.0\.1:\d+ \(E[A-Z]+\) for \w+ \S+ after (5 attempts|[1-4] attempts \(of 5: the retries this publish's requests share ran out\))$/,
+      );
+    } finally {
+      await (dropped ?? gone.stop());
+    }
+    await consistent(prefix);
   });
 
   it('SIGKILL mid-publish, then publish again: consistent at every step, versions only grow', async () => {

@@ -32,6 +32,8 @@ const publishArgs = (db = dbFile, to = `s3://${s3.bucket}/${PREFIX}`, endpoint =
   '--path-style',
   '--signing-key',
   keyFile,
+  '--public-url',
+  'https://listings.example.com',
 ];
 const publish = (args = publishArgs(), env: NodeJS.ProcessEnv = {}) => cliAsync(args, { env: { ...s3.env, ...env } });
 const FACILITIES = ['wro-1', 'ber-1', 'zrh-1', 'krk-1'];

@@ -39,6 +39,7 @@ describe('snapshot publish --watch to a folder', { timeout: 90_000 }, () => {
   it('reports a round that cannot write in one line, retries it, and publishes once the folder is writable', async () => {
     const out = join(dir, 'public');
     const args = ['snapshot', 'publish', '--db', dbFile, '--to', out, '--signing-key', keyFile, '--watch'];
+    args.push('--public-url', 'https://listings.example.com');
     const watcher = spawn(process.execPath, [BIN, ...args], { cwd: REPO, stdio: 'pipe' });
     const text = { stdout: '', stderr: '' };
     watcher.stdout.on('data', (d: Buffer) => (text.stdout += d.toString()));
@@ -49,6 +50,21 @@ describe('snapshot publish --watch to a folder', { timeout: 90_000 }, () => {
     };
     try {
       await until('the first publish', () => (running(), /published .*wro-1 v1/.test(text.stdout)));
+
+      // A withdraw meanwhile is refused with what to do: the watch holds the folder until it is stopped.
+      const withdraw = await cliAsync([
+        'snapshot',
+        'withdraw',
+        'wro-1',
+        '--db',
+        dbFile,
+        '--to',
+        out,
+        '--signing-key',
+        keyFile,
+      ]);
+      expect(withdraw.status).toBe(1);
+      expect(withdraw.stderr).toContain(`held by a --watch publisher (process ${watcher.pid})`);
 
       // The pointer's .sig cannot be renamed into place: a directory holds its name.
       const sig = join(out, 'wro-1', 'listings.json.sig');

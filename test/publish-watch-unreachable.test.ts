@@ -24,7 +24,15 @@ describe('snapshot publish --watch before its store', { timeout: 90_000 }, () =>
   it('retries from the first attempt, one line each, and publishes within the backoff once the store is up', async () => {
     const port = await freePort();
     const args = ['snapshot', 'publish', '--db', dbFile, '--to', 's3://listings/live', '--watch'];
-    const endpoint = ['--endpoint', `http://127.0.0.1:${port}`, '--path-style', '--signing-key', keyFile];
+    const endpoint = [
+      '--endpoint',
+      `http://127.0.0.1:${port}`,
+      '--path-style',
+      '--signing-key',
+      keyFile,
+      '--public-url',
+      'https://listings.example.com',
+    ];
     const env = {
       ...process.env,
       AWS_ACCESS_KEY_ID: 'S3RVER',

@@ -86,10 +86,11 @@ describe('snapshot publish --watch', { timeout: 120_000 }, () => {
       expect(second).toBe(2);
       await printed.waitFor('stdout', /published wro-1 v2: 8 objects/);
 
-      // A one-shot publish with something to write while the watcher holds the target: refused in one line.
+      // A one-shot publish with something to write while the watcher holds the target: refused in one line that
+      // names the watch, which never ends by itself, and says to stop it.
       const refused = await cliAsync(publishArgs('--force'), { env: s3.env });
       expect(refused.status).toBe(1);
-      expect(refused.stderr).toMatch(/is being published by process \d+ on .+ since/);
+      expect(refused.stderr).toMatch(/is held by a --watch publisher \(process \d+ on .+ since .+\) .*: stop it/);
       expect((await bucketState(s3, PREFIX, ['wro-1']))['wro-1']!.version).toBe(2);
 
       // The store fails every request for a while: the change waits, is retried with backoff, and lands after recovery.

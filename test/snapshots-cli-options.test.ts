@@ -36,6 +36,37 @@ describe('snapshot export options', () => {
     expect(viaEnv.stderr).toMatch(/^zrh-1: version \d+, 3 listings/);
   });
 
+  it('warns on stderr when rent links would point at this machine, and not with a public --public-url', async () => {
+    const args = (out: string, ...more: string[]) => [
+      'snapshot',
+      'export',
+      '--out',
+      join(snap.dir, out),
+      '--signing-key',
+      snap.keyFile,
+      ...more,
+    ];
+    const local = await run(args('loopback-out'), { LISTINGS_DB: snap.dbFile });
+    expect(local.status).toBe(0);
+    expect(local.stderr.trimEnd().split('\n').at(-1)).toBe(
+      'warning: the rent links of ber-1, krk-1, wro-1 and 1 more (no rental_page_url template) point at ' +
+        'http://127.0.0.1:8787, which only this machine can open: pass --public-url (or set PUBLIC_URL) to the ' +
+        "server's public address",
+    );
+    const one = await run(args('loopback-one', '--facility', 'zrh-1', '--public-url', 'http://localhost:9000'), {
+      LISTINGS_DB: snap.dbFile,
+    });
+    expect(one.stderr).toMatch(
+      /^warning: the rent links of zrh-1 \(no rental_page_url template\) point at http:\/\/localhost:9000,/m,
+    );
+    const published = await run(
+      ['snapshot', 'publish', '--to', join(snap.dir, 'public-out'), '--signing-key', snap.keyFile],
+      { LISTINGS_DB: snap.dbFile, PUBLIC_URL: 'https://listings.example.com' },
+    );
+    expect(published.status).toBe(0);
+    expect(published.stderr).not.toMatch(/warning/);
+  });
+
   it.each([
     [['snapshot', 'export', '--out', 'x', '--signing-key', 'k', '--ttl', '7x']],
     [['snapshot', 'export', '--out', 'x', '--signing-key', 'k', '--ttl', '0d']],

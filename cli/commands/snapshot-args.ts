@@ -2,6 +2,8 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { loadConfig } from '../../server/config.ts';
 import { isFacilityId } from '../../server/snapshots/publish/publish.ts';
+import { listFacilities } from '../../server/store/facilities.ts';
+import type { SnapshotLedger } from '../../server/store/ledger.ts';
 import { hostOption, portOption, publicUrlOption, type Settings } from '../settings.ts';
 
 const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
@@ -53,4 +55,33 @@ export function publicUrlOptions(cmd: Command): Command {
 /** The public URL the server with these settings would have. */
 export function publicUrlOf({ host, port, publicUrl }: PublicUrlFlags): string {
   return loadConfig({ host, port, publicUrl }, {}).publicUrl;
+}
+
+/** A URL only this machine can open: localhost, 127.0.0.0/8, ::1 (or 0.0.0.0, which is no address to visit). */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return /^(localhost|.+\.localhost|::1|0\.0\.0\.0|127\.\d+\.\d+\.\d+)$/i.test(host);
+}
+
+/**
+ * Signed public files whose rent links only this machine can open: facilities without a rental page template link to
+ * the public URL, which defaults to http://127.0.0.1:8787. A warning, not a refusal, so that a local try still works.
+ */
+export async function loopbackRentLinks(
+  ledger: SnapshotLedger,
+  publicUrl: string,
+  facilityIds: readonly string[] | undefined,
+): Promise<string | undefined> {
+  if (!isLoopbackUrl(publicUrl)) return undefined;
+  await ledger.refresh();
+  const named = facilityIds && facilityIds.length > 0 ? new Set(facilityIds) : undefined;
+  const ids = listFacilities(ledger.db)
+    .filter((f) => !f.rental_page_url && (!named || named.has(f.id)))
+    .map((f) => f.id);
+  if (ids.length === 0) return undefined;
+  const which = ids.length > 3 ? `${ids.slice(0, 3).join(', ')} and ${ids.length - 3} more` : ids.join(', ');
+  return (
+    `the rent links of ${which} (no rental_page_url template) point at ${publicUrl}, which only this machine can ` +
+    "open: pass --public-url (or set PUBLIC_URL) to the server's public address"
+  );
 }

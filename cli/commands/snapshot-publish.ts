@@ -11,6 +11,7 @@ import {
   parseFacilityId,
   parsePositiveInt,
   parseTtl,
+  loopbackRentLinks,
   publicUrlOf,
   publicUrlOptions,
   TTL_DEFAULT_SECONDS,
@@ -108,6 +109,7 @@ export function publishCommand(io: Io): Command {
         const watchBar =
           io.isTTY && !flags.json ? (p: PublishProgress) => p.total >= BAR_FROM && progress(p) : undefined;
         await withLedger(cmd, async (ledger, audit) => {
+          const loopback = await loopbackRentLinks(ledger, publicUrl, flags.facility);
           if (!flags.watch) {
             const summary = await publishSnapshots(ledger, {
               ...options,
@@ -116,8 +118,10 @@ export function publishCommand(io: Io): Command {
               onProgress: progress,
             });
             io.out(flags.json ? json(summary) : summaryText(summary));
+            if (loopback) io.err(`warning: ${loopback}`); // after, so that a publish that fails says only why
             return;
           }
+          if (loopback) io.err(`warning: ${loopback}`);
           io.err(`watching for changes; publishing to ${target.label} (stop with SIGTERM or Ctrl-C)`);
           await untilSignalled((signal) =>
             watchAndPublish(ledger, {
@@ -158,7 +162,7 @@ export async function untilSignalled(task: (signal: AbortSignal) => Promise<void
 
 function summaryLine(s: PublishSummary): string {
   if (s.objects === 0)
-    return `${s.target}: nothing to publish: ${s.facilities} facilities unchanged and fresh, 0 objects uploaded`;
+    return `${s.target}: nothing to publish: ${s.facilities - s.withdrawn} facilities unchanged and fresh${withdrawnText(s)}, 0 objects uploaded`;
   const first = s.results
     .slice(0, 3)
     .map((r) => `${r.id} v${r.version}`)
@@ -169,12 +173,16 @@ function summaryLine(s: PublishSummary): string {
   return `${s.target}: published ${what}${more}: ${s.objects} objects, ${(s.bytes / 1024).toFixed(1)} KiB in ${s.seconds.toFixed(2)} s${s.stopped ? ' (stopped early)' : ''}`;
 }
 
+/** Withdrawn facilities are neither published nor unchanged: a publish passes them over until one names them. */
+const withdrawnText = (s: PublishSummary) => (s.withdrawn > 0 ? ` (${s.withdrawn} withdrawn, not published)` : '');
+
 function summaryText(s: PublishSummary): string {
   if (s.objects === 0) {
-    return `nothing to publish: all ${s.facilities} facilities are unchanged, signed by ${s.kid} and fresh; uploaded 0 objects to ${s.target}`;
+    const listed = s.facilities - s.withdrawn;
+    return `nothing to publish: ${listed === s.facilities ? 'all ' : ''}${listed} facilities are unchanged, signed by ${s.kid} and fresh${withdrawnText(s)}; uploaded 0 objects to ${s.target}`;
   }
   return [
-    `published ${s.published} of ${s.facilities} facilities (${s.skipped} unchanged and skipped)${s.tombstones > 0 ? ` and signed ${s.tombstones} tombstone(s) again` : ''}, ${s.objects} objects, ${(s.bytes / 1024).toFixed(1)} KiB in ${s.seconds.toFixed(2)} s`,
+    `published ${s.published} of ${s.facilities} facilities (${s.skipped} unchanged and skipped${s.withdrawn > 0 ? `, ${s.withdrawn} withdrawn` : ''})${s.tombstones > 0 ? ` and signed ${s.tombstones} tombstone(s) again` : ''}, ${s.objects} objects, ${(s.bytes / 1024).toFixed(1)} KiB in ${s.seconds.toFixed(2)} s`,
     `  to       ${s.target}`,
     `  kid      ${s.kid}${s.keys_updated ? ' (keys.json updated)' : ''}`,
     `  expires  ${s.expires_at} (generated ${s.generated_at})`,

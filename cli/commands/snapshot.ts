@@ -14,6 +14,7 @@ import {
   parseFacilityId,
   parseTtl,
   parsePositiveInt,
+  loopbackRentLinks,
   publicUrlOf,
   publicUrlOptions,
   TTL_DEFAULT_SECONDS,
@@ -100,8 +101,9 @@ export function snapshotCommand(io: Io): Command {
         const publicUrl = publicUrlOf(opts);
         const key = await loadSigningKey(opts.signingKey);
         if (key.warning) io.err(`warning: ${key.warning}`);
-        const summary = await withLedger(cmd, (ledger, audit) =>
-          exportSnapshots(ledger, {
+        const summary = await withLedger(cmd, async (ledger, audit) => {
+          const loopback = await loopbackRentLinks(ledger, publicUrl, opts.facility);
+          const exported = await exportSnapshots(ledger, {
             audit,
             outDir: opts.out,
             key,
@@ -109,8 +111,11 @@ export function snapshotCommand(io: Io): Command {
             facilityIds: opts.facility,
             ttlSeconds: opts.ttl ?? TTL_DEFAULT_SECONDS,
             onProgress: progressReporter(io, { bar: io.isTTY && !opts.json }),
-          }),
-        );
+          });
+          // After the export, so that a run that fails says only why.
+          if (loopback) io.err(`warning: ${loopback}`);
+          return exported;
+        });
         io.out(opts.json ? json(summary) : summaryText(summary));
       },
     );
@@ -147,6 +152,7 @@ export function snapshotCommand(io: Io): Command {
           now: new Date(),
           minVersion: opts.minVersion,
           facility: opts.facility,
+          name: fileNameOf(files.location),
         });
         if (!result.ok) throw new ListingsError(result.reason, result.message);
         io.out(
@@ -192,4 +198,10 @@ function checkedText(location: string, keys: string, c: Checked): string {
     `  expires    ${c.expires_at} (in ${formatDuration(c.expires_in_seconds)}; generated ${c.generated_at})`,
     `  listings   ${c.listings}`,
   ].join('\n');
+}
+
+/** The last part of a path or URL: how verify's messages call the file it was given. */
+function fileNameOf(location: string): string {
+  const path = /^https?:\/\//i.test(location) ? new URL(location).pathname : location;
+  return path.split(/[\\/]/).filter(Boolean).pop() ?? location;
 }

@@ -48,4 +48,15 @@ describe('the export lock', () => {
     await expect(lockOutput(dir)).rejects.toThrow(`is being exported by process ${process.pid}`);
     await unlock();
   });
+
+  it("tells a --watch publisher's lock apart: it is to be stopped, not waited for", async () => {
+    const dir = folder();
+    const unlock = await lockOutput(dir, { watch: true });
+    expect(readFileSync(join(dir, LOCK_FILE), 'utf8')).toBe(`${process.pid} watch\n`);
+    await expect(lockOutput(dir)).rejects.toThrow(`held by a --watch publisher (process ${process.pid})`);
+    await unlock();
+    const again = await lockOutput(dir);
+    await expect(lockOutput(dir)).rejects.toThrow(`is being exported by process ${process.pid}`);
+    await again();
+  });
 });

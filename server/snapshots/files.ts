@@ -3,6 +3,7 @@ import { mkdir, open, readFile, rename, rmdir, stat, unlink } from 'node:fs/prom
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ListingsError } from '../errors.ts';
+import type { LockHolder } from './targets/target.ts';
 
 /** A hidden temp name in the same folder (same file system, so rename is atomic); fixed, as one writer rewrites the file. */
 function tempPathOf(path: string): string {
@@ -90,27 +91,34 @@ export async function removeEmptyFolders(dir: string, made: string): Promise<voi
 
 export const LOCK_FILE = '.export.lock';
 
+/** What a `--watch` publisher's lock says after its process id: it holds the lock until it is stopped. */
+const WATCH_MARK = 'watch';
+
 /**
- * Takes OUT/.export.lock (holding this process id); a lock left by a process that no longer runs is taken over. A lock
- * found empty is one whose maker has not written its id yet: it is read again until the id is there, and taken over
- * only if none comes (its maker died in between). Taking an empty file for stale let two exports in at once.
+ * Takes OUT/.export.lock (holding this process id, then `watch` for a --watch publisher); a lock left by a process
+ * that no longer runs is taken over. A lock found empty is one whose maker has not written its id yet: it is read
+ * again until the id is there, and taken over only if none comes (its maker died in between). Taking an empty file
+ * for stale let two exports in at once.
  */
-export async function lockOutput(dir: string): Promise<() => Promise<void>> {
+export async function lockOutput(dir: string, by: LockHolder = {}): Promise<() => Promise<void>> {
   const path = join(dir, LOCK_FILE);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fh = await open(path, 'wx');
-      await fh.writeFile(`${process.pid}\n`);
+      await fh.writeFile(`${process.pid}${by.watch ? ` ${WATCH_MARK}` : ''}\n`);
       await fh.close();
       return () => unlink(path).catch(() => undefined);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const pid = await lockHolder(path);
-      if (pid === undefined) continue; // released meanwhile
+      const holder = await lockHolder(path);
+      if (holder === undefined) continue; // released meanwhile
+      const { pid, watch } = holder;
       if (pid > 0 && isRunning(pid)) {
         throw new ListingsError(
           'export_locked',
-          `${dir} is being exported by process ${pid}; wait for it, or delete ${path} if that process is not an export`,
+          watch
+            ? heldByWatch(dir, `process ${pid}`)
+            : `${dir} is being exported by process ${pid}; wait for it, or delete ${path} if that process is not an export`,
         );
       }
       await unlink(path).catch(() => undefined); // stale: its process is gone
@@ -122,8 +130,13 @@ export async function lockOutput(dir: string): Promise<() => Promise<void>> {
 /** How long a lock file may stay without its holder's id: its maker writes it right after creating the file. */
 export const LOCK_ID_WAIT_MS = 1_000;
 
-/** The id in a lock file once its maker has written it; 0 if none came in time; undefined if the file went. */
-async function lockHolder(path: string): Promise<number | undefined> {
+/** A target a `--watch` publisher holds: it never ends by itself, so waiting is no answer. */
+export const heldByWatch = (target: string, who: string): string =>
+  `${target} is held by a --watch publisher (${who}) for as long as it runs: stop it (Ctrl-C or SIGTERM), ` +
+  'run this command, then start the watch again';
+
+/** The id in a lock file once its maker has written it (pid 0 if none came in time); undefined if the file went. */
+async function lockHolder(path: string): Promise<{ pid: number; watch: boolean } | undefined> {
   const deadline = Date.now() + LOCK_ID_WAIT_MS;
   for (;;) {
     let text: string;
@@ -133,9 +146,10 @@ async function lockHolder(path: string): Promise<number | undefined> {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
     }
-    const pid = Number(text.trim());
-    if (text.endsWith('\n') && Number.isInteger(pid) && pid > 0) return pid;
-    if (Date.now() >= deadline) return 0;
+    const [id, mark] = text.trim().split(' ');
+    const pid = Number(id);
+    if (text.endsWith('\n') && Number.isInteger(pid) && pid > 0) return { pid, watch: mark === WATCH_MARK };
+    if (Date.now() >= deadline) return { pid: 0, watch: false };
     await delay(20);
   }
 }

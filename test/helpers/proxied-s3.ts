@@ -37,6 +37,7 @@ export function proxiedS3ForAll(use: (t: ProxiedS3) => void, fill?: (dbFile: str
 export function publishThroughProxy(
   t: Pick<ProxiedS3, 's3' | 'proxy' | 'dbFile' | 'keyFile'>,
   prefix: string,
+  endpoint = t.proxy.endpoint,
 ): string[] {
   return [
     'snapshot',
@@ -46,9 +47,11 @@ export function publishThroughProxy(
     '--to',
     `s3://${t.s3.bucket}/${prefix}`,
     '--endpoint',
-    t.proxy.endpoint,
+    endpoint,
     '--path-style',
     '--signing-key',
     t.keyFile,
+    '--public-url',
+    'https://listings.example.com',
   ];
 }

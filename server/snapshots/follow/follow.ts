@@ -1,5 +1,6 @@
 // `snapshot follow`: keeps a folder as a verified mirror of a published target, from its index once, then by its feed.
 import { createHash } from 'node:crypto';
+import type { Jwks } from '../../../shared/listing.ts';
 import { ListingsError } from '../../errors.ts';
 import { eachConcurrently } from '../concurrently.ts';
 import { checkFolder } from '../files.ts';
@@ -10,6 +11,7 @@ import { MirrorBatch, readState, type FollowState } from './state.ts';
 import { contentDigestOf } from '../format/format.ts';
 import { INDEX_KEY, KEYS_KEY, LATEST_KEY, pointerKey, signatureKey } from '../targets/layout.ts';
 import { verifySnapshot } from '../format/verify.ts';
+import { heldTombstone, renewedTombstone, tombstonesDue } from './tombstones.ts';
 
 /** Per file: a facility of 10,000 listings is about 10 MB. */
 export const MAX_FILE_BYTES = 32 * 1024 * 1024;
@@ -37,6 +39,8 @@ export interface FollowSummary {
   listed: number;
   fetched: number;
   withdrawn: number;
+  /** Held tombstones the publisher signed again (half their TTL passed, or a new key), taken in their new version. */
+  renewed: number;
   removed: number;
   /** Every file read, in order, relative to the base (keys.json too). */
   reads: string[];
@@ -62,6 +66,7 @@ export async function followOnce(opts: FollowOptions): Promise<FollowSummary> {
       listed: Object.values(state?.facilities ?? {}).filter((f) => f.digest !== null).length,
       fetched: 0,
       withdrawn: 0,
+      renewed: 0,
       removed: 0,
       ...rest,
       reads: [...source.reads],
@@ -113,11 +118,13 @@ export async function followOnce(opts: FollowOptions): Promise<FollowSummary> {
     }
     const tombstones = items ? withdrawalsOf(items, entries, held) : [];
     const removed = items ? [] : [...held.keys()].filter((id) => !entries.has(id));
+    const taken = new Set([...entries.keys(), ...tombstones.map((t) => t.facility), ...removed]);
+    const due = tombstonesDue(held, taken, currentKidOf(keys.text), now);
 
     // Everything is read and verified before anything moves into DIR.
     await batch.stage(KEYS_KEY, keys.bytes);
     let done = 0;
-    const progress = () => opts.onProgress?.({ done, total: toFetch.length + tombstones.length });
+    const progress = () => opts.onProgress?.({ done, total: toFetch.length + tombstones.length + due.length });
     progress();
     const next = new Map(held);
     await eachConcurrently(toFetch, opts.concurrency ?? 8, async (e) => {
@@ -154,7 +161,19 @@ export async function followOnce(opts: FollowOptions): Promise<FollowSummary> {
         throw new FollowError(name, `version ${t.doc.version} is not above the mirror's: rollback`);
       await batch.stage(signatureKey(pointerKey(item.facility)), t.sig);
       await batch.stage(pointerKey(item.facility), t.bytes);
-      next.set(item.facility, { version: t.doc.version, digest: null });
+      next.set(item.facility, heldTombstone(t.doc));
+      done++;
+      progress();
+    }
+    let renewed = 0;
+    for (const id of due) {
+      const t = await renewedTombstone(source, keys.text, id, held.get(id)!.version, now);
+      if (t) {
+        await batch.stage(signatureKey(pointerKey(id)), t.sig);
+        await batch.stage(pointerKey(id), t.bytes);
+        next.set(id, heldTombstone(t.doc));
+        renewed++;
+      }
       done++;
       progress();
     }
@@ -181,6 +200,7 @@ export async function followOnce(opts: FollowOptions): Promise<FollowSummary> {
       listed: entries.size,
       fetched: toFetch.length,
       withdrawn: tombstones.length,
+      renewed,
       removed: removed.length,
       reads: [...source.reads],
       seconds: Math.round(performance.now() - started) / 1000,
@@ -239,6 +259,11 @@ async function readPair(source: Source, url: URL, why: string): Promise<[Buffer,
   const sig = await source.get(new URL('listings.json.sig', url));
   if (sig.status !== 200) throw new FollowError(`${name}.sig`, `not found, and ${why}`);
   return [bytes.bytes, sig.bytes];
+}
+
+/** The kid signing now: keys.json lists it first. */
+function currentKidOf(keys: string): string | undefined {
+  return (JSON.parse(keys) as Jwks).keys[0]?.kid;
 }
 
 function keysUrlOf(keys: string): URL {

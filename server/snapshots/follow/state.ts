@@ -19,8 +19,20 @@ export const FollowState = z.object({
   /** When the head last taken stops vouching for the mirror: an unchanged head past it is refused as stale. */
   head_expires_at: z.string().optional(),
   index_version: z.int().min(0),
-  /** What the mirror holds per facility; digest null for a tombstone. */
-  facilities: z.record(z.string(), z.object({ version: z.int().positive(), digest: z.string().nullable() })),
+  /**
+   * What the mirror holds per facility; digest null for a tombstone. A tombstone also keeps when half its validity has
+   * passed and the kid that signed it: from then (or once another key signs the index) the follower looks for its
+   * re-signed version, which the feed never names.
+   */
+  facilities: z.record(
+    z.string(),
+    z.object({
+      version: z.int().positive(),
+      digest: z.string().nullable(),
+      renew_at: z.string().optional(),
+      kid: z.string().optional(),
+    }),
+  ),
 });
 export type FollowState = z.infer<typeof FollowState>;
 

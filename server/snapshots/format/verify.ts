@@ -2,7 +2,7 @@
 import { createPublicKey, verify as verifyEd25519, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import { Detail, FacilityRef, Jwks, Snapshot, SnapshotSignature, type Jwk } from '../../../shared/listing.ts';
-import { Tombstone } from './feed-format.ts';
+import { FeedPage, IndexFile, Tombstone } from './feed-format.ts';
 
 export type VerifyFailureReason =
   | 'malformed' // the signature file, the JWKS, or the signed content is not what the contract describes
@@ -20,6 +20,8 @@ export interface VerifyOptions {
   minVersion?: number;
   /** Reject a snapshot of any other facility (guards against a whole pair copied to another facility's URL). */
   facility?: string;
+  /** How messages call the file: the name it was given by (default listings.json). */
+  name?: string;
 }
 
 export interface Checked {
@@ -113,7 +115,7 @@ export function verifySnapshot(
   jwks: unknown,
   opts: VerifyOptions,
 ): VerifyResult {
-  const signed = verifySigned(listingsBytes, signature, jwks, 'listings.json');
+  const signed = verifySigned(listingsBytes, signature, jwks, opts.name ?? 'listings.json');
   if (!signed.ok) return signed;
   const { kid, content } = signed;
   const current = Snapshot.safeParse(content);
@@ -163,6 +165,13 @@ function staleOrOld(signed: { version: number; expires_at: string }, opts: Verif
   return undefined;
 }
 
+/** What a signed file that is no snapshot is: one of the aggregators' files, or something else. */
+function whatElse(content: unknown): string {
+  if (IndexFile.safeParse(content).success) return "a published folder's index";
+  if (FeedPage.safeParse(content).success) return 'a page of the change feed';
+  return 'not { facility, listings, version, generated_at, expires_at, kid }';
+}
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -189,7 +198,8 @@ function withdrawalOrMalformed(content: unknown, opts: VerifyOptions): VerifyRes
   if (!tombstone.success)
     return fail(
       'malformed',
-      'listings.json is signed but is not a snapshot ({ facility, listings, version, generated_at, expires_at, kid })',
+      `${opts.name ?? 'listings.json'} is signed, but is ${whatElse(content)}, not a facility's snapshot: verify a ` +
+        "facility's listings.json or its folder (OUT/<facility>)",
     );
   const t = tombstone.data;
   if (opts.facility !== undefined && t.facility !== opts.facility)

@@ -277,6 +277,37 @@ describe('publishSnapshots', () => {
     expect(index.facilities.map((f) => f.id)).not.toContain('zrh-1');
   });
 
+  it('publishes a target emptied since (its facilities, and its withdrawn one as a tombstone), counting it apart', async () => {
+    await publish(countingTarget());
+    await withdrawFacility(db, {
+      target: folderTarget(out()),
+      key: keyA,
+      facilityId: 'zrh-1',
+      ttlSeconds: 7200,
+      now: T0,
+    });
+    expect(await publish(countingTarget())).toMatchObject({ published: 0, skipped: 3, withdrawn: 1, objects: 0 });
+
+    rmSync(out(), { recursive: true });
+    const s = await publish(countingTarget());
+    expect(s).toMatchObject({ published: 3, skipped: 0, withdrawn: 1, tombstones: 1 });
+    expect(Tombstone.parse(JSON.parse(readFileSync(join(out(), 'zrh-1', 'listings.json'), 'utf8')))).toMatchObject({
+      facility: 'zrh-1',
+      state: 'withdrawn',
+      version: 3,
+    });
+    const index = JSON.parse(readFileSync(join(out(), 'index.json'), 'utf8')) as { facilities: { id: string }[] };
+    expect(index.facilities.map((f) => f.id)).toEqual(['ber-1', 'krk-1', 'wro-1']);
+    for (const id of ['ber-1', 'krk-1', 'wro-1']) expect(pointer(id).facility.id).toBe(id);
+    const again = await withdrawFacility(db, {
+      target: folderTarget(out()),
+      key: keyA,
+      facilityId: 'zrh-1',
+      ttlSeconds: 7200,
+    });
+    expect(again).toMatchObject({ first: false });
+  });
+
   it('--watch wakes when a tombstone is due to be signed again', { timeout: 30_000 }, async () => {
     await publishSnapshots(db, {
       target: folderTarget(out()),

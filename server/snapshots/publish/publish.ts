@@ -21,7 +21,7 @@ import { planFeed, writeIndexAndFeed, type WrittenFacility } from './feed.ts';
 import { isCurrent, isFresh } from './fresh.ts';
 import { readPointer, WITHDRAWN } from './pointer.ts';
 import { writeTombstone } from './tombstone.ts';
-import { pointerKey, pointerMeta, signatureKey, versionKey, versionMeta } from '../targets/layout.ts';
+import { INDEX_KEY, pointerKey, pointerMeta, signatureKey, versionKey, versionMeta } from '../targets/layout.ts';
 import type { Target } from '../targets/target.ts';
 import { readFacility } from '../../store/snapshot-versions.ts';
 import { ledgerOf, type SnapshotLedger } from '../../store/ledger.ts';
@@ -79,6 +79,8 @@ export interface PublishSummary {
   published: number;
   /** Unchanged, and more than half their TTL from expiry: nothing uploaded for them. */
   skipped: number;
+  /** Facilities considered that are withdrawn on the target: skipped until published again by name. */
+  withdrawn: number;
   listings: number;
   changed: number;
   unchanged: number;
@@ -130,7 +132,7 @@ async function publishWhole(source: Db | SnapshotLedger, opts: PublishOptions): 
   const now = opts.now ?? new Date();
   const generatedAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
   const times = { now, generatedAt, expiresAt: new Date(generatedAt.getTime() + opts.ttlSeconds * 1000) };
-  const { candidates, tombstones } = await plan(ledger, ids, opts, times);
+  const { candidates, tombstones, withdrawn } = await plan(ledger, ids, opts, times);
   const run = new PublishRun(ledger, opts, times, candidates.length, started);
   const { target, key } = opts;
   // The lock only when something may be uploaded: a publish with nothing to do writes nothing, not even a lock. The
@@ -161,35 +163,42 @@ async function publishWhole(source: Db | SnapshotLedger, opts: PublishOptions): 
   } finally {
     await unlock();
   }
-  return run.summary(ids, ids.length - candidates.length);
+  return run.summary(ids, ids.length - candidates.length - withdrawn, withdrawn);
 }
 
 /**
  * What may need a new version, judged from the local record alone: an unchanged, fresh facility costs no request,
  * and one not imported since it was published (same revision) is not even read. One imported again with the same
  * data is recorded at its new revision here, and is no candidate. One whose promotion started or ended since its file
- * was made is a candidate: the file's schedule, move-in and promotions are as of then.
+ * was made is a candidate: the file's schedule, move-in and promotions are as of then. A target that has lost what
+ * the record says it holds (emptied, or made anew) is not trusted: every facility is a candidate, checked against its
+ * pointer, and every withdrawn one gets its tombstone back.
  */
 async function plan(
   ledger: SnapshotLedger,
   ids: string[],
   opts: PublishOptions,
   t: Times,
-): Promise<{ candidates: Candidate[]; tombstones: string[] }> {
+): Promise<{ candidates: Candidate[]; tombstones: string[]; withdrawn: number }> {
   const { db } = ledger;
   const records = await ledger.publishedOn(opts.target.recordKey);
+  const lost = records.size > 0 && !opts.locked && (await opts.target.get(INDEX_KEY)) === undefined;
   const revisions = facilityRevisions(db);
   const instants = promotionInstants(db);
   const named = new Set(opts.facilityIds);
   const candidates: Candidate[] = [];
   const reRead: Published[] = [];
+  let withdrawnCount = 0;
   for (const id of ids) {
     const held = records.get(id);
     const withdrawn = held?.contentDigest === WITHDRAWN;
-    if (withdrawn && !named.has(id)) continue; // a withdrawn facility comes back only when published by name
+    if (withdrawn && !named.has(id)) {
+      withdrawnCount++; // a withdrawn facility comes back only when published by name
+      continue;
+    }
     const revision = revisions.get(id) ?? 0;
     const changes = instants.get(id);
-    const sameSource = !opts.force && !withdrawn && held !== undefined && held.publicUrl === opts.publicUrl;
+    const sameSource = !opts.force && !lost && !withdrawn && held !== undefined && held.publicUrl === opts.publicUrl;
     const current = (digest: string) => sameSource && isCurrent(held, digest, opts.key.kid, changes, t);
     if (held?.revision === revision && current(held.contentDigest)) continue;
     const data = readFacility(db, id);
@@ -199,17 +208,23 @@ async function plan(
     else candidates.push({ id, revision, content, changes });
   }
   await ledger.recordPublished(opts.target.recordKey, reRead);
-  return { candidates, tombstones: tombstonesDue(records, opts, t) };
+  return { candidates, tombstones: tombstonesDue(records, opts, t, lost), withdrawn: withdrawnCount };
 }
 
 /**
- * Tombstones past half their TTL (or signed by another key), to be signed again as pointers are: withdrawn facilities
- * whether or not the import still has them. None when the publish names facilities (a named one comes back instead).
+ * Tombstones past half their TTL (or signed by another key, or on a target that lost them), to be signed again as
+ * pointers are: withdrawn facilities whether or not the import still has them. None when the publish names facilities
+ * (a named one comes back instead).
  */
-function tombstonesDue(records: ReadonlyMap<string, Published>, opts: PublishOptions, t: Times): string[] {
+function tombstonesDue(
+  records: ReadonlyMap<string, Published>,
+  opts: PublishOptions,
+  t: Times,
+  lost: boolean,
+): string[] {
   if (opts.facilityIds && opts.facilityIds.length > 0) return [];
   return [...records.values()]
-    .filter((p) => p.contentDigest === WITHDRAWN && !isFresh(p, WITHDRAWN, opts.key.kid, t.now))
+    .filter((p) => p.contentDigest === WITHDRAWN && (lost || !isFresh(p, WITHDRAWN, opts.key.kid, t.now)))
     .map((p) => p.facilityId)
     .sort();
 }
@@ -294,9 +309,10 @@ class PublishRun {
   /** A withdrawn facility's tombstone signed again, so that pinned readers meet "no longer listed", never "expired". */
   async renewTombstone(id: string): Promise<void> {
     const { target, key } = this.opts;
+    // The record says the target holds a tombstone: one gone (the target emptied) is written again, as a pinned widget
+    // must meet "no longer listed", never a 404.
     const pointer = await readPointer(target, id);
-    if (!pointer) return; // nothing there to renew
-    if (pointer.contentDigest !== WITHDRAWN || isFresh(pointer, WITHDRAWN, key.kid, this.times.now)) {
+    if (pointer && (pointer.contentDigest !== WITHDRAWN || isFresh(pointer, WITHDRAWN, key.kid, this.times.now))) {
       // Published again, or renewed, by another machine: the record follows the target.
       this.unrecorded.push({ facilityId: id, revision: 0, publicUrl: '', ...pointer });
       return;
@@ -337,8 +353,8 @@ class PublishRun {
     this.bytes += this.feed?.bytes ?? 0;
   }
 
-  /** `unplanned`: facilities the plan found needed nothing. */
-  summary(ids: string[], unplanned: number): PublishSummary {
+  /** `unplanned`: facilities the plan found needed nothing; `withdrawn`: those it passed over as withdrawn. */
+  summary(ids: string[], unplanned: number, withdrawn: number): PublishSummary {
     const order = new Map(ids.map((id, i) => [id, i]));
     const results = this.results.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     const changed = results.filter((r) => r.changed).length;
@@ -350,6 +366,7 @@ class PublishRun {
       facilities: ids.length,
       published: results.length,
       skipped: unplanned + this.adopted,
+      withdrawn,
       listings: results.reduce((n, r) => n + r.listings, 0),
       changed,
       unchanged: results.length - changed,

@@ -11,19 +11,20 @@ import type { Target } from '../targets/target.ts';
 /**
  * A facility's tombstone as its next version, signed now: the immutable pair first (a follower reads it there), then
  * the pointer, its listings.json last; then recorded as what the target holds. In place of a snapshot it withdraws the
- * facility; in place of a tombstone it signs it again, keeping when the facility was withdrawn.
+ * facility; in place of a tombstone it signs it again, keeping when the facility was withdrawn; where the target lost
+ * it (no pointer), it is written anew, dated now.
  */
 export async function writeTombstone(
   target: Target,
   ledger: SnapshotLedger,
   key: SigningKey,
   id: string,
-  pointer: Pointer,
+  pointer: Pointer | undefined,
   times: { generatedAt: Date; expiresAt: Date },
 ): Promise<Tombstone & { bytes: number }> {
-  const floor = new Map([[id, pointer.version + 1]]);
+  const floor = new Map([[id, (pointer?.version ?? 0) + 1]]);
   const version = (await ledger.reserveVersions(target.recordKey, [id], floor)).get(id)!.version;
-  const renewed = pointer.contentDigest === WITHDRAWN;
+  const renewed = pointer?.contentDigest === WITHDRAWN;
   const tombstone: Tombstone = {
     facility: id,
     state: 'withdrawn',

@@ -113,7 +113,7 @@ async function lockAsStandby(opts: WatchOptions): Promise<(() => Promise<void>) 
   let backoff = opts.firstBackoffMs ?? 1000;
   while (!opts.signal.aborted) {
     try {
-      return await opts.target.lock();
+      return await opts.target.lock({ watch: true });
     } catch (err) {
       if (!(err instanceof ListingsError)) throw err;
       if (/_locked$/.test(err.code)) {

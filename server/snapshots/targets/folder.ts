@@ -57,12 +57,12 @@ export function folderTarget(dir: string): Target {
         throw failed(path, 'write', err);
       }
     },
-    async lock() {
+    async lock(holder) {
       let made: string | undefined;
       let unlock: () => Promise<unknown>;
       try {
         made = await makeFolder(root);
-        unlock = await lockOutput(root);
+        unlock = await lockOutput(root, holder);
       } catch (err) {
         throw failed(root, 'lock', err);
       }

@@ -6,6 +6,8 @@ export interface S3Place {
   endpoint?: string;
   /** The client's timeouts, to say which one a TimeoutError is. */
   timeouts?: { connectMs: number; requestMs: number };
+  /** The client's attempts per request: fewer means its retry quota ran out. */
+  maxAttempts?: number;
 }
 
 interface SdkError {
@@ -51,10 +53,19 @@ export function describeS3Error(err: unknown, op: string, url: string, place: S3
   }
   if ((code && NETWORK.has(code)) || e.name === 'TimeoutError' || e.name === 'RequestTimeout') {
     const why = (e.name === 'TimeoutError' && timeoutText(e, place)) || code || e.name;
-    return `cannot reach ${where} (${why}) for ${op} ${url}${attempts ? ` after ${attempts} attempts` : ''}`;
+    return `cannot reach ${where} (${why}) for ${op} ${url}${attempts ? afterAttempts(attempts, place) : ''}`;
   }
   const why = status ? `HTTP ${status} ${e.name ?? ''}`.trim() : `${e.name ?? 'Error'}: ${e.message ?? String(err)}`;
-  return `${op} ${url} failed: ${why}${attempts && attempts > 1 ? ` after ${attempts} attempts` : ''}`;
+  return `${op} ${url} failed: ${why}${attempts && attempts > 1 ? afterAttempts(attempts, place) : ''}`;
+}
+
+/**
+ * The SDK's standard retries share one quota among a client's requests (each retry spends from it, each success
+ * refills it): once many requests in flight have failed, the next failures are not retried as often as configured.
+ */
+function afterAttempts(attempts: number, place: S3Place): string {
+  const quota = place.maxAttempts !== undefined && attempts < place.maxAttempts;
+  return ` after ${attempts} attempts${quota ? ` (of ${place.maxAttempts}: the retries this publish's requests share ran out)` : ''}`;
 }
 
 /** The SDK's own TimeoutError: no connection, or no answer (or a stalled one), within the configured time. */

@@ -51,3 +51,15 @@ it('lapses a sixth of a lease before the last renewal written runs out, and stay
   expect(store.writes).toBe(writes);
   await lease.release();
 });
+
+it("tells a --watch publisher's lock apart: it is to be stopped, not waited for", async () => {
+  const store = memoryStore();
+  const watch = await leaseLock(store, 60_000, { watch: true });
+  await expect(leaseLock(store, 60_000)).rejects.toThrow(
+    /^s3:\/\/bucket is held by a --watch publisher \(process \d+ on /,
+  );
+  await watch.release();
+  const once = await leaseLock(store, 60_000);
+  await expect(leaseLock(store, 60_000)).rejects.toThrow(/^s3:\/\/bucket is being published by process \d+ on /);
+  await once.release();
+});

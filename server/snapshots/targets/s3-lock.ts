@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { ListingsError } from '../../errors.ts';
-import { isRunning } from '../files.ts';
+import { heldByWatch, isRunning } from '../files.ts';
+import type { LockHolder } from './target.ts';
 
 export const LOCK_PREFIX = '.publish-lock/';
 /** A holder renews its lease every third of it; a lease not renewed for this long belongs to a publisher that died. */
@@ -18,6 +19,8 @@ interface Holder {
   pid: number;
   started_at: string;
   lease_until: string;
+  /** A --watch publisher: it holds the lock until it is stopped. */
+  watch?: boolean;
 }
 
 export interface LockStore {
@@ -34,7 +37,7 @@ export interface Lease {
   lapsed(): boolean;
 }
 
-export async function leaseLock(store: LockStore, leaseMs = LEASE_MS): Promise<Lease> {
+export async function leaseLock(store: LockStore, leaseMs = LEASE_MS, by: LockHolder = {}): Promise<Lease> {
   const mine = `${LOCK_PREFIX}${String(Date.now()).padStart(13, '0')}-${randomBytes(6).toString('hex')}.json`;
   const started = new Date().toISOString();
   const holder = (): Holder => ({
@@ -42,6 +45,7 @@ export async function leaseLock(store: LockStore, leaseMs = LEASE_MS): Promise<L
     pid: process.pid,
     started_at: started,
     lease_until: new Date(Date.now() + leaseMs).toISOString(),
+    ...(by.watch ? { watch: true } : {}),
   });
   // Until when the last lock object written holds (from before its write was sent, as its lease_until says).
   let holdsUntil = 0;
@@ -64,9 +68,12 @@ export async function leaseLock(store: LockStore, leaseMs = LEASE_MS): Promise<L
   if (live) {
     await store.remove(mine).catch(() => undefined);
     const h = live.holder;
+    const who = `process ${h.pid} on ${h.host} since ${h.started_at}`;
     throw new ListingsError(
       'publish_locked',
-      `${store.label} is being published by process ${h.pid} on ${h.host} since ${h.started_at}; wait for it, or delete ${store.label}/${live.key} if that publisher is gone (its lease ends ${h.lease_until})`,
+      h.watch
+        ? heldByWatch(store.label, who)
+        : `${store.label} is being published by ${who}; wait for it, or delete ${store.label}/${live.key} if that publisher is gone (its lease ends ${h.lease_until})`,
     );
   }
   // A renewal that fails is tried again at the next; past its lease, another publisher may take the lock, so the

@@ -1,7 +1,7 @@
 // An S3-compatible bucket as a publish target (AWS S3, Cloudflare R2, GCS interoperability, MinIO), with the official SDK.
 import { ListingsError } from '../../errors.ts';
 import { describeS3Error, type S3Place } from './s3-errors.ts';
-import { leaseLock, LOCK_PREFIX, type Lease } from './s3-lock.ts';
+import { LEASE_MS, leaseLock, LOCK_PREFIX, type Lease } from './s3-lock.ts';
 import type { Target } from './target.ts';
 
 export interface S3TargetOptions {
@@ -19,6 +19,7 @@ export interface S3TargetOptions {
 }
 
 export const REQUEST_TIMEOUT_MS = 30_000;
+const MAX_ATTEMPTS = 5;
 const CONNECT_TIMEOUT_MS = 10_000;
 
 const quiet = () => undefined;
@@ -38,7 +39,7 @@ export async function s3Target(opts: S3TargetOptions): Promise<Target> {
     ...(opts.endpoint ? { endpoint: opts.endpoint } : {}),
     forcePathStyle: opts.pathStyle ?? false,
     followRegionRedirects: true,
-    maxAttempts: opts.maxAttempts ?? 5,
+    maxAttempts: opts.maxAttempts ?? MAX_ATTEMPTS,
     retryMode: 'standard',
     // CRC trailers by default trip some S3-compatible stores; SigV4 already covers the payload's SHA-256.
     requestChecksumCalculation: 'WHEN_REQUIRED',
@@ -60,6 +61,7 @@ export async function s3Target(opts: S3TargetOptions): Promise<Target> {
     prefix: opts.prefix,
     endpoint: opts.endpoint,
     timeouts: { connectMs: connectTimeoutMs, requestMs: requestTimeoutMs },
+    maxAttempts: opts.maxAttempts ?? MAX_ATTEMPTS,
   };
   const label = `s3://${opts.bucket}${opts.prefix ? `/${opts.prefix}` : ''}`;
   const fail = (op: string, key: string, err: unknown): never => {
@@ -112,36 +114,44 @@ export async function s3Target(opts: S3TargetOptions): Promise<Target> {
         fail('PUT', key, err);
       }
     },
-    lock: async () => {
-      const taken = await leaseLock({
-        label,
-        put: (key, body) =>
-          target.put(key, Buffer.from(body), { contentType: 'application/json', cacheControl: 'no-store' }),
-        get: (key) => target.get(key),
-        remove: async (key) => {
-          try {
-            await client.send(new sdk.DeleteObjectCommand({ Bucket: opts.bucket, Key: base + key }));
-          } catch (err) {
-            fail('DELETE', key, err);
-          }
+    lock: async (holder) => {
+      const taken = await leaseLock(
+        {
+          label,
+          put: (key, body) =>
+            target.put(key, Buffer.from(body), { contentType: 'application/json', cacheControl: 'no-store' }),
+          get: (key) => target.get(key),
+          remove: async (key) => {
+            try {
+              await client.send(new sdk.DeleteObjectCommand({ Bucket: opts.bucket, Key: base + key }));
+            } catch (err) {
+              fail('DELETE', key, err);
+            }
+          },
+          list: async (prefix) => {
+            const keys: string[] = [];
+            let token: string | undefined;
+            try {
+              do {
+                const page = await client.send(
+                  new sdk.ListObjectsV2Command({
+                    Bucket: opts.bucket,
+                    Prefix: base + prefix,
+                    ContinuationToken: token,
+                  }),
+                );
+                for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key.slice(base.length));
+                token = page.IsTruncated ? page.NextContinuationToken : undefined;
+              } while (token);
+            } catch (err) {
+              fail('LIST', prefix, err);
+            }
+            return keys;
+          },
         },
-        list: async (prefix) => {
-          const keys: string[] = [];
-          let token: string | undefined;
-          try {
-            do {
-              const page = await client.send(
-                new sdk.ListObjectsV2Command({ Bucket: opts.bucket, Prefix: base + prefix, ContinuationToken: token }),
-              );
-              for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key.slice(base.length));
-              token = page.IsTruncated ? page.NextContinuationToken : undefined;
-            } while (token);
-          } catch (err) {
-            fail('LIST', prefix, err);
-          }
-          return keys;
-        },
-      });
+        LEASE_MS,
+        holder,
+      );
       lease = taken;
       return async () => {
         lease = undefined;

@@ -14,8 +14,8 @@ export function lockSharedInProcess(target: Target): Target {
     get: (key) => target.get(key),
     put: (key, bytes, meta) => target.put(key, bytes, meta),
     close: () => target.close(),
-    async lock() {
-      const held = (taken ??= target.lock());
+    async lock(holder) {
+      const held = (taken ??= target.lock(holder));
       holders++;
       let release: () => Promise<void>;
       try {

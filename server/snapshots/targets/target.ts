@@ -6,6 +6,11 @@ export interface ObjectMeta {
   cacheControl: string;
 }
 
+/** Who takes a lock: a `--watch` publisher holds it for its whole run, so others are told to stop it, not to wait. */
+export interface LockHolder {
+  watch?: boolean;
+}
+
 export interface Target {
   /** How lines and errors name the target: `s3://bucket/prefix` or the folder's absolute path. */
   readonly label: string;
@@ -16,7 +21,7 @@ export interface Target {
   /** Writes one whole object: readers see the old bytes or the new ones, never a part. */
   put(key: string, bytes: Uint8Array, meta: ObjectMeta): Promise<void>;
   /** Takes the target's publish lock, so two publishers never interleave; resolves to its release. */
-  lock(): Promise<() => Promise<void>>;
+  lock(holder?: LockHolder): Promise<() => Promise<void>>;
   /** Releases connections; the target is not used afterwards. */
   close(): Promise<void>;
 }
