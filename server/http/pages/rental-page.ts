@@ -57,7 +57,7 @@ const NOT_FOUND = Object.fromEntries(
   LANGUAGES.map((l) => {
     const { t } = speechIn(l);
     const body = html`<main class="rent"><h1>${t.notFound}</h1><p>${t.notFoundText}</p></main>`;
-    return [l, Buffer.from(page(t.notFound, body, { lang: l }))];
+    return [l, Buffer.from(page(t.notFound, body, { lang: l, description: t.siteDescription }))];
   }),
 ) as Record<Language, Buffer>;
 
@@ -81,7 +81,12 @@ function refusalPage(status: 429 | 503, retryAfter: number, body: Buffer): Answe
 }
 
 const refusalBody = (language: Language, title: string, text: string) =>
-  Buffer.from(page(title, html`<main class="rent"><h1>${title}</h1><p>${text}</p></main>`, { lang: language }));
+  Buffer.from(
+    page(title, html`<main class="rent"><h1>${title}</h1><p>${text}</p></main>`, {
+      lang: language,
+      description: speechIn(language).t.siteDescription,
+    }),
+  );
 
 /** The busy page in each language, rendered once. */
 const BUSY = Object.fromEntries(
