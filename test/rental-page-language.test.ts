@@ -59,7 +59,7 @@ describe('the rental page in the visitor language', () => {
     async (asked, language, money, per) => {
       const r = await get('/rent/wro-1/M-07', asked);
       expect(r.status).toBe(200);
-      expect(r.headers['vary']).toBe('Accept-Language');
+      expect(r.headers['vary']).toBe('Accept-Language, Accept-Encoding');
       expectWhole(r.text, language);
       expect(r.text).toContain(`<dd data-fee="clean">${money}</dd>`);
       expect(r.text).toContain(per);
@@ -153,6 +153,14 @@ it('says an unknown unit is not found in the language asked for, else in English
     }
 });
 
+/** A request for a page in `language` (none: no Accept-Language). */
+const requestIn = (language: string | undefined) => ({
+  method: 'GET',
+  url: '/rent/',
+  headers: { 'accept-language': language },
+  remoteAddress: '127.0.0.1',
+});
+
 describe('the page cache with three languages', () => {
   it('keeps a page per language, serves each again without a read, and holds its one byte budget', () => {
     const budget = 48 * 1024;
@@ -162,7 +170,7 @@ describe('the page cache with three languages', () => {
       .listings.filter((l: { active: boolean }) => l.active)
       .map((l: { code: string }) => l.code as string);
     const rental = new RentalPages(pages);
-    const page = (code: string, language: string) => rental.page(`/rent/wro-1/${code}`, language);
+    const page = (code: string, language: string) => rental.page(requestIn(language), `/rent/wro-1/${code}`);
     const first = page(codes[0]!, 'de');
     const reads = pages.reads;
     expect(page(codes[0]!, 'de').body).toBe(first.body); // the kept bytes themselves
@@ -184,7 +192,7 @@ describe('the page cache with three languages', () => {
     const pages = new PageCache(demo.db, 'http://127.0.0.1:8787');
     const rental = new RentalPages(pages);
     for (const language of [...LANGUAGES, undefined])
-      expect(rental.page('/rent/wro-1/NOPE', language).status).toBe(404);
+      expect(rental.page(requestIn(language), '/rent/wro-1/NOPE').status).toBe(404);
     expect(pages.reads).toBe(1);
   });
 });

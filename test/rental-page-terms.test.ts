@@ -97,7 +97,7 @@ describe('a listing with every part', () => {
     expect(page).toContain('<dd data-field="floor">Ground floor</dd>');
     expect(page).toContain('<dd data-field="door">2 × 2.2\u00a0m</dd>');
     expect(page).toContain('<dd data-fee="clean">PLN\u00a020.00 at move-out</dd>');
-    expect(page).toContain('ul. Legnicka 12, 53-674 Wrocław, PL');
+    expect(page).toContain('<bdi>ul. Legnicka 12</bdi>, <bdi>53-674</bdi> <bdi>Wrocław</bdi>, PL');
     expect(page).toContain(
       'href="https://www.openstreetmap.org/?mlat=51.1129&amp;mlon=17.0112#map=17/51.1129/17.0112">Map (OpenStreetMap)</a>',
     );

@@ -1,5 +1,6 @@
 // Partner attribution as pure rules: the click URL's target with its parameters, and which clicks count.
 import { createHash } from 'node:crypto';
+import { isbot } from 'isbot';
 import { addressGroupOf } from './address-group.ts';
 
 export const GO_PREFIX = '/go/';
@@ -27,13 +28,12 @@ export function clickUrl(publicUrl: string, facilityId: string, code: string, re
   return `${publicUrl.replace(/\/$/, '')}${path}?ref=${encodeURIComponent(ref)}`;
 }
 
-/** A client that says it is a robot (crawlers, link previews, monitors): followed, never counted. */
-// `bot` not after `cu`: Cubot is a maker of phones, whose User-Agents name their model (`CUBOT P50`).
-const BOT =
-  /(?<!cu)bot|crawl|spider|slurp|preview|fetch|monitor|scan|curl|wget|python|java\/|go-http|headless|lighthouse/i;
-
+/**
+ * A client that says it is a robot (crawlers, link previews, archivers, monitors, HTTP libraries, headless browsers):
+ * followed, never counted. isbot keeps the list of known agents; a client that sends no User-Agent is no browser.
+ */
 export const declaresBot = (userAgent: string | undefined): boolean =>
-  userAgent === undefined || userAgent === '' || BOT.test(userAgent);
+  userAgent === undefined || userAgent === '' || isbot(userAgent);
 
 /** A browser's speculative load (`Sec-Purpose: prefetch`, or the older `Purpose: prefetch`): not a click. */
 export const isPrefetch = (secPurpose: string | undefined, purpose: string | undefined): boolean =>

@@ -177,7 +177,7 @@ function routesOf(opts: HandlerOptions, { api, freshness, pages, clicks }: Parts
     if (!limit.ok) return api.refused(limit, rentalPages.tooMany(limit.retryAfter, header(req, 'accept-language')));
     // Data that cannot be confirmed is refused as the API refuses it, as a page a renter can read.
     if (!freshness.check()) return rentalPages.unavailable(UNAVAILABLE_RETRY_AFTER_S, header(req, 'accept-language'));
-    return rentalPages.page(path, header(req, 'accept-language'), mayRender);
+    return rentalPages.page(req, path, mayRender);
   };
   // Clicks share the rental pages' limits: both need no key, and a rent link is a page a person opens.
   const click: Read = (req, path, search) => {

@@ -56,6 +56,7 @@ describe('openDb', () => {
       'api_keys',
       'audit_log',
       'facilities',
+      'key_refs',
       'listings',
       'login_failures',
       'login_pending',

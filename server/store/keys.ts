@@ -47,7 +47,13 @@ const stmts = statementsFor((db) => ({
   insert:
     db.prepare(`INSERT INTO api_keys (id, facility_id, label, digest, hint, created_at, rate_per_s, burst, allowed_origins, ref)
     VALUES (@id, @facility_id, @label, @digest, @hint, @created_at, @rate_per_s, @burst, @allowed_origins, @ref)`),
-  refs: db.prepare<[string], string>('SELECT ref FROM api_keys WHERE facility_id = ?').pluck(),
+  taken: db
+    .prepare<{ facility: string; key: string }, string>(
+      `SELECT ref FROM api_keys WHERE facility_id = @facility AND id <> @key
+        UNION SELECT ref FROM key_refs WHERE facility_id = @facility AND key_id IS NOT @key`,
+    )
+    .pluck(),
+  hold: db.prepare('INSERT INTO key_refs (facility_id, ref, key_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING'),
   unrevokedRefs: db
     .prepare<[string], string>('SELECT ref FROM api_keys WHERE facility_id = ? AND revoked_at IS NULL')
     .pluck(),
@@ -91,7 +97,10 @@ export function infoOf(row: KeyRow): KeyInfo {
   };
 }
 
-/** A new key and its row (both stores write it); the key itself is never stored. `taken`: the facility's refs. */
+/**
+ * A new key and its row (both stores write it); the key itself is never stored. `taken`: the refs the facility's
+ * keys hold and have held, and those no known key held (key_refs).
+ */
 export function newKeyRow(opts: NewKeyOptions, taken: ReadonlySet<string>, now = new Date()) {
   const key = generateKey(opts.prefix);
   const id = newKeyId();
@@ -135,8 +144,9 @@ export function createKey(db: Db, opts: NewKeyOptions, now = new Date()) {
   // IMMEDIATE: the refs read and the insert under one write lock, so a commit between them cannot make the upgrade fail.
   return db
     .transaction(() => {
-      const { key, row } = newKeyRow(opts, new Set(s.refs.all(opts.facilityId)), now);
+      const { key, row } = newKeyRow(opts, new Set(s.taken.all({ facility: opts.facilityId, key: '' })), now);
       s.insert.run(row);
+      s.hold.run(row.facility_id, row.ref, row.id);
       return { key, info: infoOf({ ...row, revoked_at: null, last_used_at: null }) };
     })
     .immediate();
@@ -181,13 +191,19 @@ export function updateKey(db: Db, id: string, changes: KeyChanges): KeyInfo {
     .transaction(() => {
       const row = s.byId.get(id);
       if (!row) throw unknownKey(id);
-      s.update.run(changedKeyRow(row, changes, new Set(s.refs.all(row.facility_id))));
+      const changed = changedKeyRow(row, changes, new Set(s.taken.all({ facility: row.facility_id, key: id })));
+      s.update.run(changed);
+      s.hold.run(row.facility_id, changed.ref, id);
       return infoOf(s.byId.get(id)!);
     })
     .immediate();
 }
 
-/** The columns `keys edit` changes, with what it leaves as it was (both stores write them); `taken`: the facility's refs. */
+/**
+ * The columns `keys edit` changes, with what it leaves as it was (both stores write them). `taken`: the refs the
+ * facility's other keys hold or have held, and those no known key held (key_refs); the key's own old refs are its to
+ * take back.
+ */
 export function changedKeyRow(row: KeyRow, changes: KeyChanges, taken: ReadonlySet<string>) {
   if (row.revoked_at !== null) throw keyRevoked(row);
   const ref = changes.ref === undefined ? row.ref : checkRef(changes.ref);

@@ -282,6 +282,24 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE login_failures_15 RENAME TO login_failures;
   CREATE INDEX login_failures_by_subject ON login_failures (scope, subject, at);
   `,
+  // 16: every ref a key has held, so that a ref given up stays its key's within the facility (clicks counted under it
+  // keep meaning one partner); from the keys' refs now, the refs the audit log shows one key held, and refs in counted
+  // clicks that no known key held, kept by no key (key_id NULL): refused to every key
+  `
+  CREATE TABLE key_refs (
+    facility_id TEXT NOT NULL,
+    ref TEXT NOT NULL,
+    key_id TEXT,
+    PRIMARY KEY (facility_id, ref)
+  ) STRICT;
+  INSERT INTO key_refs (facility_id, ref, key_id) SELECT facility_id, ref, id FROM api_keys;
+  INSERT OR IGNORE INTO key_refs (facility_id, ref, key_id)
+    SELECT facility_id, ref, CASE WHEN count(DISTINCT key_id) = 1 THEN min(key_id) END
+    FROM (SELECT facility_id, key_id, CASE WHEN json_valid(detail) THEN detail ->> '$.ref' END AS ref FROM audit_log
+      WHERE action LIKE 'key.%' AND facility_id IS NOT NULL AND key_id IS NOT NULL)
+    WHERE ref IS NOT NULL GROUP BY facility_id, ref;
+  INSERT OR IGNORE INTO key_refs (facility_id, ref, key_id) SELECT DISTINCT facility_id, ref, NULL FROM referral_clicks;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -16,7 +16,11 @@ export function termFacts(d: ListingDetail, v: View): TemplateResult[] {
   const rows = [];
   if (plan) {
     const { gross, currency } = plan.price;
-    const vars = { plan: plan.title, price: `${formatMoney(gross, currency, v.locale)} ${periodText(plan.price, v)}` };
+    // The plan's title between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE: a direction control in it stays in it.
+    const vars = {
+      plan: `\u2068${plan.title}\u2069`,
+      price: `${formatMoney(gross, currency, v.locale)} ${periodText(plan.price, v)}`,
+    };
     rows.push(fact(v.t('protection'), v.t(protection.required ? 'protectionRequired' : 'protectionOptional', vars)));
   }
   if (door)
@@ -39,7 +43,7 @@ export function scheduleSection(d: ListingDetail, terms: Terms, v: View): Templa
   if (schedule.length < 2) return nothing;
   const money = (gross: number) => formatMoney(gross, d.price.currency, v.locale);
   // prettier-ignore
-  return html`<section class="terms schedule"><h3>${v.t('schedule')}</h3><dl>${schedule.map((run) => fact(periods(d, run.from_period, run.to_period, v), html`${money(run.gross)} <span class="muted">${promotions.find((p) => p.code === run.promotion)?.title}</span>`))}</dl></section>`;
+  return html`<section class="terms schedule"><h3>${v.t('schedule')}</h3><dl>${schedule.map((run) => fact(periods(d, run.from_period, run.to_period, v), html`${money(run.gross)} <bdi class="muted">${promotions.find((p) => p.code === run.promotion)?.title}</bdi>`))}</dl></section>`;
 }
 
 /** A move-in part's words: the first period, the deposit, the fee's or protection plan's own title. */

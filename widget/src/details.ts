@@ -79,7 +79,7 @@ export function detailsView(
 ): TemplateResult {
   return html`<div class="sheet">
     <div class="sheet-head">
-      <h2 id="details-title">${listing.title} <span class="code">${listing.code}</span></h2>
+      <h2 id="details-title"><bdi>${listing.title}</bdi> <span class="code">${listing.code}</span></h2>
       <button type="button" class="secondary" @click=${v.onClose}>${v.t('close')}</button>
     </div>
     ${

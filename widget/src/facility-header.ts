@@ -19,13 +19,21 @@ function hoursRow(label: string, hours: Hours | null | undefined, timeZone: stri
   return html`<div><dt>${label}</dt><dd><span class="now ${open ? 'open' : 'shut'}">${v.t(open ? 'openNow' : 'closedNow')}</span> ${ranges.join(', ')}</dd></div>`;
 }
 
+/** A line of the address the operator wrote, as a bidi isolate: a direction control in it turns that line alone. */
+const own = (line: string | null | undefined) => (line ? html`<bdi>${line}</bdi>` : nothing);
+
+/** "ul. Legnicka 12, 53-674 Wrocław, Dolny Śląsk": street, postal code and city, region, each isolated. */
+function addressLine(a: NonNullable<Facility['address']>): TemplateResult {
+  // prettier-ignore
+  return html`${own(a.street)}${a.street ? ', ' : ''}${own(a.postal_code)}${a.postal_code ? ' ' : ''}${own(a.city)}${a.region ? html`, ${own(a.region)}` : ''}`;
+}
+
 function header(f: Facility, v: View, now: number): TemplateResult {
   const { address: a, geo, timezone, office_hours, access_hours, amenities } = f;
-  const line = a ? [a.street, `${a.postal_code ?? ''} ${a.city}`.trim(), a.region].filter(Boolean).join(', ') : '';
   // prettier-ignore
   return html`<div part="facility" class="notice facility">
     <p class="facility-name">${f.name}</p>
-    <p>${line} ${geo ? html`<a href=${mapUrl(geo)} target=${v.target || nothing} rel=${v.rel || nothing}>${v.t('map')}<span class="sr-only"> (OpenStreetMap)${v.newTab}</span></a>` : nothing}</p>
+    <p>${a ? addressLine(a) : nothing} ${geo ? html`<a href=${mapUrl(geo)} target=${v.target || nothing} rel=${v.rel || nothing}>${v.t('map')}<span class="sr-only"> (OpenStreetMap)${v.newTab}</span></a>` : nothing}</p>
     ${timezone ? html`<dl class="hours">${hoursRow(v.t('officeHours'), office_hours, timezone, v, now)}${hoursRow(v.t('accessHours'), access_hours, timezone, v, now)}</dl>` : nothing}
     ${amenities?.length ? html`<ul class="amenities">${amenities.map((x) => html`<li>${v.t.word('amenityNames', x)}</li>`)}</ul>` : nothing}
   </div>`;

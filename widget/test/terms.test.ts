@@ -135,7 +135,12 @@ describe('the details dialog beyond price', () => {
       ].map(flat),
     );
     const facts = rows(dialog.querySelector('.facts'));
-    includes(facts.join('\n'), flat(`Protection: Required: Basic cover, ${money(1500)} / month`), 'the cheapest plan');
+    // The plan's title is the operator's: a bidi isolate (FIRST STRONG ISOLATE ... POP DIRECTIONAL ISOLATE) in the text.
+    includes(
+      facts.join('\n'),
+      flat(`Protection: Required: \u2068Basic cover\u2069, ${money(1500)} / month`),
+      'the cheapest plan',
+    );
     includes(facts.join('\n'), 'Door (W × H): 2 × 2.2 m');
     includes(facts.join('\n'), 'Floor: Ground floor');
   });

@@ -44,7 +44,7 @@ export function clickAnswer(
   if (!target) return notFoundPage(header(req, 'accept-language'));
   const ref = new URLSearchParams(search).get('ref');
   const partner = ref !== null && REF_PATTERN.test(ref) ? ref : undefined;
-  const url = target.toString();
+  const url = target.bytes.toString();
   const location = partner
     ? parts.locations.memo(`${partner} ${url}`, { context: { target: url, ref: partner } })
     : url;

@@ -48,11 +48,12 @@ export const HTML_SECURITY_HEADERS = {
 /** What search results and link previews show when a page gives no description of its own. */
 export const DEFAULT_DESCRIPTION = 'Live self-storage prices, free units and photos for partner sites.';
 
-export function page(
-  title: string,
-  body: Html,
-  opts: { head?: Html; lang?: string; description?: string } = {},
-): string {
+/** A page's head: one in a language other than the default English describes itself in that language. */
+export type PageOptions = { head?: Html } & (
+  { lang?: undefined; description?: string } | { lang: string; description: string }
+);
+
+export function page(title: string, body: Html, opts: PageOptions = {}): string {
   return html`<!doctype html>
 <html lang="${opts.lang ?? 'en'}">
 <head>

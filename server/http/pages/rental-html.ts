@@ -69,7 +69,7 @@ ${
 ${facilityPart(facility, s)}
 <section class="book"><h2>${t.howToRent}</h2><p>${nextSteps(facility, s)}</p></section>
 </main>`;
-  return page(`${d.title} · ${facilityName}`, body, {
+  return page(`${isolatedText(d.title)} · ${isolatedText(facilityName)}`, body, {
     lang: language,
     description: say(t.description, { title: d.title, facility: facilityName }),
     // One address for search engines however the visitor came (`?ref=` from a partner's click): the rental page.
@@ -87,12 +87,22 @@ function rentAction(facility: Facility, d: Detail, { t }: Speech): Html {
   if (booking) return html`<p class="cta"><a class="button" href="${safeUrl(booking)}">${t.rent}</a></p>`;
   if (facility.contact_email) {
     const subject = encodeURIComponent(say(t.mailSubject, { code: d.code, title: d.title }));
-    return html`<p class="cta"><a class="button" href="mailto:${facility.contact_email}?subject=${subject}">${fill(t.rentByEmail, { name: facility.name })}</a></p>`;
+    return html`<p class="cta"><a class="button" href="mailto:${facility.contact_email}?subject=${subject}">${fill(t.rentByEmail, { name: own(facility.name) })}</a></p>`;
   }
   if (facility.contact_phone)
     return html`<p class="cta"><a class="button" href="tel:${telOf(facility.contact_phone)}">${fill(t.rentByPhone, { phone: facility.contact_phone })}</a></p>`;
-  return html`<p class="cta note">${fill(t.rentContact, { name: facility.name })}</p>`;
+  return html`<p class="cta note">${fill(t.rentContact, { name: own(facility.name) })}</p>`;
 }
+
+/**
+ * A value the operator wrote, set among the page's words: a bidi isolate, so that a direction control in it (U+202E)
+ * turns that value alone and not the words after it. A value alone in a block (h1, p, dt, th, td) is one already, by
+ * the browser's own stylesheet; site.css isolates the inline elements that hold one (`strong`, `.terms`).
+ */
+const own = (value: string): Html => html`<bdi>${value}</bdi>`;
+
+/** The same for plain text (the document's title): the value between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE. */
+const isolatedText = (value: string): string => `\u2068${value}\u2069`;
 
 const telOf = (phone: string) => phone.replace(/[^+0-9]/g, '');
 
@@ -107,7 +117,7 @@ function nextSteps(facility: Facility, { t }: Speech): Html {
       fill(t.call, { phone: html`<a href="tel:${telOf(facility.contact_phone)}">${facility.contact_phone}</a>` }),
     );
   const reach = html`${ways.flatMap((w, i) => (i === 0 ? [w] : [t.or, w]))}`;
-  const name = facility.name;
+  const name = own(facility.name);
   if (facility.booking_url)
     return html`${fill(t.stepsBooking, { name })}${ways.length ? fill(t.stepsQuestions, { reach: capitalized(reach) }) : ''}`;
   if (ways.length) return fill(t.stepsDirect, { name, reach });
@@ -271,12 +281,24 @@ function hoursTable(label: string, field: string, hours: Hours, timezone: string
 function facilityPart(f: Facility, s: Speech): Html | '' {
   const { address: a, geo, office_hours, access_hours, amenities, timezone } = f;
   if (!a && !geo && !office_hours && !access_hours && amenities.length === 0) return '';
-  const line = a ? [a.street, `${a.postal_code ?? ''} ${a.city}`.trim(), a.region, a.country].filter(Boolean) : [];
+  const line = a ? addressParts(a) : [];
   return html`<section class="facility-info"><h2>${f.name}</h2>
-${line.length || geo ? html`<p class="address" data-field="address">${line.join(', ')}${geo ? html` <a class="map" href="${mapUrl(geo)}">${s.t.map}</a>` : ''}</p>` : ''}
+${line.length || geo ? html`<p class="address" data-field="address">${line.flatMap((part, i) => (i === 0 ? [part] : [', ', part]))}${geo ? html` <a class="map" href="${mapUrl(geo)}">${s.t.map}</a>` : ''}</p>` : ''}
 ${office_hours || access_hours ? html`<div class="hours-tables">${office_hours ? hoursTable(s.t.officeHours, 'office_hours', office_hours, timezone, s) : ''}${access_hours ? hoursTable(s.t.accessHours, 'access_hours', access_hours, timezone, s) : ''}</div>` : ''}
 ${amenities.length ? html`<ul class="amenities" data-field="amenities">${amenities.map((x) => html`<li data-amenity="${x}">${s.labels.amenities[x]}</li>`)}</ul>` : ''}
 </section>`;
+}
+
+/** The address as the page writes it, each value the operator wrote isolated: street, postal code and city, region. */
+function addressParts(a: NonNullable<Facility['address']>): Html[] {
+  const town = [a.postal_code, a.city].filter((x): x is string => Boolean(x)).map(own);
+  const cityLine = html`${town.flatMap((x, i) => (i === 0 ? [x] : [' ', x]))}`;
+  return [
+    a.street ? own(a.street) : null,
+    cityLine,
+    a.region ? own(a.region) : null,
+    a.country ? html`${a.country}` : null,
+  ].filter((x): x is Html => x !== null);
 }
 
 /** `ends_at` is exclusive: the page names the last day the offer holds, so an end at midnight names the day before. */

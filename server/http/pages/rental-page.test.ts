@@ -1,10 +1,12 @@
 // The rental pages' memos: refusals (a person's page and a program's Retry-After) and date formats, each made once
 // and kept within a cap, the ones in use among them.
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useDemoDb } from '../../../test/helpers/setup.ts';
 import { PageCache } from '../views/page-cache.ts';
-import { busyPage, RentalPages } from './rental-page.ts';
-import { DateFormats } from './rental-texts.ts';
+import { busyPage, notFoundPage, RentalPages } from './rental-page.ts';
+import { DateFormats, speechIn } from './rental-texts.ts';
+import { DEFAULT_DESCRIPTION } from './html.ts';
+import { LANGUAGES } from '../../../shared/languages.ts';
 
 const demo = useDemoDb();
 
@@ -32,6 +34,26 @@ it("speaks the visitor's language on every refusal, with its plural forms, and E
   expect(text(rental.tooMany(5, 'fr'))).toContain('try again in 5 seconds');
   // One page per language: a refusal in Polish is not served to the next visitor asking in German.
   expect(text(rental.tooMany(5, 'de'))).toContain('Zu viele Anfragen');
+});
+
+describe.each(LANGUAGES)('the 404, 429 and 503 pages in %s', (language) => {
+  it('carry the description of that language, for search results and link previews', () => {
+    const rental = new RentalPages(new PageCache(demo.db, 'http://127.0.0.1:8787'));
+    const descriptionOf = (a: { body: unknown }) =>
+      /<meta name="description" content="([^"]*)">/.exec(String(a.body))?.[1];
+    const pages = [
+      notFoundPage(language),
+      rental.tooMany(5, language),
+      rental.unavailable(5, language),
+      busyPage(language),
+    ];
+    expect(pages.map((p) => p.status)).toEqual([404, 429, 503, 503]);
+    expect(pages.map((p) => /<html lang="([a-z]+)"/.exec(String(p.body))?.[1])).toEqual(Array(4).fill(language));
+    const description = speechIn(language).t.siteDescription;
+    expect(pages.map(descriptionOf)).toEqual(Array(4).fill(description));
+    if (language === 'en') expect(description).toBe(DEFAULT_DESCRIPTION);
+    else expect(description).not.toBe(DEFAULT_DESCRIPTION);
+  });
 });
 
 it('a flood of distinct waits keeps 64 refusal pages, the one in use among them', () => {

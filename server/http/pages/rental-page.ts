@@ -4,7 +4,10 @@ import { memoBy } from '../memo.ts';
 import type { Facility } from '../../domain/facility.ts';
 import type { Detail } from '../../../shared/listing.ts';
 import type { PageCache } from '../views/page-cache.ts';
-import { heldBack, type Answer } from '../transport/answer.ts';
+import { header, heldBack, type Answer, type RequestLike } from '../transport/answer.ts';
+import { Codings } from '../transport/encoding.ts';
+import { etagMatches } from '../transport/etag.ts';
+import type { Variant } from '../views/facility-views.ts';
 import { html, HTML_SECURITY_HEADERS, page } from './html.ts';
 import { DateFormats, pluralIn, say, speechIn } from './rental-texts.ts';
 import {
@@ -39,8 +42,28 @@ const PAGE_HEADERS = Object.freeze({
   ...HTML_SECURITY_HEADERS,
 });
 
+/** A kept listing's page depends on the coding too: a br page is not for a client that accepts gzip alone. */
+const VARY_LISTING = 'Accept-Language, Accept-Encoding';
+
 function pageAnswer(status: number, page: Buffer): Answer {
   return { status, headers: { ...PAGE_HEADERS }, body: page };
+}
+
+/**
+ * A listing's page in the coding the request accepts, with its strong ETag; 304, with what RFC 9110 15.4.5 keeps, when
+ * If-None-Match holds that ETag. `no-cache` has the browser ask each time, and a page not changed costs no body.
+ */
+function listingAnswer(req: RequestLike, page: Variant): Answer {
+  const inm = header(req, 'if-none-match');
+  if (inm !== undefined && etagMatches(inm, page.etag))
+    return {
+      status: 304,
+      headers: { 'cache-control': PAGE_HEADERS['cache-control'], vary: VARY_LISTING, etag: page.etag },
+      body: null,
+    };
+  const headers: Record<string, string> = { ...PAGE_HEADERS, vary: VARY_LISTING, etag: page.etag };
+  if (page.coding !== null) headers['content-encoding'] = page.coding;
+  return { status: 200, headers, body: page.bytes };
 }
 
 function safeDecode(s: string): string {
@@ -57,7 +80,7 @@ const NOT_FOUND = Object.fromEntries(
   LANGUAGES.map((l) => {
     const { t } = speechIn(l);
     const body = html`<main class="rent"><h1>${t.notFound}</h1><p>${t.notFoundText}</p></main>`;
-    return [l, Buffer.from(page(t.notFound, body, { lang: l }))];
+    return [l, Buffer.from(page(t.notFound, body, { lang: l, description: t.siteDescription }))];
   }),
 ) as Record<Language, Buffer>;
 
@@ -81,7 +104,12 @@ function refusalPage(status: 429 | 503, retryAfter: number, body: Buffer): Answe
 }
 
 const refusalBody = (language: Language, title: string, text: string) =>
-  Buffer.from(page(title, html`<main class="rent"><h1>${title}</h1><p>${text}</p></main>`, { lang: language }));
+  Buffer.from(
+    page(title, html`<main class="rent"><h1>${title}</h1><p>${text}</p></main>`, {
+      lang: language,
+      description: speechIn(language).t.siteDescription,
+    }),
+  );
 
 /** The busy page in each language, rendered once. */
 const BUSY = Object.fromEntries(
@@ -114,6 +142,7 @@ export class RentalPages {
     },
   );
   private readonly dates = new DateFormats();
+  private readonly codings = new Codings();
 
   constructor(private readonly pages: PageCache) {}
 
@@ -122,7 +151,8 @@ export class RentalPages {
    * cache. A page not kept needs a store read and a render, which `mayRender()` grants or refuses (the server's budget
    * for all clients together); refused, the client is told to come back in a second, and told a second later.
    */
-  page(path: string, acceptLanguage: string | undefined, mayRender?: () => boolean): Answer {
+  page(req: RequestLike, path: string, mayRender?: () => boolean): Answer {
+    const acceptLanguage = header(req, 'accept-language');
     const listing = listingOfPath(path, RENT_PREFIX);
     // One kept page per language asked for, and one for "none we speak", which is in the facility's language (one per
     // set of our languages refused with q=0, which may rule the facility's out).
@@ -131,9 +161,10 @@ export class RentalPages {
     const render = (d: Detail, f: Facility) =>
       renderListing(d, f, speechIn(pageLanguage(asked, refused, facilityLanguage(f))), this.dates);
     const kept = asked ?? (refused.length > 0 ? `not ${refused.join(' ')}` : '');
-    const page = listing && this.pages.pageOf(listing.facilityId, listing.code, render, mayRender, kept);
+    const coding = this.codings.of(header(req, 'accept-encoding'));
+    const page = listing && this.pages.pageOf(listing.facilityId, listing.code, render, mayRender, kept, coding);
     if (page === 'busy') return heldBack(busyPage(acceptLanguage), BUSY_HOLD_MS);
-    return page ? pageAnswer(200, page) : notFoundPage(acceptLanguage);
+    return page ? listingAnswer(req, page) : notFoundPage(acceptLanguage);
   }
 
   /** Too many pages from one address, in the language the visitor asks for (English when none we speak). */

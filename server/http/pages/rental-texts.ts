@@ -1,6 +1,7 @@
 // The rental page's words in English, Polish and German, side by side so that a missing translation shows in review;
 // `{name}` marks where a value goes (html.ts's fill), a count's words follow Intl.PluralRules.
 import { memoBy } from '../memo.ts';
+import { DEFAULT_DESCRIPTION } from './html.ts';
 import { DAYS, type Day } from '../../../shared/listing.ts';
 import { LANGUAGES, type Language } from '../../../shared/languages.ts';
 import { labelsIn, type Labels } from '../../../shared/rental-labels.ts';
@@ -144,6 +145,12 @@ const TEXTS = {
     'Many pages are being requested right now. Please try again in a moment.',
     'W tej chwili wiele osób otwiera strony. Spróbuj ponownie za chwilę.',
     'Gerade werden sehr viele Seiten angefordert. Bitte versuchen Sie es gleich noch einmal.',
+  ],
+  // What search results and link previews show of a page that describes no unit (404, 429, 503).
+  siteDescription: [
+    DEFAULT_DESCRIPTION,
+    'Aktualne ceny, wolne jednostki i zdjęcia magazynów samoobsługowych dla stron partnerów.',
+    'Aktuelle Preise, freie Einheiten und Fotos von Selfstorage-Lagern für Partnerseiten.',
   ],
   description: [
     '{title} at {facility}: the live price, free units, photos and how to rent.',

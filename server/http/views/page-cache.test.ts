@@ -1,5 +1,6 @@
 // The rental pages' cache: a page from one listing read, the Detail the API answers, kept within its byte budget
 // (least recently used out first), dropped for a facility whose revision moved, and codes not served remembered.
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/fixture.ts';
 import { markedFacility } from '../../../test/helpers/data.ts';
@@ -7,6 +8,7 @@ import type { Detail } from '../../../shared/listing.ts';
 import { openDb, type Db } from '../../store/db.ts';
 import { applyImport, facilityRevisions } from '../../store/facilities.ts';
 import { ImportFile } from '../../schemas/import.ts';
+import type { Variant } from './facility-views.ts';
 import { PageCache } from './page-cache.ts';
 import { ViewsCache } from './views-cache.ts';
 
@@ -38,12 +40,12 @@ it('makes a page from the very Detail the API answers for that listing, reads it
   const api = new ViewsCache(db, URL_BASE);
   const views = api.get('page-a')!;
   for (const [i, code] of a.facility.codes.entries()) {
-    const page = pages.pageOf('page-a', code, renderAs())!;
+    const page = pages.pageOf('page-a', code, renderAs()) as Variant;
     const detail = api.detailBody(views, a.facility.ids[i]!)!;
-    expect(JSON.parse(page.toString())).toEqual(JSON.parse(detail.identity.bytes.toString()));
+    expect(JSON.parse(page.bytes.toString())).toEqual(JSON.parse(detail.identity.bytes.toString()));
   }
   const code = a.facility.codes[0]!;
-  expect(pages.pageOf('page-a', code, () => 'rendered twice')!.toString()).not.toBe('rendered twice');
+  expect((pages.pageOf('page-a', code, () => 'rendered twice') as Variant).bytes.toString()).not.toBe('rendered twice');
   expect(pages.reads).toBe(a.facility.codes.length);
   // Inactive, unknown, another facility's, or a pair whose key could spell another's: nothing, each read once.
   const others: [string, string][] = [
@@ -78,8 +80,34 @@ it('keeps its bytes within the budget, counting each page, and the least recentl
   pages.pageOf('page-a', second!, renderAs(8000));
   expect(pages.reads).toBe(reads + 1);
   // A page larger than the whole budget is served, not kept.
-  expect(pages.pageOf('page-b', b.facility.codes[0]!, renderAs(budget + 1))!.length).toBeGreaterThan(budget);
+  expect((pages.pageOf('page-b', b.facility.codes[0]!, renderAs(budget + 1)) as Variant).bytes.length).toBeGreaterThan(
+    budget,
+  );
   expect(pages.held.bytes).toBeLessThanOrEqual(budget);
+});
+
+it('compresses a kept page once per coding, with an ETag of its own, and counts the coded bytes in the budget', () => {
+  const budget = 64 * 1024;
+  const pages = new PageCache(db, URL_BASE, budget);
+  const code = a.facility.codes[0]!;
+  const identity = pages.pageOf('page-a', code, renderAs(8000)) as Variant;
+  const held = pages.held.bytes;
+  const br = pages.pageOf('page-a', code, renderAs(8000), undefined, '', 'br') as Variant;
+  const gzip = pages.pageOf('page-a', code, renderAs(8000), undefined, '', 'gzip') as Variant;
+  expect([identity.coding, br.coding, gzip.coding]).toEqual([null, 'br', 'gzip']);
+  expect(brotliDecompressSync(br.bytes)).toEqual(identity.bytes);
+  expect(gunzipSync(gzip.bytes)).toEqual(identity.bytes);
+  expect(new Set([identity.etag, br.etag, gzip.etag]).size).toBe(3);
+  expect(pages.held.bytes).toBe(held + br.bytes.length + gzip.bytes.length);
+  // Asked again: the same bytes, not compressed again, and nothing more counted.
+  expect(pages.pageOf('page-a', code, renderAs(8000), undefined, '', 'br')).toBe(br);
+  expect(pages.held.bytes).toBe(held + br.bytes.length + gzip.bytes.length);
+  // Many pages in both codings: the budget holds them all, coded bytes included.
+  for (const other of a.facility.codes)
+    for (const coding of [null, 'br', 'gzip'] as const) {
+      pages.pageOf('page-a', other, renderAs(20_000), undefined, 'x', coding);
+      expect(pages.held.bytes).toBeLessThanOrEqual(budget);
+    }
 });
 
 it("drops a facility's pages when its revision moves, and only its own", () => {
@@ -92,7 +120,7 @@ it("drops a facility's pages when its revision moves, and only its own", () => {
   };
   applyImport(db, ImportFile.parse({ facilities: [renamed] }));
   pages.dropChanged(facilityRevisions(db));
-  expect(pages.pageOf('page-a', a.facility.codes[0]!, renderAs())!.toString()).toContain('QXRENAMED');
+  expect((pages.pageOf('page-a', a.facility.codes[0]!, renderAs()) as Variant).bytes.toString()).toContain('QXRENAMED');
   expect(pages.pageOf('page-a', a.facility.codes[0]!, renderAs())).not.toBe(pageA);
   expect(pages.pageOf('page-b', b.facility.codes[0]!, renderAs())).toBe(pageB);
 });

@@ -1,7 +1,10 @@
 // Rental pages, each made from one listing read from the store through the domain's detailOf (the Detail the API
-// answers), kept apart from the facilities' views within a byte budget of their own, least recently used out first.
+// answers), kept apart from the facilities' views within a byte budget of their own, least recently used out first;
+// each with its ETag, and its br and gzip forms made on their first request and counted in the same budget.
 import type { Facility } from '../../domain/facility.ts';
 import { detailOf } from '../../domain/views.ts';
+import type { Coding } from '../transport/encoding.ts';
+import { apiBodyOf, codedBody, type ApiBody, type Variant } from './facility-views.ts';
 import type { Detail } from '../../../shared/listing.ts';
 import type { Db } from '../../store/db.ts';
 import { revisedListing } from '../../store/facilities.ts';
@@ -17,7 +20,8 @@ export type RenderPage = (detail: Detail, facility: Facility) => string;
 
 interface KeptPage {
   facilityId: string;
-  page: Buffer;
+  /** The page, its ETag, and the codings made of it so far. */
+  body: ApiBody;
   cost: number;
   /** When one of its promotions starts or ends, so the page changes (ms since the epoch); Infinity when none will. */
   until: number;
@@ -68,9 +72,9 @@ export class PageCache {
   }
 
   /**
-   * The page of the facility's active listing with this code, rendered by `render` when not kept; else undefined.
-   * `'busy'` when it is not kept and `mayRead()` refuses the store read a render needs. A `variant` (a language) is
-   * kept apart from the listing's other variants, under the same budget.
+   * The page of the facility's active listing with this code, rendered by `render` when not kept, in `coding` (null:
+   * identity); else undefined. `'busy'` when it is not kept and `mayRead()` refuses the store read a render needs. A
+   * `variant` (a language) is kept apart from the listing's other variants, under the same budget.
    */
   pageOf(
     facilityId: string,
@@ -78,14 +82,15 @@ export class PageCache {
     render: RenderPage,
     mayRead: () => boolean = () => true,
     variant = '',
-  ): Buffer | undefined | 'busy' {
+    coding: Coding | null = null,
+  ): Variant | undefined | 'busy' {
     // The lengths first: no facility id, code and variant can spell another's key. Codes not served are one per pair.
     const listingKey = `${facilityId.length}:${facilityId}${code}`;
     const key = `${code.length}:${listingKey}${variant}`;
     const kept = this.pages.get(key);
     const now = this.clock();
     if (kept && now >= kept.until) this.pages.delete(key);
-    else if (kept) return kept.page;
+    else if (kept) return this.inCoding(key, kept, coding);
     if (this.missing.has(listingKey)) return undefined;
     if (!mayRead()) return 'busy';
     this.reads++;
@@ -100,8 +105,20 @@ export class PageCache {
     // Memory of its own: a slice of Buffer's shared pool would keep a whole 8 KB slab alive for a 2 KB page, uncounted.
     const page = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
     page.write(text);
-    this.keep(key, facilityId, revision, page, nextPromotionChange(listing.promotions, now) ?? Infinity);
-    return page;
+    const body = apiBodyOf(page);
+    const made = this.keep(key, facilityId, revision, body, nextPromotionChange(listing.promotions, now) ?? Infinity);
+    // A page larger than the whole budget is served as it is: compressing it would be for this one request.
+    return made ? this.inCoding(key, made, coding) : body.identity;
+  }
+
+  /** The kept page in this coding: compressed on its first request, once, its bytes then counted in the budget. */
+  private inCoding(key: string, kept: KeptPage, coding: Coding | null): Variant {
+    if (coding === null || kept.body.coded[coding]) return codedBody(kept.body, coding);
+    const made = codedBody(kept.body, coding);
+    // A new entry object: lru-cache sizes an entry again only when its value changes.
+    this.pages.set(key, { ...kept, cost: kept.cost + made.bytes.length });
+    if (!this.pages.has(key)) this.unlink(kept.facilityId, key);
+    return made;
   }
 
   /**
@@ -114,8 +131,9 @@ export class PageCache {
     for (const [id, kept] of this.facilities) if (revisions.get(id) !== kept.revision) this.dropFacility(id);
   }
 
-  private keep(key: string, facilityId: string, revision: number, page: Buffer, until: number): void {
-    const cost = page.length + PAGE_OVERHEAD + key.length * 2;
+  /** Keeps the page; undefined when it is larger than the whole budget, which lru-cache refuses. */
+  private keep(key: string, facilityId: string, revision: number, body: ApiBody, until: number): KeptPage | undefined {
+    const cost = body.identity.bytes.length + PAGE_OVERHEAD + key.length * 2;
     let pages = this.facilities.get(facilityId);
     if (pages?.revision !== revision) {
       // Read at another revision than the pages kept: a change not noticed yet, so those pages are stale.
@@ -123,8 +141,11 @@ export class PageCache {
       this.facilities.set(facilityId, (pages = { revision, keys: new Set() }));
     }
     pages.keys.add(key);
-    this.pages.set(key, { facilityId, page, cost, until });
-    if (!this.pages.has(key)) this.unlink(facilityId, key);
+    const kept = { facilityId, body, cost, until };
+    this.pages.set(key, kept);
+    if (this.pages.has(key)) return kept;
+    this.unlink(facilityId, key);
+    return undefined;
   }
 
   /** A page gone from the cache (evicted, expired, dropped) is no longer among its facility's. */

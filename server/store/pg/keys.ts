@@ -28,7 +28,7 @@ export async function createKeyPg(
     // Locked, so that two keys made at once for one facility cannot both take the same default ref.
     const found = await c.query('SELECT 1 FROM facilities WHERE id = $1 FOR UPDATE', [opts.facilityId]);
     if (found.rowCount === 0) throw unknownFacility(opts.facilityId);
-    const { key, row } = newKeyRow(opts, await refsOf(c, opts.facilityId), now);
+    const { key, row } = newKeyRow(opts, await refsTaken(c, opts.facilityId), now);
     await c.query(
       `INSERT INTO api_keys (id, facility_id, label, digest, hint, created_at, rate_per_s, burst, allowed_origins, ref)
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
@@ -45,6 +45,7 @@ export async function createKeyPg(
         row.ref,
       ],
     );
+    await holdRef(c, row.facility_id, row.ref, row.id);
     await recordChange(c, { keys: [row.id] });
     const info = infoOf({ ...row, revoked_at: null, last_used_at: null });
     await appendAuditPg(c, keyAudit('key.create', actor, info, now));
@@ -61,9 +62,23 @@ export async function listKeysPg(pool: Pool, facilityId?: string): Promise<KeyIn
   return rows.map(infoOf);
 }
 
-async function refsOf(c: PoolClient, facilityId: string): Promise<Set<string>> {
-  const { rows } = await c.query<{ ref: string }>('SELECT ref FROM api_keys WHERE facility_id = $1', [facilityId]);
+/** The refs `keyId` may not take: those other keys of the facility hold or have held, and those no known key held. */
+async function refsTaken(c: PoolClient, facilityId: string, keyId = ''): Promise<Set<string>> {
+  const { rows } = await c.query<{ ref: string }>(
+    `SELECT ref FROM api_keys WHERE facility_id = $1 AND id <> $2
+      UNION SELECT ref FROM key_refs WHERE facility_id = $1 AND key_id IS DISTINCT FROM $2`,
+    [facilityId, keyId],
+  );
   return new Set(rows.map((r) => r.ref));
+}
+
+/** Records that the key holds `ref`: from then on it is that key's within the facility. */
+async function holdRef(c: PoolClient, facilityId: string, ref: string, keyId: string): Promise<void> {
+  await c.query('INSERT INTO key_refs (facility_id, ref, key_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
+    facilityId,
+    ref,
+    keyId,
+  ]);
 }
 
 async function lockedKey(c: PoolClient, id: string): Promise<KeyRow> {
@@ -92,7 +107,8 @@ export async function updateKeyPg(pool: Pool, id: string, changes: KeyChanges, a
   return inTransaction(pool, async (c) => {
     const before = await lockedKey(c, id);
     await c.query('SELECT 1 FROM facilities WHERE id = $1 FOR UPDATE', [before.facility_id]);
-    const row = changedKeyRow(before, changes, await refsOf(c, before.facility_id));
+    const row = changedKeyRow(before, changes, await refsTaken(c, before.facility_id, id));
+    await holdRef(c, before.facility_id, row.ref, id);
     const { rows } = await c.query<KeyRow>(
       `UPDATE api_keys SET label = $2, rate_per_s = $3, burst = $4, allowed_origins = $5, ref = $6 WHERE id = $1
         RETURNING ${COLUMNS}`,

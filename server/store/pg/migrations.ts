@@ -272,6 +272,25 @@ export const PG_MIGRATIONS: readonly string[] = [
   ALTER TABLE login_failures ADD CONSTRAINT login_failures_scope_check
     CHECK (scope IN ('account', 'pair', 'address', 'device'));
   `,
+  // 16: every ref a key has held (SQLite's 16: the refs now, those the audit log shows one key held, and refs in
+  // counted clicks that no known key held, kept by no key)
+  `
+  CREATE TABLE key_refs (
+    facility_id text NOT NULL,
+    ref text NOT NULL,
+    key_id text,
+    PRIMARY KEY (facility_id, ref)
+  );
+  INSERT INTO key_refs (facility_id, ref, key_id) SELECT facility_id, ref, id FROM api_keys;
+  INSERT INTO key_refs (facility_id, ref, key_id)
+    SELECT facility_id, ref, CASE WHEN count(DISTINCT key_id) = 1 THEN min(key_id) END
+    FROM (SELECT facility_id, key_id, detail::jsonb ->> 'ref' AS ref FROM audit_log
+      WHERE action LIKE 'key.%' AND facility_id IS NOT NULL AND key_id IS NOT NULL) AS held
+    WHERE ref IS NOT NULL GROUP BY facility_id, ref
+    ON CONFLICT DO NOTHING;
+  INSERT INTO key_refs (facility_id, ref, key_id) SELECT DISTINCT facility_id, ref, NULL FROM referral_clicks
+    ON CONFLICT DO NOTHING;
+  `,
 ];
 
 // Versioned together: a program knows the same number of migrations in both dialects.

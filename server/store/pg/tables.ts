@@ -66,6 +66,7 @@ export const TABLES = {
     'ref',
   ],
   referral_clicks: ['facility_id', 'listing_code', 'ref', 'day', 'clicks', 'unique_visitors'],
+  key_refs: ['facility_id', 'ref', 'key_id'],
   snapshot_versions: ['target', 'facility_id', 'version', 'content_digest'],
   snapshot_published: [
     'target',
@@ -130,6 +131,7 @@ export const ALL_TABLES = [
   'login_failures',
   'audit_log',
   'referral_clicks',
+  'key_refs',
   'webhook_endpoints',
   'webhook_clock',
 ] as const;

@@ -5,7 +5,16 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { tsImport } from 'tsx/esm/api';
-import { absolutize, API_KEY, fixtures, listResponseOf, PARTNER_REF, problemOf, TERMS_FACILITY } from './fixtures.js';
+import {
+  absolutize,
+  API_KEY,
+  fixtures,
+  listResponseOf,
+  PARTNER_REF,
+  problemOf,
+  RLO_TERMS_FACILITY,
+  TERMS_FACILITY,
+} from './fixtures.js';
 import { articlePage, slowModule } from './article.js';
 import { cacheControlOf, snapshotFile } from './snapshots.js';
 
@@ -59,6 +68,12 @@ function listingsOf(scenario, state, origin) {
   });
 }
 
+/** The facility a list answer carries: the `terms` scenarios' own, else the basic one. */
+function facilityOf(scenario) {
+  if (scenario === 'terms-rlo') return RLO_TERMS_FACILITY;
+  return scenario.startsWith('terms') ? TERMS_FACILITY : undefined;
+}
+
 function failure(ctx, scenario, state) {
   if (state.broken || (scenario === 'down' && !state.healed)) {
     ctx.respond = false; // the connection drops without an answer: fetch rejects with a TypeError
@@ -109,7 +124,7 @@ async function api(ctx, scenario, token, id) {
   } else {
     if (ctx.query.available === 'true') listings = listings.filter((l) => l.free_units > 0);
     if (isSortKey(ctx.query.sort)) listings = sortListings(listings, ctx.query.sort);
-    body = JSON.stringify(listResponseOf(listings, scenario.startsWith('terms') ? TERMS_FACILITY : undefined));
+    body = JSON.stringify(listResponseOf(listings, facilityOf(scenario)));
   }
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
   if (ctx.get('If-None-Match') === etag) return send(ctx, (entry.status = 304), undefined, { ...common, ETag: etag });

@@ -3,10 +3,10 @@
 // URLs are written relative to the test server and made absolute (as the real API's are) when served.
 // Plain JavaScript without Node imports: the test runner's server, vitest and the browser tests all load it.
 import { FACILITY, listing, photo } from './listing.js';
-import { terms } from './terms.js';
+import { rloTerms, terms } from './terms.js';
 
 export { FACILITY };
-export { snapshotTermsListings, T0, TERMS_FACILITY } from './terms.js';
+export { RLO_TERMS_FACILITY, snapshotTermsListings, T0, TERMS_FACILITY } from './terms.js';
 
 /** The key the fake API accepts. */
 export const API_KEY = 'svc_live_Widget0Tests0Key0000000000000';
@@ -72,7 +72,18 @@ const codes = ['S-10', 'S-2', 'A-1', 's-3', 'S-02', 'S-1'].map((code, i) => list
 /** A rent_url relative to the data's own URL (the API's are absolute; a hand-made snapshot's may not be). */
 const relative = [listing('a7', 'R-01', { title: 'Relative rent URL', rent_url: 'rent/R-01' })];
 
-export const fixtures = { basic, eur, hostile, many, codes, relative, terms, empty: [], 'terms-empty': [] };
+export const fixtures = {
+  basic,
+  eur,
+  hostile,
+  many,
+  codes,
+  relative,
+  terms,
+  'terms-rlo': rloTerms,
+  empty: [],
+  'terms-empty': [],
+};
 
 /** The list endpoint's body. */
 /** The ref of the 'partner' scenario's key. */

@@ -134,3 +134,32 @@ export function snapshotTermsListings(generatedAt) {
 
 /** The `terms` listings as the live API answers them now. */
 export const terms = termsListings(promotionsAround(T0));
+
+/** The free-text fields an operator writes: names, titles, terms, captions and the address's lines. */
+const FREE_TEXT = new Set([
+  'name',
+  'title',
+  'description',
+  'terms',
+  'caption',
+  'street',
+  'postal_code',
+  'city',
+  'region',
+]);
+
+/** `value` with a RIGHT-TO-LEFT OVERRIDE (U+202E) in front of every free-text field. */
+function overridden(value, key = '') {
+  if (typeof value === 'string') return FREE_TEXT.has(key) ? `\u202e${value}` : value;
+  if (Array.isArray(value)) return value.map((v) => overridden(v));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, overridden(v, k)]));
+  return value;
+}
+
+/** The `terms-rlo` scenario: the `terms` facility and listings, every value the operator wrote overridden. */
+export const RLO_TERMS_FACILITY = overridden({
+  ...TERMS_FACILITY,
+  address: { ...TERMS_FACILITY.address, region: 'Dolny Śląsk' },
+});
+export const rloTerms = overridden(terms);

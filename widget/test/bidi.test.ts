@@ -1,0 +1,59 @@
+// Operator text cannot turn the widget's own words around: every value the operator wrote (names, titles, the
+// address's lines, a protection plan's title) is a bidi isolate, on the cards, the facility header and in the details
+// dialog, so a RIGHT-TO-LEFT OVERRIDE in one reverses that value alone.
+import { deepEqual, ok } from './assert.ts';
+import { describe, dialogOf, it, liveAttributes, mount, part, root, token, waitFor, waitForCards } from './helpers.ts';
+
+const RLO = '\u202e';
+const FSI = '\u2068';
+const PDI = '\u2069';
+
+/**
+ * Whether an element ends the bidi run of the text around it: an isolate (a <bdi>), or a box of its own (a block, a
+ * flex item, an inline-block), which bidi treats as a paragraph or as one neutral character.
+ */
+function isolates(element: Element): boolean {
+  const { unicodeBidi, display } = getComputedStyle(element);
+  return unicodeBidi === 'isolate' || (display !== 'inline' && display !== 'contents');
+}
+
+/**
+ * Texts where an override reaches past its value: a value is isolated when the nearest element that isolates it
+ * holds that value alone, or when it stands between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE in the text.
+ * Text only for screen readers (`.sr-only`) is never drawn, so bidi does not apply to it.
+ */
+function unisolated(from: Node): string[] {
+  const found: string[] = [];
+  const walker = document.createTreeWalker(from, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent ?? '';
+    if (!text.includes(RLO) || node.parentElement!.closest('.sr-only')) continue;
+    let box = node.parentElement!;
+    while (!isolates(box) && box.parentElement) box = box.parentElement;
+    const alone = text.split(RLO).length === 2 && box.textContent!.trim() === text.trim();
+    const between = [...text.matchAll(/\u202e/g)].every(
+      (m) => text[m.index - 1] === FSI && text.indexOf(PDI, m.index) > m.index,
+    );
+    if (!alone && !between) found.push(text);
+  }
+  return found;
+}
+
+/** Overrides in the texts under `from`: the fixture reaches what it is checked on. */
+const overrides = (from: Node) => (from.textContent ?? '').split(RLO).length - 1;
+
+describe('operator text with a bidi override', () => {
+  it('is isolated on the cards, in the facility header and in the details dialog', async () => {
+    const el = mount({ ...liveAttributes('terms-rlo', token()), locale: 'en', 'show-facility': true });
+    const [first] = await waitForCards(el, 3);
+    const header = await waitFor(() => part(root(el), 'facility'), 'the facility header');
+    ok(overrides(header) >= 4, 'the name and the address lines');
+    deepEqual(unisolated(root(el)), [], 'cards and header');
+
+    (first!.querySelector('[data-action="details"]') as HTMLButtonElement).click();
+    const dialog = await dialogOf(el);
+    await waitFor(() => dialog.querySelector('.description'), 'the details');
+    ok(overrides(dialog) >= 4, 'the title, fees, plans and description');
+    deepEqual(unisolated(dialog), [], 'details');
+  });
+});
