@@ -47,7 +47,8 @@ function attributeType(types: ElementTypes, type: ts.Type): string {
   if (parts.every((t) => t.flags & ts.TypeFlags.BooleanLike)) return 'boolean';
   if (parts.every((t) => t.flags & ts.TypeFlags.NumberLike)) return 'number | string';
   if (parts.every((t) => t.flags & ts.TypeFlags.StringLike)) return parts.map((t) => types.print(t)).join(' | ');
-  return 'string'; // JSON, read by the entry's converter
+  // JSON: its text in markup; React and Vue set the property, which takes the field's own type (the object) too.
+  return [...new Set(['string', ...parts.map((t) => types.print(t))])].join(' | ');
 }
 
 const detailName = (event: string) =>

@@ -1,4 +1,4 @@
-// Which of the element's properties mean new data or new words, and the converter of its `strings` attribute.
+// Which of the element's properties mean new data or new words, and how the words of `strings` are read.
 import type { Strings } from './i18n.ts';
 
 /** Changing any of these means other data: fetch again, behind the skeleton. */
@@ -15,14 +15,16 @@ export const SOURCE_PROPERTIES = [
 /** Changing any of these means other words: translate again. */
 export const LANGUAGE_PROPERTIES = ['locale', 'strings', 'rentLabel'] as const;
 
-/** Reads the `strings` attribute as JSON; a malformed value is ignored rather than thrown into the page. */
-export const jsonObject = {
-  fromAttribute(value: string | null): Partial<Strings> | undefined {
-    try {
-      const parsed: unknown = JSON.parse(value ?? '');
-      return parsed && typeof parsed === 'object' ? (parsed as Partial<Strings>) : undefined;
-    } catch {
-      return undefined;
-    }
-  },
-};
+/**
+ * The words `strings` gives: an object, or its JSON as text (the attribute, and the property as React and Vue set it
+ * from `strings='{...}'`); malformed JSON is ignored rather than thrown into the page.
+ */
+export function stringsOf(given: Partial<Strings> | string | null | undefined): Partial<Strings> | undefined {
+  if (typeof given !== 'string') return given ?? undefined;
+  try {
+    const parsed: unknown = JSON.parse(given);
+    return parsed && typeof parsed === 'object' ? (parsed as Partial<Strings>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -16,7 +16,7 @@ import { Loader } from './loader.ts';
 import { headerBox, keepHeight, loadingView, reservedCards } from './loading.ts';
 import { OnDemand } from './on-demand.ts';
 import { messageFor, problemView } from './problem.ts';
-import { LANGUAGE_PROPERTIES, SOURCE_PROPERTIES, jsonObject } from './properties.ts';
+import { LANGUAGE_PROPERTIES, SOURCE_PROPERTIES, stringsOf } from './properties.ts';
 import { safeUrl } from './safe-url.ts';
 import { SnapshotTerms } from './snapshot-terms.ts';
 import { styles } from './storage-listings.styles.ts';
@@ -179,10 +179,10 @@ export class StorageListings extends LitElement {
    */
   @property({ type: Boolean, attribute: 'show-facility' }) showFacility = false;
   /**
-   * JSON object overriding any text, e.g. `strings='{"empty":"Nothing free right now"}'` (also settable as a JS
-   * property).
+   * JSON object overriding any text, e.g. `strings='{"empty":"Nothing free right now"}'`. As a property, the object
+   * itself or its JSON text (React and Vue set `strings='{...}'` as the property).
    */
-  @property({ converter: jsonObject }) strings?: Partial<Strings>;
+  @property() strings?: Partial<Strings> | string;
 
   /** The listings on screen: the source's, filtered, ordered and limited. */
   @state() protected listings: Summary[] = [];
@@ -244,7 +244,10 @@ export class StorageListings extends LitElement {
     if (this.languageStale || LANGUAGE_PROPERTIES.some((p) => changed.has(p))) {
       this.languageStale = false;
       this.language = pickLocale(this.locale, this);
-      this.t = translator(this.language, { ...this.strings, ...(this.rentLabel ? { rent: this.rentLabel } : {}) });
+      this.t = translator(this.language, {
+        ...stringsOf(this.strings),
+        ...(this.rentLabel ? { rent: this.rentLabel } : {}),
+      });
     }
     if (!this.hasUpdated || SOURCE_PROPERTIES.some((p) => changed.has(p))) void this.loader.load(true);
     else if (changed.has('limit')) this.listings = arrange(this.loader.all, this);

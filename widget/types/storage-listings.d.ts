@@ -318,10 +318,10 @@ export interface StorageListingsAttributes {
    */
   'show-facility'?: boolean;
   /**
-   * JSON object overriding any text, e.g. `strings='{"empty":"Nothing free right now"}'` (also settable as a JS
-   * property).
+   * JSON object overriding any text, e.g. `strings='{"empty":"Nothing free right now"}'`. As a property, the object
+   * itself or its JSON text (React and Vue set `strings='{...}'` as the property).
    */
-  strings?: string;
+  strings?: string | Partial<StorageListingsStrings>;
 }
 
 /** Event handler props React 19 binds on a custom element: `on` + the event's name. */
@@ -493,10 +493,10 @@ export declare class StorageListings extends HTMLElement {
    */
   showFacility: boolean;
   /**
-   * JSON object overriding any text, e.g. `strings='{"empty":"Nothing free right now"}'` (also settable as a JS
-   * property).
+   * JSON object overriding any text, e.g. `strings='{"empty":"Nothing free right now"}'`. As a property, the object
+   * itself or its JSON text (React and Vue set `strings='{...}'` as the property).
    */
-  strings: Partial<StorageListingsStrings> | undefined;
+  strings: string | Partial<StorageListingsStrings> | undefined;
   /** Resolves once the element has rendered its latest change. */
   readonly updateComplete: Promise<boolean>;
   addEventListener<K extends keyof StorageListingsEventMap>(
