@@ -10,7 +10,7 @@ import type { Facility } from './listing.ts';
 
 export interface OnDemandOptions extends DialogOptions {
   /** What the JSON-LD holds now; undefined while `structured-data` is off or no listings are shown. */
-  structuredData: () => { facility: Facility | undefined; listings: readonly Summary[]; base: string } | undefined;
+  structuredData: () => { facility: Facility; listings: readonly Summary[]; base: string } | undefined;
 }
 
 export class OnDemand implements ReactiveController {

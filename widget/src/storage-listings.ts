@@ -167,8 +167,8 @@ export class StorageListings extends LitElement {
    * Put one `<script type="application/ld+json">` into the element's light DOM for search engines: schema.org
    * `SelfStorage` by the facility's name with an `Offer` per listing shown (price as a decimal in major units,
    * `priceCurrency`, availability `InStock`/`SoldOut`, `url` = `rent_url` as the card links it: resolved against the
-   * data's URL, none unless http(s)). Rewritten in place on refresh; removed while the listings are not shown (loading,
-   * or an error state such as an expired snapshot or a revoked key). The operator's rental page, where each `url`
+   * data's URL, none unless http(s)). Rewritten in place on refresh; removed while no listings are shown (loading, an
+   * error state such as an expired snapshot or a revoked key, a withdrawn facility, an empty list). The operator's rental page, where each `url`
    * leads, carries the same business and offers with its address, hours, amenities and the price per period while
    * promotions run (`shared/structured-data-lean.ts` writes what both carry).
    */
@@ -216,8 +216,9 @@ export class StorageListings extends LitElement {
     details: () => this.loader.details,
     failed: (error) => this.emitError(error),
     rent: (event, listing) => this.onRent(event, listing),
+    // A business with no offers says nothing true: none for a withdrawn facility (no facility) or an empty list.
     structuredData: () =>
-      this.structuredData && this.loader.phase === 'ready'
+      this.structuredData && this.loader.phase === 'ready' && this.loader.facility && this.listings.length
         ? { facility: this.loader.facility, listings: this.listings, base: this.base() }
         : undefined,
   });
@@ -258,7 +259,7 @@ export class StorageListings extends LitElement {
     restoreFocus(this.renderRoot, this.focusBefore);
     if (this.loader.phase === 'loading') this.reserved = this.offsetHeight;
     else if (this.reserved) keepHeight(this, this.renderRoot, this.reserved);
-    // The JSON-LD holds what the cards show: none while they are not (loading, refused, expired, revoked).
+    // The JSON-LD holds what the cards show: none while none are (loading, refused, expired, revoked, withdrawn).
     const shown = this.loader.phase === 'ready' && this.listings;
     if (shown === this.dataShown && !changed.has('structuredData')) return;
     this.dataShown = shown;

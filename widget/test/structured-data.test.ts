@@ -92,6 +92,25 @@ describe('structured data', () => {
     await waitFor(() => jsonLd(el)?.makesOffer?.length === 3, 'the JSON-LD of the valid file');
   });
 
+  it('writes none for a withdrawn facility, and removes the one its listings had', async () => {
+    const t = token();
+    const el = mount({ src: `/snap/@${t}/valid/listings.json`, 'structured-data': true, locale: 'en' });
+    await waitFor(() => jsonLd(el)?.makesOffer?.length === 3, 'the JSON-LD of the listings');
+    el.setAttribute('src', `/snap/@${t}/withdrawn/listings.json`);
+    await waitFor(() => part(root(el), 'withdrawn'), 'the "no longer listed" state');
+    await frames(); // its chunk has come already: a write would be done by now
+    equal(scripts(el).length, 0, 'no nameless SelfStorage for a tombstone');
+  });
+
+  it('writes none while no listing is shown', async () => {
+    const shown = mount({ ...liveAttributes('basic', token()), 'structured-data': true });
+    await waitFor(() => jsonLd(shown)?.makesOffer?.length, 'the chunk, by a JSON-LD of listings');
+    const el = mount({ ...liveAttributes('empty', token()), 'structured-data': true, locale: 'en' });
+    await waitFor(() => part(root(el), 'empty'), 'the "no units available" state');
+    await frames();
+    equal(scripts(el).length, 0, 'no SelfStorage without offers');
+  });
+
   it("gives each Offer the card's rent URL: resolved against the data's URL, none where it is not http(s)", async () => {
     const t = token();
     const el = mount({ ...liveAttributes('relative', t), 'structured-data': true, locale: 'en' });

@@ -304,10 +304,10 @@ export interface StorageListingsAttributes {
    * Put one `<script type="application/ld+json">` into the element's light DOM for search engines: schema.org
    * `SelfStorage` by the facility's name with an `Offer` per listing shown (price as a decimal in major units,
    * `priceCurrency`, availability `InStock`/`SoldOut`, `url` = `rent_url` as the card links it: resolved against the
-   * data's URL, none unless http(s)). Rewritten in place on refresh; removed while the listings are not shown (loading,
-   * or an error state such as an expired snapshot or a revoked key). The operator's rental page, where each `url`
-   * leads, carries the same business and offers with its address, hours, amenities and the price per period while
-   * promotions run (`shared/structured-data-lean.ts` writes what both carry).
+   * data's URL, none unless http(s)). Rewritten in place on refresh; removed while no listings are shown (loading, an
+   * error state such as an expired snapshot or a revoked key, a withdrawn facility, an empty list). The operator's
+   * rental page, where each `url` leads, carries the same business and offers with its address, hours, amenities and
+   * the price per period while promotions run (`shared/structured-data-lean.ts` writes what both carry).
    * @default false
    */
   'structured-data'?: boolean;
@@ -479,10 +479,10 @@ export declare class StorageListings extends HTMLElement {
    * Put one `<script type="application/ld+json">` into the element's light DOM for search engines: schema.org
    * `SelfStorage` by the facility's name with an `Offer` per listing shown (price as a decimal in major units,
    * `priceCurrency`, availability `InStock`/`SoldOut`, `url` = `rent_url` as the card links it: resolved against the
-   * data's URL, none unless http(s)). Rewritten in place on refresh; removed while the listings are not shown (loading,
-   * or an error state such as an expired snapshot or a revoked key). The operator's rental page, where each `url`
-   * leads, carries the same business and offers with its address, hours, amenities and the price per period while
-   * promotions run (`shared/structured-data-lean.ts` writes what both carry).
+   * data's URL, none unless http(s)). Rewritten in place on refresh; removed while no listings are shown (loading, an
+   * error state such as an expired snapshot or a revoked key, a withdrawn facility, an empty list). The operator's
+   * rental page, where each `url` leads, carries the same business and offers with its address, hours, amenities and
+   * the price per period while promotions run (`shared/structured-data-lean.ts` writes what both carry).
    * @default false
    */
   structuredData: boolean;
