@@ -18,6 +18,19 @@ export const SHARED_TEXTS = {
   protection: ['Protection', 'Ubezpieczenie', 'Versicherung'],
 } satisfies Record<string, Columns>;
 
+/** A count's words by Intl.PluralRules category ("few" and "many" matter in Polish), as both tables write them. */
+type PluralForms = { [K in Intl.LDMLPluralRule]?: string } & { other: string };
+
+/**
+ * The move-in line of the first period, said in the listing's own period ("First month", "First 3 months", "First 14
+ * days"): its forms follow the count of that period's unit, which Polish and German agree with.
+ */
+export const FIRST_PERIOD_WORDS: [en: PluralForms, pl: PluralForms, de: PluralForms] = [
+  { other: 'First {period}' },
+  { one: 'Pierwszy {period}', other: 'Pierwsze {period}' },
+  { one: 'Miete, 1. {period}', other: 'Miete, erste {period}' },
+];
+
 export const FEATURE_WORDS: Record<Feature, Columns> = {
   climate_controlled: ['Climate controlled', 'Klimatyzacja', 'Klimatisiert'],
   heated: ['Heated', 'Ogrzewanie', 'Beheizt'],

@@ -2,6 +2,7 @@
 // total due at move-in with its parts, protection, the door and the floor.
 import { html, nothing, type TemplateResult } from 'lit';
 import { formatMoney, formatNumber, formatPeriod } from '../../shared/format.ts';
+import { periodCount } from '../../shared/period-count.ts';
 import type { MoveInPart } from '../../shared/listing.ts';
 import { periodText, type View } from './cards.ts';
 import { cheapestPlanOf, type ListingDetail, type Terms } from './listing.ts';
@@ -46,9 +47,11 @@ export function scheduleSection(d: ListingDetail, terms: Terms, v: View): Templa
   return html`<section class="terms schedule"><h3>${v.t('schedule')}</h3><dl>${schedule.map((run) => fact(periods(d, run.from_period, run.to_period, v), html`${money(run.gross)} <bdi class="muted">${promotions.find((p) => p.code === run.promotion)?.title}</bdi>`))}</dl></section>`;
 }
 
-/** A move-in part's words: the first period, the deposit, the fee's or protection plan's own title. */
+/** A move-in part's words: the first period (as the rental page says it), the deposit, the fee's or plan's own title. */
 function partLabel({ kind, code }: MoveInPart, d: ListingDetail, v: View): string {
-  if (kind === 'first_period') return periods(d, 1, 1, v);
+  const { period } = d.price;
+  if (kind === 'first_period')
+    return v.t('firstPeriod', { period: formatPeriod(period, v.locale) }, periodCount(period));
   if (kind === 'deposit') return v.t('deposit');
   const named = kind === 'fee' ? d.fees : d.protection?.plans;
   return named?.find((x) => x.code === code)?.title ?? code ?? '';

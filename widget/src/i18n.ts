@@ -1,7 +1,7 @@
 // Every string the widget shows, in English, Polish and German; the locale picks a language, `strings` overrides any entry.
 import type { Amenity, Feature, UnitType } from '../../shared/listing.ts';
 import { LANGUAGES } from '../../shared/languages.ts';
-import { AMENITY_WORDS, FEATURE_WORDS, SHARED_TEXTS } from '../../shared/rental-words.ts';
+import { AMENITY_WORDS, FEATURE_WORDS, FIRST_PERIOD_WORDS, SHARED_TEXTS } from '../../shared/rental-words.ts';
 
 /** A string that depends on a count, by Intl.PluralRules category ("few" and "many" matter in Polish). */
 export type Plural = { [K in Intl.LDMLPluralRule]?: string } & { other: string };
@@ -49,6 +49,7 @@ export interface Strings {
   instead: string;
   schedule: string;
   moveIn: string;
+  firstPeriod: string | Plural;
   total: string;
   protection: string;
   protectionRequired: string;
@@ -162,6 +163,7 @@ const STRINGS: { [K in TextKey]: [en: Strings[K], pl: Strings[K], de: Strings[K]
   ],
   instead: ['{price} instead of {regular}', '{price} zamiast {regular}', '{price} statt {regular}'],
   schedule: ['Price by period', 'Cena w kolejnych okresach', 'Preis je Zeitraum'],
+  firstPeriod: FIRST_PERIOD_WORDS,
   protectionRequired: ['Required: {plan}, {price}', 'Wymagane: {plan}, {price}', 'Erforderlich: {plan}, {price}'],
   protectionOptional: ['Optional, from {price}', 'Opcjonalne, od {price}', 'Optional, ab {price}'],
   door: ['Door (W × H)', 'Drzwi (szer. × wys.)', 'Tür (B × H)'],

@@ -79,7 +79,7 @@ describe('a snapshot prices its promotions when shown', () => {
       `month 4+: ${money(59900)}`,
     ]);
     // The snapshot's own move_in is as of generated_at (599 zł for the first month): the widget's is as of now.
-    equal(rows(moveIn.querySelector('dl'))[0], `month 1: ${money(100)}`);
+    equal(rows(moveIn.querySelector('dl'))[0], `First month: ${money(100)}`);
     equal(rows(moveIn.querySelector('dl')).at(-1), `Total: ${money(100 + 29900 + 4900 + 1500)}`);
   });
 

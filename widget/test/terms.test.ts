@@ -127,7 +127,7 @@ describe('the details dialog beyond price', () => {
     deepEqual(
       rows(part(dialog, 'move-in')?.querySelector('dl')),
       [
-        `month 1: ${money(16450)}`,
+        `First month: ${money(16450)}`,
         `Deposit: ${money(29900)}`,
         `Admin fee: ${money(4900)}`,
         `Basic cover: ${money(1500)}`,
@@ -183,15 +183,19 @@ describe('live answers as given', () => {
 });
 
 describe('answers the widget does not fully know', () => {
-  /** An unsigned snapshot of one `terms` listing and a facility, changed by `change`, served from a blob: URL. */
-  async function odd(
-    change: (snapshot: { facility: Record<string, unknown>; listings: Record<string, unknown>[] }) => void,
-  ) {
+  type Change = (snapshot: { facility: Record<string, unknown>; listings: Record<string, unknown>[] }) => void;
+
+  /** A blob: URL of an unsigned snapshot of one `terms` listing and a facility, changed by `change`. */
+  async function oddSource(change: Change): Promise<string> {
     const listings = await (await fetch('/__test/fixtures/terms')).json();
     const snapshot = { facility: { id: 'wro-1', name: 'SafeBox' }, listings: [listings[0]], version: 1 };
     change(snapshot);
-    const src = URL.createObjectURL(new Blob([JSON.stringify(snapshot)], { type: 'application/json' }));
-    const el = mount({ src, locale: 'en', 'show-facility': true });
+    return URL.createObjectURL(new Blob([JSON.stringify(snapshot)], { type: 'application/json' }));
+  }
+
+  /** That snapshot shown, in English, with its facility header. */
+  async function odd(change: Change) {
+    const el = mount({ src: await oddSource(change), locale: 'en', 'show-facility': true });
     const [card] = await waitForCards(el, 1);
     return { el, card: card! };
   }
@@ -217,6 +221,25 @@ describe('answers the widget does not fully know', () => {
       rows(dialog.querySelector('.facts')).join('\n'),
       flat(`Protection: Optional, from ${money(1500)} / month`),
     );
+  });
+
+  it("labels the first period due at move-in in the listing's own period, as the rental page does", async () => {
+    const firstRow = async (period: string, locale: string) => {
+      const src = await oddSource(({ listings: [l] }) => {
+        l!.price = { ...(l!.price as object), period };
+      });
+      const el = mount({ src, locale });
+      const [card] = await waitForCards(el, 1);
+      const [label] = rows(part(await details(el, card!), 'move-in')?.querySelector('dl'))[0]!.split(':');
+      return label;
+    };
+    equal(await firstRow('P3M', 'en'), 'First 3 months');
+    equal(await firstRow('P14D', 'en'), 'First 14 days');
+    equal(await firstRow('P1M', 'en'), 'First month');
+    equal(await firstRow('P3M', 'pl'), 'Pierwsze 3 miesiące');
+    equal(await firstRow('P1M', 'pl'), 'Pierwszy miesiąc');
+    equal(await firstRow('P14D', 'de'), 'Miete, erste 14 Tage');
+    equal(await firstRow('P1M', 'de'), 'Miete, 1. Monat');
   });
 
   it('leaves out a facility header whose fields are malformed, and shows the units', async () => {

@@ -100,6 +100,7 @@ export interface StorageListingsStrings {
   instead: string;
   schedule: string;
   moveIn: string;
+  firstPeriod: string | StorageListingsPlural;
   total: string;
   protection: string;
   protectionRequired: string;

@@ -16,6 +16,7 @@ import {
 import { selfStorageOf } from '../../../shared/structured-data.ts';
 import { DAYS, type Detail, type Hours, type MoveInPart, type Price } from '../../../shared/listing.ts';
 import { cheapestPlan } from '../../../shared/move-in.ts';
+import { periodCount } from '../../../shared/period-count.ts';
 import { fill, Html, html, jsonForScript, page } from './html.ts';
 import { dayName, pluralIn, say, type DateFormats, type Speech } from './rental-texts.ts';
 
@@ -193,7 +194,11 @@ function schedulePart(d: Detail, s: Speech): Html | '' {
 
 /** A move-in part's words: the first period, the deposit, the fee's or protection plan's own title. */
 function partLabel({ kind, code }: MoveInPart, d: Detail, s: Speech): Html | string {
-  if (kind === 'first_period') return fill(s.t.firstPeriod, { period: formatPeriod(d.price.period, s.language) });
+  if (kind === 'first_period') {
+    const { period } = d.price;
+    const words = pluralIn(s.language, s.t.firstPeriod, periodCount(period));
+    return fill(words, { period: formatPeriod(period, s.language) });
+  }
   if (kind === 'deposit') return s.t.depositNoVat;
   const named = kind === 'fee' ? d.fees : d.protection?.plans;
   return named?.find((x) => x.code === code)?.title ?? code ?? '';

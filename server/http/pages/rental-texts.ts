@@ -5,7 +5,7 @@ import { DEFAULT_DESCRIPTION } from './html.ts';
 import { DAYS, type Day } from '../../../shared/listing.ts';
 import { LANGUAGES, type Language } from '../../../shared/languages.ts';
 import { labelsIn, type Labels } from '../../../shared/rental-labels.ts';
-import { FEATURE_WORDS, SHARED_TEXTS } from '../../../shared/rental-words.ts';
+import { FEATURE_WORDS, FIRST_PERIOD_WORDS, SHARED_TEXTS } from '../../../shared/rental-words.ts';
 
 /** Words that depend on a count, by plural category ("few" and "many" matter in Polish). */
 export type Plural = { [K in Intl.LDMLPluralRule]?: string } & { other: string };
@@ -49,7 +49,7 @@ const TEXTS = {
   periodOpen: ['From {unit} {from}', '{from}. {unit} i kolejne', 'Ab {from}. {Unit}'],
   schedule: ['What you pay', 'Ile płacisz', 'Was Sie zahlen'],
   regularPrice: ['Regular price', 'Cena regularna', 'Regulärer Preis'],
-  firstPeriod: ['First {period}', 'Pierwszy {period}', 'Miete, 1. {Period}'],
+  firstPeriod: FIRST_PERIOD_WORDS,
   depositNoVat: ['Deposit (no VAT)', 'Kaucja (bez VAT)', 'Kaution (ohne MwSt.)'],
   protectionRequired: [
     'Required: the cheapest plan is part of the move-in total.',
