@@ -21,6 +21,15 @@ describe('ending the other sessions', () => {
     expect([await live(a), await live(b), await live(c), await live(other)]).toEqual([false, false, true, true]);
     const [login] = await panel.store.listAudit({ action: 'login', actor: OPERATOR, limit: 1 });
     expect(login!.detail).toMatchObject({ ended_others: true, two_factor: false });
+    const [ended] = await panel.store.listAudit({ action: 'logout.everywhere', actor: OPERATOR, limit: 1 });
+    expect(ended).toMatchObject({ actor: OPERATOR, detail: { operator: OPERATOR } });
+    expect(ended!.id).toBeGreaterThan(login!.id);
+  });
+
+  it('writes no logout.everywhere row for a login that keeps the other sessions', async () => {
+    const before = await panel.store.listAudit({ action: 'logout.everywhere', actor: emailOf('viewer') });
+    await sessionAs(client, emailOf('viewer'));
+    expect(await panel.store.listAudit({ action: 'logout.everywhere', actor: emailOf('viewer') })).toEqual(before);
   });
 
   it("ends them from the account page's button", async () => {
