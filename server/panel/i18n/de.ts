@@ -115,6 +115,7 @@ export const de: Messages = {
     `${facilities} Standorte mit ${listings} aktiven Angeboten importiert; ${deactivated} nicht mehr enthaltene Angebote wurden deaktiviert.`,
   noTarget:
     'Diese Verwaltung hat kein Veröffentlichungsziel. Starten Sie sie mit --publish-to und --signing-key, um von hier zu veröffentlichen, oder nutzen Sie listings snapshot publish.',
+  publishCommands: 'Befehle zum Veröffentlichen',
   target: 'Ziel',
   lastVersion: 'Zuletzt veröffentlichte Version',
   generated: 'Erzeugt',

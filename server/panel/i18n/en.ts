@@ -112,6 +112,7 @@ export const en = {
     `Imported ${facilities} facilities with ${listings} active listings; ${deactivated} listings no longer in the file became inactive.`,
   noTarget:
     'This panel has no publish target. Start it with --publish-to and --signing-key to publish from here, or publish with listings snapshot publish.',
+  publishCommands: 'Commands that publish',
   target: 'Target',
   lastVersion: 'Last published version',
   generated: 'Generated',

@@ -114,6 +114,7 @@ export const pl: Messages = {
     `Zaimportowano obiekty: ${facilities}, aktywne oferty: ${listings}; ofert, których nie ma już w pliku, wyłączono: ${deactivated}.`,
   noTarget:
     'Ten panel nie ma celu publikacji. Uruchom go z --publish-to i --signing-key, aby publikować stąd, albo użyj listings snapshot publish.',
+  publishCommands: 'Polecenia publikacji',
   target: 'Cel',
   lastVersion: 'Ostatnia opublikowana wersja',
   generated: 'Wygenerowano',
