@@ -19,6 +19,7 @@ async function everyPage(run: BrowserPanel, label: string) {
     `/keys/${info.id}/webhooks`,
     `/keys/${info.id}/referrals`,
     '/audit',
+    '/audit?action=nothing-such&from=yesterday',
     '/import',
     '/account',
     '/account/2fa',

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../server/logger.ts';
 import { hashPassword } from '../server/domain/passwords.ts';
 import { parseImport } from '../server/domain/import.ts';
+import { accountAudit } from '../server/store/audit.ts';
 import { openStore, type Store } from '../server/store/store.ts';
 import { OPERATOR, PASSWORD, panelClient, panelOver } from './helpers/panel.ts';
 import { manyFacilities } from './helpers/panel-data.ts';
@@ -91,5 +92,22 @@ describe('import', () => {
     expect(applied.status, String(applied.body)).toBe(200);
     expect((await store.facilityData('wro-1'))!.listings.length).toBeGreaterThan(0);
     expect((await store.listAudit())[0]).toMatchObject({ action: 'import', actor: OPERATOR });
+  });
+});
+
+describe('the audit log', () => {
+  it("finds an operator's rows by their email in any case, as SQLite does", async () => {
+    const { dir, cleanup } = tempDir();
+    const sqlite = await openStore(`${dir}/listings.db`);
+    try {
+      for (const s of [store, sqlite]) {
+        await s.appendAudit([accountAudit('login', 'case@example.com', 'case@example.com')]);
+        const page = await s.auditPage({ actor: 'Case@EXAMPLE.com' });
+        expect(page.rows.map((r) => r.actor)).toEqual(['case@example.com']);
+      }
+    } finally {
+      await sqlite.close();
+      cleanup();
+    }
   });
 });

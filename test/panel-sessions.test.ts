@@ -61,6 +61,29 @@ describe('a change of password or role', () => {
     expect(await live(again)).toBe(true);
   });
 
+  it('shows a refused role change above the form, on the operators page, and changes nothing', async () => {
+    const owner = await sessionAs(client, OPERATOR);
+    const before = await panel.store.listOperators();
+    for (const form of [
+      { email: OPERATOR, role: 'viewer' },
+      { email: emailOf('viewer'), role: 'admin' },
+      { email: 'nobody@example.com', role: 'manager' },
+    ]) {
+      await panel.store.setOperatorRole(emailOf('owner'), 'manager', 'test');
+      const answer = await owner.as('POST', '/operators/role', form);
+      expect({ form, status: answer.status }).toEqual({ form, status: 400 });
+      expect(answer.headers['content-type']).toMatch(/^text\/html/);
+      const body = String(answer.body);
+      expect(body).toMatch(/<p class="problems" role="alert">[^<]+<\/p>\s*<div class="scroll"/);
+      expect(body).toContain('<nav');
+      expect(body).toContain(`<td>${emailOf('viewer')}</td>`);
+    }
+    expect(await panel.store.listOperators()).toEqual(
+      before.map((o) => (o.email === emailOf('owner') ? { ...o, role: 'manager' } : o)),
+    );
+    expect(await live(owner)).toBe(true);
+  });
+
   it('ends them on operators role and operators passwd from the CLI, and keeps one owner', async () => {
     const manager = await sessionAs(client, emailOf('manager'));
     expect(await cli(['operators', 'role', emailOf('manager'), 'viewer'])).toBe(0);
