@@ -7,7 +7,8 @@ import { parseImport } from '../server/domain/import.ts';
 import { accountAudit } from '../server/store/audit.ts';
 import { openStore, type Store } from '../server/store/store.ts';
 import { OPERATOR, PASSWORD, panelClient, panelOver } from './helpers/panel.ts';
-import { manyFacilities } from './helpers/panel-data.ts';
+import { manyFacilities, mixedFacility } from './helpers/panel-data.ts';
+import type { ListingFilter } from '../shared/panel-listings.ts';
 import { startPostgres, type PgServer } from './helpers/postgres.ts';
 import { until } from './helpers/wait.ts';
 import { multipart } from './helpers/panel-accounts.ts';
@@ -105,6 +106,41 @@ describe('the audit log', () => {
         const page = await s.auditPage({ actor: 'Case@EXAMPLE.com' });
         expect(page.rows.map((r) => r.actor)).toEqual(['case@example.com']);
       }
+    } finally {
+      await sqlite.close();
+      cleanup();
+    }
+  });
+});
+
+describe('the Listings tab', () => {
+  it("reads a page of a large facility's listings as SQLite does, never more than a page", async () => {
+    const { dir, cleanup } = tempDir();
+    const sqlite = await openStore(`${dir}/listings.db`);
+    const file = parseImport(JSON.stringify(mixedFacility(300)), 'mixed.json');
+    try {
+      await store.applyImport(file);
+      await sqlite.applyImport(file);
+      const filters: ListingFilter[] = [
+        {},
+        { sort: 'code' },
+        { sort: '-price' },
+        { sort: 'area', min_area: 10, max_area: 40 },
+        { state: 'inactive', sort: 'price' },
+      ];
+      for (const filter of filters)
+        for (const offset of [0, 50, 250, 400]) {
+          const query = { filter, limit: 50, offset };
+          const [a, b] = [await store.panelListingPage('mix-1', query), await sqlite.panelListingPage('mix-1', query)];
+          expect(a!.listings.length).toBeLessThanOrEqual(50);
+          const seen = (p: typeof a) => ({ ...p!, listings: p!.listings.map((l) => [l.code, l.active]) });
+          expect({ filter, offset, page: seen(a) }).toEqual({ filter, offset, page: seen(b) });
+        }
+      const handle = panelOver(store);
+      const s = await panelClient(() => handle).session();
+      const tab = String((await s.as('GET', '/facilities/mix-1?sort=-price&page=2')).body);
+      expect(tab).toContain('300 of 300 listings');
+      expect([...tab.matchAll(/<th scope="row">/g)]).toHaveLength(50);
     } finally {
       await sqlite.close();
       cleanup();

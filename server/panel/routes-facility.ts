@@ -1,5 +1,5 @@
 // The facility view, a tab at a time (listings, API keys, snapshots), and the snapshot publish that answers with it.
-import { readListingFilter } from '../../shared/panel-listings.ts';
+import { filterQuery, readListingFilter, type ListingFilter } from '../../shared/panel-listings.ts';
 import { listResponseOf } from '../domain/views.ts';
 import { html } from '../http/pages/html.ts';
 import type { PanelContext } from './context.ts';
@@ -10,11 +10,11 @@ import { facilityInfoBody, tabbed, type Tab } from './pages/facility.ts';
 import { apiBody, type RefusedKeyForm } from './pages/keys.ts';
 import { panelPage } from './pages/layout.ts';
 import { listingsBody, panelListingsOf } from './pages/listings.ts';
-import { pageNumberOf } from './pages/pager.ts';
+import { offsetOf, PAGE_SIZE, pageNumberOf } from './pages/pager.ts';
 import { snapshotsBody } from './pages/snapshots.ts';
 import { publishNow, snapshotHistory, snapshotStates } from './snapshots.ts';
 
-/** One tab of the facility view; only the Listings tab reads listings, and only what it shows of them. */
+/** One tab of the facility view; only the Listings tab reads listings, and only the page it shows. */
 export async function facility(
   c: PanelContext,
   req: PanelRequest,
@@ -41,15 +41,28 @@ export async function facility(
   return htmlAnswer(page, refused ? 400 : 200);
 }
 
-/** The facility's address and hours, then its listings, inactive ones included, with the terms partners see now. */
+/**
+ * The facility's address and hours, then one page of its listings, inactive ones included, with the terms partners
+ * see now: the store reads the page the filter and order choose, and the API's own functions make the terms of its
+ * listings alone. A facility that fits on one page is read whole, for the browser to filter and sort.
+ */
 async function listingsTab(c: PanelContext, req: PanelRequest, id: string) {
-  const [data, served] = await Promise.all([c.store.panelListings(id), c.store.facilityData(id)]);
-  if (!data || !served) return html`<p>${c.tx.t.noListings}</p>`;
   const params = new URL(req.url, 'http://panel').searchParams;
-  const { facility, listings } = listResponseOf(served, c.publicUrl, Date.now());
+  const filter = readListingFilter(params);
+  const page = pageNumberOf(params);
+  const pageOf = (f: ListingFilter, at: number) =>
+    c.store.panelListingPage(id, { filter: f, limit: PAGE_SIZE, offset: offsetOf(at) });
+  let read = await pageOf(filter, page);
+  if (!read) return html`<p>${c.tx.t.noListings}</p>`;
+  const whole = read.total <= PAGE_SIZE;
+  if (whole && (page > 1 || filterQuery(filter) !== '')) read = (await pageOf({}, 1)) ?? read;
+  const active = read.listings.filter((l) => l.active);
+  const data = { facility: read.facility, pricing_rules: read.pricing_rules, listings: active };
+  const { facility, listings } = listResponseOf(data, c.publicUrl, Date.now());
   const summaries = new Map(listings.map((s) => [s.id, s]));
+  const counts = whole ? undefined : { shown: read.shown, total: read.total };
   return html`${facilityInfoBody(c.tx, facility)}
-${listingsBody(c.tx, panelListingsOf(data, summaries), readListingFilter(params), pageNumberOf(params))}`;
+${listingsBody(c.tx, panelListingsOf(read, summaries), filter, page, counts)}`;
 }
 
 export async function publish(c: PanelContext, req: PanelRequest, { id }: Params): Promise<Answer> {
