@@ -16,6 +16,7 @@ async function everyPage(run: BrowserPanel, label: string) {
     '/facilities/wro-1/snapshots',
     '/facilities/wro-1/embed',
     `/keys/${info.id}/revoke`,
+    `/keys/${info.id}/new`,
     `/keys/${info.id}/webhooks`,
     `/keys/${info.id}/referrals`,
     '/audit',

@@ -5,6 +5,7 @@ import { createLogger } from '../server/logger.ts';
 import { hashPassword } from '../server/domain/passwords.ts';
 import { parseImport } from '../server/domain/import.ts';
 import { accountAudit } from '../server/store/audit.ts';
+import { tokenDigest } from '../server/domain/sessions.ts';
 import { openStore, type Store } from '../server/store/store.ts';
 import { OPERATOR, PASSWORD, panelClient, panelOver } from './helpers/panel.ts';
 import { manyFacilities, mixedFacility } from './helpers/panel-data.ts';
@@ -145,5 +146,27 @@ describe('the Listings tab', () => {
       await sqlite.close();
       cleanup();
     }
+  });
+});
+
+describe('what the panel shows once', () => {
+  it('is kept in PostgreSQL for its session, read once, for 10 minutes, at most 8 a session, gone with the session', async () => {
+    const handle = panelOver(store);
+    const s = await panelClient(() => handle).session();
+    const digest = tokenDigest(s.cookie.slice(s.cookie.indexOf('=') + 1));
+    const t0 = new Date('2026-03-02T10:00:00Z');
+    await store.keepShownOnce(digest, 'a', 'one', t0);
+    expect(await store.takeShownOnce('other', 'a', t0)).toBeUndefined();
+    expect(await store.takeShownOnce(digest, 'a', t0)).toBe('one');
+    expect(await store.takeShownOnce(digest, 'a', t0)).toBeUndefined();
+    await store.keepShownOnce(digest, 'late', 'x', t0);
+    expect(await store.takeShownOnce(digest, 'late', new Date(t0.getTime() + 10 * 60_000))).toBeUndefined();
+    for (let i = 0; i < 12; i++) await store.keepShownOnce(digest, `n${i}`, `v${i}`, new Date(t0.getTime() + i));
+    const left = [];
+    for (let i = 0; i < 12; i++) left.push(await store.takeShownOnce(digest, `n${i}`, t0));
+    expect(left).toEqual([...Array(4).fill(undefined), 'v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10', 'v11']);
+    await store.keepShownOnce(digest, 'gone', 'y', t0);
+    await store.endSession(digest);
+    expect(await store.takeShownOnce(digest, 'gone', t0)).toBeUndefined();
   });
 });

@@ -282,6 +282,17 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE login_failures_15 RENAME TO login_failures;
   CREATE INDEX login_failures_by_subject ON login_failures (scope, subject, at);
   `,
+  // 16: what the panel shows once (a new key, a webhook secret) on the page after its action, kept for that session
+  `
+  CREATE TABLE panel_shown_once (
+    session_digest TEXT NOT NULL REFERENCES operator_sessions(digest) ON DELETE CASCADE,
+    subject TEXT NOT NULL,
+    value TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    PRIMARY KEY (session_digest, subject)
+  ) STRICT;
+  CREATE INDEX panel_shown_once_by_expiry ON panel_shown_once (expires_at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

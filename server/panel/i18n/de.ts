@@ -89,6 +89,8 @@ export const de: Messages = {
   newKey: 'Neuer Schlüssel',
   copyNow: 'Kopieren Sie diesen Schlüssel jetzt: Er wird nicht noch einmal angezeigt.',
   digestOnly: 'Gespeichert wird nur sein SHA-256-Hash.',
+  keyShownOnce:
+    'Dieser Schlüssel wurde einmal gezeigt, auf der Seite nach seiner Erstellung, und gespeichert ist nur sein Hash: Er kann nicht erneut gezeigt werden. Wurde er nicht kopiert, erstellen Sie einen neuen Schlüssel und widerrufen Sie diesen.',
   keyLabel: (label, hint) => `Schlüssel${label ? ` für ${label}` : ''} (endet auf ${hint})`,
   copyKey: 'Schlüssel kopieren',
   copied: 'Kopiert',

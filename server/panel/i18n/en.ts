@@ -86,6 +86,8 @@ export const en = {
   newKey: 'New key',
   copyNow: 'Copy this key now: it will not be shown again.',
   digestOnly: 'Only its SHA-256 digest is stored.',
+  keyShownOnce:
+    'This key was shown once, on the page after it was made, and only its digest is stored: it cannot be shown again. If it was not copied, make a new key and revoke this one.',
   keyLabel: (label: string, hint: string) => `Key${label ? ` for ${label}` : ''} (ends in ${hint})`,
   copyKey: 'Copy key',
   copied: 'Copied',
