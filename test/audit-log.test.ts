@@ -56,15 +56,39 @@ describe("the panel's audit log", () => {
 
     const bob = rowsOf(await page('?operator=bob%40example.com'));
     expect(bob.map((m) => m[1])).toEqual(['2026-03-03T10:00:00.000Z', '2026-03-02T10:00:00.000Z']);
+    // An email is one address in any case.
+    expect(rowsOf(await page('?operator=Bob%40EXAMPLE.com')).map((m) => m[1])).toEqual(bob.map((m) => m[1]));
     const day = await page('?from=2026-03-02&to=2026-03-02');
     expect(rowsOf(day).map((m) => m[2])).toEqual(['2026-03-02 10:00:00 UTC']);
     // Details in words, not JSON.
     expect(day).toContain('two-factor: true');
     expect(day).not.toContain('{&quot;');
-    // A value of the wrong shape is dropped, never a failure.
-    const odd = await s.as('GET', '/audit?from=yesterday&action=drop%20table&page=-3');
-    expect(odd.status).toBe(200);
-    expect(rowsOf(String(odd.body))).toHaveLength(50);
+    // A page number of the wrong shape is the first page.
+    const first50 = await s.as('GET', '/audit?facility=wro-1&page=-3');
+    expect(first50.status).toBe(200);
+    expect(rowsOf(String(first50.body))).toHaveLength(50);
+  });
+
+  it('says which filter it cannot read, above the form, and shows no rows rather than every row', async () => {
+    await panel.store.appendAudit([accountAudit('login', 'ann@example.com', 'ann@example.com')]);
+    const s = await sessionAs(client, OPERATOR);
+    for (const [query, field] of [
+      ['?action=drop%20table', 'audit-action'],
+      ['?from=yesterday', 'audit-from'],
+      ['?to=2026-02-30', 'audit-to'],
+      ['?operator=ann%40example.com&from=2026-13-01', 'audit-from'],
+    ] as const) {
+      const answer = await s.as('GET', `/audit${query}`);
+      const body = String(answer.body);
+      expect({ query, status: answer.status }).toEqual({ query, status: 400 });
+      expect(body).toMatch(
+        /<p class="problems" role="alert" id="audit-problems">[^<]+<\/p>\s*<form method="get" action="\/audit"/,
+      );
+      expect(body).toContain(`aria-describedby="audit-problems"`);
+      expect(body).toMatch(new RegExp(`id="${field}"[^>]*aria-invalid="true"`));
+      expect(rowsOf(body)).toHaveLength(0);
+      expect(body).not.toContain('Nothing recorded');
+    }
   });
 
   it('shows each row once for a key revoked twice', async () => {

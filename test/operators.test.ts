@@ -206,7 +206,11 @@ describe('operators, sessions and audit on PostgreSQL', () => {
       const listings = String((await get('/facilities/wro-1', cookie)).body);
       for (const l of (await store.facilityData('wro-1'))!.listings) expect(listings).toContain(`>${l.code}</th>`);
       const csrf = /name="csrf" value="([^"]+)"/.exec(listings)![1]!;
-      expect((await post('/facilities/wro-1/keys', { csrf, label: 'pg' }, cookie)).status).toBe(200);
+      const made = await post('/facilities/wro-1/keys', { csrf, label: 'pg' }, cookie);
+      expect(made.status).toBe(303);
+      // The new key is kept in PostgreSQL for this session to see once: any node of the panel shows it.
+      expect(String((await get(made.headers.location!, cookie)).body)).toMatch(/svc_live_[A-Za-z0-9]{32}/);
+      expect((await get(made.headers.location!, cookie)).status).toBe(410);
       const [key] = await store.listKeys('wro-1');
       expect((await post(`/keys/${key!.id}/revoke`, { csrf }, cookie)).status).toBe(303);
       expect((await store.listKeys('wro-1'))[0]!.revoked_at).not.toBeNull();

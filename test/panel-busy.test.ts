@@ -51,7 +51,7 @@ describe('the SQLite write lock held by another process', () => {
       if (other.inTransaction) other.exec('ROLLBACK');
       other.close();
     }
-    expect((await s.as('POST', '/facilities/wro-1/keys', { label: 'after' })).status).toBe(200);
+    expect((await s.as('POST', '/facilities/wro-1/keys', { label: 'after' })).status).toBe(303);
     expect((await panel.store.listKeys('wro-1')).map((k) => k.label)).toEqual(['after']);
   });
 });

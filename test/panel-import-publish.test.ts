@@ -60,8 +60,8 @@ describe('snapshots', () => {
       const t = await session();
       expect(String((await t.as('GET', '/facilities/wro-1/snapshots')).body)).toContain('never published');
       const published = await t.as('POST', '/facilities/wro-1/snapshots/publish');
-      expect(published.status).toBe(200);
-      expect(String(published.body)).toContain('Published version 1');
+      expect(published.status).toBe(303);
+      expect(String((await t.as('GET', published.headers.location!)).body)).toContain('Published version 1');
       expect(existsSync(join(dir, 'public', 'wro-1', 'listings.json'))).toBe(true);
       expect(String((await t.as('GET', '/')).body)).toContain('v1, expires');
       await t.as('POST', '/facilities/wro-1/snapshots/publish');

@@ -12,9 +12,10 @@ describe("a key's ref in the panel", () => {
   it('is set at generation, defaults from the label, changes in the edit form, and is audited', async () => {
     const s = await session();
     const made = await s.as('POST', '/facilities/wro-1/keys', { label: 'Odra Movers', ref: 'odra' });
-    expect(made.status).toBe(200);
-    recordKey(KEY.exec(String(made.body))![0]);
-    recordKey(KEY.exec(String((await s.as('POST', '/facilities/wro-1/keys', { label: 'Krak Guide' })).body))![0]);
+    expect(made.status).toBe(303);
+    recordKey(KEY.exec(String((await s.as('GET', made.headers.location!)).body))![0]);
+    const krak = await s.as('POST', '/facilities/wro-1/keys', { label: 'Krak Guide' });
+    recordKey(KEY.exec(String((await s.as('GET', krak.headers.location!)).body))![0]);
     const keys = await panel.store.listKeys('wro-1');
     const odra = keys.find((k) => k.label === 'Odra Movers')!;
     expect(odra.ref).toBe('odra');

@@ -6,7 +6,10 @@ import { parseImport } from '../server/domain/import.ts';
 import { openStore, type Store } from '../server/store/store.ts';
 import { tempDir } from './helpers/fixture.ts';
 import { OPERATOR, PASSWORD, panelClient, panelOver, panelStore, type PanelHandle } from './helpers/panel.ts';
-import { manyFacilities } from './helpers/panel-data.ts';
+import { manyFacilities, mixedFacility } from './helpers/panel-data.ts';
+import { readListingFilter, shownListings, type PanelListing } from '../shared/panel-listings.ts';
+import { priceOf, type PricedListing } from '../shared/pricing.ts';
+import { pageNumberOf } from '../server/panel/pages/pager.ts';
 
 let cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -14,25 +17,32 @@ afterEach(async () => {
   cleanups = [];
 });
 
-/** A store over a new file with `data` imported and the operator added; every store call's name in `calls`. */
-async function storeWith(data: unknown): Promise<{ store: Store; calls: string[] }> {
+/**
+ * A store over a new file with `data` imported and the operator added; every store call's name in `calls`, and how
+ * many listings each Listings tab read gave in `pageSizes`.
+ */
+async function storeWith(data: unknown): Promise<{ store: Store; calls: string[]; pageSizes: number[] }> {
   const { dir, cleanup } = tempDir();
   const store = await openStore(`${dir}/listings.db`);
   cleanups.push(cleanup, () => store.close());
   await store.applyImport(parseImport(JSON.stringify(data), 'test.json'));
   await store.addOperator(OPERATOR, await hashPassword(PASSWORD));
   const calls: string[] = [];
+  const pageSizes: number[] = [];
   const counted = new Proxy(store, {
     get(target, name) {
       const value = Reflect.get(target, name) as unknown;
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
         calls.push(String(name));
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
+        const result = (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (name === 'panelListingPage')
+          void (result as ReturnType<Store['panelListingPage']>).then((p) => pageSizes.push(p?.listings.length ?? 0));
+        return result;
       };
     },
   });
-  return { store: counted, calls };
+  return { store: counted, calls, pageSizes };
 }
 
 async function loggedIn(store: Store) {
@@ -46,8 +56,22 @@ async function loggedIn(store: Store) {
   return { page, request: panelClient(() => handle).request };
 }
 
+/** The codes of one page of the tab for `query`, and how many the filter shows, from every listing in the file. */
+function shownBy(data: ReturnType<typeof mixedFacility>, query: string): { page: string[]; shown: number } {
+  const params = new URLSearchParams(query);
+  const f = data.facilities[0]!;
+  const all = f.listings.map((l: PricedListing) => ({
+    ...l,
+    price: priceOf(l, { currency: f.currency, pricing_rules: f.pricing_rules }),
+  })) as unknown as PanelListing[];
+  const ordered = [...all.filter((l) => l.active), ...all.filter((l) => !l.active)];
+  const shown = shownListings(ordered, readListingFilter(params));
+  const from = (pageNumberOf(params) - 1) * 50;
+  return { page: shown.slice(from, from + 50).map((l) => l.code), shown: shown.length };
+}
+
 const rowsOf = (html: string) => [...html.matchAll(/<th scope="row">(?:<a href="\/facilities\/([^"]+)")?([^<]*)/g)];
-const READS = new Set(['facilityPage', 'listFacilities', 'facilityData', 'panelListings', 'facilityHead']);
+const READS = new Set(['facilityPage', 'listFacilities', 'facilityData', 'panelListingPage', 'facilityHead']);
 
 describe('the facilities list', () => {
   it('shows 50 facilities a page, counted by one store query, and pages through the rest', async () => {
@@ -102,8 +126,8 @@ describe('the Listings tab', () => {
     const codes = async (url: string) => rowsOf(await page(url)).map((r) => r[2]);
     calls.length = 0;
     const first = await page('/facilities/fac-0000');
-    // The listings with inactive ones, and the facility as the API serves it for the terms partners see (issue 44).
-    expect(calls.filter((c) => READS.has(c))).toEqual(['facilityHead', 'panelListings', 'facilityData']);
+    // One page of the listings, inactive ones included, with the facility their terms are made with.
+    expect(calls.filter((c) => READS.has(c))).toEqual(['facilityHead', 'panelListingPage']);
     expect(rowsOf(first)).toHaveLength(50);
     expect(first).not.toContain('<script type="application/json">');
     expect(first).toContain('120 of 120 listings');
@@ -118,6 +142,36 @@ describe('the Listings tab', () => {
     const filtered = await page('/facilities/fac-0000?min_area=100');
     expect(filtered).toContain('21 of 120 listings');
     expect(rowsOf(filtered).map((r) => r[2])[0]).toBe('U-0099');
+  });
+
+  it('reads one page of a large facility in every order and filter, as the tab showed it from every listing', async () => {
+    const data = mixedFacility(1000);
+    const { store, calls, pageSizes } = await storeWith(data);
+    const { page } = await loggedIn(store);
+    for (const query of [
+      '',
+      '?page=4',
+      '?sort=code',
+      '?sort=code&page=2',
+      '?sort=price',
+      '?sort=-price&page=7',
+      '?sort=area&page=3',
+      '?sort=-area&min_area=10&max_area=20',
+      '?state=inactive&sort=price',
+      '?state=active&sort=code&page=16',
+      '?min_area=61',
+    ]) {
+      calls.length = 0;
+      const html = await page(`/facilities/mix-1${query}`);
+      expect({ query, reads: calls.filter((c) => READS.has(c)) }).toEqual({
+        query,
+        reads: ['facilityHead', 'panelListingPage'],
+      });
+      const expected = shownBy(data, query);
+      expect({ query, codes: rowsOf(html).map((r) => r[2]!.trim()) }).toEqual({ query, codes: expected.page });
+      expect(html).toContain(`${expected.shown} of 1000 listings`);
+    }
+    expect(Math.max(...pageSizes)).toBeLessThanOrEqual(50);
   });
 
   it('keeps the data block for the browser when all listings fit on one page', async () => {

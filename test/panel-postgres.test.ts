@@ -4,9 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../server/logger.ts';
 import { hashPassword } from '../server/domain/passwords.ts';
 import { parseImport } from '../server/domain/import.ts';
+import { accountAudit } from '../server/store/audit.ts';
+import { tokenDigest } from '../server/domain/sessions.ts';
 import { openStore, type Store } from '../server/store/store.ts';
 import { OPERATOR, PASSWORD, panelClient, panelOver } from './helpers/panel.ts';
-import { manyFacilities } from './helpers/panel-data.ts';
+import { manyFacilities, mixedFacility } from './helpers/panel-data.ts';
+import type { ListingFilter } from '../shared/panel-listings.ts';
 import { startPostgres, type PgServer } from './helpers/postgres.ts';
 import { until } from './helpers/wait.ts';
 import { multipart } from './helpers/panel-accounts.ts';
@@ -91,5 +94,79 @@ describe('import', () => {
     expect(applied.status, String(applied.body)).toBe(200);
     expect((await store.facilityData('wro-1'))!.listings.length).toBeGreaterThan(0);
     expect((await store.listAudit())[0]).toMatchObject({ action: 'import', actor: OPERATOR });
+  });
+});
+
+describe('the audit log', () => {
+  it("finds an operator's rows by their email in any case, as SQLite does", async () => {
+    const { dir, cleanup } = tempDir();
+    const sqlite = await openStore(`${dir}/listings.db`);
+    try {
+      for (const s of [store, sqlite]) {
+        await s.appendAudit([accountAudit('login', 'case@example.com', 'case@example.com')]);
+        const page = await s.auditPage({ actor: 'Case@EXAMPLE.com' });
+        expect(page.rows.map((r) => r.actor)).toEqual(['case@example.com']);
+      }
+    } finally {
+      await sqlite.close();
+      cleanup();
+    }
+  });
+});
+
+describe('the Listings tab', () => {
+  it("reads a page of a large facility's listings as SQLite does, never more than a page", async () => {
+    const { dir, cleanup } = tempDir();
+    const sqlite = await openStore(`${dir}/listings.db`);
+    const file = parseImport(JSON.stringify(mixedFacility(300)), 'mixed.json');
+    try {
+      await store.applyImport(file);
+      await sqlite.applyImport(file);
+      const filters: ListingFilter[] = [
+        {},
+        { sort: 'code' },
+        { sort: '-price' },
+        { sort: 'area', min_area: 10, max_area: 40 },
+        { state: 'inactive', sort: 'price' },
+      ];
+      for (const filter of filters)
+        for (const offset of [0, 50, 250, 400]) {
+          const query = { filter, limit: 50, offset };
+          const [a, b] = [await store.panelListingPage('mix-1', query), await sqlite.panelListingPage('mix-1', query)];
+          expect(a!.listings.length).toBeLessThanOrEqual(50);
+          const seen = (p: typeof a) => ({ ...p!, listings: p!.listings.map((l) => [l.code, l.active]) });
+          expect({ filter, offset, page: seen(a) }).toEqual({ filter, offset, page: seen(b) });
+        }
+      const handle = panelOver(store);
+      const s = await panelClient(() => handle).session();
+      const tab = String((await s.as('GET', '/facilities/mix-1?sort=-price&page=2')).body);
+      expect(tab).toContain('300 of 300 listings');
+      expect([...tab.matchAll(/<th scope="row">/g)]).toHaveLength(50);
+    } finally {
+      await sqlite.close();
+      cleanup();
+    }
+  });
+});
+
+describe('what the panel shows once', () => {
+  it('is kept in PostgreSQL for its session, read once, for 10 minutes, at most 8 a session, gone with the session', async () => {
+    const handle = panelOver(store);
+    const s = await panelClient(() => handle).session();
+    const digest = tokenDigest(s.cookie.slice(s.cookie.indexOf('=') + 1));
+    const t0 = new Date('2026-03-02T10:00:00Z');
+    await store.keepShownOnce(digest, 'a', 'one', t0);
+    expect(await store.takeShownOnce('other', 'a', t0)).toBeUndefined();
+    expect(await store.takeShownOnce(digest, 'a', t0)).toBe('one');
+    expect(await store.takeShownOnce(digest, 'a', t0)).toBeUndefined();
+    await store.keepShownOnce(digest, 'late', 'x', t0);
+    expect(await store.takeShownOnce(digest, 'late', new Date(t0.getTime() + 10 * 60_000))).toBeUndefined();
+    for (let i = 0; i < 12; i++) await store.keepShownOnce(digest, `n${i}`, `v${i}`, new Date(t0.getTime() + i));
+    const left = [];
+    for (let i = 0; i < 12; i++) left.push(await store.takeShownOnce(digest, `n${i}`, t0));
+    expect(left).toEqual([...Array(4).fill(undefined), 'v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10', 'v11']);
+    await store.keepShownOnce(digest, 'gone', 'y', t0);
+    await store.endSession(digest);
+    expect(await store.takeShownOnce(digest, 'gone', t0)).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, roleAllows, type Role } from '../server/domain/roles.ts';
 import { totpCodeAt } from '../server/domain/totp.ts';
+import { tokenDigest } from '../server/domain/sessions.ts';
 import { pageRoutes } from '../server/panel/routes.ts';
 import { startPanel } from '../server/panel/server.ts';
 import { generateSigningKey, loadSigningKey } from '../server/snapshots/format/keygen.ts';
@@ -100,6 +101,12 @@ async function send(role: Role, route: Route, path: string) {
     await s.as('GET', path);
     const secret = (await store.operator('email', emailOf(role)))!.totp_secret!;
     return s.as('POST', path, { code: totpCodeAt(secret, clock.now()) });
+  }
+  // The pages after a once-only action show what this session's action kept for it.
+  const shown = /^\/(keys|webhooks)\/([^/]+)\/(new|secret)$/.exec(path);
+  if (shown) {
+    const digest = tokenDigest(s.cookie.slice(s.cookie.indexOf('=') + 1));
+    await store.keepShownOnce(digest, `${shown[1] === 'keys' ? 'key' : 'webhook'}:${shown[2]}`, 'shown', new Date());
   }
   return s.as(route.method, path, formFor(path));
 }

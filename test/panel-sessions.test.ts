@@ -21,6 +21,15 @@ describe('ending the other sessions', () => {
     expect([await live(a), await live(b), await live(c), await live(other)]).toEqual([false, false, true, true]);
     const [login] = await panel.store.listAudit({ action: 'login', actor: OPERATOR, limit: 1 });
     expect(login!.detail).toMatchObject({ ended_others: true, two_factor: false });
+    const [ended] = await panel.store.listAudit({ action: 'logout.everywhere', actor: OPERATOR, limit: 1 });
+    expect(ended).toMatchObject({ actor: OPERATOR, detail: { operator: OPERATOR } });
+    expect(ended!.id).toBeGreaterThan(login!.id);
+  });
+
+  it('writes no logout.everywhere row for a login that keeps the other sessions', async () => {
+    const before = await panel.store.listAudit({ action: 'logout.everywhere', actor: emailOf('viewer') });
+    await sessionAs(client, emailOf('viewer'));
+    expect(await panel.store.listAudit({ action: 'logout.everywhere', actor: emailOf('viewer') })).toEqual(before);
   });
 
   it("ends them from the account page's button", async () => {
@@ -50,6 +59,29 @@ describe('a change of password or role', () => {
     const again = await sessionAs(client, emailOf('viewer'));
     await owner.as('POST', '/operators/role', { email: emailOf('viewer'), role: 'manager' });
     expect(await live(again)).toBe(true);
+  });
+
+  it('shows a refused role change above the form, on the operators page, and changes nothing', async () => {
+    const owner = await sessionAs(client, OPERATOR);
+    const before = await panel.store.listOperators();
+    for (const form of [
+      { email: OPERATOR, role: 'viewer' },
+      { email: emailOf('viewer'), role: 'admin' },
+      { email: 'nobody@example.com', role: 'manager' },
+    ]) {
+      await panel.store.setOperatorRole(emailOf('owner'), 'manager', 'test');
+      const answer = await owner.as('POST', '/operators/role', form);
+      expect({ form, status: answer.status }).toEqual({ form, status: 400 });
+      expect(answer.headers['content-type']).toMatch(/^text\/html/);
+      const body = String(answer.body);
+      expect(body).toMatch(/<p class="problems" role="alert">[^<]+<\/p>\s*<div class="scroll"/);
+      expect(body).toContain('<nav');
+      expect(body).toContain(`<td>${emailOf('viewer')}</td>`);
+    }
+    expect(await panel.store.listOperators()).toEqual(
+      before.map((o) => (o.email === emailOf('owner') ? { ...o, role: 'manager' } : o)),
+    );
+    expect(await live(owner)).toBe(true);
   });
 
   it('ends them on operators role and operators passwd from the CLI, and keeps one owner', async () => {

@@ -66,7 +66,9 @@ describe('the API tab', () => {
   });
 
   it("keeps the facility's name as the new key page's heading", async () => {
-    const res = await as('POST', '/facilities/krk-1/keys', { label: 'new', origins: '', rate: '', burst: '' });
+    const made = await as('POST', '/facilities/krk-1/keys', { label: 'new', origins: '', rate: '', burst: '' });
+    expect(made.status).toBe(303);
+    const res = await as('GET', made.headers.location!);
     expect(res.status).toBe(200);
     const name = (await store.facilityHead('krk-1'))!.name;
     expect(/<h1>([^<]*)<\/h1>/.exec(String(res.body))![1]).toBe(name);

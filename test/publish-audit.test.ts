@@ -90,7 +90,7 @@ describe('snapshot publishes in the audit log (SQLite)', () => {
     const store = await openStore(db.file);
     try {
       const panel = await panelPublishingTo(store, bucket);
-      expect((await panel.publish('ber-1')).status).toBe(200);
+      expect((await panel.publish('ber-1')).status).toBe(303);
       const rows = await store.listAudit();
       // Within one run, facilities are uploaded at once: each run's rows in any order, the runs in order.
       const byFacility = (run: unknown[][]) => run.map((r) => r[1]).sort();
@@ -184,7 +184,7 @@ describe('snapshot publishes in the audit log (PostgreSQL)', () => {
     const store = await openStore(url);
     try {
       const panel = await panelPublishingTo(store, out);
-      expect((await panel.publish('wro-1')).status).toBe(200);
+      expect((await panel.publish('wro-1')).status).toBe(303);
       expect(published(await store.listAudit())).toEqual([
         [CLI_ACTOR, 'wro-1', 1, resolve(out)],
         ['ops@example.com', 'wro-1', 2, resolve(out)],

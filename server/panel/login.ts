@@ -91,7 +91,12 @@ export async function startSession(
   await opts.store.createSession(row);
   if (how.endOthers) await opts.store.endSessionsOf(operator.id, row.digest);
   const detail = { two_factor: how.twoFactor, ended_others: how.endOthers };
-  await opts.store.appendAudit([accountAudit('login', operator.email, operator.email, detail)]);
+  const { email } = operator;
+  // Ending the others is the account page's "log out everywhere else" too: the log names it the same way.
+  await opts.store.appendAudit([
+    accountAudit('login', email, email, detail),
+    ...(how.endOthers ? [accountAudit('logout.everywhere', email, email)] : []),
+  ]);
   // With two-factor required and not set up, enrolment is the one page the operator may reach, and the login is not
   // complete: no device cookie yet (it exempts the browser from the lockout counts), the next login with a code gives it.
   const session = sessionCookie(token, opts.origin);

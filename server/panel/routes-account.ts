@@ -9,6 +9,7 @@ import { htmlAnswer, redirect } from './http.ts';
 import type { Answer } from '../http/transport/answer.ts';
 import { accountTexts } from './i18n/accounts.ts';
 import { accountBody, operatorsBody } from './pages/account.ts';
+import { problemOf } from './failure.ts';
 import { alreadyOnBody, enrolBody, recoveryBody } from './pages/enrol.ts';
 import { panelPage } from './pages/layout.ts';
 import type { Route } from './context.ts';
@@ -28,7 +29,7 @@ export function accountRoutes(): Route[] {
       },
     },
     { path: '/logout', methods: { POST: { role: 'viewer', beforeEnrolment: true, run: logOut } } },
-    { path: '/operators', methods: { GET: { role: 'owner', run: operators } } },
+    { path: '/operators', methods: { GET: { role: 'owner', run: async (c) => operators(c) } } },
     { path: '/operators/role', methods: { POST: { role: 'owner', run: changeRole } } },
   ];
 }
@@ -80,18 +81,23 @@ function alreadyOn(c: PanelContext): Answer {
   return htmlAnswer(panelPage(c.tx, accountTexts(c.tx.lang).twoFactor, alreadyOnBody(c.tx), c.who));
 }
 
-async function operators(c: PanelContext): Promise<Answer> {
-  const body = operatorsBody(c.tx, c.who, await c.store.listOperators());
-  return htmlAnswer(panelPage(c.tx, accountTexts(c.tx.lang).operators, body, c.who));
+/** Every account and its role; a refused change (`problem`) above them, as a 400. */
+async function operators(c: PanelContext, problem?: string): Promise<Answer> {
+  const body = operatorsBody(c.tx, c.who, await c.store.listOperators(), problem);
+  return htmlAnswer(panelPage(c.tx, accountTexts(c.tx.lang).operators, body, c.who), problem ? 400 : 200);
 }
 
-/** A new role ends the account's sessions (its own, when an owner changes their own role: then to the login). */
+/**
+ * A new role ends the account's sessions (its own, when an owner changes their own role: then to the login). A refusal
+ * (the last owner, an unknown role or email) is shown on the operators page, as the key forms show theirs.
+ */
 async function changeRole(c: PanelContext): Promise<Answer> {
   const form = c.form();
-  const info = await c.store.setOperatorRole(
-    form.get('email') ?? '',
-    parseRole(form.get('role') ?? ''),
-    c.who.operator.email,
-  );
-  return redirect(info.id === c.who.operator.id ? '/login' : '/operators');
+  try {
+    const role = parseRole(form.get('role') ?? '');
+    const info = await c.store.setOperatorRole(form.get('email') ?? '', role, c.who.operator.email);
+    return redirect(info.id === c.who.operator.id ? '/login' : '/operators');
+  } catch (err) {
+    return operators(c, problemOf(err));
+  }
 }

@@ -3,27 +3,37 @@ import { AUDIT_ACTIONS } from '../store/audit.ts';
 import type { PanelContext } from './context.ts';
 import { htmlAnswer, type PanelRequest } from './http.ts';
 import type { Answer } from '../http/transport/answer.ts';
-import { auditBody, type AuditFilter } from './pages/audit.ts';
+import { auditBody, type AuditFilter, type AuditProblem } from './pages/audit.ts';
 import { panelPage } from './pages/layout.ts';
 import { pageNumberOf, readPage } from './pages/pager.ts';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** The filters as the form sends them; a value of the wrong shape is dropped, so the page never fails over one. */
-export function auditFilterOf(params: URLSearchParams): AuditFilter {
+/** A day as YYYY-MM-DD that names a day of the calendar (not 2026-02-30, which Date.parse would roll over). */
+function isDay(text: string): boolean {
+  const at = Date.parse(text);
+  return DAY.test(text) && !Number.isNaN(at) && new Date(at).toISOString().startsWith(text);
+}
+
+/**
+ * The filters as the form sends them, and those it cannot read: an action the log does not know, a day that is not
+ * one. Such a filter is named to the operator rather than dropped, since dropping it would show rows it excludes.
+ */
+export function auditFilterOf(params: URLSearchParams): { filter: AuditFilter; problems: AuditProblem[] } {
   const text = (name: string, max: number) => (params.get(name) ?? '').trim().slice(0, max);
-  const day = (name: string) => {
-    const v = text(name, 10);
-    return DAY.test(v) && !Number.isNaN(Date.parse(v)) ? v : '';
-  };
-  const action = text('action', 40);
-  return {
+  const filter = {
     facility: text('facility', 64),
     operator: text('operator', 254),
-    action: (AUDIT_ACTIONS as readonly string[]).includes(action) ? action : '',
-    from: day('from'),
-    to: day('to'),
+    action: text('action', 40),
+    from: text('from', 10),
+    to: text('to', 10),
   };
+  const problems: AuditProblem[] = [];
+  if (filter.action && !(AUDIT_ACTIONS as readonly string[]).includes(filter.action))
+    problems.push({ field: 'action', text: filter.action });
+  for (const field of ['from', 'to'] as const)
+    if (filter[field] && !isDay(filter[field])) problems.push({ field, text: filter[field] });
+  return { filter, problems };
 }
 
 /** The day after `day` (YYYY-MM-DD), as the exclusive end of a filter that includes `day`. */
@@ -31,8 +41,14 @@ const dayAfter = (day: string) => new Date(Date.parse(day) + 86_400_000).toISOSt
 
 export async function auditRoute(c: PanelContext, req: PanelRequest): Promise<Answer> {
   const params = new URL(req.url, 'http://panel').searchParams;
-  const filter = auditFilterOf(params);
+  const { filter, problems } = auditFilterOf(params);
   const page = pageNumberOf(params);
+  const title = c.tx.t.audit;
+  if (problems.length > 0)
+    return htmlAnswer(
+      panelPage(c.tx, title, auditBody(c.tx, { rows: [], total: 0, page, filter, problems }), c.who),
+      400,
+    );
   const query = {
     facilityId: filter.facility,
     actor: filter.operator,
@@ -41,5 +57,5 @@ export async function auditRoute(c: PanelContext, req: PanelRequest): Promise<An
     to: filter.to && dayAfter(filter.to),
   };
   const { rows, total } = await readPage(page, (limit, offset) => c.store.auditPage({ ...query, limit, offset }));
-  return htmlAnswer(panelPage(c.tx, c.tx.t.audit, auditBody(c.tx, { rows, total, page, filter }), c.who));
+  return htmlAnswer(panelPage(c.tx, title, auditBody(c.tx, { rows, total, page, filter, problems }), c.who));
 }

@@ -6,7 +6,7 @@ import type { PanelContext } from './context.ts';
 import type { Params } from '../http/router.ts';
 import { htmlAnswer, jsonAnswer, plain, redirect, type PanelRequest } from './http.ts';
 import type { Answer } from '../http/transport/answer.ts';
-import { keyRevokedBody, keyState, newKeyBody, revokeConfirmBody } from './pages/keys.ts';
+import { keyPath, keyRevokedBody, keyShownBody, keyState, newKeyBody, revokeConfirmBody } from './pages/keys.ts';
 import { facilityPath, tabbed } from './pages/facility.ts';
 import { panelPage } from './pages/layout.ts';
 import type { Route } from './context.ts';
@@ -43,6 +43,7 @@ export function keyRoutes(facilityRoute: string): Route[] {
       methods: { GET: { role: 'manager', run: revokePage }, POST: { role: 'manager', run: revoke } },
     },
     { path: KEY, methods: { POST: { role: 'manager', run: editKey } } },
+    { path: `${KEY}/new`, methods: { GET: { role: 'manager', run: newKeyPage } } },
   ];
 }
 
@@ -56,11 +57,23 @@ async function createKey(c: PanelContext, req: PanelRequest, { id }: Params): Pr
     // Refused (a bad value, a ref taken): the tab again, the message above a form holding what was typed.
     return facility(c, req, { id: id!, tab: 'api' }, { problem: problemOf(err), fields });
   }
+  // Post/Redirect/Get: a reload of the key's page makes no second key, and shows this one no more.
   const { key, info } = created;
-  const body = tabbed(c.tx, id!, 'api', newKeyBody(c.tx, id!, key, info, c.publicUrl));
+  await c.store.keepShownOnce(c.who.session.digest, shownKey(info.id), key, new Date(c.now()));
+  return redirect(keyPath(info, '/new'));
+}
+
+const shownKey = (keyId: string) => `key:${keyId}`;
+
+/** The new key and its snippet, the one time they are shown; after that, 410 and why. */
+async function newKeyPage(c: PanelContext, _req: PanelRequest, { key: id }: Params): Promise<Answer> {
+  const info = await keyOf(c, id!);
+  if (!info) return plain(404, 'No such key.');
+  const key = await c.store.takeShownOnce(c.who.session.digest, shownKey(info.id), new Date(c.now()));
+  const shown = key ? newKeyBody(c.tx, info.facility_id, key, info, c.publicUrl) : keyShownBody(c.tx, info.facility_id);
   // The facility's name stays the heading, as on its tabs: the new key is one of its keys.
-  const name = (await c.store.facilityHead(id!))?.name ?? id!;
-  return htmlAnswer(panelPage(c.tx, name, body, c.who));
+  const name = (await c.store.facilityHead(info.facility_id))?.name ?? info.facility_id;
+  return htmlAnswer(panelPage(c.tx, name, tabbed(c.tx, info.facility_id, 'api', shown), c.who), key ? 200 : 410);
 }
 
 async function revokePage(c: PanelContext, _req: PanelRequest, { key }: Params): Promise<Answer> {

@@ -7,7 +7,7 @@ import type { Params } from '../http/router.ts';
 import { htmlAnswer, plain, redirect } from './http.ts';
 import type { Answer } from '../http/transport/answer.ts';
 import { panelPage } from './pages/layout.ts';
-import { secretBody, webhooksBody, webhooksPath, type RefusedEndpoint } from './pages/webhooks.ts';
+import { secretBody, secretShownBody, webhooksBody, webhooksPath, type RefusedEndpoint } from './pages/webhooks.ts';
 import { problemOf } from './failure.ts';
 import { webhookTexts } from './i18n/webhooks.ts';
 import type { EndpointInfo } from '../store/webhook-endpoints.ts';
@@ -43,8 +43,25 @@ async function page(
   return htmlAnswer(panelPage(c.tx, title, body, c.who), refused || actionProblem ? 400 : 200);
 }
 
-const secretPage = (c: PanelContext, e: EndpointInfo, secret: string) =>
-  htmlAnswer(panelPage(c.tx, webhookTexts(c.tx.lang).secretTitle, secretBody(c.tx, e, secret), c.who));
+const shownSecret = (endpointId: string) => `webhook:${endpointId}`;
+
+/**
+ * Post/Redirect/Get for a new secret (an endpoint added, a secret rotated): kept for this session to read once, and
+ * a 303 to the page that shows it, so that a reload rotates nothing and shows the secret no more.
+ */
+async function showSecretOnce(c: PanelContext, e: EndpointInfo, secret: string): Promise<Answer> {
+  await c.store.keepShownOnce(c.who.session.digest, shownSecret(e.id), secret, new Date(c.now()));
+  return redirect(`/webhooks/${e.id}/secret`);
+}
+
+/** The endpoint's new secret, the one time it is shown; after that, 410 and why. */
+async function secretPage(c: PanelContext, _req: unknown, { endpoint: id }: Params): Promise<Answer> {
+  const endpoint = (await c.store.webhooks.list()).find((e) => e.id === id);
+  if (!endpoint) return plain(404, 'No such endpoint.');
+  const secret = await c.store.takeShownOnce(c.who.session.digest, shownSecret(endpoint.id), new Date(c.now()));
+  const body = secret ? secretBody(c.tx, endpoint, secret) : secretShownBody(c.tx, endpoint);
+  return htmlAnswer(panelPage(c.tx, webhookTexts(c.tx.lang).secretTitle, body, c.who), secret ? 200 : 410);
+}
 
 /**
  * Runs an endpoint's action, then shows its key's page again; a refusal (a form left open while the key was revoked)
@@ -73,6 +90,7 @@ export function webhookRoutes(): Route[] {
       },
     },
     { path: `${ENDPOINT}/rotate`, methods: { POST: { role: 'manager', run: rotate } } },
+    { path: `${ENDPOINT}/secret`, methods: { GET: { role: 'manager', run: secretPage } } },
     {
       path: `${ENDPOINT}/test`,
       methods: { POST: { role: 'manager', run: onEndpoint((c, id, who) => c.store.webhooks.sendTest(id, who)) } },
@@ -102,7 +120,7 @@ async function addEndpoint(c: PanelContext, _req: unknown, { key }: Params): Pro
       { keyId: key!, url: checked, events: eventsOf(c, events) },
       c.who.operator.email,
     );
-    return secretPage(c, endpoint, secret);
+    return await showSecretOnce(c, endpoint, secret);
   } catch (err) {
     // The CLI's wording names its flags; the form names its fields.
     const problem = problemOf(err)
@@ -123,7 +141,7 @@ function eventsOf(c: PanelContext, events: readonly string[]) {
 
 async function rotate(c: PanelContext, _req: unknown, { endpoint: id }: Params): Promise<Answer> {
   const { endpoint, secret } = await c.store.webhooks.rotate(id!, c.who.operator.email);
-  return secretPage(c, endpoint, secret);
+  return showSecretOnce(c, endpoint, secret);
 }
 
 async function replay(c: PanelContext, _req: unknown, { delivery }: Params): Promise<Answer> {

@@ -11,6 +11,8 @@ import * as pgTwo from './pg/two-factor.ts';
 import * as two from './two-factor.ts';
 import type { PendingLogin } from './two-factor.ts';
 import { writeNowOrSkip } from './busy.ts';
+import { keepShownOnce, takeShownOnce } from './shown-once.ts';
+import { keepShownOncePg, takeShownOncePg } from './pg/shown-once.ts';
 
 /** Account changes are audited by `actor` (default: the CLI) in the change's own transaction. */
 export interface AccountStore {
@@ -48,6 +50,10 @@ export interface AccountStore {
   pendingLogin(digest: string): Promise<PendingLogin | undefined>;
   endPendingLogin(digest: string): Promise<void>;
   endStalePendingLogins(before: Date): Promise<void>;
+  /** Keeps what the page after a panel action shows once, for the session that acted (shown-once.ts). */
+  keepShownOnce(sessionDigest: string, subject: string, value: string, now: Date): Promise<void>;
+  /** What was kept for the session under `subject`, removed as it is read; undefined once read or expired. */
+  takeShownOnce(sessionDigest: string, subject: string, now: Date): Promise<string | undefined>;
 }
 
 export function sqliteAccounts(db: Db): AccountStore {
@@ -74,6 +80,8 @@ export function sqliteAccounts(db: Db): AccountStore {
     pendingLogin: async (digest) => two.pendingLogin(db, digest),
     endPendingLogin: async (digest) => two.endPending(db, digest),
     endStalePendingLogins: async (before) => two.endStalePending(db, before),
+    keepShownOnce: async (digest, subject, value, now) => keepShownOnce(db, digest, subject, value, now),
+    takeShownOnce: async (digest, subject, now) => takeShownOnce(db, digest, subject, now),
   };
 }
 
@@ -112,5 +120,9 @@ export function pgAccounts(
     pendingLogin: named((digest: string) => pgTwo.pendingLoginPg(pool, digest)),
     endPendingLogin: named((digest: string) => pgTwo.endPendingPg(pool, digest)),
     endStalePendingLogins: named((before: Date) => pgTwo.endStalePendingPg(pool, before)),
+    keepShownOnce: named((digest: string, subject: string, value: string, now: Date) =>
+      keepShownOncePg(pool, digest, subject, value, now),
+    ),
+    takeShownOnce: named((digest: string, subject: string, now: Date) => takeShownOncePg(pool, digest, subject, now)),
   };
 }

@@ -147,14 +147,15 @@ export function auditRowOf(row: Omit<AuditRow, 'detail'> & { detail: string }): 
 
 /**
  * One statement for every combination of filters, in either dialect (`p(n)` names the n-th parameter, from 1): an
- * absent filter is NULL and matches all. Times compare byte for byte, as ISO 8601 text sorts. A facility's rows include
+ * absent filter is NULL and matches all. An actor is an email (or cli:<OS user>), one address in any case: compared
+ * lower-cased. Times compare byte for byte, as ISO 8601 text sorts. A facility's rows include
  * the imports of several facilities that name it among their `facility_ids`.
  */
 export function auditPageSql(p: (n: number) => string, collateC: string): string {
   return `SELECT id, at, actor, action, facility_id, key_id, detail, count(*) OVER () AS total FROM audit_log
     WHERE (${p(1)} IS NULL OR facility_id = ${p(1)}
         OR (facility_id IS NULL AND action = 'import' AND detail LIKE ${p(8)} ESCAPE '!'))
-      AND (${p(2)} IS NULL OR actor = ${p(2)})
+      AND (${p(2)} IS NULL OR lower(actor) = lower(${p(2)}))
       AND (${p(3)} IS NULL OR action = ${p(3)}) AND (${p(4)} IS NULL OR at${collateC} >= ${p(4)})
       AND (${p(5)} IS NULL OR at${collateC} < ${p(5)})
     ORDER BY id DESC LIMIT ${p(6)} OFFSET ${p(7)}`;

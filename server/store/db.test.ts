@@ -62,6 +62,7 @@ describe('openDb', () => {
       'login_pending',
       'operator_sessions',
       'operators',
+      'panel_shown_once',
       'photos',
       'pricing_rules',
       'referral_clicks',

@@ -300,6 +300,17 @@ export const MIGRATIONS: readonly string[] = [
     WHERE ref IS NOT NULL GROUP BY facility_id, ref;
   INSERT OR IGNORE INTO key_refs (facility_id, ref, key_id) SELECT DISTINCT facility_id, ref, NULL FROM referral_clicks;
   `,
+  // 17: what the panel shows once (a new key, a webhook secret) on the page after its action, kept for that session
+  `
+  CREATE TABLE panel_shown_once (
+    session_digest TEXT NOT NULL REFERENCES operator_sessions(digest) ON DELETE CASCADE,
+    subject TEXT NOT NULL,
+    value TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    PRIMARY KEY (session_digest, subject)
+  ) STRICT;
+  CREATE INDEX panel_shown_once_by_expiry ON panel_shown_once (expires_at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

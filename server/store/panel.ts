@@ -1,5 +1,5 @@
-// The panel's reads: a page of facilities with their counts in one statement (both dialects), one facility's listings
-// as the Listings tab prices them (no photos, no long text).
+// The panel's reads: a page of facilities with their counts in one statement (both dialects), a facility's head, and
+// what the Listings tab prices a listing from (its page is read by panel-listing-page.ts).
 import type { Facility } from '../domain/facility.ts';
 import type { PricingRule } from '../../shared/pricing.ts';
 import type { Db } from './db.ts';
@@ -107,7 +107,7 @@ export interface PanelListingRow {
 export interface PanelFacilityListings {
   facility: Pick<Facility, 'id' | 'name' | 'currency'>;
   pricing_rules: PricingRule[];
-  /** Every listing, active first, each part in import order. */
+  /** The listings shown, active first, each part in import order, unless the tab's order says otherwise. */
   listings: PanelListingRow[];
 }
 
@@ -119,13 +119,6 @@ const stmts = statementsFor((db) => ({
   ),
   rules: db.prepare<[string], PricingRule>(
     'SELECT min_occupancy, adjust_pct FROM pricing_rules WHERE facility_id = ? ORDER BY min_occupancy',
-  ),
-  listings: db.prepare<
-    [string],
-    Omit<PanelListingRow, 'dynamic_pricing' | 'active'> & { dynamic_pricing: number; active: number }
-  >(
-    `SELECT id, code, title, area_m2, price_gross, price_period, vat_rate, dynamic_pricing, total_units, free_units, active
-    FROM listings WHERE facility_id = ? ORDER BY active DESC, position`,
   ),
 }));
 
@@ -140,17 +133,4 @@ export async function facilityPage(db: Db, query: FacilityQuery): Promise<Facili
 /** The facility's name and currency; undefined if unknown. */
 export function facilityHead(db: Db, id: string): PanelFacilityListings['facility'] | undefined {
   return stmts(db).facility.get(id);
-}
-
-/** The facility's listings, inactive ones included, with what prices them, read as of one moment; undefined if unknown. */
-export function panelListings(db: Db, id: string): PanelFacilityListings | undefined {
-  const s = stmts(db);
-  return db.transaction(() => {
-    const facility = s.facility.get(id);
-    if (!facility) return undefined;
-    const listings = s.listings
-      .all(id)
-      .map((r) => ({ ...r, dynamic_pricing: r.dynamic_pricing === 1, active: r.active === 1 }));
-    return { facility, pricing_rules: s.rules.all(id), listings };
-  })();
 }

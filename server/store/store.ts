@@ -25,12 +25,12 @@ import { listFacilitiesPg } from './pg/facilities.ts';
 import {
   facilityHead,
   facilityPage,
-  panelListings,
   type FacilityPage,
   type FacilityQuery,
   type PanelFacilityListings,
 } from './panel.ts';
 import { facilityPagePg } from './pg/panel.ts';
+import { panelListingPage, type PanelListingPage, type PanelListingQuery } from './panel-listing-page.ts';
 import { checkLocation, describeLocation, isPostgresUrl } from './pg/location.ts';
 import {
   appendAudit,
@@ -71,8 +71,8 @@ export interface Store extends AccountStore {
   facilityPage(query: FacilityQuery): Promise<FacilityPage>;
   /** A facility's name and currency, without its listings; undefined if unknown. */
   facilityHead(id: string): Promise<PanelFacilityListings['facility'] | undefined>;
-  /** A facility's active listings as the panel's Listings tab prices them (no photos or descriptions). */
-  panelListings(id: string): Promise<PanelFacilityListings | undefined>;
+  /** One page of a facility's listings as the panel's Listings tab filters and orders them (no photos or descriptions). */
+  panelListingPage(id: string, query: PanelListingQuery): Promise<PanelListingPage | undefined>;
   createKey(opts: NewKey, actor?: string): Promise<{ key: string; info: KeyInfo }>;
   listKeys(facilityId?: string): Promise<KeyInfo[]>;
   revokeKey(id: string, actor?: string): Promise<KeyInfo>;
@@ -125,7 +125,7 @@ export async function openStore(location: string, options: OpenOptions = {}): Pr
     facilityData: async (id) => facilityData(db, id),
     facilityPage: async (query) => facilityPage(db, query),
     facilityHead: async (id) => facilityHead(db, id),
-    panelListings: async (id) => panelListings(db, id),
+    panelListingPage: async (id, query) => panelListingPage(db, id, query),
     createKey: async (opts, actor = CLI_ACTOR) =>
       audited(() => {
         const created = createKey(db, opts);
@@ -182,7 +182,7 @@ function pgStore(pool: Pool, location: string): Store {
     facilityData: named(async (id) => facilityData(await mirrored(), id)),
     facilityPage: named((query) => facilityPagePg(pool, query)),
     facilityHead: named(async (id) => facilityHead(await mirrored(), id)),
-    panelListings: named(async (id) => panelListings(await mirrored(), id)),
+    panelListingPage: named(async (id, query) => panelListingPage(await mirrored(), id, query)),
     createKey: named((opts, actor) => createKeyPg(pool, opts, undefined, actor)),
     listKeys: named((facilityId) => listKeysPg(pool, facilityId)),
     revokeKey: named((id, actor) => revokeKeyPg(pool, id, undefined, actor)),

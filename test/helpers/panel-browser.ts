@@ -34,7 +34,15 @@ export interface PanelInBrowser {
   close(): Promise<void>;
 }
 
-export async function panelInBrowser(name: BrowserName): Promise<PanelInBrowser> {
+/** `publishTarget: false`: a panel started without --publish-to, whose Snapshots tab says how to set one. */
+export interface PanelInBrowserOptions {
+  publishTarget?: boolean;
+}
+
+export async function panelInBrowser(
+  name: BrowserName,
+  { publishTarget = true }: PanelInBrowserOptions = {},
+): Promise<PanelInBrowser> {
   // The pages load the built components: without them every check here would pass on the bare HTML.
   if (!existsSync(PANEL_BUNDLE)) throw new Error(`${PANEL_BUNDLE} is missing: run npm run build (npm test does)`);
   const { file, store, cleanup } = await panelStore();
@@ -47,7 +55,7 @@ export async function panelInBrowser(name: BrowserName): Promise<PanelInBrowser>
     port: 0,
     publicUrl: 'https://listings.example.com',
     keyPrefix: 'svc',
-    snapshots: { target: folderTarget(published), key, ttlSeconds: 3600 },
+    snapshots: publishTarget ? { target: folderTarget(published), key, ttlSeconds: 3600 } : undefined,
   });
   const browser = await (name === 'firefox' ? launchFirefox() : launchChromium());
   const page = await browser.newPage();
@@ -77,10 +85,13 @@ export interface BrowserPanel extends PanelInBrowser {
  * A panel in browser `name` for the describe block it is called in (its own beforeAll and afterAll), logged in with
  * the keyboard first when `logIn`; the fields are filled in before the block's first test.
  */
-export function usePanelInBrowser(name: BrowserName, opts: { logIn?: boolean } = {}): BrowserPanel {
+export function usePanelInBrowser(
+  name: BrowserName,
+  opts: { logIn?: boolean } & PanelInBrowserOptions = {},
+): BrowserPanel {
   const ctx = {} as BrowserPanel;
   beforeAll(async () => {
-    Object.assign(ctx, await panelInBrowser(name));
+    Object.assign(ctx, await panelInBrowser(name, opts));
     if (opts.logIn) await logInWithKeyboard(ctx.page, ctx.panel.url);
   }, 60_000);
   afterAll(() => ctx.close?.());

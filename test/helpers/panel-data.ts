@@ -35,3 +35,37 @@ export function manyFacilities(
 
 export const manyFacilitiesImport = (facilities: number, listings: number, first = 0): ImportFile =>
   parseImport(JSON.stringify(manyFacilities(facilities, listings, undefined, first)), 'many.json');
+
+/**
+ * One facility `mix-1` of `listings` listings that every order and filter of the Listings tab tells apart: codes whose
+ * natural order is not their text's (`U-2` before `U-10`), areas and prices that repeat (ties keep the import order),
+ * dynamic prices under two occupancy rules (one of a fractional percentage), and every fifth listing inactive.
+ */
+export function mixedFacility(listings: number) {
+  const demo = demoJson().facilities[0];
+  const listing = demo.listings[0];
+  return {
+    facilities: [
+      {
+        ...demo,
+        id: 'mix-1',
+        name: 'Mixed',
+        pricing_rules: [
+          { min_occupancy: 0.5, adjust_pct: 10 },
+          { min_occupancy: 0.8, adjust_pct: 12.5 },
+        ],
+        listings: Array.from({ length: listings }, (_, j) => ({
+          ...listing,
+          code: `U-${j}`,
+          title: `Unit ${j}`,
+          area_m2: 1 + ((j * 37) % 60),
+          price_gross: 1000 + ((j * 53) % 40) * 25,
+          dynamic_pricing: j % 2 === 0,
+          total_units: 10,
+          free_units: j % 11,
+          active: j % 5 !== 0,
+        })),
+      },
+    ],
+  };
+}

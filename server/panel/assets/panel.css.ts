@@ -67,6 +67,9 @@ tr.inactive { color: var(--muted); }
 .keys details .stack { margin: .5rem 0; min-width: 14rem; }
 .secret { font-family: ui-monospace, monospace; }
 code, textarea#embed { overflow-wrap: anywhere; font-family: ui-monospace, monospace; font-size: .875rem; }
+/* A command keeps its lines as typed, to copy whole: a long one scrolls sideways within its block, not the page. */
+pre { overflow-x: auto; max-width: 100%; }
+pre code { overflow-wrap: normal; }
 panel-listings, panel-revoke, panel-key-form, panel-copy, panel-embed { display: block; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
   white-space: nowrap; }

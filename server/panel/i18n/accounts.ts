@@ -39,6 +39,8 @@ const en = {
   anyAction: 'Any action',
   from: 'From',
   to: 'To',
+  unknownAction: (action: string) => `There is no action "${action}": choose one from the list.`,
+  unreadableDay: (field: string, text: string) => `${field}: "${text}" is not a day; write it as YYYY-MM-DD.`,
   fields: {
     label: 'label',
     hint: 'key ending',
@@ -104,6 +106,8 @@ const pl: AccountMessages = {
   anyAction: 'Każda czynność',
   from: 'Od',
   to: 'Do',
+  unknownAction: (action) => `Nie ma czynności „${action}”: wybierz ją z listy.`,
+  unreadableDay: (field, text) => `${field}: „${text}” to nie dzień; zapisz go jako RRRR-MM-DD.`,
   fields: {
     label: 'etykieta',
     hint: 'końcówka klucza',
@@ -167,6 +171,8 @@ const de: AccountMessages = {
   anyAction: 'Jede Aktion',
   from: 'Von',
   to: 'Bis',
+  unknownAction: (action) => `Eine Aktion „${action}“ gibt es nicht: Wählen Sie eine aus der Liste.`,
+  unreadableDay: (field, text) => `${field}: „${text}“ ist kein Tag; schreiben Sie ihn als JJJJ-MM-TT.`,
   fields: {
     label: 'Bezeichnung',
     hint: 'Schlüsselende',

@@ -89,6 +89,8 @@ export const de: Messages = {
   newKey: 'Neuer Schlüssel',
   copyNow: 'Kopieren Sie diesen Schlüssel jetzt: Er wird nicht noch einmal angezeigt.',
   digestOnly: 'Gespeichert wird nur sein SHA-256-Hash.',
+  keyShownOnce:
+    'Dieser Schlüssel wurde einmal gezeigt, auf der Seite nach seiner Erstellung, und gespeichert ist nur sein Hash: Er kann nicht erneut gezeigt werden. Wurde er nicht kopiert, erstellen Sie einen neuen Schlüssel und widerrufen Sie diesen.',
   keyLabel: (label, hint) => `Schlüssel${label ? ` für ${label}` : ''} (endet auf ${hint})`,
   copyKey: 'Schlüssel kopieren',
   copied: 'Kopiert',
@@ -115,6 +117,7 @@ export const de: Messages = {
     `${facilities} Standorte mit ${listings} aktiven Angeboten importiert; ${deactivated} nicht mehr enthaltene Angebote wurden deaktiviert.`,
   noTarget:
     'Diese Verwaltung hat kein Veröffentlichungsziel. Starten Sie sie mit --publish-to und --signing-key, um von hier zu veröffentlichen, oder nutzen Sie listings snapshot publish.',
+  publishCommands: 'Befehle zum Veröffentlichen',
   target: 'Ziel',
   lastVersion: 'Zuletzt veröffentlichte Version',
   generated: 'Erzeugt',

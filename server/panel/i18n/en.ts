@@ -86,6 +86,8 @@ export const en = {
   newKey: 'New key',
   copyNow: 'Copy this key now: it will not be shown again.',
   digestOnly: 'Only its SHA-256 digest is stored.',
+  keyShownOnce:
+    'This key was shown once, on the page after it was made, and only its digest is stored: it cannot be shown again. If it was not copied, make a new key and revoke this one.',
   keyLabel: (label: string, hint: string) => `Key${label ? ` for ${label}` : ''} (ends in ${hint})`,
   copyKey: 'Copy key',
   copied: 'Copied',
@@ -112,6 +114,7 @@ export const en = {
     `Imported ${facilities} facilities with ${listings} active listings; ${deactivated} listings no longer in the file became inactive.`,
   noTarget:
     'This panel has no publish target. Start it with --publish-to and --signing-key to publish from here, or publish with listings snapshot publish.',
+  publishCommands: 'Commands that publish',
   target: 'Target',
   lastVersion: 'Last published version',
   generated: 'Generated',

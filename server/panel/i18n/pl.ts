@@ -88,6 +88,8 @@ export const pl: Messages = {
   newKey: 'Nowy klucz',
   copyNow: 'Skopiuj ten klucz teraz: nie zostanie pokazany ponownie.',
   digestOnly: 'Przechowywany jest tylko jego skrót SHA-256.',
+  keyShownOnce:
+    'Ten klucz pokazano raz, na stronie po jego utworzeniu, a przechowywany jest tylko jego skrót: nie można go pokazać ponownie. Jeśli nie został skopiowany, utwórz nowy klucz i unieważnij ten.',
   keyLabel: (label, hint) => `Klucz${label ? ` dla ${label}` : ''} (kończy się na ${hint})`,
   copyKey: 'Kopiuj klucz',
   copied: 'Skopiowano',
@@ -114,6 +116,7 @@ export const pl: Messages = {
     `Zaimportowano obiekty: ${facilities}, aktywne oferty: ${listings}; ofert, których nie ma już w pliku, wyłączono: ${deactivated}.`,
   noTarget:
     'Ten panel nie ma celu publikacji. Uruchom go z --publish-to i --signing-key, aby publikować stąd, albo użyj listings snapshot publish.',
+  publishCommands: 'Polecenia publikacji',
   target: 'Cel',
   lastVersion: 'Ostatnia opublikowana wersja',
   generated: 'Wygenerowano',

@@ -21,6 +21,8 @@ const en = {
   enable: 'Enable',
   remove: 'Remove',
   secretTitle: 'The endpoint’s secret',
+  secretShownOnce:
+    'This secret was shown once, on the page after it was made, and cannot be shown again. If it was not copied, rotate the secret.',
   copyNow: 'Copy it now: it is shown only once.',
   deliveries: 'Deliveries',
   noDeliveries: 'No deliveries yet.',
@@ -59,6 +61,8 @@ const pl: WebhookMessages = {
   enable: 'Włącz',
   remove: 'Usuń',
   secretTitle: 'Sekret adresu',
+  secretShownOnce:
+    'Ten sekret pokazano raz, na stronie po jego utworzeniu, i nie można go pokazać ponownie. Jeśli nie został skopiowany, wymień sekret.',
   copyNow: 'Skopiuj go teraz: jest pokazywany tylko raz.',
   deliveries: 'Dostarczenia',
   noDeliveries: 'Nie ma jeszcze dostarczeń.',
@@ -96,6 +100,8 @@ const de: WebhookMessages = {
   enable: 'Aktivieren',
   remove: 'Entfernen',
   secretTitle: 'Das Geheimnis der Adresse',
+  secretShownOnce:
+    'Dieses Geheimnis wurde einmal gezeigt, auf der Seite nach seiner Erstellung, und kann nicht erneut gezeigt werden. Wurde es nicht kopiert, erneuern Sie das Geheimnis.',
   copyNow: 'Kopieren Sie es jetzt: es wird nur einmal gezeigt.',
   deliveries: 'Zustellungen',
   noDeliveries: 'Noch keine Zustellungen.',

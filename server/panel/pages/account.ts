@@ -20,7 +20,12 @@ export function accountBody(tx: Texts, who: Authenticated, done?: string): Html 
 ${role === 'owner' ? html`<p><a href="/operators">${a.operators}</a></p>` : ''}`;
 }
 
-export function operatorsBody(tx: Texts, who: Authenticated, operators: readonly OperatorInfo[]): Html {
+export function operatorsBody(
+  tx: Texts,
+  who: Authenticated,
+  operators: readonly OperatorInfo[],
+  problem?: string,
+): Html {
   const a = accountTexts(tx.lang);
   const row = (
     o: OperatorInfo,
@@ -30,7 +35,8 @@ export function operatorsBody(tx: Texts, who: Authenticated, operators: readonly
 <label for="role-${i}" class="visually-hidden">${a.role} ${o.email}</label>
 <select id="role-${i}" name="role">${ROLES.map((r) => html`<option value="${r}"${r === o.role ? html` selected` : ''}>${a.roles[r]}</option>`)}</select>
 <button type="submit">${a.changeRole}</button></form></td></tr>`;
-  return html`<div class="scroll" role="region" aria-label="${a.operators}" tabindex="0">
+  return html`${problem ? html`<p class="problems" role="alert">${problem}</p>` : ''}
+<div class="scroll" role="region" aria-label="${a.operators}" tabindex="0">
 <table>
 <thead><tr><th scope="col">${a.email}</th><th scope="col">${a.twoFactor}</th><th scope="col">${a.created}</th><th scope="col">${a.role}</th></tr></thead>
 <tbody>${operators.map(row)}</tbody>

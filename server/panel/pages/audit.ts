@@ -15,6 +15,16 @@ export interface AuditFilter {
   to: string;
 }
 
+/** A filter the page cannot read, as typed: an unknown action, a day that is not one. */
+export interface AuditProblem {
+  field: 'action' | 'from' | 'to';
+  text: string;
+}
+
+function problemText(a: AccountMessages, p: AuditProblem): string {
+  return p.field === 'action' ? a.unknownAction(p.text) : a.unreadableDay(a[p.field], p.text);
+}
+
 /** A time to the second, in UTC: two actions in one minute still read in order. */
 export const whenExact = (iso: string): string => `${iso.slice(0, 19).replace('T', ' ')} UTC`;
 
@@ -32,27 +42,42 @@ export function detailText(a: AccountMessages, detail: Record<string, unknown>):
     .join('; ');
 }
 
-function filterForm(tx: Texts, a: AccountMessages, f: AuditFilter): Html {
+/** The filters' form, the problems above it and each field it names marked invalid. */
+function filterForm(tx: Texts, a: AccountMessages, f: AuditFilter, problems: readonly AuditProblem[]): Html {
   const field = (id: string, label: string, input: Html) =>
     html`<div><label for="audit-${id}">${label}</label> ${input}</div>`;
-  return html`<form method="get" action="/audit" class="filters">
+  const invalid = (name: AuditProblem['field']) =>
+    problems.some((p) => p.field === name) ? html` aria-invalid="true" aria-describedby="audit-problems"` : '';
+  const shown = problems.length
+    ? html`<p class="problems" role="alert" id="audit-problems">${problems.map((p) => problemText(a, p)).join(' ')}</p>
+`
+    : '';
+  return html`${shown}<form method="get" action="/audit" class="filters">
 ${field('facility', tx.t.facility, html`<input id="audit-facility" name="facility" value="${f.facility}" maxlength="64">`)}
 ${field('operator', a.operator, html`<input id="audit-operator" name="operator" value="${f.operator}" maxlength="254">`)}
-${field('action', a.action, html`<select id="audit-action" name="action"><option value="">${a.anyAction}</option>${AUDIT_ACTIONS.map((x) => html`<option${x === f.action ? html` selected` : ''}>${x}</option>`)}</select>`)}
-${field('from', a.from, html`<input id="audit-from" name="from" type="date" value="${f.from}">`)}
-${field('to', a.to, html`<input id="audit-to" name="to" type="date" value="${f.to}">`)}
+${field('action', a.action, html`<select id="audit-action" name="action"${invalid('action')}><option value="">${a.anyAction}</option>${AUDIT_ACTIONS.map((x) => html`<option${x === f.action ? html` selected` : ''}>${x}</option>`)}</select>`)}
+${field('from', a.from, html`<input id="audit-from" name="from" type="date" value="${f.from}"${invalid('from')}>`)}
+${field('to', a.to, html`<input id="audit-to" name="to" type="date" value="${f.to}"${invalid('to')}>`)}
 <button type="submit">${a.filter}</button>
 </form>`;
 }
 
 export function auditBody(
   tx: Texts,
-  view: { rows: readonly AuditRow[]; total: number; page: number; filter: AuditFilter },
+  view: {
+    rows: readonly AuditRow[];
+    total: number;
+    page: number;
+    filter: AuditFilter;
+    problems: readonly AuditProblem[];
+  },
 ): Html {
   const { t } = tx;
   const a = accountTexts(tx.lang);
-  const { rows, total, page, filter } = view;
-  const form = filterForm(tx, a, filter);
+  const { rows, total, page, filter, problems } = view;
+  const form = filterForm(tx, a, filter, problems);
+  // Filters the page cannot read select nothing: no rows, and no word that nothing matched.
+  if (problems.length > 0) return form;
   const href = (to: number) => `/audit${withPage({ ...filter }, to)}`;
   if (rows.length === 0) {
     // Past the last page, the pager says so; otherwise: nothing at all, or nothing these filters match.

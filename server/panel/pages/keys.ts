@@ -11,7 +11,7 @@ import { canManage, csrfField, when } from './layout.ts';
 import { webhookTexts } from '../i18n/webhooks.ts';
 import { webhooksPath } from './webhooks.ts';
 
-const keyPath = (k: KeyInfo, action = '') => `/keys/${encodeURIComponent(k.id)}${action}`;
+export const keyPath = (k: KeyInfo, action = '') => `/keys/${encodeURIComponent(k.id)}${action}`;
 const rateOf = (k: KeyInfo) => (k.rate_per_s === null ? '' : formatRate(k.rate_per_s));
 
 /** A field and the place <panel-key-form> writes its problem in (named by the field's aria-describedby then). */
@@ -146,6 +146,13 @@ export function newKeyBody({ t }: Texts, facilityId: string, key: string, info: 
 <label for="new-embed">${t.snippetWithKey}</label>
 <textarea id="new-embed" readonly rows="3">${embedSnippet(DEFAULT_EMBED, { publicUrl, facilityId, keyText: key })}</textarea>
 <panel-copy for="new-embed" label="${t.copy}" done-label="${t.copied}"></panel-copy>
+<p><a href="/facilities/${encodeURIComponent(facilityId)}/api">${t.backToApi}</a></p>`;
+}
+
+/** The new key's page once it was shown: why it is not shown again, and the way back. */
+export function keyShownBody({ t }: Texts, facilityId: string): Html {
+  return html`<h3>${t.newKey}</h3>
+<p role="status">${t.keyShownOnce}</p>
 <p><a href="/facilities/${encodeURIComponent(facilityId)}/api">${t.backToApi}</a></p>`;
 }
 

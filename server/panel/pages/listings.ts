@@ -77,29 +77,44 @@ function filterForm({ t }: Texts, filter: ListingFilter): Html {
 </form>`;
 }
 
+/** How many listings a paged facility has, and how many of them its filter shows: its store read counts them. */
+export interface ListingCounts {
+  shown: number;
+  total: number;
+}
+
 /**
- * One page of the listings the filter shows. A facility that fits on one page carries its listings in a data block,
- * for <panel-listings> to sort and filter in the browser; a larger one is paged, sorted and filtered here alone.
+ * One page of the listings the filter shows. A facility that fits on one page carries its listings (`data`, all of
+ * them) in a data block, for <panel-listings> to sort and filter in the browser; a larger one is paged, sorted and
+ * filtered by its store read, and `data` is the page, with its `counts`.
  */
-export function listingsBody(tx: Texts, data: PanelListings, filter: ListingFilter, page: number): Html {
+export function listingsBody(
+  tx: Texts,
+  data: PanelListings,
+  filter: ListingFilter,
+  page: number,
+  counts?: ListingCounts,
+): Html {
   const { t, lang } = tx;
-  if (data.listings.length === 0) return html`<p>${t.noListings}</p>`;
-  const shown = shownListings(data.listings, filter);
-  const rows = shown.slice(offsetOf(page), offsetOf(page) + PAGE_SIZE);
-  const paged = data.listings.length > PAGE_SIZE;
+  const total = counts?.total ?? data.listings.length;
+  if (total === 0) return html`<p>${t.noListings}</p>`;
+  const filtered = counts ? undefined : shownListings(data.listings, filter);
+  const shown = counts?.shown ?? filtered!.length;
+  const rows = filtered ? filtered.slice(offsetOf(page), offsetOf(page) + PAGE_SIZE) : data.listings;
+  const paged = counts !== undefined;
   const query = new URLSearchParams(filterQuery(filter));
-  const nav = pager(tx, page, shown.length, (to) => withPage(Object.fromEntries(query), to));
+  const nav = pager(tx, page, shown, (to) => withPage(Object.fromEntries(query), to));
   const badge = (text: string) => html`<span class="badge">${text}</span>`;
   return html`<p class="muted">${t.asPartnersSee} ${badge(t.dynamic)} ${t.dynamicMarks}</p>
 <panel-listings dynamic-label="${t.dynamic}" count-label="${t.shownCount}" none-label="${t.noMatch}" inactive-label="${t.inactive}" move-in-label="${t.moveIn}" not-shown-label="${t.notShown}">
 ${filterForm(tx, filter)}
-<p role="status" class="count">${countText(t.shownCount, shown.length, data.listings.length)}</p>
+<p role="status" class="count">${countText(t.shownCount, shown, total)}</p>
 <div class="scroll" role="region" aria-label="${t.listingsTable}" tabindex="0">
 <table>
 <thead><tr>${sortHeader(t.code, 'code', filter)}<th scope="col">${t.title}</th>${sortHeader(t.area, 'area', filter)}${sortHeader(t.gross, 'price', filter)}<th scope="col">${t.net}</th><th scope="col">${t.freeUnits}</th><th scope="col">${t.terms}</th></tr></thead>
 <tbody>${
     rows.length === 0
-      ? html`<tr><td colspan="7">${shown.length === 0 ? t.noMatch : t.pastLastPage(pageCount(shown.length))}</td></tr>`
+      ? html`<tr><td colspan="7">${shown === 0 ? t.noMatch : t.pastLastPage(pageCount(shown))}</td></tr>`
       : rows.map((l) => {
           const row = rowOf(l, data.pricing_rules, lang);
           return html`<tr${l.active ? '' : html` class="inactive"`}>

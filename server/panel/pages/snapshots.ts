@@ -31,7 +31,7 @@ function history(tx: Texts, rows: readonly AuditRow[]): Html {
 function howToPublish({ t }: Texts, facilityId: string): Html {
   return html`<div class="note">
 <p>${t.noTarget}</p>
-<pre><code>listings panel --publish-to s3://bucket/listings --signing-key data/secrets/signing-key.pem
+<pre role="region" aria-label="${t.publishCommands}" tabindex="0"><code>listings panel --publish-to s3://bucket/listings --signing-key data/secrets/signing-key.pem
 listings snapshot publish --facility ${facilityId} --to s3://bucket/listings --signing-key data/secrets/signing-key.pem</code></pre>
 </div>`;
 }

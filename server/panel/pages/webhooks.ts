@@ -107,6 +107,14 @@ ${canManage(who) && !key.revoked_at ? addForm(tx, who, key, refused) : refused ?
 <p><a href="/facilities/${encodeURIComponent(key.facility_id)}/api">${w.back}</a></p>`;
 }
 
+/** The secret's page once it was shown: why it is not shown again, and the way back. */
+export function secretShownBody(tx: Texts, endpoint: EndpointInfo): Html {
+  const w = webhookTexts(tx.lang);
+  return html`<h2>${w.secretTitle}</h2>
+<p role="status">${w.secretShownOnce} ${endpoint.url}</p>
+<p><a href="${webhooksPath(endpoint.key_id)}">${w.webhooks}</a></p>`;
+}
+
 /** The one time an endpoint's secret is shown. */
 export function secretBody(tx: Texts, endpoint: EndpointInfo, secret: string): Html {
   const w = webhookTexts(tx.lang);

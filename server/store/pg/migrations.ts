@@ -291,6 +291,17 @@ export const PG_MIGRATIONS: readonly string[] = [
   INSERT INTO key_refs (facility_id, ref, key_id) SELECT DISTINCT facility_id, ref, NULL FROM referral_clicks
     ON CONFLICT DO NOTHING;
   `,
+  // 17: what the panel shows once (a new key, a webhook secret) on the page after its action, kept for that session
+  `
+  CREATE TABLE panel_shown_once (
+    session_digest text NOT NULL REFERENCES operator_sessions(digest) ON DELETE CASCADE,
+    subject text NOT NULL,
+    value text NOT NULL,
+    expires_at text NOT NULL,
+    PRIMARY KEY (session_digest, subject)
+  );
+  CREATE INDEX panel_shown_once_by_expiry ON panel_shown_once (expires_at);
+  `,
 ];
 
 // Versioned together: a program knows the same number of migrations in both dialects.

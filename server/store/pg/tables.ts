@@ -118,9 +118,10 @@ export type Table = keyof typeof TABLES;
 export const SERVED_TABLES = ['facilities', 'pricing_rules', 'listings', 'photos', 'api_keys'] as const;
 
 /**
- * Everything but sessions (operators log in again, so a session ended on the old file stays ended) and the webhook
- * outbox (events still pending there are not carried over), in foreign-key order. The webhook clock is: a promotion
- * that starts or ends between the last run on the old file and the first on the new one is still sent.
+ * Everything but sessions (operators log in again, so a session ended on the old file stays ended; what a session was
+ * to be shown once goes with it) and the webhook outbox (events still pending there are not carried over), in
+ * foreign-key order. The webhook clock is: a promotion that starts or ends between the last run on the old file and
+ * the first on the new one is still sent.
  */
 export const ALL_TABLES = [
   ...SERVED_TABLES,
