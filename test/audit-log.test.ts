@@ -1,14 +1,13 @@
 // The audit log as an operator reads it: the panel's filters (facility, operator, action, days), details in words,
 // times to the second, 50 rows a page; the CLI's filters; a withdrawal recorded as one; and versions counted per target
 // from the migration on.
-import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../server/store/migrations.ts';
 import { openDb } from '../server/store/db.ts';
 import { sqliteLedger } from '../server/store/ledger.ts';
 import { accountAudit, CLI_ACTOR, type AuditRow } from '../server/store/audit.ts';
 import { cliInProcess, tempDir } from './helpers/fixture.ts';
+import { sqliteAt } from './helpers/old-schema.ts';
 import { snapshotKeyFile } from './helpers/published.ts';
 import { OPERATOR, usePanel } from './helpers/panel.ts';
 import { sessionAs } from './helpers/panel-accounts.ts';
@@ -129,13 +128,13 @@ describe('listings audit and withdraw', () => {
 describe('migration 9', () => {
   it("keeps each known target's count and starts a new target at 1", async () => {
     const { dir, cleanup: done } = tempDir();
-    const path = join(dir, 'v8.db');
-    const raw = new Database(path);
-    for (const m of MIGRATIONS.slice(0, 8)) raw.exec(m);
-    raw.exec(`INSERT INTO snapshot_versions VALUES ('wro-1', 5, 'abc');
-      INSERT INTO snapshot_published VALUES ('file:///old', 'wro-1', 1, 'http://x', 5, 'abc', 'k', 't', 't');`);
-    raw.pragma('user_version = 8');
-    raw.close();
+    const path = sqliteAt(
+      dir,
+      8,
+      `INSERT INTO snapshot_versions VALUES ('wro-1', 5, 'abc');
+      INSERT INTO snapshot_published VALUES ('file:///old', 'wro-1', 1, 'http://x', 5, 'abc', 'k', 't', 't');`,
+      'v8.db',
+    );
     const db = openDb(path);
     try {
       const ledger = sqliteLedger(db);

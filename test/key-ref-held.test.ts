@@ -1,14 +1,11 @@
 // A ref a key has held stays that key's within its facility: another key asking for it is refused as for a ref in use,
 // so two partners' clicks never share a statement row; migrated databases learn who held what from the audit log,
 // and a ref counted in clicks that no known key held is refused to every key. Both stores alike.
-import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../server/store/migrations.ts';
-import { PG_MIGRATIONS } from '../server/store/pg/migrations.ts';
 import { openStore, type Store } from '../server/store/store.ts';
 import { cliInProcess, demoImport, tempDir } from './helpers/fixture.ts';
+import { postgresAt, sqliteAt } from './helpers/old-schema.ts';
 import { usePanel } from './helpers/panel.ts';
 import { usePostgres } from './helpers/postgres.ts';
 import { recordKeysIn } from './helpers/capture.ts';
@@ -155,31 +152,13 @@ describe('a database from before held refs were kept', () => {
   it('on SQLite', async () => {
     const { dir, cleanup } = tempDir();
     try {
-      const file = join(dir, 'old.db');
-      const db = new Database(file);
-      for (const m of MIGRATIONS.slice(0, BEFORE)) db.exec(m);
-      db.pragma(`user_version = ${BEFORE}`);
-      db.exec(ROWS);
-      db.close();
-      expect(await afterMigration(file)).toEqual(MIGRATED);
+      expect(await afterMigration(sqliteAt(dir, BEFORE, ROWS))).toEqual(MIGRATED);
     } finally {
       cleanup();
     }
   });
 
   it('on PostgreSQL', async () => {
-    const url = await postgres.server().newDatabase();
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(
-        `CREATE TABLE listings_schema (version integer NOT NULL); INSERT INTO listings_schema VALUES (${BEFORE})`,
-      );
-      for (const m of PG_MIGRATIONS.slice(0, BEFORE)) await client.query(m);
-      await client.query(ROWS);
-    } finally {
-      await client.end();
-    }
-    expect(await afterMigration(url)).toEqual(MIGRATED);
+    expect(await afterMigration(await postgresAt(postgres.server(), BEFORE, ROWS))).toEqual(MIGRATED);
   });
 });

@@ -1,12 +1,11 @@
 // A key's partner reference: its rule, its defaults, unique within a facility, changed with an audit entry, on both
 // stores alike; old databases give their keys one.
-import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultRef, refOfLabel } from '../server/domain/key-ref.ts';
-import { MIGRATIONS } from '../server/store/migrations.ts';
 import { openStore, type Store } from '../server/store/store.ts';
 import { cliInProcess, demoDb, demoImport, tempDir } from './helpers/fixture.ts';
+import { sqliteAt } from './helpers/old-schema.ts';
 import { usePostgres } from './helpers/postgres.ts';
 
 const postgres = usePostgres();
@@ -115,13 +114,12 @@ describe('a database from before refs', () => {
   it('gives every key a ref from its id when migrated', async () => {
     const { dir, cleanup } = tempDir();
     try {
-      const file = join(dir, 'old.db');
-      const db = new Database(file);
-      for (const m of MIGRATIONS.slice(0, 9)) db.exec(m);
-      db.pragma('user_version = 9');
-      db.exec(`INSERT INTO facilities (id, name, currency, imported_at) VALUES ('f', 'F', 'PLN', '2026-01-01T00:00:00Z');
-        INSERT INTO api_keys (id, facility_id, digest, hint, created_at) VALUES ('key_AbCdEf0123456789', 'f', 'd', 'h', '2026-01-01T00:00:00Z')`);
-      db.close();
+      const file = sqliteAt(
+        dir,
+        9,
+        `INSERT INTO facilities (id, name, currency, imported_at) VALUES ('f', 'F', 'PLN', '2026-01-01T00:00:00Z');
+        INSERT INTO api_keys (id, facility_id, digest, hint, created_at) VALUES ('key_AbCdEf0123456789', 'f', 'd', 'h', '2026-01-01T00:00:00Z')`,
+      );
       const store = await openStore(file);
       expect((await store.listKeys()).map((k) => k.ref)).toEqual(['key-abcdef0123456789']);
       await store.close();

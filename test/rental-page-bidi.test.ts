@@ -8,20 +8,10 @@ import { applyImport } from '../server/store/facilities.ts';
 import { launchChromium } from '../tools/launch.ts';
 import { demoJson } from './helpers/fixture.ts';
 import { useDemoServer } from './helpers/setup.ts';
+// The fields of the import an operator writes as free text, as the widget's tests mark them.
+import { FREE_TEXT } from '../widget/test/server/terms.js';
 
 const RLO = '\u202e';
-/** The fields of the import an operator writes as free text. */
-const FREE_TEXT = new Set([
-  'name',
-  'title',
-  'description',
-  'terms',
-  'caption',
-  'street',
-  'postal_code',
-  'city',
-  'region',
-]);
 
 /** The value with an override in front of every free-text field; `values` collects those written. */
 function overridden(value: unknown, values: Set<string>, key = ''): unknown {

@@ -1,14 +1,10 @@
 // A database from before events that disabled their endpoint were kept waiting: migrated, the event a 410 or the last
 // retry left `failed` waits again with the others for `webhooks enable`, on SQLite and PostgreSQL alike; one whose
 // endpoint was enabled since stays in the log as it ended.
-import Database from 'better-sqlite3';
-import { join } from 'node:path';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../server/store/migrations.ts';
-import { PG_MIGRATIONS } from '../server/store/pg/migrations.ts';
 import { openStore } from '../server/store/store.ts';
 import { tempDir } from './helpers/fixture.ts';
+import { postgresAt, sqliteAt } from './helpers/old-schema.ts';
 import { usePostgres } from './helpers/postgres.ts';
 
 const postgres = usePostgres();
@@ -44,31 +40,13 @@ describe('migration 14', () => {
   it('on SQLite', async () => {
     const { dir, cleanup } = tempDir();
     try {
-      const file = join(dir, 'old.db');
-      const db = new Database(file);
-      for (const m of MIGRATIONS.slice(0, BEFORE)) db.exec(m);
-      db.pragma(`user_version = ${BEFORE}`);
-      db.exec(ROWS);
-      db.close();
-      expect(await statuses(file)).toEqual(EXPECTED);
+      expect(await statuses(sqliteAt(dir, BEFORE, ROWS))).toEqual(EXPECTED);
     } finally {
       cleanup();
     }
   });
 
   it('on PostgreSQL', async () => {
-    const url = await postgres.server().newDatabase();
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(
-        `CREATE TABLE listings_schema (version integer NOT NULL); INSERT INTO listings_schema VALUES (${BEFORE})`,
-      );
-      for (const m of PG_MIGRATIONS.slice(0, BEFORE)) await client.query(m);
-      await client.query(ROWS);
-    } finally {
-      await client.end();
-    }
-    expect(await statuses(url)).toEqual(EXPECTED);
+    expect(await statuses(await postgresAt(postgres.server(), BEFORE, ROWS))).toEqual(EXPECTED);
   });
 });

@@ -136,7 +136,7 @@ export function snapshotTermsListings(generatedAt) {
 export const terms = termsListings(promotionsAround(T0));
 
 /** The free-text fields an operator writes: names, titles, terms, captions and the address's lines. */
-const FREE_TEXT = new Set([
+export const FREE_TEXT = new Set([
   'name',
   'title',
   'description',
