@@ -57,7 +57,10 @@ it(`every rental page of a ${LISTINGS.toLocaleString('en')}-listing facility wit
           const r = await fetch(`${base}/rent/crawled/${facility.codes[i]}`, {
             headers: { 'x-forwarded-for': address },
           });
-          bytes += (await r.arrayBuffer()).byteLength;
+          // Read before adding: `bytes += await ...` would add to the total as it was before the await, losing what
+          // the other crawlers added meanwhile.
+          const length = (await r.arrayBuffer()).byteLength;
+          bytes += length;
           statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
           if (r.status !== 503) break;
           expect(r.headers.get('retry-after')).toBe('1');
