@@ -102,10 +102,15 @@ export function usePanelInBrowser(
   return ctx;
 }
 
-/** Every panel-* element on the page is a defined component that has rendered. */
+/**
+ * Every panel-* element on the page is a defined component that has rendered. A page found by a selector may still be
+ * parsing, its module script not yet run: each element's definition is waited for, 10 s at most.
+ */
 export async function componentsReady(page: Page): Promise<void> {
   const undefinedOnes = await page.evaluate(async () => {
     const ours = [...document.querySelectorAll('*')].filter((e) => e.localName.startsWith('panel-'));
+    const deadline = new Promise((resolve) => setTimeout(resolve, 10_000));
+    await Promise.race([Promise.all(ours.map((e) => customElements.whenDefined(e.localName))), deadline]);
     await Promise.all(ours.map((e) => (e as unknown as { updateComplete?: Promise<unknown> }).updateComplete));
     return ours.filter((e) => !e.matches(':defined')).map((e) => e.localName);
   });
