@@ -2,7 +2,7 @@
 // total due at move-in with its parts, protection, the door and the floor.
 import { html, nothing, type TemplateResult } from 'lit';
 import { formatMoney, formatNumber, formatPeriod } from '../../shared/format.ts';
-import { periodCount } from '../../shared/period-count.ts';
+import { periodCount, runInUnits } from '../../shared/period-count.ts';
 import type { MoveInPart } from '../../shared/listing.ts';
 import { periodText, type View } from './cards.ts';
 import { cheapestPlanOf, type ListingDetail, type Terms } from './listing.ts';
@@ -34,9 +34,18 @@ export function termFacts(d: ListingDetail, v: View): TemplateResult[] {
   return rows;
 }
 
-/** "month 1", "month 2–3", "month 4+": billing periods in the listing's own period (capitalised by the stylesheet). */
-const periods = (d: ListingDetail, from: number, to: number | null, v: View) =>
-  `${formatPeriod(d.price.period, v.locale)} ${from}${to === null ? '+' : to > from ? `–${to}` : ''}`;
+/**
+ * "month 1", "month 2–3", "month 4+" (capitalised by the stylesheet): billing periods counted in their unit, as the rental
+ * page counts them (periods 1–2 of P3M are "month 1–6"), or in the listing's own period when no one unit counts it.
+ */
+function periods(d: ListingDetail, first: number, last: number | null, v: View): string {
+  const { period, from, to } = runInUnits(d.price.period, first, last) ?? {
+    period: d.price.period,
+    from: first,
+    to: last,
+  };
+  return `${formatPeriod(period, v.locale)} ${from}${to === null ? '+' : to > from ? `–${to}` : ''}`;
+}
 
 /** The price of each run of periods and the promotion that sets it; nothing while the regular price is all there is. */
 export function scheduleSection(d: ListingDetail, terms: Terms, v: View): TemplateResult | typeof nothing {

@@ -242,6 +242,22 @@ describe('answers the widget does not fully know', () => {
     equal(await firstRow('P1M', 'de'), 'Miete, 1. Monat');
   });
 
+  it("counts the schedule's runs in the period's unit, as the rental page does", async () => {
+    const scheduleRows = async (period: string) => {
+      const src = await oddSource(({ listings: [l] }) => {
+        l!.price = { ...(l!.price as object), period };
+      });
+      const el = mount({ src, locale: 'en' });
+      const [card] = await waitForCards(el, 1);
+      const dialog = await details(el, card!);
+      return rows(dialog.querySelector('.schedule dl')).map((row) => row.split(':')[0]);
+    };
+    deepEqual(await scheduleRows('P3M'), ['month 1–3', 'month 4+']);
+    deepEqual(await scheduleRows('P1Y6M'), ['month 1–18', 'month 19+']);
+    deepEqual(await scheduleRows('P2W'), ['week 1–2', 'week 3+']);
+    deepEqual(await scheduleRows('P1M'), ['month 1', 'month 2+']);
+  });
+
   it('leaves out a facility header whose fields are malformed, and shows the units', async () => {
     const { el } = await odd(({ facility }) => {
       Object.assign(facility, { timezone: 'Mars/Olympus_Mons', office_hours: { mo: 5 }, amenities: 'cctv' });

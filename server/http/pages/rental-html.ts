@@ -16,7 +16,7 @@ import {
 import { selfStorageOf } from '../../../shared/structured-data.ts';
 import { DAYS, type Detail, type Hours, type MoveInPart, type Price } from '../../../shared/listing.ts';
 import { cheapestPlan } from '../../../shared/move-in.ts';
-import { periodCount } from '../../../shared/period-count.ts';
+import { periodCount, runInUnits } from '../../../shared/period-count.ts';
 import { fill, Html, html, jsonForScript, page } from './html.ts';
 import { dayName, pluralIn, say, type DateFormats, type Speech } from './rental-texts.ts';
 
@@ -138,9 +138,14 @@ const perPeriod = (p: Price, s: Speech) =>
     period: formatPeriod(p.period, s.language),
   });
 
-/** "Month 1", "Months 2–3", "From month 4": billing periods counted in the listing's own period. */
-function periodsText(period: string, from: number, to: number | null, s: Speech): Html {
-  const unit = formatPeriod(period, s.language);
+/**
+ * "Month 1", "Months 2–3", "From month 4": billing periods counted in their unit (periods 1–2 of P3M are "Months 1–6"),
+ * or as periods when no one unit counts the listing's period (P1M2W).
+ */
+function periodsText(period: string, first: number, last: number | null, s: Speech): Html {
+  const run = runInUnits(period, first, last);
+  const unit = run ? formatPeriod(run.period, s.language) : s.t.billingPeriod;
+  const { from, to } = run ?? { from: first, to: last };
   const template = to === null ? s.t.periodOpen : to > from ? s.t.periodRange : s.t.periodOne;
   return fill(template, { unit, from, to });
 }

@@ -44,6 +44,7 @@ const TEXTS = {
   promotion: ['{title}: {price} for {periods}', '{title}: {price} ({periods})', '{title}: {price} ({periods})'],
   until: [', until {date}', ', do {date}', ', bis {date}'],
   newTenants: [' For new tenants.', ' Dla nowych najemców.', ' Für Neumieter.'],
+  billingPeriod: ['period', 'okres', 'Zeitraum'],
   periodOne: ['{Unit} {from}', '{from}. {unit}', '{from}. {Unit}'],
   periodRange: ['{Unit}s {from}–{to}', '{from}.–{to}. {unit}', '{from}.–{to}. {Unit}'],
   periodOpen: ['From {unit} {from}', '{from}. {unit} i kolejne', 'Ab {from}. {Unit}'],
