@@ -126,6 +126,7 @@ describe('exit codes', () => {
       'a bad --allowed-origin value',
       ['keys', 'create', '--facility', 'wro-1', '--allowed-origin', 'https://a.example/path'],
     ],
+    ['a wildcard --allowed-origin', ['keys', 'create', '--facility', 'wro-1', '--allowed-origin', 'https://*.example']],
   ])('2 for a usage error: %s', async (_name, args) => {
     const r = await run(args);
     expect(r.code).toBe(2);

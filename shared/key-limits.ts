@@ -78,13 +78,26 @@ export function parseBurst(value: string): number {
   return n;
 }
 
-/** One browser origin (scheme, host, optional port), normalised as browsers send it. */
+/** A host a browser can name in an Origin: an IPv6 literal, or labels of letters, digits, "-" and "_" (IDNs as punycode). */
+const ORIGIN_HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?)$/;
+
+/**
+ * One browser origin (scheme, host, optional port), normalised as browsers send it. The API matches origins exactly,
+ * so a host with `*` (or another character no host has) would match no site: it is refused, not stored.
+ */
 export function parseOrigin(value: string): string {
+  let url: URL | undefined;
   try {
-    const url = new URL(value);
-    if (/^https?:$/.test(url.protocol) && url.origin === value.replace(/\/$/, '')) return url.origin;
+    url = new URL(value);
   } catch {
     // not a URL at all: the same refusal as a URL with a path
+  }
+  if (url && /^https?:$/.test(url.protocol) && url.origin === value.replace(/\/$/, '')) {
+    if (ORIGIN_HOST.test(url.hostname)) return url.origin;
+    throw new KeyLimitError(
+      `"${value}" is not an origin such as https://partner.example (origins are matched exactly: a host of letters, ` +
+        'digits, "-" and "." only, no "*"; list each site)',
+    );
   }
   throw new KeyLimitError(
     `"${value}" is not an origin such as https://partner.example (scheme, host and optional port only)`,

@@ -94,6 +94,10 @@ describe('the key forms without a script', () => {
     expect(await store.listKeys('wro-1')).toEqual([]);
     const tab = String((await s.as('GET', '/facilities/wro-1/api')).body);
     for (const id of ['new-label-error', 'new-origins-error', 'new-rate-error']) expect(tab).toContain(`id="${id}"`);
+    const wildcard = await s.as('POST', '/facilities/wro-1/keys', { label: 'Shop', origins: 'https://*.shop.example' });
+    expect(wildcard.status).toBe(400);
+    expect(String(wildcard.body)).toContain('origins: ');
+    expect(await store.listKeys('wro-1')).toEqual([]);
   });
 });
 
