@@ -61,6 +61,7 @@ export const de: Messages = {
   origins: 'Erlaubte Origins',
   ref: 'Partner-Kennung',
   refHint: '(unter ihr werden Klicks gezählt; leer: aus der Bezeichnung)',
+  refEditHint: '(unter ihr werden Klicks gezählt; leer: unverändert)',
   referrals: 'Vermittlungen',
   clicks: 'Klicks',
   uniqueVisitors: 'Eindeutige Besucher',

@@ -59,6 +59,7 @@ export const en = {
   origins: 'Allowed origins',
   ref: 'Partner ref',
   refHint: '(its clicks are counted under it; empty: from the label)',
+  refEditHint: '(its clicks are counted under it; empty: unchanged)',
   referrals: 'Referrals',
   clicks: 'Clicks',
   uniqueVisitors: 'Unique visitors',

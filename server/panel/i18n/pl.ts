@@ -61,6 +61,7 @@ export const pl: Messages = {
   origins: 'Dozwolone originy',
   ref: 'Kod partnera',
   refHint: '(pod nim liczone są kliknięcia; puste: z etykiety)',
+  refEditHint: '(pod nim liczone są kliknięcia; puste: bez zmian)',
   referrals: 'Polecenia',
   clicks: 'Kliknięcia',
   uniqueVisitors: 'Unikalni odwiedzający',
