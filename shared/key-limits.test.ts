@@ -64,6 +64,12 @@ describe('readKeyForm', () => {
     expect(parseLabel('  Broker—Kraków  ')).toBe('Broker—Kraków');
   });
 
+  it('counts a label in characters as a person does: an emoji is one', () => {
+    expect(parseLabel('📦'.repeat(200))).toBe('📦'.repeat(200));
+    expect(() => parseLabel('📦'.repeat(201))).toThrow(KeyLimitError);
+    expect(readKeyForm({ label: 'Łódź 📦'.repeat(28), origins: '', rate: '' })).toMatchObject({ ok: true });
+  });
+
   it('writes a rate that parseRate reads back exactly, so a saved form keeps it', () => {
     for (const typed of ['20/s', '600/min', '1000/h', '1.2345/s', '1.5/h', '0.1/s', '2.5/min', '0.0001/h'])
       expect(parseRate(formatRate(parseRate(typed)))).toBe(parseRate(typed));

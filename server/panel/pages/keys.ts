@@ -2,6 +2,7 @@
 // <panel-revoke> and <panel-copy> enhance its forms in the browser.
 import { html, type Html } from '../../http/pages/html.ts';
 import { formatRate, MAX_LABEL_LENGTH, type KeyFormFields } from '../../../shared/key-limits.ts';
+import { unitsFor } from '../../../shared/text-length.ts';
 import { LAST_USE_INTERVAL_MS } from '../../http/api/last-use.ts';
 import type { KeyInfo } from '../../store/keys.ts';
 import type { Authenticated } from '../auth.ts';
@@ -50,7 +51,7 @@ const fieldsOf = (k: KeyInfo): Required<KeyFormFields> => ({
 function limitFields({ t }: Texts, prefix: string, v: Required<KeyFormFields>): Html {
   const hint = (text: string) => html` <span class="muted">${text}</span>`;
   const refHint = prefix === NEW_KEY ? t.refHint : t.refEditHint;
-  return html`${field(html`${t.label}`, `${prefix}-label`, html`<input id="${prefix}-label" name="label" maxlength="${MAX_LABEL_LENGTH}" value="${v.label}">`)}
+  return html`${field(html`${t.label}`, `${prefix}-label`, html`<input id="${prefix}-label" name="label" maxlength="${unitsFor(MAX_LABEL_LENGTH)}" value="${v.label}">`)}
 ${field(html`${t.ref}${hint(refHint)}`, `${prefix}-ref`, html`<input id="${prefix}-ref" name="ref" maxlength="40" value="${v.ref}">`)}
 ${field(html`${t.origins}${hint(t.originsHint)}`, `${prefix}-origins`, html`<textarea id="${prefix}-origins" name="origins" rows="2">${v.origins}</textarea>`)}
 ${field(html`${t.rate}${hint(t.rateHint)}`, `${prefix}-rate`, html`<input id="${prefix}-rate" name="rate" value="${v.rate}">`)}
