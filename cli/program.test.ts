@@ -87,6 +87,16 @@ describe('import, two keys, one revoked, listed', () => {
   });
 });
 
+describe('a label in characters', () => {
+  it('takes 200 emoji as 200 characters and refuses 201', async () => {
+    expect((await run(['import', DEMO_DATA])).code).toBe(0);
+    const made = await run(['keys', 'create', '--facility', 'wro-1', '--label', '📦'.repeat(200), '--json']);
+    expect(made.code).toBe(0);
+    expect(JSON.parse(made.stdout).label).toBe('📦'.repeat(200));
+    expect((await run(['keys', 'create', '--facility', 'wro-1', '--label', '📦'.repeat(201)])).code).toBe(2);
+  });
+});
+
 describe('exit codes', () => {
   beforeEach(async () => {
     expect((await run(['import', DEMO_DATA])).code).toBe(0);
@@ -126,6 +136,7 @@ describe('exit codes', () => {
       'a bad --allowed-origin value',
       ['keys', 'create', '--facility', 'wro-1', '--allowed-origin', 'https://a.example/path'],
     ],
+    ['a wildcard --allowed-origin', ['keys', 'create', '--facility', 'wro-1', '--allowed-origin', 'https://*.example']],
   ])('2 for a usage error: %s', async (_name, args) => {
     const r = await run(args);
     expect(r.code).toBe(2);

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   formatRate,
+  KeyLimitError,
   MAX_BURST,
   MAX_RATE_PER_S,
   parseBurst,
@@ -63,6 +64,12 @@ describe('readKeyForm', () => {
     expect(parseLabel('  Broker—Kraków  ')).toBe('Broker—Kraków');
   });
 
+  it('counts a label in characters as a person does: an emoji is one', () => {
+    expect(parseLabel('📦'.repeat(200))).toBe('📦'.repeat(200));
+    expect(() => parseLabel('📦'.repeat(201))).toThrow(KeyLimitError);
+    expect(readKeyForm({ label: 'Łódź 📦'.repeat(28), origins: '', rate: '' })).toMatchObject({ ok: true });
+  });
+
   it('writes a rate that parseRate reads back exactly, so a saved form keeps it', () => {
     for (const typed of ['20/s', '600/min', '1000/h', '1.2345/s', '1.5/h', '0.1/s', '2.5/min', '0.0001/h'])
       expect(parseRate(formatRate(parseRate(typed)))).toBe(parseRate(typed));
@@ -70,5 +77,23 @@ describe('readKeyForm', () => {
     expect(formatRate(parseRate('1.2345/s'))).toBe('1.2345/s');
     expect(formatRate(parseRate('1.5/h'))).toBe('1.5/h');
     expect(parseOrigin('http://127.0.0.1:8080')).toBe('http://127.0.0.1:8080');
+  });
+
+  it('refuses a host no site has, since origins are matched exactly: a wildcard, or what a host cannot hold', () => {
+    for (const origin of [
+      'https://*.example',
+      'https://*',
+      'https://shop.*.example',
+      'https://a%2A.example',
+      'https://a$b.example',
+    ])
+      expect(() => parseOrigin(origin), origin).toThrow(KeyLimitError);
+    expect(() => parseOrigin('https://*.example')).toThrow('"https://*.example" is not an origin');
+    expect(readKeyForm({ label: 'x', origins: 'https://*.partner.example', rate: '' })).toMatchObject({
+      ok: false,
+      problems: { origins: expect.stringContaining('https://*.partner.example') },
+    });
+    const taken = ['https://a-b.example', 'https://xn--bcher-kva.example', 'http://[::1]:8080', 'http://10.0.0.1'];
+    for (const origin of taken) expect(parseOrigin(origin)).toBe(origin);
   });
 });

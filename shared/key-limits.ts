@@ -1,6 +1,7 @@
 // A key's label, rate, burst and allowed origins as operators type them: one set of rules for the CLI's flags, the
 // panel's forms and the panel's script, which checks a form before it is sent (so nothing here may need Node).
 import { ANY_CONTROL, controlIn } from './control-characters.ts';
+import { longerThan } from './text-length.ts';
 
 /** A value an operator typed that breaks a rule; the server turns it into its own error class. */
 export class KeyLimitError extends Error {
@@ -8,10 +9,13 @@ export class KeyLimitError extends Error {
 }
 
 export const MAX_LABEL_LENGTH = 200;
-/** Who a key is for, as typed: trimmed, at most MAX_LABEL_LENGTH characters, one line without control characters. */
+/**
+ * Who a key is for, as typed: trimmed, at most MAX_LABEL_LENGTH characters (as a person counts them: an emoji is one),
+ * one line without control characters.
+ */
 export function parseLabel(value: string): string {
   const label = value.trim();
-  if (label.length > MAX_LABEL_LENGTH) throw new KeyLimitError(`must be at most ${MAX_LABEL_LENGTH} characters`);
+  if (longerThan(label, MAX_LABEL_LENGTH)) throw new KeyLimitError(`must be at most ${MAX_LABEL_LENGTH} characters`);
   // Printed raw in terminals (`keys list`) and pages, one line each: C1 controls are refused too.
   const control = controlIn(label, ANY_CONTROL);
   if (control) throw new KeyLimitError(`must be one line without control characters (${control})`);
@@ -78,13 +82,26 @@ export function parseBurst(value: string): number {
   return n;
 }
 
-/** One browser origin (scheme, host, optional port), normalised as browsers send it. */
+/** A host a browser can name in an Origin: an IPv6 literal, or labels of letters, digits, "-" and "_" (IDNs as punycode). */
+const ORIGIN_HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?)$/;
+
+/**
+ * One browser origin (scheme, host, optional port), normalised as browsers send it. The API matches origins exactly,
+ * so a host with `*` (or another character no host has) would match no site: it is refused, not stored.
+ */
 export function parseOrigin(value: string): string {
+  let url: URL | undefined;
   try {
-    const url = new URL(value);
-    if (/^https?:$/.test(url.protocol) && url.origin === value.replace(/\/$/, '')) return url.origin;
+    url = new URL(value);
   } catch {
     // not a URL at all: the same refusal as a URL with a path
+  }
+  if (url && /^https?:$/.test(url.protocol) && url.origin === value.replace(/\/$/, '')) {
+    if (ORIGIN_HOST.test(url.hostname)) return url.origin;
+    throw new KeyLimitError(
+      `"${value}" is not an origin such as https://partner.example (origins are matched exactly: a host of letters, ` +
+        'digits, "-" and "." only, no "*"; list each site)',
+    );
   }
   throw new KeyLimitError(
     `"${value}" is not an origin such as https://partner.example (scheme, host and optional port only)`,

@@ -125,6 +125,27 @@ describe('listings audit and withdraw', () => {
   });
 });
 
+describe('listings audit --until', () => {
+  it('includes the whole of a day, as the panel does, and ends before a full time exactly', async () => {
+    const ANN = 'ann@example.com';
+    const times = ['2026-11-29T23:59:59.999Z', '2026-11-30T00:00:00.000Z', '2026-11-30T23:59:59.999Z'];
+    const after = '2026-12-01T00:00:00.000Z';
+    await panel.store.appendAudit([...times, after].map((t) => accountAudit('login', ANN, ANN, {}, new Date(t))));
+    const cli = async (until: string) => {
+      const got = await cliInProcess(panel.file, ['audit', '--actor', ANN, '--until', until, '--json']);
+      return (JSON.parse(got.stdout) as AuditRow[]).map((r) => r.at);
+    };
+    const s = await sessionAs(client, OPERATOR);
+    const panelTo = async (to: string) =>
+      rowsOf(String((await s.as('GET', `/audit?operator=${ANN}&to=${to}`)).body)).map((m) => m[1]);
+    expect(await cli('2026-11-30')).toEqual([...times].reverse());
+    expect(await cli('2026-11-30')).toEqual(await panelTo('2026-11-30'));
+    expect(await cli('2026-11-30T23:59:59.999Z')).toEqual([times[1], times[0]]);
+    expect((await cliInProcess(panel.file, ['audit', '--until', '2026-02-30'])).code).toBe(2);
+    expect((await cliInProcess(panel.file, ['audit', '--help'])).stdout).toMatch(/--until <time> +.*day included/);
+  });
+});
+
 describe('migration 9', () => {
   it("keeps each known target's count and starts a new target at 1", async () => {
     const { dir, cleanup: done } = tempDir();

@@ -71,6 +71,43 @@ describe('snapshots', () => {
     }
   });
 
+  it('shows a withdrawn facility as withdrawn, with when, in the list and on its tab, in each language', async () => {
+    const { generateSigningKey, loadSigningKey } = await import('../server/snapshots/format/keygen.ts');
+    const { folderTarget } = await import('../server/snapshots/targets/folder.ts');
+    const { withdrawFacility } = await import('../server/snapshots/publish/withdraw.ts');
+    const { dir, cleanup: done } = tempDir();
+    try {
+      const key = await loadSigningKey((await generateSigningKey(join(dir, 'secrets'))).private_key);
+      const target = folderTarget(join(dir, 'public'));
+      panel.handle = panel.over({ snapshots: { target, key, ttlSeconds: 3600 } });
+      const s = await session();
+      await s.as('POST', '/facilities/wro-1/snapshots/publish');
+      const withdrawal = await withdrawFacility(panel.store.snapshotLedger(), {
+        target,
+        key,
+        facilityId: 'wro-1',
+        ttlSeconds: 3600,
+        audit: { actor: 'cli:ops', to: panel.store },
+      });
+      const at = `${withdrawal.withdrawn_at.slice(0, 16).replace('T', ' ')} UTC`;
+      const words = { en: 'withdrawn', pl: 'wycofan', de: 'zurückgezogen' };
+      for (const [language, word] of Object.entries(words)) {
+        const page = async (url: string) => String((await s.as('GET', url, {}, { 'accept-language': language })).body);
+        const row = /<tr>(?:(?!<\/tr>).)*wro-1(?:(?!<\/tr>).)*<\/tr>/s.exec(await page('/'))![0];
+        expect(row).toContain(at);
+        expect(row.toLowerCase()).toContain(word);
+        expect(row).not.toMatch(/v2,/);
+        const tab = await page('/facilities/wro-1/snapshots');
+        const facts = /<dl class="facts">.*?<\/dl>/s.exec(tab)![0];
+        expect(facts.toLowerCase()).toContain(word);
+        expect(facts).toContain(at);
+        expect(facts).not.toContain(`<dd>${withdrawal.expires_at.slice(0, 16).replace('T', ' ')} UTC</dd>`);
+      }
+    } finally {
+      done();
+    }
+  });
+
   it("keeps a facility's publishes in its snapshot history however many other rows the audit log holds for it", async () => {
     const { publishAudit, keyAudit } = await import('../server/store/audit.ts');
     const { snapshotHistory } = await import('../server/panel/snapshots.ts');

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { usePanel } from './helpers/panel.ts';
 import { recordKey } from './helpers/capture.ts';
+import { MESSAGES } from '../server/panel/i18n/i18n.ts';
 
 const KEY = /svc_live_[A-Za-z0-9]{32}/;
 const panel = usePanel();
@@ -31,6 +32,24 @@ describe("a key's ref in the panel", () => {
     const [row] = (await panel.store.auditPage({ action: 'key.update', limit: 1 })).rows;
     expect(row).toMatchObject({ key_id: odra.id, detail: { ref: 'odra-movers' } });
     expect(row!.actor).toContain('@');
+  });
+
+  it('tells the edit form that an empty ref keeps it, and the generate form that it comes from the label', async () => {
+    const s = await session();
+    const odra = (await panel.store.createKey({ facilityId: 'wro-1', prefix: 'svc', label: 'Odra Movers' })).info;
+    for (const lang of ['en', 'pl', 'de'] as const) {
+      const t = MESSAGES[lang];
+      const tab = String((await s.as('GET', '/facilities/wro-1/api', {}, { 'accept-language': lang })).body);
+      const hintOf = (prefix: string) =>
+        new RegExp(`<label for="${prefix}-ref">[^<]*<span class="muted">([^<]*)</span>`).exec(tab)?.[1];
+      expect(hintOf('new')).toBe(t.refHint);
+      expect(hintOf(odra.id)).toBe(t.refEditHint);
+      expect(t.refEditHint).not.toBe(t.refHint);
+    }
+    // What the edit form's hint says: an empty ref keeps the key's.
+    const kept = await s.as('POST', `/keys/${odra.id}`, { label: 'Odra Movers Sp.', ref: '' });
+    expect(kept.status).toBe(303);
+    expect((await panel.store.listKeys('wro-1')).find((k) => k.id === odra.id)!.ref).toBe(odra.ref);
   });
 
   it('refuses a malformed or taken ref with the rule, and changes nothing', async () => {

@@ -81,6 +81,32 @@ describe('PostgreSQL down', () => {
   });
 });
 
+describe('snapshots', () => {
+  it('shows a facility withdrawn from the target as withdrawn, as of its withdrawal, as SQLite does', async () => {
+    const { generateSigningKey, loadSigningKey } = await import('../server/snapshots/format/keygen.ts');
+    const { folderTarget } = await import('../server/snapshots/targets/folder.ts');
+    const { withdrawFacility } = await import('../server/snapshots/publish/withdraw.ts');
+    const { publishNow, snapshotStates } = await import('../server/panel/snapshots.ts');
+    const { dir, cleanup } = tempDir();
+    try {
+      const key = await loadSigningKey((await generateSigningKey(`${dir}/secrets`)).private_key);
+      const snapshots = { target: folderTarget(`${dir}/public`), key, ttlSeconds: 3600 };
+      await publishNow(store, snapshots, 'http://x', 'fac-0002', OPERATOR);
+      const audit = { actor: OPERATOR, to: store };
+      const options = { target: snapshots.target, key, facilityId: 'fac-0002', ttlSeconds: 3600, audit };
+      await withdrawFacility(store.snapshotLedger(), options);
+      await withdrawFacility(store.snapshotLedger(), options); // signed again: still withdrawn as of the first
+      const withdrawals = await store.listAudit({ facilityId: 'fac-0002', action: 'snapshot.withdraw' });
+      expect(withdrawals).toHaveLength(2);
+      const states = await snapshotStates(store, snapshots, ['fac-0001', 'fac-0002']);
+      expect(states?.get('fac-0001')?.withdrawnAt).toBeUndefined();
+      expect(states?.get('fac-0002')?.withdrawnAt).toBe(withdrawals[1]!.at);
+    } finally {
+      cleanup();
+    }
+  });
+});
+
 describe('import', () => {
   it('applies an uploaded file in its own process, over a connection of its own with the password it needs', async () => {
     const handle = panelOver(store);

@@ -94,6 +94,16 @@ describe('the key forms without a script', () => {
     expect(await store.listKeys('wro-1')).toEqual([]);
     const tab = String((await s.as('GET', '/facilities/wro-1/api')).body);
     for (const id of ['new-label-error', 'new-origins-error', 'new-rate-error']) expect(tab).toContain(`id="${id}"`);
+    // A label in characters as a person counts them: the input lets 200 emoji be typed, and the server takes them.
+    expect(tab).toMatch(new RegExp(`id="new-label" name="label" maxlength="${2 * 200}"`));
+    const emoji = await s.as('POST', '/facilities/wro-1/keys', { label: '📦'.repeat(200) });
+    expect(emoji.status).toBe(303);
+    expect((await store.listKeys('wro-1')).map((k) => k.label)).toEqual(['📦'.repeat(200)]);
+    await store.revokeKey((await store.listKeys('wro-1'))[0]!.id);
+    const wildcard = await s.as('POST', '/facilities/wro-1/keys', { label: 'Shop', origins: 'https://*.shop.example' });
+    expect(wildcard.status).toBe(400);
+    expect(String(wildcard.body)).toContain('origins: ');
+    expect(await store.listKeys('wro-1')).toHaveLength(1);
   });
 });
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_IMPORT_BYTES } from '../server/domain/import.ts';
 import type { Upload } from '../server/panel/http.ts';
 import type { RunningPanel } from '../server/panel/server.ts';
 import { receiveUpload, UPLOAD_LIMITS } from '../server/panel/upload.ts';
@@ -65,6 +66,26 @@ describe('the parser', () => {
       expect('refusal' in got && got.refusal.status).toBe(413);
       expect(leftOver()).toEqual([]);
     }
+  });
+
+  it('takes a file of exactly MAX_IMPORT_BYTES, as `listings import` does, and refuses one byte more', async () => {
+    const ONE_MB = Buffer.alloc(1024 * 1024, 0x20);
+    const upload = (size: number) =>
+      Readable.from(
+        (function* () {
+          yield Buffer.from(field('csrf', 't') + filePart('file', 'a.json', '').slice(0, -2));
+          for (let left = size; left > 0; left -= ONE_MB.length)
+            yield ONE_MB.subarray(0, Math.min(left, ONE_MB.length));
+          yield Buffer.from(`\r\n--${B}--\r\n`);
+        })(),
+      );
+    const exact = await receive(upload(MAX_IMPORT_BYTES));
+    expect('refusal' in exact && exact.refusal.status).toBe(false);
+    expect(statSync((exact as Upload).file!.path).size).toBe(MAX_IMPORT_BYTES);
+    await (exact as Upload).remove();
+    const over = await receive(upload(MAX_IMPORT_BYTES + 1));
+    expect('refusal' in over && over.refusal.status).toBe(413);
+    expect(leftOver()).toEqual([]);
   });
 
   it('answers 400 to a second file, too many fields, broken framing or no boundary', async () => {

@@ -72,4 +72,22 @@ describe('the webhook form', () => {
     }
     expect(await panel.store.webhooks.deliveries(endpoint.id)).toEqual([]);
   });
+
+  it("shows a refused replay on the key's page, as test, enable and remove do, with the CLI's wording", async () => {
+    const { info } = await panel.store.createKey({ facilityId: 'wro-1', prefix: 'svc', label: 'replayed' });
+    const url = 'https://partner.example/replayed';
+    const { endpoint } = await panel.store.webhooks.add({ keyId: info.id, url, events: ['listing.updated'] }, 'test');
+    const queued = await panel.store.webhooks.sendTest(endpoint.id, 'test');
+    const cli = await cliInProcess(panel.file, ['webhooks', 'replay', String(queued.id)]);
+    expect(cli.code).toBe(1);
+    const wording = /(not sent yet.*)$/m.exec(cli.stderr)![1]!;
+    const s = await panel.client.session();
+    const refused = await s.as('POST', `/deliveries/${queued.id}/replay`);
+    expect([refused.status, refused.headers['content-type']]).toEqual([400, 'text/html; charset=utf-8']);
+    expect(decoded(refused.body)).toContain(`data-endpoint="${endpoint.id}"`);
+    expect(decoded(refused.body)).toMatch(/role="alert"/);
+    expect(decoded(refused.body)).toContain(wording);
+    expect(await panel.store.webhooks.deliveries(endpoint.id)).toHaveLength(1);
+    expect((await s.as('POST', '/deliveries/999999/replay')).status).toBe(404);
+  });
 });

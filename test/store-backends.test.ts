@@ -29,6 +29,11 @@ async function script(store: Store) {
   });
   await store.revokeKey(a.info.id);
   await store.updateKey(b.info.id, { label: 'b2', allowed_origins: ['https://x.example'] });
+  // A label counted as a person counts it: 200 emoji are 200 characters.
+  await store.updateKey(b.info.id, { label: '📦'.repeat(200) });
+  await expect(store.updateKey(b.info.id, { label: '📦'.repeat(201) })).rejects.toMatchObject({
+    code: 'invalid_key_limit',
+  });
   await expect(store.revokeKey('key_nope')).rejects.toMatchObject({ code: 'unknown_key' });
   await store.recordLastUse(new Map([[b.info.id, new Date('2030-01-01T00:00:00Z')]]));
   await store.recordLastUse(new Map([[b.info.id, new Date('2029-01-01T00:00:00Z')]]));

@@ -47,6 +47,25 @@ describe('webhooks on PostgreSQL', () => {
     }
   });
 
+  it('reads one delivery by its number as SQLite does, and refuses a replay of one not sent', async () => {
+    const pg = await openStore(await postgres.server().newDatabase());
+    const lite = await openStore(join(hooks.dir, 'one.db'));
+    try {
+      const read = async (store: Store) => {
+        const [first] = await queueChanges(store, 1);
+        const one = await store.webhooks.delivery(first!.id);
+        const replay = await store.webhooks.replay(first!.id, 'test').catch((err: { code: string }) => err.code);
+        return { same: one?.message_id === first!.message_id, unknown: await store.webhooks.delivery(999_999), replay };
+      };
+      const got = await read(pg);
+      expect(got).toEqual({ same: true, unknown: undefined, replay: 'not_sent' });
+      expect(await read(lite)).toEqual(got);
+    } finally {
+      await pg.close();
+      await lite.close();
+    }
+  });
+
   it('two nodes deliver each event once', async () => {
     hooks.receiver.received.length = 0;
     const url = await postgres.server().newDatabase();

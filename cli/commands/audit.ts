@@ -1,5 +1,6 @@
 // `listings audit`: who did what to keys, data, snapshots and accounts, newest first, filtered as the panel's page is.
 import { Command, InvalidArgumentError } from 'commander';
+import { dayAfter, isDay } from '../../server/domain/audit-days.ts';
 import { AUDIT_ACTIONS, AUDIT_DEFAULT_LIMIT, type AuditRow } from '../../server/store/audit.ts';
 import { withStore } from '../context.ts';
 import { json, table, type Io } from '../io.ts';
@@ -19,12 +20,21 @@ function parseAction(value: string): string {
   return value;
 }
 
-/** A day (YYYY-MM-DD, UTC) or a full ISO 8601 time, as the ISO text the log's times compare with. */
-function parseTime(value: string): string {
-  const ms = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+/**
+ * A full ISO 8601 time, as the ISO text the log's times compare with; text shaped as a day that is none (2026-02-30)
+ * is refused, as the panel refuses it, rather than rolled over.
+ */
+function isoTime(value: string): string {
+  const ms = /^\d{4}-\d{2}-\d{2}$/.test(value) ? NaN : Date.parse(value);
   if (Number.isNaN(ms)) throw new InvalidArgumentError('expected a day (2026-03-01) or an ISO 8601 time');
   return new Date(ms).toISOString();
 }
+
+/** `--since`: a day (YYYY-MM-DD, UTC) from its start, or a time. */
+const parseSince = (value: string) => (isDay(value) ? value : isoTime(value));
+
+/** `--until`: a day (YYYY-MM-DD, UTC) included whole, as the panel's "to" is, or a time, itself excluded. */
+const parseUntil = (value: string) => (isDay(value) ? dayAfter(value) : isoTime(value));
 
 const auditCell = (row: AuditRow) => ({ ...row, detail: JSON.stringify(row.detail) });
 
@@ -34,8 +44,8 @@ export function auditCommand(io: Io): Command {
     .option('--facility <id>', 'only this facility')
     .option('--actor <who>', 'only what this operator (email) or cli:<OS user> did')
     .option('--action <action>', `only this action: ${AUDIT_ACTIONS.join(', ')}`, parseAction)
-    .option('--since <time>', 'only from this day or time on (UTC)', parseTime)
-    .option('--until <time>', 'only before this day or time (UTC)', parseTime)
+    .option('--since <time>', 'only from this day or time on (UTC)', parseSince)
+    .option('--until <time>', 'only up to this day, the day included, or before this time (UTC)', parseUntil)
     .option('--limit <n>', 'how many entries', parseLimit, AUDIT_DEFAULT_LIMIT)
     .option('--json', 'print as JSON')
     .addHelpText(

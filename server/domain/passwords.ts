@@ -1,5 +1,6 @@
 // Operators' passwords as values: scrypt (memory-hard, from node:crypto) with a salt per user; only the hash is stored.
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { longerThan } from '../../shared/text-length.ts';
 import { ListingsError } from '../errors.ts';
 
 const scrypt = (password: string, salt: Buffer, length: number, options: ScryptOptions) =>
@@ -13,11 +14,14 @@ const HASH_BYTES = 32;
 export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 1024;
 
-/** Refuses a password too short to resist guessing, or too long to hash cheaply. */
+/**
+ * Refuses a password too short to resist guessing, or too long to hash cheaply; both in characters as a person counts
+ * them (an emoji is one).
+ */
 export function checkPassword(password: string): void {
-  if ([...password].length < MIN_PASSWORD_LENGTH)
+  if (!longerThan(password, MIN_PASSWORD_LENGTH - 1))
     throw new ListingsError('weak_password', `a password needs at least ${MIN_PASSWORD_LENGTH} characters`);
-  if (password.length > MAX_PASSWORD_LENGTH)
+  if (longerThan(password, MAX_PASSWORD_LENGTH))
     throw new ListingsError('weak_password', `a password has at most ${MAX_PASSWORD_LENGTH} characters`);
 }
 
@@ -30,7 +34,7 @@ export async function hashPassword(password: string): Promise<string> {
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash || password.length > MAX_PASSWORD_LENGTH) return false;
+  if (scheme !== 'scrypt' || !salt || !hash || longerThan(password, MAX_PASSWORD_LENGTH)) return false;
   const expected = Buffer.from(hash, 'base64url');
   const options = { N: Number(n), r: Number(r), p: Number(p), maxmem: COST.maxmem };
   const actual = await scrypt(password, Buffer.from(salt, 'base64url'), expected.length, options);

@@ -1,4 +1,5 @@
 // The audit log page: its filters read from the query, and a page of 50 rows that match them.
+import { dayAfter, isDay } from '../domain/audit-days.ts';
 import { AUDIT_ACTIONS } from '../store/audit.ts';
 import type { PanelContext } from './context.ts';
 import { htmlAnswer, type PanelRequest } from './http.ts';
@@ -6,14 +7,6 @@ import type { Answer } from '../http/transport/answer.ts';
 import { auditBody, type AuditFilter, type AuditProblem } from './pages/audit.ts';
 import { panelPage } from './pages/layout.ts';
 import { pageNumberOf, readPage } from './pages/pager.ts';
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A day as YYYY-MM-DD that names a day of the calendar (not 2026-02-30, which Date.parse would roll over). */
-function isDay(text: string): boolean {
-  const at = Date.parse(text);
-  return DAY.test(text) && !Number.isNaN(at) && new Date(at).toISOString().startsWith(text);
-}
 
 /**
  * The filters as the form sends them, and those it cannot read: an action the log does not know, a day that is not
@@ -35,9 +28,6 @@ export function auditFilterOf(params: URLSearchParams): { filter: AuditFilter; p
     if (filter[field] && !isDay(filter[field])) problems.push({ field, text: filter[field] });
   return { filter, problems };
 }
-
-/** The day after `day` (YYYY-MM-DD), as the exclusive end of a filter that includes `day`. */
-const dayAfter = (day: string) => new Date(Date.parse(day) + 86_400_000).toISOString().slice(0, 10);
 
 export async function auditRoute(c: PanelContext, req: PanelRequest): Promise<Answer> {
   const params = new URL(req.url, 'http://panel').searchParams;

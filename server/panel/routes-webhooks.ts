@@ -144,8 +144,9 @@ async function rotate(c: PanelContext, _req: unknown, { endpoint: id }: Params):
   return showSecretOnce(c, endpoint, secret);
 }
 
-async function replay(c: PanelContext, _req: unknown, { delivery }: Params): Promise<Answer> {
-  const d = await c.store.webhooks.replay(Number(delivery), c.who.operator.email);
-  const endpoint = (await c.store.webhooks.list()).find((e) => e.id === d.endpoint_id)!;
-  return redirect(webhooksPath(endpoint.key_id));
+/** Sends a delivery again; a refusal (one not sent yet, its key revoked) is said on its key's page, as onEndpoint does. */
+async function replay(c: PanelContext, req: unknown, { delivery }: Params): Promise<Answer> {
+  const d = await c.store.webhooks.delivery(Number(delivery));
+  if (!d) return plain(404, 'No such delivery.');
+  return onEndpoint((ctx, _id, who) => ctx.store.webhooks.replay(d.id, who))(c, req, { endpoint: d.endpoint_id });
 }

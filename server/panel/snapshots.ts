@@ -1,5 +1,6 @@
 // The Snapshots tab's data and its "publish now": the CLI's publish, for one facility, on the panel's configured target.
 import type { SigningKey } from '../snapshots/format/keygen.ts';
+import { WITHDRAWN } from '../snapshots/publish/pointer.ts';
 import { publishSnapshots } from '../snapshots/publish/publish.ts';
 import type { Target } from '../snapshots/targets/target.ts';
 import type { AuditRow } from '../store/audit.ts';
@@ -16,6 +17,8 @@ export interface SnapshotState {
   target: string;
   /** The last version on the target, or undefined when none was published there. */
   published?: Published;
+  /** When the facility was withdrawn from the target, when its last version there is a tombstone. */
+  withdrawnAt?: string;
 }
 
 /** For the facilities named (a page of the list, or one), what the configured target holds; undefined without one. */
@@ -28,9 +31,41 @@ export async function snapshotStates(
   const ledger = store.snapshotLedger();
   await ledger.refresh();
   const held = await ledger.publishedOn(snapshots.target.recordKey);
+  const target = snapshots.target.label;
   const states = new Map<string, SnapshotState>();
-  for (const id of facilityIds) states.set(id, { target: snapshots.target.label, published: held.get(id) });
+  for (const id of facilityIds) {
+    const published = held.get(id);
+    const withdrawn = published?.contentDigest === WITHDRAWN;
+    states.set(id, {
+      target,
+      published,
+      withdrawnAt: withdrawn ? await withdrawnAt(store, target, published) : undefined,
+    });
+  }
   return states;
+}
+
+/** How far back the audit log is read for a withdrawal: a tombstone is signed again about twice a TTL. */
+const WITHDRAWAL_ROWS = 100;
+
+/**
+ * When a facility was withdrawn from the target: the oldest of the withdrawals since it was last published there (a
+ * tombstone signed again is audited as one too), as the tombstone keeps its first `withdrawn_at`; the tombstone's own
+ * date when the log has none (withdrawn from another database).
+ */
+async function withdrawnAt(store: Store, target: string, tombstone: Published): Promise<string> {
+  const facilityId = tombstone.facilityId;
+  const actions = ['snapshot.withdraw', 'snapshot.publish'] as const;
+  const rows = await Promise.all(
+    actions.map((action) => store.listAudit({ facilityId, action, limit: WITHDRAWAL_ROWS })),
+  );
+  let at = tombstone.generatedAt;
+  for (const row of rows.flat().sort((a, b) => b.id - a.id)) {
+    if (row.detail.target !== target) continue;
+    if (row.action !== 'snapshot.withdraw') break;
+    at = row.at;
+  }
+  return at;
 }
 
 /** Publishes one facility now, changed or not, as `snapshot publish` does; audited with the operator as actor. */

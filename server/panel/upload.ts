@@ -12,7 +12,10 @@ import { tooLarge } from './admission.ts';
 import { plain, type Upload } from './http.ts';
 import type { Answer } from '../http/transport/answer.ts';
 
-/** One file of at most an import's size, and a form token beside it: room for a few short fields, nothing more. */
+/**
+ * One file of at most an import's size, and a form token beside it: room for a few short fields, nothing more.
+ * `fileSize` is the most bytes a file may have, as `listings import` counts them.
+ */
 export const UPLOAD_LIMITS = {
   files: 1,
   fileSize: MAX_IMPORT_BYTES,
@@ -42,7 +45,11 @@ export async function receiveUpload(
   const refuse = (answer: () => Answer) => (refusal ??= answer);
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: { 'content-type': contentType }, limits, defParamCharset: 'utf8' });
+    parser = busboy({
+      headers: { 'content-type': contentType },
+      limits: busboyLimits(limits),
+      defParamCharset: 'utf8',
+    });
   } catch {
     body.destroy();
     await remove();
@@ -81,4 +88,9 @@ export async function receiveUpload(
   await remove();
   if (failure !== undefined) throw failure;
   return { refusal: refusal!() };
+}
+
+/** Busboy flags a file that reaches its `fileSize`; a file of exactly the most allowed is taken, one byte more is not. */
+function busboyLimits(limits: busboy.Limits): busboy.Limits {
+  return limits.fileSize === undefined ? limits : { ...limits, fileSize: limits.fileSize + 1 };
 }

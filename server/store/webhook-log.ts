@@ -68,8 +68,13 @@ function deliveryOf(r: Row): Delivery {
 }
 
 export function* deliverySteps(seq: number): Steps<Delivery> {
+  return (yield* findDeliverySteps(seq))!;
+}
+
+/** One delivery by its number, or undefined for a number the log does not hold. */
+export function* findDeliverySteps(seq: number): Steps<Delivery | undefined> {
   const [row] = yield sql(`${DELIVERIES} WHERE o.seq = $1`, seq);
-  return deliveryOf(row!);
+  return row ? deliveryOf(row) : undefined;
 }
 
 /**

@@ -28,7 +28,7 @@ import {
   type Lane,
   type Outgoing,
 } from './webhook-outbox.ts';
-import { deliveryLogSteps, type Delivery, type DeliveryLog } from './webhook-log.ts';
+import { deliveryLogSteps, findDeliverySteps, type Delivery, type DeliveryLog } from './webhook-log.ts';
 import { nextBoundarySteps, promotionTickSteps } from './webhook-clock.ts';
 import { watchedVersionSteps } from './webhook-reads.ts';
 
@@ -49,6 +49,8 @@ export interface WebhookStore {
   deliveryLog(endpointId?: string, limit?: number): Promise<DeliveryLog>;
   /** The deliveries the log shows. */
   deliveries(endpointId?: string, limit?: number): Promise<Delivery[]>;
+  /** One delivery by its number (`webhooks replay` takes it), or undefined. */
+  delivery(deliveryId: number): Promise<Delivery | undefined>;
   replay(deliveryId: number, actor: string, now?: number): Promise<Delivery>;
   sendTest(endpointId: string, actor: string, now?: number): Promise<Delivery>;
   /** `bodyOf` makes an event's bytes from its stored form (the sender completes its URLs). */
@@ -85,6 +87,7 @@ function webhookStore({ write: run, read }: Runners): WebhookStore {
     enable: (id, actor, now = Date.now()) => run(enableEndpointSteps(id, actor, now)),
     deliveryLog: (endpointId, limit = LOG_SHOWN) => read(deliveryLogSteps(endpointId, limit)),
     deliveries: async (endpointId, limit = LOG_SHOWN) => (await read(deliveryLogSteps(endpointId, limit))).shown,
+    delivery: (seq) => read(findDeliverySteps(seq)),
     replay: (seq, actor, now = Date.now()) => run(replaySteps(seq, actor, now)),
     sendTest: (id, actor, now = Date.now()) => run(testEventSteps(id, actor, now)),
     claim: (node, now, leaseUntil, limit, bodyOf, lane) => run(claimSteps(node, now, leaseUntil, limit, bodyOf, lane)),

@@ -64,4 +64,15 @@ describe('webhook addresses', () => {
     }
     expect(checkEndpointUrl('https://[2606:4700:4700::1111]/h', false)).toBe('https://[2606:4700:4700::1111]/h');
   });
+
+  it('holds the URL as stored and sent, percent-encoded, to its 2048 characters', () => {
+    const base = 'https://partner.example/';
+    // 'ł' is 6 characters once percent-encoded (%C5%82): 400 of them are 424 typed, 2424 sent.
+    const typed = base + 'ł'.repeat(400);
+    expect(typed.length).toBeLessThan(2048);
+    expect(() => checkEndpointUrl(typed, false)).toThrow(expect.objectContaining({ code: 'invalid_url' }));
+    const longest = base + 'ł'.repeat(Math.floor((2048 - base.length) / 6)) + 'a'.repeat((2048 - base.length) % 6);
+    expect(checkEndpointUrl(longest, false)).toHaveLength(2048);
+    expect(() => checkEndpointUrl(longest + 'a', false)).toThrow(expect.objectContaining({ code: 'invalid_url' }));
+  });
 });

@@ -56,16 +56,22 @@ export function isPrivateAddress(address: string): boolean {
 
 const MAX_URL = 2048;
 
-/** An endpoint URL: HTTPS, no credentials in it, and (unless allowed) not a literal private address or localhost. */
+/**
+ * An endpoint URL: HTTPS, no credentials in it, and (unless allowed) not a literal private address or localhost. Its
+ * length is the stored and sent form's (percent-encoded: "ł" is 6 characters there); the typed text is held to it too,
+ * before it is parsed.
+ */
 export function checkEndpointUrl(text: string, allowPrivate: boolean): string {
   const fail = (rule: string) => new ListingsError('invalid_url', `--url: ${rule}`);
-  if (text.length > MAX_URL) throw fail(`at most ${MAX_URL} characters`);
+  const tooLong = () => fail(`at most ${MAX_URL} characters once percent-encoded ("ł" is 6: %C5%82)`);
+  if (text.length > MAX_URL) throw tooLong();
   let url: URL;
   try {
     url = new URL(text);
   } catch {
     throw fail('must be an absolute https:// URL');
   }
+  if (url.href.length > MAX_URL) throw tooLong();
   if (url.protocol !== 'https:') throw fail('must be an https:// URL');
   if (url.username || url.password) throw fail('must not hold a user name or password');
   const host = url.hostname.replace(/^\[|\]$/g, '');

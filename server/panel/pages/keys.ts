@@ -2,6 +2,7 @@
 // <panel-revoke> and <panel-copy> enhance its forms in the browser.
 import { html, type Html } from '../../http/pages/html.ts';
 import { formatRate, MAX_LABEL_LENGTH, type KeyFormFields } from '../../../shared/key-limits.ts';
+import { unitsFor } from '../../../shared/text-length.ts';
 import { LAST_USE_INTERVAL_MS } from '../../http/api/last-use.ts';
 import type { KeyInfo } from '../../store/keys.ts';
 import type { Authenticated } from '../auth.ts';
@@ -13,6 +14,9 @@ import { webhooksPath } from './webhooks.ts';
 
 export const keyPath = (k: KeyInfo, action = '') => `/keys/${encodeURIComponent(k.id)}${action}`;
 const rateOf = (k: KeyInfo) => (k.rate_per_s === null ? '' : formatRate(k.rate_per_s));
+
+/** The generate form's prefix of its fields' ids; an edit form's is its key's id. */
+const NEW_KEY = 'new';
 
 /** A field and the place <panel-key-form> writes its problem in (named by the field's aria-describedby then). */
 function field(label: Html, id: string, input: Html): Html {
@@ -40,11 +44,15 @@ const fieldsOf = (k: KeyInfo): Required<KeyFormFields> => ({
   burst: k.burst === null ? '' : String(k.burst),
 });
 
-/** The fields a key's limits are edited with, the same in the generate and the edit form. */
+/**
+ * The fields a key's limits are edited with, the same in the generate form (`prefix` "new") and a key's edit form,
+ * where an empty ref keeps the key's rather than making one from the label.
+ */
 function limitFields({ t }: Texts, prefix: string, v: Required<KeyFormFields>): Html {
   const hint = (text: string) => html` <span class="muted">${text}</span>`;
-  return html`${field(html`${t.label}`, `${prefix}-label`, html`<input id="${prefix}-label" name="label" maxlength="${MAX_LABEL_LENGTH}" value="${v.label}">`)}
-${field(html`${t.ref}${hint(t.refHint)}`, `${prefix}-ref`, html`<input id="${prefix}-ref" name="ref" maxlength="40" value="${v.ref}">`)}
+  const refHint = prefix === NEW_KEY ? t.refHint : t.refEditHint;
+  return html`${field(html`${t.label}`, `${prefix}-label`, html`<input id="${prefix}-label" name="label" maxlength="${unitsFor(MAX_LABEL_LENGTH)}" value="${v.label}">`)}
+${field(html`${t.ref}${hint(refHint)}`, `${prefix}-ref`, html`<input id="${prefix}-ref" name="ref" maxlength="40" value="${v.ref}">`)}
 ${field(html`${t.origins}${hint(t.originsHint)}`, `${prefix}-origins`, html`<textarea id="${prefix}-origins" name="origins" rows="2">${v.origins}</textarea>`)}
 ${field(html`${t.rate}${hint(t.rateHint)}`, `${prefix}-rate`, html`<input id="${prefix}-rate" name="rate" value="${v.rate}">`)}
 ${field(html`${t.burst}${hint(t.burstHint)}`, `${prefix}-burst`, html`<input id="${prefix}-burst" name="burst" inputmode="numeric" value="${v.burst}">`)}`;
@@ -131,7 +139,7 @@ function generateForm(tx: Texts, who: Authenticated, facilityId: string, values:
   const { t } = tx;
   return html`<panel-key-form><form method="post" action="/facilities/${encodeURIComponent(facilityId)}/keys" class="stack generate">
 <h3>${t.generateTitle}</h3>
-${csrfField(who)}${limitFields(tx, 'new', values)}
+${csrfField(who)}${limitFields(tx, NEW_KEY, values)}
 <button type="submit">${t.generate}</button>
 </form></panel-key-form>`;
 }

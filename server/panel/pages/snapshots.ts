@@ -1,5 +1,6 @@
 // The Snapshots tab: what the CLI and this panel exported or published for the facility (from the audit log), the last
-// version on the configured target with its expiry and "publish now", or how to configure one.
+// version on the configured target with its expiry (or when the facility was withdrawn) and "publish now", or how to
+// configure one.
 import { html, type Html } from '../../http/pages/html.ts';
 import type { AuditRow } from '../../store/audit.ts';
 import type { Authenticated } from '../auth.ts';
@@ -36,6 +37,17 @@ listings snapshot publish --facility ${facilityId} --to s3://bucket/listings --s
 </div>`;
 }
 
+/** What the target holds: the last version with its dates, or, for a tombstone, when the facility was withdrawn. */
+function facts(tx: Texts, { published: p, withdrawnAt }: SnapshotState): Html {
+  const { t } = tx;
+  if (p && withdrawnAt)
+    return html`<dt>${t.withdrawnOn}</dt><dd>${when(tx, withdrawnAt)}</dd>
+<dt>${t.tombstoneVersion}</dt><dd>${p.version}</dd>`;
+  return html`<dt>${t.lastVersion}</dt><dd>${p ? p.version : t.neverPublished}</dd>
+<dt>${t.generated}</dt><dd>${p ? when(tx, p.generatedAt) : '-'}</dd>
+<dt>${t.expires}</dt><dd>${p ? when(tx, p.expiresAt) : '-'}</dd>`;
+}
+
 export function snapshotsBody(
   tx: Texts,
   who: Authenticated,
@@ -50,13 +62,10 @@ ${history(tx, rows)}`;
   if (!state)
     return html`${howToPublish(tx, facilityId)}
 ${recent}`;
-  const p = state.published;
   return html`${done ? html`<p role="status">${done}</p>` : ''}
 <dl class="facts">
 <dt>${t.target}</dt><dd>${state.target}</dd>
-<dt>${t.lastVersion}</dt><dd>${p ? p.version : t.neverPublished}</dd>
-<dt>${t.generated}</dt><dd>${p ? when(tx, p.generatedAt) : '-'}</dd>
-<dt>${t.expires}</dt><dd>${p ? when(tx, p.expiresAt) : '-'}</dd>
+${facts(tx, state)}
 </dl>
 ${
   canManage(who)
@@ -73,5 +82,6 @@ ${recent}`;
 export function snapshotCell(tx: Texts, state: SnapshotState | undefined): string {
   if (!state) return tx.t.noTargetCell;
   const p = state.published;
+  if (p && state.withdrawnAt) return tx.t.withdrawnCell(when(tx, state.withdrawnAt));
   return p ? tx.t.versionCell(p.version, when(tx, p.expiresAt)) : tx.t.notPublished;
 }
