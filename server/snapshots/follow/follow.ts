@@ -6,12 +6,12 @@ import { eachConcurrently } from '../concurrently.ts';
 import { checkFolder } from '../files.ts';
 import { FeedPage, IndexFile, Tombstone, type FeedItem } from '../format/feed-format.ts';
 import { baseUrlOf, FollowError, openSource, within, type Source } from './fetch.ts';
-import { itemsAfter, lastSeqOf, nameOf, readKeys, readSigned } from './read.ts';
+import { itemsAfter, lastSeqOf, nameOf, readKeys, readSigned, type Signed } from './read.ts';
 import { MirrorBatch, readState, type FollowState } from './state.ts';
 import { contentDigestOf } from '../format/format.ts';
 import { INDEX_KEY, KEYS_KEY, LATEST_KEY, pointerKey, signatureKey } from '../targets/layout.ts';
 import { verifySnapshot } from '../format/verify.ts';
-import { heldTombstone, renewedTombstone, tombstonesDue } from './tombstones.ts';
+import { heldTombstone, newestTombstone, renewedTombstone, tombstoneAt, tombstonesDue } from './tombstones.ts';
 
 /** Per file: a facility of 10,000 listings is about 10 MB. */
 export const MAX_FILE_BYTES = 32 * 1024 * 1024;
@@ -148,17 +148,12 @@ export async function followOnce(opts: FollowOptions): Promise<FollowSummary> {
       progress();
     });
     for (const item of tombstones) {
-      const url = within(source.base, `${item.facility}/v${item.version}/listings.json`, LATEST_KEY);
-      const name = nameOf(source, url);
-      const t = await readSigned(source, url, keys.text, Tombstone, { now, expires: true });
-      if (!t) throw new FollowError(name, 'not found: the feed names a withdrawal whose tombstone is missing');
-      if (t.doc.facility !== item.facility || t.doc.version !== item.version)
-        throw new FollowError(
-          name,
-          `is the tombstone of ${t.doc.facility} v${t.doc.version}, not ${item.facility} v${item.version}`,
-        );
+      const t = await withdrawalTombstone(source, keys.text, item, now);
       if ((held.get(item.facility)?.version ?? 0) >= t.doc.version)
-        throw new FollowError(name, `version ${t.doc.version} is not above the mirror's: rollback`);
+        throw new FollowError(
+          `${item.facility}/v${t.doc.version}/listings.json`,
+          `version ${t.doc.version} is not above the mirror's: rollback`,
+        );
       await batch.stage(signatureKey(pointerKey(item.facility)), t.sig);
       await batch.stage(pointerKey(item.facility), t.bytes);
       next.set(item.facility, heldTombstone(t.doc));
@@ -249,6 +244,23 @@ function withdrawalsOf(
   }
   return [...last.values()].filter(
     (i) => i.state === 'withdrawn' && !listed.has(i.facility) && (held.has(i.facility) || published.has(i.facility)),
+  );
+}
+
+/**
+ * The tombstone of a withdrawal item: the newest one the pointer names, since the publisher signs it again as new
+ * versions without items and the version the item names expires within its TTL; the named version itself when the
+ * pointer does not (yet) name one at least as new, as a cached pointer may not.
+ */
+async function withdrawalTombstone(
+  source: Source,
+  keys: string,
+  item: FeedItem,
+  now: Date,
+): Promise<Signed<Tombstone>> {
+  return (
+    (await newestTombstone(source, keys, item.facility, item.version, now)) ??
+    (await tombstoneAt(source, keys, item.facility, item.version, now, LATEST_KEY))
   );
 }
 
