@@ -11,7 +11,14 @@ import { MirrorBatch, readState, type FollowState } from './state.ts';
 import { contentDigestOf } from '../format/format.ts';
 import { INDEX_KEY, KEYS_KEY, LATEST_KEY, pointerKey, signatureKey } from '../targets/layout.ts';
 import { verifySnapshot } from '../format/verify.ts';
-import { heldTombstone, newestTombstone, renewedTombstone, tombstoneAt, tombstonesDue } from './tombstones.ts';
+import {
+  heldTombstone,
+  newestTombstone,
+  renewedTombstone,
+  tombstoneAt,
+  tombstonesDue,
+  unlistedOnTarget,
+} from './tombstones.ts';
 
 /** Per file: a facility of 10,000 listings is about 10 MB. */
 export const MAX_FILE_BYTES = 32 * 1024 * 1024;
@@ -39,6 +46,8 @@ export interface FollowSummary {
   listed: number;
   fetched: number;
   withdrawn: number;
+  /** Why this run started over from the index, when it had a cursor: the page holding it is gone or its key retired. */
+  start_over?: string;
   /** Held tombstones the publisher signed again (half their TTL passed, or a new key), taken in their new version. */
   renewed: number;
   removed: number;
@@ -93,7 +102,8 @@ export async function followOnce(opts: FollowOptions): Promise<FollowSummary> {
     const headLast = lastSeqOf(head.doc, LATEST_KEY);
     if (state && headLast < state.seq)
       throw new FollowError(LATEST_KEY, `the feed ends at seq ${headLast}, before this mirror's cursor ${state.seq}`);
-    const items = state ? await itemsAfter(source, keys.text, state.seq, head.doc, now) : undefined;
+    const walk = state ? await itemsAfter(source, keys.text, state.seq, head.doc, now) : undefined;
+    const items = walk && 'items' in walk ? walk.items : undefined;
 
     const index = await readSigned(source, within(source.base, INDEX_KEY, INDEX_KEY), keys.text, IndexFile, {
       mutable: true,
@@ -117,9 +127,13 @@ export async function followOnce(opts: FollowOptions): Promise<FollowSummary> {
         );
     }
     const tombstones = items ? withdrawalsOf(items, entries, held) : [];
-    const removed = items ? [] : [...held.keys()].filter((id) => !entries.has(id));
-    const taken = new Set([...entries.keys(), ...tombstones.map((t) => t.facility), ...removed]);
-    const due = tombstonesDue(held, taken, currentKidOf(keys.text), now);
+    const unlisted = items
+      ? { taken: [], kept: [], removed: [] }
+      : await unlistedOnTarget(source, keys.text, held, new Set(entries.keys()), now);
+    const { removed } = unlisted;
+    // A start-over looked at every held tombstone already.
+    const taken = new Set([...entries.keys(), ...tombstones.map((t) => t.facility)]);
+    const due = items ? tombstonesDue(held, taken, currentKidOf(keys.text), now) : [];
 
     // Everything is read and verified before anything moves into DIR.
     await batch.stage(KEYS_KEY, keys.bytes);
@@ -161,6 +175,15 @@ export async function followOnce(opts: FollowOptions): Promise<FollowSummary> {
       progress();
     }
     let renewed = 0;
+    let withdrawn = tombstones.length;
+    for (const t of unlisted.taken) {
+      const id = t.doc.facility;
+      await batch.stage(signatureKey(pointerKey(id)), t.sig);
+      await batch.stage(pointerKey(id), t.bytes);
+      if (held.get(id)?.digest === null) renewed++;
+      else withdrawn++;
+      next.set(id, heldTombstone(t.doc));
+    }
     for (const id of due) {
       const t = await renewedTombstone(source, keys.text, id, held.get(id)!.version, now);
       if (t) {
@@ -194,7 +217,8 @@ export async function followOnce(opts: FollowOptions): Promise<FollowSummary> {
       seq: headLast,
       listed: entries.size,
       fetched: toFetch.length,
-      withdrawn: tombstones.length,
+      withdrawn,
+      ...(walk && 'startOver' in walk ? { start_over: walk.startOver } : {}),
       renewed,
       removed: removed.length,
       reads: [...source.reads],
