@@ -1,5 +1,6 @@
 // docs/aggregators.md's consumer in plain JavaScript runs as printed against a publish whose feed fills a page: WebCrypto
-// alone verifies the index, walks the full page by its `next` link to the head, and refuses what it cannot trust.
+// alone verifies the index, walks the full page by its `next` link to the head, and refuses what it cannot trust. The
+// project's follower walks the same feed the same way.
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseImport } from '../server/domain/import.ts';
 import { applyImport } from '../server/store/facilities.ts';
+import { followOnce, type FollowSummary } from '../server/snapshots/follow/follow.ts';
 import { jwkOf, signingKeyOf } from '../server/snapshots/format/keygen.ts';
 import { publishSnapshots } from '../server/snapshots/publish/publish.ts';
 import { folderTarget } from '../server/snapshots/targets/folder.ts';
@@ -25,6 +27,8 @@ let server: Server;
 let base: string;
 /** Every path the server was asked for, in order. */
 const requested: string[] = [];
+/** The project's follower, at seq 4, following the publish that filled page 1 (seq 5-1001). */
+let followed: FollowSummary;
 
 beforeAll(async () => {
   ({ dir, cleanup } = tempDir());
@@ -38,9 +42,13 @@ beforeAll(async () => {
       ttlSeconds: 3600,
     });
   await publish(); // seq 1-4
+  const follow = () =>
+    followOnce({ base: join(dir, 'out'), keys: join(dir, 'out', 'keys.json'), dir: join(dir, 'mirror') });
+  await follow();
   applyImport(db, parseImport(JSON.stringify(bigImport('many', 997, 1)), 'test'));
   await publish(); // seq 5-1001: page 1 full, page 2 the head
   db.close();
+  followed = await follow();
   server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url!, 'http://x').pathname);
     requested.push(path.slice(1));
@@ -142,5 +150,13 @@ describe("docs/aggregators.md's consumer", () => {
     const r = await runConsumer(1001, `${base}other-keys.json`);
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain('index.json: unknown kid');
+  });
+});
+
+describe("the project's follower on the same feed", () => {
+  it('reads the full page and then the head, never the head page under its number', () => {
+    expect(followed).toMatchObject({ mode: 'feed', seq: 1001, fetched: 997 });
+    expect(followed.reads).toContain('changes/1.json');
+    expect(followed.reads).not.toContain('changes/2.json');
   });
 });
