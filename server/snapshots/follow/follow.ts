@@ -128,7 +128,7 @@ export async function followOnce(opts: FollowOptions): Promise<FollowSummary> {
     }
     const tombstones = items ? withdrawalsOf(items, entries, held) : [];
     const unlisted = items
-      ? { taken: [], kept: [], removed: [] }
+      ? { taken: [], removed: [] }
       : await unlistedOnTarget(source, keys.text, held, new Set(entries.keys()), now);
     const { removed } = unlisted;
     // A start-over looked at every held tombstone already.
@@ -141,6 +141,11 @@ export async function followOnce(opts: FollowOptions): Promise<FollowSummary> {
     const progress = () => opts.onProgress?.({ done, total: toFetch.length + tombstones.length + due.length });
     progress();
     const next = new Map(held);
+    const takeTombstone = async (t: Signed<Tombstone>) => {
+      await batch.stage(signatureKey(pointerKey(t.doc.facility)), t.sig);
+      await batch.stage(pointerKey(t.doc.facility), t.bytes);
+      next.set(t.doc.facility, heldTombstone(t.doc));
+    };
     await eachConcurrently(toFetch, opts.concurrency ?? 8, async (e) => {
       const url = within(source.base, `${e.id}/v${e.version}/listings.json`, INDEX_KEY);
       const name = nameOf(source, url);
@@ -168,28 +173,21 @@ export async function followOnce(opts: FollowOptions): Promise<FollowSummary> {
           `${item.facility}/v${t.doc.version}/listings.json`,
           `version ${t.doc.version} is not above the mirror's: rollback`,
         );
-      await batch.stage(signatureKey(pointerKey(item.facility)), t.sig);
-      await batch.stage(pointerKey(item.facility), t.bytes);
-      next.set(item.facility, heldTombstone(t.doc));
+      await takeTombstone(t);
       done++;
       progress();
     }
     let renewed = 0;
     let withdrawn = tombstones.length;
     for (const t of unlisted.taken) {
-      const id = t.doc.facility;
-      await batch.stage(signatureKey(pointerKey(id)), t.sig);
-      await batch.stage(pointerKey(id), t.bytes);
-      if (held.get(id)?.digest === null) renewed++;
+      if (held.get(t.doc.facility)?.digest === null) renewed++;
       else withdrawn++;
-      next.set(id, heldTombstone(t.doc));
+      await takeTombstone(t);
     }
     for (const id of due) {
       const t = await renewedTombstone(source, keys.text, id, held.get(id)!.version, now);
       if (t) {
-        await batch.stage(signatureKey(pointerKey(id)), t.sig);
-        await batch.stage(pointerKey(id), t.bytes);
-        next.set(id, heldTombstone(t.doc));
+        await takeTombstone(t);
         renewed++;
       }
       done++;

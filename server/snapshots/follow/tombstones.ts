@@ -88,15 +88,14 @@ export async function tombstoneAt(
 export interface Unlisted {
   /** Tombstones newer than the mirror's: the target withdrew the facility, or signed its tombstone again. */
   taken: Signed<Tombstone>[];
-  /** Held tombstones the target's pointer still vouches for. */
-  kept: string[];
   /** Neither listed nor withdrawn on the target. */
   removed: string[];
 }
 
 /**
  * The index lists no withdrawn facility, so starting over from it cannot tell a withdrawn facility from one gone from
- * the target; its pointer can. One whose pointer serves a valid tombstone stays, in that tombstone when it is newer.
+ * the target; its pointer can. One whose pointer serves a valid tombstone stays, in that tombstone when it is newer
+ * (a held tombstone at least as new is kept as it is).
  */
 export async function unlistedOnTarget(
   source: Source,
@@ -105,14 +104,13 @@ export async function unlistedOnTarget(
   listed: ReadonlySet<string>,
   now: Date,
 ): Promise<Unlisted> {
-  const result: Unlisted = { taken: [], kept: [], removed: [] };
+  const result: Unlisted = { taken: [], removed: [] };
   for (const [id, h] of held) {
     if (listed.has(id)) continue;
     const t = await newestTombstone(source, keys, id, 1, now);
     if (!t) result.removed.push(id);
     else if (t.doc.version > h.version) result.taken.push(t);
-    else if (h.digest === null) result.kept.push(id);
-    else
+    else if (h.digest !== null)
       throw new FollowError(
         pointerKey(id),
         `names tombstone v${t.doc.version}, not above the mirror's listed v${h.version}: rollback`,
