@@ -213,4 +213,32 @@ describe('snapshot follow', () => {
     expect(await followAt(38)).toMatchObject({ renewed: 1 });
     for (const f of ['keys.json', 'zrh-1/listings.json', 'zrh-1/listings.json.sig']) expect(same(f), f).toBe(true);
   });
+
+  it('takes a withdrawal whose first tombstone expired while it was away, in the version the target signs now', async () => {
+    const t0 = Date.now();
+    const at = (hours: number) => new Date(t0 + hours * 3_600_000);
+    const publishAt = (hours: number) =>
+      publishSnapshots(db, {
+        target: target(),
+        key,
+        publicUrl: 'https://l.example',
+        ttlSeconds: 86_400,
+        now: at(hours),
+      });
+    const followAt = (hours: number) =>
+      followOnce({ base: out(), keys: join(out(), 'keys.json'), dir: mirror(), now: at(hours) });
+
+    await publishAt(0);
+    await followAt(0);
+    await withdrawFacility(db, { target: target(), key, facilityId: 'krk-1', ttlSeconds: 86_400, now: at(0) });
+    // The feed names v2; the publisher signs the tombstone again as v3 and v4, with no item, and v2 expires at 24 h.
+    expect(await publishAt(13)).toMatchObject({ tombstones: 1, feed_items: 0 });
+    expect(await publishAt(26)).toMatchObject({ tombstones: 1, feed_items: 0 });
+
+    expect(await followAt(27)).toMatchObject({ mode: 'feed', withdrawn: 1, listed: 3, seq: 5 });
+    for (const f of ['krk-1/listings.json', 'krk-1/listings.json.sig'])
+      expect(readFileSync(join(mirror(), f)).equals(readFileSync(join(out(), f))), f).toBe(true);
+    expect(JSON.parse(readFileSync(join(mirror(), 'krk-1', 'listings.json'), 'utf8'))).toMatchObject({ version: 4 });
+    expect(await followAt(28)).toMatchObject({ mode: 'unchanged' });
+  });
 });

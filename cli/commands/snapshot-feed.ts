@@ -117,5 +117,6 @@ function followLine(s: FollowSummary): string {
   if (s.mode === 'unchanged')
     return `unchanged: the feed is at seq ${s.seq}, ${s.listed} facilities mirrored (${s.reads.length} read)`;
   const how = s.mode === 'index' ? 'from the index' : 'from the feed';
-  return `mirrored ${how}: ${s.listed} facilities listed, ${s.fetched} fetched, ${s.withdrawn} withdrawn${s.renewed ? `, ${s.renewed} tombstone(s) signed again` : ''}${s.removed ? `, ${s.removed} removed` : ''}; cursor seq ${s.seq}; ${s.reads.length} files read in ${s.seconds.toFixed(2)} s`;
+  const why = s.start_over ? `started over from the index: ${s.start_over}\n` : '';
+  return `${why}mirrored ${how}: ${s.listed} facilities listed, ${s.fetched} fetched, ${s.withdrawn} withdrawn${s.renewed ? `, ${s.renewed} tombstone(s) signed again` : ''}${s.removed ? `, ${s.removed} removed` : ''}; cursor seq ${s.seq}; ${s.reads.length} files read in ${s.seconds.toFixed(2)} s`;
 }

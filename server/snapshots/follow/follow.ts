@@ -6,12 +6,19 @@ import { eachConcurrently } from '../concurrently.ts';
 import { checkFolder } from '../files.ts';
 import { FeedPage, IndexFile, Tombstone, type FeedItem } from '../format/feed-format.ts';
 import { baseUrlOf, FollowError, openSource, within, type Source } from './fetch.ts';
-import { itemsAfter, lastSeqOf, nameOf, readKeys, readSigned } from './read.ts';
+import { itemsAfter, lastSeqOf, nameOf, readKeys, readSigned, type Signed } from './read.ts';
 import { MirrorBatch, readState, type FollowState } from './state.ts';
 import { contentDigestOf } from '../format/format.ts';
 import { INDEX_KEY, KEYS_KEY, LATEST_KEY, pointerKey, signatureKey } from '../targets/layout.ts';
 import { verifySnapshot } from '../format/verify.ts';
-import { heldTombstone, renewedTombstone, tombstonesDue } from './tombstones.ts';
+import {
+  heldTombstone,
+  newestTombstone,
+  renewedTombstone,
+  tombstoneAt,
+  tombstonesDue,
+  unlistedOnTarget,
+} from './tombstones.ts';
 
 /** Per file: a facility of 10,000 listings is about 10 MB. */
 export const MAX_FILE_BYTES = 32 * 1024 * 1024;
@@ -39,6 +46,8 @@ export interface FollowSummary {
   listed: number;
   fetched: number;
   withdrawn: number;
+  /** Why this run started over from the index, when it had a cursor: the page holding it is gone or its key retired. */
+  start_over?: string;
   /** Held tombstones the publisher signed again (half their TTL passed, or a new key), taken in their new version. */
   renewed: number;
   removed: number;
@@ -93,7 +102,8 @@ export async function followOnce(opts: FollowOptions): Promise<FollowSummary> {
     const headLast = lastSeqOf(head.doc, LATEST_KEY);
     if (state && headLast < state.seq)
       throw new FollowError(LATEST_KEY, `the feed ends at seq ${headLast}, before this mirror's cursor ${state.seq}`);
-    const items = state ? await itemsAfter(source, keys.text, state.seq, head.doc, now) : undefined;
+    const walk = state ? await itemsAfter(source, keys.text, state.seq, head.doc, now) : undefined;
+    const items = walk && 'items' in walk ? walk.items : undefined;
 
     const index = await readSigned(source, within(source.base, INDEX_KEY, INDEX_KEY), keys.text, IndexFile, {
       mutable: true,
@@ -117,9 +127,13 @@ export async function followOnce(opts: FollowOptions): Promise<FollowSummary> {
         );
     }
     const tombstones = items ? withdrawalsOf(items, entries, held) : [];
-    const removed = items ? [] : [...held.keys()].filter((id) => !entries.has(id));
-    const taken = new Set([...entries.keys(), ...tombstones.map((t) => t.facility), ...removed]);
-    const due = tombstonesDue(held, taken, currentKidOf(keys.text), now);
+    const unlisted = items
+      ? { taken: [], removed: [] }
+      : await unlistedOnTarget(source, keys.text, held, new Set(entries.keys()), now);
+    const { removed } = unlisted;
+    // A start-over looked at every held tombstone already.
+    const taken = new Set([...entries.keys(), ...tombstones.map((t) => t.facility)]);
+    const due = items ? tombstonesDue(held, taken, currentKidOf(keys.text), now) : [];
 
     // Everything is read and verified before anything moves into DIR.
     await batch.stage(KEYS_KEY, keys.bytes);
@@ -127,6 +141,11 @@ export async function followOnce(opts: FollowOptions): Promise<FollowSummary> {
     const progress = () => opts.onProgress?.({ done, total: toFetch.length + tombstones.length + due.length });
     progress();
     const next = new Map(held);
+    const takeTombstone = async (t: Signed<Tombstone>) => {
+      await batch.stage(signatureKey(pointerKey(t.doc.facility)), t.sig);
+      await batch.stage(pointerKey(t.doc.facility), t.bytes);
+      next.set(t.doc.facility, heldTombstone(t.doc));
+    };
     await eachConcurrently(toFetch, opts.concurrency ?? 8, async (e) => {
       const url = within(source.base, `${e.id}/v${e.version}/listings.json`, INDEX_KEY);
       const name = nameOf(source, url);
@@ -148,30 +167,27 @@ export async function followOnce(opts: FollowOptions): Promise<FollowSummary> {
       progress();
     });
     for (const item of tombstones) {
-      const url = within(source.base, `${item.facility}/v${item.version}/listings.json`, LATEST_KEY);
-      const name = nameOf(source, url);
-      const t = await readSigned(source, url, keys.text, Tombstone, { now, expires: true });
-      if (!t) throw new FollowError(name, 'not found: the feed names a withdrawal whose tombstone is missing');
-      if (t.doc.facility !== item.facility || t.doc.version !== item.version)
-        throw new FollowError(
-          name,
-          `is the tombstone of ${t.doc.facility} v${t.doc.version}, not ${item.facility} v${item.version}`,
-        );
+      const t = await withdrawalTombstone(source, keys.text, item, now);
       if ((held.get(item.facility)?.version ?? 0) >= t.doc.version)
-        throw new FollowError(name, `version ${t.doc.version} is not above the mirror's: rollback`);
-      await batch.stage(signatureKey(pointerKey(item.facility)), t.sig);
-      await batch.stage(pointerKey(item.facility), t.bytes);
-      next.set(item.facility, heldTombstone(t.doc));
+        throw new FollowError(
+          `${item.facility}/v${t.doc.version}/listings.json`,
+          `version ${t.doc.version} is not above the mirror's: rollback`,
+        );
+      await takeTombstone(t);
       done++;
       progress();
     }
     let renewed = 0;
+    let withdrawn = tombstones.length;
+    for (const t of unlisted.taken) {
+      if (held.get(t.doc.facility)?.digest === null) renewed++;
+      else withdrawn++;
+      await takeTombstone(t);
+    }
     for (const id of due) {
       const t = await renewedTombstone(source, keys.text, id, held.get(id)!.version, now);
       if (t) {
-        await batch.stage(signatureKey(pointerKey(id)), t.sig);
-        await batch.stage(pointerKey(id), t.bytes);
-        next.set(id, heldTombstone(t.doc));
+        await takeTombstone(t);
         renewed++;
       }
       done++;
@@ -199,7 +215,8 @@ export async function followOnce(opts: FollowOptions): Promise<FollowSummary> {
       seq: headLast,
       listed: entries.size,
       fetched: toFetch.length,
-      withdrawn: tombstones.length,
+      withdrawn,
+      ...(walk && 'startOver' in walk ? { start_over: walk.startOver } : {}),
       renewed,
       removed: removed.length,
       reads: [...source.reads],
@@ -249,6 +266,23 @@ function withdrawalsOf(
   }
   return [...last.values()].filter(
     (i) => i.state === 'withdrawn' && !listed.has(i.facility) && (held.has(i.facility) || published.has(i.facility)),
+  );
+}
+
+/**
+ * The tombstone of a withdrawal item: the newest one the pointer names, since the publisher signs it again as new
+ * versions without items and the version the item names expires within its TTL; the named version itself when the
+ * pointer does not (yet) name one at least as new, as a cached pointer may not.
+ */
+async function withdrawalTombstone(
+  source: Source,
+  keys: string,
+  item: FeedItem,
+  now: Date,
+): Promise<Signed<Tombstone>> {
+  return (
+    (await newestTombstone(source, keys, item.facility, item.version, now)) ??
+    (await tombstoneAt(source, keys, item.facility, item.version, now, LATEST_KEY))
   );
 }
 

@@ -90,9 +90,13 @@ export function lastSeqOf(page: FeedPage, name: string): number {
   return first + page.items.length - 1;
 }
 
+/** The feed's items after a cursor, or why the follower starts over from the index instead. */
+export type Walk = { items: FeedItem[] } | { startOver: string };
+
 /**
  * The feed's items after `cursor`, walking full pages from the one that holds cursor + 1 by their `next` links, then
- * the head. Undefined when a page is gone (the cursor is older than the oldest page kept): start over from the index.
+ * the head (a `next` naming the head's own page leads to the head). A page gone (the cursor is older than the oldest
+ * page kept) or signed by a key since retired means starting over from the index.
  */
 export async function itemsAfter(
   source: Source,
@@ -100,7 +104,7 @@ export async function itemsAfter(
   cursor: number,
   head: FeedPage,
   now: Date,
-): Promise<FeedItem[] | undefined> {
+): Promise<Walk> {
   const items: FeedItem[] = [];
   let url = within(source.base, pageKey(pageOf(cursor + 1)), LATEST_KEY);
   for (let p = pageOf(cursor + 1); p < head.page; p++) {
@@ -109,11 +113,12 @@ export async function itemsAfter(
     try {
       page = await readSigned(source, url, keys, FeedPage, { now });
     } catch (err) {
-      // A page signed by a key since retired: the index, signed now, is the way back.
-      if (err instanceof FollowError && /^[^:]+: unknown_kid/.test(err.message)) return undefined;
+      // The index, signed now, is the way back.
+      if (err instanceof FollowError && /^[^:]+: unknown_kid/.test(err.message))
+        return { startOver: `${name} is signed by a key keys.json no longer lists` };
       throw err;
     }
-    if (!page) return undefined;
+    if (!page) return { startOver: `${name} is not served: the cursor (seq ${cursor}) is older than the pages kept` };
     if (page.doc.page !== p) throw new FollowError(name, `is page ${page.doc.page}, where page ${p} belongs`);
     if (page.doc.items.length !== PAGE_SIZE)
       throw new FollowError(name, `a full page with ${page.doc.items.length} items`);
@@ -128,5 +133,5 @@ export async function itemsAfter(
     if (item.seq !== cursor + 1 + i)
       throw new FollowError('changes/', `seq ${item.seq} follows ${cursor + i}: a gap in the feed`);
   });
-  return after;
+  return { items: after };
 }

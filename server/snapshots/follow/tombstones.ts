@@ -37,24 +37,86 @@ export function tombstonesDue(
  * names that version. Undefined when there is none yet, or when the pointer holds no tombstone (the facility is
  * published again, and the feed and the index bring it).
  */
-export async function renewedTombstone(
+export function renewedTombstone(
   source: Source,
   keys: string,
   id: string,
   heldVersion: number,
   now: Date,
 ): Promise<Signed<Tombstone> | undefined> {
+  return newestTombstone(source, keys, id, heldVersion + 1, now);
+}
+
+/**
+ * The tombstone the facility's pointer names, when it is one at `minVersion` or above: read from its immutable version,
+ * verified, of this facility and not expired. Undefined when the pointer is missing, is no tombstone, or names an older
+ * version (not signed again yet, or a stale cached copy).
+ */
+export async function newestTombstone(
+  source: Source,
+  keys: string,
+  id: string,
+  minVersion: number,
+  now: Date,
+): Promise<Signed<Tombstone> | undefined> {
   const pointer = await source.get(within(source.base, pointerKey(id), pointerKey(id)));
   if (pointer.status !== 200) return undefined;
   const version = versionOfTombstone(pointer.bytes);
-  if (version === undefined || version <= heldVersion) return undefined; // not re-signed yet, or a stale cached copy
-  const url = within(source.base, `${id}/v${version}/listings.json`, pointerKey(id));
+  if (version === undefined || version < minVersion) return undefined;
+  return tombstoneAt(source, keys, id, version, now, pointerKey(id));
+}
+
+/** The tombstone at `<id>/v<version>/`, which `namedBy` names: verified, of this facility and version, not expired. */
+export async function tombstoneAt(
+  source: Source,
+  keys: string,
+  id: string,
+  version: number,
+  now: Date,
+  namedBy: string,
+): Promise<Signed<Tombstone>> {
+  const url = within(source.base, `${id}/v${version}/listings.json`, namedBy);
   const name = nameOf(source, url);
   const t = await readSigned(source, url, keys, Tombstone, { now, expires: true });
-  if (!t) throw new FollowError(name, `not found, and ${pointerKey(id)} names it`);
+  if (!t) throw new FollowError(name, `not found, and ${namedBy} names it`);
   if (t.doc.facility !== id || t.doc.version !== version)
     throw new FollowError(name, `is the tombstone of ${t.doc.facility} v${t.doc.version}, not ${id} v${version}`);
   return t;
+}
+
+/** What a start-over makes of the facilities the mirror holds and the index does not list. */
+export interface Unlisted {
+  /** Tombstones newer than the mirror's: the target withdrew the facility, or signed its tombstone again. */
+  taken: Signed<Tombstone>[];
+  /** Neither listed nor withdrawn on the target. */
+  removed: string[];
+}
+
+/**
+ * The index lists no withdrawn facility, so starting over from it cannot tell a withdrawn facility from one gone from
+ * the target; its pointer can. One whose pointer serves a valid tombstone stays, in that tombstone when it is newer
+ * (a held tombstone at least as new is kept as it is).
+ */
+export async function unlistedOnTarget(
+  source: Source,
+  keys: string,
+  held: ReadonlyMap<string, Held>,
+  listed: ReadonlySet<string>,
+  now: Date,
+): Promise<Unlisted> {
+  const result: Unlisted = { taken: [], removed: [] };
+  for (const [id, h] of held) {
+    if (listed.has(id)) continue;
+    const t = await newestTombstone(source, keys, id, 1, now);
+    if (!t) result.removed.push(id);
+    else if (t.doc.version > h.version) result.taken.push(t);
+    else if (h.digest !== null)
+      throw new FollowError(
+        pointerKey(id),
+        `names tombstone v${t.doc.version}, not above the mirror's listed v${h.version}: rollback`,
+      );
+  }
+  return result;
 }
 
 function versionOfTombstone(bytes: Buffer): number | undefined {
