@@ -137,7 +137,9 @@ describe('the document', () => {
       for (const response of Object.values(head.responses) as { content?: unknown }[])
         expect(response.content).toBeUndefined();
       expect(doc.paths[path].options.security).toEqual([]);
-      expect(doc.paths[path].options.responses['204'].headers).toHaveProperty('Access-Control-Allow-Methods');
+      const preflight = doc.paths[path].options.responses['204'].headers;
+      expect(preflight).toHaveProperty('Access-Control-Allow-Methods');
+      expect(preflight['Access-Control-Allow-Headers'].description).toBe('`X-API-Key, If-None-Match`');
     }
   });
 

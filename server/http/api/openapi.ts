@@ -7,6 +7,7 @@ import '../../../shared/listing.ts';
 import { listingIdOf, type FacilityData } from '../../domain/facility.ts';
 import { detailOf, listResponseOf } from '../../domain/views.ts';
 import { ALLOWED_METHODS, DETAILS, MAX_URL_LENGTH, problemBody, STATUS_OF } from '../transport/answer.ts';
+import { CORS_HEADERS } from '../transport/cors.ts';
 import { LIST_QUERY_PARAMETERS, ListQuery, parseListQuery } from '../views/query.ts';
 import { API_PREFIX, LISTINGS_PER_TOKEN } from './api.ts';
 import { WWW_AUTHENTICATE } from './auth.ts';
@@ -157,7 +158,8 @@ export function openApiDocument(publicUrl: string) {
     operationId,
     summary: 'CORS preflight',
     tags: ['CORS'],
-    description: 'What a browser sends before a cross-origin GET with `X-API-Key`. Needs no key.',
+    description:
+      'What a browser sends before a cross-origin GET with `X-API-Key` (and `If-None-Match`, when a page sends back the ETag it was given). Needs no key.',
     security: [],
     responses: {
       '204': {
@@ -165,7 +167,10 @@ export function openApiDocument(publicUrl: string) {
         headers: {
           ...commonHeaders,
           'Access-Control-Allow-Methods': { description: `\`${ALLOWED_METHODS}\``, ...str },
-          'Access-Control-Allow-Headers': { description: '`X-API-Key`', ...str },
+          'Access-Control-Allow-Headers': {
+            description: `\`${CORS_HEADERS['access-control-allow-headers']}\``,
+            ...str,
+          },
           'Access-Control-Max-Age': {
             description: 'Seconds a browser may cache this answer (7200).',
             schema: { type: 'integer' },
