@@ -5,12 +5,14 @@ import { z } from 'zod';
 // Registers the contract's schemas in zod's global registry, which the document's components are made from.
 import '../../../shared/listing.ts';
 import { listingIdOf, type FacilityData } from '../../domain/facility.ts';
+import { DEFAULT_KEY_LIMIT } from '../../domain/keys.ts';
 import { detailOf, listResponseOf } from '../../domain/views.ts';
 import { ALLOWED_METHODS, DETAILS, MAX_URL_LENGTH, problemBody, STATUS_OF } from '../transport/answer.ts';
 import { CORS_HEADERS } from '../transport/cors.ts';
 import { LIST_QUERY_PARAMETERS, ListQuery, parseListQuery } from '../views/query.ts';
-import { API_PREFIX, LISTINGS_PER_TOKEN } from './api.ts';
+import { API_PREFIX, KEY_POLICY_NAME, LISTINGS_PER_TOKEN } from './api.ts';
 import { WWW_AUTHENTICATE } from './auth.ts';
+import { RateLimiter } from './rate-limit.ts';
 
 const COMPONENTS = [
   'Price',
@@ -420,10 +422,26 @@ const commonHeaders = {
   'X-Request-Id': { description: 'Unique id of this request; quote it when reporting a problem.', ...str },
   'Access-Control-Allow-Origin': { description: '`*`, or the request origin for an origin-restricted key.', ...str },
 };
+
+/** The rate-limit fields of a new key's first answer under the default limit, made by the limiter that makes real ones. */
+function defaultLimitExamples(): { policy: string; rateLimit: string } {
+  const limiter = new RateLimiter(KEY_POLICY_NAME, () => 0);
+  return {
+    policy: limiter.policyOf(DEFAULT_KEY_LIMIT),
+    rateLimit: limiter.take('new key', DEFAULT_KEY_LIMIT).rateLimit,
+  };
+}
+const limitExamples = defaultLimitExamples();
 const keyedHeaders = {
   ...commonHeaders,
-  RateLimit: { description: 'Remaining quota (draft-ietf-httpapi-ratelimit-headers), e.g. `"key";r=99;t=1`.', ...str },
-  'RateLimit-Policy': { description: 'The quota policy, e.g. `"key";q=100;w=1`.', ...str },
+  RateLimit: {
+    description: `Remaining quota (draft-ietf-httpapi-ratelimit-headers: requests left r, seconds t until full again), e.g. \`${limitExamples.rateLimit}\` in a new key's first answer under the default limit.`,
+    ...str,
+  },
+  'RateLimit-Policy': {
+    description: `The quota policy (burst q, seconds w to refill it), e.g. \`${limitExamples.policy}\` for a key with the default limit.`,
+    ...str,
+  },
   'X-Partner-Ref': {
     description:
       "The key's partner reference: rent links through `/go/{facility}/{code}?ref=` with it credit the partner's clicks.",
