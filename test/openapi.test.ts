@@ -113,16 +113,21 @@ describe('the document', () => {
       expect(doc.paths[path].get['x-codeSamples'][0].source).toContain('X-API-Key');
     }
     expect(count).toBeGreaterThan(10);
-    // Each sample pastes into a shell as it reads: the key from the variable, the whole URL, query and all, one word.
-    for (const path of Object.keys(doc.paths)) {
+    // Each sample pastes into a shell as it reads: the key from the variable, the whole URL, query and all, one word;
+    // the detail's id is the one the list gave (here a stand-in for Node.js reading it).
+    const listed = 'lst_0123456789abcdef0123';
+    const urls: Record<string, string> = {
+      [LIST]: `${PUBLIC_URL}${LIST}?available=true&sort=price`,
+      [DETAIL]: `${PUBLIC_URL}${LIST}/${listed}`,
+    };
+    for (const path of [LIST, DETAIL]) {
       const source = doc.paths[path].get['x-codeSamples'][0].source as string;
-      const args = execFileSync('bash', ['-c', `curl() { printf '%s\\n' "$@"; }; ${source}`], {
+      const stubs = `curl() { printf '%s\\n' "$@"; }; node() { cat > /dev/null; echo ${listed}; }`;
+      const args = execFileSync('bash', ['-c', `${stubs}\n${source}`], {
         encoding: 'utf8',
         env: { ...process.env, LISTINGS_KEY: 'svc_example' },
       });
-      const url = source.slice(source.indexOf("'") + 1, source.lastIndexOf("'"));
-      expect(url.startsWith(PUBLIC_URL + path.split('{')[0]!)).toBe(true);
-      expect(args.trimEnd().split('\n')).toEqual(['-H', 'X-API-Key: svc_example', url]);
+      expect(args.trimEnd().split('\n')).toEqual(['-H', 'X-API-Key: svc_example', urls[path]]);
     }
     // No pattern: a malformed id is the same 404 (contract); a validating proxy would make a pattern a 422.
     const idParam = doc.paths[DETAIL].parameters.find((p: { name: string }) => p.name === 'id');

@@ -117,6 +117,7 @@ export function openApiDocument(publicUrl: string) {
     headSummary: string;
     description: string;
     parameters: unknown[];
+    /** The shell command of the `x-codeSamples`, its key `$LISTINGS_KEY`. */
     sample: string;
     ok: { description: string; schema: string; example: unknown };
     /** The problem answer of this operation alone (400 for the list, 404 for one listing). */
@@ -128,7 +129,7 @@ export function openApiDocument(publicUrl: string) {
       tags: ['Listings'],
       description: op.description,
       parameters: op.parameters,
-      'x-codeSamples': curl(op.sample),
+      'x-codeSamples': [{ lang: 'Shell', label: 'curl', source: op.sample }],
       responses: {
         '200': {
           description: op.ok.description,
@@ -184,9 +185,14 @@ export function openApiDocument(publicUrl: string) {
   });
   // The URL in single quotes: a shell reads `&` and `?` in a query as its own (a background job, a file pattern).
   const quoted = (url: string) => `'${url.replaceAll("'", "'\\''")}'`;
-  const curl = (path: string) => [
-    { lang: 'Shell', label: 'curl', source: `curl -H "X-API-Key: $LISTINGS_KEY" ${quoted(publicUrl + path)}` },
-  ];
+  const keyOption = '-H "X-API-Key: $LISTINGS_KEY"';
+  const curl = (path: string) => `curl ${keyOption} ${quoted(publicUrl + path)}`;
+  // The id comes from the key's own list: any fixed id is one facility's listing, a 404 to every other facility's key.
+  const detailCommand = [
+    "# LISTING_ID: a listing's id from the list (listings[].id), here the first; Node.js reads it (or jq -r '.listings[0].id')",
+    `LISTING_ID=$(curl -sS ${keyOption} ${quoted(publicUrl + API_PREFIX)} | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).listings[0].id')`,
+    `curl ${keyOption} ${quoted(`${publicUrl}${API_PREFIX}/`)}"$LISTING_ID"`,
+  ].join('\n');
   return {
     openapi: '3.1.0',
     info: {
@@ -224,7 +230,7 @@ export function openApiDocument(publicUrl: string) {
             'In import order unless `sort` is given. `HEAD` answers the same headers without a body. Unknown query parameters are ignored. ' +
             `A filtered or sorted list that has not been made since the data last changed costs one more request of the key's rate limit per ${LISTINGS_PER_TOKEN} listings of the facility; lists already made, and the whole list, cost one.`,
           parameters: [...queryParameters(), ifNoneMatch],
-          sample: `${API_PREFIX}?available=true&sort=price`,
+          sample: curl(`${API_PREFIX}?available=true&sort=price`),
           ok: { description: 'The facility and its listings.', schema: 'ListResponse', example: list },
           own: problemResponse('A known query parameter has a malformed value.', ['invalid_parameter']),
         }),
@@ -240,7 +246,7 @@ export function openApiDocument(publicUrl: string) {
           description:
             "Every Summary field plus dimensions, description, periods, deposit, all photos, floor, door, and the facility's fees and protection. A listing of another facility, an inactive one and an unknown or malformed id all give the same 404.",
           parameters: [ifNoneMatch],
-          sample: `${API_PREFIX}/${detail.id}`,
+          sample: detailCommand,
           ok: { description: 'The listing.', schema: 'Detail', example: detail },
           own: problemResponse('No such listing for this key.', ['not_found']),
         }),
