@@ -148,6 +148,30 @@ describe('the document', () => {
     }
   });
 
+  it('accepts a vocabulary value an answer may gain later, listing the known ones; query parameters stay closed', () => {
+    const list = structuredClone(responsesOf(LIST)['200'].content['application/json'].example);
+    const detail = structuredClone(responsesOf(DETAIL)['200'].content['application/json'].example);
+    // Each vocabulary of an answer, given a word this document does not know, as docs/api.md says may come.
+    list.facility.amenities = ['sauna'];
+    list.facility.fees[0].when = 'monthly';
+    Object.assign(detail, { unit_type: 'boat', features: ['sprinklers'] });
+    detail.promotions[0].kind = 'free_period';
+    detail.move_in.parts[0].kind = 'insurance';
+    detail.fees[0].when = 'monthly';
+    expectValid(okSchemaOf(LIST), list);
+    expectValid(okSchemaOf(DETAIL), detail);
+    const problem = { type: 'about:blank', title: 'Conflict', status: 409, detail: 'New.', code: 'some_new_code' };
+    expectValid('#/components/schemas/Problem', problem);
+    // Open to new words, not to anything: a value is still a string, and the known ones are still listed.
+    expect(validatorFor('#/components/schemas/Problem')({ ...problem, code: 409 })).toBe(false);
+    expect(validatorFor(okSchemaOf(DETAIL))({ ...detail, features: [1] })).toBe(false);
+    expect(JSON.stringify(doc.components.schemas.Feature)).toContain('"drive_up"');
+    expect(JSON.stringify(doc.components.schemas.Problem)).toContain('"not_found"');
+    // The server refuses a filter word it does not know, and the document says so.
+    const sort = doc.paths[LIST].get.parameters.find((p: { name: string }) => p.name === 'sort');
+    expect(sort.schema).toEqual({ type: 'string', enum: ['price', '-price', 'area', '-area', 'code'] });
+  });
+
   it('is strict enough to refuse a wrong body (the validator is really at work)', () => {
     const example = structuredClone(responsesOf(DETAIL)['200'].content['application/json'].example);
     const validate = validatorFor(okSchemaOf(DETAIL));

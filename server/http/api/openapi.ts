@@ -42,16 +42,39 @@ const COMPONENTS = [
   'Problem',
 ];
 
-/** Answers are open objects: a client that validates them must still accept the fields a later version adds. */
-function openAnswerObject({ jsonSchema }: { jsonSchema: { additionalProperties?: unknown } }): void {
+type JsonSchema = z.core.JSONSchema.BaseSchema;
+
+/**
+ * Answers are open: a client that validates them must still accept the fields a later version adds to an object and
+ * the words it adds to a vocabulary (docs/api.md, versioning). Query parameters are made apart, and stay closed.
+ */
+function openAnswer({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodTypes; jsonSchema: JsonSchema }): void {
   if (jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+  if (zodSchema._zod.def.type === 'enum') openVocabulary(jsonSchema);
+}
+
+/** A vocabulary as any string, its known words kept in the first branch for readers and code generators. */
+function openVocabulary(jsonSchema: JsonSchema): void {
+  const { type, enum: known, ...rest } = jsonSchema;
+  for (const name of Object.keys(jsonSchema)) delete jsonSchema[name];
+  Object.assign(jsonSchema, rest, {
+    anyOf: [
+      { type, enum: known, title: 'Known value' },
+      {
+        type: 'string',
+        title: 'Later value',
+        description:
+          'Added after this document: handle it as unknown (a problem by its status, a word by skipping it).',
+      },
+    ],
+  });
 }
 
 export function openApiDocument(publicUrl: string) {
   const all = z.toJSONSchema(z.globalRegistry, {
     target: 'draft-2020-12',
     uri: (id) => `#/components/schemas/${id}`,
-    override: openAnswerObject,
+    override: openAnswer,
   }).schemas;
   const components = Object.fromEntries(
     COMPONENTS.map((name) => {
