@@ -10,6 +10,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { startServer, type RunningServer } from './http/transport/server.ts';
 import { yieldHelperThreads } from './http/transport/helper-threads.ts';
 import type { Limit } from './http/api/rate-limit.ts';
+import { DEFAULT_KEY_LIMIT } from './domain/keys.ts';
 
 export interface AppOptions {
   config: Config;
@@ -31,7 +32,6 @@ export interface AppOptions {
   quiet?: boolean;
 }
 
-export const DEFAULT_KEY_LIMIT: Limit = { rate: 100, burst: 500 };
 /** A filtered list larger than this is compressed in the thread pool, so that other clients' answers need not wait. */
 export const OFF_LOOP_BYTES = 64 * 1024;
 /** A client refused again and again without waiting gets its 429 this much later: it waits instead of spinning. */

@@ -126,13 +126,15 @@ describe('methods', () => {
       headers: {
         origin: 'https://partner.example',
         'access-control-request-method': 'GET',
-        'access-control-request-headers': 'x-api-key',
+        // A browser polling with the ETag it was given sends it back: the preflight must allow If-None-Match too.
+        'access-control-request-headers': 'x-api-key, if-none-match',
       },
     });
     expect(r.status).toBe(204);
     expect(r.text).toBe('');
     expect(r.headers['access-control-allow-origin']).toBe('*');
-    expect(r.headers['access-control-allow-headers']).toBe('X-API-Key');
+    // X-API-Key first, as the contract names it; If-None-Match beside it.
+    expect(r.headers['access-control-allow-headers']).toBe('X-API-Key, If-None-Match');
     expect(r.headers['access-control-allow-methods']).toBe('GET, HEAD, OPTIONS');
     expect(r.headers['access-control-max-age']).toBe('7200');
   });
@@ -191,7 +193,7 @@ describe('caching', () => {
 describe('every answer', () => {
   const CORS = {
     'access-control-allow-origin': '*',
-    'access-control-allow-headers': 'X-API-Key',
+    'access-control-allow-headers': 'X-API-Key, If-None-Match',
     'access-control-allow-methods': 'GET, HEAD, OPTIONS',
     'access-control-max-age': '7200',
     'access-control-expose-headers': 'ETag, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id, X-Partner-Ref',

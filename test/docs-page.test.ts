@@ -73,8 +73,8 @@ describe('/docs', () => {
     const samples = Object.values(doc.paths).map((p) => p.get['x-codeSamples'][0]!.source);
     expect(samples).toHaveLength(2);
     for (const source of samples) {
-      const [before, after] = source.split('$LISTINGS_KEY').map(esc);
-      expect(docsHtml).toContain(`<code class="sample">${before}<span class="key">$LISTINGS_KEY</span>${after}</code>`);
+      const parts = source.split('$LISTINGS_KEY').map(esc);
+      expect(docsHtml).toContain(`<code class="sample">${parts.join('<span class="key">$LISTINGS_KEY</span>')}</code>`);
     }
     for (const p of Object.values(doc.paths)) expect(docsHtml).toContain(`<h3>${esc(p.get.summary)}</h3>`);
   });

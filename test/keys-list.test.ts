@@ -1,6 +1,6 @@
 // `keys list` shows the rate and burst each key really gets: the server default, marked, for a key without its own.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_KEY_LIMIT } from '../server/app.ts';
+import { DEFAULT_KEY_LIMIT } from '../server/domain/keys.ts';
 import { cliInProcess, DEMO_DATA, dbPathEachTest } from './helpers/fixture.ts';
 import { call } from './helpers/http.ts';
 import { handlerOver } from './helpers/inject.ts';

@@ -25,12 +25,33 @@ function* objectsIn(value: unknown): Generator<Json> {
   }
 }
 
+/** The known words of each open answer vocabulary (a string `anyOf` whose first branch lists them), by where it is. */
+function vocabulariesOf(value: unknown, at = ''): Record<string, string[]> {
+  if (value === null || typeof value !== 'object') return {};
+  const node = value as Json;
+  const own = Array.isArray(node.anyOf?.[0]?.enum) ? { [at]: node.anyOf[0].enum as string[] } : {};
+  return Object.entries(node).reduce(
+    (found, [key, child]) => ({ ...found, ...vocabulariesOf(child, `${at}/${key}`) }),
+    own,
+  );
+}
+
 describe('the answer objects of the OpenAPI document', () => {
   it('are open: none forbids fields it does not list', () => {
     const doc = currentDocument() as Json;
     const closed = [...objectsIn(schemas(doc))].filter((o) => o.additionalProperties === false);
     expect(closed).toEqual([]);
     expect(doc.info.description).toContain('clients must ignore fields and values they do not know');
+  });
+
+  it('keep the known words of their vocabularies as the baseline has them: a new word comes with a new baseline', () => {
+    const baseline = JSON.parse(readFileSync(BASELINE_FILE, 'utf8')) as Json;
+    const known = vocabulariesOf(schemas(currentDocument()));
+    expect(Object.keys(known)).toEqual(
+      expect.arrayContaining(['/Feature', '/UnitType', '/Amenity', '/Problem/properties/code', '/Fee/properties/when']),
+    );
+    expect(known['/Problem/properties/code']).toContain('not_found');
+    expect(known).toEqual(vocabulariesOf(schemas(baseline)));
   });
 
   it('still list their fields as required: open is not optional', () => {
@@ -81,6 +102,17 @@ describe('the breaking-change check (Optic against the committed baseline)', { t
       }),
     );
     expect(r.output).toContain("cannot make required response property 'free_units' optional");
+    expect(r.status).toBe(1);
+  });
+
+  it('fails on an answer vocabulary closed again', () => {
+    const r = breakingChanges(
+      changed((doc) => {
+        const code = schemas(doc).Problem!.properties.code;
+        schemas(doc).Problem!.properties.code = code.anyOf[0];
+      }),
+    );
+    expect(r.output).toContain('prevent narrowing in response union types');
     expect(r.status).toBe(1);
   });
 

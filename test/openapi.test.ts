@@ -113,16 +113,21 @@ describe('the document', () => {
       expect(doc.paths[path].get['x-codeSamples'][0].source).toContain('X-API-Key');
     }
     expect(count).toBeGreaterThan(10);
-    // Each sample pastes into a shell as it reads: the key from the variable, the whole URL, query and all, one word.
-    for (const path of Object.keys(doc.paths)) {
+    // Each sample pastes into a shell as it reads: the key from the variable, the whole URL, query and all, one word;
+    // the detail's id is the one the list gave (here a stand-in for Node.js reading it).
+    const listed = 'lst_0123456789abcdef0123';
+    const urls: Record<string, string> = {
+      [LIST]: `${PUBLIC_URL}${LIST}?available=true&sort=price`,
+      [DETAIL]: `${PUBLIC_URL}${LIST}/${listed}`,
+    };
+    for (const path of [LIST, DETAIL]) {
       const source = doc.paths[path].get['x-codeSamples'][0].source as string;
-      const args = execFileSync('bash', ['-c', `curl() { printf '%s\\n' "$@"; }; ${source}`], {
+      const stubs = `curl() { printf '%s\\n' "$@"; }; node() { cat > /dev/null; echo ${listed}; }`;
+      const args = execFileSync('bash', ['-c', `${stubs}\n${source}`], {
         encoding: 'utf8',
         env: { ...process.env, LISTINGS_KEY: 'svc_example' },
       });
-      const url = source.slice(source.indexOf("'") + 1, source.lastIndexOf("'"));
-      expect(url.startsWith(PUBLIC_URL + path.split('{')[0]!)).toBe(true);
-      expect(args.trimEnd().split('\n')).toEqual(['-H', 'X-API-Key: svc_example', url]);
+      expect(args.trimEnd().split('\n')).toEqual(['-H', 'X-API-Key: svc_example', urls[path]]);
     }
     // No pattern: a malformed id is the same 404 (contract); a validating proxy would make a pattern a 422.
     const idParam = doc.paths[DETAIL].parameters.find((p: { name: string }) => p.name === 'id');
@@ -137,8 +142,34 @@ describe('the document', () => {
       for (const response of Object.values(head.responses) as { content?: unknown }[])
         expect(response.content).toBeUndefined();
       expect(doc.paths[path].options.security).toEqual([]);
-      expect(doc.paths[path].options.responses['204'].headers).toHaveProperty('Access-Control-Allow-Methods');
+      const preflight = doc.paths[path].options.responses['204'].headers;
+      expect(preflight).toHaveProperty('Access-Control-Allow-Methods');
+      expect(preflight['Access-Control-Allow-Headers'].description).toBe('`X-API-Key, If-None-Match`');
     }
+  });
+
+  it('accepts a vocabulary value an answer may gain later, listing the known ones; query parameters stay closed', () => {
+    const list = structuredClone(responsesOf(LIST)['200'].content['application/json'].example);
+    const detail = structuredClone(responsesOf(DETAIL)['200'].content['application/json'].example);
+    // Each vocabulary of an answer, given a word this document does not know, as docs/api.md says may come.
+    list.facility.amenities = ['sauna'];
+    list.facility.fees[0].when = 'monthly';
+    Object.assign(detail, { unit_type: 'boat', features: ['sprinklers'] });
+    detail.promotions[0].kind = 'free_period';
+    detail.move_in.parts[0].kind = 'insurance';
+    detail.fees[0].when = 'monthly';
+    expectValid(okSchemaOf(LIST), list);
+    expectValid(okSchemaOf(DETAIL), detail);
+    const problem = { type: 'about:blank', title: 'Conflict', status: 409, detail: 'New.', code: 'some_new_code' };
+    expectValid('#/components/schemas/Problem', problem);
+    // Open to new words, not to anything: a value is still a string, and the known ones are still listed.
+    expect(validatorFor('#/components/schemas/Problem')({ ...problem, code: 409 })).toBe(false);
+    expect(validatorFor(okSchemaOf(DETAIL))({ ...detail, features: [1] })).toBe(false);
+    expect(JSON.stringify(doc.components.schemas.Feature)).toContain('"drive_up"');
+    expect(JSON.stringify(doc.components.schemas.Problem)).toContain('"not_found"');
+    // The server refuses a filter word it does not know, and the document says so.
+    const sort = doc.paths[LIST].get.parameters.find((p: { name: string }) => p.name === 'sort');
+    expect(sort.schema).toEqual({ type: 'string', enum: ['price', '-price', 'area', '-area', 'code'] });
   });
 
   it('is strict enough to refuse a wrong body (the validator is really at work)', () => {

@@ -2,7 +2,8 @@
 // Retry-After, limits set per key from the CLI, and failed authentication limited per client address (OWASP API2); on a
 // SQLite file and on a node on PostgreSQL, where a limit changed through the CLI holds from the next request too.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_AUTH_FAILURE_LIMIT, DEFAULT_KEY_LIMIT } from '../server/app.ts';
+import { DEFAULT_AUTH_FAILURE_LIMIT } from '../server/app.ts';
+import { DEFAULT_KEY_LIMIT } from '../server/domain/keys.ts';
 import { listingIdOf } from '../server/domain/facility.ts';
 import { cliAsync, issueKey } from './helpers/fixture.ts';
 import { BACKENDS, useDemoServer } from './helpers/setup.ts';
@@ -63,6 +64,16 @@ describe.each(BACKENDS)('on %s', (backend) => {
         expect(limit.params.r).toBeLessThan(policy.params.q!);
         expect(limit.params.t).toBeGreaterThanOrEqual(0);
       }
+    });
+
+    it("the OpenAPI document's examples are what a new key with the default limit gets first", async () => {
+      const { key } = await createKeyWithCli([]);
+      const first = await call(demo.app.url, LIST, { key });
+      expect(first.status).toBe(200);
+      const doc = JSON.parse((await call(demo.app.url, '/openapi.json')).text);
+      const documented = doc.paths[LIST].get.responses['200'].headers;
+      expect(documented['RateLimit-Policy'].description).toContain(`\`${first.headers['ratelimit-policy']}\``);
+      expect(documented.RateLimit.description).toContain(`\`${first.headers['ratelimit']}\``);
     });
 
     it('remaining counts down by one per request', async () => {

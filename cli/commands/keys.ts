@@ -1,7 +1,6 @@
 // `listings keys create|list|revoke|update`: partners' API keys, shown in full only once.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_KEY_LIMIT } from '../../server/app.ts';
-import { effectiveLimitOf } from '../../server/domain/keys.ts';
+import { DEFAULT_KEY_LIMIT, effectiveLimitOf } from '../../server/domain/keys.ts';
 import * as domainLimits from '../../server/domain/key-limits.ts';
 import { ListingsError } from '../../server/errors.ts';
 import { checkRef } from '../../server/domain/key-ref.ts';

@@ -70,6 +70,9 @@ export function newKeyId(): string {
 
 export type KeyRejection = 'missing_api_key' | 'invalid_api_key' | 'revoked_api_key';
 
+/** The limit of a key that sets none of its own: 100 requests/s, and a burst of 500 (BURST_SECONDS of that rate). */
+export const DEFAULT_KEY_LIMIT: Readonly<{ rate: number; burst: number }> = Object.freeze({ rate: 100, burst: 500 });
+
 /**
  * A key's own rate and burst where set, the default for the part that is not: a rate alone gets BURST_SECONDS of it,
  * at most MAX_BURST (rates stored before they were capped may be larger than MAX_RATE_PER_S).

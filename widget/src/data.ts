@@ -146,8 +146,8 @@ async function loadLive(source: LiveSource, signal: AbortSignal): Promise<Loaded
   const url = apiUrl(source.apiBase, 'external/listings');
   if (source.availableOnly) url.searchParams.set('available', 'true');
   if (isSortKey(source.sort)) url.searchParams.set('sort', source.sort);
-  // no-cache: the browser revalidates with If-None-Match from its HTTP cache (we may not add that header
-  // ourselves: the API's CORS allow-list is X-API-Key only), and a 304 reaches us as the cached 200.
+  // no-cache: the browser revalidates with If-None-Match from its HTTP cache, which keeps the body a 304 stands for
+  // (a header we added ourselves would bring a bare 304), and a 304 reaches us as the cached 200.
   const { response, bytes } = await request(url, {
     cache: 'no-cache',
     headers: { 'X-API-Key': source.apiKey },

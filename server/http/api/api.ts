@@ -31,6 +31,8 @@ export const API_PREFIX = '/external/listings';
 const API_PREFIX_SLASH = `${API_PREFIX}/`;
 /** A filtered list made anew takes one more token per this many listings it passed over (a request's own one aside). */
 export const LISTINGS_PER_TOKEN = 200;
+/** The name of the keys' rate-limit policy in RateLimit-Policy and RateLimit. */
+export const KEY_POLICY_NAME = 'key';
 
 export interface ApiOptions {
   db: Db;
@@ -140,7 +142,7 @@ export class ListingsApi {
   readonly lastUse: LastUse;
   readonly views: ViewsCache;
   private readonly keys: KeyVerifier;
-  private readonly keyLimiter = new RateLimiter('key');
+  private readonly keyLimiter = new RateLimiter(KEY_POLICY_NAME);
   private readonly authLimiter = new RateLimiter('auth');
   /** Accepted keys by the key as presented (the verifier keeps only refusals), dropped when any key changes. */
   readonly accepted = memo<string, KeyProfile>(MAX_KNOWN_KEYS);

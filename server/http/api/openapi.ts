@@ -5,11 +5,14 @@ import { z } from 'zod';
 // Registers the contract's schemas in zod's global registry, which the document's components are made from.
 import '../../../shared/listing.ts';
 import { listingIdOf, type FacilityData } from '../../domain/facility.ts';
+import { DEFAULT_KEY_LIMIT } from '../../domain/keys.ts';
 import { detailOf, listResponseOf } from '../../domain/views.ts';
 import { ALLOWED_METHODS, DETAILS, MAX_URL_LENGTH, problemBody, STATUS_OF } from '../transport/answer.ts';
+import { CORS_HEADERS } from '../transport/cors.ts';
 import { LIST_QUERY_PARAMETERS, ListQuery, parseListQuery } from '../views/query.ts';
-import { API_PREFIX, LISTINGS_PER_TOKEN } from './api.ts';
+import { API_PREFIX, KEY_POLICY_NAME, LISTINGS_PER_TOKEN } from './api.ts';
 import { WWW_AUTHENTICATE } from './auth.ts';
+import { RateLimiter } from './rate-limit.ts';
 
 const COMPONENTS = [
   'Price',
@@ -39,16 +42,39 @@ const COMPONENTS = [
   'Problem',
 ];
 
-/** Answers are open objects: a client that validates them must still accept the fields a later version adds. */
-function openAnswerObject({ jsonSchema }: { jsonSchema: { additionalProperties?: unknown } }): void {
+type JsonSchema = z.core.JSONSchema.BaseSchema;
+
+/**
+ * Answers are open: a client that validates them must still accept the fields a later version adds to an object and
+ * the words it adds to a vocabulary (docs/api.md, versioning). Query parameters are made apart, and stay closed.
+ */
+function openAnswer({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodTypes; jsonSchema: JsonSchema }): void {
   if (jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+  if (zodSchema._zod.def.type === 'enum') openVocabulary(jsonSchema);
+}
+
+/** A vocabulary as any string, its known words kept in the first branch for readers and code generators. */
+function openVocabulary(jsonSchema: JsonSchema): void {
+  const { type, enum: known, ...rest } = jsonSchema;
+  for (const name of Object.keys(jsonSchema)) delete jsonSchema[name];
+  Object.assign(jsonSchema, rest, {
+    anyOf: [
+      { type, enum: known, title: 'Known value' },
+      {
+        type: 'string',
+        title: 'Later value',
+        description:
+          'Added after this document: handle it as unknown (a problem by its status, a word by skipping it).',
+      },
+    ],
+  });
 }
 
 export function openApiDocument(publicUrl: string) {
   const all = z.toJSONSchema(z.globalRegistry, {
     target: 'draft-2020-12',
     uri: (id) => `#/components/schemas/${id}`,
-    override: openAnswerObject,
+    override: openAnswer,
   }).schemas;
   const components = Object.fromEntries(
     COMPONENTS.map((name) => {
@@ -114,6 +140,7 @@ export function openApiDocument(publicUrl: string) {
     headSummary: string;
     description: string;
     parameters: unknown[];
+    /** The shell command of the `x-codeSamples`, its key `$LISTINGS_KEY`. */
     sample: string;
     ok: { description: string; schema: string; example: unknown };
     /** The problem answer of this operation alone (400 for the list, 404 for one listing). */
@@ -125,7 +152,7 @@ export function openApiDocument(publicUrl: string) {
       tags: ['Listings'],
       description: op.description,
       parameters: op.parameters,
-      'x-codeSamples': curl(op.sample),
+      'x-codeSamples': [{ lang: 'Shell', label: 'curl', source: op.sample }],
       responses: {
         '200': {
           description: op.ok.description,
@@ -157,7 +184,8 @@ export function openApiDocument(publicUrl: string) {
     operationId,
     summary: 'CORS preflight',
     tags: ['CORS'],
-    description: 'What a browser sends before a cross-origin GET with `X-API-Key`. Needs no key.',
+    description:
+      'What a browser sends before a cross-origin GET with `X-API-Key` (and `If-None-Match`, when a page sends back the ETag it was given). Needs no key.',
     security: [],
     responses: {
       '204': {
@@ -165,7 +193,10 @@ export function openApiDocument(publicUrl: string) {
         headers: {
           ...commonHeaders,
           'Access-Control-Allow-Methods': { description: `\`${ALLOWED_METHODS}\``, ...str },
-          'Access-Control-Allow-Headers': { description: '`X-API-Key`', ...str },
+          'Access-Control-Allow-Headers': {
+            description: `\`${CORS_HEADERS['access-control-allow-headers']}\``,
+            ...str,
+          },
           'Access-Control-Max-Age': {
             description: 'Seconds a browser may cache this answer (7200).',
             schema: { type: 'integer' },
@@ -177,9 +208,14 @@ export function openApiDocument(publicUrl: string) {
   });
   // The URL in single quotes: a shell reads `&` and `?` in a query as its own (a background job, a file pattern).
   const quoted = (url: string) => `'${url.replaceAll("'", "'\\''")}'`;
-  const curl = (path: string) => [
-    { lang: 'Shell', label: 'curl', source: `curl -H "X-API-Key: $LISTINGS_KEY" ${quoted(publicUrl + path)}` },
-  ];
+  const keyOption = '-H "X-API-Key: $LISTINGS_KEY"';
+  const curl = (path: string) => `curl ${keyOption} ${quoted(publicUrl + path)}`;
+  // The id comes from the key's own list: any fixed id is one facility's listing, a 404 to every other facility's key.
+  const detailCommand = [
+    "# LISTING_ID: a listing's id from the list (listings[].id), here the first; Node.js reads it (or jq -r '.listings[0].id')",
+    `LISTING_ID=$(curl -sS ${keyOption} ${quoted(publicUrl + API_PREFIX)} | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).listings[0].id')`,
+    `curl ${keyOption} ${quoted(`${publicUrl}${API_PREFIX}/`)}"$LISTING_ID"`,
+  ].join('\n');
   return {
     openapi: '3.1.0',
     info: {
@@ -217,7 +253,7 @@ export function openApiDocument(publicUrl: string) {
             'In import order unless `sort` is given. `HEAD` answers the same headers without a body. Unknown query parameters are ignored. ' +
             `A filtered or sorted list that has not been made since the data last changed costs one more request of the key's rate limit per ${LISTINGS_PER_TOKEN} listings of the facility; lists already made, and the whole list, cost one.`,
           parameters: [...queryParameters(), ifNoneMatch],
-          sample: `${API_PREFIX}?available=true&sort=price`,
+          sample: curl(`${API_PREFIX}?available=true&sort=price`),
           ok: { description: 'The facility and its listings.', schema: 'ListResponse', example: list },
           own: problemResponse('A known query parameter has a malformed value.', ['invalid_parameter']),
         }),
@@ -233,7 +269,7 @@ export function openApiDocument(publicUrl: string) {
           description:
             "Every Summary field plus dimensions, description, periods, deposit, all photos, floor, door, and the facility's fees and protection. A listing of another facility, an inactive one and an unknown or malformed id all give the same 404.",
           parameters: [ifNoneMatch],
-          sample: `${API_PREFIX}/${detail.id}`,
+          sample: detailCommand,
           ok: { description: 'The listing.', schema: 'Detail', example: detail },
           own: problemResponse('No such listing for this key.', ['not_found']),
         }),
@@ -415,10 +451,26 @@ const commonHeaders = {
   'X-Request-Id': { description: 'Unique id of this request; quote it when reporting a problem.', ...str },
   'Access-Control-Allow-Origin': { description: '`*`, or the request origin for an origin-restricted key.', ...str },
 };
+
+/** The rate-limit fields of a new key's first answer under the default limit, made by the limiter that makes real ones. */
+function defaultLimitExamples(): { policy: string; rateLimit: string } {
+  const limiter = new RateLimiter(KEY_POLICY_NAME, () => 0);
+  return {
+    policy: limiter.policyOf(DEFAULT_KEY_LIMIT),
+    rateLimit: limiter.take('new key', DEFAULT_KEY_LIMIT).rateLimit,
+  };
+}
+const limitExamples = defaultLimitExamples();
 const keyedHeaders = {
   ...commonHeaders,
-  RateLimit: { description: 'Remaining quota (draft-ietf-httpapi-ratelimit-headers), e.g. `"key";r=99;t=1`.', ...str },
-  'RateLimit-Policy': { description: 'The quota policy, e.g. `"key";q=100;w=1`.', ...str },
+  RateLimit: {
+    description: `Remaining quota (draft-ietf-httpapi-ratelimit-headers: requests left r, seconds t until full again), e.g. \`${limitExamples.rateLimit}\` in a new key's first answer under the default limit.`,
+    ...str,
+  },
+  'RateLimit-Policy': {
+    description: `The quota policy (burst q, seconds w to refill it), e.g. \`${limitExamples.policy}\` for a key with the default limit.`,
+    ...str,
+  },
   'X-Partner-Ref': {
     description:
       "The key's partner reference: rent links through `/go/{facility}/{code}?ref=` with it credit the partner's clicks.",

@@ -4,7 +4,8 @@ import { VARY_WITH_CODING } from './encoding.ts';
 
 export const CORS_HEADERS: Readonly<Headers> = Object.freeze({
   'access-control-allow-origin': '*',
-  'access-control-allow-headers': 'X-API-Key',
+  // X-API-Key first, as the contract names it; If-None-Match so that a page can send back the ETag it was given.
+  'access-control-allow-headers': 'X-API-Key, If-None-Match',
   'access-control-allow-methods': ALLOWED_METHODS,
   'access-control-max-age': '7200',
   'access-control-expose-headers': 'ETag, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id, X-Partner-Ref',
