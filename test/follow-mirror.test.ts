@@ -2,7 +2,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseImport } from '../server/domain/import.ts';
 import type { Db } from '../server/store/db.ts';
 import { applyImport } from '../server/store/facilities.ts';
@@ -11,21 +11,12 @@ import { signingKeyOf } from '../server/snapshots/format/keygen.ts';
 import { publishSnapshots } from '../server/snapshots/publish/publish.ts';
 import { folderTarget } from '../server/snapshots/targets/folder.ts';
 import { withdrawFacility } from '../server/snapshots/publish/withdraw.ts';
-import { demoDb, demoJson, tempDir } from './helpers/fixture.ts';
+import { demoDbEachTest, demoJson } from './helpers/fixture.ts';
 
 const key = signingKeyOf(generateKeyPairSync('ed25519').privateKey);
 let dir: string;
-let cleanup: () => void;
 let db: Db;
-
-beforeEach(() => {
-  ({ dir, cleanup } = tempDir());
-  ({ db } = demoDb(dir));
-});
-afterEach(() => {
-  db.close();
-  cleanup();
-});
+demoDbEachTest((t) => ({ dir, db } = t));
 
 const out = () => join(dir, 'out');
 const mirror = () => join(dir, 'mirror');

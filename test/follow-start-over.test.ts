@@ -3,7 +3,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseImport } from '../server/domain/import.ts';
 import type { Db } from '../server/store/db.ts';
 import { applyImport } from '../server/store/facilities.ts';
@@ -13,24 +13,15 @@ import { publishSnapshots } from '../server/snapshots/publish/publish.ts';
 import { withdrawFacility } from '../server/snapshots/publish/withdraw.ts';
 import { folderTarget } from '../server/snapshots/targets/folder.ts';
 import { bigImport } from './helpers/data.ts';
-import { cliInProcess, demoDb, tempDir } from './helpers/fixture.ts';
+import { cliInProcess, demoDbEachTest } from './helpers/fixture.ts';
 
 const key = signingKeyOf(generateKeyPairSync('ed25519').privateKey);
 const t0 = Date.now();
 const at = (hours: number) => new Date(t0 + hours * 3_600_000);
 let dir: string;
-let cleanup: () => void;
 let db: Db;
 let dbFile: string;
-
-beforeEach(() => {
-  ({ dir, cleanup } = tempDir());
-  ({ db, file: dbFile } = demoDb(dir));
-});
-afterEach(() => {
-  db.close();
-  cleanup();
-});
+demoDbEachTest((t) => ({ dir, db, file: dbFile } = t));
 
 const out = () => join(dir, 'out');
 const mirror = () => join(dir, 'mirror');
