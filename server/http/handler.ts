@@ -133,6 +133,9 @@ export function createHandler(opts: HandlerOptions): Handler {
       clicks.stop();
     },
     beforeBatch: opts.beforeBatch,
+    refused(answer, { method, url, started }) {
+      requests?.info(requestLine(answer.headers['x-request-id']!, method, url, answer.status, started, null));
+    },
     views,
     pages,
     clicks,
@@ -264,16 +267,31 @@ function finish(
   if (body !== null)
     headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
   if (req.method === 'HEAD') answer.body = null;
-  requests?.info({
-    request_id: ctx.requestId,
-    method: req.method,
-    path: redactSecrets(pathOf(req.url)).slice(0, 200),
-    status: answer.status,
-    duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
-    key_id: ctx.keyId ?? null,
-  });
+  requests?.info(requestLine(ctx.requestId, req.method, req.url, answer.status, started, ctx.keyId ?? null));
   return answer;
 }
+
+/** A request's line in the request log; method and target are null for a request refused before they were read. */
+function requestLine(
+  requestId: string,
+  method: string | null,
+  url: string | null,
+  status: number,
+  started: number,
+  keyId: string | null,
+) {
+  return {
+    request_id: requestId,
+    method,
+    path: url === null ? null : loggedPath(url),
+    status,
+    duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+    key_id: keyId,
+  };
+}
+
+/** A URL as the log shows it: the query dropped, keys redacted, a bounded length. */
+const loggedPath = (url: string) => redactSecrets(pathOf(url)).slice(0, 200);
 
 function indexPage(links: { href: string; label: string; note?: string }[]): Answer {
   const all = [
@@ -300,5 +318,5 @@ function indexPage(links: { href: string; label: string; note?: string }[]): Ans
 
 /** What names a failed request in the log, as its request line does: id, method and path (query dropped, keys redacted). */
 function requestFields(req: RequestLike, ctx: ApiContext) {
-  return { request_id: ctx.requestId, method: req.method, path: redactSecrets(pathOf(req.url)).slice(0, 200) };
+  return { request_id: ctx.requestId, method: req.method, path: loggedPath(req.url) };
 }
