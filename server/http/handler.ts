@@ -23,7 +23,7 @@ import { openApiDocument } from './api/openapi.ts';
 import { RateLimiter, type Limit } from './api/rate-limit.ts';
 import { html, HTML_SECURITY_HEADERS, page } from './pages/html.ts';
 import { DocsPage, REDOC_PATH } from './pages/docs.ts';
-import { RentalPages, RENT_PREFIX } from './pages/rental-page.ts';
+import { failedPage, RentalPages, RENT_PREFIX } from './pages/rental-page.ts';
 import { StaticBody, StaticFiles } from './pages/static-files.ts';
 import { healthOf } from './pages/health.ts';
 import { clickAnswer, keptLocations, type ClickParts } from './pages/click-url.ts';
@@ -249,8 +249,16 @@ function answerOf(
     return router.answer(req, ctx);
   } catch (err) {
     logger?.error({ ...requestFields(req, ctx), error: err }, 'unexpected failure');
-    return problem('internal_error', DETAILS.internal_error(ctx.requestId), CORS_HEADERS);
+    return failureAnswer(req, ctx);
   }
+}
+
+/** A 500 in its reader's form: a rental page or a rent link is a person's (an HTML page), the rest a program's. */
+function failureAnswer(req: RequestLike, ctx: ApiContext): Answer {
+  const path = pathOf(req.url);
+  return path.startsWith(RENT_PREFIX) || path.startsWith(GO_PREFIX)
+    ? failedPage(ctx.requestId, header(req, 'accept-language'))
+    : problem('internal_error', DETAILS.internal_error(ctx.requestId), CORS_HEADERS);
 }
 
 /** What every answer carries, the body dropped for HEAD, and the request's line in the request log. */
