@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { ListingsError } from '../server/errors.ts';
 import { CLI_ACTOR, type PublishAudit } from '../server/store/audit.ts';
 import { busyMessage, isBusy } from '../server/store/busy.ts';
+import { diskFailure } from '../server/store/disk-failure.ts';
 import { openStore, type Store } from '../server/store/store.ts';
 import type { SnapshotLedger } from '../server/store/ledger.ts';
 import type { Settings } from './settings.ts';
@@ -30,7 +31,7 @@ export async function withStore<T>(
   try {
     return await action(store);
   } catch (err) {
-    throw busyFailure(err, path);
+    throw storeFailure(err, path);
   } finally {
     await store.close();
   }
@@ -44,7 +45,11 @@ export async function withLedger<T>(
   return withStore(cmd, (store) => action(store.snapshotLedger(), { actor: CLI_ACTOR, to: store }));
 }
 
-/** Another process (an import, a revoke) held SQLite's write lock for longer than busy_timeout: say so, not "unexpected failure". */
-function busyFailure(err: unknown, path: string): unknown {
-  return isBusy(err) ? new ListingsError('db_busy', busyMessage(`database ${path}`)) : err;
+/**
+ * A failure of the file, said as what it is rather than "unexpected failure": another process (an import, a revoke)
+ * held SQLite's write lock for longer than busy_timeout, the disk is full, or the file cannot be written.
+ */
+function storeFailure(err: unknown, path: string): unknown {
+  if (isBusy(err)) return new ListingsError('db_busy', busyMessage(`database ${path}`));
+  return diskFailure(err, path) ?? err;
 }

@@ -1,5 +1,5 @@
 // The composition root: config -> database -> freshness -> handler -> server, each built once and handed to the next;
-// stops it all cleanly on SIGTERM/SIGINT.
+// stops it all cleanly on SIGTERM, SIGINT or SIGHUP (STOP_SIGNALS).
 import { boundTo, type Config } from './config.ts';
 import { openDb } from './store/db.ts';
 import { isPostgresUrl } from './store/pg/location.ts';
@@ -11,6 +11,7 @@ import { startServer, type RunningServer } from './http/transport/server.ts';
 import { yieldHelperThreads } from './http/transport/helper-threads.ts';
 import type { Limit } from './http/api/rate-limit.ts';
 import { DEFAULT_KEY_LIMIT } from './domain/keys.ts';
+import { onStopSignals } from './stop-signals.ts';
 
 export interface AppOptions {
   config: Config;
@@ -105,12 +106,9 @@ export async function startApp(opts: AppOptions): Promise<App> {
     (closing ??= (async () => {
       await running.close();
       await closeDb();
-      process.off('SIGTERM', onSignal);
-      process.off('SIGINT', onSignal);
+      stopListening();
       resolveStopped();
     })());
-  const onSignal = () => void close();
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
+  const stopListening = onStopSignals(() => void close());
   return { ...running, close, stopped, publicUrl: boundTo(config, running.port).publicUrl };
 }

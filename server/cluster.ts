@@ -2,6 +2,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { ListingsError } from './errors.ts';
+import { onStopSignals } from './stop-signals.ts';
 
 export function workerCount(value: string | undefined): number {
   if (value === undefined) return 1;
@@ -17,12 +18,12 @@ export const isClusterWorker = () => cluster.isWorker;
 export interface Supervised {
   /** The port every worker listens on (the one they got for port 0); rejects if a worker cannot start. */
   ready: Promise<number>;
-  /** Resolves when every worker has stopped after SIGTERM/SIGINT or `stop()`; rejects if a worker could not start. */
+  /** Resolves when every worker has stopped after a stop signal (STOP_SIGNALS) or `stop()`; rejects if a worker could not start. */
   done: Promise<void>;
   stop(): void;
 }
 
-/** Forks the workers, restarts any that die unexpectedly, and on SIGTERM/SIGINT waits for all to finish in-flight requests. */
+/** Forks the workers, restarts any that die unexpectedly, and on a stop signal waits for all to finish in-flight requests. */
 export function superviseWorkers(count: number, log: (line: string) => void): Supervised {
   let stopping = false;
   let ready = 0;
@@ -47,6 +48,8 @@ export function superviseWorkers(count: number, log: (line: string) => void): Su
     stopping = true;
     for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
   };
+  // Kept until every worker is gone: a second signal during the stop must not kill the primary.
+  const stopListening = onStopSignals(stop);
   const done = new Promise<void>((resolve, reject) => {
     cluster.on('exit', (w, code, signal) => {
       if (!stopping && ready < count) {
@@ -64,15 +67,11 @@ export function superviseWorkers(count: number, log: (line: string) => void): Su
       }
       // A worker whose exit comes before its channel's disconnect is still listed: dead, it counts as gone.
       if (Object.values(cluster.workers ?? {}).every((other) => !other || other.isDead())) {
-        process.off('SIGTERM', stop);
-        process.off('SIGINT', stop);
+        stopListening();
         if (failed) reject(failed);
         else resolve();
       }
     });
-    // Kept until every worker is gone: a second signal during the stop must not kill the primary.
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
   });
   // Stopped before every worker was ready: there is no port to wait for.
   void done.then(

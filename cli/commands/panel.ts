@@ -14,6 +14,7 @@ import { globalsOf } from '../context.ts';
 import type { Io } from '../io.ts';
 import { trustProxyOption, unsetWhenEmpty } from '../settings.ts';
 import { allowPrivateOf } from '../../server/webhooks/settings.ts';
+import { onStopSignals } from '../../server/stop-signals.ts';
 
 export const PANEL_DEFAULT_PORT = 8788;
 
@@ -109,12 +110,11 @@ export function panelCommand(io: Io): Command {
     .action(async (flags: PanelFlags, cmd: Command) => {
       const { db, keyPrefix } = globalsOf(cmd);
       const panel = await runPanel(flags, io, db, keyPrefix);
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once('SIGTERM', stop);
-        process.once('SIGINT', stop);
-      });
+      // Kept while the panel closes: a second signal must not cut its close short.
+      let stopListening = () => {};
+      await new Promise<void>((resolve) => (stopListening = onStopSignals(() => resolve())));
       await panel.close();
+      stopListening();
     });
 }
 

@@ -12,6 +12,7 @@ import type { Io } from '../io.ts';
 import { panelFlagsFromEnv, runPanel } from './panel.ts';
 import { hostOption, portOption, publicUrlOption, trustProxyOption, type Settings } from '../settings.ts';
 import { startWebhooks } from '../../server/webhooks/run.ts';
+import { onStopSignals } from '../../server/stop-signals.ts';
 import { allowPrivateOf } from '../../server/webhooks/settings.ts';
 
 export interface ServeFlags extends Pick<Settings, 'host' | 'port' | 'publicUrl' | 'trustProxy'> {
@@ -136,9 +137,7 @@ export function serveCommand(io: Io): Command {
 /** How long a stopped server waits for stdout's reader to take the log's last lines. */
 const LOG_DRAIN_MS = 5000;
 
-/** Once the servers have stopped, a further SIGTERM or SIGINT must not cut what is left of the shutdown. */
+/** Once the servers have stopped, a further stop signal must not cut what is left of the shutdown. */
 function holdSignals(): void {
-  const ignore = () => undefined;
-  process.on('SIGTERM', ignore);
-  process.on('SIGINT', ignore);
+  onStopSignals(() => undefined);
 }

@@ -23,7 +23,7 @@ import { openApiDocument } from './api/openapi.ts';
 import { RateLimiter, type Limit } from './api/rate-limit.ts';
 import { html, HTML_SECURITY_HEADERS, page } from './pages/html.ts';
 import { DocsPage, REDOC_PATH } from './pages/docs.ts';
-import { RentalPages, RENT_PREFIX } from './pages/rental-page.ts';
+import { failedPage, RentalPages, RENT_PREFIX } from './pages/rental-page.ts';
 import { StaticBody, StaticFiles } from './pages/static-files.ts';
 import { healthOf } from './pages/health.ts';
 import { clickAnswer, keptLocations, type ClickParts } from './pages/click-url.ts';
@@ -133,6 +133,9 @@ export function createHandler(opts: HandlerOptions): Handler {
       clicks.stop();
     },
     beforeBatch: opts.beforeBatch,
+    refused(answer, { method, url, started }) {
+      requests?.info(requestLine(answer.headers['x-request-id']!, method, url, answer.status, started, null));
+    },
     views,
     pages,
     clicks,
@@ -246,8 +249,16 @@ function answerOf(
     return router.answer(req, ctx);
   } catch (err) {
     logger?.error({ ...requestFields(req, ctx), error: err }, 'unexpected failure');
-    return problem('internal_error', DETAILS.internal_error(ctx.requestId), CORS_HEADERS);
+    return failureAnswer(req, ctx);
   }
+}
+
+/** A 500 in its reader's form: a rental page or a rent link is a person's (an HTML page), the rest a program's. */
+function failureAnswer(req: RequestLike, ctx: ApiContext): Answer {
+  const path = pathOf(req.url);
+  return path.startsWith(RENT_PREFIX) || path.startsWith(GO_PREFIX)
+    ? failedPage(ctx.requestId, header(req, 'accept-language'))
+    : problem('internal_error', DETAILS.internal_error(ctx.requestId), CORS_HEADERS);
 }
 
 /** What every answer carries, the body dropped for HEAD, and the request's line in the request log. */
@@ -264,16 +275,31 @@ function finish(
   if (body !== null)
     headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
   if (req.method === 'HEAD') answer.body = null;
-  requests?.info({
-    request_id: ctx.requestId,
-    method: req.method,
-    path: redactSecrets(pathOf(req.url)).slice(0, 200),
-    status: answer.status,
-    duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
-    key_id: ctx.keyId ?? null,
-  });
+  requests?.info(requestLine(ctx.requestId, req.method, req.url, answer.status, started, ctx.keyId ?? null));
   return answer;
 }
+
+/** A request's line in the request log; method and target are null for a request refused before they were read. */
+function requestLine(
+  requestId: string,
+  method: string | null,
+  url: string | null,
+  status: number,
+  started: number,
+  keyId: string | null,
+) {
+  return {
+    request_id: requestId,
+    method,
+    path: url === null ? null : loggedPath(url),
+    status,
+    duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+    key_id: keyId,
+  };
+}
+
+/** A URL as the log shows it: the query dropped, keys redacted, a bounded length. */
+const loggedPath = (url: string) => redactSecrets(pathOf(url)).slice(0, 200);
 
 function indexPage(links: { href: string; label: string; note?: string }[]): Answer {
   const all = [
@@ -300,5 +326,5 @@ function indexPage(links: { href: string; label: string; note?: string }[]): Ans
 
 /** What names a failed request in the log, as its request line does: id, method and path (query dropped, keys redacted). */
 function requestFields(req: RequestLike, ctx: ApiContext) {
-  return { request_id: ctx.requestId, method: req.method, path: redactSecrets(pathOf(req.url)).slice(0, 200) };
+  return { request_id: ctx.requestId, method: req.method, path: loggedPath(req.url) };
 }

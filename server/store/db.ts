@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ListingsError } from '../errors.ts';
+import { diskFailure } from './disk-failure.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.ts';
 import { pendingMigrations } from './schema.ts';
 
@@ -42,13 +43,16 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
     db.pragma('foreign_keys = ON');
     db.pragma('synchronous = NORMAL');
   } catch (err) {
-    throw new ListingsError('db_unreadable', `cannot open database ${file}: ${(err as Error).message}`);
+    throw (
+      diskFailure(err, file) ??
+      new ListingsError('db_unreadable', `cannot open database ${file}: ${(err as Error).message}`)
+    );
   }
   try {
     migrate(db, options.migrate ?? true);
   } catch (err) {
     db.close();
-    throw err;
+    throw diskFailure(err, file) ?? err;
   }
   return db;
 }

@@ -8,7 +8,7 @@ import { header, heldBack, type Answer, type RequestLike } from '../transport/an
 import { Codings } from '../transport/encoding.ts';
 import { etagMatches } from '../transport/etag.ts';
 import type { Variant } from '../views/facility-views.ts';
-import { html, HTML_SECURITY_HEADERS, page } from './html.ts';
+import { fill, html, HTML_SECURITY_HEADERS, page } from './html.ts';
 import { DateFormats, pluralIn, say, speechIn } from './rental-texts.ts';
 import {
   acceptedLanguage,
@@ -125,6 +125,22 @@ const BUSY = Object.fromEntries(
  */
 export function busyPage(acceptLanguage: string | undefined): Answer {
   return refusalPage(503, 1, BUSY[acceptedLanguage(acceptLanguage) ?? 'en']);
+}
+
+/**
+ * An unexpected failure as a renter reads it, in the language the visitor asks for (English when none we speak): none
+ * of its detail, and the request id to quote, under which the log holds the failure.
+ */
+export function failedPage(requestId: string, acceptLanguage: string | undefined): Answer {
+  const language = acceptedLanguage(acceptLanguage) ?? 'en';
+  const { t } = speechIn(language);
+  const text = fill(t.failedText, { id: html`<code>${requestId}</code>` });
+  const body = html`<main class="rent"><h1>${t.failed}</h1><p>${text}</p></main>`;
+  return {
+    status: 500,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...HTML_SECURITY_HEADERS },
+    body: Buffer.from(page(t.failed, body, { lang: language, description: t.siteDescription })),
+  };
 }
 
 /** The rental pages a server answers, with what they are made from kept: the page cache, date formats and refusals. */

@@ -147,7 +147,13 @@ const TEXTS = {
     'W tej chwili wiele osób otwiera strony. Spróbuj ponownie za chwilę.',
     'Gerade werden sehr viele Seiten angefordert. Bitte versuchen Sie es gleich noch einmal.',
   ],
-  // What search results and link previews show of a page that describes no unit (404, 429, 503).
+  failed: ['Something went wrong', 'Coś poszło nie tak', 'Etwas ist schiefgelaufen'],
+  failedText: [
+    'This page could not be shown because of an error on our side. Please try again in a moment. If it happens again, quote this request id: {id}',
+    'Nie udało się wyświetlić tej strony z powodu błędu po naszej stronie. Spróbuj ponownie za chwilę. Jeśli błąd się powtórzy, podaj ten identyfikator żądania: {id}',
+    'Diese Seite konnte wegen eines Fehlers auf unserer Seite nicht angezeigt werden. Bitte versuchen Sie es gleich noch einmal. Wenn es wieder passiert, nennen Sie diese Anfrage-ID: {id}',
+  ],
+  // What search results and link previews show of a page that describes no unit (404, 429, 500, 503).
   siteDescription: [
     DEFAULT_DESCRIPTION,
     'Aktualne ceny, wolne jednostki i zdjęcia magazynów samoobsługowych dla stron partnerów.',

@@ -30,6 +30,16 @@ export interface RequestHandler {
   close(): void;
   /** Work to await before a batch of `requests` (PostgreSQL's freshness read); absent for SQLite, whose batches start at once. */
   beforeBatch?: (requests: number) => Promise<void>;
+  /** Logs the request line of an answer the transport made itself (a request refused before routing). */
+  refused?: (answer: Answer, request: RefusedRequest) => void;
+}
+
+/** What the transport knows of a request it refused: its method and target when it got that far, when it began. */
+export interface RefusedRequest {
+  method: string | null;
+  url: string | null;
+  /** performance.now() when the transport took it up. */
+  started: number;
 }
 
 export interface RequestLike {

@@ -3,11 +3,13 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { AddressInfo, Socket } from 'node:net';
 import { listenFailure } from './listen-failure.ts';
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import {
   ALLOWED_METHODS,
   problem,
   type Answer,
   type Headers,
+  type RefusedRequest,
   type RequestHandler,
   type RequestLike,
 } from './answer.ts';
@@ -89,6 +91,16 @@ function originFormOf(target: string): string {
   if (!authority) return target;
   const rest = target.slice(authority[0].length);
   return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
+/**
+ * The method and target of the request line at the start of the bytes the HTTP parser refused, when they are there (a
+ * refusal in a later chunk of the head, a timeout, leaves them unknown).
+ */
+function requestLineOf(raw: Buffer | undefined): Pick<RefusedRequest, 'method' | 'url'> {
+  const line =
+    raw && /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}) (\S{1,4096}) HTTP\/\d\.\d\r?\n/.exec(raw.toString('latin1', 0, 4200));
+  return line ? { method: line[1]!, url: line[2]! } : { method: null, url: null };
 }
 
 /** The methods routes answer (ALLOWED_METHODS): a body on one of them is refused rather than routed. */
@@ -177,16 +189,21 @@ export function startServer(
   }
   const trusted = trustedProxiesOf(opts.trustProxy);
   const addresses = new ClientAddresses(trusted);
+  /** A refusal made here rather than by the handler, logged by the handler's request log like any other answer. */
+  function refusal(request: Pick<RefusedRequest, 'method' | 'url'>, answer: Answer): Answer {
+    handler.refused?.(answer, { ...request, started: performance.now() });
+    return answer;
+  }
   function answerOf(req: IncomingMessage): Answer {
     const request = new SocketRequest(req, addresses);
     const { headers } = request;
     if (headers.host === undefined && req.httpVersionMinor === 1)
-      return bareProblem('bad_request', 'An HTTP/1.1 request needs a Host header.');
+      return refusal(request, bareProblem('bad_request', 'An HTTP/1.1 request needs a Host header.'));
     // No route takes a body: one declared is never read, the connection is closed rather than the body drained. A GET,
     // HEAD or OPTIONS with one is refused; any other method gets its 405 as without a body.
     if (headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0') {
       if (!READ_METHODS.has(request.method)) return withClose(handler.answer(request));
-      return bareProblem('bad_request', 'This server takes no request body.');
+      return refusal(request, bareProblem('bad_request', 'This server takes no request body.'));
     }
     return handler.answer(request);
   }
@@ -225,20 +242,20 @@ export function startServer(
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+  server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
     if (!socket.writable) return socket.destroy();
-    lastWords(
-      socket,
+    const answer =
       err.code === 'HPE_HEADER_OVERFLOW'
         ? bareProblem('headers_too_large', 'The request line and headers are larger than 16 KiB.')
         : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? bareProblem('request_timeout', 'The request took too long to arrive.')
-          : bareProblem('bad_request', 'The request is not valid HTTP/1.1.'),
-    );
+          : bareProblem('bad_request', 'The request is not valid HTTP/1.1.');
+    lastWords(socket, refusal(requestLineOf(err.rawPacket), answer));
   });
   // No proxying here: without this listener Node would drop a CONNECT without a word.
-  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    lastWords(socket, bareProblem('method_not_allowed', 'CONNECT is not allowed here.', { allow: ALLOWED_METHODS }));
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    const answer = bareProblem('method_not_allowed', 'CONNECT is not allowed here.', { allow: ALLOWED_METHODS });
+    lastWords(socket, refusal({ method: 'CONNECT', url: req.url ?? null }, answer));
   });
   return new Promise((resolveStart, rejectStart) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
