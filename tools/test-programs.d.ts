@@ -1,5 +1,6 @@
 // Types of tools/test-programs.js (plain JavaScript, so that the web-test-runner config can import it too).
 export declare const PGBOUNCER_PATH: string;
+export declare const NGINX_PATH: string;
 export declare const XVFB_PATH: string;
 export declare const POSTGRES_PACKAGE: string;
 

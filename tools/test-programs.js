@@ -8,6 +8,9 @@ import { CHROMIUM_PATH, FIREFOX_PATH, WEBKIT_DRIVER_PATH } from './browsers.js';
 export const PGBOUNCER_PATH =
   process.env.PGBOUNCER_PATH || (existsSync('/usr/sbin/pgbouncer') ? '/usr/sbin/pgbouncer' : 'pgbouncer');
 
+/** NGINX_PATH, or where Debian installs it (/usr/sbin), or whatever PATH finds. */
+export const NGINX_PATH = process.env.NGINX_PATH || (existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx');
+
 /** Xvfb from PATH: WebKitGTK's MiniBrowser has no headless mode, so the WebKit tests start one when there is no DISPLAY. */
 export const XVFB_PATH = 'Xvfb';
 
@@ -63,6 +66,8 @@ export function testPrograms() {
     program('psql', 'psql', 'postgresql-client', docs),
     // Stock tools some tests hold the product against: openssl verifies a signature, ps finds leftover workers.
     program('openssl', 'openssl', 'openssl', 'test/snapshots.test.ts'),
+    // operations.md's reverse-proxy block is checked with `nginx -t` (the smallest Debian nginx).
+    program('nginx', NGINX_PATH, 'nginx-light', 'test/docs-nginx.test.ts', { override: 'NGINX_PATH' }),
     program('ps', 'ps', 'procps', 'the workers tests'),
   ];
 }
