@@ -196,6 +196,27 @@ describe.each(Object.keys(backends))('the outbox on %s', (backend) => {
       expect(boundary!.data.changed).toContain('promotions');
       expect(received()).toHaveLength(2);
     });
+
+    it('one passed while no server ran, its listing changed by an import since, is named in that import’s event', async () => {
+      const first = deliverer();
+      clock = Date.now() - 60_000;
+      await first.round();
+      const starts = Math.ceil((Date.now() + 1_000) / 1000) * 1000;
+      const json = await importPromotion('SOON', starts);
+      await first.stop();
+      expect(await log()).toEqual([]); // a promotion ahead is no part of the API's answers yet
+
+      await until('the promotion started', () => Date.now() > starts);
+      byCode(json, 'XS-01').free_units += 1;
+      await importJson(json);
+      clock = Date.now() + 5_000;
+      await deliverer().round();
+      const [told, ...more] = received();
+      expect(more).toEqual([]); // one event per change: the instant sends nothing beside the import's event
+      expect([told!.type, told!.data.listing.code]).toEqual(['listing.updated', 'XS-01']);
+      expect(told!.data.listing.promotions.map((p: { code: string }) => p.code)).toEqual(['SOON']);
+      expect(told!.data.changed).toEqual(expect.arrayContaining(['free_units', 'promotions', 'schedule', 'move_in']));
+    });
   });
 
   describe('coalescing', () => {
