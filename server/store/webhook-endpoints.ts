@@ -68,9 +68,13 @@ export function* auditSteps(
   );
 }
 
+export function unknownEndpoint(id: string): ListingsError {
+  return new ListingsError('unknown_endpoint', `endpoint ${id}: no such webhook endpoint`);
+}
+
 export function* endpointSteps(id: string): Steps<EndpointInfo> {
   const [row] = yield sql(`${ENDPOINTS} WHERE e.id = $1`, id);
-  if (!row) throw new ListingsError('unknown_endpoint', `endpoint ${id}: no such webhook endpoint`);
+  if (!row) throw unknownEndpoint(id);
   return endpointOf(row);
 }
 

@@ -1,0 +1,46 @@
+// `listings webhooks` on either store: a filter naming no key or endpoint is bad input (exit 1, naming it) and not an
+// empty table.
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { EXIT_BAD_INPUT } from '../cli/program.ts';
+import { openStore, type Store } from '../server/store/store.ts';
+import { cliInProcess, demoImport } from './helpers/fixture.ts';
+import { usePostgres } from './helpers/postgres.ts';
+import { BACKENDS } from './helpers/setup.ts';
+
+const postgres = usePostgres();
+
+describe.each(BACKENDS)('webhooks on %s', (backend) => {
+  let location: string;
+  let store: Store;
+  let keyId: string;
+  let endpointId: string;
+  const run = (args: string[]) => cliInProcess(location, ['webhooks', ...args]);
+
+  beforeEach(async () => {
+    location =
+      backend === 'sqlite' ? join(postgres.dir(), `${randomUUID()}.db`) : await postgres.server().newDatabase();
+    store = await openStore(location);
+    await store.applyImport(demoImport());
+    keyId = (await store.createKey({ facilityId: 'wro-1', prefix: 'svc' })).info.id;
+    const url = 'https://partner.example/hooks';
+    endpointId = (await store.webhooks.add({ keyId, url, events: ['listing.updated'] }, 'test')).endpoint.id;
+    return () => store.close();
+  });
+
+  it('exits 1 naming an unknown key or endpoint filter, and 0 for a known one', async () => {
+    for (const args of [['list'], ['list', '--json']]) {
+      const unknown = await run([...args, '--key', 'key_nope']);
+      expect([unknown.code, unknown.stdout]).toEqual([EXIT_BAD_INPUT, '']);
+      expect(unknown.stderr).toContain('key_nope');
+      expect((await run([...args, '--key', keyId])).code).toBe(0);
+    }
+    for (const args of [['deliveries'], ['deliveries', '--json']]) {
+      const unknown = await run([...args, '--endpoint', 'whe_nope']);
+      expect([unknown.code, unknown.stdout]).toEqual([EXIT_BAD_INPUT, '']);
+      expect(unknown.stderr).toContain('whe_nope');
+      expect((await run([...args, '--endpoint', endpointId])).code).toBe(0);
+    }
+  });
+});
