@@ -1,5 +1,5 @@
 // `listings webhooks` on either store: a filter naming no key or endpoint is bad input (exit 1, naming it) and not an
-// empty table.
+// empty table; `previous_until` is listed only while the previous secret still signs.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { usePostgres } from './helpers/postgres.ts';
 import { BACKENDS } from './helpers/setup.ts';
 
 const postgres = usePostgres();
+const HOUR = 3_600_000;
 
 describe.each(BACKENDS)('webhooks on %s', (backend) => {
   let location: string;
@@ -42,5 +43,16 @@ describe.each(BACKENDS)('webhooks on %s', (backend) => {
       expect(unknown.stderr).toContain('whe_nope');
       expect((await run([...args, '--endpoint', endpointId])).code).toBe(0);
     }
+  });
+
+  it('lists previous_until while the previous secret signs, and not after', async () => {
+    const listed = async () => JSON.parse((await run(['list', '--json'])).stdout)[0].previous_until;
+    expect(await listed()).toBeNull();
+    await store.webhooks.rotate(endpointId, 'test', Date.now() - 25 * HOUR);
+    expect(await listed()).toBeNull();
+    expect((await run(['list'])).stdout.split('\n')[1]).not.toMatch(/\d{4}-\d\d-\d\dT/);
+    const rotatedAt = Date.now() - HOUR;
+    await store.webhooks.rotate(endpointId, 'test', rotatedAt);
+    expect(await listed()).toBe(new Date(rotatedAt + 24 * HOUR).toISOString());
   });
 });

@@ -234,7 +234,7 @@ export function* nextDueSteps(now: number): Steps<Record<Lane, number | undefine
 export function* replaySteps(seq: number, actor: string, now: number): Steps<Delivery> {
   const [r] = yield sql('SELECT * FROM webhook_outbox WHERE seq = $1', seq);
   if (!r) throw new ListingsError('unknown_delivery', `delivery ${seq}: no such delivery`);
-  const endpoint = yield* endpointInUseSteps(r.endpoint_id as string);
+  const endpoint = yield* endpointInUseSteps(r.endpoint_id as string, now);
   if (r.last_at === null || r.body === null)
     throw new ListingsError(
       'not_sent',
@@ -247,7 +247,7 @@ export function* replaySteps(seq: number, actor: string, now: number): Steps<Del
 
 /** Queues a `webhook.test` event for the endpoint: what a receiver checks its verification with. */
 export function* testEventSteps(endpointId: string, actor: string, now: number): Steps<Delivery> {
-  const endpoint = yield* endpointInUseSteps(endpointId);
+  const endpoint = yield* endpointInUseSteps(endpointId, now);
   const event = { type: 'webhook.test', timestamp: new Date(now).toISOString(), data: { endpoint: endpoint.id } };
   const [row] = yield sql(
     INSERT,
