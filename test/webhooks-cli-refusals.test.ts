@@ -1,5 +1,6 @@
 // `listings webhooks` on either store: a filter naming no key or endpoint is bad input (exit 1, naming it) and not an
-// empty table; `previous_until` is listed only while the previous secret still signs.
+// empty table; `previous_until` is listed only while the previous secret still signs; a revoked key's endpoint is
+// refused with the `revoked_key` code the docs name, while rotate and remove stay allowed.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -54,5 +55,21 @@ describe.each(BACKENDS)('webhooks on %s', (backend) => {
     const rotatedAt = Date.now() - HOUR;
     await store.webhooks.rotate(endpointId, 'test', rotatedAt);
     expect(await listed()).toBe(new Date(rotatedAt + 24 * HOUR).toISOString());
+  });
+
+  it("refuses test, enable and replay of a revoked key's endpoint with revoked_key; rotate and remove are taken", async () => {
+    const sent = await store.webhooks.sendTest(endpointId, 'test');
+    await store.revokeKey(keyId);
+    for (const args of [
+      ['test', endpointId],
+      ['enable', endpointId],
+      ['replay', String(sent.id)],
+    ]) {
+      const refused = await run(args);
+      expect(refused.code, args[0]).toBe(EXIT_BAD_INPUT);
+      expect(refused.stderr, args[0]).toContain('revoked_key');
+    }
+    expect((await run(['rotate', endpointId])).code).toBe(0);
+    expect((await run(['remove', endpointId])).code).toBe(0);
   });
 });

@@ -86,7 +86,7 @@ export function* endpointInUseSteps(id: string, now: number): Steps<EndpointInfo
   if (!key || key.revoked_at !== null)
     throw new ListingsError(
       'revoked_key',
-      `endpoint ${id}: its key ${endpoint.key_id} is revoked, and a revoked key's endpoints receive nothing`,
+      `endpoint ${id}: its key ${endpoint.key_id} is revoked (revoked_key): a revoked key's endpoints receive nothing`,
     );
   return endpoint;
 }
