@@ -310,6 +310,15 @@ describe.each(Object.keys(backends))('the outbox on %s', (backend) => {
   });
 
   describe('replay', () => {
+    it('refuses a delivery tried and still pending: its retry, or enable, sends it', async () => {
+      const failing = await store.webhooks.sendTest(endpointId, 'test');
+      hooks.receiver.state.status = 503;
+      await deliverer().round();
+      expect(await log()).toMatchObject([{ id: failing.id, status: 'pending', attempts: 1, last_code: 503 }]);
+      await expect(store.webhooks.replay(failing.id, 'test')).rejects.toMatchObject({ code: 'not_sent' });
+      expect(await log()).toHaveLength(1);
+    });
+
     it('refuses an event not sent yet, and a replay of a sent one survives the changes queued after it', async () => {
       const test = await store.webhooks.sendTest(endpointId, 'test');
       await expect(store.webhooks.replay(test.id, 'test')).rejects.toMatchObject({ code: 'not_sent' });
