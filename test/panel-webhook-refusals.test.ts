@@ -80,7 +80,7 @@ describe('the webhook form', () => {
     const queued = await panel.store.webhooks.sendTest(endpoint.id, 'test');
     const cli = await cliInProcess(panel.file, ['webhooks', 'replay', String(queued.id)]);
     expect(cli.code).toBe(1);
-    const wording = /(not sent yet.*)$/m.exec(cli.stderr)![1]!;
+    const wording = /(not delivered yet.*)$/m.exec(cli.stderr)![1]!;
     const s = await panel.client.session();
     const refused = await s.as('POST', `/deliveries/${queued.id}/replay`);
     expect([refused.status, refused.headers['content-type']]).toEqual([400, 'text/html; charset=utf-8']);

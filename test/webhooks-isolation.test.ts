@@ -1,6 +1,7 @@
 // A slow receiver delays only its own endpoint: with the deliverer's loop running, a fast endpoint of the same key gets
 // all its events while the slow one is still on its first, and the loop waits for the send rather than looking again
-// and again. A long answer is cut at 64 KB; a revoked key's endpoints hear of nothing more, queued events included.
+// and again. An answer's status decides, whatever its body does; a revoked key's endpoints hear of nothing more, queued
+// events included.
 import { describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../server/store/store.ts';
 import { Deliverer, processScope } from '../server/webhooks/deliverer.ts';
@@ -245,7 +246,35 @@ describe('isolation', () => {
     }
   });
 
-  it('reads at most 64 KB of an answer that never ends, and takes its status', async () => {
+  it('takes a 2xx by its status line: a body that trickles past the time limit neither holds the send nor fails it', async () => {
+    const { temp, keyId, store } = await demoStore();
+    fast.receiver.received.length = 0;
+    fast.receiver.state.trickle = true;
+    fast.receiver.state.status = 200;
+    const { endpoint } = await onFast(store, keyId);
+    const ca = fast.receiver.ca;
+    const deliverer = new Deliverer(store.webhooks, {
+      publicUrl: 'https://x.example',
+      allowPrivate: true,
+      ca,
+      timeoutMs: 1000,
+    });
+    try {
+      await store.webhooks.sendTest(endpoint.id, 'test');
+      await deliverer.round();
+      expect(fast.receiver.received).toHaveLength(1);
+      expect(await store.webhooks.deliveries(endpoint.id)).toMatchObject([
+        { status: 'delivered', attempts: 1, last_code: 200, last_error: null },
+      ]);
+    } finally {
+      fast.receiver.state.trickle = false;
+      fast.receiver.state.status = 204;
+      await store.close();
+      temp.cleanup();
+    }
+  });
+
+  it('takes the status of an answer whose body never ends', async () => {
     const { temp, keyId, store } = await demoStore();
     fast.receiver.received.length = 0;
     fast.receiver.state.endless = true;

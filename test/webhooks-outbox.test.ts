@@ -196,6 +196,27 @@ describe.each(Object.keys(backends))('the outbox on %s', (backend) => {
       expect(boundary!.data.changed).toContain('promotions');
       expect(received()).toHaveLength(2);
     });
+
+    it('one passed while no server ran, its listing changed by an import since, is named in that import’s event', async () => {
+      const first = deliverer();
+      clock = Date.now() - 60_000;
+      await first.round();
+      const starts = Math.ceil((Date.now() + 1_000) / 1000) * 1000;
+      const json = await importPromotion('SOON', starts);
+      await first.stop();
+      expect(await log()).toEqual([]); // a promotion ahead is no part of the API's answers yet
+
+      await until('the promotion started', () => Date.now() > starts);
+      byCode(json, 'XS-01').free_units += 1;
+      await importJson(json);
+      clock = Date.now() + 5_000;
+      await deliverer().round();
+      const [told, ...more] = received();
+      expect(more).toEqual([]); // one event per change: the instant sends nothing beside the import's event
+      expect([told!.type, told!.data.listing.code]).toEqual(['listing.updated', 'XS-01']);
+      expect(told!.data.listing.promotions.map((p: { code: string }) => p.code)).toEqual(['SOON']);
+      expect(told!.data.changed).toEqual(expect.arrayContaining(['free_units', 'promotions', 'schedule', 'move_in']));
+    });
   });
 
   describe('coalescing', () => {
@@ -289,6 +310,15 @@ describe.each(Object.keys(backends))('the outbox on %s', (backend) => {
   });
 
   describe('replay', () => {
+    it('refuses a delivery tried and still pending: its retry, or enable, sends it', async () => {
+      const failing = await store.webhooks.sendTest(endpointId, 'test');
+      hooks.receiver.state.status = 503;
+      await deliverer().round();
+      expect(await log()).toMatchObject([{ id: failing.id, status: 'pending', attempts: 1, last_code: 503 }]);
+      await expect(store.webhooks.replay(failing.id, 'test')).rejects.toMatchObject({ code: 'not_sent' });
+      expect(await log()).toHaveLength(1);
+    });
+
     it('refuses an event not sent yet, and a replay of a sent one survives the changes queued after it', async () => {
       const test = await store.webhooks.sendTest(endpointId, 'test');
       await expect(store.webhooks.replay(test.id, 'test')).rejects.toMatchObject({ code: 'not_sent' });

@@ -7,6 +7,7 @@ import { allowPrivateOf } from '../../server/webhooks/settings.ts';
 import { CLI_ACTOR } from '../../server/store/audit.ts';
 import { withStore } from '../context.ts';
 import { json, table, type Io } from '../io.ts';
+import { checkEndpointFilter, checkKeyFilter } from '../webhook-filters.ts';
 
 const ENDPOINT_COLUMNS = ['id', 'key_id', 'facility_id', 'url', 'events', 'disabled_reason', 'previous_until'];
 const DELIVERY_COLUMNS = [
@@ -82,7 +83,10 @@ export function webhooksCommand(io: Io): Command {
     .option('--key <key-id>', 'only this key')
     .option('--json', 'print as JSON')
     .action(async (opts: { key?: string; json?: boolean }, cmd: Command) => {
-      const rows = await withStore(cmd, (s) => s.webhooks.list(opts.key));
+      const rows = await withStore(cmd, async (s) => {
+        await checkKeyFilter(s, opts.key);
+        return s.webhooks.list(opts.key);
+      });
       io.out(opts.json ? json(rows) : table(rows, ENDPOINT_COLUMNS));
     });
 
@@ -142,7 +146,10 @@ export function webhooksCommand(io: Io): Command {
     .option('--endpoint <endpoint-id>', 'only this endpoint')
     .option('--json', 'print as JSON')
     .action(async (opts: { endpoint?: string; json?: boolean }, cmd: Command) => {
-      const { shown, hidden } = await withStore(cmd, (s) => s.webhooks.deliveryLog(opts.endpoint));
+      const { shown, hidden } = await withStore(cmd, async (s) => {
+        await checkEndpointFilter(s, opts.endpoint);
+        return s.webhooks.deliveryLog(opts.endpoint);
+      });
       io.out(opts.json ? json(shown) : table(shown, DELIVERY_COLUMNS));
       if (hidden > 0) io.err(`${hidden} older deliveries not shown.`);
     });

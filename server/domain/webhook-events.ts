@@ -42,8 +42,17 @@ function detailsAt(data: FacilityData | undefined, now: number): Map<string, Det
   return new Map(data.listings.map((l) => [l.id, detailOf(l, data, RELATIVE, now)]));
 }
 
-/** What changed between two reads of a facility (undefined before: it is new), as its Details answer at `now`. */
-export function changesOf(before: FacilityData | undefined, after: FacilityData, now: number): ChangeEvent[] {
+/**
+ * What changed between two reads of a facility (undefined before: it is new), as its Details answer at `now`. A listing
+ * the change touches names what differs from the Detail partners were last told: its `before` at `toldAt`, the instant
+ * up to which promotion boundaries were sent. A boundary passed since is not sent on its own once this event exists.
+ */
+export function changesOf(
+  before: FacilityData | undefined,
+  after: FacilityData,
+  now: number,
+  toldAt = now,
+): ChangeEvent[] {
   const facility = facilityInfoOf(after.facility);
   const events: ChangeEvent[] = [];
   if (before) {
@@ -52,10 +61,14 @@ export function changesOf(before: FacilityData | undefined, after: FacilityData,
       events.push({ type: 'facility.updated', subject: facility.id, changed, data: { facility, changed } });
   }
   const old = detailsAt(before, now);
+  const told = toldAt < now ? detailsAt(before, toldAt) : old;
   for (const [id, listing] of detailsAt(after, now)) {
     const was = old.get(id);
+    const wasTold = told.get(id);
     old.delete(id);
-    const changed = was ? changedFields(was, listing) : Object.keys(listing);
+    // Untouched by the change: a boundary the clock has not reached is sent at its own instant.
+    if (was && changedFields(was, listing).length === 0) continue;
+    const changed = wasTold ? changedFields(wasTold, listing) : Object.keys(listing);
     if (changed.length === 0) continue;
     const type = was ? 'listing.updated' : 'listing.added';
     events.push({ type, subject: id, changed, data: { facility, listing, changed } });

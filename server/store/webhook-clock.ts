@@ -27,6 +27,12 @@ export function* nextBoundarySteps(from: number): Steps<number | undefined> {
   return next;
 }
 
+/** The instant up to which promotion boundaries were queued; undefined before the clock's first run. */
+export function* toldUntilSteps(): Steps<number | undefined> {
+  const [clock] = yield sql('SELECT checked_until FROM webhook_clock WHERE id = 1');
+  return clock ? Number(clock.checked_until) : undefined;
+}
+
 /**
  * Queues the events of each boundary in (the clock, now], at the boundary's instant, to the endpoints there were then,
  * and moves the clock to `now`. A boundary passed while no server ran is sent when one starts; one an import already

@@ -23,7 +23,7 @@ export interface EndpointInfo {
    */
   disabled_at: string | null;
   disabled_reason: string | null;
-  /** Until when the previous secret signs too (null: no rotation under way). */
+  /** Until when the previous secret signs too (null: no rotation under way, or its 24 hours are over). */
   previous_until: string | null;
 }
 
@@ -33,9 +33,10 @@ const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 const ENDPOINTS = `SELECT e.*, (SELECT k.revoked_at FROM api_keys k WHERE k.id = e.key_id) AS key_revoked_at
   FROM webhook_endpoints e`;
 
-/** A row of ENDPOINTS. */
-function endpointOf(r: Row): EndpointInfo {
-  const until = r.previous_until === null ? null : Number(r.previous_until);
+/** A row of ENDPOINTS as it stands at `now`. */
+function endpointOf(r: Row, now: number): EndpointInfo {
+  // Kept in the row after the rotation's end (the sender compares it), but no longer a rotation under way.
+  const until = r.previous_until === null || Number(r.previous_until) <= now ? null : Number(r.previous_until);
   const revoked = r.key_revoked_at as string | null;
   return {
     id: r.id as string,
@@ -68,20 +69,24 @@ export function* auditSteps(
   );
 }
 
-export function* endpointSteps(id: string): Steps<EndpointInfo> {
+export function unknownEndpoint(id: string): ListingsError {
+  return new ListingsError('unknown_endpoint', `endpoint ${id}: no such webhook endpoint`);
+}
+
+export function* endpointSteps(id: string, now: number): Steps<EndpointInfo> {
   const [row] = yield sql(`${ENDPOINTS} WHERE e.id = $1`, id);
-  if (!row) throw new ListingsError('unknown_endpoint', `endpoint ${id}: no such webhook endpoint`);
-  return endpointOf(row);
+  if (!row) throw unknownEndpoint(id);
+  return endpointOf(row, now);
 }
 
 /** The endpoint, refused when its key is revoked: a revoked key's endpoints receive nothing, tests and replays included. */
-export function* endpointInUseSteps(id: string): Steps<EndpointInfo> {
-  const endpoint = yield* endpointSteps(id);
+export function* endpointInUseSteps(id: string, now: number): Steps<EndpointInfo> {
+  const endpoint = yield* endpointSteps(id, now);
   const [key] = yield sql('SELECT revoked_at FROM api_keys WHERE id = $1', endpoint.key_id);
   if (!key || key.revoked_at !== null)
     throw new ListingsError(
       'revoked_key',
-      `endpoint ${id}: its key ${endpoint.key_id} is revoked, and a revoked key's endpoints receive nothing`,
+      `endpoint ${id}: its key ${endpoint.key_id} is revoked (revoked_key): a revoked key's endpoints receive nothing`,
     );
   return endpoint;
 }
@@ -116,20 +121,20 @@ export function* addEndpointSteps(
     secret,
     new Date(now).toISOString(),
   );
-  const endpoint = yield* endpointSteps(id);
+  const endpoint = yield* endpointSteps(id, now);
   yield* auditSteps('webhook.add', actor, endpoint, now, { endpoint: id, url: opts.url, events: opts.events });
   return { endpoint, secret };
 }
 
-export function* listEndpointsSteps(keyId?: string): Steps<EndpointInfo[]> {
+export function* listEndpointsSteps(keyId: string | undefined, now: number): Steps<EndpointInfo[]> {
   const rows = keyId
     ? yield sql(`${ENDPOINTS} WHERE e.key_id = $1 ORDER BY e.created_at, e.id`, keyId)
     : yield sql(`${ENDPOINTS} ORDER BY e.created_at, e.id`);
-  return rows.map(endpointOf);
+  return rows.map((r) => endpointOf(r, now));
 }
 
 export function* removeEndpointSteps(id: string, actor: string, now: number): Steps<EndpointInfo> {
-  const endpoint = yield* endpointSteps(id);
+  const endpoint = yield* endpointSteps(id, now);
   yield sql('DELETE FROM webhook_outbox WHERE endpoint_id = $1', id);
   yield sql('DELETE FROM webhook_endpoints WHERE id = $1', id);
   yield* auditSteps('webhook.remove', actor, endpoint, now);
@@ -142,7 +147,7 @@ export function* rotateSecretSteps(
   actor: string,
   now: number,
 ): Steps<{ endpoint: EndpointInfo; secret: string }> {
-  yield* endpointSteps(id);
+  yield* endpointSteps(id, now);
   const secret = newSecret();
   yield sql(
     'UPDATE webhook_endpoints SET previous_secret = secret, previous_until = $2, secret = $3 WHERE id = $1',
@@ -150,7 +155,7 @@ export function* rotateSecretSteps(
     now + ROTATION_OVERLAP_MS,
     secret,
   );
-  const endpoint = yield* endpointSteps(id);
+  const endpoint = yield* endpointSteps(id, now);
   yield* auditSteps('webhook.rotate', actor, endpoint, now);
   return { endpoint, secret };
 }
@@ -160,14 +165,14 @@ export function* rotateSecretSteps(
  * disabled it first), each on a fresh retry schedule, so `attempts` counts from 0 again.
  */
 export function* enableEndpointSteps(id: string, actor: string, now: number): Steps<EndpointInfo> {
-  yield* endpointInUseSteps(id);
+  yield* endpointInUseSteps(id, now);
   yield sql(
     "UPDATE webhook_outbox SET next_at = $2, attempts = 0 WHERE endpoint_id = $1 AND status = 'pending'",
     id,
     now,
   );
   yield sql('UPDATE webhook_endpoints SET disabled_at = NULL, disabled_reason = NULL WHERE id = $1', id);
-  const endpoint = yield* endpointSteps(id);
+  const endpoint = yield* endpointSteps(id, now);
   yield* auditSteps('webhook.enable', actor, endpoint, now);
   return endpoint;
 }

@@ -26,6 +26,13 @@ export interface Delivery {
   created_at: string;
 }
 
+/**
+ * Whether `webhooks replay` (and the panel's Replay) takes the delivery: one that was sent and is finished. One still
+ * pending, tried or not, goes out by itself (on its retry, or after enable): a replay would only send it twice.
+ */
+export const replayable = (d: Pick<Delivery, 'status' | 'last_at'>): boolean =>
+  d.status !== 'pending' && d.last_at !== null;
+
 /** The deliveries shown, and how many more the log holds. */
 export interface DeliveryLog {
   shown: Delivery[];

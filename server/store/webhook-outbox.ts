@@ -5,7 +5,7 @@ import { ListingsError } from '../errors.ts';
 import type { ChangeEvent } from '../domain/webhook-events.ts';
 import { auditSteps, endpointInUseSteps } from './webhook-endpoints.ts';
 import { KEY_IN_USE, QUEUED_FOR } from './webhook-reads.ts';
-import { deliverySteps, type Delivery } from './webhook-log.ts';
+import { deliverySteps, replayable, type Delivery } from './webhook-log.ts';
 import { SKIP_LOCKED, sql, type Steps } from './steps.ts';
 
 /** What a node sends for a claimed endpoint: its secrets (the previous one while a rotation lasts). */
@@ -229,16 +229,18 @@ export function* nextDueSteps(now: number): Steps<Record<Lane, number | undefine
 
 /**
  * Sends a delivery again as a new entry of the log, with the same `webhook-id` and the same bytes. Only one that was
- * sent: one not tried yet goes out by itself, and its copy, without bytes yet, would be coalesced away with it.
+ * sent and is finished (`replayable`): one pending goes out by itself, and a copy of one not tried yet, without bytes,
+ * would be coalesced away with it.
  */
 export function* replaySteps(seq: number, actor: string, now: number): Steps<Delivery> {
   const [r] = yield sql('SELECT * FROM webhook_outbox WHERE seq = $1', seq);
   if (!r) throw new ListingsError('unknown_delivery', `delivery ${seq}: no such delivery`);
-  const endpoint = yield* endpointInUseSteps(r.endpoint_id as string);
-  if (r.last_at === null || r.body === null)
+  const endpoint = yield* endpointInUseSteps(r.endpoint_id as string, now);
+  if (!replayable({ status: r.status as Delivery['status'], last_at: r.last_at as string | null }) || r.body === null)
     throw new ListingsError(
       'not_sent',
-      `delivery ${seq}: not sent yet (it goes out by itself; replay sends again a delivery that was sent)`,
+      `delivery ${seq}: not delivered yet (it goes out by itself, after enable if its endpoint is disabled; replay ` +
+        'sends again a delivery that was delivered)',
     );
   const [row] = yield sql(INSERT, r.id, r.endpoint_id, r.subject, r.type, r.event, r.body, now);
   yield* auditSteps('webhook.replay', actor, endpoint, now, { endpoint: endpoint.id, delivery: seq, message: r.id });
@@ -247,7 +249,7 @@ export function* replaySteps(seq: number, actor: string, now: number): Steps<Del
 
 /** Queues a `webhook.test` event for the endpoint: what a receiver checks its verification with. */
 export function* testEventSteps(endpointId: string, actor: string, now: number): Steps<Delivery> {
-  const endpoint = yield* endpointInUseSteps(endpointId);
+  const endpoint = yield* endpointInUseSteps(endpointId, now);
   const event = { type: 'webhook.test', timestamp: new Date(now).toISOString(), data: { endpoint: endpoint.id } };
   const [row] = yield sql(
     INSERT,

@@ -41,7 +41,7 @@ interface Runners {
 
 export interface WebhookStore {
   add(opts: NewEndpoint, actor: string, now?: number): Promise<{ endpoint: EndpointInfo; secret: string }>;
-  list(keyId?: string): Promise<EndpointInfo[]>;
+  list(keyId?: string, now?: number): Promise<EndpointInfo[]>;
   remove(id: string, actor: string, now?: number): Promise<EndpointInfo>;
   rotate(id: string, actor: string, now?: number): Promise<{ endpoint: EndpointInfo; secret: string }>;
   enable(id: string, actor: string, now?: number): Promise<EndpointInfo>;
@@ -81,7 +81,7 @@ const LOG_SHOWN = 100;
 function webhookStore({ write: run, read }: Runners): WebhookStore {
   return {
     add: (opts, actor, now = Date.now()) => run(addEndpointSteps(opts, actor, now)),
-    list: (keyId) => read(listEndpointsSteps(keyId)),
+    list: (keyId, now = Date.now()) => read(listEndpointsSteps(keyId, now)),
     remove: (id, actor, now = Date.now()) => run(removeEndpointSteps(id, actor, now)),
     rotate: (id, actor, now = Date.now()) => run(rotateSecretSteps(id, actor, now)),
     enable: (id, actor, now = Date.now()) => run(enableEndpointSteps(id, actor, now)),

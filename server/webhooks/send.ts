@@ -1,13 +1,12 @@
-// One webhook POST: HTTPS to a public address (checked where the socket connects), no redirects followed, a 15-second
-// limit on the whole exchange and at most 64 KB of the answer read. node:https rather than fetch: its `lookup` option
-// is where the address check must sit, and fetch offers it only through undici's own Agent.
+// One webhook POST: HTTPS to a public address (checked where the socket connects), no redirects followed, and the
+// answer's status line and headers within 15 seconds; its body is not read. node:https rather than fetch: its `lookup`
+// option is where the address check must sit, and fetch offers it only through undici's own Agent.
 import { request, type RequestOptions } from 'node:https';
 import { isIP } from 'node:net';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { isPrivateAddress, safeLookup } from './address.ts';
 
 const SEND_TIMEOUT_MS = 15_000;
-const ANSWER_LIMIT = 64 * 1024;
 
 export interface SendOptions {
   allowPrivate: boolean;
@@ -67,15 +66,8 @@ export function send(
     const limit = opts.timeoutMs ?? SEND_TIMEOUT_MS;
     const timer = setTimeout(() => finish({ code: null, error: `no answer within ${limit / 1000} s` }), limit);
     req.on('error', (err: NodeJS.ErrnoException) => finish({ code: null, error: err.code ?? err.message }));
-    req.on('response', (res) => {
-      let read = 0;
-      res.on('data', (chunk: Buffer) => {
-        read += chunk.length;
-        if (read >= ANSWER_LIMIT) finish({ code: res.statusCode ?? null, error: null });
-      });
-      res.on('end', () => finish({ code: res.statusCode ?? null, error: null }));
-      res.on('error', () => finish({ code: res.statusCode ?? null, error: null }));
-    });
+    // The status decides: a body that comes slowly (or never ends) holds neither the send's slot nor its outcome.
+    req.on('response', (res) => finish({ code: res.statusCode ?? null, error: null }));
     req.end(body);
   });
 }

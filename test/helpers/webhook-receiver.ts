@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
+import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
@@ -50,11 +51,22 @@ export function selfSignedCert(dir: string): { key: string; cert: string; certFi
   return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), certFile };
 }
 
+/** Sends the status line and headers at once, then a byte of body every 50 ms until the sender hangs up. */
+function trickle(res: ServerResponse, status: number): void {
+  res.writeHead(status, { 'content-type': 'text/plain' });
+  res.flushHeaders();
+  const timer = setInterval(() => res.write('.'), 50);
+  res.on('close', () => clearInterval(timer));
+}
+
 export async function startReceiver(dir: string) {
   const tls = selfSignedCert(dir);
   const received: Received[] = [];
-  /** `endless`: the answer's body never ends (the sender must stop reading on its own). */
-  const state = { secrets: [] as string[], status: 204, delayMs: 0, endless: false };
+  /**
+   * `endless`: the answer's body never ends (the sender must stop reading on its own); `trickle`: after its status line
+   * and headers, the body comes a byte at a time and never ends.
+   */
+  const state = { secrets: [] as string[], status: 204, delayMs: 0, endless: false, trickle: false };
   const server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -78,6 +90,7 @@ export async function startReceiver(dir: string) {
         verified,
       });
       setTimeout(() => {
+        if (state.trickle) return trickle(res, state.status);
         if (!state.endless) return res.writeHead(state.status).end();
         res.writeHead(200);
         const more = () => res.write(Buffer.alloc(16 * 1024, 'x'), () => setImmediate(more));

@@ -1,11 +1,11 @@
 // A key's webhooks page: its endpoints with their state, the delivery log of each, and (for managers) adding,
-// rotating, enabling, removing, a test event and replay (of a delivery that was sent); the secret page that shows a new
-// secret once.
+// rotating, enabling, removing, a test event and replay (of a delivery that was delivered); the secret page that shows
+// a new secret once.
 import { html, type Html } from '../../http/pages/html.ts';
 import { EVENT_TYPES } from '../../domain/webhook-events.ts';
 import type { KeyInfo } from '../../store/keys.ts';
 import type { EndpointInfo } from '../../store/webhook-endpoints.ts';
-import type { Delivery, DeliveryLog } from '../../store/webhook-log.ts';
+import { replayable, type Delivery, type DeliveryLog } from '../../store/webhook-log.ts';
 import type { Authenticated } from '../auth.ts';
 import type { Texts } from '../i18n/i18n.ts';
 import { webhookTexts } from '../i18n/webhooks.ts';
@@ -51,7 +51,7 @@ function deliveryRows(tx: Texts, who: Authenticated, e: EndpointInfo, log: Deliv
     d: Delivery,
   ) => html`<tr data-delivery="${d.id}"><td>${d.id}</td><td>${d.type}</td><td data-delivery-status>${d.status}</td><td>${d.attempts}</td>
 <td>${nextTry(tx, d)}</td><td>${d.last_code ?? d.last_error ?? '-'}</td>
-<td>${canManage(who) && !stopped(e) && d.last_at !== null ? action(who, `/deliveries/${d.id}/replay`, w.replay) : ''}</td></tr>`;
+<td>${canManage(who) && !stopped(e) && replayable(d) ? action(who, `/deliveries/${d.id}/replay`, w.replay) : ''}</td></tr>`;
   return html`<div class="scroll" role="region" aria-label="${w.deliveries}" tabindex="0"><table>
 <thead><tr><th scope="col">${w.delivery}</th><th scope="col">${w.type}</th><th scope="col">${w.status}</th><th scope="col">${w.attempts}</th><th scope="col">${w.nextTry}</th><th scope="col">${w.answer}</th><th scope="col"><span class="visually-hidden">${w.replay}</span></th></tr></thead>
 <tbody>${log.shown.map(row)}</tbody></table></div>
