@@ -247,7 +247,9 @@ export interface StorageListingsAttributes {
    */
   limit?: number | string;
   /**
-   * Cards to reserve room for until the data arrives (the panel's snippet writes the facility's current count).
+   * Cards to reserve room for until the data arrives: the panel's snippet writes the facility's current count, and its
+   * style rule reserves them and, with `show-facility`, the header. Without it, the loading state is the README
+   * placeholder's three cards and no header.
    * @default 3
    */
   cards?: number | string;
@@ -422,7 +424,9 @@ export declare class StorageListings extends HTMLElement {
    */
   limit: number | undefined;
   /**
-   * Cards to reserve room for until the data arrives (the panel's snippet writes the facility's current count).
+   * Cards to reserve room for until the data arrives: the panel's snippet writes the facility's current count, and its
+   * style rule reserves them and, with `show-facility`, the header. Without it, the loading state is the README
+   * placeholder's three cards and no header.
    * @default 3
    */
   cards: number | undefined;
