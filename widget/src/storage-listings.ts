@@ -68,7 +68,7 @@ import { termsStyles } from './terms.styles.ts';
  * @cssproperty [--sl-promotion=#bf3989] - A promotion's title (dark pages: #f778ba).
  * @cssproperty [--sl-radius=0.5rem] - Corner radius of cards, buttons and the dialog.
  * @cssproperty [--sl-font=inherit] - Font family (the page's by default).
- * @cssproperty [--sl-font-size=1rem] - Base font size.
+ * @cssproperty [--sl-font-size=1rem] - Base font size: every text (cards, header, dialog) and button scales with it.
  * @cssproperty [--sl-gap=1rem] - Space between cards.
  * @cssproperty [--sl-card-min-width=16rem] - Narrowest card before the grid drops a column.
  */
