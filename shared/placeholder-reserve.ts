@@ -3,7 +3,10 @@
 // has no slot) takes its place at the same height. Its percentages are of the parent's width, the element's own.
 import { CARD_BODY_REM, CARD_MIN_REM, GAP_REM, MAX_COLUMNS } from './embed-reserve.ts';
 
-/** The skeleton cards the widget shows without a `cards` attribute (widget/src/loading.ts). */
+/**
+ * The skeleton cards the widget shows without a `cards` attribute (widget/src/loading.ts), under no header box and
+ * whatever its `limit`: its loading state is what this reserves, and a shorter list or a header comes with the data.
+ */
 export const DEFAULT_SKELETONS = 3;
 
 const round = (n: number) => Number(n.toFixed(3));

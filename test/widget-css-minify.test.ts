@@ -5,26 +5,33 @@ import { minifyCss } from '../widget/css-minify.ts';
 import { minifyTemplates } from '../widget/template-minify.ts';
 
 describe('minifyCss', () => {
-  it('drops comments, indentation, the last semicolon of a block and leading zeros', () => {
+  it('drops comments, indentation, the last semicolon of a block, space around > and /, and leading zeros', () => {
     const css = `
       :host {
         --_gap: var(--sl-gap, 0.5rem); /* a comment */
         border-radius: calc(var(--_radius) * 0.75);
+        aspect-ratio: 4 / 3;
       }
       .actions > * {
         flex: 1 1 auto;
+        vertical-align: -0.125em;
       }`;
     expect(minifyCss(css)).toBe(
-      ':host{--_gap:var(--sl-gap,.5rem);border-radius:calc(var(--_radius) * .75)}.actions > *{flex:1 1 auto}',
+      ':host{--_gap:var(--sl-gap,.5rem);border-radius:calc(var(--_radius) * .75);aspect-ratio:4/3}' +
+        '.actions>*{flex:1 1 auto;vertical-align:-.125em}',
     );
   });
 
-  it('keeps what CSS reads: strings as written, descendant selectors, pseudo-classes after a space, negative numbers', () => {
+  it("drops a comment with a quote in it (an apostrophe: the widget's), and keeps a string with /* in it", () => {
+    expect(minifyCss("p {\n  color: red; /* the page's */\n  margin: 0; /* it's */\n}")).toBe('p{color:red;margin:0}');
+    expect(minifyCss(".a::before { content: '/* kept */'; }")).toBe(".a::before{content:'/* kept */'}");
+  });
+
+  it('keeps what CSS reads: strings as written, descendant selectors, pseudo-classes after a space', () => {
     expect(minifyCss(".a::before { content: ' · ; { } '; }")).toBe(".a::before{content:' · ; { } '}");
     expect(minifyCss('.grid :focus-visible { outline: 2px solid red; }')).toBe(
       '.grid :focus-visible{outline:2px solid red}',
     );
-    expect(minifyCss('.icon { vertical-align: -0.125em; }')).toBe('.icon{vertical-align:-0.125em}');
     expect(minifyCss('@media (prefers-reduced-motion: reduce) { .bar { animation: none; } }')).toBe(
       '@media (prefers-reduced-motion:reduce){.bar{animation:none}}',
     );

@@ -104,15 +104,7 @@ export function card(listing: Listing, v: View): TemplateResult {
 /** A placeholder with the card's exact structure, so the real cards replace it without a layout jump. */
 export function skeletonCard(showNet: boolean): TemplateResult {
   const line = (size: string) => html`<span class="bar ${size}">&nbsp;</span>`;
-  return html`<li class="card skeleton">
-    <div class="media"></div>
-    <div class="body">
-      <div class="head"><span class="title">${line('wide')}</span></div>
-      <span class="area">${line('narrow')}</span>
-      <p class="price">${line('half')}</p>
-      ${showNet ? html`<p class="net">${line('half')}</p>` : nothing}
-      <p class="free-units">${line('narrow')}</p>
-      <div class="actions"><span class="bar button"></span></div>
-    </div>
-  </li>`;
+  // No whitespace between tags, as in a card: up to 60 skeletons are cloned.
+  // prettier-ignore
+  return html`<li class="card skeleton"><div class="media"></div><div class="body"><div class="head"><span class="title">${line('wide')}</span></div><span class="area">${line('narrow')}</span><p class="price">${line('half')}</p>${showNet ? html`<p class="net">${line('half')}</p>` : nothing}<p class="free-units">${line('narrow')}</p><div class="actions"><span class="bar button"></span></div></div></li>`;
 }

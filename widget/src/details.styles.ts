@@ -32,11 +32,15 @@ export const detailsStyles = css`
     line-height: 1.3;
   }
   h2 {
-    font-size: 1.25rem;
+    font-size: 1.25em;
     overflow-wrap: anywhere;
   }
+  /* inside the title (1.25em): the size of the other small texts */
+  h2 .code {
+    font-size: 0.7em;
+  }
   h3 {
-    font-size: 1rem;
+    font-size: 1em;
   }
   .facts {
     display: grid;

@@ -72,7 +72,6 @@ export interface Strings {
 
 /** The entries that are one word per vocabulary word. */
 export type WordGroup = 'featureNames' | 'amenityNames' | 'unitTypeNames';
-const WORD_GROUPS: readonly WordGroup[] = ['featureNames', 'amenityNames', 'unitTypeNames'];
 
 /**
  * Each string in English, Polish and German, side by side, so that a missing translation shows in review; those the
@@ -196,7 +195,7 @@ const WORDS: { [G in WordGroup]: Record<string, [en: string, pl: string, de?: st
 };
 
 /** One language's table (English for a language we do not have): every entry of STRINGS in that language. */
-function tableOf(language: string): Strings {
+function tableOf(language: string): Record<string, unknown> {
   const column = Math.max(0, (LANGUAGES as readonly string[]).indexOf(language));
   const table: Record<string, unknown> = {};
   for (const [key, texts] of Object.entries(STRINGS)) table[key] = texts[column];
@@ -205,7 +204,7 @@ function tableOf(language: string): Strings {
       Object.entries(words).flatMap(([word, texts]) => (texts[column] ? [[word, texts[column]]] : [])),
     );
   }
-  return table as unknown as Strings;
+  return table;
 }
 
 function isLocale(tag: string | null | undefined): tag is string {
@@ -240,20 +239,29 @@ export interface Translate {
   word(group: WordGroup, word: string): string;
 }
 
+/**
+ * An entry as overridden. Plural forms and vocabulary words are overridden one by one: those an override does not give
+ * keep the built-in text. Overrides may come from a JSON attribute: a form or word that is not text is none given, and
+ * no shape throws while rendering.
+ */
+function overridden(builtIn: unknown, given: unknown): unknown {
+  if (typeof given !== 'object' || !given) return given ?? builtIn;
+  const entry: Record<string, unknown> = { ...(typeof builtIn === 'object' && builtIn) };
+  for (const [name, text] of Object.entries(given)) if (typeof text === 'string') entry[name] = text;
+  return entry;
+}
+
 /** A translator for one locale: its table (by language, English when missing) under the per-instance overrides. */
 export function translator(locale: string, overrides: Partial<Strings> | undefined): Translate {
   const language = locale.split('-')[0]?.toLowerCase() ?? 'en';
   const base = tableOf(language);
-  const table: Strings = { ...base, ...overrides };
-  // A vocabulary override names some words: the others keep the built-in text.
-  for (const group of WORD_GROUPS)
-    Object.assign(table, { [group]: { ...base[group], ...(overrides?.[group] as object | undefined) } });
+  const table = { ...base };
+  for (const key in overrides) table[key] = overridden(base[key], (overrides as Record<string, unknown>)[key]);
   const plurals = new Intl.PluralRules(locale);
   const t = (key: TextKey, vars: Record<string, string | number> = {}, count?: number): string => {
-    const entry = table[key];
-    // Overrides may come from a JSON attribute: tolerate any shape rather than throw while rendering.
+    const entry = table[key] as Strings[TextKey];
     const template = String(
-      typeof entry === 'object' && entry !== null ? (entry[plurals.select(count ?? 0)] ?? entry.other ?? '') : entry,
+      typeof entry === 'object' ? (entry[plurals.select(count ?? 0)] ?? entry.other ?? '') : entry,
     );
     return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
       String(Object.hasOwn(vars, name) ? vars[name] : whole),
@@ -262,7 +270,7 @@ export function translator(locale: string, overrides: Partial<Strings> | undefin
   return Object.assign(t, {
     word: (group: WordGroup, word: string): string => {
       const words = table[group] as Record<string, unknown>;
-      const text = Object.hasOwn(words, word) ? words[word] : undefined;
+      const text = Object.hasOwn(words, word) && words[word];
       return typeof text === 'string' ? text : word.charAt(0).toUpperCase() + word.slice(1).replace(/_/g, ' ');
     },
   });

@@ -1,23 +1,29 @@
-// The loading state at the size the data will take: skeleton cards of the final size, as many as reserved, under a
+// The loading state at the size the page reserved: skeleton cards of a card's size, as many as reserved, under a
 // skeleton of the facility header; and the reserved height kept by an error or empty state that replaces it.
 import { html, nothing, type TemplateResult } from 'lit';
 import { skeletonCard } from './cards.ts';
 
-/** Cards reserved for at most: a longer list grows when it arrives (shared/embed-reserve.ts reserves as many). */
+/**
+ * At most this many cards, and without `cards` this many: what shared/embed-reserve.ts and placeholder-reserve.ts
+ * reserve. Not imported: the rest of embed-reserve.ts would move from the facility header's chunk into the core.
+ */
 const MAX_CARDS = 60;
-
-/** How many skeleton cards: the `cards` the snippet gives (the facility's current count), else 3, never past `limit`. */
-export function reservedCards(cards: number | undefined, limit: number | undefined): number {
-  const wanted = Number(cards) > 0 ? Math.trunc(Number(cards)) : 3;
-  return Math.min(wanted, Number(limit) > 0 ? Math.trunc(Number(limit)) : MAX_CARDS, MAX_CARDS);
-}
+const DEFAULT_CARDS = 3;
 
 /** The facility header's reserved box, while loading and until the header's chunk has come. */
 export const headerBox = html`<div class="notice facility skeleton" aria-hidden="true"></div>`;
 
-export function loadingView(count: number, showNet: boolean, showFacility: boolean): TemplateResult {
+/**
+ * The loading state at the height the page reserved before the script ran. With `cards`, the panel's snippet's: that
+ * many cards and, with show-facility, the header (its style rule reserves both). Without, the README placeholder's:
+ * three cards and no header (shared/placeholder-reserve.ts). A `limit` and a header the page did not reserve change the
+ * height only when the list comes, so the text below moves once: the reservation could not know them.
+ */
+export function loadingView(cards: number | undefined, showNet: boolean, showFacility: boolean): TemplateResult {
+  const given = Number(cards) > 0;
+  const count = given ? Math.min(Math.trunc(Number(cards)), MAX_CARDS) : DEFAULT_CARDS;
   const skeletons = Array.from({ length: count }, () => skeletonCard(showNet));
-  return html`${showFacility ? headerBox : nothing}
+  return html`${showFacility && given ? headerBox : nothing}
     <ul class="grid" aria-hidden="true">${skeletons}</ul>`;
 }
 

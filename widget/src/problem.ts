@@ -36,15 +36,10 @@ export interface Retry {
 
 /** The error state: a message, the code for whoever debugs it, and a Retry button when retrying can help. */
 export function problemView(message: string, error: WidgetError, t: Translate, retry?: Retry): TemplateResult {
-  return html`<div part="error" class="problem">
-    <p>${message}</p>
-    <p class="muted">${t('errorCode', { code: error.code })}</p>
-    ${
-      retry && error.transient
-        ? html`<button type="button" class="primary" ?disabled=${retry.waiting} @click=${retry.onRetry}>
-          ${t('retry')}
-        </button>`
-        : nothing
-    }
-  </div>`;
+  const button =
+    retry && error.transient
+      ? html`<button type="button" class="primary" ?disabled=${retry.waiting} @click=${retry.onRetry}>${t('retry')}</button>`
+      : nothing;
+  // prettier-ignore
+  return html`<div part="error" class="problem"><p>${message}</p><p class="muted">${t('errorCode', { code: error.code })}</p>${button}</div>`;
 }

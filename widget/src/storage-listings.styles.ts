@@ -1,6 +1,8 @@
 // The look of <storage-listings>: themed by --sl-* custom properties, light or dark by the page's color-scheme.
 import { css } from 'lit';
 
+// Every text size is in em, relative to the host's --sl-font-size: a size in rem would keep the page's root size.
+//
 // Cards past the twelfth have content-visibility: auto: those out of sight skip layout and paint until scrolled near
 // (200 cards paint in under half the time); contain-intrinsic-size is a typical card's height until a card has been
 // rendered once. The first twelve always measure their real height, as the loading state reserved it.
@@ -26,6 +28,8 @@ export const styles = css`
     --_radius: var(--sl-radius, 0.5rem);
     --_gap: var(--sl-gap, 1rem);
     display: block;
+    /* its languages are all left-to-right, on a right-to-left page too (operator values isolate themselves) */
+    direction: ltr;
     font-family: var(--sl-font); /* unset: the page's font */
     font-size: var(--sl-font-size, 1rem);
     line-height: 1.5;
@@ -114,7 +118,7 @@ export const styles = css`
   }
   .title {
     min-height: 2.6em; /* two lines, whatever the title: cards and skeletons keep one height */
-    font-size: 1.0625rem;
+    font-size: 1.0625em;
     font-weight: 600;
     line-height: 1.3;
     overflow-wrap: anywhere;
@@ -127,14 +131,14 @@ export const styles = css`
   dt,
   figcaption {
     color: var(--_muted);
-    font-size: 0.875rem;
+    font-size: 0.875em;
   }
   .code {
     white-space: nowrap;
     font-variant-numeric: tabular-nums;
   }
   .price {
-    font-size: 1.25rem;
+    font-size: 1.25em;
     font-weight: 700;
   }
   .period,
@@ -143,7 +147,7 @@ export const styles = css`
   }
   .free-units {
     color: var(--_available);
-    font-size: 0.875rem;
+    font-size: 0.875em;
     font-weight: 600;
   }
   .last .free-units {
@@ -168,12 +172,12 @@ export const styles = css`
     display: inline-flex;
     align-items: center;
     justify-content: center;
-    min-height: 2.5rem;
+    min-height: 2.667em; /* 2.5 times the host font size, as the bar of a skeleton */
     padding: 0.375rem 1rem;
     border: 1px solid var(--_accent);
     border-radius: calc(var(--_radius) * 0.75);
     font: inherit;
-    font-size: 0.9375rem;
+    font-size: 0.9375em;
     font-weight: 600;
     line-height: 1.25;
     text-decoration: none;
@@ -223,7 +227,7 @@ export const styles = css`
   }
   .bar.button {
     display: block;
-    height: 2.5rem;
+    height: 2.5em;
   }
   @keyframes pulse {
     50% {

@@ -13,7 +13,7 @@ import { pickLocale, translator, type Strings, type Translate } from './i18n.ts'
 import { focusAt, restoreFocus, type FocusAt } from './keep-focus.ts';
 import { termsGiven, type ListingDetail, type Terms } from './listing.ts';
 import { Loader } from './loader.ts';
-import { headerBox, keepHeight, loadingView, reservedCards } from './loading.ts';
+import { headerBox, keepHeight, loadingView } from './loading.ts';
 import { OnDemand } from './on-demand.ts';
 import { messageFor, problemView } from './problem.ts';
 import { LANGUAGE_PROPERTIES, SOURCE_PROPERTIES, stringsOf } from './properties.ts';
@@ -68,7 +68,7 @@ import { termsStyles } from './terms.styles.ts';
  * @cssproperty [--sl-promotion=#bf3989] - A promotion's title (dark pages: #f778ba).
  * @cssproperty [--sl-radius=0.5rem] - Corner radius of cards, buttons and the dialog.
  * @cssproperty [--sl-font=inherit] - Font family (the page's by default).
- * @cssproperty [--sl-font-size=1rem] - Base font size.
+ * @cssproperty [--sl-font-size=1rem] - Base font size: every text (cards, header, dialog) and button scales with it.
  * @cssproperty [--sl-gap=1rem] - Space between cards.
  * @cssproperty [--sl-card-min-width=16rem] - Narrowest card before the grid drops a column.
  */
@@ -112,7 +112,9 @@ export class StorageListings extends LitElement {
    */
   @property({ type: Number }) limit?: number;
   /**
-   * Cards to reserve room for until the data arrives (the panel's snippet writes the facility's current count).
+   * Cards to reserve room for until the data arrives: the panel's snippet writes the facility's current count, and its
+   * style rule reserves them and, with `show-facility`, the header. Without it, the loading state is the README
+   * placeholder's three cards and no header.
    * @default 3
    */
   @property({ type: Number }) cards?: number;
@@ -355,7 +357,7 @@ export class StorageListings extends LitElement {
 
   private content(v: View): TemplateResult {
     const { phase, failure, waiting, emptyState } = this.loader;
-    if (phase === 'loading') return loadingView(reservedCards(this.cards, this.limit), this.showNet, this.showFacility);
+    if (phase === 'loading') return loadingView(this.cards, this.showNet, this.showFacility);
     if (phase === 'error' && failure) {
       const retry = { onRetry: () => void this.loader.load(true), waiting };
       return problemView(messageFor(failure, this.t), failure, this.t, retry);

@@ -5,14 +5,19 @@ import { css } from 'lit';
 export const termsStyles = css`
   .promotion-title {
     color: var(--_promotion);
-    font-size: 0.875rem;
+    font-size: 0.875em;
     font-weight: 700;
   }
   s,
   .features {
     color: var(--_muted);
-    font-size: 0.875rem;
+    font-size: 0.875em;
     font-weight: 400;
+  }
+  /* inside the price (1.25em): the size of the other small texts */
+  .price .period,
+  s {
+    font-size: 0.7em;
   }
   .features,
   .amenities,

@@ -1,8 +1,21 @@
 // Operator text cannot turn the widget's own words around: every value the operator wrote (names, titles, the
 // address's lines, a protection plan's title) is a bidi isolate, on the cards, the facility header and in the details
-// dialog, so a RIGHT-TO-LEFT OVERRIDE in one reverses that value alone.
+// dialog, so a RIGHT-TO-LEFT OVERRIDE in one reverses that value alone. Nor can a right-to-left page: the widget's
+// languages are all left-to-right, and its words are drawn so.
 import { deepEqual, ok } from './assert.ts';
-import { describe, dialogOf, it, liveAttributes, mount, part, root, token, waitFor, waitForCards } from './helpers.ts';
+import {
+  cards,
+  describe,
+  dialogOf,
+  it,
+  liveAttributes,
+  mount,
+  part,
+  root,
+  token,
+  waitFor,
+  waitForCards,
+} from './helpers.ts';
 
 const RLO = '\u202e';
 const FSI = '\u2068';
@@ -55,5 +68,49 @@ describe('operator text with a bidi override', () => {
     await waitFor(() => dialog.querySelector('.description'), 'the details');
     ok(overrides(dialog) >= 4, 'the title, fees, plans and description');
     deepEqual(unisolated(dialog), [], 'details');
+  });
+});
+
+/** Where a piece of an element's text is drawn: the left edge of its first occurrence. */
+function leftOf(element: Element, piece: string): number {
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.textContent!.indexOf(piece);
+    if (at < 0) continue;
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + piece.length);
+    return range.getBoundingClientRect().left;
+  }
+  throw new Error(`no "${piece}" in ${element.textContent}`);
+}
+
+describe('a right-to-left page', () => {
+  it("draws the widget's own words left to right, on the cards and in the details dialog", async () => {
+    const page = document.createElement('div');
+    Object.assign(page, { dir: 'rtl', lang: 'he' });
+    document.body.append(page);
+    try {
+      const el = mount({ ...liveAttributes('basic', token()), locale: 'en' }, undefined, page);
+      const [first] = await waitForCards(el, 3);
+      const line = [...root(el).querySelectorAll('[part~="free-units"]')].find((p) =>
+        p.textContent!.includes('units'),
+      )!;
+      const count = /\d+/.exec(line.textContent!)![0];
+      ok(leftOf(line, count) < leftOf(line, 'units'), `"${line.textContent}" is drawn with its count first`);
+      const area = first!.querySelector('.area')!;
+      ok(leftOf(area, area.textContent!.trim().charAt(0)) < leftOf(area, 'm²'), `"${area.textContent}" as written`);
+      deepEqual(
+        cards(el).map((card) => getComputedStyle(card).direction),
+        ['ltr', 'ltr', 'ltr'],
+      );
+
+      (first!.querySelector('[data-action="details"]') as HTMLButtonElement).click();
+      const dialog = await dialogOf(el);
+      await waitFor(() => dialog.querySelector('.facts'), 'the details');
+      deepEqual(getComputedStyle(dialog).direction, 'ltr', 'the dialog');
+    } finally {
+      page.remove();
+    }
   });
 });

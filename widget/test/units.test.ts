@@ -2,7 +2,7 @@
 import { formatDuration, formatMoney, formatPeriod, parseDuration } from '../../shared/format.ts';
 import type { Summary } from '../../shared/listing.ts';
 import { arrange } from '../src/arrange.ts';
-import { pickLocale, translator } from '../src/i18n.ts';
+import { pickLocale, translator, type Plural, type Strings } from '../src/i18n.ts';
 import { safeUrl } from '../src/safe-url.ts';
 import { deepEqual, equal } from './assert.ts';
 import { describe, it } from './helpers.ts';
@@ -61,6 +61,22 @@ describe('i18n', () => {
     equal(t('rent'), 'Book');
     equal(t('unitsLeft', { n: 4 }, 4), '4 free');
     equal(t('soldOut'), '42');
+  });
+
+  it('keeps the built-in plural forms an override does not give, and those whose override is not text', () => {
+    const one = translator('pl', { unitsLeft: { one: '{n} wolna' } as Plural });
+    equal(one('unitsLeft', { n: 1 }, 1), '1 wolna');
+    equal(one('unitsLeft', { n: 22 }, 22), 'Zostały 22 jednostki');
+    equal(one('unitsLeft', { n: 5 }, 5), 'Zostało 5 jednostek');
+    const t = translator('pl', { unitsLeft: { one: '{n} wolna', other: '{n} wolnych' } });
+    equal(t('unitsLeft', { n: 1 }, 1), '1 wolna');
+    equal(t('unitsLeft', { n: 22 }, 22), 'Zostały 22 jednostki', '"few", which the override does not give');
+    equal(t('unitsLeft', { n: 5 }, 5), '5 wolnych', '"many": neither gives it, the override\'s "other" stands in');
+    const odd = translator('pl', { unitsLeft: { one: 5, few: null } as unknown as Plural });
+    equal(odd('unitsLeft', { n: 1 }, 1), 'Została 1 jednostka');
+    equal(odd('unitsLeft', { n: 22 }, 22), 'Zostały 22 jednostki');
+    const words = translator('en', { featureNames: { drive_up: 7 } } as unknown as Partial<Strings>);
+    equal(words.word('featureNames', 'drive_up'), translator('en', undefined).word('featureNames', 'drive_up'));
   });
 
   it('chooses the locale attribute, then the page language, ignoring invalid tags', () => {

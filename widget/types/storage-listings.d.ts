@@ -247,7 +247,9 @@ export interface StorageListingsAttributes {
    */
   limit?: number | string;
   /**
-   * Cards to reserve room for until the data arrives (the panel's snippet writes the facility's current count).
+   * Cards to reserve room for until the data arrives: the panel's snippet writes the facility's current count, and its
+   * style rule reserves them and, with `show-facility`, the header. Without it, the loading state is the README
+   * placeholder's three cards and no header.
    * @default 3
    */
   cards?: number | string;
@@ -377,7 +379,7 @@ export interface StorageListingsReactEvents {
  * @cssproperty [--sl-promotion=#bf3989] - A promotion's title (dark pages: #f778ba).
  * @cssproperty [--sl-radius=0.5rem] - Corner radius of cards, buttons and the dialog.
  * @cssproperty [--sl-font=inherit] - Font family (the page's by default).
- * @cssproperty [--sl-font-size=1rem] - Base font size.
+ * @cssproperty [--sl-font-size=1rem] - Base font size: every text (cards, header, dialog) and button scales with it.
  * @cssproperty [--sl-gap=1rem] - Space between cards.
  * @cssproperty [--sl-card-min-width=16rem] - Narrowest card before the grid drops a column.
  */
@@ -422,7 +424,9 @@ export declare class StorageListings extends HTMLElement {
    */
   limit: number | undefined;
   /**
-   * Cards to reserve room for until the data arrives (the panel's snippet writes the facility's current count).
+   * Cards to reserve room for until the data arrives: the panel's snippet writes the facility's current count, and its
+   * style rule reserves them and, with `show-facility`, the header. Without it, the loading state is the README
+   * placeholder's three cards and no header.
    * @default 3
    */
   cards: number | undefined;

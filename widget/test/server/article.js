@@ -29,7 +29,8 @@ const TEXT = PARAGRAPH.repeat(6);
 
 /**
  * The article, `w` naming the tags: `bare`, the README's two (its element as written there), for six listings
- * (three skeletons: the element cannot know how many before its data); `live` and `snap`, the panel's snippet, `-facility`
+ * (three skeletons: the element cannot know how many before its data), `bare-limit` and `bare-facility` with a partner's
+ * limit="1" or show-facility added to them; `live` and `snap`, the panel's snippet, `-facility`
  * adding show-facility; `live-facility-none` for a facility with nothing for the header, `live-facility-empty` with
  * available-only and every unit taken. The module comes late, and a `late` token delays the data.
  */
@@ -49,8 +50,11 @@ export const articlePage = (token, w) => {
       /src="https:\/\/cdn.example\/wro-1\/listings.json" keys-url="[^"]*"/,
       `src="${snap}/listings.json" keys-url="/snap/keys.json"`,
     );
+  // A partner's additions to the README's tags: limit="1", or show-facility (with a facility that has a header).
+  const added = { 'bare-limit': ' limit="1"', 'bare-facility': ' show-facility' }[w] ?? '';
+  const bareApi = `/api/${w === 'bare-facility' ? 'terms' : 'codes'}/${token}`;
   const bare = `<script type="module" src="${module}"></script>
-    ${README_ELEMENT.replace(/api-key="[^"]*"/, `api-key="${API_KEY}"`).replace(/api-base="[^"]*"/, `api-base="/api/codes/${token}"`)}`;
+    ${README_ELEMENT.replace(/api-key="[^"]*"/, `api-key="${API_KEY}"`).replace(/api-base="[^"]*"/, `api-base="${bareApi}"${added}`)}`;
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -60,7 +64,7 @@ export const articlePage = (token, w) => {
   </head>
   <body style="font: 16px/1.5 serif; margin: 1rem">
     <h1>Moving house</h1>${INTRO}
-    ${w === 'bare' ? bare : snippet}
+    ${w.startsWith('bare') ? bare : snippet}
     <h2>After the move</h2>${TEXT}
   </body>
 </html>`;
