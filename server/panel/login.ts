@@ -87,7 +87,7 @@ export async function startSession(
     new Date(now.getTime() - SESSION_IDLE_MS),
     new Date(now.getTime() - SESSION_ABSOLUTE_MS),
   );
-  const { token, row } = newSession(operator.id, now);
+  const { token, row } = newSession(operator.id, now, { twoFactor: how.twoFactor });
   await opts.store.createSession(row);
   if (how.endOthers) await opts.store.endSessionsOf(operator.id, row.digest);
   const detail = { two_factor: how.twoFactor, ended_others: how.endOthers };

@@ -311,6 +311,11 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX panel_shown_once_by_expiry ON panel_shown_once (expires_at);
   `,
+  // 18: whether a session was made with a two-factor code; the sessions before it count as made without one, so an
+  // account with two-factor logs in again with its code
+  `
+  ALTER TABLE operator_sessions ADD COLUMN two_factor INTEGER NOT NULL DEFAULT 0 CHECK (two_factor IN (0, 1));
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

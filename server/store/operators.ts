@@ -102,9 +102,10 @@ const stmts = statementsFor((db) => ({
   role: db.prepare('UPDATE operators SET role = ? WHERE id = ?'),
   endSessionsOf: db.prepare('DELETE FROM operator_sessions WHERE operator_id = ? AND digest IS NOT ?'),
   endPendingOf: db.prepare('DELETE FROM login_pending WHERE operator_id = ?'),
-  insertSession: db.prepare(`INSERT INTO operator_sessions (digest, operator_id, csrf, created_at, seen_at)
-    VALUES (@digest, @operator_id, @csrf, @created_at, @seen_at)`),
-  session: db.prepare<[string], SessionRow>('SELECT * FROM operator_sessions WHERE digest = ?'),
+  insertSession: db.prepare(`INSERT INTO operator_sessions (digest, operator_id, csrf, created_at, seen_at, two_factor)
+    VALUES (@digest, @operator_id, @csrf, @created_at, @seen_at, @two_factor)`),
+  session: db.prepare<[string], StoredSession>('SELECT * FROM operator_sessions WHERE digest = ?'),
+  completeSession: db.prepare('UPDATE operator_sessions SET two_factor = 1 WHERE digest = ?'),
   touch: db.prepare('UPDATE operator_sessions SET seen_at = ? WHERE digest = ?'),
   endSession: db.prepare('DELETE FROM operator_sessions WHERE digest = ?'),
   endExpired: db.prepare('DELETE FROM operator_sessions WHERE seen_at < ? OR created_at < ?'),
@@ -182,8 +183,27 @@ export function endSessionsOf(db: Db, operatorId: string, except: string | null 
   stmts(db).endPendingOf.run(operatorId);
 }
 
-export const createSession = (db: Db, row: SessionRow) => void stmts(db).insertSession.run(row);
-export const sessionByDigest = (db: Db, digest: string) => stmts(db).session.get(digest);
+/** A session as both stores keep it: its two-factor flag a 0 or a 1. */
+export type StoredSession = Omit<SessionRow, 'two_factor'> & { two_factor: number };
+
+export const storedSession = (row: SessionRow): StoredSession => ({ ...row, two_factor: row.two_factor ? 1 : 0 });
+export const sessionOfStored = (row: StoredSession): SessionRow => ({ ...row, two_factor: row.two_factor === 1 });
+
+export const createSession = (db: Db, row: SessionRow) => void stmts(db).insertSession.run(storedSession(row));
+export function sessionByDigest(db: Db, digest: string): SessionRow | undefined {
+  const row = stmts(db).session.get(digest);
+  return row && sessionOfStored(row);
+}
+
+/**
+ * Two-factor was turned on from this session: it goes on as a login made with a code, and every other session of the
+ * account ends (one made with the password alone must not go on), audited as the account page's button is.
+ */
+export function keepOnlyEnrollingSession(db: Db, operatorId: string, digest: string, email: string): void {
+  stmts(db).completeSession.run(digest);
+  endSessionsOf(db, operatorId, digest);
+  appendAudit(db, accountAudit('logout.everywhere', email, email));
+}
 export const touchSession = (db: Db, digest: string, at: Date) => void stmts(db).touch.run(at.toISOString(), digest);
 export const endSession = (db: Db, digest: string) => void stmts(db).endSession.run(digest);
 

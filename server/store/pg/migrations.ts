@@ -302,6 +302,10 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX panel_shown_once_by_expiry ON panel_shown_once (expires_at);
   `,
+  // 18: whether a session was made with a two-factor code (SQLite's 18: the sessions before it count as made without)
+  `
+  ALTER TABLE operator_sessions ADD COLUMN two_factor integer NOT NULL DEFAULT 0 CHECK (two_factor IN (0, 1));
+  `,
 ];
 
 // Versioned together: a program knows the same number of migrations in both dialects.

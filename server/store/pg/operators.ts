@@ -10,9 +10,12 @@ import {
   normalEmail,
   operatorExists,
   roleOfNew,
+  sessionOfStored,
+  storedSession,
   unknownOperator,
   type OperatorInfo,
   type OperatorRow,
+  type StoredSession,
 } from '../operators.ts';
 import { appendAuditPg } from './audit.ts';
 import { inTransaction, type Pool, type PoolClient } from './connect.ts';
@@ -120,14 +123,22 @@ export async function endSessionsOfPg(q: Pool | PoolClient, operatorId: string, 
 
 export async function createSessionPg(pool: Pool, s: SessionRow): Promise<void> {
   await pool.query(
-    'INSERT INTO operator_sessions (digest, operator_id, csrf, created_at, seen_at) VALUES ($1, $2, $3, $4, $5)',
-    [s.digest, s.operator_id, s.csrf, s.created_at, s.seen_at],
+    `INSERT INTO operator_sessions (digest, operator_id, csrf, created_at, seen_at, two_factor)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [s.digest, s.operator_id, s.csrf, s.created_at, s.seen_at, storedSession(s).two_factor],
   );
 }
 
 export async function sessionPg(pool: Pool, digest: string): Promise<SessionRow | undefined> {
-  const { rows } = await pool.query<SessionRow>('SELECT * FROM operator_sessions WHERE digest = $1', [digest]);
-  return rows[0];
+  const { rows } = await pool.query<StoredSession>('SELECT * FROM operator_sessions WHERE digest = $1', [digest]);
+  return rows[0] && sessionOfStored(rows[0]);
+}
+
+/** As SQLite's keepOnlyEnrollingSession: the enrolling session complete, the account's others ended, audited. */
+export async function keepOnlyEnrollingSessionPg(c: PoolClient, operatorId: string, digest: string, email: string) {
+  await c.query('UPDATE operator_sessions SET two_factor = 1 WHERE digest = $1', [digest]);
+  await endSessionsOfPg(c, operatorId, digest);
+  await appendAuditPg(c, accountAudit('logout.everywhere', email, email));
 }
 
 export async function touchSessionPg(pool: Pool, digest: string, at: Date): Promise<void> {
