@@ -65,7 +65,8 @@ export async function logIn(opts: ResolvedPanelOptions, req: PanelRequest): Prom
 async function tryPassword(opts: ResolvedPanelOptions, login: LoginTry, password: string, stored: string | undefined) {
   const check = opts.passwordChecks.check();
   try {
-    const gate = await opts.limiter.begin(opts.store, login, (byDevice) => check.reserve() || byDevice);
+    const admit = { free: () => check.free(), take: (byDevice: boolean) => check.reserve() || byDevice };
+    const gate = await opts.limiter.begin(opts.store, login, admit);
     return { gate, ok: 'attempt' in gate && (await check.matches(password, stored)) };
   } finally {
     check.release();
