@@ -1,5 +1,6 @@
 // Panel operators and their sessions in SQLite: password hashes and session-token digests, never the secrets.
 import { ListingsError } from '../errors.ts';
+import { emailForms, emailKey, normalEmail } from '../domain/emails.ts';
 import { randomAlphanumeric } from '../domain/keys.ts';
 import type { Role } from '../domain/roles.ts';
 import type { SessionRow } from '../domain/sessions.ts';
@@ -36,14 +37,6 @@ export interface OperatorInfo {
 export function infoOfOperator(row: OperatorRow): OperatorInfo {
   const { id, email, role, created_at, password_changed_at, totp_enabled_at } = row;
   return { id, email, role, created_at, password_changed_at, two_factor_since: totp_enabled_at };
-}
-
-/** Emails compare case-insensitively: one account per address however it is typed. */
-export function normalEmail(email: string): string {
-  const e = email.trim().toLowerCase();
-  if (!/^[^@\s]+@[^@\s]+$/.test(e) || e.length > 254)
-    throw new ListingsError('invalid_email', `"${email}" is not an email address`);
-  return e;
 }
 
 export function newOperatorRow(email: string, passwordHash: string, role: Role, now = new Date()): OperatorRow {
@@ -94,7 +87,10 @@ const stmts = statementsFor((db) => ({
     VALUES (@id, @email, @password_hash, @created_at, @password_changed_at, @role)`),
   count: db.prepare<[], number>('SELECT count(*) FROM operators').pluck(),
   owners: db.prepare<[], number>("SELECT count(*) FROM operators WHERE role = 'owner'").pluck(),
-  byEmail: db.prepare<[string], OperatorRow>('SELECT * FROM operators WHERE email = ?'),
+  // The account stored as typed first (one left as it was because another shares its normal form), then the normal form.
+  byEmail: db.prepare<[{ asTyped: string; normal: string }], OperatorRow>(
+    'SELECT * FROM operators WHERE email IN (@asTyped, @normal) ORDER BY email = @asTyped DESC LIMIT 1',
+  ),
   byId: db.prepare<[string], OperatorRow>('SELECT * FROM operators WHERE id = ?'),
   all: db.prepare<[], OperatorRow>('SELECT * FROM operators ORDER BY email'),
   remove: db.prepare('DELETE FROM operators WHERE id = ?'),
@@ -115,7 +111,7 @@ export function addOperator(db: Db, email: string, passwordHash: string, role: R
   return db
     .transaction((): OperatorInfo => {
       const row = newOperatorRow(email, passwordHash, roleOfNew(role, stmts(db).count.get()!));
-      if (stmts(db).byEmail.get(row.email)) throw operatorExists(row.email);
+      if (operatorByEmail(db, row.email)) throw operatorExists(row.email);
       stmts(db).insert.run(row);
       appendAudit(db, accountAudit('operator.add', actor, row.email, { role: row.role }));
       return infoOfOperator(row);
@@ -124,12 +120,13 @@ export function addOperator(db: Db, email: string, passwordHash: string, role: R
 }
 
 export const listOperators = (db: Db): OperatorInfo[] => stmts(db).all.all().map(infoOfOperator);
-export const operatorByEmail = (db: Db, email: string) => stmts(db).byEmail.get(normalEmail(email));
+/** The account of an email however it is typed (emailForms): any address, valid or not, is only looked up. */
+export const operatorByEmail = (db: Db, email: string) => stmts(db).byEmail.get(emailForms(email));
 export const operatorById = (db: Db, id: string) => stmts(db).byId.get(id);
 
 export function existingOperator(db: Db, email: string): OperatorRow {
   const row = operatorByEmail(db, email);
-  if (!row) throw unknownOperator(normalEmail(email));
+  if (!row) throw unknownOperator(emailKey(email));
   return row;
 }
 

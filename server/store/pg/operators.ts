@@ -7,7 +7,6 @@ import {
   checkOwnersLeft,
   infoOfOperator,
   newOperatorRow,
-  normalEmail,
   operatorExists,
   roleOfNew,
   sessionOfStored,
@@ -17,6 +16,7 @@ import {
   type OperatorRow,
   type StoredSession,
 } from '../operators.ts';
+import { emailForms, emailKey } from '../../domain/emails.ts';
 import { appendAuditPg } from './audit.ts';
 import { inTransaction, type Pool, type PoolClient } from './connect.ts';
 
@@ -58,8 +58,16 @@ export async function operatorPg(
   by: 'email' | 'id',
   value: string,
 ): Promise<OperatorRow | undefined> {
-  const v = by === 'email' ? normalEmail(value) : value;
-  const { rows } = await q.query<OperatorRow>(`SELECT ${COLS} FROM operators WHERE ${by} = $1`, [v]);
+  if (by === 'id') {
+    const { rows } = await q.query<OperatorRow>(`SELECT ${COLS} FROM operators WHERE id = $1`, [value]);
+    return rows[0] && rowOf(rows[0]);
+  }
+  // As SQLite's: the account stored as typed first, then the normal form.
+  const { asTyped, normal } = emailForms(value);
+  const { rows } = await q.query<OperatorRow>(
+    `SELECT ${COLS} FROM operators WHERE email IN ($1, $2) ORDER BY email = $1 DESC LIMIT 1`,
+    [asTyped, normal],
+  );
   return rows[0] && rowOf(rows[0]);
 }
 
@@ -67,7 +75,7 @@ export async function operatorPg(
 export async function lockedOperator(c: PoolClient, email: string): Promise<OperatorRow> {
   await lockOperators(c);
   const row = await operatorPg(c, 'email', email);
-  if (!row) throw unknownOperator(normalEmail(email));
+  if (!row) throw unknownOperator(emailKey(email));
   return row;
 }
 
