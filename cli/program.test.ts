@@ -4,7 +4,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { bufferIo, cli, DEMO_DATA, demoJson, dbPathEachTest, writeJson } from '../test/helpers/fixture.ts';
-import { MIGRATIONS, SCHEMA_VERSION } from '../server/store/migrations.ts';
+import { MIGRATIONS, runMigration, SCHEMA_VERSION } from '../server/store/migrations.ts';
 import { createProgram, runCli } from './program.ts';
 import type { Command } from 'commander';
 
@@ -291,7 +291,7 @@ describe('the database path', () => {
     expect(JSON.parse(fresh.stdout)).toEqual({ db: join(dir, 'new', 'x.db'), schema_version: SCHEMA_VERSION });
 
     const old = new Database(dbFile);
-    old.exec(MIGRATIONS[0]!);
+    runMigration(old, MIGRATIONS[0]!);
     old.pragma('user_version = 1');
     old.close();
     const r = await run(['db', 'migrate', '--json']);

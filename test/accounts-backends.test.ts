@@ -36,8 +36,15 @@ async function script(store: Store) {
 
   await store.startEnrolment(b.id, 'JBSWY3DPEHPK3PXP');
   out.push(await store.useTimeStep(b.id, 10)); // before enabling: no secret in use, yet the step is kept
-  out.push(await store.enableTwoFactor(b.id, 100, ['d1', 'd2'], 'b@example.com'));
-  out.push(await store.enableTwoFactor(b.id, 100, ['d1', 'd2'], 'b@example.com'));
+  const [enrolling, other] = [newSession(b.id).row, newSession(b.id).row];
+  await store.createSession(enrolling);
+  await store.createSession(other);
+  const enrolment = { operatorId: b.id, enrolling: enrolling.digest, step: 100, digests: ['d1', 'd2'] };
+  out.push(await store.enableTwoFactor({ ...enrolment, actor: 'b@example.com' }));
+  out.push(await store.enableTwoFactor({ ...enrolment, actor: 'b@example.com' }));
+  // The enrolling session goes on as one made with a code; the account's other session ends.
+  expect(await store.session(enrolling.digest)).toMatchObject({ two_factor: true });
+  expect(await store.session(other.digest)).toBeUndefined();
   out.push([
     await store.useTimeStep(b.id, 100),
     await store.useTimeStep(b.id, 101),

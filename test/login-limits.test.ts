@@ -1,7 +1,9 @@
 // Login limits live in the store: two panels on one database share them, a restarted panel keeps them, and tries sent
 // at once cannot get past the limit together; on a SQLite file and on PostgreSQL alike.
+import Database from 'better-sqlite3';
 import { inject } from '../server/http/inject.ts';
 import { join } from 'node:path';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { hashPassword } from '../server/domain/passwords.ts';
 import { createPanelHandler } from '../server/panel/handler.ts';
@@ -17,8 +19,8 @@ const WRONG = 'wrong password!';
 // Smaller than the defaults, the same rules: every try costs a real scrypt.
 const LIMITS = { perAccount: 3, perAddress: 6, windowMs: 60_000 };
 
-/** A panel process on `store`, with its own limiter on a shared fake clock. */
-function panelOn(store: Store, clock: { now: number }) {
+/** A panel process on `store`, with its own limiter on a shared fake clock (and `checks` password checks at once). */
+function panelOn(store: Store, clock: { now: number }, checks = 8) {
   const handle = createPanelHandler({
     store,
     origin: { origin: ORIGIN, secure: false },
@@ -26,7 +28,7 @@ function panelOn(store: Store, clock: { now: number }) {
     keyPrefix: 'svc',
     limiter: new LoginLimiter(LIMITS, () => clock.now),
     // Room for every try of a burst: only the limits decide here (panel-password-checks.test.ts tests the cap).
-    passwordChecks: new PasswordChecks(8),
+    passwordChecks: new PasswordChecks(checks),
   });
   return async (email: string, password: string, address = '10.0.0.1') => {
     const r = await inject(handle, {
@@ -115,6 +117,78 @@ describe('login limits in the store', () => {
     it('are shared by two panels on one database and survive a restart', async () => {
       const url = await postgres.server().newDatabase();
       await limitsSurviveAndAreShared(() => openStore(url));
+    });
+  });
+});
+
+/**
+ * A panel with no password check slot free turns every try away (503) but a device cookie's: decided by reading the
+ * counts alone, so a flood of such tries waits for no write lock, `hold` held by another process, and counts nothing.
+ * A try the limits refuse is still refused (429) first.
+ */
+async function busyTriesWriteNothing(
+  store: Store,
+  hold: () => Promise<() => Promise<void>>,
+  failures: () => Promise<number>,
+) {
+  const clock = { now: Date.now() };
+  await store.addOperator('ops@example.com', await hashPassword(PASSWORD));
+  for (let i = 0; i < 3; i++)
+    expect((await panelOn(store, clock)('ops@example.com', WRONG, '10.7.0.1')).status).toBe(401);
+  const before = await failures();
+  const full = panelOn(store, clock, 0);
+  const release = await hold();
+  try {
+    expect((await full('ops@example.com', PASSWORD, '10.7.0.2')).status).toBe(429);
+    expect((await full('someone@example.com', WRONG, '10.7.0.3')).status).toBe(503);
+  } finally {
+    await release();
+  }
+  expect(await failures()).toBe(before);
+}
+
+describe('a try turned away for want of a password check slot', () => {
+  it('takes no write lock and counts nothing on SQLite', async () => {
+    const { dir, cleanup } = tempDir();
+    const file = join(dir, 'listings.db');
+    const store = await openStore(file, { busyTimeoutMs: 200 });
+    const other = new Database(file);
+    try {
+      const hold = async () => {
+        other.exec('BEGIN IMMEDIATE');
+        return async () => void other.exec('ROLLBACK');
+      };
+      const failures = async () => other.prepare('SELECT count(*) AS n FROM login_failures').get() as { n: number };
+      await busyTriesWriteNothing(store, hold, async () => (await failures()).n);
+    } finally {
+      other.close();
+      await store.close();
+      cleanup();
+    }
+  });
+
+  describe('on PostgreSQL', () => {
+    const postgres = usePostgres();
+
+    it('takes no lock on the counts and counts nothing', { timeout: 20_000 }, async () => {
+      const url = await postgres.server().newDatabase();
+      const store = await openStore(url);
+      const other = new pg.Client({ connectionString: url });
+      await other.connect();
+      try {
+        const hold = async () => {
+          await other.query('BEGIN');
+          // What a try that counts must take: a try that waits for it here never answers.
+          await other.query('LOCK TABLE login_failures IN SHARE ROW EXCLUSIVE MODE');
+          return async () => void (await other.query('ROLLBACK'));
+        };
+        const failures = async () =>
+          (await other.query<{ n: number }>('SELECT count(*)::int AS n FROM login_failures')).rows[0]!.n;
+        await busyTriesWriteNothing(store, hold, failures);
+      } finally {
+        await other.end();
+        await store.close();
+      }
     });
   });
 });

@@ -2,6 +2,7 @@
 // command line acts as an owner, audited as `cli:<OS user>`.
 import { Command, InvalidArgumentError } from 'commander';
 import { ListingsError } from '../../server/errors.ts';
+import { normalEmail } from '../../server/domain/emails.ts';
 import { checkPassword, hashPassword, MAX_PASSWORD_LENGTH } from '../../server/domain/passwords.ts';
 import { parseRole, ROLES, type Role } from '../../server/domain/roles.ts';
 import { withStore } from '../context.ts';
@@ -12,6 +13,16 @@ const OPERATOR_COLUMNS = ['email', 'role', 'two_factor_since', 'id', 'created_at
 function roleArgument(value: string): Role {
   try {
     return parseRole(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+}
+
+/** A new account's email, refused before its password is asked for (an invisible character, no address). */
+function newEmailArgument(value: string): string {
+  try {
+    normalEmail(value);
+    return value;
   } catch (err) {
     throw new InvalidArgumentError((err as Error).message);
   }
@@ -46,7 +57,7 @@ export function operatorsCommand(io: Io): Command {
     .command('add')
     .addHelpText('after', '\nExample:\n  $ printf \'%s\\n\' "$PANEL_PASSWORD" | listings operators add ops@example.com')
     .description('add an account; the password is prompted for, or read from the first line of standard input')
-    .argument('<email>', "the operator's email address, used to log in")
+    .argument('<email>', "the operator's email address, used to log in", newEmailArgument)
     .option(
       '--role <role>',
       `${ROLES.join(', ')}: viewer reads, manager also changes keys, imports and snapshots, owner also manages accounts (the first account is an owner; default viewer)`,

@@ -43,8 +43,19 @@ export const pairOf = (account: string, address: string): string => `${account}\
  */
 export type LoginGate = { attempt: number; byDevice: boolean } | { retryAfter: number } | { busy: true };
 
-/** Asked once the limits let a try through, before it is counted (`byDevice` as in LoginGate): false turns it away. */
-export type LoginAdmit = (byDevice: boolean) => boolean;
+/** Whether the caller takes a try the limits let through (its password check needs a slot of the panel's cap). */
+export interface LoginAdmit {
+  /**
+   * Whether a try that no device cookie exempts would be taken now, asked before anything is written and taking
+   * nothing: when not, the try's answer (turned away, or the limits' wait) is read from the counts without a write.
+   */
+  free(): boolean;
+  /** Asked once the limits let a try through, before it is counted (`byDevice` as in LoginGate): false turns it away. */
+  take(byDevice: boolean): boolean;
+}
+
+/** Every try the limits let through is taken: nothing caps what follows them. */
+export const ADMIT_ALL: LoginAdmit = { free: () => true, take: () => true };
 
 /** The failures within the window, oldest first, as ISO 8601 times: what the store reads for one login. */
 export interface RecentFailures {
@@ -72,4 +83,17 @@ export function retryAfterOf(recent: RecentFailures, limits: LoginLimits, now: D
     wait(recent.pair, limits.perAccountFromAddress ?? limits.perAccount),
     wait(recent.address, limits.perAddress),
   );
+}
+
+/** What the counts say of one try: counted on its device cookie, or the seconds it must wait (0: it may go on). */
+export type LimitsSay = { byDevice: true } | { retryAfter: number };
+
+/**
+ * The answer to a try the caller has no room for (`LoginAdmit.free` false), from the counts alone: the limits' wait, or
+ * turned away; undefined when its device cookie exempts it, which is taken without a slot and so must be counted.
+ * Nothing is written for it: under a flood of logins the refusals take no write lock from the API's and the CLI's writes.
+ */
+export function refusedUnread(said: LimitsSay): LoginGate | undefined {
+  if ('byDevice' in said) return undefined;
+  return said.retryAfter > 0 ? said : { busy: true };
 }

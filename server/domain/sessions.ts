@@ -16,6 +16,8 @@ export interface SessionRow {
   csrf: string;
   created_at: string;
   seen_at: string;
+  /** Made by a login that gave a two-factor code, or by the enrolment that turned two-factor on. */
+  two_factor: boolean;
 }
 
 export const randomToken = (): string => randomBytes(32).toString('base64url');
@@ -25,14 +27,22 @@ export function tokenDigest(token: string): string {
 }
 
 /** A new session: the token goes in the cookie, the row (its digest, never the token) in the store. */
-export function newSession(operatorId: string, now = new Date()): { token: string; row: SessionRow } {
+export function newSession(
+  operatorId: string,
+  now = new Date(),
+  how = { twoFactor: false },
+): { token: string; row: SessionRow } {
   const token = randomToken();
   const at = now.toISOString();
-  return {
-    token,
-    row: { digest: tokenDigest(token), operator_id: operatorId, csrf: randomToken(), created_at: at, seen_at: at },
-  };
+  const row = { digest: tokenDigest(token), operator_id: operatorId, csrf: randomToken(), created_at: at, seen_at: at };
+  return { token, row: { ...row, two_factor: how.twoFactor } };
 }
+
+/**
+ * A session is a complete login of its account unless the account has two-factor and the session was made without a
+ * code: a password login that began before enrolment and ended after it, say. Such a session gives nothing.
+ */
+export const sessionComplete = (row: SessionRow, twoFactorOn: boolean): boolean => !twoFactorOn || row.two_factor;
 
 export function sessionLive(row: SessionRow, now = new Date()): boolean {
   const t = now.getTime();

@@ -7,6 +7,7 @@ import {
   needsTouch,
   PENDING_LOGIN_MS,
   SESSION_ABSOLUTE_MS,
+  sessionComplete,
   sessionLive,
   tokenDigest,
   type SessionRow,
@@ -65,7 +66,10 @@ export const pendingTokenOf = (req: Pick<PanelRequestHead, 'headers'>, o: PanelO
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-/** The live session the cookie names, and its operator; an expired one is ended on sight. */
+/**
+ * The live session the cookie names, and its operator; an expired one is ended on sight, and so is one made without a
+ * code for an account that has two-factor.
+ */
 export async function authenticate(
   store: Store,
   req: Pick<PanelRequestHead, 'headers'>,
@@ -82,6 +86,10 @@ export async function authenticate(
   }
   const operator = await store.operator('id', session.operator_id);
   if (!operator) return undefined;
+  if (!sessionComplete(session, operator.totp_enabled_at !== null)) {
+    await store.endSession(session.digest);
+    return undefined;
+  }
   if (needsTouch(session, now)) await store.touchSession(session.digest, now);
   return { operator, session };
 }

@@ -93,6 +93,7 @@ function guarded(route: Route): RouterRoute<PanelContext, Promise<Answer>, Panel
 function guard(action: PanelAction): Action<PanelContext, Promise<Answer>, PanelRequest> {
   return async (req, path, _search, c, params) => {
     const change = req.method !== 'GET' && req.method !== 'HEAD';
+    // An account with two-factor has complete sessions only (authenticate ends the others): one without is held here.
     if (c.require2fa && !c.who.operator.totp_enabled_at && !action.beforeEnrolment)
       return change ? plain(403, 'Refused: set up two-factor login first.') : redirect('/account/2fa');
     // Beyond the operator's role nothing runs, and the refusal is in the audit log.

@@ -1,6 +1,7 @@
 // The panel's login limits: the rule and its clock here, the counts in the store, so every panel and a restart share them.
 import { addressGroupOf } from '../domain/address-group.ts';
 import {
+  ADMIT_ALL,
   DEFAULT_LOGIN_LIMITS,
   type LoginAdmit,
   type LoginGate,
@@ -19,7 +20,7 @@ export class LoginLimiter {
    * Refused with the seconds to wait, turned away by `admit` (not counted), or allowed with this try already counted as
    * a failure (until `succeeded`): on its device cookie's count while that has failures to spare, else on the account's.
    */
-  begin(store: Store, login: LoginTry, admit: LoginAdmit = () => true): Promise<LoginGate> {
+  begin(store: Store, login: LoginTry, admit: LoginAdmit = ADMIT_ALL): Promise<LoginGate> {
     return store.beginLogin(grouped(login), this.limits, new Date(this.now()), admit);
   }
 

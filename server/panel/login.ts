@@ -5,7 +5,8 @@ import { deviceOf, newDeviceCookie } from '../domain/device-cookies.ts';
 import type { LoginGate, LoginTry } from '../domain/login-limits.ts';
 import { newSession, randomToken, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, tokenDigest } from '../domain/sessions.ts';
 import { accountAudit } from '../store/audit.ts';
-import { normalEmail, type OperatorRow } from '../store/operators.ts';
+import { emailKey, hiddenCharacterIn, normalEmail } from '../domain/emails.ts';
+import type { OperatorRow } from '../store/operators.ts';
 import { deviceCookie, deviceCookieOf, pendingCookie, sessionCookie } from './auth.ts';
 import type { ResolvedPanelOptions } from './context.ts';
 import { formOf, htmlAnswer, redirect, setCookies, type PanelRequest } from './http.ts';
@@ -14,11 +15,12 @@ import { loginPage, type LoginProblem } from './pages/login.ts';
 import { BUSY_RETRY_AFTER_S } from './password-checks.ts';
 import { textsFor } from './i18n/i18n.ts';
 
-function emailOf(value: string): string | undefined {
+/** Whether `typed` is an email address any account may have. */
+function isEmail(typed: string): boolean {
   try {
-    return normalEmail(value);
+    return Boolean(normalEmail(typed));
   } catch {
-    return undefined;
+    return false;
   }
 }
 
@@ -37,11 +39,17 @@ export async function logIn(opts: ResolvedPanelOptions, req: PanelRequest): Prom
   const tx = textsFor(req.headers['accept-language']);
   const form = formOf(req);
   const typed = form.get('email') ?? '';
-  const email = emailOf(typed) ?? typed.slice(0, 254);
+  // No account's email holds a character no one sees: the operator is told to type it again, nothing is checked.
+  if (hiddenCharacterIn(emailKey(typed))) return htmlAnswer(loginPage(tx, 'hidden', ''), 400);
   const password = form.get('password') ?? '';
   const endOthers = form.get('end_others') === 'on';
-  const operator = emailOf(typed) ? await opts.store.operator('email', email) : undefined;
-  const login = { account: email, address: req.remoteAddress, device: deviceFor(opts, req, operator) };
+  const operator = isEmail(typed) ? await opts.store.operator('email', typed) : undefined;
+  // Counted under the normal form, however it was typed.
+  const login = {
+    account: emailKey(typed).slice(0, 254),
+    address: req.remoteAddress,
+    device: deviceFor(opts, req, operator),
+  };
   const { gate, ok } = await tryPassword(opts, login, password, operator?.password_hash);
   if (!('attempt' in gate)) return refusal(gate, (problem) => loginPage(tx, problem, typed));
   if (!ok || !operator) return htmlAnswer(loginPage(tx, 'wrong', typed), 401);
@@ -65,7 +73,8 @@ export async function logIn(opts: ResolvedPanelOptions, req: PanelRequest): Prom
 async function tryPassword(opts: ResolvedPanelOptions, login: LoginTry, password: string, stored: string | undefined) {
   const check = opts.passwordChecks.check();
   try {
-    const gate = await opts.limiter.begin(opts.store, login, (byDevice) => check.reserve() || byDevice);
+    const admit = { free: () => check.free(), take: (byDevice: boolean) => check.reserve() || byDevice };
+    const gate = await opts.limiter.begin(opts.store, login, admit);
     return { gate, ok: 'attempt' in gate && (await check.matches(password, stored)) };
   } finally {
     check.release();
@@ -87,7 +96,7 @@ export async function startSession(
     new Date(now.getTime() - SESSION_IDLE_MS),
     new Date(now.getTime() - SESSION_ABSOLUTE_MS),
   );
-  const { token, row } = newSession(operator.id, now);
+  const { token, row } = newSession(operator.id, now, { twoFactor: how.twoFactor });
   await opts.store.createSession(row);
   if (how.endOthers) await opts.store.endSessionsOf(operator.id, row.digest);
   const detail = { two_factor: how.twoFactor, ended_others: how.endOthers };

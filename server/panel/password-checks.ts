@@ -26,6 +26,7 @@ export class PasswordChecks {
   check(): PasswordCheck {
     let held = false;
     return {
+      free: () => held || this.running < this.atOnce,
       reserve: () => {
         if (held || this.running >= this.atOnce) return held;
         this.running++;
@@ -45,6 +46,8 @@ export class PasswordChecks {
 }
 
 export interface PasswordCheck {
+  /** Whether `reserve` would hold a slot now; takes nothing. */
+  free(): boolean;
   /** Takes a slot when one is free; true when this check holds one. */
   reserve(): boolean;
   /** Whether `password` is the one `stored` hashes (never for an account that does not exist, `undefined`). */

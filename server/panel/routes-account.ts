@@ -71,8 +71,15 @@ async function confirmEnrolment(c: PanelContext): Promise<Answer> {
   const step = totpStepOf(operator.totp_secret, (c.form().get('code') ?? '').trim(), c.now());
   if (step === undefined) return enrolPage(c, operator.totp_secret, true);
   const codes = newRecoveryCodes();
-  if (!(await c.store.enableTwoFactor(operator.id, step, codes.map(recoveryDigest), operator.email)))
-    return alreadyOn(c);
+  const enrolling = c.who.session.digest;
+  const enrolment = {
+    operatorId: operator.id,
+    enrolling,
+    step,
+    digests: codes.map(recoveryDigest),
+    actor: operator.email,
+  };
+  if (!(await c.store.enableTwoFactor(enrolment))) return alreadyOn(c);
   const body = recoveryBody(c.tx, codes);
   return htmlAnswer(panelPage(c.tx, accountTexts(c.tx.lang).recoveryCodes, body, c.who));
 }

@@ -1,5 +1,6 @@
 // Two-factor login in the panel: the code step of a login, and a code checked once (a TOTP code per time step, a
 // recovery code ever), counted by the login limits as a password is.
+import { emailKey } from '../domain/emails.ts';
 import { codeKind, recoveryDigest, totpStepOf } from '../domain/totp.ts';
 import { PENDING_LOGIN_MS, tokenDigest } from '../domain/sessions.ts';
 import { ListingsError } from '../errors.ts';
@@ -54,7 +55,8 @@ export async function logInWithCode(opts: ResolvedPanelOptions, req: PanelReques
   if (!found) return startAgain(opts);
   const { pending, operator } = found;
   // Counted as the password was: on the device cookie of a browser the operator logged in from, else on the account.
-  const login = { account: operator.email, address: req.remoteAddress, device: deviceFor(opts, req, operator) };
+  const account = emailKey(operator.email);
+  const login = { account, address: req.remoteAddress, device: deviceFor(opts, req, operator) };
   const gate = await opts.limiter.begin(opts.store, login);
   if (!('attempt' in gate)) return refusal(gate, (problem) => codeLoginPage(tx, problem));
   if (!(await useCode(opts.store, operator, (formOf(req).get('code') ?? '').trim(), opts.now()))) {

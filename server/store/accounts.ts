@@ -9,7 +9,7 @@ import type { Pool } from './pg/connect.ts';
 import * as pgOps from './pg/operators.ts';
 import * as pgTwo from './pg/two-factor.ts';
 import * as two from './two-factor.ts';
-import type { PendingLogin } from './two-factor.ts';
+import type { Enrolment, PendingLogin } from './two-factor.ts';
 import { writeNowOrSkip } from './busy.ts';
 import { keepShownOnce, takeShownOnce } from './shown-once.ts';
 import { keepShownOncePg, takeShownOncePg } from './pg/shown-once.ts';
@@ -34,13 +34,11 @@ export interface AccountStore {
   endSessionsOf(operatorId: string, except?: string): Promise<void>;
   endExpiredSessions(idleBefore: Date, createdBefore: Date): Promise<void>;
   startEnrolment(operatorId: string, secret: string): Promise<void>;
-  /** False when two-factor was on already or no enrolment had started. */
-  enableTwoFactor(
-    operatorId: string,
-    step: number,
-    recoveryDigests: readonly string[],
-    actor: string,
-  ): Promise<boolean>;
+  /**
+   * False when two-factor was on already or no enrolment had started. Else the enrolling session goes on as a login
+   * made with a code and the account's other sessions end.
+   */
+  enableTwoFactor(enrolment: Enrolment): Promise<boolean>;
   /** True once per time step and operator, and only for a step later than any used before. */
   useTimeStep(operatorId: string, step: number): Promise<boolean>;
   /** True once per recovery code. */
@@ -72,7 +70,7 @@ export function sqliteAccounts(db: Db): AccountStore {
     endSessionsOf: async (id, except) => ops.endSessionsOf(db, id, except ?? null),
     endExpiredSessions: async (idle, created) => ops.endExpiredSessions(db, idle, created),
     startEnrolment: async (id, secret) => two.startEnrolment(db, id, secret),
-    enableTwoFactor: async (id, step, digests, actor) => two.enableTwoFactor(db, id, step, digests, actor),
+    enableTwoFactor: async (enrolment) => two.enableTwoFactor(db, enrolment),
     useTimeStep: async (id, step) => two.useTimeStep(db, id, step),
     useRecoveryCode: async (id, digest) => two.useRecoveryCode(db, id, digest),
     resetTwoFactor: async (email, actor = CLI_ACTOR) => two.resetTwoFactor(db, email, actor),
@@ -110,9 +108,7 @@ export function pgAccounts(
     endSessionsOf: named((id: string, except?: string) => pgOps.endSessionsOfPg(pool, id, except ?? null)),
     endExpiredSessions: named((idle: Date, created: Date) => pgOps.endExpiredSessionsPg(pool, idle, created)),
     startEnrolment: named((id: string, secret: string) => pgTwo.startEnrolmentPg(pool, id, secret)),
-    enableTwoFactor: named((id: string, step: number, digests: readonly string[], actor: string) =>
-      pgTwo.enableTwoFactorPg(pool, id, step, digests, actor),
-    ),
+    enableTwoFactor: named((enrolment: Enrolment) => pgTwo.enableTwoFactorPg(pool, enrolment)),
     useTimeStep: named((id: string, step: number) => pgTwo.useTimeStepPg(pool, id, step)),
     useRecoveryCode: named((id: string, digest: string) => pgTwo.useRecoveryCodePg(pool, id, digest)),
     resetTwoFactor: named((email: string, actor = CLI_ACTOR) => pgTwo.resetTwoFactorPg(pool, email, actor)),

@@ -18,6 +18,7 @@ export const AUDIT_ACTIONS = [
   'operator.remove',
   'operator.password',
   'operator.role',
+  'operator.email_kept',
   'login',
   'login.code_wrong',
   'logout.everywhere',

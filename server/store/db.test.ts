@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/fixture.ts';
 import { ListingsError } from '../errors.ts';
 import { openDb, schemaVersionOf } from './db.ts';
-import { MIGRATIONS, SCHEMA_VERSION } from './migrations.ts';
+import { MIGRATIONS, runMigration, SCHEMA_VERSION } from './migrations.ts';
 
 let dir: string;
 let cleanup: () => void;
@@ -16,7 +16,7 @@ afterEach(() => cleanup());
 function v1File(extraSql = ''): string {
   const file = join(dir, 'v1.db');
   const db = new Database(file);
-  db.exec(MIGRATIONS[0]!);
+  runMigration(db, MIGRATIONS[0]!);
   db.exec(
     `
     INSERT INTO facilities VALUES ('wro-1', 'SafeBox', 'PLN', NULL, '2025-01-01T00:00:00.000Z');

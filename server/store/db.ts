@@ -4,7 +4,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ListingsError } from '../errors.ts';
 import { diskFailure } from './disk-failure.ts';
-import { MIGRATIONS, SCHEMA_VERSION } from './migrations.ts';
+import { MIGRATIONS, runMigration, SCHEMA_VERSION } from './migrations.ts';
 import { pendingMigrations } from './schema.ts';
 
 export type Db = Database.Database;
@@ -65,7 +65,7 @@ function migrate(db: Db, apply: boolean): void {
   if (pendingMigrations(MIGRATIONS, schemaVersionOf(db), apply).length === 0) return;
   // IMMEDIATE: two processes starting at once must not both migrate.
   db.transaction(() => {
-    for (const sql of pendingMigrations(MIGRATIONS, schemaVersionOf(db), apply)) db.exec(sql);
+    for (const m of pendingMigrations(MIGRATIONS, schemaVersionOf(db), apply)) runMigration(db, m);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
 }

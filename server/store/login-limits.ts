@@ -4,7 +4,9 @@ import {
   countedSince,
   deviceExempts,
   pairOf,
+  refusedUnread,
   retryAfterOf,
+  type LimitsSay,
   type LoginAdmit,
   type LoginGate,
   type LoginLimits,
@@ -27,34 +29,47 @@ const stmts = statementsFor((db) => ({
   clearAttempt: db.prepare<[number]>('DELETE FROM login_failures WHERE id = ?'),
 }));
 
+type Statements = ReturnType<typeof stmts>;
+
+/** What the counts say of a try: counted on its device cookie, or the seconds it must wait (0: it may go on). */
+function limitsSay(s: Statements, login: LoginTry, limits: LoginLimits, now: Date): LimitsSay {
+  const { account, address, device } = login;
+  const since = countedSince(limits, now).toISOString();
+  if (device !== undefined && deviceExempts(s.recent.all('device', device, since), limits)) return { byDevice: true };
+  const pair = pairOf(account, address);
+  const recent = {
+    account: s.recent.all('account', account, since),
+    pair: s.recent.all('pair', pair, since),
+    address: s.recent.all('address', address, since),
+  };
+  return { retryAfter: retryAfterOf(recent, limits, now) };
+}
+
 /**
  * Checks the limits and counts this try as a failure in one write transaction, so tries made at once cannot all pass:
- * on its device cookie while that has failures to spare, else on the account, the pair and the address.
+ * on its device cookie while that has failures to spare, else on the account, the pair and the address. A try that
+ * `admit` has no room for is answered from a read alone (refusedUnread).
  */
 export function beginLogin(db: Db, login: LoginTry, limits: LoginLimits, now: Date, admit: LoginAdmit): LoginGate {
   const s = stmts(db);
-  const { account, address, device } = login;
+  if (!admit.free()) {
+    const refused = refusedUnread(db.transaction(() => limitsSay(s, login, limits, now)).deferred());
+    if (refused) return refused;
+  }
   return db
     .transaction((): LoginGate => {
-      const since = countedSince(limits, now).toISOString();
       const at = now.toISOString();
-      s.forget.run(since);
-      if (device !== undefined && deviceExempts(s.recent.all('device', device, since), limits)) {
-        if (!admit(true)) return { busy: true };
-        return { attempt: Number(s.insert.run('device', device, at).lastInsertRowid), byDevice: true };
+      s.forget.run(countedSince(limits, now).toISOString());
+      const said = limitsSay(s, login, limits, now);
+      if ('byDevice' in said) {
+        if (!admit.take(true)) return { busy: true };
+        return { attempt: Number(s.insert.run('device', login.device!, at).lastInsertRowid), byDevice: true };
       }
-      const pair = pairOf(account, address);
-      const recent = {
-        account: s.recent.all('account', account, since),
-        pair: s.recent.all('pair', pair, since),
-        address: s.recent.all('address', address, since),
-      };
-      const retryAfter = retryAfterOf(recent, limits, now);
-      if (retryAfter > 0) return { retryAfter };
-      if (!admit(false)) return { busy: true };
-      s.insert.run('account', account, at);
-      s.insert.run('pair', pair, at);
-      return { attempt: Number(s.insert.run('address', address, at).lastInsertRowid), byDevice: false };
+      if (said.retryAfter > 0) return said;
+      if (!admit.take(false)) return { busy: true };
+      s.insert.run('account', login.account, at);
+      s.insert.run('pair', pairOf(login.account, login.address), at);
+      return { attempt: Number(s.insert.run('address', login.address, at).lastInsertRowid), byDevice: false };
     })
     .immediate();
 }

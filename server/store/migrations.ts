@@ -1,5 +1,16 @@
 // The schema, as an ordered list of migrations; PRAGMA user_version records how many have run.
-export const MIGRATIONS: readonly string[] = [
+import type Database from 'better-sqlite3';
+import { normalEmailsSqlite } from './normal-emails.ts';
+
+/** A migration: SQL, or a function where SQL cannot say it (Unicode normal forms), run in the same transaction. */
+export type Migration = string | ((db: Database.Database) => void);
+
+export function runMigration(db: Database.Database, m: Migration): void {
+  if (typeof m === 'string') db.exec(m);
+  else m(db);
+}
+
+export const MIGRATIONS: readonly Migration[] = [
   // 1: facilities, listings, photos, pricing rules, keys
   `
   CREATE TABLE facilities (
@@ -311,6 +322,14 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX panel_shown_once_by_expiry ON panel_shown_once (expires_at);
   `,
+  // 18: whether a session was made with a two-factor code; the sessions before it count as made without one, so an
+  // account with two-factor logs in again with its code
+  `
+  ALTER TABLE operator_sessions ADD COLUMN two_factor INTEGER NOT NULL DEFAULT 0 CHECK (two_factor IN (0, 1));
+  `,
+  // 19: operators' emails in their normal form (NFKC, then lower case); those that would share one are left as they
+  // were, and so is one holding an invisible character, each with an operator.email_kept row in the audit log
+  normalEmailsSqlite,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,5 +1,6 @@
 // Panel operators and their sessions in SQLite: password hashes and session-token digests, never the secrets.
 import { ListingsError } from '../errors.ts';
+import { emailForms, emailKey, normalEmail } from '../domain/emails.ts';
 import { randomAlphanumeric } from '../domain/keys.ts';
 import type { Role } from '../domain/roles.ts';
 import type { SessionRow } from '../domain/sessions.ts';
@@ -36,14 +37,6 @@ export interface OperatorInfo {
 export function infoOfOperator(row: OperatorRow): OperatorInfo {
   const { id, email, role, created_at, password_changed_at, totp_enabled_at } = row;
   return { id, email, role, created_at, password_changed_at, two_factor_since: totp_enabled_at };
-}
-
-/** Emails compare case-insensitively: one account per address however it is typed. */
-export function normalEmail(email: string): string {
-  const e = email.trim().toLowerCase();
-  if (!/^[^@\s]+@[^@\s]+$/.test(e) || e.length > 254)
-    throw new ListingsError('invalid_email', `"${email}" is not an email address`);
-  return e;
 }
 
 export function newOperatorRow(email: string, passwordHash: string, role: Role, now = new Date()): OperatorRow {
@@ -94,7 +87,10 @@ const stmts = statementsFor((db) => ({
     VALUES (@id, @email, @password_hash, @created_at, @password_changed_at, @role)`),
   count: db.prepare<[], number>('SELECT count(*) FROM operators').pluck(),
   owners: db.prepare<[], number>("SELECT count(*) FROM operators WHERE role = 'owner'").pluck(),
-  byEmail: db.prepare<[string], OperatorRow>('SELECT * FROM operators WHERE email = ?'),
+  // The account stored as typed first (one left as it was because another shares its normal form), then the normal form.
+  byEmail: db.prepare<[{ asTyped: string; normal: string }], OperatorRow>(
+    'SELECT * FROM operators WHERE email IN (@asTyped, @normal) ORDER BY email = @asTyped DESC LIMIT 1',
+  ),
   byId: db.prepare<[string], OperatorRow>('SELECT * FROM operators WHERE id = ?'),
   all: db.prepare<[], OperatorRow>('SELECT * FROM operators ORDER BY email'),
   remove: db.prepare('DELETE FROM operators WHERE id = ?'),
@@ -102,9 +98,10 @@ const stmts = statementsFor((db) => ({
   role: db.prepare('UPDATE operators SET role = ? WHERE id = ?'),
   endSessionsOf: db.prepare('DELETE FROM operator_sessions WHERE operator_id = ? AND digest IS NOT ?'),
   endPendingOf: db.prepare('DELETE FROM login_pending WHERE operator_id = ?'),
-  insertSession: db.prepare(`INSERT INTO operator_sessions (digest, operator_id, csrf, created_at, seen_at)
-    VALUES (@digest, @operator_id, @csrf, @created_at, @seen_at)`),
-  session: db.prepare<[string], SessionRow>('SELECT * FROM operator_sessions WHERE digest = ?'),
+  insertSession: db.prepare(`INSERT INTO operator_sessions (digest, operator_id, csrf, created_at, seen_at, two_factor)
+    VALUES (@digest, @operator_id, @csrf, @created_at, @seen_at, @two_factor)`),
+  session: db.prepare<[string], StoredSession>('SELECT * FROM operator_sessions WHERE digest = ?'),
+  completeSession: db.prepare('UPDATE operator_sessions SET two_factor = 1 WHERE digest = ?'),
   touch: db.prepare('UPDATE operator_sessions SET seen_at = ? WHERE digest = ?'),
   endSession: db.prepare('DELETE FROM operator_sessions WHERE digest = ?'),
   endExpired: db.prepare('DELETE FROM operator_sessions WHERE seen_at < ? OR created_at < ?'),
@@ -114,7 +111,7 @@ export function addOperator(db: Db, email: string, passwordHash: string, role: R
   return db
     .transaction((): OperatorInfo => {
       const row = newOperatorRow(email, passwordHash, roleOfNew(role, stmts(db).count.get()!));
-      if (stmts(db).byEmail.get(row.email)) throw operatorExists(row.email);
+      if (operatorByEmail(db, row.email)) throw operatorExists(row.email);
       stmts(db).insert.run(row);
       appendAudit(db, accountAudit('operator.add', actor, row.email, { role: row.role }));
       return infoOfOperator(row);
@@ -123,12 +120,13 @@ export function addOperator(db: Db, email: string, passwordHash: string, role: R
 }
 
 export const listOperators = (db: Db): OperatorInfo[] => stmts(db).all.all().map(infoOfOperator);
-export const operatorByEmail = (db: Db, email: string) => stmts(db).byEmail.get(normalEmail(email));
+/** The account of an email however it is typed (emailForms): any address, valid or not, is only looked up. */
+export const operatorByEmail = (db: Db, email: string) => stmts(db).byEmail.get(emailForms(email));
 export const operatorById = (db: Db, id: string) => stmts(db).byId.get(id);
 
 export function existingOperator(db: Db, email: string): OperatorRow {
   const row = operatorByEmail(db, email);
-  if (!row) throw unknownOperator(normalEmail(email));
+  if (!row) throw unknownOperator(emailKey(email));
   return row;
 }
 
@@ -182,8 +180,27 @@ export function endSessionsOf(db: Db, operatorId: string, except: string | null 
   stmts(db).endPendingOf.run(operatorId);
 }
 
-export const createSession = (db: Db, row: SessionRow) => void stmts(db).insertSession.run(row);
-export const sessionByDigest = (db: Db, digest: string) => stmts(db).session.get(digest);
+/** A session as both stores keep it: its two-factor flag a 0 or a 1. */
+export type StoredSession = Omit<SessionRow, 'two_factor'> & { two_factor: number };
+
+export const storedSession = (row: SessionRow): StoredSession => ({ ...row, two_factor: row.two_factor ? 1 : 0 });
+export const sessionOfStored = (row: StoredSession): SessionRow => ({ ...row, two_factor: row.two_factor === 1 });
+
+export const createSession = (db: Db, row: SessionRow) => void stmts(db).insertSession.run(storedSession(row));
+export function sessionByDigest(db: Db, digest: string): SessionRow | undefined {
+  const row = stmts(db).session.get(digest);
+  return row && sessionOfStored(row);
+}
+
+/**
+ * Two-factor was turned on from this session: it goes on as a login made with a code, and every other session of the
+ * account ends (one made with the password alone must not go on), audited as the account page's button is.
+ */
+export function keepOnlyEnrollingSession(db: Db, operatorId: string, digest: string, email: string): void {
+  stmts(db).completeSession.run(digest);
+  endSessionsOf(db, operatorId, digest);
+  appendAudit(db, accountAudit('logout.everywhere', email, email));
+}
 export const touchSession = (db: Db, digest: string, at: Date) => void stmts(db).touch.run(at.toISOString(), digest);
 export const endSession = (db: Db, digest: string) => void stmts(db).endSession.run(digest);
 

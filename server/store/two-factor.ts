@@ -2,7 +2,14 @@
 // whose password was right and that wait for their code.
 import { accountAudit, appendAudit } from './audit.ts';
 import type { Db } from './db.ts';
-import { endSessionsOf, existingOperator, infoOfOperator, operatorById, type OperatorInfo } from './operators.ts';
+import {
+  endSessionsOf,
+  existingOperator,
+  infoOfOperator,
+  keepOnlyEnrollingSession,
+  operatorById,
+  type OperatorInfo,
+} from './operators.ts';
 import { statementsFor } from './statements.ts';
 
 /** A login between its password and its code: only the token's digest is stored, as for a session. */
@@ -14,6 +21,16 @@ export interface PendingLogin {
   /** The operator asked to end its other sessions once logged in. */
   end_others: boolean;
   created_at: string;
+}
+
+/** An enrolment's first right code: whose, from which session, the time step it used and the recovery codes' digests. */
+export interface Enrolment {
+  operatorId: string;
+  /** The digest of the session that enrolled. */
+  enrolling: string;
+  step: number;
+  digests: readonly string[];
+  actor: string;
 }
 
 /** What is left of a recovery code's use: the digests still unused, or undefined when the code was not one. */
@@ -47,14 +64,20 @@ const stmts = statementsFor((db) => ({
 export const startEnrolment = (db: Db, operatorId: string, secret: string) =>
   void stmts(db).start.run(secret, operatorId);
 
-/** The first code was right: two-factor is on from now, with `step` used and these recovery-code digests. */
-export function enableTwoFactor(db: Db, operatorId: string, step: number, digests: readonly string[], actor: string) {
+/**
+ * The first code was right: two-factor is on from now, with `step` used and these recovery-code digests; the session
+ * `enrolling` goes on as a login made with a code, the account's others end.
+ */
+export function enableTwoFactor(db: Db, enrolment: Enrolment) {
+  const { operatorId, enrolling, step, digests, actor } = enrolment;
   return db
     .transaction((): boolean => {
       const done = stmts(db).enable.run(new Date().toISOString(), step, JSON.stringify(digests), operatorId).changes;
       const row = operatorById(db, operatorId);
-      if (done === 1 && row) appendAudit(db, accountAudit('2fa.enrol', actor, row.email));
-      return done === 1;
+      if (done !== 1 || !row) return false;
+      appendAudit(db, accountAudit('2fa.enrol', actor, row.email));
+      keepOnlyEnrollingSession(db, operatorId, enrolling, row.email);
+      return true;
     })
     .immediate();
 }

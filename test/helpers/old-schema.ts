@@ -3,8 +3,8 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import pg from 'pg';
-import { MIGRATIONS } from '../../server/store/migrations.ts';
-import { PG_MIGRATIONS } from '../../server/store/pg/migrations.ts';
+import { MIGRATIONS, runMigration } from '../../server/store/migrations.ts';
+import { PG_MIGRATIONS, runPgMigration } from '../../server/store/pg/migrations.ts';
 import type { PgServer } from './postgres.ts';
 
 /** A SQLite file in `dir` at schema `version` holding `rows` (SQL statements); its path. */
@@ -12,7 +12,7 @@ export function sqliteAt(dir: string, version: number, rows: string, name = 'old
   const file = join(dir, name);
   const db = new Database(file);
   try {
-    for (const m of MIGRATIONS.slice(0, version)) db.exec(m);
+    for (const m of MIGRATIONS.slice(0, version)) runMigration(db, m);
     db.pragma(`user_version = ${version}`);
     db.exec(rows);
   } finally {
@@ -30,7 +30,7 @@ export async function postgresAt(server: PgServer, version: number, rows: string
     await client.query(
       `CREATE TABLE listings_schema (version integer NOT NULL); INSERT INTO listings_schema VALUES (${version})`,
     );
-    for (const m of PG_MIGRATIONS.slice(0, version)) await client.query(m);
+    for (const m of PG_MIGRATIONS.slice(0, version)) await runPgMigration(client, m);
     await client.query(rows);
   } finally {
     await client.end();

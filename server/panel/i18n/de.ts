@@ -12,6 +12,7 @@ export const de: Messages = {
   email: 'E-Mail',
   password: 'Passwort',
   wrongLogin: 'E-Mail oder Passwort falsch.',
+  hiddenInEmail: 'Die E-Mail enthält ein unsichtbares Zeichen. Bitte tippen statt einfügen.',
   limitedLogin: 'Zu viele Fehlversuche. Bitte später erneut versuchen.',
   busyLogin: 'Das Panel prüft gerade andere Anmeldungen. Bitte gleich noch einmal versuchen.',
   navFacility: 'Standort',

@@ -10,6 +10,7 @@ export const en = {
   email: 'Email',
   password: 'Password',
   wrongLogin: 'Wrong email or password.',
+  hiddenInEmail: 'The email holds an invisible character. Type it again rather than pasting it.',
   limitedLogin: 'Too many failed attempts. Try again later.',
   busyLogin: 'The panel is busy checking other logins. Try again in a moment.',
   navFacility: 'Facility',

@@ -12,6 +12,7 @@ export const pl: Messages = {
   email: 'E-mail',
   password: 'Hasło',
   wrongLogin: 'Błędny e-mail lub hasło.',
+  hiddenInEmail: 'E-mail zawiera niewidoczny znak. Wpisz go ponownie zamiast wklejać.',
   limitedLogin: 'Zbyt wiele nieudanych prób. Spróbuj później.',
   busyLogin: 'Panel sprawdza teraz inne logowania. Spróbuj ponownie za chwilę.',
   navFacility: 'Obiekt',

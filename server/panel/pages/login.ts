@@ -5,11 +5,12 @@ import { accountTexts } from '../i18n/accounts.ts';
 import type { Texts } from '../i18n/i18n.ts';
 import { panelPage } from './layout.ts';
 
-export type LoginProblem = 'wrong' | 'limited' | 'busy' | undefined;
+/** `hidden`: the email holds a character no one sees (a zero-width space, say), which no account's email has. */
+export type LoginProblem = 'wrong' | 'hidden' | 'limited' | 'busy' | undefined;
 
 /** Why a try was turned away before its password or code was checked. */
-const refusalText = (tx: Texts, problem: 'limited' | 'busy') =>
-  problem === 'busy' ? tx.t.busyLogin : tx.t.limitedLogin;
+const refusalText = (tx: Texts, problem: 'hidden' | 'limited' | 'busy') =>
+  problem === 'busy' ? tx.t.busyLogin : problem === 'hidden' ? tx.t.hiddenInEmail : tx.t.limitedLogin;
 
 const problemLine = (message: string) => (message ? html`<p class="problems" role="alert">${message}</p>` : '');
 

@@ -4,7 +4,7 @@ import { ListingsError } from '../../errors.ts';
 import { SCHEMA_VERSION } from '../migrations.ts';
 import { pendingMigrations } from '../schema.ts';
 import { describeLocation } from './location.ts';
-import { PG_MIGRATIONS } from './migrations.ts';
+import { PG_MIGRATIONS, runPgMigration } from './migrations.ts';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -68,7 +68,7 @@ async function migratePg(pool: Pool, location: string, apply: boolean): Promise<
     if (pending.length === 0) return;
     if (current === 0)
       await c.query('CREATE TABLE listings_schema (version integer NOT NULL); INSERT INTO listings_schema VALUES (0)');
-    for (const sql of pending) await c.query(sql);
+    for (const m of pending) await runPgMigration(c, m);
     await c.query('UPDATE listings_schema SET version = $1', [SCHEMA_VERSION]);
   });
 }

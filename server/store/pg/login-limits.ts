@@ -3,15 +3,33 @@ import {
   countedSince,
   deviceExempts,
   pairOf,
+  refusedUnread,
   retryAfterOf,
+  type LimitsSay,
   type LoginAdmit,
   type LoginGate,
   type LoginLimits,
   type LoginTry,
 } from '../../domain/login-limits.ts';
-import { inTransaction, type Pool } from './connect.ts';
+import { inTransaction, type Pool, type PoolClient } from './connect.ts';
 
 const RECENT = 'SELECT at FROM login_failures WHERE scope = $1 AND subject = $2 AND at > $3 ORDER BY at';
+
+/** As SQLite's limitsSay: counted on the device cookie, or the seconds the try must wait (0: it may go on). */
+async function limitsSayPg(q: Pool | PoolClient, login: LoginTry, limits: LoginLimits, now: Date): Promise<LimitsSay> {
+  const { account, address, device } = login;
+  const since = countedSince(limits, now).toISOString();
+  const recent = async (scope: string, subject: string) =>
+    (await q.query<{ at: string }>(RECENT, [scope, subject, since])).rows.map((r) => r.at);
+  if (device !== undefined && deviceExempts(await recent('device', device), limits)) return { byDevice: true };
+  const pair = pairOf(account, address);
+  const failures = {
+    account: await recent('account', account),
+    pair: await recent('pair', pair),
+    address: await recent('address', address),
+  };
+  return { retryAfter: retryAfterOf(failures, limits, now) };
+}
 
 export async function beginLoginPg(
   pool: Pool,
@@ -20,39 +38,32 @@ export async function beginLoginPg(
   now: Date,
   admit: LoginAdmit,
 ): Promise<LoginGate> {
+  // No room for the try: answered from a read alone, without the lock below (refusedUnread).
+  if (!admit.free()) {
+    const refused = refusedUnread(await inTransaction(pool, (c) => limitsSayPg(c, login, limits, now)));
+    if (refused) return refused;
+  }
   const { account, address, device } = login;
   return inTransaction(pool, async (c) => {
     // One check-and-count at a time across every panel, as SQLite's write lock does: tries at once cannot all pass.
     await c.query('LOCK TABLE login_failures IN SHARE ROW EXCLUSIVE MODE');
-    const since = countedSince(limits, now).toISOString();
     const at = now.toISOString();
-    await c.query('DELETE FROM login_failures WHERE at <= $1', [since]);
-    const recent = async (scope: string, subject: string) =>
-      (await c.query<{ at: string }>(RECENT, [scope, subject, since])).rows.map((r) => r.at);
-    if (device !== undefined && deviceExempts(await recent('device', device), limits)) {
-      if (!admit(true)) return { busy: true };
+    await c.query('DELETE FROM login_failures WHERE at <= $1', [countedSince(limits, now).toISOString()]);
+    const said = await limitsSayPg(c, login, limits, now);
+    if ('byDevice' in said) {
+      if (!admit.take(true)) return { busy: true };
       const { rows } = await c.query<{ id: string }>(
         `INSERT INTO login_failures (scope, subject, at) VALUES ('device', $1, $2) RETURNING id`,
         [device, at],
       );
       return { attempt: Number(rows[0]!.id), byDevice: true };
     }
-    const pair = pairOf(account, address);
-    const retryAfter = retryAfterOf(
-      {
-        account: await recent('account', account),
-        pair: await recent('pair', pair),
-        address: await recent('address', address),
-      },
-      limits,
-      now,
-    );
-    if (retryAfter > 0) return { retryAfter };
-    if (!admit(false)) return { busy: true };
+    if (said.retryAfter > 0) return said;
+    if (!admit.take(false)) return { busy: true };
     const { rows } = await c.query<{ id: string; scope: string }>(
       `INSERT INTO login_failures (scope, subject, at) VALUES ('account', $1, $3), ('pair', $4, $3), ('address', $2, $3)
       RETURNING id, scope`,
-      [account, address, at, pair],
+      [account, address, at, pairOf(account, address)],
     );
     return { attempt: Number(rows.find((r) => r.scope === 'address')!.id), byDevice: false };
   });

@@ -1,7 +1,17 @@
 // The PostgreSQL schema, migration for migration the same as SQLite's (migrations.ts): version N means the same tables in both.
+import type pg from 'pg';
 import { SCHEMA_VERSION } from '../migrations.ts';
+import { normalEmailsPg } from './normal-emails.ts';
 
-export const PG_MIGRATIONS: readonly string[] = [
+/** A migration: SQL, or a function where SQL cannot say it (Unicode normal forms), run in the same transaction. */
+export type PgMigration = string | ((c: pg.ClientBase) => Promise<void>);
+
+export async function runPgMigration(c: pg.ClientBase, m: PgMigration): Promise<void> {
+  if (typeof m === 'string') await c.query(m);
+  else await m(c);
+}
+
+export const PG_MIGRATIONS: readonly PgMigration[] = [
   // 1: facilities, listings, photos, pricing rules, keys; and the change log every serving node follows
   `
   CREATE TABLE facilities (
@@ -302,6 +312,12 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX panel_shown_once_by_expiry ON panel_shown_once (expires_at);
   `,
+  // 18: whether a session was made with a two-factor code (SQLite's 18: the sessions before it count as made without)
+  `
+  ALTER TABLE operator_sessions ADD COLUMN two_factor integer NOT NULL DEFAULT 0 CHECK (two_factor IN (0, 1));
+  `,
+  // 19: operators' emails in their normal form (SQLite's 19: those that would share one, or hide a character, left)
+  normalEmailsPg,
 ];
 
 // Versioned together: a program knows the same number of migrations in both dialects.

@@ -7,13 +7,16 @@ import {
   checkOwnersLeft,
   infoOfOperator,
   newOperatorRow,
-  normalEmail,
   operatorExists,
   roleOfNew,
+  sessionOfStored,
+  storedSession,
   unknownOperator,
   type OperatorInfo,
   type OperatorRow,
+  type StoredSession,
 } from '../operators.ts';
+import { emailForms, emailKey } from '../../domain/emails.ts';
 import { appendAuditPg } from './audit.ts';
 import { inTransaction, type Pool, type PoolClient } from './connect.ts';
 
@@ -55,8 +58,16 @@ export async function operatorPg(
   by: 'email' | 'id',
   value: string,
 ): Promise<OperatorRow | undefined> {
-  const v = by === 'email' ? normalEmail(value) : value;
-  const { rows } = await q.query<OperatorRow>(`SELECT ${COLS} FROM operators WHERE ${by} = $1`, [v]);
+  if (by === 'id') {
+    const { rows } = await q.query<OperatorRow>(`SELECT ${COLS} FROM operators WHERE id = $1`, [value]);
+    return rows[0] && rowOf(rows[0]);
+  }
+  // As SQLite's: the account stored as typed first, then the normal form.
+  const { asTyped, normal } = emailForms(value);
+  const { rows } = await q.query<OperatorRow>(
+    `SELECT ${COLS} FROM operators WHERE email IN ($1, $2) ORDER BY email = $1 DESC LIMIT 1`,
+    [asTyped, normal],
+  );
   return rows[0] && rowOf(rows[0]);
 }
 
@@ -64,7 +75,7 @@ export async function operatorPg(
 export async function lockedOperator(c: PoolClient, email: string): Promise<OperatorRow> {
   await lockOperators(c);
   const row = await operatorPg(c, 'email', email);
-  if (!row) throw unknownOperator(normalEmail(email));
+  if (!row) throw unknownOperator(emailKey(email));
   return row;
 }
 
@@ -120,14 +131,22 @@ export async function endSessionsOfPg(q: Pool | PoolClient, operatorId: string, 
 
 export async function createSessionPg(pool: Pool, s: SessionRow): Promise<void> {
   await pool.query(
-    'INSERT INTO operator_sessions (digest, operator_id, csrf, created_at, seen_at) VALUES ($1, $2, $3, $4, $5)',
-    [s.digest, s.operator_id, s.csrf, s.created_at, s.seen_at],
+    `INSERT INTO operator_sessions (digest, operator_id, csrf, created_at, seen_at, two_factor)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [s.digest, s.operator_id, s.csrf, s.created_at, s.seen_at, storedSession(s).two_factor],
   );
 }
 
 export async function sessionPg(pool: Pool, digest: string): Promise<SessionRow | undefined> {
-  const { rows } = await pool.query<SessionRow>('SELECT * FROM operator_sessions WHERE digest = $1', [digest]);
-  return rows[0];
+  const { rows } = await pool.query<StoredSession>('SELECT * FROM operator_sessions WHERE digest = $1', [digest]);
+  return rows[0] && sessionOfStored(rows[0]);
+}
+
+/** As SQLite's keepOnlyEnrollingSession: the enrolling session complete, the account's others ended, audited. */
+export async function keepOnlyEnrollingSessionPg(c: PoolClient, operatorId: string, digest: string, email: string) {
+  await c.query('UPDATE operator_sessions SET two_factor = 1 WHERE digest = $1', [digest]);
+  await endSessionsOfPg(c, operatorId, digest);
+  await appendAuditPg(c, accountAudit('logout.everywhere', email, email));
 }
 
 export async function touchSessionPg(pool: Pool, digest: string, at: Date): Promise<void> {

@@ -1,10 +1,10 @@
 // Two-factor login in PostgreSQL: the same rows and rules as SQLite's (../two-factor.ts).
 import { accountAudit } from '../audit.ts';
 import { infoOfOperator, type OperatorInfo } from '../operators.ts';
-import { withoutDigest, type PendingLogin } from '../two-factor.ts';
+import { withoutDigest, type Enrolment, type PendingLogin } from '../two-factor.ts';
 import { appendAuditPg } from './audit.ts';
 import { inTransaction, type Pool } from './connect.ts';
-import { endSessionsOfPg, lockedOperator, operatorPg } from './operators.ts';
+import { endSessionsOfPg, keepOnlyEnrollingSessionPg, lockedOperator, operatorPg } from './operators.ts';
 
 export async function startEnrolmentPg(pool: Pool, operatorId: string, secret: string): Promise<void> {
   await pool.query('UPDATE operators SET totp_secret = $1 WHERE id = $2 AND totp_enabled_at IS NULL', [
@@ -13,21 +13,18 @@ export async function startEnrolmentPg(pool: Pool, operatorId: string, secret: s
   ]);
 }
 
-export async function enableTwoFactorPg(
-  pool: Pool,
-  operatorId: string,
-  step: number,
-  digests: readonly string[],
-  actor: string,
-): Promise<boolean> {
+export async function enableTwoFactorPg(pool: Pool, enrolment: Enrolment): Promise<boolean> {
+  const { operatorId, enrolling, step, digests, actor } = enrolment;
   return inTransaction(pool, async (c) => {
     const { rows } = await c.query<{ email: string }>(
       `UPDATE operators SET totp_enabled_at = $1, totp_last_step = $2, recovery_codes = $3
        WHERE id = $4 AND totp_enabled_at IS NULL AND totp_secret IS NOT NULL RETURNING email`,
       [new Date().toISOString(), step, JSON.stringify(digests), operatorId],
     );
-    if (rows[0]) await appendAuditPg(c, accountAudit('2fa.enrol', actor, rows[0].email));
-    return rows.length === 1;
+    if (!rows[0]) return false;
+    await appendAuditPg(c, accountAudit('2fa.enrol', actor, rows[0].email));
+    await keepOnlyEnrollingSessionPg(c, operatorId, enrolling, rows[0].email);
+    return true;
   });
 }
 
