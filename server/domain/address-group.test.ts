@@ -21,6 +21,9 @@ describe('addressGroupOf', () => {
     expect(addressGroupOf('10.0.0.1')).toBe('10.0.0.1');
     expect(addressGroupOf('10.0.0.2')).not.toBe(addressGroupOf('10.0.0.1'));
     expect(addressGroupOf('::ffff:10.0.0.1')).toBe('10.0.0.1');
+    // The same mapped address as a proxy may write it, in hexadecimal groups.
+    expect(addressGroupOf('::ffff:c633:6409')).toBe('198.51.100.9');
+    expect(addressGroupOf('::FFFF:198.51.100.9')).toBe('198.51.100.9');
     for (const odd of ['1:2:3', '1::2::3', 'g::1', '']) expect(addressGroupOf(odd)).toBe(odd);
   });
 });
