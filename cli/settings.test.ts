@@ -85,6 +85,12 @@ describe('a setting comes from its flag, else its variable, else its default', (
     expect(await prefixOf([], { KEY_PREFIX: '' })).toBe('svc');
   });
 
+  it('keys create names the prefix it used: only a server with the same KEY_PREFIX takes the key', async () => {
+    const r = await run(['keys', 'create', '--facility', 'wro-1'], { KEY_PREFIX: 'acme' });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('KEY_PREFIX=acme');
+  });
+
   it('in the real binary, from its environment', () => {
     const create = (args: string[], env: NodeJS.ProcessEnv) =>
       cli([...args, 'keys', 'create', '--facility', 'wro-1'], { env: { LISTINGS_DB: dbFile, ...env } });
