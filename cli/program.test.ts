@@ -186,6 +186,19 @@ describe('exit codes', () => {
     expect([again.code, again.stderr]).toEqual([1, expect.stringMatching(/^error: /)]);
   });
 
+  it.each([
+    ['a file', (file: string) => file],
+    ['below a file', (file: string) => join(file, 'secrets')],
+  ])('1 for keygen --out naming %s, where a folder goes: one line saying so', async (_name, outOf) => {
+    const file = join(dir, 'signing-key.pem');
+    writeFileSync(file, 'not a folder');
+    const r = await run(['snapshot', 'keygen', '--out', outOf(file)]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^error: \S+(: a file is in its path| is a file, not a folder)/),
+    ]);
+  });
+
   it('AWS_REGION in the environment is no mistake on a folder target; --region is', async () => {
     expect((await run(['snapshot', 'keygen', '--out', join(dir, 'secrets')])).code).toBe(0);
     const args = [
