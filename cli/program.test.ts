@@ -161,12 +161,19 @@ describe('exit codes', () => {
     ['snapshot publish', ['snapshot', 'publish', '--to', 'x', '--signing-key', 'k', '--region', 'eu-west-1']],
     ['snapshot verify', ['snapshot', 'verify', 'x', '--keys', 'k', '--min-version', 'one']],
     ['referrals', ['referrals', '--from', '2026-11-30', '--to', '2026-11-01']],
+    ['audit', ['audit', '--since', '2026-03-05', '--until', '2026-03-01']],
+    ['audit', ['audit', '--since', '2026-03-01T12:00:00Z', '--until', '2026-03-01T12:00:00Z']],
   ])('2 for a usage error in %s: %j', async (_group, args) => {
     const r = await run(args.map((a) => (a === 'x' ? join(dir, 'x') : a)));
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^(error: |Usage: )/); // a group without its command shows its help
     expect(existsSync(join(dir, 'x'))).toBe(false);
+  });
+
+  it('0 for audit --since and --until the same day: that whole day', async () => {
+    const r = await run(['audit', '--since', '2026-03-01', '--until', '2026-03-01', '--json']);
+    expect([r.code, JSON.parse(r.stdout)]).toEqual([0, []]);
   });
 
   it.each([
