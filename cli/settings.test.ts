@@ -112,6 +112,22 @@ describe('a setting comes from its flag, else its variable, else its default', (
   });
 });
 
+describe('an on/off variable is 1 or true, 0 or false, and nothing else', () => {
+  it('WEBHOOKS_ALLOW_PRIVATE=yes is refused by webhooks add, naming it, and adds nothing', async () => {
+    expect((await run(['import', DEMO_DATA])).code).toBe(0);
+    const key = JSON.parse((await run(['keys', 'create', '--facility', 'wro-1', '--json'])).stdout).id;
+    const add = (env: NodeJS.ProcessEnv) =>
+      run(['webhooks', 'add', '--key', key, '--url', 'https://127.0.0.1:9443/', '--json'], env);
+    const refused = await add({ WEBHOOKS_ALLOW_PRIVATE: 'yes' });
+    expect([refused.code, refused.stderr]).toEqual([
+      EXIT_USAGE,
+      expect.stringMatching(/^error: WEBHOOKS_ALLOW_PRIVATE=yes: /),
+    ]);
+    expect((await run(['webhooks', 'list', '--json'])).stdout).not.toContain('127.0.0.1');
+    expect((await add({ WEBHOOKS_ALLOW_PRIVATE: 'true' })).code).toBe(0);
+  });
+});
+
 describe('--version', () => {
   it("is package.json's version, in-process and in the built binary", async () => {
     const r = await run(['--version']);

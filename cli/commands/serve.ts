@@ -56,11 +56,11 @@ export function serveCommand(io: Io): Command {
       // Each setting comes from its flag, its variable or its default already (commander's .env and .default).
       const config = loadConfig({ db, keyPrefix, host, port, publicUrl, trustProxy }, {});
       const workers = flags.workers ?? 1;
-      // The panel's settings, checked before anything listens: a bad one stops start-up, not a panel beside the API.
+      // The panel's and the deliverer's settings, checked before anything listens: a bad one stops start-up, not a
+      // panel or a deliverer beside a running API.
+      const allowPrivate = allowPrivateOf(io.env, flags.webhooksAllowPrivate);
       const panelFlags =
-        flags.panel && !isClusterWorker()
-          ? panelFlagsFromEnv(io.env, trustProxy, flags.webhooksAllowPrivate)
-          : undefined;
+        flags.panel && !isClusterWorker() ? panelFlagsFromEnv(io.env, trustProxy, allowPrivate) : undefined;
       // The process's one logger: errors at every verbosity, request lines unless --quiet.
       const logs = createLogger({ quiet: flags.quiet ?? false });
       const { logger } = logs;
@@ -81,7 +81,7 @@ export function serveCommand(io: Io): Command {
           : startWebhooks({
               db: config.db,
               publicUrl,
-              allowPrivate: allowPrivateOf(io.env, flags.webhooksAllowPrivate),
+              allowPrivate,
               log: (l) => logger.warn(l),
             });
       if (workers > 1 && !isClusterWorker()) {

@@ -1,6 +1,8 @@
-// `listings serve --panel` checks every panel setting before anything listens: a bad one is one line and exit 2 at once,
-// never a running API beside a panel that failed.
+// `listings serve` (with its panel) and `listings demo` check every setting before anything listens: a bad one is one
+// line and exit 2 at once, never a running API beside a panel or a deliverer that failed.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, demoDb, freePort, REPO, tempDir } from './helpers/fixture.ts';
 
@@ -25,7 +27,7 @@ function serveUntilExitOrBanner(args: string[], env: NodeJS.ProcessEnv) {
   let served = false;
   child.stderr.on('data', (d: Buffer) => {
     stderr += d.toString();
-    if (!served && /storage-listings (serving|panel)/.test(stderr)) {
+    if (!served && /storage-listings (serving|panel)|Press Ctrl-C/.test(stderr)) {
       served = true;
       child.kill('SIGTERM');
     }
@@ -56,8 +58,27 @@ describe('serve --panel with a bad panel setting', () => {
     30_000,
   );
 
+  it('WEBHOOKS_ALLOW_PRIVATE=yes, even without --panel: the deliverer reads it', async () => {
+    const port = await freePort();
+    const r = await serveUntilExitOrBanner(['serve', '--port', String(port), '--quiet'], {
+      WEBHOOKS_ALLOW_PRIVATE: 'yes',
+    });
+    expect([r.served, r.code]).toEqual([false, 2]);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^error: WEBHOOKS_ALLOW_PRIVATE=yes: /)]);
+  }, 30_000);
+
   it('good ones serve', async () => {
     const r = await serveUntilExitOrBanner(['serve', '--port', '0', '--panel', '--quiet'], { PANEL_PORT: '0' });
     expect(r.served).toBe(true);
+  }, 30_000);
+});
+
+describe('demo with a bad LOG', () => {
+  it('LOG=yes: one line naming it, exit 2, no database made', async () => {
+    const db = join(dir.dir, 'demo', 'demo.db');
+    const r = await serveUntilExitOrBanner(['demo', '--db', db, '--port', '0', '--panel-port', '0'], { LOG: 'yes' });
+    expect([r.served, r.code]).toEqual([false, 2]);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^error: LOG=yes: /)]);
+    expect(existsSync(join(dir.dir, 'demo'))).toBe(false);
   }, 30_000);
 });
