@@ -1,5 +1,5 @@
-// `listings serve` (with its panel) and `listings demo` check every setting before anything listens: a bad one is one
-// line and exit 2 at once, never a running API beside a panel or a deliverer that failed.
+// `listings serve` (with its panel), `listings panel` and `listings demo` check every setting before anything listens:
+// a bad one is one line and exit 2 at once, never a running API beside a panel or a deliverer that failed.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -80,5 +80,14 @@ describe('demo with a bad LOG', () => {
     expect([r.served, r.code]).toEqual([false, 2]);
     expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^error: LOG=yes: /)]);
     expect(existsSync(join(dir.dir, 'demo'))).toBe(false);
+  }, 30_000);
+});
+
+describe('panel with options that do not go together', () => {
+  it('--ttl without --publish-to: one line, exit 2, nothing listening', async () => {
+    const port = await freePort();
+    const r = await serveUntilExitOrBanner(['panel', '--port', String(port), '--ttl', '2d'], {});
+    expect([r.served, r.code]).toEqual([false, 2]);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^error: --ttl /)]);
   }, 30_000);
 });

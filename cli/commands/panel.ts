@@ -33,9 +33,16 @@ export interface PanelFlags {
   portOption?: string;
 }
 
-/** "Publish now" needs both a target and a key; each without the other is a usage error. */
+/** "Publish now" needs both a target and a key; each without the other, or --ttl without them, is a usage error. */
 async function snapshotsOf(flags: PanelFlags, io: Io): Promise<PanelSnapshots | undefined> {
-  if (flags.publishTo === undefined && flags.signingKey === undefined) return undefined;
+  if (flags.publishTo === undefined && flags.signingKey === undefined) {
+    if (flags.ttl !== undefined)
+      throw new ListingsError(
+        'invalid_config',
+        '--ttl applies with --publish-to only: add --publish-to, or leave it out',
+      );
+    return undefined;
+  }
   if (flags.publishTo === undefined || flags.signingKey === undefined)
     throw new ListingsError('invalid_config', '--publish-to and --signing-key go together');
   const s3 = parseTarget(flags.publishTo).kind === 's3';
