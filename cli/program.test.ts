@@ -162,6 +162,8 @@ describe('exit codes', () => {
     ['snapshot verify', ['snapshot', 'verify', 'x', '--keys', 'k', '--min-version', 'one']],
     ['referrals', ['referrals', '--from', '2026-11-30', '--to', '2026-11-01']],
     ['audit', ['audit', '--since', '2026-03-05', '--until', '2026-03-01']],
+    ['snapshot withdraw', ['snapshot', 'withdraw', 'Bad ID', '--to', 'x', '--signing-key', 'k']],
+    ['operators add', ['operators', 'add', 'bad-email']],
     ['audit', ['audit', '--since', '2026-03-01T12:00:00Z', '--until', '2026-03-01T12:00:00Z']],
   ])('2 for a usage error in %s: %j', async (_group, args) => {
     const r = await run(args.map((a) => (a === 'x' ? join(dir, 'x') : a)));
@@ -169,6 +171,14 @@ describe('exit codes', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^(error: |Usage: )/); // a group without its command shows its help
     expect(existsSync(join(dir, 'x'))).toBe(false);
+  });
+
+  it('2 for operators add with a bad email, before the password is asked for', async () => {
+    const asked: string[] = [];
+    const io = { ...bufferIo({ LISTINGS_DB: dbFile }), readSecret: async (prompt: string) => (asked.push(prompt), '') };
+    expect(await runCli(['operators', 'add', 'bad-email'], io)).toBe(2);
+    expect(io.stderr()).toMatch(/^error: .*bad-email/);
+    expect(asked).toEqual([]);
   });
 
   it('0 for audit --since and --until the same day: that whole day', async () => {

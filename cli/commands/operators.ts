@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { ListingsError } from '../../server/errors.ts';
 import { checkPassword, hashPassword, MAX_PASSWORD_LENGTH } from '../../server/domain/passwords.ts';
 import { parseRole, ROLES, type Role } from '../../server/domain/roles.ts';
+import { normalEmail } from '../../server/store/operators.ts';
 import { withStore } from '../context.ts';
 import { json, table, type Io } from '../io.ts';
 
@@ -15,6 +16,16 @@ function roleArgument(value: string): Role {
   } catch (err) {
     throw new InvalidArgumentError((err as Error).message);
   }
+}
+
+/** An email argument: one that is no address is a usage error, found before any password is asked for. */
+function emailArgument(value: string): string {
+  try {
+    normalEmail(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+  return value;
 }
 
 /**
@@ -46,7 +57,7 @@ export function operatorsCommand(io: Io): Command {
     .command('add')
     .addHelpText('after', '\nExample:\n  $ printf \'%s\\n\' "$PANEL_PASSWORD" | listings operators add ops@example.com')
     .description('add an account; the password is prompted for, or read from the first line of standard input')
-    .argument('<email>', "the operator's email address, used to log in")
+    .argument('<email>', "the operator's email address, used to log in", emailArgument)
     .option(
       '--role <role>',
       `${ROLES.join(', ')}: viewer reads, manager also changes keys, imports and snapshots, owner also manages accounts (the first account is an owner; default viewer)`,
@@ -73,7 +84,7 @@ export function operatorsCommand(io: Io): Command {
     .command('remove')
     .addHelpText('after', '\nExample:\n  $ listings operators remove ops@example.com')
     .description('remove an account; its sessions end at once')
-    .argument('<email>', 'the account')
+    .argument('<email>', 'the account', emailArgument)
     .option('--json', 'print as JSON')
     .action(async (email: string, opts: { json?: boolean }, cmd: Command) => {
       const info = await withStore(cmd, (store) => store.removeOperator(email));
@@ -83,7 +94,7 @@ export function operatorsCommand(io: Io): Command {
     .command('passwd')
     .addHelpText('after', '\nExample:\n  $ listings operators passwd ops@example.com')
     .description("set an account's password (prompted, or from standard input); its sessions end at once")
-    .argument('<email>', 'the account')
+    .argument('<email>', 'the account', emailArgument)
     .option('--json', 'print as JSON')
     .action(async (email: string, opts: { json?: boolean }, cmd: Command) => {
       const hash = await hashPassword(await newPassword(io));
@@ -94,7 +105,7 @@ export function operatorsCommand(io: Io): Command {
     .command('role')
     .addHelpText('after', '\nExample:\n  $ listings operators role ann@example.com manager')
     .description("set an account's role; its sessions end at once (the last owner stays an owner)")
-    .argument('<email>', 'the account')
+    .argument('<email>', 'the account', emailArgument)
     .argument('<role>', ROLES.join(', '), roleArgument)
     .option('--json', 'print as JSON')
     .action(async (email: string, role: Role, opts: { json?: boolean }, cmd: Command) => {
@@ -107,7 +118,7 @@ export function operatorsCommand(io: Io): Command {
     .description(
       "turn an account's two-factor login off (a lost phone): its key and recovery codes are forgotten, its sessions end; it enrols again at its next login",
     )
-    .argument('<email>', 'the account')
+    .argument('<email>', 'the account', emailArgument)
     .option('--json', 'print as JSON')
     .action(async (email: string, opts: { json?: boolean }, cmd: Command) => {
       const info = await withStore(cmd, (store) => store.resetTwoFactor(email));
