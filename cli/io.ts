@@ -1,5 +1,6 @@
 // Where a command's output goes: the real terminal in main.ts, buffers in tests.
 import { ANY_CONTROL } from '../shared/control-characters.ts';
+import { ListingsError } from '../server/errors.ts';
 
 export interface Io {
   out(text: string): void;
@@ -28,8 +29,9 @@ function promptHidden(prompt: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const stdin = process.stdin;
     let answer = '';
-    process.stderr.write(prompt);
+    // Raw before the prompt shows: nothing typed after it is echoed, and Ctrl-C comes as a character, not a signal.
     stdin.setRawMode(true);
+    process.stderr.write(prompt);
     stdin.resume();
     stdin.setEncoding('utf8');
     const done = (err?: Error) => {
@@ -43,7 +45,8 @@ function promptHidden(prompt: string): Promise<string> {
     const onData = (chunk: string) => {
       for (const ch of chunk) {
         if (ch === '\r' || ch === '\n') return done();
-        if (ch === '\u0003') return done(new Error('interrupted'));
+        // Ctrl-C: raw mode turned it into a character; it stops the command as the signal would.
+        if (ch === '\u0003') return done(new ListingsError('interrupted', 'interrupted'));
         if (ch === '\u007f' || ch === '\b') answer = answer.slice(0, -1);
         else answer += ch;
       }

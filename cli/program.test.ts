@@ -161,12 +161,29 @@ describe('exit codes', () => {
     ['snapshot publish', ['snapshot', 'publish', '--to', 'x', '--signing-key', 'k', '--region', 'eu-west-1']],
     ['snapshot verify', ['snapshot', 'verify', 'x', '--keys', 'k', '--min-version', 'one']],
     ['referrals', ['referrals', '--from', '2026-11-30', '--to', '2026-11-01']],
+    ['audit', ['audit', '--since', '2026-03-05', '--until', '2026-03-01']],
+    ['snapshot withdraw', ['snapshot', 'withdraw', 'Bad ID', '--to', 'x', '--signing-key', 'k']],
+    ['operators add', ['operators', 'add', 'bad-email']],
+    ['audit', ['audit', '--since', '2026-03-01T12:00:00Z', '--until', '2026-03-01T12:00:00Z']],
   ])('2 for a usage error in %s: %j', async (_group, args) => {
     const r = await run(args.map((a) => (a === 'x' ? join(dir, 'x') : a)));
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^(error: |Usage: )/); // a group without its command shows its help
     expect(existsSync(join(dir, 'x'))).toBe(false);
+  });
+
+  it('2 for operators add with a bad email, before the password is asked for', async () => {
+    const asked: string[] = [];
+    const io = { ...bufferIo({ LISTINGS_DB: dbFile }), readSecret: async (prompt: string) => (asked.push(prompt), '') };
+    expect(await runCli(['operators', 'add', 'bad-email'], io)).toBe(2);
+    expect(io.stderr()).toMatch(/^error: .*bad-email/);
+    expect(asked).toEqual([]);
+  });
+
+  it('0 for audit --since and --until the same day: that whole day', async () => {
+    const r = await run(['audit', '--since', '2026-03-01', '--until', '2026-03-01', '--json']);
+    expect([r.code, JSON.parse(r.stdout)]).toEqual([0, []]);
   });
 
   it.each([
@@ -184,6 +201,19 @@ describe('exit codes', () => {
     expect((await run(['snapshot', 'keygen', '--out', join(dir, 'secrets')])).code).toBe(0);
     const again = await run(['snapshot', 'keygen', '--out', join(dir, 'secrets')]);
     expect([again.code, again.stderr]).toEqual([1, expect.stringMatching(/^error: /)]);
+  });
+
+  it.each([
+    ['a file', (file: string) => file],
+    ['below a file', (file: string) => join(file, 'secrets')],
+  ])('1 for keygen --out naming %s, where a folder goes: one line saying so', async (_name, outOf) => {
+    const file = join(dir, 'signing-key.pem');
+    writeFileSync(file, 'not a folder');
+    const r = await run(['snapshot', 'keygen', '--out', outOf(file)]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^error: \S+(: a file is in its path| is a file, not a folder)/),
+    ]);
   });
 
   it('AWS_REGION in the environment is no mistake on a folder target; --region is', async () => {

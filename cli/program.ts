@@ -20,6 +20,8 @@ export const EXIT_OK = 0;
 export const EXIT_BAD_INPUT = 1;
 /** A usage error: an unknown command or option, a missing argument, an invalid value (from a flag or the env). */
 export const EXIT_USAGE = 2;
+/** Ctrl-C at a prompt: 128 + SIGINT, what a shell reports for a command the signal ended. */
+export const EXIT_INTERRUPTED = 130;
 /** Usage errors found past parsing: a setting loadConfig refuses, options that do not go together (--endpoint, --to;
  * --from after --to), a webhook --url the address rules refuse. */
 const USAGE_ERROR_CODES = new Set(['invalid_config', 'invalid_target', 'invalid_url', 'invalid_range']);
@@ -99,7 +101,10 @@ function detailLines(details: readonly string[]): string[] {
   return [...listed, ...(more === undefined ? [] : [more])].map((line) => `  ${line}`);
 }
 
-/** Runs the CLI and returns the exit code: 0 success, 1 a failure, 2 a usage error; the reason is on stderr, in a line. */
+/**
+ * Runs the CLI and returns the exit code: 0 success, 1 a failure, 2 a usage error, 130 Ctrl-C at a prompt; the reason
+ * is on stderr, in a line.
+ */
 export async function runCli(argv: string[], io: Io): Promise<number> {
   const program = createProgram(io);
   try {
@@ -108,6 +113,10 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   } catch (err) {
     // Commander has printed the reason. Only --help and --version exit 0: help shown for a missing command exits 1.
     if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
+    if (err instanceof ListingsError && err.code === 'interrupted') {
+      io.err('interrupted');
+      return EXIT_INTERRUPTED;
+    }
     if (err instanceof ListingsError) {
       io.err([`error: ${err.message}`, ...detailLines(err.details)].join('\n'));
       return USAGE_ERROR_CODES.has(err.code) ? EXIT_USAGE : EXIT_BAD_INPUT;

@@ -85,6 +85,12 @@ describe('a setting comes from its flag, else its variable, else its default', (
     expect(await prefixOf([], { KEY_PREFIX: '' })).toBe('svc');
   });
 
+  it('keys create names the prefix it used: only a server with the same KEY_PREFIX takes the key', async () => {
+    const r = await run(['keys', 'create', '--facility', 'wro-1'], { KEY_PREFIX: 'acme' });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('KEY_PREFIX=acme');
+  });
+
   it('in the real binary, from its environment', () => {
     const create = (args: string[], env: NodeJS.ProcessEnv) =>
       cli([...args, 'keys', 'create', '--facility', 'wro-1'], { env: { LISTINGS_DB: dbFile, ...env } });
@@ -103,6 +109,22 @@ describe('a setting comes from its flag, else its variable, else its default', (
       if (args.length === 0) expect(r.stderr).toContain("from env 'KEY_PREFIX'");
     }
     expect(JSON.parse((await run(['keys', 'list', '--json'])).stdout)).toEqual([]);
+  });
+});
+
+describe('an on/off variable is 1 or true, 0 or false, and nothing else', () => {
+  it('WEBHOOKS_ALLOW_PRIVATE=yes is refused by webhooks add, naming it, and adds nothing', async () => {
+    expect((await run(['import', DEMO_DATA])).code).toBe(0);
+    const key = JSON.parse((await run(['keys', 'create', '--facility', 'wro-1', '--json'])).stdout).id;
+    const add = (env: NodeJS.ProcessEnv) =>
+      run(['webhooks', 'add', '--key', key, '--url', 'https://127.0.0.1:9443/', '--json'], env);
+    const refused = await add({ WEBHOOKS_ALLOW_PRIVATE: 'yes' });
+    expect([refused.code, refused.stderr]).toEqual([
+      EXIT_USAGE,
+      expect.stringMatching(/^error: WEBHOOKS_ALLOW_PRIVATE=yes: /),
+    ]);
+    expect((await run(['webhooks', 'list', '--json'])).stdout).not.toContain('127.0.0.1');
+    expect((await add({ WEBHOOKS_ALLOW_PRIVATE: 'true' })).code).toBe(0);
   });
 });
 

@@ -1,7 +1,7 @@
 // Operator accounts and the audit log, on both stores: scrypt hashes only, sessions ended by passwd and remove, every
 // key and import action recorded with its actor, and never a key or a password in clear.
 import { inject } from '../server/http/inject.ts';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/program.ts';
@@ -54,7 +54,16 @@ describe('listings operators and listings audit (SQLite)', () => {
   });
   afterAll(() => cleanup());
 
+  it('refuses a missing database, as every command but import, db migrate and demo does, creating nothing', async () => {
+    const missing = join(dir, 'none', 'listings.db');
+    const r = await run(missing, ['operators', 'add', 'ops@example.com'], `${PASSWORD}\n`);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([`error: no database at ${missing}: run listings import first`]);
+    expect(existsSync(join(dir, 'none'))).toBe(false);
+  });
+
   it('adds, lists, changes and removes accounts; the password comes from stdin, never an argument', async () => {
+    expect((await run(db, ['db', 'migrate'])).code).toBe(0);
     expect((await run(db, ['operators', 'add', 'Ops@Example.com'], `${PASSWORD}\n`)).code).toBe(0);
     expect((await run(db, ['operators', 'add', 'ops@example.com'], `${PASSWORD}\n`)).code).toBe(1);
     expect((await run(db, ['operators', 'add', 'short@example.com'], 'short\n')).code).toBe(1);

@@ -106,6 +106,7 @@ describe('a change of password or role', () => {
     const fresh = `${panel.file}.fresh.db`;
     const add = (email: string, extra: string[] = []) =>
       runCli(['operators', 'add', email, ...extra, '--json'], bufferIo({ LISTINGS_DB: fresh }, `${PASSWORD}\n`));
+    expect(await runCli(['db', 'migrate'], bufferIo({ LISTINGS_DB: fresh }))).toBe(0);
     expect(await add('first@example.com', ['--role', 'viewer'])).toBe(1);
     expect(await add('first@example.com')).toBe(0);
     expect(await add('second@example.com')).toBe(0);

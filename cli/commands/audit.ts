@@ -1,6 +1,7 @@
 // `listings audit`: who did what to keys, data, snapshots and accounts, newest first, filtered as the panel's page is.
 import { Command, InvalidArgumentError } from 'commander';
 import { dayAfter, isDay } from '../../server/domain/audit-days.ts';
+import { ListingsError } from '../../server/errors.ts';
 import { AUDIT_ACTIONS, AUDIT_DEFAULT_LIMIT, type AuditRow } from '../../server/store/audit.ts';
 import { withStore } from '../context.ts';
 import { json, table, type Io } from '../io.ts';
@@ -30,11 +31,23 @@ function isoTime(value: string): string {
   return new Date(ms).toISOString();
 }
 
+/** A bound of the window as typed, and as the log's times compare with it. */
+interface Bound {
+  given: string;
+  at: string;
+}
+
 /** `--since`: a day (YYYY-MM-DD, UTC) from its start, or a time. */
-const parseSince = (value: string) => (isDay(value) ? value : isoTime(value));
+const parseSince = (value: string): Bound => ({ given: value, at: isDay(value) ? value : isoTime(value) });
 
 /** `--until`: a day (YYYY-MM-DD, UTC) included whole, as the panel's "to" is, or a time, itself excluded. */
-const parseUntil = (value: string) => (isDay(value) ? dayAfter(value) : isoTime(value));
+const parseUntil = (value: string): Bound => ({ given: value, at: isDay(value) ? dayAfter(value) : isoTime(value) });
+
+/** A window with nothing in it is a mistake in the options, as `referrals --from` after `--to` is. */
+function checkWindow(since: Bound | undefined, until: Bound | undefined): void {
+  if (since && until && Date.parse(since.at) >= Date.parse(until.at))
+    throw new ListingsError('invalid_range', `--since ${since.given} is not before --until ${until.given}`);
+}
 
 const auditCell = (row: AuditRow) => ({ ...row, detail: JSON.stringify(row.detail) });
 
@@ -58,19 +71,20 @@ export function auditCommand(io: Io): Command {
           facility?: string;
           actor?: string;
           action?: string;
-          since?: string;
-          until?: string;
+          since?: Bound;
+          until?: Bound;
           limit: number;
           json?: boolean;
         },
         cmd: Command,
       ) => {
+        checkWindow(opts.since, opts.until);
         const query = {
           facilityId: opts.facility,
           actor: opts.actor,
           action: opts.action,
-          from: opts.since,
-          to: opts.until,
+          from: opts.since?.at,
+          to: opts.until?.at,
           limit: opts.limit,
         };
         const rows = await withStore(cmd, (store) => store.listAudit(query));

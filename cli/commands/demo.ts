@@ -6,6 +6,7 @@ import { loadConfig } from '../../server/config.ts';
 import { startApp } from '../../server/app.ts';
 import { startWebhooks } from '../../server/webhooks/run.ts';
 import { allowPrivateOf } from '../../server/webhooks/settings.ts';
+import { switchOf } from '../../server/switch-setting.ts';
 import { createLogger } from '../../server/logger.ts';
 import { REPO_ROOT } from '../../server/repo.ts';
 import { openDb } from '../../server/store/db.ts';
@@ -91,6 +92,9 @@ export function demoCommand(io: Io): Command {
         },
         cmd: Command,
       ) => {
+        // The on/off variables first: a bad one stops the demo before it makes or changes anything.
+        const verbose = !flags.quiet && (flags.verbose === true || switchOf(io.env, 'LOG'));
+        const allowPrivate = allowPrivateOf(io.env, false);
         const g = globalsOf(cmd);
         const given = cmd.getOptionValueSourceWithGlobals('db') === 'cli';
         const dbFile = resolve(given ? g.db : join(REPO_ROOT, 'data', 'demo.db'));
@@ -104,7 +108,6 @@ export function demoCommand(io: Io): Command {
         // demo already running there keeps its keys and pages. The server notices the writes below on its next request.
         openDb(config.db).close();
         // Request lines only when asked (they would scroll the demo's own URLs away); errors always.
-        const verbose = !flags.quiet && (flags.verbose === true || io.env.LOG === '1');
         const { logger } = createLogger({ quiet: !verbose });
         const snapshots = await demoSnapshots(paths.signing, join(paths.site, 'snapshots'));
         const store = await openStore(config.db, { mustExist: true });
@@ -170,7 +173,7 @@ export function demoCommand(io: Io): Command {
         const webhooks = await startWebhooks({
           db: config.db,
           publicUrl: config.publicUrl,
-          allowPrivate: allowPrivateOf(io.env, false),
+          allowPrivate,
           log: (l) => logger.warn(l),
         });
         await app.stopped;

@@ -146,7 +146,7 @@ export function keysCommand(io: Io): Command {
       else {
         io.out(`${key}`);
         io.err(
-          `Key ${info.id} (ref ${info.ref}) for facility ${info.facility_id}. Copy it now: it will not be shown again (only its SHA-256 digest is stored).`,
+          `Key ${info.id} (ref ${info.ref}) for facility ${info.facility_id}, made with KEY_PREFIX=${prefix}: only a server with the same prefix takes it. Copy it now: it will not be shown again (only its SHA-256 digest is stored).`,
         );
       }
     });

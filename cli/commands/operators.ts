@@ -65,8 +65,10 @@ export function operatorsCommand(io: Io): Command {
     )
     .option('--json', 'print as JSON')
     .action(async (email: string, opts: { role?: Role; json?: boolean }, cmd: Command) => {
-      const hash = await hashPassword(await newPassword(io));
-      const info = await withStore(cmd, (store) => store.addOperator(email, hash, opts.role), { create: true });
+      // The database first: a missing one is refused before anyone types a password for it.
+      const info = await withStore(cmd, async (store) =>
+        store.addOperator(email, await hashPassword(await newPassword(io)), opts.role),
+      );
       io.out(opts.json ? json(info) : `added operator ${info.email} (${info.id}) as ${info.role}`);
     });
   operators

@@ -33,9 +33,16 @@ export interface PanelFlags {
   portOption?: string;
 }
 
-/** "Publish now" needs both a target and a key; each without the other is a usage error. */
+/** "Publish now" needs both a target and a key; each without the other, or --ttl without them, is a usage error. */
 async function snapshotsOf(flags: PanelFlags, io: Io): Promise<PanelSnapshots | undefined> {
-  if (flags.publishTo === undefined && flags.signingKey === undefined) return undefined;
+  if (flags.publishTo === undefined && flags.signingKey === undefined) {
+    if (flags.ttl !== undefined)
+      throw new ListingsError(
+        'invalid_config',
+        '--ttl applies with --publish-to only: add --publish-to, or leave it out',
+      );
+    return undefined;
+  }
   if (flags.publishTo === undefined || flags.signingKey === undefined)
     throw new ListingsError('invalid_config', '--publish-to and --signing-key go together');
   const s3 = parseTarget(flags.publishTo).kind === 's3';
@@ -159,13 +166,16 @@ export async function runPanel(
   };
 }
 
-/** `serve --panel`: the panel's settings from PANEL_HOST, PANEL_PORT and PANEL_URL, as `listings panel` reads them. */
+/**
+ * `serve --panel`: the panel's settings from PANEL_HOST, PANEL_PORT and PANEL_URL, as `listings panel` reads them, and
+ * PANEL_REQUIRE_2FA checked with them: read before the API listens, so a bad one stops start-up rather than a panel
+ * beside a running API. The public URL comes once the API listens (the port it got).
+ */
 export function panelFlagsFromEnv(
   env: NodeJS.ProcessEnv,
-  publicUrl: string,
   trustProxy: string,
   webhooksAllowPrivate?: boolean,
-): PanelFlags {
+): Omit<PanelFlags, 'publicUrl'> {
   const fromEnv = <T>(name: string, parse: (v: string) => T, fallback: T): T => {
     const v = env[name];
     if (v === undefined || v === '') return fallback;
@@ -175,11 +185,11 @@ export function panelFlagsFromEnv(
       throw new ListingsError('invalid_config', `${name}=${v}: ${(err as Error).message}`);
     }
   };
+  requireTwoFactorOf(env);
   return {
     host: env.PANEL_HOST || '127.0.0.1',
     port: fromEnv('PANEL_PORT', parsePort, PANEL_DEFAULT_PORT),
     panelUrl: fromEnv('PANEL_URL', parseUrl, ''),
-    publicUrl,
     trustProxy,
     webhooksAllowPrivate,
     portOption: 'PANEL_PORT',

@@ -56,6 +56,11 @@ export function serveCommand(io: Io): Command {
       // Each setting comes from its flag, its variable or its default already (commander's .env and .default).
       const config = loadConfig({ db, keyPrefix, host, port, publicUrl, trustProxy }, {});
       const workers = flags.workers ?? 1;
+      // The panel's and the deliverer's settings, checked before anything listens: a bad one stops start-up, not a
+      // panel or a deliverer beside a running API.
+      const allowPrivate = allowPrivateOf(io.env, flags.webhooksAllowPrivate);
+      const panelFlags =
+        flags.panel && !isClusterWorker() ? panelFlagsFromEnv(io.env, trustProxy, allowPrivate) : undefined;
       // The process's one logger: errors at every verbosity, request lines unless --quiet.
       const logs = createLogger({ quiet: flags.quiet ?? false });
       const { logger } = logs;
@@ -68,15 +73,7 @@ export function serveCommand(io: Io): Command {
         `storage-listings serving ${describeLocation(config.db)} at ${url} (public URL ${publicUrl}${workers > 1 ? `, ${workers} workers` : ''}); API: ${publicUrl}/external/listings, docs: ${publicUrl}/docs`;
       // One panel per server, in the primary: never behind the API's port, origin or cookies.
       const startPanel = (publicUrl: string) =>
-        flags.panel && !isClusterWorker()
-          ? runPanel(
-              panelFlagsFromEnv(io.env, publicUrl, trustProxy, flags.webhooksAllowPrivate),
-              io,
-              config.db,
-              keyPrefix,
-              logger,
-            )
-          : undefined;
+        panelFlags ? runPanel({ ...panelFlags, publicUrl }, io, config.db, keyPrefix, logger) : undefined;
       // One deliverer per server, in the primary: workers answer requests only.
       const startDeliverer = (publicUrl: string) =>
         isClusterWorker()
@@ -84,7 +81,7 @@ export function serveCommand(io: Io): Command {
           : startWebhooks({
               db: config.db,
               publicUrl,
-              allowPrivate: allowPrivateOf(io.env, flags.webhooksAllowPrivate),
+              allowPrivate,
               log: (l) => logger.warn(l),
             });
       if (workers > 1 && !isClusterWorker()) {

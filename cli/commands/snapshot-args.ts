@@ -27,10 +27,16 @@ export function parsePositiveInt(value: string): number {
   return n;
 }
 
-export function parseFacilityId(value: string, previous: string[] = []): string[] {
+/** A facility id (`withdraw FACILITY`); one that cannot be an id is a usage error. */
+export function facilityIdArgument(value: string): string {
   if (!isFacilityId(value))
     throw new InvalidArgumentError(`"${value}" is not a facility id (1-64 characters of a-z, 0-9 or "-")`);
-  return [...previous, value];
+  return value;
+}
+
+/** `--facility ID`, repeatable. */
+export function parseFacilityId(value: string, previous: string[] = []): string[] {
+  return [...previous, facilityIdArgument(value)];
 }
 
 /** 7d 0h 0m, 3h 12m, 42s: how long until a snapshot expires. */

@@ -5,7 +5,7 @@ import { loadSigningKey } from '../../server/snapshots/format/keygen.ts';
 import { openTarget, parseFolder, parseTarget } from '../../server/snapshots/targets/open.ts';
 import { withLedger } from '../context.ts';
 import { json, type Io } from '../io.ts';
-import { parsePositiveInt, parseTtl, TTL_DEFAULT_SECONDS } from './snapshot-args.ts';
+import { facilityIdArgument, parsePositiveInt, parseTtl, TTL_DEFAULT_SECONDS } from './snapshot-args.ts';
 import { progressBar } from './snapshot-progress.ts';
 import { untilSignalled } from './snapshot-publish.ts';
 import type { FollowSummary } from '../../server/snapshots/follow/follow.ts';
@@ -15,7 +15,11 @@ export function withdrawCommand(io: Io): Command {
     .description(
       "replace a facility's pointer with a signed tombstone (a new version), add a withdrawn item to the change feed and drop it from index.json; a later publish skips it until it is published again by name",
     )
-    .argument('<facility>', 'the facility id, as published (it need not be in the database any more)')
+    .argument(
+      '<facility>',
+      'the facility id, as published (it need not be in the database any more)',
+      facilityIdArgument,
+    )
     .requiredOption('--to <target>', 's3://BUCKET/PREFIX or a folder path', (value) => (parseTarget(value), value))
     .requiredOption('--signing-key <file>', 'the private key from "snapshot keygen"')
     .option('--endpoint <url>', 'S3-compatible endpoint (R2, GCS, MinIO); default AWS')

@@ -3,7 +3,7 @@
 import { emailKey } from '../domain/emails.ts';
 import { codeKind, recoveryDigest, totpStepOf } from '../domain/totp.ts';
 import { PENDING_LOGIN_MS, tokenDigest } from '../domain/sessions.ts';
-import { ListingsError } from '../errors.ts';
+import { switchOf } from '../switch-setting.ts';
 import { accountAudit } from '../store/audit.ts';
 import type { OperatorRow } from '../store/operators.ts';
 import type { Store } from '../store/store.ts';
@@ -15,12 +15,9 @@ import { deviceFor, refusal, startSession } from './login.ts';
 import { codeLoginPage } from './pages/login.ts';
 import { textsFor } from './i18n/i18n.ts';
 
-/** PANEL_REQUIRE_2FA: 1 requires two-factor login of every operator, 0 or unset leaves it to each. */
+/** PANEL_REQUIRE_2FA: on (1) requires two-factor login of every operator, off (0 or unset) leaves it to each. */
 export function requireTwoFactorOf(env: Record<string, string | undefined>): boolean {
-  const value = env.PANEL_REQUIRE_2FA ?? '';
-  if (value === '' || value === '0') return false;
-  if (value === '1') return true;
-  throw new ListingsError('invalid_config', `PANEL_REQUIRE_2FA=${value}: expected 1 (required) or 0 (optional)`);
+  return switchOf(env, 'PANEL_REQUIRE_2FA');
 }
 
 /** True once for a right code: a TOTP code of a step not used before, or an unused recovery code. */

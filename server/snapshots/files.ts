@@ -66,10 +66,13 @@ export async function checkFolder(dir: string): Promise<void> {
   if (!folder) throw notAFolder(dir, 'EEXIST');
 }
 
-/** Makes a folder and its parents as needed; resolves to the first one it made, undefined when it was there. */
-export async function makeFolder(dir: string): Promise<string | undefined> {
+/**
+ * Makes a folder and its parents as needed (those it makes get `mode`); resolves to the first one it made, undefined
+ * when it was there. A file where a folder goes is one line that says so.
+ */
+export async function makeFolder(dir: string, mode?: number): Promise<string | undefined> {
   try {
-    return await mkdir(dir, { recursive: true });
+    return await mkdir(dir, { recursive: true, mode });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EEXIST' || code === 'ENOTDIR') throw notAFolder(dir, code);

@@ -1,10 +1,10 @@
 // The snapshot signing key: Ed25519 key pairs, their key id (kid), their JWK form, and loading the private key to sign.
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { mkdir, open, readFile, rename, stat } from 'node:fs/promises';
+import { open, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ListingsError } from '../../errors.ts';
 import type { Jwk } from '../../../shared/listing.ts';
-import { replaceFile } from '../files.ts';
+import { makeFolder, replaceFile } from '../files.ts';
 
 export const PRIVATE_KEY_FILE = 'signing-key.pem';
 export const PUBLIC_KEY_FILE = 'public-key.pem';
@@ -67,7 +67,7 @@ export async function generateSigningKey(dir: string, opts: { force?: boolean } 
     public_key_pem: join(dir, PUBLIC_KEY_FILE),
     public_key_jwk: join(dir, PUBLIC_JWK_FILE),
   };
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await makeFolder(dir, 0o700);
   const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
   // Private key first: if it cannot be written, no orphan public key is left behind.
   if (opts.force) {
