@@ -82,6 +82,8 @@ describe.each(Object.keys(stores))('operator emails on %s', (name) => {
 describe('listings operators add', () => {
   it('refuses an email holding an invisible character, naming it, and adds nothing', async () => {
     const db = join(dir, 'cli.db');
+    // operators add refuses a missing database: db migrate makes an empty one.
+    expect(await runCli(['db', 'migrate'], bufferIo({ LISTINGS_DB: db }))).toBe(0);
     expect(await runCli(['operators', 'add', OWNER], bufferIo({ LISTINGS_DB: db }, `${PASSWORD}\n`))).toBe(0);
     const io = bufferIo({ LISTINGS_DB: db }, `${PASSWORD}\n`);
     expect(await runCli(['operators', 'add', HIDDEN], io)).not.toBe(0);
