@@ -1,16 +1,15 @@
 // Turning two-factor login on ends the account's other sessions, on a real panel over SQLite and over PostgreSQL, with
 // PANEL_REQUIRE_2FA and without: a session made with the password alone (someone who knows it) gets nothing more once
 // the operator enrols, and a session of an account with two-factor counts only when it was made with the code.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../server/domain/passwords.ts';
 import { newSession } from '../server/domain/sessions.ts';
 import { totpCodeAt } from '../server/domain/totp.ts';
-import { startPanel, type RunningPanel } from '../server/panel/server.ts';
 import { openStore, type Store } from '../server/store/store.ts';
 import { tempDir } from './helpers/fixture.ts';
 import { postgresAt, sqliteAt } from './helpers/old-schema.ts';
 import { OPERATOR, PASSWORD, panelClient, panelOver, panelStore } from './helpers/panel.ts';
-import { postLogin } from './helpers/panel-socket.ts';
+import { panelSocketEachTest, postLogin } from './helpers/panel-socket.ts';
 import { startPostgres, type PgServer } from './helpers/postgres.ts';
 
 let pg: PgServer;
@@ -27,15 +26,6 @@ const stores: Record<string, () => Promise<{ store: Store; cleanup: () => Promis
     return { store, cleanup: () => store.close() };
   },
 };
-
-let panel: RunningPanel | undefined;
-let cleanup: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  panel?.server.closeAllConnections();
-  await panel?.close();
-  await cleanup?.();
-  [panel, cleanup] = [undefined, undefined];
-});
 
 /** A browser's requests to the panel with one session cookie, not following redirects. */
 function browser(url: string, cookie: string) {
@@ -74,18 +64,10 @@ async function enrolFrom(store: Store, b: ReturnType<typeof browser>) {
 }
 
 describe.each(Object.keys(stores))('turning two-factor on, on %s', (name) => {
+  const startPanel = panelSocketEachTest(stores[name]);
   async function start(require2fa: boolean) {
-    const made = await stores[name]!();
-    cleanup = made.cleanup;
-    panel = await startPanel({
-      store: made.store,
-      host: '127.0.0.1',
-      port: 0,
-      publicUrl: 'http://127.0.0.1:8787',
-      keyPrefix: 'svc',
-      require2fa,
-    });
-    return { store: made.store, url: panel.url };
+    const { panel, store } = await startPanel({ require2fa });
+    return { store, url: panel.url };
   }
 
   it.each([true, false])(
@@ -147,14 +129,15 @@ describe.each(['SQLite', 'PostgreSQL'])('sessions from before the upgrade, on %s
     const { dir, cleanup: removeDir } = tempDir();
     const location = name === 'SQLite' ? sqliteAt(dir, 17, rows) : await postgresAt(pg, 17, rows);
     const store = await openStore(location);
-    cleanup = async () => {
+    try {
+      const { request } = panelClient(() => panelOver(store));
+      const statuses = [];
+      for (const token of tokens)
+        statuses.push((await request('GET', '/', { headers: { cookie: `listings_panel=${token}` } })).status);
+      expect(statuses).toEqual([303, 200]);
+    } finally {
       await store.close();
       removeDir();
-    };
-    const { request } = panelClient(() => panelOver(store));
-    const statuses = [];
-    for (const token of tokens)
-      statuses.push((await request('GET', '/', { headers: { cookie: `listings_panel=${token}` } })).status);
-    expect(statuses).toEqual([303, 200]);
+    }
   });
 });

@@ -7,12 +7,13 @@ import { panelStore } from './panel.ts';
 type PanelServerOptions = Parameters<typeof startPanel>[0];
 
 /**
- * For each test of the file or describe it is called in: `start` opens a fresh panelStore and a panel over it on a free
- * loopback port, with `extra` options; after the test its connections are cut, it is closed and the store removed.
+ * For each test of the file or describe it is called in: `start` opens a fresh store (`makeStore`, a panelStore by
+ * default) and a panel over it on a free loopback port, with `extra` options; after the test its connections are cut,
+ * it is closed and the store removed.
  */
-export function panelSocketEachTest(): (
-  extra?: Partial<PanelServerOptions>,
-) => Promise<{ panel: RunningPanel; store: Store }> {
+export function panelSocketEachTest(
+  makeStore: () => Promise<{ store: Store; cleanup: () => Promise<void> }> = panelStore,
+): (extra?: Partial<PanelServerOptions>) => Promise<{ panel: RunningPanel; store: Store }> {
   let panel: RunningPanel | undefined;
   let cleanup: (() => Promise<void>) | undefined;
   afterEach(async () => {
@@ -23,7 +24,7 @@ export function panelSocketEachTest(): (
     cleanup = undefined;
   });
   return async (extra = {}) => {
-    const made = await panelStore();
+    const made = await makeStore();
     cleanup = made.cleanup;
     panel = await startPanel({
       store: made.store,
