@@ -54,8 +54,8 @@ export function diskFailure(err: unknown, file: string): ListingsError | undefin
   if (isDiskFull(err, file))
     return new ListingsError(
       'db_disk_full',
-      `the disk is full where database ${file} is (${code}): the write under way was rolled back, so nothing of ` +
-        'it was saved; free some space and run the command again',
+      `the disk is full where database ${file} is (${code}): SQLite rolls back a write it cannot finish, so nothing ` +
+        'is half saved; free some space and run the command again',
     );
   if (!code.startsWith('SQLITE_READONLY') && !code.startsWith('SQLITE_CANTOPEN')) return undefined;
   const cause = readOnlyCause(file);
