@@ -20,12 +20,17 @@ describe('an email in its normal form', () => {
       ['ow\u00adner@example.com', 'U+00AD'],
       ['\u202eowner@example.com', 'U+202E'],
       ['owner@exa\u0007mple.com', 'U+0007'],
+      // Invisible but neither a format nor a control character: Unicode's default-ignorable code points.
+      ['owner\u034f@example.com', 'U+034F'],
+      ['owner@example.com\ufe0f', 'U+FE0F'],
     ]) {
       expect(hiddenCharacterIn(typed!)).toBe(hidden);
       expect(() => normalEmail(typed!)).toThrow(expect.objectContaining({ code: 'invalid_email' }));
       expect(() => normalEmail(typed!)).toThrow(hidden);
     }
     expect(() => normalEmail('not an address')).toThrow(expect.objectContaining({ code: 'invalid_email' }));
+    // A Hangul filler is invisible too, in the form NFKC gives it.
+    expect(() => normalEmail('owner\u3164@example.com')).toThrow(expect.objectContaining({ code: 'invalid_email' }));
   });
 
   it('counts a login under its normal form, valid or not', () => {

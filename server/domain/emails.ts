@@ -2,8 +2,11 @@
 // person cannot tell apart are one account; an address holding an invisible or control character is refused.
 import { ListingsError } from '../errors.ts';
 
-/** A format character (zero-width space, soft hyphen, bidi marks...) or a control character: nothing a reader sees. */
-const HIDDEN = /[\p{Cf}\p{Cc}]/u;
+/**
+ * A format character (zero-width space, soft hyphen, bidi marks...), a control character, or any other code point
+ * Unicode says a renderer may draw as nothing (a grapheme joiner, a variation selector, a Hangul filler).
+ */
+const HIDDEN = /[\p{Cf}\p{Cc}\p{Default_Ignorable_Code_Point}]/u;
 
 /** The normal form of what was typed, valid or not: how an account is stored, looked up and counted. */
 export const emailKey = (typed: string): string => typed.normalize('NFKC').trim().toLowerCase();
