@@ -1,6 +1,6 @@
 // Every string the widget shows, in English, Polish and German; the locale picks a language, `strings` overrides any entry.
 import type { Amenity, Feature, UnitType } from '../../shared/listing.ts';
-import { LANGUAGES } from '../../shared/languages.ts';
+import { isLanguage, LANGUAGES } from '../../shared/languages.ts';
 import { AMENITY_WORDS, FEATURE_WORDS, FIRST_PERIOD_WORDS, SHARED_TEXTS } from '../../shared/rental-words.ts';
 
 /** A string that depends on a count, by Intl.PluralRules category ("few" and "many" matter in Polish). */
@@ -251,10 +251,15 @@ function overridden(builtIn: unknown, given: unknown): unknown {
   return entry;
 }
 
+/** A locale's language: "pl-PL" is "pl". */
+const languageOf = (locale: string): string => locale.split('-')[0]!.toLowerCase();
+
+/** Whether the widget has its own words in a locale's language; all its languages are written left to right. */
+export const hasWords = (locale: string): boolean => isLanguage(languageOf(locale));
+
 /** A translator for one locale: its table (by language, English when missing) under the per-instance overrides. */
 export function translator(locale: string, overrides: Partial<Strings> | undefined): Translate {
-  const language = locale.split('-')[0]?.toLowerCase() ?? 'en';
-  const base = tableOf(language);
+  const base = tableOf(languageOf(locale));
   const table = { ...base };
   for (const key in overrides) table[key] = overridden(base[key], (overrides as Record<string, unknown>)[key]);
   const plurals = new Intl.PluralRules(locale);
