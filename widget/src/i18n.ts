@@ -240,14 +240,14 @@ export interface Translate {
 }
 
 /**
- * An entry as overridden. Plural forms and vocabulary words are overridden one by one: those an override does not give
- * keep the built-in text. Overrides may come from a JSON attribute: a form or word that is not text is none given, and
- * no shape throws while rendering.
+ * An entry as overridden: a text replaces it; plural forms and vocabulary words are overridden one by one, and those an
+ * override does not give keep the built-in text (a plain text's stands in for every form). Overrides may come from a
+ * JSON attribute: a value, form or word that is not text is none given, and no shape throws while rendering.
  */
 function overridden(builtIn: unknown, given: unknown): unknown {
-  if (typeof given !== 'object' || !given) return given ?? builtIn;
-  const entry: Record<string, unknown> = { ...(typeof builtIn === 'object' && builtIn) };
-  for (const [name, text] of Object.entries(given)) if (typeof text === 'string') entry[name] = text;
+  if (typeof given === 'string') return given;
+  const entry: Record<string, unknown> = typeof builtIn === 'object' ? { ...builtIn } : { other: builtIn };
+  for (const [name, text] of Object.entries(Object(given))) if (typeof text === 'string') entry[name] = text;
   return entry;
 }
 
