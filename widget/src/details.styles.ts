@@ -58,6 +58,16 @@ export const detailsStyles = css`
     white-space: pre-line;
     overflow-wrap: anywhere;
   }
+  .terms dt::first-letter {
+    text-transform: uppercase;
+  }
+  .total {
+    border-top: 1px solid var(--_border);
+  }
+  figcaption {
+    color: var(--_muted);
+    font-size: 0.875em;
+  }
   .gallery figure {
     display: grid;
     gap: 0.5rem;

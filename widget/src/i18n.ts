@@ -1,6 +1,6 @@
 // Every string the widget shows, in English, Polish and German; the locale picks a language, `strings` overrides any entry.
 import type { Amenity, Feature, UnitType } from '../../shared/listing.ts';
-import { LANGUAGES } from '../../shared/languages.ts';
+import { isLanguage, LANGUAGES } from '../../shared/languages.ts';
 import { AMENITY_WORDS, FEATURE_WORDS, FIRST_PERIOD_WORDS, SHARED_TEXTS } from '../../shared/rental-words.ts';
 
 /** A string that depends on a count, by Intl.PluralRules category ("few" and "many" matter in Polish). */
@@ -240,21 +240,26 @@ export interface Translate {
 }
 
 /**
- * An entry as overridden. Plural forms and vocabulary words are overridden one by one: those an override does not give
- * keep the built-in text. Overrides may come from a JSON attribute: a form or word that is not text is none given, and
- * no shape throws while rendering.
+ * An entry as overridden: a text replaces it; plural forms and vocabulary words are overridden one by one, and those an
+ * override does not give keep the built-in text (a plain text's stands in for every form). Overrides may come from a
+ * JSON attribute: a value, form or word that is not text is none given, and no shape throws while rendering.
  */
 function overridden(builtIn: unknown, given: unknown): unknown {
-  if (typeof given !== 'object' || !given) return given ?? builtIn;
-  const entry: Record<string, unknown> = { ...(typeof builtIn === 'object' && builtIn) };
-  for (const [name, text] of Object.entries(given)) if (typeof text === 'string') entry[name] = text;
+  if (typeof given === 'string') return given;
+  const entry: Record<string, unknown> = typeof builtIn === 'object' ? { ...builtIn } : { other: builtIn };
+  for (const [name, text] of Object.entries(Object(given))) if (typeof text === 'string') entry[name] = text;
   return entry;
 }
 
+/** A locale's language: "pl-PL" is "pl". */
+const languageOf = (locale: string): string => locale.split('-')[0]!.toLowerCase();
+
+/** Whether the widget has its own words in a locale's language; all its languages are written left to right. */
+export const hasWords = (locale: string): boolean => isLanguage(languageOf(locale));
+
 /** A translator for one locale: its table (by language, English when missing) under the per-instance overrides. */
 export function translator(locale: string, overrides: Partial<Strings> | undefined): Translate {
-  const language = locale.split('-')[0]?.toLowerCase() ?? 'en';
-  const base = tableOf(language);
+  const base = tableOf(languageOf(locale));
   const table = { ...base };
   for (const key in overrides) table[key] = overridden(base[key], (overrides as Record<string, unknown>)[key]);
   const plurals = new Intl.PluralRules(locale);

@@ -28,8 +28,6 @@ export const styles = css`
     --_radius: var(--sl-radius, 0.5rem);
     --_gap: var(--sl-gap, 1rem);
     display: block;
-    /* its languages are all left-to-right, on a right-to-left page too (operator values isolate themselves) */
-    direction: ltr;
     font-family: var(--sl-font); /* unset: the page's font */
     font-size: var(--sl-font-size, 1rem);
     line-height: 1.5;
@@ -128,8 +126,7 @@ export const styles = css`
   .muted,
   .period,
   .net,
-  dt,
-  figcaption {
+  dt {
     color: var(--_muted);
     font-size: 0.875em;
   }

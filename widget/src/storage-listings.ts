@@ -1,5 +1,5 @@
 // <storage-listings>: a partner site's list of storage units, live from the API (a key) or from a signed snapshot.
-import { LitElement, html, type PropertyValues, type TemplateResult } from 'lit';
+import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { SortKey } from '../../shared/sort.ts';
@@ -9,7 +9,7 @@ import { actionOf, card, cardIdOf, type View } from './cards.ts';
 import { absolute, type Source } from './data.ts';
 import { WidgetError } from './errors.ts';
 import type { StorageListingsEventMap as Events } from './events.ts';
-import { pickLocale, translator, type Strings, type Translate } from './i18n.ts';
+import { hasWords, pickLocale, translator, type Strings, type Translate } from './i18n.ts';
 import { focusAt, restoreFocus, type FocusAt } from './keep-focus.ts';
 import { termsGiven, type ListingDetail, type Terms } from './listing.ts';
 import { Loader } from './loader.ts';
@@ -377,7 +377,9 @@ export class StorageListings extends LitElement {
     const ready = this.showFacility && this.loader.phase === 'ready';
     // the header's reserved box until its chunk has come
     const header = ready ? (this.parts.facilityHeader(this.loader.facility, v, Date.now()) ?? headerBox) : '';
-    return html`<div class="sr-only" role="status">${this.announcement()}</div>
-      ${header} ${this.content(v)} ${this.parts.renderDialog(v)}`;
+    // The widget's own words are left to right on a right-to-left page; words it lacks (on <html lang="he">, English
+    // around Hebrew numbers, money and periods) take the page's direction, as the formatted parts expect.
+    // prettier-ignore
+    return html`<div dir=${hasWords(this.language) ? 'ltr' : nothing}><div class="sr-only" role="status">${this.announcement()}</div>${header} ${this.content(v)} ${this.parts.renderDialog(v)}</div>`;
   }
 }

@@ -73,10 +73,4 @@ export const termsStyles = css`
   .period {
     white-space: nowrap;
   }
-  .terms dt::first-letter {
-    text-transform: uppercase;
-  }
-  .total {
-    border-top: 1px solid var(--_border);
-  }
 `;

@@ -1,7 +1,8 @@
 // Operator text cannot turn the widget's own words around: every value the operator wrote (names, titles, the
 // address's lines, a protection plan's title) is a bidi isolate, on the cards, the facility header and in the details
 // dialog, so a RIGHT-TO-LEFT OVERRIDE in one reverses that value alone. Nor can a right-to-left page: the widget's
-// languages are all left-to-right, and its words are drawn so.
+// languages are all left-to-right, and its words are drawn so; in a language it has no words for, it keeps the page's
+// direction, which that language's numbers, money and periods are formatted for.
 import { deepEqual, ok } from './assert.ts';
 import {
   cards,
@@ -113,4 +114,31 @@ describe('a right-to-left page', () => {
       page.remove();
     }
   });
+
+  it("takes the page's direction when it speaks the page's language, which is none of the widget's", async () => {
+    const page = document.createElement('div');
+    Object.assign(page, { dir: 'rtl', lang: 'he' });
+    document.body.append(page);
+    try {
+      const el = mount(liveAttributes('terms', token()), undefined, page);
+      await waitForCards(el, 3);
+      const price = part(root(el), 'promotion')!.querySelector('[aria-hidden="true"]')!;
+      const [amount, period, regular] = ['.amount', '.period', 's'].map((s) => boxOf(price.querySelector(s)!));
+      // Right to left, each part whole: a number or word of one part drawn among another's would overlap it.
+      ok(
+        amount!.left >= period!.right - 1 && period!.left >= regular!.right - 1,
+        `"${price.textContent}" reads from the right: the promoted price, the period, the regular price`,
+      );
+      deepEqual(getComputedStyle(cards(el)[0]!).direction, 'rtl');
+    } finally {
+      page.remove();
+    }
+  });
 });
+
+/** The box an element's text is drawn in, from its leftmost piece to its rightmost. */
+function boxOf(element: Element): DOMRect {
+  const range = document.createRange();
+  range.selectNodeContents(element);
+  return range.getBoundingClientRect();
+}

@@ -55,12 +55,25 @@ describe('i18n', () => {
     equal(t('unitsLeft', { n: 22 }, 22), 'Zostały 22 jednostki');
   });
 
-  it('falls back to English for other languages, and applies overrides of any shape without throwing', () => {
+  it('falls back to English for other languages, and takes overrides of any shape without throwing', () => {
     equal(translator('fr-FR', undefined)('rent'), 'Rent');
     const t = translator('en', { rent: 'Book', unitsLeft: { other: '{n} free' }, soldOut: 42 as unknown as string });
     equal(t('rent'), 'Book');
     equal(t('unitsLeft', { n: 4 }, 4), '4 free');
-    equal(t('soldOut'), '42');
+    equal(t('soldOut'), 'Sold out', 'a number is not text');
+  });
+
+  it('keeps the built-in text for an override that is neither text nor an object of text forms', () => {
+    const builtIn = translator('en', undefined);
+    const given = '{"rent":{"one":5},"details":7,"close":false,"newTab":["x"],"loading":null,"empty":{}}';
+    const t = translator('en', JSON.parse(given) as Partial<Strings>);
+    for (const key of ['rent', 'details', 'close', 'newTab', 'loading', 'empty'] as const) {
+      equal(t(key), builtIn(key), key);
+      equal(t(key, {}, 1), builtIn(key), `${key}, counting one`);
+    }
+    const forms = translator('en', JSON.parse('{"rent":{"one":"Book it"}}') as Partial<Strings>);
+    equal(forms('rent', {}, 1), 'Book it', 'an object of text forms for a plain text is plural forms');
+    equal(forms('rent', {}, 2), 'Rent', 'the form it does not give is the built-in text');
   });
 
   it('keeps the built-in plural forms an override does not give, and those whose override is not text', () => {
