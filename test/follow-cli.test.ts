@@ -98,9 +98,10 @@ describe('snapshot withdraw and follow', () => {
     expect(unknown.stderr).toBe(
       `error: facility "nowhere-1" has no snapshot on ${out()}: nothing to withdraw (publish it first, or check --to)\n`,
     );
+    // A bad id is a usage error: the argument cannot be what it names.
     const bad = await run('snapshot', 'withdraw', 'Not_An_Id', '--to', out(), '--signing-key', keyFile);
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/^error: "Not_An_Id" is not a facility id \(1-64 characters of a-z, 0-9 or "-"\)\n$/);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^error: .*"Not_An_Id" is not a facility id \(1-64 characters of a-z, 0-9 or "-"\)\n$/);
   });
 
   it('exits 1 with one line naming the file that failed', async () => {

@@ -3,10 +3,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { skeletonCard } from './cards.ts';
 
-/**
- * At most this many cards, and without `cards` this many: what shared/embed-reserve.ts and placeholder-reserve.ts
- * reserve. Not imported: the rest of embed-reserve.ts would move from the facility header's chunk into the core.
- */
+/** As shared/embed-reserve.ts and placeholder-reserve.ts reserve (not imported: it would bring them into the core). */
 const MAX_CARDS = 60;
 const DEFAULT_CARDS = 3;
 
@@ -14,10 +11,8 @@ const DEFAULT_CARDS = 3;
 export const headerBox = html`<div class="notice facility skeleton" aria-hidden="true"></div>`;
 
 /**
- * The loading state at the height the page reserved before the script ran. With `cards`, the panel's snippet's: that
- * many cards and, with show-facility, the header (its style rule reserves both). Without, the README placeholder's:
- * three cards and no header (shared/placeholder-reserve.ts). A `limit` and a header the page did not reserve change the
- * height only when the list comes, so the text below moves once: the reservation could not know them.
+ * The height the page reserved: with `cards`, the panel snippet's (that many cards, the header with show-facility);
+ * without, the README placeholder's (three cards, no header). A `limit` tells only when the list comes.
  */
 export function loadingView(cards: number | undefined, showNet: boolean, showFacility: boolean): TemplateResult {
   const given = Number(cards) > 0;
